@@ -1,0 +1,41 @@
+# Cardroom: the README's two quick-start commands are `make serve` and `make test`.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+HOST   ?= 127.0.0.1
+PORT   ?= 8765
+
+.PHONY: serve test lint typecheck pytest bench sim clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@ $(VENV)/.installed
+
+serve: $(VENV)/.installed
+	$(BIN)/cardroom sim shithead --players 4 --games 1000
+
+test: $(VENV)/.installed-dev lint typecheck pytest
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(VENV)/.installed-dev
+	$(BIN)/mypy protocol server/rules
+
+pytest: $(VENV)/.installed-dev
+	$(BIN)/pytest -q
+
+bench: $(VENV)/.installed
+	$(BIN)/cardroom bench rules
+
+clean:
+	rm -rf $(VENV) *.egg-info

@@ -1,0 +1,276 @@
+"""The interface every game implements, and the values that cross it.
+
+A game is a mutable state object, in the manner of python-chess's ``Board`` and OpenSpiel's
+``State``: create it from a seat count, a dealer seat, options and a seed (or an explicit deck,
+top card first), ask it for a seat's legal actions, apply one, and read the events it produced,
+a seat's (or a spectator's) view, and the outcome once the game is over.
+
+>>> from server.rules.shithead import Shithead
+>>> game = Shithead.new(4, dealer=0, seed=7)
+>>> game.phase
+'swap'
+>>> for seat in range(4):
+...     _ = game.apply(seat, Action.from_str("ready"))
+>>> game.phase
+'play'
+>>> seat = game.to_act()[0]
+>>> action = game.legal_actions(seat)[0]
+>>> events = game.apply(seat, action)
+>>> events[0].kind
+'played'
+
+Refusals raise :class:`IllegalAction` (the only exception a caller's bad input produces) with a
+stable machine-readable ``code`` and a human ``message``; a refused action changes nothing.
+
+Exceptions::
+
+    RulesError                  root of everything the rules core raises
+     └── IllegalAction          an action refused: code, message, seat, action, phase
+
+Speed: :meth:`Game.apply` is the checked path used by the server; it mutates the state in place
+(no per-action copies). Search takes :meth:`Game.clone` once per simulation and plays on the copy.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, NamedTuple, TypeVar
+
+from protocol.cards import CardError, card_codes, parse_cards
+
+JSON = dict[str, Any]
+G = TypeVar("G", bound="Game")
+
+
+class RulesError(Exception):
+    """Root of every exception raised by the rules core."""
+
+
+class IllegalAction(RulesError):
+    """An action the rules refuse. ``code`` is stable and machine-readable; ``message`` is for
+    people. The state that refused it is unchanged."""
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        seat: int | None = None,
+        action: Action | None = None,
+        phase: str | None = None,
+    ) -> None:
+        super().__init__(code, message)
+        self.code = code
+        self.message = message
+        self.seat = seat
+        self.action = action
+        self.phase = phase
+
+    def __str__(self) -> str:
+        where = []
+        if self.seat is not None:
+            where.append(f"seat {self.seat}")
+        if self.phase is not None:
+            where.append(f"phase {self.phase}")
+        if self.action is not None:
+            where.append(f"action {self.action.to_str()!r}")
+        suffix = f" ({', '.join(where)})" if where else ""
+        return f"{self.code}: {self.message}{suffix}"
+
+
+class Action(NamedTuple):
+    """One move: a ``kind`` word, the cards it names, and a face-down ``slot`` where one matters.
+
+    The string form round-trips: ``kind`` then card codes, then ``#slot`` if any.
+
+    >>> a = Action.from_str("play 7D 7S")
+    >>> a
+    Action.from_str('play 7D 7S')
+    >>> a.to_json()
+    {'kind': 'play', 'cards': ['7D', '7S']}
+    >>> Action.from_json({"kind": "flip", "slot": 2}).to_str()
+    'flip #2'
+    """
+
+    kind: str
+    cards: tuple[int, ...] = ()
+    slot: int = -1
+
+    def to_str(self) -> str:
+        parts = [self.kind, *card_codes(self.cards)]
+        if self.slot >= 0:
+            parts.append(f"#{self.slot}")
+        return " ".join(parts)
+
+    def __repr__(self) -> str:
+        return f"Action.from_str({self.to_str()!r})"
+
+    def to_json(self) -> JSON:
+        out: JSON = {"kind": self.kind}
+        if self.cards:
+            out["cards"] = card_codes(self.cards)
+        if self.slot >= 0:
+            out["slot"] = self.slot
+        return out
+
+    @classmethod
+    def from_str(cls, text: str) -> Action:
+        """Parse ``"play 7D 7S"``, ``"flip #1"``, ``"ready"``; raise ``malformed_action``."""
+        words = text.split()
+        if not words:
+            raise IllegalAction("malformed_action", "an action needs a kind")
+        slot = -1
+        codes = []
+        for word in words[1:]:
+            if word.startswith("#"):
+                slot = _slot(word[1:])
+            else:
+                codes.append(word)
+        return cls(words[0].lower(), _cards(codes), slot)
+
+    @classmethod
+    def from_json(cls, data: object) -> Action:
+        """Build an action from its JSON form; raise ``malformed_action`` on anything else."""
+        if not isinstance(data, Mapping):
+            raise IllegalAction("malformed_action", "an action is an object with a 'kind'")
+        kind = data.get("kind")
+        if not isinstance(kind, str) or not kind:
+            raise IllegalAction("malformed_action", "an action needs a string 'kind'")
+        extra = set(data) - {"kind", "cards", "slot"}
+        if extra:
+            raise IllegalAction("malformed_action", f"unknown action fields: {sorted(extra)}")
+        cards = data.get("cards", [])
+        if not isinstance(cards, Sequence) or isinstance(cards, str):
+            raise IllegalAction("malformed_action", "'cards' is a list of card codes")
+        slot = data.get("slot", -1)
+        if isinstance(slot, bool) or not isinstance(slot, int):
+            raise IllegalAction("malformed_action", "'slot' is an integer")
+        if slot != -1 and slot < 0:
+            raise IllegalAction("malformed_action", "'slot' is not negative")
+        return cls(kind, _cards(cards), slot)
+
+
+def _cards(codes: Sequence[object]) -> tuple[int, ...]:
+    try:
+        return tuple(parse_cards(codes))
+    except CardError as exc:
+        raise IllegalAction("malformed_action", str(exc)) from None
+
+
+def _slot(text: str) -> int:
+    if not text.isdigit():
+        raise IllegalAction("malformed_action", f"bad slot {text!r}: expected #0, #1, …")
+    return int(text)
+
+
+class Event(NamedTuple):
+    """Something that happened, public to everyone at the table (events never carry hidden cards).
+
+    ``data`` holds small game-specific extras (counts, reasons, scores).
+    """
+
+    kind: str
+    seat: int | None = None
+    cards: tuple[int, ...] = ()
+    data: Mapping[str, Any] | None = None
+
+    def to_json(self) -> JSON:
+        out: JSON = {"kind": self.kind}
+        if self.seat is not None:
+            out["seat"] = self.seat
+        if self.cards:
+            out["cards"] = card_codes(self.cards)
+        if self.data:
+            out.update(self.data)
+        return out
+
+
+class Game(ABC):
+    """A game in progress. Subclasses: :class:`~server.rules.shithead.Shithead`,
+    :class:`~server.rules.sheepshead.Sheepshead`.
+
+    Seats are numbered ``0 .. num_players - 1`` clockwise; "left" is the next seat clockwise.
+    """
+
+    #: Short name used on the wire and in the CLI.
+    name: ClassVar[str]
+    #: Seat counts this game can be played with.
+    seat_counts: ClassVar[tuple[int, ...]]
+
+    num_players: int
+    dealer: int
+
+    @classmethod
+    @abstractmethod
+    def new(
+        cls: type[G],
+        num_players: int,
+        dealer: int = 0,
+        *,
+        seed: int | None = None,
+        deck: Sequence[int] | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> G:
+        """Deal a new game from ``seed`` or from an explicit ``deck`` (top card first)."""
+
+    @property
+    @abstractmethod
+    def phase(self) -> str:
+        """The current phase's name (``"over"`` once the game has ended)."""
+
+    @abstractmethod
+    def to_act(self) -> tuple[int, ...]:
+        """Seats that may act now (several during a simultaneous phase, none once over)."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[Action]:
+        """The distinct legal actions of ``seat`` now, one representative per outcome
+        (where suits do not matter, any equivalent choice of cards is accepted by ``apply``)."""
+
+    @abstractmethod
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Check and apply ``action`` for ``seat``; return the events it produced.
+
+        Raises:
+            IllegalAction: the action is refused; the state is unchanged.
+        """
+
+    @abstractmethod
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+
+    @abstractmethod
+    def outcome(self) -> Any:
+        """The result once over (a game-specific value with ``to_json()``), else ``None``."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> JSON:
+        """What ``seat`` may see (``None``: a spectator), as plain JSON-able data, including that
+        seat's legal actions. The only road from state to the wire."""
+
+    @abstractmethod
+    def clone(self: G) -> G:
+        """An independent copy, for search."""
+
+    @property
+    @abstractmethod
+    def log(self) -> list[tuple[int, Action]]:
+        """Every accepted ``(seat, action)`` in order; with the deal it rebuilds the game."""
+
+    @abstractmethod
+    def deal_record(self) -> JSON:
+        """What :meth:`new` needs to deal this game again: players, dealer, deck, options."""
+
+    @classmethod
+    def replay(cls: type[G], record: Mapping[str, Any], log: Sequence[tuple[int, Action]]) -> G:
+        """Rebuild a game from its :meth:`deal_record` and its action log."""
+        game = cls.new(
+            record["players"],
+            record["dealer"],
+            deck=parse_cards(record["deck"]),
+            options=record.get("options"),
+        )
+        for seat, action in log:
+            game.apply(seat, action)
+        return game
