@@ -14,7 +14,7 @@ and suits ``C D H S`` (0..3). Integers keep the rules cores fast; codes are for 
 >>> parse_card("1D")
 Traceback (most recent call last):
 ...
-protocol.cards.CardError: bad card code '1D': expected a rank of 23456789TJQKA and a suit of CDHS, e.g. 'TD'
+protocol.cards.CardError: bad card code '1D': expected a rank of 23456789TJQKA and a suit of ...
 """
 
 from __future__ import annotations
@@ -45,9 +45,8 @@ class CardError(ValueError):
         self.code = code
 
     def __str__(self) -> str:
-        return (
-            f"bad card code {self.code!r}: expected a rank of {RANKS} and a suit of {SUITS}, e.g. 'TD'"
-        )
+        expected = f"expected a rank of {RANKS} and a suit of {SUITS}, e.g. 'TD'"
+        return f"bad card code {self.code!r}: {expected}"
 
 
 def card(rank: int, suit: int) -> int:

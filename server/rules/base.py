@@ -263,14 +263,19 @@ class Game(ABC):
         """What :meth:`new` needs to deal this game again: players, dealer, deck, options."""
 
     @classmethod
-    def replay(cls: type[G], record: Mapping[str, Any], log: Sequence[tuple[int, Action]]) -> G:
-        """Rebuild a game from its :meth:`deal_record` and its action log."""
-        game = cls.new(
+    def from_deal_record(cls: type[G], record: Mapping[str, Any]) -> G:
+        """Deal again the game that :meth:`deal_record` describes."""
+        return cls.new(
             record["players"],
             record["dealer"],
             deck=parse_cards(record["deck"]),
             options=record.get("options"),
         )
+
+    @classmethod
+    def replay(cls: type[G], record: Mapping[str, Any], log: Sequence[tuple[int, Action]]) -> G:
+        """Rebuild a game from its :meth:`deal_record` and its action log."""
+        game = cls.from_deal_record(record)
         for seat, action in log:
             game.apply(seat, action)
         return game

@@ -1,0 +1,64 @@
+"""``cardroom bench rules``: speed of the rules cores on one core.
+
+Shithead: the fixed simple policy of the foundation issue (all cards of the lowest playable rank,
+pick up only when nothing can be played, at most 5,000 actions a game); an action is listing the
+legal actions plus applying one. Sheepshead: complete random-legal hands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import time
+
+from server.rules.shithead import Shithead
+from server.sim.shithead import lowest_policy, play_game
+
+
+def bench_shithead(players: int, games: int, seed: int) -> dict[str, float]:
+    rng = random.Random(seed)
+    deals = [Shithead.new(players, i % players, seed=rng.getrandbits(64)) for i in range(games)]
+    actions = capped = 0
+    start = time.perf_counter()
+    for game in deals:
+        n, hit = play_game(game, lowest_policy, 5000)
+        actions += n
+        capped += hit
+    seconds = time.perf_counter() - start
+    return {
+        "players": players,
+        "games": games,
+        "capped": capped,
+        "actions": actions,
+        "actions_per_s": actions / seconds,
+        "games_per_s": games / seconds,
+    }
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="cardroom bench rules")
+    parser.add_argument("--games", type=int, default=2000, help="Shithead games per seat count")
+    parser.add_argument("--hands", type=int, default=5000, help="Sheepshead hands")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    print(f"python {platform.python_version()} on {platform.machine()}, one core")
+    print("shithead, lowest-playable policy, cap 5,000 actions (deal time excluded):")
+    for players in (2, 4, 5):
+        r = bench_shithead(players, args.games, args.seed)
+        print(
+            f"  {players} players: {r['actions_per_s']:>9,.0f} actions/s  "
+            f"{r['games_per_s']:>7,.0f} games/s  "
+            f"({r['actions'] / r['games']:.1f} actions/game, {r['capped']:.0f} of "
+            f"{r['games']:.0f} games capped)"
+        )
+    try:
+        from server.sim import sheepshead
+    except ImportError:
+        return 0
+    summary = sheepshead.simulate(args.hands, args.seed)
+    print(
+        f"sheepshead, random legal play: {summary['hands_per_s']:,.0f} complete hands/s "
+        f"({args.hands} hands)"
+    )
+    return 0

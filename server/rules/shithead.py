@@ -1,0 +1,788 @@
+"""Shithead (Palace) for 2–5 players, exactly as RULES.md SH-1 … SH-6.
+
+>>> from server.rules.base import Action
+>>> from protocol.cards import parse_cards
+>>> game = Shithead.new(2, dealer=1, seed=3)
+>>> game.phase, game.to_act()
+('swap', (0, 1))
+>>> _ = game.apply(0, Action.from_str("ready")); _ = game.apply(1, Action.from_str("ready"))
+>>> game.phase
+'play'
+>>> seat = game.turn
+>>> [e.kind for e in game.apply(seat, game.legal_actions(seat)[0])][:2]
+['played', 'drew']
+
+The deal (SH-2.2) takes an explicit deck top card first: one card at a time clockwise from the
+dealer's left, three rounds face down (slots 0, 1, 2), three rounds face up, three rounds into the
+hand; the rest is the stock, drawn from the top.
+
+Actions (suits never matter, so ``legal_actions`` lists one representative per rank and count;
+``apply`` accepts any cards of that rank the seat holds):
+
+- ``swap H U``: swap hand card H with face-up card U (swap phase, SH-2.3);
+- ``ready``: end your swap phase;
+- ``play C [C…]``: one or several cards of one rank, from the hand or (SH-5.1) the face-up cards;
+- ``pickup``: take the pile (SH-4.6); ``pickup U`` first adds face-up card U (SH-5.2);
+- ``flip #S``: turn face-down slot S (SH-5.4).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Any
+
+from protocol.cards import ACE, JACK, TEN, THREE, TWO, card_code, card_codes, parse_cards
+from server.rules.base import JSON, Action, Event, Game, IllegalAction
+
+HAND, FACE_UP, FACE_DOWN = 0, 1, 2
+SOURCE_NAMES = ("hand", "face_up", "face_down")
+_SOURCE_DATA = tuple(MappingProxyType({"source": name}) for name in SOURCE_NAMES)
+
+
+class Phase(StrEnum):
+    SWAP = "swap"
+    PLAY = "play"
+    OVER = "over"
+
+
+READY = Action("ready")
+PICKUP = Action("pickup")
+_FLIPS = tuple(Action("flip", (), i) for i in range(3))
+_PICKUP_WITH = tuple(Action("pickup", (c,)) for c in range(52))
+# Ordinary ranks low to high, then 2s and 10s: the order legal plays are listed in.
+_PLAY_ORDER = (*range(THREE, TEN), *range(JACK, ACE + 1), TWO, TEN)
+_LOWEST_SUIT = tuple((m & -m).bit_length() - 1 for m in range(16))
+# For each rank and set of suits held (a 4-bit mask): the plays of 1, 2, … of those cards.
+_PREFIX_PLAYS: tuple[tuple[Action, ...], ...] = tuple(
+    tuple(
+        Action("play", tuple(r * 4 + s for s in range(4) if m >> s & 1)[:k])
+        for k in range(1, m.bit_count() + 1)
+    )
+    for r in range(13)
+    for m in range(16)
+)
+
+
+def _beats(rank: int, need: int) -> bool:
+    """SH-1.3, SH-1.4, SH-4.1: a 2 or a 10 goes on anything, other ranks need ``rank >= need``.
+
+    ``need`` is the top card's rank, or 0 when the pile is empty or topped by a 2.
+    """
+    return rank in (TWO, TEN) or rank >= need
+
+
+@dataclass(frozen=True, slots=True)
+class ShitheadOutcome:
+    """The result of a finished game (SH-6.4): one loser, no draw."""
+
+    loser: int
+    out_order: tuple[int, ...]
+    num_players: int
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Losses this game adds to each seat's series total (SH-6.5)."""
+        return tuple(int(s == self.loser) for s in range(self.num_players))
+
+    def to_json(self) -> JSON:
+        return {"loser": self.loser, "out_order": list(self.out_order), "losses": list(self.scores)}
+
+
+class Shithead(Game):
+    """A game of Shithead. Mutable; :meth:`apply` checks, :meth:`clone` copies for search."""
+
+    name = "shithead"
+    seat_counts = (2, 3, 4, 5)
+
+    __slots__ = (
+        "_deck",
+        "_log",
+        "_need",
+        "_origin",
+        "_phase",
+        "_source",
+        "burned",
+        "dealer",
+        "face_down",
+        "face_up",
+        "hands",
+        "known",
+        "num_players",
+        "out",
+        "pile",
+        "ready",
+        "starter",
+        "stock",
+        "turn",
+    )
+
+    def __init__(self) -> None:  # use Shithead.new(...)
+        self.num_players = 0
+        self.dealer = 0
+        self.hands: list[list[int]] = []
+        self.face_up: list[list[int]] = []
+        self.face_down: list[list[int | None]] = []
+        self.known: list[list[int]] = []  # public cards known to be in each hand
+        self.stock: list[int] = []  # top of the stock is the END of the list
+        self.pile: list[int] = []
+        self.burned: list[int] = []
+        self.ready: list[bool] = []
+        self.out: list[int] = []  # seats in the order they went out
+        self.turn = -1
+        self.starter = -1
+        self._phase = Phase.SWAP
+        self._source = HAND
+        self._need = 0
+        self._deck: tuple[int, ...] = ()
+        self._log: list[tuple[int, Action]] = []
+        self._origin: JSON | None = None  # the starting position, for games not dealt by new()
+
+    # ------------------------------------------------------------------ creation
+
+    @classmethod
+    def new(
+        cls,
+        num_players: int,
+        dealer: int = 0,
+        *,
+        seed: int | None = None,
+        deck: Sequence[int] | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> Shithead:
+        """Deal a game (SH-2.2) from ``seed`` or an explicit ``deck`` (52 cards, top first)."""
+        if num_players not in cls.seat_counts:
+            raise ValueError(f"Shithead is played by 2 to 5 players, not {num_players}")
+        if not 0 <= dealer < num_players:
+            raise ValueError(f"dealer {dealer} is not a seat of {num_players}")
+        if deck is None:
+            cards = list(range(52))
+            random.Random(seed).shuffle(cards)
+        else:
+            cards = list(deck)
+            if sorted(cards) != list(range(52)):
+                raise ValueError("an explicit Shithead deck holds each of the 52 cards once")
+        g = cls()
+        n = g.num_players = num_players
+        g.dealer = dealer
+        g._deck = tuple(cards)
+        order = [(dealer + 1 + i) % n for i in range(n)]
+        g.hands = [[] for _ in range(n)]
+        g.face_up = [[] for _ in range(n)]
+        g.known = [[] for _ in range(n)]
+        down: list[list[int | None]] = [[] for _ in range(n)]
+        it = iter(cards)
+        for target in (down, g.face_up, g.hands):
+            for _round in range(3):
+                for seat in order:
+                    target[seat].append(next(it))
+        g.face_down = down
+        g.stock = list(it)[::-1]
+        g.ready = [False] * n
+        g.starter = _starter(order, g.face_up, g.hands)
+        return g
+
+    @classmethod
+    def from_position(
+        cls,
+        *,
+        hands: Sequence[str],
+        face_up: Sequence[str],
+        face_down: Sequence[str],
+        turn: int,
+        pile: str = "",
+        stock: str = "",
+        burned: str = "",
+        out: Sequence[int] = (),
+        known: Sequence[str] | None = None,
+        dealer: int = 0,
+    ) -> Shithead:
+        """A game in its play phase at a given position, for tests, puzzles and search.
+
+        Each per-seat entry is a string of card codes (``face_down`` uses ``-`` for an empty
+        slot); ``pile`` is bottom first, ``stock`` top first. Cards named nowhere count as burned
+        unless ``burned`` is given, in which case all 52 cards must be placed exactly once.
+
+        >>> g = Shithead.from_position(hands=["", "5C"], face_up=["", ""],
+        ...                            face_down=["4C", "- 9D"], pile="QH", turn=0)
+        >>> g.source, [a.to_str() for a in g.legal_actions(0)]
+        ('face_down', ['flip #0'])
+        """
+        n = len(hands)
+        g = cls()
+        g.num_players = n
+        g.dealer = dealer
+        g.hands = [parse_cards(h) for h in hands]
+        g.face_up = [parse_cards(u) for u in face_up]
+        g.face_down = [
+            [None if w == "-" else parse_cards(w)[0] for w in d.split()] for d in face_down
+        ]
+        g.known = [parse_cards(k) for k in known] if known is not None else [[] for _ in range(n)]
+        g.stock = parse_cards(stock)[::-1]
+        g.pile = parse_cards(pile)
+        placed = [*g.stock, *g.pile]
+        for s in range(n):
+            placed += g.hands[s] + g.face_up[s] + [c for c in g.face_down[s] if c is not None]
+        if len(set(placed)) != len(placed):
+            raise ValueError("a card is placed twice")
+        g.burned = parse_cards(burned) if burned else [c for c in range(52) if c not in placed]
+        if sorted(placed + g.burned) != list(range(52)):
+            raise ValueError("with 'burned' given, every card must be placed exactly once")
+        g.ready = [True] * n
+        g.out = list(out)
+        g.starter = turn
+        g._phase = Phase.PLAY
+        g._origin = g.snapshot()
+        g._start_turn(turn)
+        return g
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def phase(self) -> str:
+        return self._phase.value
+
+    @property
+    def log(self) -> list[tuple[int, Action]]:
+        return self._log
+
+    def is_over(self) -> bool:
+        return self._phase is Phase.OVER
+
+    def to_act(self) -> tuple[int, ...]:
+        if self._phase is Phase.PLAY:
+            return (self.turn,)
+        if self._phase is Phase.SWAP:
+            return tuple(s for s in range(self.num_players) if not self.ready[s])
+        return ()
+
+    def outcome(self) -> ShitheadOutcome | None:
+        if self._phase is not Phase.OVER:
+            return None
+        loser = next(s for s in range(self.num_players) if s not in self.out)
+        return ShitheadOutcome(loser, tuple(self.out), self.num_players)
+
+    @property
+    def source(self) -> str:
+        """Where the seat to play must play from this turn (SH-4.8, SH-5.1, SH-5.4)."""
+        return SOURCE_NAMES[self._source]
+
+    def holds_cards(self, seat: int) -> bool:
+        return bool(self.hands[seat] or self.face_up[seat] or _any_down(self.face_down[seat]))
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self._phase is Phase.PLAY:
+            if seat != self.turn:
+                return []
+            return self._legal_plays()
+        if self._phase is Phase.SWAP and not self.ready[seat]:
+            return self._legal_swaps(seat)
+        return []
+
+    def _legal_swaps(self, seat: int) -> list[Action]:
+        actions = [READY]
+        seen: set[tuple[int, int]] = set()
+        for h in self.hands[seat]:
+            for u in self.face_up[seat]:
+                key = (h >> 2, u >> 2)
+                if key[0] != key[1] and key not in seen:
+                    seen.add(key)
+                    actions.append(Action("swap", (h, u)))
+        return actions
+
+    def _legal_plays(self) -> list[Action]:
+        seat = self.turn
+        src = self._source
+        if src == FACE_DOWN:
+            return [_FLIPS[i] for i, c in enumerate(self.face_down[seat]) if c is not None]
+        cards = self.hands[seat] if src == HAND else self.face_up[seat]
+        need = self._need
+        masks = [0] * 13  # suits held of each rank, as bits
+        for c in cards:
+            masks[c >> 2] |= 1 << (c & 3)
+        actions: list[Action] = []
+        playable = False
+        for r in _PLAY_ORDER:
+            m = masks[r]
+            if m and (r >= need or r in (TWO, TEN)):
+                actions.extend(_PREFIX_PLAYS[r * 16 + m])
+                playable = True
+        if self.pile:
+            if src == FACE_UP and playable:
+                # SH-5.2: picking up instead of a legal face-up play costs one face-up card.
+                for r in range(13):
+                    if masks[r]:
+                        actions.append(_PICKUP_WITH[r * 4 + _LOWEST_SUIT[masks[r]]])
+            else:
+                actions.append(PICKUP)
+        return actions
+
+    # ------------------------------------------------------------------ apply
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Check and apply ``action`` for ``seat``; see the module docstring for the kinds.
+
+        Raises:
+            IllegalAction: refused; the state is unchanged.
+        """
+        if not 0 <= seat < self.num_players:
+            raise self._refuse("bad_seat", f"there is no seat {seat}", seat, action)
+        kind = action.kind
+        if self._phase is Phase.PLAY:
+            if seat != self.turn:
+                raise self._refuse("not_your_turn", f"it is seat {self.turn}'s turn", seat, action)
+            if kind == "play":
+                events = self._play(seat, action)
+            elif kind == "pickup":
+                events = self._pickup(seat, action)
+            elif kind == "flip":
+                events = self._flip(seat, action)
+            elif kind in ("swap", "ready"):
+                raise self._refuse("wrong_phase", "the swap phase is over", seat, action)
+            else:
+                raise self._refuse(
+                    "unknown_action", f"no action {kind!r} in Shithead", seat, action
+                )
+        elif self._phase is Phase.SWAP:
+            if kind == "swap":
+                events = self._swap(seat, action)
+            elif kind == "ready":
+                events = self._ready(seat, action)
+            elif kind in ("play", "pickup", "flip"):
+                raise self._refuse(
+                    "wrong_phase", "play starts when every seat is ready", seat, action
+                )
+            else:
+                raise self._refuse(
+                    "unknown_action", f"no action {kind!r} in Shithead", seat, action
+                )
+        else:
+            raise self._refuse("game_over", "the game is over", seat, action)
+        self._log.append((seat, action))
+        return events
+
+    def _refuse(self, code: str, message: str, seat: int, action: Action) -> IllegalAction:
+        return IllegalAction(code, message, seat=seat, action=action, phase=self._phase.value)
+
+    # swap phase (SH-2.3)
+
+    def _swap(self, seat: int, action: Action) -> list[Event]:
+        if self.ready[seat]:
+            raise self._refuse("already_ready", "you declared yourself ready", seat, action)
+        if len(action.cards) != 2 or action.slot != -1:
+            raise self._refuse(
+                "malformed_action", "swap names a hand card then a face-up card", seat, action
+            )
+        h, u = action.cards
+        hand, up = self.hands[seat], self.face_up[seat]
+        if h not in hand or u not in up:
+            raise self._refuse(
+                "cards_not_held",
+                "swap a card of your hand with one of your face-up cards",
+                seat,
+                action,
+            )
+        hand[hand.index(h)] = u
+        up[up.index(u)] = h
+        known = self.known[seat]
+        if h in known:
+            known.remove(h)
+        known.append(u)  # it lay face up: everyone saw it go into the hand
+        return [Event("swapped", seat, (h, u))]
+
+    def _ready(self, seat: int, action: Action) -> list[Event]:
+        if self.ready[seat]:
+            raise self._refuse("already_ready", "you declared yourself ready", seat, action)
+        if action.cards or action.slot != -1:
+            raise self._refuse("malformed_action", "ready takes no cards", seat, action)
+        self.ready[seat] = True
+        events = [Event("ready", seat)]
+        if all(self.ready):
+            self._phase = Phase.PLAY
+            self._start_turn(self.starter)
+            events.append(Event("started", self.starter))
+        return events
+
+    # play phase (SH-4, SH-5)
+
+    def _start_turn(self, seat: int) -> None:
+        self.turn = seat
+        if self.hands[seat]:
+            self._source = HAND
+        elif self.face_up[seat]:
+            self._source = FACE_UP
+        else:
+            self._source = FACE_DOWN
+        pile = self.pile
+        top = pile[-1] >> 2 if pile else TWO
+        self._need = 0 if top == TWO else top
+
+    def _play(self, seat: int, action: Action) -> list[Event]:
+        cards = action.cards
+        src = self._source
+        held = self.hands[seat] if src == HAND else self.face_up[seat]
+        # Fast check of the common case; _play_refusal says why when it fails.
+        ok = False
+        if cards and src != FACE_DOWN and action.slot == -1:
+            rank = cards[0] >> 2
+            if rank >= self._need or rank in (TWO, TEN):
+                if len(cards) == 1:
+                    ok = cards[0] in held
+                else:
+                    ok = all(c >> 2 == rank and c in held for c in cards) and len(
+                        set(cards)
+                    ) == len(cards)
+        if not ok:
+            raise self._play_refusal(seat, action)
+        for c in cards:
+            held.remove(c)
+        if src == HAND:
+            known = self.known[seat]
+            if known:
+                for c in cards:
+                    if c in known:
+                        known.remove(c)
+        self.pile.extend(cards)
+        events = [Event("played", seat, cards, _SOURCE_DATA[src])]
+        self._after_play(seat, rank, events)
+        return events
+
+    def _play_refusal(self, seat: int, action: Action) -> IllegalAction:
+        """The reason a play is refused, most basic first."""
+        cards = action.cards
+        if not cards or action.slot != -1:
+            return self._refuse("malformed_action", "play names one or more cards", seat, action)
+        rank = cards[0] >> 2
+        if any(c >> 2 != rank for c in cards):
+            return self._refuse("mixed_ranks", "cards played together share one rank", seat, action)
+        if len(set(cards)) != len(cards):
+            return self._refuse("malformed_action", "a card is named twice", seat, action)
+        src = self._source
+        if src == FACE_DOWN:
+            return self._refuse("must_flip", "turn over one of your face-down cards", seat, action)
+        held = self.hands[seat] if src == HAND else self.face_up[seat]
+        for c in cards:
+            if c not in held:
+                if src == HAND and c in self.face_up[seat]:
+                    return self._refuse(
+                        "must_play_from_hand",
+                        "you began this turn with cards in hand: play from the hand",
+                        seat,
+                        action,
+                    )
+                return self._refuse(
+                    "cards_not_held", f"you do not hold {card_code(c)} there", seat, action
+                )
+        return self._refuse(
+            "illegal_card",
+            f"{card_code(cards[0])} does not go on {card_code(self.pile[-1])}",
+            seat,
+            action,
+        )
+
+    def _after_play(self, seat: int, rank: int, events: list[Event]) -> None:
+        """SH-4.5 draw, then SH-4.3/4.4 burn, SH-6 going out, and the next turn."""
+        hand = self.hands[seat]
+        stock = self.stock
+        if stock and len(hand) < 3:
+            take = min(3 - len(hand), len(stock))
+            for _ in range(take):
+                hand.append(stock.pop())
+            events.append(Event("drew", seat, (), {"count": take}))
+        pile = self.pile
+        burn = ""
+        if rank == TEN:
+            burn = "ten"
+        elif len(pile) >= 4 and (
+            pile[-2] >> 2 == rank and pile[-3] >> 2 == rank and pile[-4] >> 2 == rank
+        ):
+            burn = "four"
+        if burn:
+            events.append(Event("burned", seat, (), {"count": len(pile), "reason": burn}))
+            self.burned.extend(pile)
+            pile.clear()
+        if not (hand or self.face_up[seat] or _any_down(self.face_down[seat])):
+            self._go_out(seat, events)
+            if self._phase is Phase.OVER:
+                return
+            self._start_turn(self._next_active(seat))
+        elif burn:
+            self._start_turn(seat)  # SH-4.3: the same player plays again
+        else:
+            self._start_turn(self._next_active(seat))
+
+    def _go_out(self, seat: int, events: list[Event]) -> None:
+        self.out.append(seat)
+        events.append(Event("went_out", seat, (), {"place": len(self.out)}))
+        if len(self.out) == self.num_players - 1:
+            self._phase = Phase.OVER
+            self.turn = -1
+            loser = next(s for s in range(self.num_players) if s not in self.out)
+            events.append(Event("game_over", loser, (), {"loser": loser}))
+
+    def _next_active(self, seat: int) -> int:
+        n = self.num_players
+        s = (seat + 1) % n
+        while s in self.out:
+            s = (s + 1) % n
+        return s
+
+    def _pickup(self, seat: int, action: Action) -> list[Event]:
+        if action.slot != -1 or len(action.cards) > 1:
+            raise self._refuse(
+                "malformed_action", "pickup names at most one face-up card", seat, action
+            )
+        if self._source == FACE_DOWN:
+            raise self._refuse(
+                "must_flip", "with only face-down cards left you must turn one over", seat, action
+            )
+        pile = self.pile
+        if not pile:
+            raise self._refuse(
+                "empty_pile", "an empty pile cannot be picked up: play a card", seat, action
+            )
+        up = self.face_up[seat]
+        must_add = self._source == FACE_UP and any(_beats(c >> 2, self._need) for c in up)
+        if must_add:
+            if not action.cards:
+                raise self._refuse(
+                    "must_add_face_up",
+                    "a face-up card could be played: add one face-up card to the "
+                    "pile before picking it up",
+                    seat,
+                    action,
+                )
+            added = action.cards[0]
+            if added not in up:
+                raise self._refuse(
+                    "cards_not_held",
+                    f"{card_code(added)} is not one of your face-up cards",
+                    seat,
+                    action,
+                )
+            up.remove(added)
+            pile.append(added)
+        elif action.cards:
+            raise self._refuse("unexpected_card", "this pick-up takes the pile alone", seat, action)
+        taken = tuple(pile)
+        self.hands[seat].extend(taken)
+        self.known[seat].extend(taken)  # every card of the pile was face up (SH-5.4 reveals too)
+        pile.clear()
+        events = [Event("picked_up", seat, taken)]
+        self._start_turn(self._next_active(seat))
+        return events
+
+    def _flip(self, seat: int, action: Action) -> list[Event]:
+        if self._source != FACE_DOWN:
+            code = "must_play_from_hand" if self._source == HAND else "must_play_face_up"
+            raise self._refuse(code, "face-down cards come last (SH-5.4)", seat, action)
+        slot = action.slot
+        down = self.face_down[seat]
+        if action.cards or not 0 <= slot < len(down) or down[slot] is None:
+            raise self._refuse(
+                "bad_slot", "choose one of your remaining face-down slots", seat, action
+            )
+        c = down[slot]
+        assert c is not None
+        down[slot] = None
+        rank = c >> 2
+        self.pile.append(c)
+        if _beats(rank, self._need):
+            events = [Event("played", seat, (c,), {"source": "face_down", "slot": slot})]
+            self._after_play(seat, rank, events)
+            return events
+        # SH-5.4, SH-6.2: an unplayable blind card goes into the hand with the whole pile.
+        taken = tuple(self.pile)
+        self.hands[seat].extend(taken)
+        self.known[seat].extend(taken)
+        self.pile.clear()
+        events = [
+            Event("flipped", seat, (c,), {"slot": slot, "legal": False}),
+            Event("picked_up", seat, taken),
+        ]
+        self._start_turn(self._next_active(seat))
+        return events
+
+    # ------------------------------------------------------------------ views & copies
+
+    def view(self, seat: int | None) -> JSON:
+        """What ``seat`` sees (``None``: a spectator). Face-down cards and the stock are never
+        shown; another seat's hand shows as a count plus the public cards known to be in it."""
+        n = self.num_players
+        seats = []
+        for s in range(n):
+            place = self.out.index(s) + 1 if s in self.out else None
+            seats.append(
+                {
+                    "hand_count": len(self.hands[s]),
+                    "known_in_hand": card_codes(self.known[s]),
+                    "face_up": card_codes(self.face_up[s]),
+                    "face_down": [c is not None for c in self.face_down[s]],
+                    "ready": self.ready[s],
+                    "out": place is not None,
+                    "place": place,
+                }
+            )
+        outcome = self.outcome()
+        view: JSON = {
+            "game": self.name,
+            "phase": self._phase.value,
+            "seat": seat,
+            "players": n,
+            "dealer": self.dealer,
+            "starter": self.starter,
+            "turn": self.turn if self._phase is Phase.PLAY else None,
+            "to_act": list(self.to_act()),
+            "source": SOURCE_NAMES[self._source] if self._phase is Phase.PLAY else None,
+            "pile": card_codes(self.pile),
+            "stock": len(self.stock),
+            "burned": len(self.burned),
+            "seats": seats,
+            "hand": card_codes(sorted(self.hands[seat], key=_hand_order))
+            if seat is not None
+            else None,
+            "legal": [a.to_json() for a in self.legal_actions(seat)] if seat is not None else [],
+            "outcome": outcome.to_json() if outcome else None,
+        }
+        return view
+
+    def clone(self) -> Shithead:
+        g = Shithead.__new__(Shithead)
+        g.num_players = self.num_players
+        g.dealer = self.dealer
+        g.hands = [list(h) for h in self.hands]
+        g.face_up = [list(u) for u in self.face_up]
+        g.face_down = [list(d) for d in self.face_down]
+        g.known = [list(k) for k in self.known]
+        g.stock = list(self.stock)
+        g.pile = list(self.pile)
+        g.burned = list(self.burned)
+        g.ready = list(self.ready)
+        g.out = list(self.out)
+        g.turn = self.turn
+        g.starter = self.starter
+        g._phase = self._phase
+        g._source = self._source
+        g._need = self._need
+        g._deck = self._deck
+        g._log = list(self._log)
+        g._origin = self._origin
+        return g
+
+    def deal_record(self) -> JSON:
+        if self._origin is not None:
+            return {
+                "game": self.name,
+                "players": self.num_players,
+                "dealer": self.dealer,
+                "position": self._origin,
+            }
+        return {
+            "game": self.name,
+            "players": self.num_players,
+            "dealer": self.dealer,
+            "deck": card_codes(self._deck),
+            "options": {},
+        }
+
+    @classmethod
+    def from_deal_record(cls, record: Mapping[str, Any]) -> Shithead:
+        position = record.get("position")
+        if position is None:
+            return super().from_deal_record(record)
+        return cls.from_position(
+            hands=[" ".join(h) for h in position["hands"]],
+            face_up=[" ".join(u) for u in position["face_up"]],
+            face_down=[" ".join(c or "-" for c in d) for d in position["face_down"]],
+            known=[" ".join(k) for k in position["known"]],
+            stock=" ".join(position["stock"]),
+            pile=" ".join(position["pile"]),
+            burned=" ".join(position["burned"]),
+            out=position["out"],
+            turn=position["turn"],
+            dealer=record["dealer"],
+        )
+
+    def snapshot(self) -> JSON:
+        """The whole state as plain data (all hidden cards included): for tests and storage."""
+        return {
+            "phase": self._phase.value,
+            "turn": self.turn,
+            "source": self._source,
+            "need": self._need,
+            "hands": [card_codes(h) for h in self.hands],
+            "face_up": [card_codes(u) for u in self.face_up],
+            "face_down": [
+                [card_code(c) if c is not None else None for c in d] for d in self.face_down
+            ],
+            "known": [card_codes(k) for k in self.known],
+            "stock": card_codes(self.stock),
+            "pile": card_codes(self.pile),
+            "burned": card_codes(self.burned),
+            "ready": list(self.ready),
+            "out": list(self.out),
+            "log": [(s, a.to_str()) for s, a in self._log],
+        }
+
+
+def _any_down(down: list[int | None]) -> bool:
+    return any(c is not None for c in down)
+
+
+def _hand_order(c: int) -> tuple[int, int]:
+    """Sort a hand for people: ordinary ranks low to high, then 2s, then 10s."""
+    r = c >> 2
+    return (13 if r == TWO else 14 if r == TEN else r, c & 3)
+
+
+def _starter(order: list[int], face_up: list[list[int]], hands: list[list[int]]) -> int:
+    """SH-3.1–3.3: first face-up card of the lowest ordinary rank in dealing order, else the
+    first holder of that rank in hand clockwise from the dealer's left; then the next rank."""
+    for rank in range(THREE, ACE + 1):
+        if rank == TEN:
+            continue
+        for rnd in range(3):
+            for seat in order:
+                if face_up[seat][rnd] >> 2 == rank:
+                    return seat
+        for seat in order:
+            if any(c >> 2 == rank for c in hands[seat]):
+                return seat
+    raise AssertionError("a deal always holds an ordinary rank face up or in hand")
+
+
+def deck_from_deal(
+    num_players: int,
+    dealer: int,
+    *,
+    down: Sequence[str],
+    up: Sequence[str],
+    hand: Sequence[str],
+    stock: str = "",
+) -> list[int]:
+    """Build an explicit deck (top first) that deals the given cards (SH-2.2).
+
+    ``down``, ``up`` and ``hand`` give, per seat, a string of three card codes; ``stock`` the
+    cards on top of the stock, top first. The remaining cards follow in a fixed order.
+
+    >>> deck = deck_from_deal(2, 0, down=["2C 2D 2H", "2S 3C 3D"], up=["4C 4D 4H", "4S 5C 5D"],
+    ...                       hand=["6C 6D 6H", "6S 7C 7D"], stock="AS")
+    >>> g = Shithead.new(2, 0, deck=deck)
+    >>> card_codes(g.hands[1]), card_code(g.stock[-1])
+    (['6S', '7C', '7D'], 'AS')
+    """
+    order = [(dealer + 1 + i) % num_players for i in range(num_players)]
+    rows = [[parse_cards(part[s]) for s in range(num_players)] for part in (down, up, hand)]
+    deck: list[int] = []
+    for part in rows:
+        for rnd in range(3):
+            for seat in order:
+                deck.append(part[seat][rnd])
+    deck.extend(parse_cards(stock))
+    rest = [c for c in range(52) if c not in deck]
+    if len(rest) + len(deck) != 52:
+        raise ValueError("a card appears twice in the deal")
+    return deck + rest
