@@ -13,6 +13,7 @@ import random
 import time
 
 from server.rules.shithead import Shithead
+from server.sim import sheepshead
 from server.sim.shithead import lowest_policy, play_game
 
 
@@ -52,10 +53,6 @@ def main(argv: list[str]) -> int:
             f"({r['actions'] / r['games']:.1f} actions/game, {r['capped']:.0f} of "
             f"{r['games']:.0f} games capped)"
         )
-    try:
-        from server.sim import sheepshead
-    except ImportError:
-        return 0
     summary = sheepshead.simulate(args.hands, args.seed)
     print(
         f"sheepshead, random legal play: {summary['hands_per_s']:,.0f} complete hands/s "

@@ -223,6 +223,10 @@ class Game(ABC):
     def to_act(self) -> tuple[int, ...]:
         """Seats that may act now (several during a simultaneous phase, none once over)."""
 
+    def simultaneous(self) -> bool:
+        """Whether several seats may act now, in any order (Shithead's swap phase)."""
+        return len(self.to_act()) > 1
+
     @abstractmethod
     def legal_actions(self, seat: int) -> list[Action]:
         """The distinct legal actions of ``seat`` now, one representative per outcome

@@ -1,0 +1,696 @@
+"""Sheepshead, five-handed called ace: the rules core (RULES.md SS-1 … SS-8).
+
+One :class:`Sheepshead` object is one hand: pick or pass, bury, call, six tricks, scoring.
+A match of ten hands is :class:`~server.rules.sheepshead_match.SheepsheadMatch`.
+
+Deal order. A deck (shuffled from ``seed`` with ``random.Random(seed)``, or given explicitly)
+lists the 32 cards top first and is dealt in blocks: the first six cards are the hand of the
+seat at the dealer's left, the next six the hand of the seat after it, and so on clockwise
+round to the dealer, whose hand is cards 24–29; the last two cards (30, 31) are the blind.
+
+Actions (``slot`` is never used)::
+
+    pick / pass                     SS-3.1, in turn from the dealer's left
+    bury C1 C2                      SS-3.2, the picker buries two cards it holds
+    call AH                         SS-4.1 / SS-4.2, the called ace (or ten)
+    call_unknown AH C               SS-4.3, the called ace and the card set aside as unknown
+    alone                           SS-4.4
+    play C                          SS-5, one card; the unknown card is played with its own code
+
+The unknown card (SS-6.4) is kept apart from the picker's hand. On the first trick in which the
+called suit is led, or on the last trick if it never is, the picker's only legal action is
+``play`` of the unknown card; before that, playing it is refused (``unknown_card_locked``). It is
+announced face down (the event and the views never show it until the hand is over), it never
+wins and never sets the led suit (if the picker leads it to the last trick, the next card does).
+The picker's own view shows it (``unknown_card``: they chose it); nobody else's does.
+
+Events (public only)::
+
+    passed S · leaster · picked S · buried S (no cards) · called S [card] {alone, unknown}
+    played S card  (the unknown card: no card, {face_down: True}) · partner_revealed S card
+    trick S(winner) {number, points of the face-up cards, face_down} · hand_over {result}
+
+Refusal codes (:class:`~server.rules.base.IllegalAction`; the state is left unchanged)::
+
+    game_over  unknown_action  wrong_phase  not_your_turn  malformed_action
+    must_bury_two  cards_not_held  cannot_call
+    must_follow_suit  must_keep_called_card  called_suit_hold  must_play_called_card
+    unknown_card_locked
+
+Speed: :meth:`Sheepshead.apply` checks every action; a legal ``play`` takes a short path that
+reuses the legal-card list computed by :meth:`Sheepshead.legal_actions`. ``clone`` copies lists.
+
+>>> from server.rules.base import Action
+>>> game = Sheepshead.new(5, dealer=0, seed=3)
+>>> game.phase, game.to_act()
+('pick', (1,))
+>>> events = game.apply(1, Action("pick"))
+>>> game.phase
+'bury'
+>>> events = game.apply(1, game.legal_actions(1)[0])
+>>> game.phase
+'call'
+>>> while not game.is_over():
+...     seat = game.to_act()[0]
+...     _ = game.apply(seat, game.legal_actions(seat)[-1])
+>>> sum(game.outcome().units)
+0
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from enum import StrEnum
+from itertools import combinations
+from typing import Any, NamedTuple
+
+from protocol.cards import card_code, card_codes
+from server.rules.base import JSON, Action, Event, Game, IllegalAction
+from server.rules.sheepshead_cards import (
+    DECK32,
+    FAIL_ACES,
+    FAIL_SUITS,
+    FAIL_TENS,
+    POINTS,
+    SUIT_CLASS,
+    trick_winner_index,
+)
+from server.rules.sheepshead_scoring import HandResult, score_hand
+from server.rules.sheepshead_view import build_view
+
+PLAYERS = 5
+HAND_SIZE = 6
+TRICKS = 6
+_DECK_SET = frozenset(DECK32)
+_new_tuple = tuple.__new__  # builds an Event without the NamedTuple constructor (hot path)
+_NEXT = tuple((s + 1) % PLAYERS for s in range(PLAYERS))
+
+PICK = Action("pick")
+PASS = Action("pass")
+ALONE = Action("alone")
+#: One ``play`` action per card integer, built once.
+PLAY: tuple[Action, ...] = tuple(Action("play", (c,)) for c in range(52))
+
+_KINDS = {
+    "pick": "pick",
+    "pass": "pick",
+    "bury": "bury",
+    "call": "call",
+    "call_unknown": "call",
+    "alone": "call",
+    "play": "play",
+}
+
+
+class Phase(StrEnum):
+    """The phases of a hand."""
+
+    PICK = "pick"
+    BURY = "bury"
+    CALL = "call"
+    PLAY = "play"
+    OVER = "over"
+
+
+# Plain-string phase values: the state stores these (cheaper than enum members on the hot path).
+_PICK: str = Phase.PICK.value
+_BURY: str = Phase.BURY.value
+_CALL: str = Phase.CALL.value
+_PLAY: str = Phase.PLAY.value
+_OVER: str = Phase.OVER.value
+
+
+class Trick(NamedTuple):
+    """A completed trick: who played what, in order, and who won it.
+
+    ``face_down`` is the index in ``seats``/``cards`` of the unknown card, or -1.
+    """
+
+    number: int
+    leader: int
+    seats: tuple[int, ...]
+    cards: tuple[int, ...]
+    face_down: int
+    winner: int
+    points: int
+
+
+def deal(deck: Sequence[int], dealer: int) -> tuple[list[list[int]], tuple[int, int]]:
+    """Split a 32-card deck (top first) into five hands and the blind (see the module doc)."""
+    hands: list[list[int]] = [[] for _ in range(PLAYERS)]
+    for i in range(PLAYERS):
+        hands[(dealer + 1 + i) % PLAYERS] = list(deck[HAND_SIZE * i : HAND_SIZE * (i + 1)])
+    return hands, (deck[30], deck[31])
+
+
+class Sheepshead(Game):
+    """One hand of five-handed called-ace Sheepshead. See the module docstring."""
+
+    name = "sheepshead"
+    seat_counts = (PLAYERS,)
+
+    def __init__(self, deck: Sequence[int], dealer: int) -> None:
+        self.num_players = PLAYERS
+        self.dealer = dealer
+        self._deck = tuple(deck)
+        self._hands, self._blind = deal(self._deck, dealer)
+        self._phase = _PICK
+        self._turn = (dealer + 1) % PLAYERS
+        self._passes = 0
+        self._picker = -1
+        self._buried: tuple[int, ...] = ()
+        self._called = -1
+        self._called_suit = -1
+        self._alone = False
+        self._unknown = -1
+        self._unknown_pending = False
+        self._partner = -1
+        self._revealed = False
+        self._called_led_trick = -1
+        self._trick_no = 0
+        self._leader = (dealer + 1) % PLAYERS
+        self._led = -1
+        self._trick_seats: list[int] = []
+        self._trick_cards: list[int] = []
+        self._trick_face_down = -1
+        self._tricks: list[Trick] = []
+        self._points = [0] * PLAYERS
+        self._won = [0] * PLAYERS
+        self._played = [0] * PLAYERS
+        self._log: list[tuple[int, Action]] = []
+        self._result: HandResult | None = None
+        self._legal_cache: list[int] | None = None
+
+    # ----------------------------------------------------------------------------- construction
+
+    @classmethod
+    def new(
+        cls,
+        num_players: int = PLAYERS,
+        dealer: int = 0,
+        *,
+        seed: int | None = None,
+        deck: Sequence[int] | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> Sheepshead:
+        """Deal a hand from ``seed`` (``random.Random(seed)`` shuffles the sorted 32 cards) or
+        from an explicit ``deck`` of the 32 cards, top first (deal order: module docstring).
+
+        Raises:
+            ValueError: not five players, a bad dealer, a bad deck, or an unknown option.
+        """
+        if num_players != PLAYERS:
+            raise ValueError("sheepshead is played by exactly 5 players")
+        if not 0 <= dealer < PLAYERS:
+            raise ValueError(f"dealer must be a seat 0..{PLAYERS - 1}")
+        if options:
+            raise ValueError(f"sheepshead has no options: {sorted(options)}")
+        if deck is None:
+            cards = list(DECK32)
+            random.Random(seed).shuffle(cards)
+            deck = cards
+        elif len(deck) != 32 or set(deck) != _DECK_SET:
+            raise ValueError("a sheepshead deck is the 32 cards 7..A of each suit, once each")
+        return cls(deck, dealer)
+
+    def clone(self) -> Sheepshead:
+        """An independent copy (lists copied, immutable values shared)."""
+        other = Sheepshead.__new__(Sheepshead)
+        other.__dict__.update(self.__dict__)
+        other._hands = [list(h) for h in self._hands]
+        other._trick_seats = list(self._trick_seats)
+        other._trick_cards = list(self._trick_cards)
+        other._tricks = list(self._tricks)
+        other._points = list(self._points)
+        other._won = list(self._won)
+        other._played = list(self._played)
+        other._log = list(self._log)
+        other._legal_cache = None
+        return other
+
+    def deal_record(self) -> JSON:
+        """What :meth:`new` needs to deal this hand again."""
+        return {
+            "game": self.name,
+            "players": PLAYERS,
+            "dealer": self.dealer,
+            "deck": card_codes(self._deck),
+            "options": {},
+        }
+
+    # ----------------------------------------------------------------------------- queries
+
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    @property
+    def log(self) -> list[tuple[int, Action]]:
+        return self._log
+
+    @property
+    def picker(self) -> int | None:
+        """The picker's seat, or ``None`` (nobody yet, or a leaster)."""
+        return None if self._picker < 0 else self._picker
+
+    @property
+    def called(self) -> int | None:
+        """The called card, or ``None`` (no call yet, alone, or a leaster)."""
+        return None if self._called < 0 else self._called
+
+    @property
+    def leaster(self) -> bool:
+        """Whether all five passed (SS-3.3)."""
+        return self._passes == PLAYERS
+
+    def is_over(self) -> bool:
+        return self._phase == _OVER
+
+    def outcome(self) -> HandResult | None:
+        return self._result
+
+    @property
+    def scores(self) -> tuple[int, ...] | None:
+        """Units this hand adds to each seat's running total, once over."""
+        return None if self._result is None else self._result.units
+
+    def to_act(self) -> tuple[int, ...]:
+        return () if self._phase == _OVER else (self._turn,)
+
+    def hand(self, seat: int) -> list[int]:
+        """A copy of ``seat``'s hand (the picker's unknown card is not in it)."""
+        return list(self._hands[seat])
+
+    def card_places(self) -> dict[int, str]:
+        """Where every card is: ``hand:S``, ``blind``, ``buried``, ``unknown``, ``trick``,
+        ``won:S`` or ``aside`` (the leaster's blind). For tests and tools, not for the wire."""
+        places: dict[int, str] = {}
+
+        def put(c: int, where: str) -> None:
+            if c in places:
+                raise AssertionError(f"{card_code(c)} in {places[c]} and {where}")
+            places[c] = where
+
+        for seat, hand in enumerate(self._hands):
+            for c in hand:
+                put(c, f"hand:{seat}")
+        if self._phase == _PICK:
+            for c in self._blind:
+                put(c, "blind")
+        elif self.leaster:
+            for c in self._blind:
+                put(c, "aside")
+        for c in self._buried:
+            put(c, "buried")
+        if self._unknown_pending:
+            put(self._unknown, "unknown")
+        for c in self._trick_cards:
+            put(c, "trick")
+        for t in self._tricks:
+            for c in t.cards:
+                put(c, f"won:{t.winner}")
+        return places
+
+    # ----------------------------------------------------------------------------- legal actions
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        phase = self._phase
+        if phase == _PLAY and seat == self._turn:
+            cache = self._legal_cache
+            if cache is None:
+                cache = self._legal_cache = self._compute_legal_cards(seat)
+            return [PLAY[c] for c in cache]
+        if phase == _OVER or seat != self._turn:
+            return []
+        if phase == _PICK:
+            return [PICK, PASS]
+        if phase == _BURY:
+            return [Action("bury", pair) for pair in combinations(sorted(self._hands[seat]), 2)]
+        return self._legal_calls()
+
+    def _legal_calls(self) -> list[Action]:
+        """SS-4: the calls open to the picker, from the six cards in hand after burying."""
+        hand = self._hands[self._picker]
+        held = set(hand)
+        out = set(self._buried) | held
+        calls: list[Action] = []
+        if all(a in held for a in FAIL_ACES):
+            # SS-4.2: a ten of a fail suit (the ace is the hold card), not held or buried.
+            calls = [Action("call", (t,)) for t in FAIL_TENS if t not in out]
+        else:
+            # SS-4.1: the ace of a fail suit with a hold card, not held or buried.
+            suits = {SUIT_CLASS[c] for c in hand if SUIT_CLASS[c] in FAIL_SUITS}
+            calls = [
+                Action("call", (a,)) for a in FAIL_ACES if a not in out and SUIT_CLASS[a] in suits
+            ]
+            if not calls and all(c in FAIL_ACES for c in hand if SUIT_CLASS[c] in FAIL_SUITS):
+                # SS-4.3: the ace of a void fail suit, with one card set aside as unknown.
+                calls = [
+                    Action("call_unknown", (a, c))
+                    for a in FAIL_ACES
+                    if a not in out and SUIT_CLASS[a] not in suits
+                    for c in sorted(hand)
+                ]
+        calls.append(ALONE)  # SS-4.4
+        return calls
+
+    def _legal_cards(self, seat: int) -> list[int]:
+        """SS-5, SS-6: the cards ``seat`` (to play now) may play."""
+        cache = self._legal_cache
+        if cache is not None:
+            return cache
+        result = self._compute_legal_cards(seat)
+        self._legal_cache = result
+        return result
+
+    def _compute_legal_cards(self, seat: int) -> list[int]:
+        hand = self._hands[seat]
+        trick_no = self._trick_no
+        if (
+            self._unknown_pending
+            and seat == self._picker
+            and (trick_no == TRICKS - 1 or self._called_led_trick == trick_no)
+        ):
+            return [self._unknown]  # SS-6.4
+        if trick_no == TRICKS - 1:
+            return list(hand)  # SS-6.3
+        classes = SUIT_CLASS
+        led = self._led
+        before = self._called >= 0 and self._called_led_trick < 0
+        if led < 0:
+            if before and seat == self._partner:
+                # SS-6.2: leading the called suit first means leading the called card.
+                suit, called = self._called_suit, self._called
+                return [c for c in hand if classes[c] != suit or c == called]
+            return list(hand)
+        follow = [c for c in hand if classes[c] == led]
+        if follow:
+            if (
+                seat == self._partner
+                and self._called_led_trick == trick_no
+                and not self._revealed
+                and self._called in hand
+            ):
+                return [self._called]  # SS-6.2
+            return follow
+        if before:
+            if seat == self._partner:
+                rest = [c for c in hand if c != self._called]  # SS-6.1
+                return rest or list(hand)
+            if seat == self._picker:
+                holds = [c for c in hand if classes[c] == self._called_suit]
+                if len(holds) == 1:
+                    rest = [c for c in hand if c != holds[0]]  # SS-6.1
+                    return rest or list(hand)
+        return list(hand)
+
+    def _play_refusal(self, seat: int, c: int) -> IllegalAction:
+        """The reason a card outside the legal set is refused (SS-5.2, SS-6)."""
+        phase = self.phase
+        action = PLAY[c] if 0 <= c < 52 else None
+
+        def no(code: str, message: str) -> IllegalAction:
+            return IllegalAction(code, message, seat=seat, action=action, phase=phase)
+
+        hand = self._hands[seat]
+        legal = self._legal_cards(seat)
+        if self._unknown_pending and seat == self._picker:
+            if c == self._unknown:
+                return no(
+                    "unknown_card_locked",
+                    "the unknown card is played only when the called suit is first led, "
+                    "or to the last trick",
+                )
+            if legal == [self._unknown]:
+                return no("unknown_card_locked", "you must play the unknown card to this trick")
+        if c not in hand:
+            return no("cards_not_held", f"you do not hold {card_code(c)}")
+        classes = SUIT_CLASS
+        if self._led < 0:
+            return no(
+                "must_play_called_card",
+                "the partner who leads the called suit first must lead the called card",
+            )
+        if legal == [self._called] and seat == self._partner:
+            return no(
+                "must_play_called_card", "the called suit is led: the partner plays the called card"
+            )
+        if any(classes[x] == self._led for x in hand):
+            return no("must_follow_suit", "you must follow the suit led (all trumps are one suit)")
+        if seat == self._partner and c == self._called:
+            return no(
+                "must_keep_called_card",
+                "the partner keeps the called card until the called suit is led",
+            )
+        return no(
+            "called_suit_hold",
+            "the picker keeps a card of the called suit until the called suit is led",
+        )
+
+    # ----------------------------------------------------------------------------- apply
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Check and apply ``action`` for ``seat``; return the public events.
+
+        Raises:
+            IllegalAction: refused (codes in the module docstring); the state is unchanged.
+        """
+        kind, cards, slot = action
+        phase = self._phase
+        if (
+            phase == _PLAY
+            and kind == "play"
+            and seat == self._turn
+            and slot == -1
+            and len(cards) == 1
+            and cards[0] in (self._legal_cache or self._legal_cards(seat))
+        ):
+            self._log.append((seat, action))  # the fast path: a legal play
+            return self._play(seat, cards[0], cards)
+        if phase == _OVER:
+            raise IllegalAction(
+                "game_over", "the hand is over", seat=seat, action=action, phase=phase
+            )
+        wanted = _KINDS.get(kind)
+        if wanted is None:
+            raise IllegalAction(
+                "unknown_action",
+                f"sheepshead has no action {kind!r}",
+                seat=seat,
+                action=action,
+                phase=phase,
+            )
+        if wanted != phase:
+            raise IllegalAction(
+                "wrong_phase",
+                f"{kind!r} is not an action of the {phase} phase",
+                seat=seat,
+                action=action,
+                phase=phase,
+            )
+        if seat != self._turn:
+            raise IllegalAction(
+                "not_your_turn",
+                f"it is seat {self._turn}'s turn",
+                seat=seat,
+                action=action,
+                phase=phase,
+            )
+        if slot != -1:
+            raise IllegalAction(
+                "malformed_action",
+                "sheepshead actions have no slot",
+                seat=seat,
+                action=action,
+                phase=phase,
+            )
+        if phase == _PLAY:
+            if kind != "play" or len(cards) != 1:
+                raise IllegalAction(
+                    "malformed_action",
+                    "play exactly one card",
+                    seat=seat,
+                    action=action,
+                    phase=phase,
+                )
+            c = cards[0]
+            if c not in self._legal_cards(seat):
+                raise self._play_refusal(seat, c)
+            self._log.append((seat, action))
+            return self._play(seat, c, cards)
+        if phase == _PICK:
+            events = self._pick(seat, action)
+        elif phase == _BURY:
+            events = self._bury(seat, action)
+        else:
+            events = self._call(seat, action)
+        self._log.append((seat, action))
+        return events
+
+    def _pick(self, seat: int, action: Action) -> list[Event]:
+        if action.cards:
+            raise IllegalAction(
+                "malformed_action",
+                f"{action.kind} names no cards",
+                seat=seat,
+                action=action,
+                phase="pick",
+            )
+        if action.kind == "pick":  # SS-3.1, SS-3.2
+            self._picker = seat
+            self._hands[seat].extend(self._blind)
+            self._phase = _BURY
+            return [Event("picked", seat)]
+        self._passes += 1
+        events = [Event("passed", seat)]
+        if self._passes == PLAYERS:  # SS-3.3, SS-8.1
+            self._phase = _PLAY
+            self._turn = self._leader
+            events.append(Event("leaster"))
+        else:
+            self._turn = (seat + 1) % PLAYERS
+        return events
+
+    def _bury(self, seat: int, action: Action) -> list[Event]:
+        cards = action.cards
+        if action.kind != "bury" or len(cards) != 2 or cards[0] == cards[1]:
+            raise IllegalAction(
+                "must_bury_two",
+                "bury exactly two different cards",
+                seat=seat,
+                action=action,
+                phase="bury",
+            )
+        hand = self._hands[seat]
+        for c in cards:
+            if c not in hand:
+                raise IllegalAction(
+                    "cards_not_held",
+                    f"you do not hold {card_code(c)}",
+                    seat=seat,
+                    action=action,
+                    phase="bury",
+                )
+        for c in cards:
+            hand.remove(c)
+        self._buried = tuple(cards)
+        self._phase = _CALL
+        return [Event("buried", seat)]
+
+    def _call(self, seat: int, action: Action) -> list[Event]:
+        legal = self._legal_calls()
+        if action not in legal:
+            code, message = "cannot_call", "that card cannot be called (SS-4)"
+            if action.kind == "alone" and action.cards:
+                code, message = "malformed_action", "alone names no cards"
+            elif action.kind == "call_unknown" and len(action.cards) != 2:
+                code, message = "malformed_action", "call_unknown names the ace and the card"
+            elif action.kind == "call" and len(action.cards) != 1:
+                code, message = "malformed_action", "call names one card"
+            elif action.kind == "call_unknown" and action.cards[1] not in self._hands[seat]:
+                code, message = "cards_not_held", "you can set aside only a card you hold"
+            raise IllegalAction(code, message, seat=seat, action=action, phase="call")
+        self._phase = _PLAY
+        self._turn = self._leader
+        if action.kind == "alone":
+            self._alone = True
+            return [Event("called", seat, (), {"alone": True, "unknown": False})]
+        called = action.cards[0]
+        self._called = called
+        self._called_suit = SUIT_CLASS[called]
+        self._partner = next(s for s in range(PLAYERS) if called in self._hands[s])
+        unknown = action.kind == "call_unknown"
+        if unknown:
+            self._unknown = action.cards[1]
+            self._unknown_pending = True
+            self._hands[seat].remove(self._unknown)
+        return [Event("called", seat, (called,), {"alone": False, "unknown": unknown})]
+
+    def _play(self, seat: int, c: int, one: tuple[int, ...]) -> list[Event]:
+        """Play card ``c`` (``one`` is ``(c,)``) for ``seat``; already checked legal."""
+        self._legal_cache = None
+        trick_cards = self._trick_cards
+        if c == self._unknown and self._unknown_pending:
+            self._unknown_pending = False
+            self._trick_face_down = len(trick_cards)
+            events = [Event("played", seat, (), {"face_down": True})]
+        else:
+            self._hands[seat].remove(c)
+            events = [_new_tuple(Event, ("played", seat, one, None))]
+            if self._led < 0:
+                led = self._led = SUIT_CLASS[c]
+                if led == self._called_suit and self._called_led_trick < 0:
+                    self._called_led_trick = self._trick_no
+            if c == self._called:
+                self._revealed = True
+                events.append(Event("partner_revealed", seat, one))
+        self._played[seat] += 1
+        self._trick_seats.append(seat)
+        trick_cards.append(c)
+        if len(trick_cards) < PLAYERS:
+            self._turn = _NEXT[seat]
+            return events
+        return self._end_trick(events)
+
+    def _end_trick(self, events: list[Event]) -> list[Event]:
+        cards = self._trick_cards
+        face_down = self._trick_face_down
+        i = trick_winner_index(cards, face_down)
+        winner = self._trick_seats[i]
+        pts = POINTS
+        points = pts[cards[0]] + pts[cards[1]] + pts[cards[2]] + pts[cards[3]] + pts[cards[4]]
+        visible = points if face_down < 0 else points - pts[cards[face_down]]
+        self._tricks.append(
+            Trick(
+                self._trick_no,
+                self._leader,
+                tuple(self._trick_seats),
+                tuple(cards),
+                face_down,
+                winner,
+                points,
+            )
+        )
+        self._points[winner] += points
+        self._won[winner] += 1
+        events.append(
+            Event(
+                "trick",
+                winner,
+                (),
+                {"number": self._trick_no + 1, "points": visible, "face_down": face_down >= 0},
+            )
+        )
+        self._trick_no += 1
+        self._trick_seats = []
+        self._trick_cards = []
+        self._trick_face_down = -1
+        self._led = -1
+        self._leader = self._turn = winner
+        if self._trick_no == TRICKS:
+            self._finish(events)
+        return events
+
+    def _finish(self, events: list[Event]) -> None:
+        leaster = self.leaster
+        self._phase = _OVER
+        self._result = score_hand(
+            picker=None if leaster else self._picker,
+            partner=None if self._partner < 0 else self._partner,
+            called=None if self._called < 0 else self._called,
+            unknown=None if self._unknown < 0 else self._unknown,
+            buried=self._buried,
+            blind=self._blind,
+            seat_points=tuple(self._points),
+            seat_tricks=tuple(self._won),
+            buried_points=sum(POINTS[c] for c in self._buried),
+        )
+        events.append(Event("hand_over", None, (), {"result": self._result.to_json()}))
+
+    # ----------------------------------------------------------------------------- views
+
+    def view(self, seat: int | None) -> JSON:
+        """What ``seat`` sees (``None``: a spectator). See the module docstring of
+        :mod:`server.rules.sheepshead_view` for the fields."""
+        return build_view(self, seat)

@@ -1,0 +1,116 @@
+"""What one seat (or a spectator) may see of a Sheepshead hand: the only road to the wire.
+
+Fields of :func:`build_view` (cards as wire codes)::
+
+    game, phase, seat, dealer, players, to_act, legal   legal: this seat's actions ([] otherwise)
+    hand            own cards, sorted (None for a spectator); the unknown card is not in it
+    hand_counts     cards each seat still holds (the picker's unknown card included)
+    played_counts   cards each seat has played
+    passed          seats that passed, in order;  picker: seat or None;  leaster: bool
+    called          the called card or None; alone, unknown_call: bools;  called_suit_led: bool
+    you_are_partner True only in the partner's own view (they know it from their hand)
+    partner         the partner's seat once the called card is played (or the hand is over)
+    buried, blind   the picker's own view only (and everyone's once over), else None
+    unknown_card    the picker's own view only (they set it aside), everyone's once over
+    trick           {number, leader, cards: [{seat, card, face_down}]}; face down: card None
+    tricks          completed tricks, same form, with winner and visible points
+    tricks_won      tricks per seat;  visible_points: card points of face-up cards won per seat
+    result          the full breakdown once over, else None
+
+>>> from server.rules.sheepshead import Sheepshead
+>>> v = Sheepshead.new(5, dealer=4, seed=1).view(None)
+>>> v["hand"], v["to_act"], v["legal"]
+(None, [0], [])
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from protocol.cards import CODES
+from server.rules.base import JSON
+from server.rules.sheepshead_cards import POINTS
+
+if TYPE_CHECKING:
+    from server.rules.sheepshead import Sheepshead
+
+
+def _cards_json(
+    seats: list[int] | tuple[int, ...],
+    cards: list[int] | tuple[int, ...],
+    face_down: int,
+    reveal: bool,
+) -> list[JSON]:
+    out: list[JSON] = []
+    for i, (s, c) in enumerate(zip(seats, cards, strict=True)):
+        hidden = i == face_down
+        out.append(
+            {"seat": s, "card": CODES[c] if (reveal or not hidden) else None, "face_down": hidden}
+        )
+    return out
+
+
+def build_view(game: Sheepshead, seat: int | None) -> JSON:
+    """The view of ``game`` for ``seat`` (``None``: spectator). See the module docstring."""
+    g = game
+    over = g.is_over()
+    is_player = seat is not None and 0 <= seat < g.num_players
+    is_picker = is_player and seat == g._picker
+    picked = g._picker >= 0
+    hand_counts = [len(h) for h in g._hands]
+    if g._unknown_pending:
+        hand_counts[g._picker] += 1
+    visible_points = [0] * g.num_players
+    tricks: list[JSON] = []
+    for t in g._tricks:
+        pts = sum(POINTS[c] for i, c in enumerate(t.cards) if over or i != t.face_down)
+        visible_points[t.winner] += pts
+        tricks.append(
+            {
+                "number": t.number + 1,
+                "leader": t.leader,
+                "cards": _cards_json(t.seats, t.cards, t.face_down, over),
+                "winner": t.winner,
+                "points": pts,
+            }
+        )
+    result = g.outcome()
+    partner_known = g._partner >= 0 and (g._revealed or over)
+    see_picker_secrets = over or is_picker
+    return {
+        "game": g.name,
+        "phase": g.phase,
+        "seat": seat,
+        "dealer": g.dealer,
+        "players": g.num_players,
+        "to_act": list(g.to_act()),
+        "legal": [a.to_json() for a in g.legal_actions(seat)]
+        if is_player and seat is not None
+        else [],
+        "hand": sorted(CODES[c] for c in g._hands[seat])
+        if is_player and seat is not None
+        else None,
+        "hand_counts": hand_counts,
+        "played_counts": list(g._played),
+        "passed": [(g.dealer + 1 + i) % g.num_players for i in range(g._passes)],
+        "picker": g._picker if picked else None,
+        "leaster": g.leaster,
+        "called": CODES[g._called] if g._called >= 0 else None,
+        "alone": g._alone,
+        "unknown_call": g._unknown >= 0,
+        "called_suit_led": g._called_led_trick >= 0,
+        "you_are_partner": is_player and g._partner >= 0 and seat == g._partner,
+        "partner": g._partner if partner_known else None,
+        "buried": [CODES[c] for c in g._buried] if see_picker_secrets and picked else None,
+        "blind": [CODES[c] for c in g._blind] if (over or (is_picker and picked)) else None,
+        "unknown_card": CODES[g._unknown] if see_picker_secrets and g._unknown >= 0 else None,
+        "trick": {
+            "number": g._trick_no + 1 if not over else None,
+            "leader": g._leader if not over else None,
+            "cards": _cards_json(g._trick_seats, g._trick_cards, g._trick_face_down, over),
+        },
+        "tricks": tricks,
+        "tricks_won": list(g._won),
+        "visible_points": visible_points,
+        "result": result.to_json() if result is not None else None,
+    }
