@@ -1,4 +1,5 @@
-"""The ``cardroom`` command: ``sim`` plays simulated games, ``bench`` measures the rules core."""
+"""The ``cardroom`` command: ``serve`` runs the server, ``sim`` plays simulated games, ``bench``
+measures the rules cores."""
 
 from __future__ import annotations
 
@@ -14,17 +15,75 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = argparse.ArgumentParser(prog="cardroom", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("serve", help="run the game server", add_help=False)
     sim = sub.add_parser("sim", help="play simulated games and print a summary", add_help=False)
     sim.add_argument("game", choices=sorted(SIMS))
     bench = sub.add_parser("bench", help="run a benchmark and print its figures", add_help=False)
     bench.add_argument("what", choices=sorted(BENCHES))
     args, rest = parser.parse_known_args(argv)
+    if args.command == "serve":
+        return serve(rest)
     if args.command == "sim":
         module = importlib.import_module(SIMS[args.game])
     else:
         module = importlib.import_module(BENCHES[args.what])
     result: int = module.main(rest)
     return result
+
+
+def serve(argv: list[str]) -> int:
+    import asyncio
+    import logging
+
+    from server.net.server import CardroomServer, ServerConfig
+    from server.rooms.core import RoomSettings
+
+    parser = argparse.ArgumentParser(prog="cardroom serve")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument(
+        "--grace", type=float, default=60.0, help="seconds a disconnected player's seat is held"
+    )
+    parser.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=300.0,
+        help="seconds before a room nobody is connected to closes",
+    )
+    parser.add_argument(
+        "--bot-delay", type=float, default=0.8, help="seconds a bot waits before it moves"
+    )
+    parser.add_argument(
+        "--origin",
+        action="append",
+        dest="origins",
+        help="allowed browser Origin (repeat; default: any)",
+    )
+    parser.add_argument("--log-level", default="INFO")
+    args = parser.parse_args(argv)
+    logging.getLogger("websockets").setLevel(logging.WARNING)
+    logging.basicConfig(
+        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    origins = None
+    if args.origins:
+        origins = (*args.origins, None)  # non-browser clients send no Origin
+    config = ServerConfig(
+        host=args.host,
+        port=args.port,
+        origins=origins,
+        rooms=RoomSettings(
+            grace=args.grace, idle_timeout=args.idle_timeout, bot_delay=args.bot_delay
+        ),
+    )
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    asyncio.run(CardroomServer(config).serve_forever())
+    return 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,291 @@
+"""Every message of the wire protocol, both directions, as pydantic v2 models.
+
+Frames are JSON text. Each direction is one discriminated union on ``type``:
+:data:`ClientMessage` (client to server) and :data:`ServerMessage` (server to client). A
+connection starts with ``hello``; every client request carries an ``id`` that the server's
+reply echoes as ``ref``; errors are ``{type: "error", code, message, ref}``.
+
+>>> msg = parse_client('{"type": "hello", "id": "1", "protocol": 1}')
+>>> type(msg).__name__, msg.protocol
+('Hello', 1)
+>>> dump(Error(code="stale_version", message="the game moved on", ref="7"))
+'{"type":"error","code":"stale_version","message":"the game moved on","ref":"7"}'
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+
+#: The protocol versions this package speaks. A server refuses a ``hello`` naming another.
+PROTOCOL_VERSION = 1
+SUPPORTED_VERSIONS = (1,)
+
+GameName = Literal["shithead", "sheepshead"]
+BotLevel = Literal["random", "basic", "strong"]
+RoomCode = Annotated[
+    str, StringConstraints(strip_whitespace=True, to_upper=True, pattern=r"^[A-Za-z0-9]{5}$")
+]
+CardCode = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, to_upper=True, pattern=r"^[2-9TJQKAtjqka][CDHScdhs]$"),
+]
+RequestId = Annotated[str, StringConstraints(min_length=1, max_length=64)] | int
+PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
+ChatText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=280)]
+
+#: Longest chat message, in characters.
+CHAT_MAX = 280
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# ----------------------------------------------------------------------------- shared parts
+
+
+class ActionModel(_Model):
+    """A game action: a ``kind`` word, the cards it names, and a face-down slot where needed."""
+
+    kind: Annotated[str, StringConstraints(min_length=1, max_length=16, pattern=r"^[a-z_]+$")]
+    cards: list[CardCode] = Field(default_factory=list, max_length=8)
+    slot: Annotated[int, Field(ge=0, le=8)] | None = None
+
+
+class SeatInfo(_Model):
+    """One seat as everyone sees it (never its token)."""
+
+    seat: int
+    kind: Literal["empty", "human", "bot"]
+    name: str | None = None
+    bot_level: BotLevel | None = None
+    connected: bool = False
+    host: bool = False
+    playing_for: BotLevel | None = Field(
+        default=None, description="a bot is playing this human's turns while they are away"
+    )
+
+
+class RoomInfo(_Model):
+    """The public state of a room: seats, status, totals. Sent on every change."""
+
+    room: str
+    game: GameName
+    status: Literal["lobby", "playing", "between", "paused", "over", "closed"]
+    seats: list[SeatInfo]
+    spectators: int
+    locked: bool
+    turn_timer: int | None
+    options: dict[str, Any]
+    games_played: int
+    totals: list[int] = Field(description="shithead: losses per seat; sheepshead: units per seat")
+    match_length: int | None = Field(default=None, description="games in the match, if bounded")
+    daily: str | None = None
+
+
+# ----------------------------------------------------------------------------- client -> server
+
+
+class Hello(_Model):
+    type: Literal["hello"] = "hello"
+    id: RequestId
+    protocol: int
+    client: Annotated[str, StringConstraints(max_length=64)] = ""
+
+
+class Create(_Model):
+    """Open a room and take a seat in it as its host."""
+
+    type: Literal["create"] = "create"
+    id: RequestId
+    game: GameName
+    seats: Annotated[int, Field(ge=2, le=5)]
+    name: PlayerName
+    turn_timer: Annotated[int, Field(ge=5, le=600)] | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+    daily: bool = False
+
+
+class Join(_Model):
+    """Take a free seat (before the start, or a bot's seat between games)."""
+
+    type: Literal["join"] = "join"
+    id: RequestId
+    room: RoomCode
+    name: PlayerName
+    seat: Annotated[int, Field(ge=0, le=4)] | None = None
+
+
+class Watch(_Model):
+    type: Literal["watch"] = "watch"
+    id: RequestId
+    room: RoomCode
+
+
+class Resume(_Model):
+    """Take back a held seat with its secret token."""
+
+    type: Literal["resume"] = "resume"
+    id: RequestId
+    room: RoomCode
+    token: Annotated[str, StringConstraints(min_length=8, max_length=128)]
+
+
+class Act(_Model):
+    """Play a game action, chosen against the state ``version`` the client last saw."""
+
+    type: Literal["act"] = "act"
+    id: RequestId
+    room: RoomCode
+    version: Annotated[int, Field(ge=0)]
+    action: ActionModel
+
+
+HostOp = Literal[
+    "add_bot",
+    "remove_bot",
+    "set_bot_level",
+    "fill_bots",
+    "start",
+    "lock",
+    "unlock",
+    "kick",
+    "next_game",
+]
+
+
+class Host(_Model):
+    """A host command. ``seat`` for add/remove/set level/kick, ``level`` for bots."""
+
+    type: Literal["host"] = "host"
+    id: RequestId
+    room: RoomCode
+    op: HostOp
+    seat: Annotated[int, Field(ge=0, le=4)] | None = None
+    level: BotLevel | None = None
+
+
+class Chat(_Model):
+    type: Literal["chat"] = "chat"
+    id: RequestId
+    room: RoomCode
+    text: ChatText
+
+
+class Leave(_Model):
+    type: Literal["leave"] = "leave"
+    id: RequestId
+    room: RoomCode
+
+
+class Ping(_Model):
+    type: Literal["ping"] = "ping"
+    id: RequestId
+
+
+ClientMessage = Annotated[
+    Hello | Create | Join | Watch | Resume | Act | Host | Chat | Leave | Ping,
+    Field(discriminator="type"),
+]
+
+
+# ----------------------------------------------------------------------------- server -> client
+
+
+class Welcome(_Model):
+    type: Literal["welcome"] = "welcome"
+    ref: RequestId
+    protocol: int
+    server: str
+    games: list[GameName]
+
+
+class Error(_Model):
+    """A refusal, sent only to the connection whose message caused it."""
+
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    ref: RequestId | None = None
+
+
+class Joined(_Model):
+    """Reply to create / join / watch / resume: your seat (None: spectator) and its token."""
+
+    type: Literal["joined"] = "joined"
+    ref: RequestId
+    room: str
+    seat: int | None
+    token: str | None = None
+
+
+class Ack(_Model):
+    """An accepted request; for ``act``, the new state version."""
+
+    type: Literal["ack"] = "ack"
+    ref: RequestId
+    version: int | None = None
+
+
+class Room(_Model):
+    type: Literal["room"] = "room"
+    room: RoomInfo
+
+
+class State(_Model):
+    """Your view of the game after a change: only what your seat may see."""
+
+    type: Literal["state"] = "state"
+    room: str
+    version: int
+    seat: int | None
+    view: dict[str, Any]
+    events: list[dict[str, Any]] = Field(default_factory=list)
+    deadline: float | None = Field(default=None, description="unix time the turn timer ends")
+
+
+class ChatLine(_Model):
+    type: Literal["chat"] = "chat"
+    room: str
+    seat: int | None
+    name: str
+    text: str
+    at: float
+
+
+class Pong(_Model):
+    type: Literal["pong"] = "pong"
+    ref: RequestId
+
+
+class Closing(_Model):
+    """The server is going away (shutdown or room closed); reconnect later with your token."""
+
+    type: Literal["closing"] = "closing"
+    reason: str
+
+
+ServerMessage = Annotated[
+    Welcome | Error | Joined | Ack | Room | State | ChatLine | Pong | Closing,
+    Field(discriminator="type"),
+]
+
+CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
+
+
+def parse_client(data: str | bytes) -> ClientMessage:
+    """Parse one client frame (raises :class:`pydantic.ValidationError`)."""
+    return CLIENT_ADAPTER.validate_json(data)
+
+
+def parse_server(data: str | bytes) -> ServerMessage:
+    """Parse one server frame (raises :class:`pydantic.ValidationError`)."""
+    return SERVER_ADAPTER.validate_json(data)
+
+
+def dump(message: BaseModel) -> str:
+    """One message as a compact JSON text frame."""
+    return message.model_dump_json(exclude_none=False)

@@ -1,0 +1,1 @@
+"""The network layer: one port for WebSockets and plain HTTP (health, metrics, web client)."""
