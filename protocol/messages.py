@@ -103,7 +103,7 @@ class Create(_Model):
     game: GameName
     seats: Annotated[int, Field(ge=2, le=5)]
     name: PlayerName
-    turn_timer: Annotated[int, Field(ge=5, le=600)] | None = None
+    turn_timer: Annotated[int, Field(ge=1, le=600)] | None = None
     options: dict[str, Any] = Field(default_factory=dict)
     daily: bool = False
 

@@ -19,6 +19,7 @@ from server.rooms.core import (
     Detach,
     Output,
     Persist,
+    PersistAction,
     RoomCore,
     RunBot,
     Send,
@@ -101,6 +102,8 @@ class RoomActor:
                 if o.refusal:
                     self.metrics.refusals.labels(o.refusal).inc()
                 self.manager.send(o.conn, o.text)
+            elif isinstance(o, PersistAction):
+                await self.store.append(self.code, o.entry)
             elif isinstance(o, Persist):
                 await self.store.save(self.code, o.record)
             elif isinstance(o, SetTimer):

@@ -70,9 +70,19 @@ class RunBot:
 
 @dataclass(frozen=True, slots=True)
 class Persist:
-    """Save this record; send nothing after it until it is saved."""
+    """Save the room's record (everything but the actions); send nothing after it until saved."""
 
     record: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class PersistAction:
+    """Append one accepted action to the room's stored log; send nothing after it until saved.
+
+    ``entry`` is ``{"v": version, "g": game index, "s": seat, "a": "play 7D"}``.
+    """
+
+    entry: dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +99,7 @@ class CloseRoom:
     reason: str
 
 
-Output = Send | SetTimer | CancelTimer | RunBot | Persist | Detach | CloseRoom
+Output = Send | SetTimer | CancelTimer | RunBot | Persist | PersistAction | Detach | CloseRoom
 
 
 # ----------------------------------------------------------------------------- state
@@ -264,7 +274,7 @@ class RoomCore:
         token = self._seat_human(0, conn, msg.name)
         self.host = 0
         self.where[conn] = 0
-        out.append(Persist(self.record()))
+        out.append(Persist(self.meta()))
         out.append(Send(conn, m.dump(m.Joined(ref=msg.id, room=self.code, seat=0, token=token))))
         self._send_room(out)
         return out
@@ -289,7 +299,7 @@ class RoomCore:
                 if self.match is None:
                     self.seats[key[1]] = Seat()  # a lobby seat is freed
                     self._pass_host_from(key[1])
-                    out.append(Persist(self.record()))
+                    out.append(Persist(self.meta()))
                 else:
                     seat.away = True
                 self._send_room(out)
@@ -347,7 +357,7 @@ class RoomCore:
             raise Refusal("room_full", "no free seat; you can watch")
         token = self._seat_human(index, conn, msg.name)
         self.where[conn] = index
-        out.append(Persist(self.record()))
+        out.append(Persist(self.meta()))
         out.append(
             Send(conn, m.dump(m.Joined(ref=msg.id, room=self.code, seat=index, token=token)))
         )
@@ -492,7 +502,7 @@ class RoomCore:
                     self.seats[i] = Seat(kind="bot", name=f"Bot {i + 1}", level=DEFAULT_LEVEL)
             self.match.next_game()
             self.version += 1
-        out.append(Persist(self.record()))
+        out.append(Persist(self.meta()))
         out.append(Send(conn, m.dump(m.Ack(ref=msg.id, version=self.version))))
         self._send_room(out)
         if op in ("start", "next_game"):
@@ -515,7 +525,7 @@ class RoomCore:
         self.spectators.discard(conn)
         if seat is not None:
             self._replace_human(seat)
-            out.append(Persist(self.record()))
+            out.append(Persist(self.meta()))
         out.append(Send(conn, m.dump(m.Ack(ref=msg.id))))
         out.append(Detach(conn))
         self._send_room(out)
@@ -575,7 +585,8 @@ class RoomCore:
         events = self.match.apply(seat, action)  # raises IllegalAction before any change
         self.version += 1
         self._stand_in.clear()
-        out.append(Persist(self.record()))
+        entry = {"v": self.version, "g": self.match.game_index, "s": seat, "a": action.to_str()}
+        out.append(PersistAction(entry))
         if ref is not None:
             human = self.seats[seat].conn
             if human is not None:
@@ -671,7 +682,11 @@ class RoomCore:
     # ------------------------------------------------------------------ persistence
 
     def record(self) -> dict[str, Any]:
-        """The room as plain data: enough to rebuild it on any server."""
+        """The room as plain data, every action included: enough to rebuild it anywhere."""
+        return {**self.meta(), "match": self.match.record() if self.match else None}
+
+    def meta(self) -> dict[str, Any]:
+        """The room's record without the actions (those are stored one by one)."""
         return {
             "code": self.code,
             "game": self.game,
@@ -688,8 +703,26 @@ class RoomCore:
                 {"kind": s.kind, "name": s.name, "token": s.token, "level": s.level}
                 for s in self.seats
             ],
-            "match": self.match.record() if self.match else None,
+            "match": self.match.meta() if self.match else None,
         }
+
+    @classmethod
+    def from_stored(
+        cls, meta: dict[str, Any], actions: list[dict[str, Any]], settings: RoomSettings
+    ) -> RoomCore:
+        """Rebuild a room from a store's :meth:`meta` and action entries."""
+        record = dict(meta)
+        if meta["match"] is not None:
+            logs: list[list[list[Any]]] = [[] for _ in range(meta["match"]["games"])]
+            last = meta["version"]
+            for entry in sorted(actions, key=lambda e: e["v"]):
+                while entry["g"] >= len(logs):
+                    logs.append([])
+                logs[entry["g"]].append([entry["s"], entry["a"]])
+                last = max(last, entry["v"])
+            record["match"] = {**meta["match"], "logs": logs}
+            record["version"] = last
+        return cls.from_record(record, settings)
 
     @classmethod
     def from_record(cls, record: dict[str, Any], settings: RoomSettings) -> RoomCore:

@@ -99,7 +99,7 @@ class RoomManager:
                 turn_timer=msg.turn_timer,
                 daily=msg.daily,
             )
-            if await self.store.create(code, core.record()):
+            if await self.store.create(code, core.meta()):
                 break
             core = None
         if core is None:
@@ -125,11 +125,11 @@ class RoomManager:
         """Reopen every room in the store (after a restart); players resume with tokens."""
         count = 0
         for code in await self.store.list():
-            record = await self.store.load(code)
-            if record is None or code in self.rooms:
+            stored = await self.store.load(code)
+            if stored is None or code in self.rooms:
                 continue
             try:
-                core = RoomCore.from_record(record, self.settings)
+                core = RoomCore.from_stored(stored.record, stored.actions, self.settings)
             except Exception:
                 log.exception("room %s could not be restored", code)
                 continue
@@ -162,6 +162,6 @@ class RoomManager:
         """Stop every room after what it has queued, and save each one's record."""
         for actor in list(self.rooms.values()):
             await actor.stop()
-            await self.store.save(actor.code, actor.core.record())
+            await self.store.save(actor.code, actor.core.meta())
         for task in list(self._closing):
             await task

@@ -107,24 +107,37 @@ class Match:
         self.logs.append([])
         return self.current
 
-    def record(self) -> dict[str, Any]:
-        """Everything needed to rebuild this match: how it was dealt and every action."""
+    @property
+    def game_index(self) -> int:
+        """Index of the current game in the match (0 for the first)."""
+        return len(self.logs) - 1
+
+    def meta(self) -> dict[str, Any]:
+        """How the match was dealt and how many games it has begun, without the actions."""
         return {
             "game": self.game,
             "players": self.players,
             "seed": self.seed,
             "daily": self.daily.isoformat() if self.daily else None,
+            "games": len(self.logs),
+        }
+
+    def record(self) -> dict[str, Any]:
+        """Everything needed to rebuild this match: :meth:`meta` plus every action."""
+        return {
+            **self.meta(),
             "logs": [[[seat, a.to_str()] for seat, a in log] for log in self.logs],
         }
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> Match:
+        """Rebuild a match from :meth:`record`, or from :meth:`meta` plus ``logs``."""
         daily = datetime.date.fromisoformat(record["daily"]) if record.get("daily") else None
         match = cls(record["game"], record["players"], seed=record["seed"], daily=daily)
         logs = record["logs"]
-        for i, log in enumerate(logs):
+        for i in range(max(len(logs), record.get("games", 1))):
             if i:
                 match.next_game()
-            for seat, text in log:
+            for seat, text in logs[i] if i < len(logs) else ():
                 match.apply(seat, Action.from_str(text))
         return match

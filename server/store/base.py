@@ -1,15 +1,22 @@
 """The room store interface.
 
-A room record (:meth:`server.rooms.core.RoomCore.record`) is plain JSON-able data. The room
-actor awaits :meth:`RoomStore.save` after every accepted change and before it acknowledges it,
-so a store whose ``save`` returns only once the record is durable (Redis with AOF, say) gives
-"nothing acknowledged is lost".
+A stored room is its record (:meth:`server.rooms.core.RoomCore.meta`: seats, options, how the
+match was dealt) plus the list of its accepted actions, appended one at a time. The room actor
+awaits :meth:`RoomStore.append` for every accepted action (and :meth:`RoomStore.save` for every
+other change) before it acknowledges it, so a store whose calls return only once the data is
+durable (Redis with AOF, say) gives "nothing acknowledged is lost". Appending keeps the cost of
+an action constant however long the game.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any
+from typing import Any, NamedTuple
+
+
+class StoredRoom(NamedTuple):
+    record: dict[str, Any]
+    actions: list[dict[str, Any]]
 
 
 class RoomStore(ABC):
@@ -24,8 +31,12 @@ class RoomStore(ABC):
         """Replace the room's record; return once it is stored."""
 
     @abstractmethod
-    async def load(self, code: str) -> dict[str, Any] | None:
-        """The room's record, or ``None``."""
+    async def append(self, code: str, entry: dict[str, Any]) -> None:
+        """Add one accepted action to the room's log; return once it is stored."""
+
+    @abstractmethod
+    async def load(self, code: str) -> StoredRoom | None:
+        """The room's record and actions, or ``None``."""
 
     @abstractmethod
     async def list(self) -> list[str]:

@@ -1,0 +1,54 @@
+"""A real server on a loopback port, and helpers to play through the protocol."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from clients import CardroomClient, CardroomError
+from server.net.server import CardroomServer, ServerConfig
+from server.rooms.core import RoomSettings
+from server.store.memory import MemoryStore
+
+
+def make_config(**rooms: Any) -> ServerConfig:
+    settings = {"grace": 30.0, "idle_timeout": 60.0, "bot_delay": 0.0, **rooms}
+    return ServerConfig(host="127.0.0.1", port=0, rooms=RoomSettings(**settings))
+
+
+@pytest.fixture
+async def store() -> MemoryStore:
+    return MemoryStore()
+
+
+@pytest.fixture
+async def server(store: MemoryStore) -> AsyncIterator[CardroomServer]:
+    async with CardroomServer(make_config(), store=store) as srv:
+        yield srv
+
+
+def choose(view: dict[str, Any]) -> dict[str, Any]:
+    """A simple human policy from the view alone: ready at once, else the lowest play."""
+    legal = view["legal"]
+    if view["phase"] == "swap":
+        return {"kind": "ready"}
+    plays = [a for a in legal if a["kind"] == "play"]
+    if plays and view["game"] == "shithead":
+        order = "3456789JQKA2T"
+        return min(plays, key=lambda a: (order.index(a["cards"][0][0]), -len(a["cards"])))
+    return plays[0] if plays else legal[0]
+
+
+async def play_until_over(client: CardroomClient, timeout: float = 60.0) -> dict[str, Any]:
+    """Play this client's turns until its game is over; return the final view."""
+    while True:
+        state = await client.wait_turn(timeout=timeout)
+        if state.view["phase"] == "over":
+            return state.view
+        try:
+            await client.act(choose(state.view), version=state.version)
+        except CardroomError as exc:
+            # another seat moved first (a simultaneous phase): the fresh view follows
+            assert exc.code == "stale_version", exc

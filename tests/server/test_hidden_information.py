@@ -1,0 +1,108 @@
+"""No seat and no spectator ever receives a card its view may not show: every state message
+is compared with the rules core's own view at that version, rebuilt from the stored log."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from clients import CardroomClient
+from protocol.cards import card_code, parse_cards
+from protocol.messages import State
+from server.net.server import CardroomServer
+from server.rules.base import Action
+from server.rules.sheepshead import Sheepshead
+from server.rules.shithead import Shithead
+from tests.rules.test_shithead_properties import codes_in, visible_to
+from tests.server.conftest import play_until_over
+
+
+def rebuild(record: dict[str, Any], version: int) -> Shithead | Sheepshead:
+    """The first game of a room at ``version`` (version 1 is the deal; each action adds 1)."""
+    match = record["match"]
+    cls = Shithead if match["game"] == "shithead" else Sheepshead
+    from server.rooms.matches import Match
+
+    first = Match.from_record({**match, "logs": [[]], "games": 1}).current
+    game = cls.from_deal_record(first.deal_record())
+    for seat, text in match["logs"][0][: version - 1]:
+        game.apply(seat, Action.from_str(text))
+    return game
+
+
+def public_cards(view: dict[str, Any]) -> set[str]:
+    """Cards a Sheepshead view shows as played (in tricks): public once played."""
+    shown: set[str] = set()
+    for key in ("trick", "tricks", "current_trick", "last_trick"):
+        shown |= codes_in(view.get(key))
+    return shown
+
+
+async def collect_states(client: CardroomClient) -> list[State]:
+    states: list[State] = []
+    async for msg in client.messages():
+        if isinstance(msg, State):
+            states.append(msg)
+            if msg.view["phase"] == "over":
+                break
+    return states
+
+
+async def test_spectator_and_seats_never_see_hidden_cards(server: CardroomServer) -> None:
+    async with (
+        CardroomClient.connect(server.url) as ann,
+        CardroomClient.connect(server.url) as bob,
+        CardroomClient.connect(server.url) as eve,
+    ):
+        await ann.create("shithead", seats=4, name="Ann")
+        await bob.join(ann.room or "", name="Bob")
+        await ann.host("fill_bots", level="random")
+        await ann.host("start")
+        code = ann.room or ""
+        bob_states = asyncio.create_task(collect_states(bob))
+        ann_states = asyncio.create_task(collect_states(ann))
+        play = asyncio.gather(play_until_over(ann), play_until_over(bob))
+        await asyncio.sleep(0.05)  # the spectator arrives mid-game
+        await eve.watch(code)
+        watch_states = asyncio.create_task(collect_states(eve))
+        await play
+        seen = {None: await watch_states, 0: await ann_states, 1: await bob_states}
+        record = server.manager.rooms[code].core.record()
+    checked = 0
+    for seat, states in seen.items():
+        assert states, f"seat {seat} received no state"
+        for state in states:
+            game = rebuild(record, state.version)
+            assert state.view == game.view(seat)  # the server adds nothing of its own
+            assert codes_in(state.view) <= visible_to(game, seat)
+            checked += 1
+    assert checked > 50
+
+
+async def test_sheepshead_views_match_the_rules_views(server: CardroomServer) -> None:
+    async with (
+        CardroomClient.connect(server.url) as ann,
+        CardroomClient.connect(server.url) as eve,
+    ):
+        await ann.create("sheepshead", seats=5, name="Ann")
+        await eve.watch(ann.room or "")
+        code = ann.room or ""
+        ann_states = asyncio.create_task(collect_states(ann))
+        eve_states = asyncio.create_task(collect_states(eve))
+        await ann.host("start")
+        await play_until_over(ann)
+        record = server.manager.rooms[code].core.record()
+        for seat, states in ((0, await ann_states), (None, await eve_states)):
+            assert states
+            for state in states:
+                game = rebuild(record, state.version)
+                # equal to the rules' view, whose leak-freedom the rules' property tests check
+                assert state.view == game.view(seat)
+                if game.phase != "over":
+                    own = set(parse_cards(state.view.get("hand") or []))
+                    hands = {s: set(game.hand(s)) for s in range(5)}
+                    others = set().union(*(h for s, h in hands.items() if s != seat))
+                    assert not own & others
+                    assert codes_in(state.view).isdisjoint(
+                        {c for c in map(card_code, others) if c not in public_cards(state.view)}
+                    )
