@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8765
 
-.PHONY: serve test lint typecheck pytest bench sim clean
+.PHONY: serve test lint typecheck pytest bench sim clean schema
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,10 @@ pytest: $(VENV)/.installed-dev
 
 bench: $(VENV)/.installed
 	$(BIN)/cardroom bench rules
+
+# Regenerate protocol/schema.json from protocol/messages.py (CI checks it with --check).
+schema: $(VENV)/.installed
+	$(BIN)/python -m protocol.schema
 
 clean:
 	rm -rf $(VENV) *.egg-info

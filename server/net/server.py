@@ -69,6 +69,7 @@ class ServerConfig:
     rate: float = 20.0  # messages a second per connection, on average
     burst: float = 40.0
     strikes: int = 10  # consecutive bad frames before the connection is closed with 1008
+    flood_limit: int = 100  # consecutive rate-limited frames before it is closed with 1008
     origins: tuple[str | None, ...] | None = None  # browser Origins allowed (None: any)
     outbox: int = 512  # frames queued for a client before it is dropped as too slow
     rooms: RoomSettings = field(default_factory=RoomSettings)
@@ -85,6 +86,8 @@ class Connection:
         self.bucket = TokenBucket(config.rate, config.burst, time.monotonic())
         self.greeted = False
         self.strikes = 0
+        self.flooded = 0
+        self.closing = False
         self.limited_notice = 0.0
         self.writer = asyncio.create_task(self._write(), name=f"writer-{conn_id}")
         self.closer: asyncio.Future[None] | None = None
@@ -227,15 +230,20 @@ class CardroomServer:
 
     async def _frame(self, conn: Connection, frame: str | bytes) -> bool:
         """Handle one frame; ``False`` closes the connection."""
+        if conn.closing:
+            return True  # dropped: the connection is being closed
         received = time.perf_counter()
         now = time.monotonic()
         if not conn.bucket.allow(now):
             self.metrics.refusals.labels("rate_limited").inc()
-            conn.strikes += 1
+            conn.flooded += 1
             if now - conn.limited_notice > 1.0:  # one notice a second, not one per frame
                 conn.limited_notice = now
-                conn.send(_err("rate_limited", "slow down: too many messages", None))
-            return await self._strike_out(conn)
+                conn.send(_err("rate_limited", "slow down: too many messages", _peek_ref(frame)))
+            if conn.flooded >= self.config.flood_limit:
+                return await self._close_policy(conn, "flooding")
+            return True
+        conn.flooded = 0
         ref = None
         try:
             if isinstance(frame, bytes):
@@ -276,10 +284,24 @@ class CardroomServer:
 
     async def _strike_out(self, conn: Connection) -> bool:
         if conn.strikes >= self.config.strikes:
-            conn.send(_err("policy_violation", "too many bad messages; closing", None))
+            return await self._close_policy(conn, "too many bad messages")
+        return True
+
+    async def _close_policy(self, conn: Connection, why: str) -> bool:
+        """Close a connection that keeps misbehaving with 1008 (policy violation).
+
+        The close runs beside the reader, which goes on reading (and dropping) frames: a
+        reader that stopped would leave the peer's close frame unread behind them.
+        """
+        self.metrics.refusals.labels("policy_violation").inc()
+        conn.send(_err("policy_violation", f"{why}; closing the connection", None))
+        conn.closing = True
+
+        async def close() -> None:
             await conn.drain(1.0)
-            await conn.ws.close(1008, "too many bad messages")
-            return False
+            await conn.ws.close(1008, why)
+
+        conn.closer = asyncio.ensure_future(close())
         return True
 
     async def _dispatch(self, conn: Connection, msg: Any, received: float) -> None:
@@ -348,6 +370,17 @@ def _response(status: int, body: bytes, content_type: str) -> Response:
 
 def _err(code: str, message: str, ref: m.RequestId | None) -> str:
     return m.dump(m.Error(code=code, message=message, ref=ref))
+
+
+def _peek_ref(frame: str | bytes) -> m.RequestId | None:
+    """The ``id`` of a frame refused before parsing, if it has a readable one."""
+    if isinstance(frame, bytes) or len(frame) > 4096:
+        return None
+    try:
+        data = orjson.loads(frame)
+    except orjson.JSONDecodeError:
+        return None
+    return _ref(data.get("id")) if isinstance(data, dict) else None
 
 
 def _ref(value: object) -> m.RequestId | None:

@@ -15,7 +15,10 @@ from server.store.memory import MemoryStore
 
 def make_config(**rooms: Any) -> ServerConfig:
     settings = {"grace": 30.0, "idle_timeout": 60.0, "bot_delay": 0.0, **rooms}
-    return ServerConfig(host="127.0.0.1", port=0, rooms=RoomSettings(**settings))
+    # scripted clients act much faster than people: a generous rate limit (its own test sets one)
+    return ServerConfig(
+        host="127.0.0.1", port=0, rate=1000.0, burst=1000.0, rooms=RoomSettings(**settings)
+    )
 
 
 @pytest.fixture
@@ -52,3 +55,18 @@ async def play_until_over(client: CardroomClient, timeout: float = 60.0) -> dict
         except CardroomError as exc:
             # another seat moved first (a simultaneous phase): the fresh view follows
             assert exc.code == "stale_version", exc
+
+
+async def act_fresh(client: CardroomClient, action: dict[str, Any]) -> int:
+    """Act at the latest version, retrying while other seats move first (stale_version).
+
+    Returns the new version; other refusals raise :class:`CardroomError`.
+    """
+    for _ in range(50):
+        try:
+            return (await client.act(action)).version or 0
+        except CardroomError as exc:
+            if exc.code != "stale_version":
+                raise
+            await client.wait_state()
+    raise AssertionError("the game kept moving: no fresh version in 50 tries")

@@ -12,7 +12,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from clients import CardroomClient, CardroomError
 from server.net.server import CardroomServer, ServerConfig
-from tests.server.conftest import make_config
+from tests.server.conftest import act_fresh, make_config
 
 
 async def started_room(server: CardroomServer, name: str) -> CardroomClient:
@@ -20,7 +20,8 @@ async def started_room(server: CardroomServer, name: str) -> CardroomClient:
     await client.create("shithead", seats=2, name=name)
     await client.host("fill_bots", level="random")
     await client.host("start")
-    await client.wait_state(lambda s: s.view["phase"] == "swap")
+    # settled: the bot is ready and only this seat is left to act
+    await client.wait_state(lambda s: s.view["phase"] == "swap" and s.view["to_act"] == [0])
     return client
 
 
@@ -45,19 +46,23 @@ async def test_refusals_have_codes_and_change_nothing(server: CardroomServer) ->
     assert fresh.version == version
     # the rules' refusals pass through with their own codes
     with pytest.raises(CardroomError) as illegal:
-        await ann.act({"kind": "play", "cards": ["2C"]})
+        await act_fresh(ann, {"kind": "play", "cards": ["2C"]})
     assert illegal.value.code == "wrong_phase"
     with pytest.raises(CardroomError) as odd:
-        await ann.act({"kind": "dance"})
+        await act_fresh(ann, {"kind": "dance"})
     assert odd.value.code == "unknown_action"
     # frames the protocol refuses
     assert await error_for(ann, "not json at all") == "bad_json"
     assert await error_for(ann, '{"type": "teleport", "id": 1}') == "unknown_type"
-    assert await error_for(ann, '{"type": "act", "id": 2, "room": "%s"}' % code) == (
-        "invalid_message"
-    )
-    bad_card = {"type": "act", "id": 3, "room": code, "version": version,
-                "action": {"kind": "play", "cards": ["1X"]}}
+    no_action = json.dumps({"type": "act", "id": 2, "room": code})
+    assert await error_for(ann, no_action) == "invalid_message"
+    bad_card = {
+        "type": "act",
+        "id": 3,
+        "room": code,
+        "version": version,
+        "action": {"kind": "play", "cards": ["1X"]},
+    }
     assert await error_for(ann, json.dumps(bad_card)) == "invalid_message"
     assert await error_for(ann, "x" * 5000) == "too_large"
     assert await error_for(ann, b"\x00\x01") == "binary_frame"
@@ -83,25 +88,29 @@ async def test_refusals_have_codes_and_change_nothing(server: CardroomServer) ->
     await other.close()
 
 
-async def test_wrong_turn_is_refused(server: CardroomServer) -> None:
-    async with CardroomClient.connect(server.url) as ann:
-        await ann.create("sheepshead", seats=5, name="Ann", turn_timer=None)
-        await ann.host("fill_bots", level="random")
+async def test_acting_out_of_turn_is_refused(server: CardroomServer) -> None:
+    async with (
+        CardroomClient.connect(server.url) as ann,
+        CardroomClient.connect(server.url) as bob,
+    ):
+        await ann.create("shithead", seats=2, name="Ann")
+        await bob.join(ann.room or "", name="Bob")
         await ann.host("start")
-        state = await ann.wait_state()
-        while ann.seat in state.view["to_act"] or state.view["phase"] != "play":
-            if ann.seat in state.view["to_act"]:
-                await ann.act(state.view["legal"][0], version=state.version)
-            state = await ann.wait_state()
-        if state.view["phase"] == "play" and 0 not in state.view["to_act"]:
-            room = server.manager.rooms[ann.room or ""].core
-            record = room.record()
-            with pytest.raises(CardroomError) as err:
-                await ann.act({"kind": "play", "cards": [state.view["hand"][0]]},
-                              version=room.version)
-            assert err.value.code in ("not_your_turn", "stale_version")
-            if err.value.code == "not_your_turn":
-                assert room.record() == record
+        await act_fresh(ann, {"kind": "ready"})
+        await act_fresh(bob, {"kind": "ready"})
+        state = await ann.wait_state(lambda s: s.view["phase"] == "play")
+        if state.view["turn"] == 1:
+            waiting, other = ann, state
+        else:
+            waiting = bob
+            other = await bob.wait_state(lambda s: s.version == state.version)
+        room = server.manager.rooms[ann.room or ""].core
+        record = room.record()
+        card = (other.view["hand"] or [])[0]
+        with pytest.raises(CardroomError) as err:
+            await waiting.act({"kind": "play", "cards": [card]}, version=state.version)
+        assert err.value.code == "not_your_turn"
+        assert room.record() == record
 
 
 async def test_hello_first_and_protocol_versions(server: CardroomServer) -> None:
@@ -117,19 +126,28 @@ async def test_hello_first_and_protocol_versions(server: CardroomServer) -> None
         assert welcome.protocol == 1
 
 
-async def test_flood_is_rate_limited_and_garbage_closes_with_1008(server: CardroomServer) -> None:
-    async with connect(server.url) as ws:
+async def test_flood_is_rate_limited_and_garbage_closes_with_1008() -> None:
+    config = ServerConfig(port=0, rate=20.0, burst=40.0, rooms=make_config().rooms)
+    async with CardroomServer(config) as server, connect(server.url) as ws:
         await ws.send(json.dumps({"type": "hello", "id": 0, "protocol": 1}))
-        for i in range(200):
+        for i in range(120):
             await ws.send(json.dumps({"type": "ping", "id": i}))
         replies = []
         with pytest.raises((asyncio.TimeoutError, TimeoutError)):
             while True:
                 replies.append(json.loads(await asyncio.wait_for(ws.recv(), 1.0)))
-        codes = {r.get("code") for r in replies if r["type"] == "error"}
+        limited = [r for r in replies if r.get("code") == "rate_limited"]
         pongs = sum(r["type"] == "pong" for r in replies)
-        assert "rate_limited" in codes and pongs < 200
-    async with connect(server.url) as ws:
+        assert limited and 30 <= pongs < 120
+        assert isinstance(limited[0]["ref"], int)  # the refused request is named
+        # a flood that goes on is cut off
+        with pytest.raises(ConnectionClosed) as flooded:
+            for i in range(1000):
+                await ws.send(json.dumps({"type": "ping", "id": i}))
+            while True:
+                await asyncio.wait_for(ws.recv(), 2.0)
+        assert flooded.value.rcvd is not None and flooded.value.rcvd.code == 1008
+    async with CardroomServer(config) as server, connect(server.url) as ws:
         with pytest.raises(ConnectionClosed) as closed:
             for _ in range(50):
                 await ws.send("garbage")
@@ -156,9 +174,10 @@ async def test_origin_allow_list() -> None:
 
 async def test_health_and_metrics_over_http(server: CardroomServer) -> None:
     ann = await started_room(server, "Ann")
-    await ann.act({"kind": "ready"})
-    with pytest.raises(CardroomError):
-        await ann.act({"kind": "dance"})
+    await act_fresh(ann, {"kind": "ready"})
+    with pytest.raises(CardroomError) as refused:
+        await act_fresh(ann, {"kind": "dance"})
+    assert refused.value.code == "unknown_action"
 
     def get(path: str) -> tuple[int, str]:
         with urllib.request.urlopen(f"http://127.0.0.1:{server.port}{path}", timeout=5) as r:

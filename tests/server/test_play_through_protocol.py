@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 from clients import CardroomClient
 from server.net.server import CardroomServer
@@ -74,8 +75,7 @@ async def test_chat_reaches_everyone_and_is_length_limited(server: CardroomServe
         await eve.chat("good luck")
         line = await ann.wait_for(lambda msg: msg.type == "chat")
         assert line.text == "good luck" and line.seat is None  # type: ignore[union-attr]
-        await eve.send_raw(
-            '{"type": "chat", "id": "x", "room": "%s", "text": "%s"}' % (ann.room, "a" * 281)
-        )
+        long = {"type": "chat", "id": "x", "room": ann.room, "text": "a" * 281}
+        await eve.send_raw(json.dumps(long))
         error = await eve.wait_for(lambda msg: msg.type == "error")
         assert error.code == "invalid_message"  # type: ignore[union-attr]

@@ -26,8 +26,9 @@ class Harness:
     """Feeds a core, collects what it sends per connection, runs bots on request."""
 
     def __init__(self, game: str = "shithead", players: int = 3, turn_timer: int | None = None):
-        self.room = RoomCore("ABCDE", game, players, settings=SETTINGS, seed=42,
-                             turn_timer=turn_timer)
+        self.room = RoomCore(
+            "ABCDE", game, players, settings=SETTINGS, seed=42, turn_timer=turn_timer
+        )
         self.inbox: dict[int, list[dict[str, Any]]] = {}
         self.bots: list[RunBot] = []
         self.timers: dict[Any, float] = {}
@@ -88,8 +89,13 @@ def test_create_join_watch_start_and_bots_fill_empty_seats() -> None:
     h = Harness()
     create_shithead(h)
     joined = h.send(2, type="join", name="Bob")
-    assert joined[0] == {"type": "joined", "ref": 2, "room": "ABCDE", "seat": 1,
-                         "token": joined[0]["token"]}
+    assert joined[0] == {
+        "type": "joined",
+        "ref": 2,
+        "room": "ABCDE",
+        "seat": 1,
+        "token": joined[0]["token"],
+    }
     assert h.send(3, type="watch")[0]["seat"] is None
     info = h.last(1, "room")["room"]
     assert [s["kind"] for s in info["seats"]] == ["human", "human", "empty"]

@@ -1,0 +1,807 @@
+"""An async Python client for a Cardroom server: for tests, bots, scripts and the load tester.
+
+It speaks only the wire format of :mod:`protocol.messages` over a WebSocket (never anything of
+``server``). One reader task parses every frame the server sends, keeps the client's picture of
+its room up to date (``room``, ``seat``, ``token``, ``version``, ``view``, ``room_info``), hands
+replies to the requests waiting for them, and appends every message to a bounded log that
+:meth:`CardroomClient.wait_for` and :meth:`CardroomClient.messages` read from::
+
+    import asyncio
+    from clients import CardroomClient, CardroomError
+
+    async def main() -> None:
+        async with CardroomClient.connect("ws://127.0.0.1:8765/") as host:   # sends hello
+            await host.create("shithead", seats=3, name="Ann")
+            await host.host("fill_bots", level="random")
+            await host.host("start")
+            while True:
+                state = await host.wait_turn()                    # my seat is to act
+                if state.view["phase"] == "over":
+                    break
+                try:
+                    await host.act(state.view["legal"][0])        # at the latest version
+                except CardroomError as exc:                      # e.g. exc.code == "stale_version"
+                    print(exc)
+
+    asyncio.run(main())
+
+Reading position. The client reads its messages like a file: :meth:`~CardroomClient.wait_for`,
+:meth:`~CardroomClient.wait_state` and friends return the first matching message *after the read
+position* and move it past that message; every request moves it past its own reply. So
+``await c.act(a)`` then ``await c.wait_state()`` returns the state that action produced, even
+when it arrived before ``wait_state`` was called. :meth:`~CardroomClient.messages` iterates
+every message from the read position on, with a cursor of its own.
+
+Exceptions::
+
+    ClientError                 root of everything this module raises
+     ├── CardroomError          the server refused a request: code, message, ref
+     ├── ClientStateError       a call the client's state does not allow (no room yet, closed)
+     ├── UnexpectedReply        the server answered a request with the wrong message type
+     ├── ReplyTimeout           no reply or matching message in time (also a TimeoutError)
+     └── ConnectionLost         the connection closed while waiting (also a ConnectionError)
+
+Bad input to a request method (a malformed room code, an unknown card) raises
+:class:`pydantic.ValidationError` before anything is sent; use :meth:`CardroomClient.send_raw`
+to send frames the protocol refuses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Generator, Mapping
+from types import TracebackType
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+from websockets.asyncio.client import ClientConnection
+from websockets.asyncio.client import connect as ws_connect
+from websockets.exceptions import ConnectionClosed
+
+from protocol.messages import (
+    PROTOCOL_VERSION,
+    Ack,
+    Act,
+    ActionModel,
+    BotLevel,
+    Closing,
+    Create,
+    Error,
+    GameName,
+    Hello,
+    Host,
+    HostOp,
+    Join,
+    Joined,
+    Leave,
+    Ping,
+    Pong,
+    Resume,
+    Room,
+    RoomInfo,
+    ServerMessage,
+    State,
+    Watch,
+    Welcome,
+    dump,
+    parse_server,
+)
+from protocol.messages import Chat as ChatRequest
+
+__all__ = [
+    "CardroomClient",
+    "CardroomError",
+    "ClientError",
+    "ClientStateError",
+    "ConnectionLost",
+    "ReplyTimeout",
+    "UnexpectedReply",
+    "to_action_model",
+]
+
+log = logging.getLogger(__name__)
+
+R = TypeVar("R", bound=BaseModel)
+
+#: Seconds a request waits for its reply, and ``wait_*`` for a match, unless told otherwise.
+DEFAULT_TIMEOUT = 10.0
+#: Messages kept for :meth:`CardroomClient.wait_for` and :meth:`CardroomClient.messages`.
+DEFAULT_HISTORY = 2000
+#: Errors without a ``ref`` after which the server no longer counts this connection in its room.
+_DETACHING_CODES = frozenset({"replaced", "removed"})
+
+ActionLike = ActionModel | Mapping[str, Any] | str
+
+
+# ----------------------------------------------------------------------------- errors
+
+
+class ClientError(Exception):
+    """Root of every exception raised by :mod:`clients.client`."""
+
+
+class CardroomError(ClientError):
+    """The server refused a request with an ``error`` frame.
+
+    Attributes:
+        code: the stable machine-readable code, e.g. ``"stale_version"``.
+        message: the server's human-readable explanation.
+        ref: the ``id`` of the refused request (``None`` for an unsolicited error).
+    """
+
+    def __init__(self, code: str, message: str, ref: str | int | None = None) -> None:
+        super().__init__(code, message, ref)
+        self.code = code
+        self.message = message
+        self.ref = ref
+
+    @classmethod
+    def from_message(cls, error: Error) -> CardroomError:
+        return cls(error.code, error.message, error.ref)
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+
+class ClientStateError(ClientError):
+    """A call that the client's current state does not allow (no room joined, already closed)."""
+
+
+class UnexpectedReply(ClientError):
+    """The server answered a request with a message of the wrong type."""
+
+    def __init__(self, request: str, reply: ServerMessage) -> None:
+        super().__init__(request, reply)
+        self.request = request
+        self.reply = reply
+
+    def __str__(self) -> str:
+        return f"{self.request!r} was answered with {self.reply.type!r}: {dump(self.reply)}"
+
+
+class ReplyTimeout(ClientError, TimeoutError):
+    """No reply (or no matching message) arrived in time."""
+
+    def __init__(self, what: str, timeout: float) -> None:
+        super().__init__(what, timeout)
+        self.what = what
+        self.timeout = timeout
+
+    def __str__(self) -> str:
+        return f"no {self.what} within {self.timeout:g}s"
+
+
+class ConnectionLost(ClientError, ConnectionError):
+    """The connection closed before the reply or message arrived."""
+
+    def __init__(self, reason: str = "the connection is closed") -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return self.reason
+
+
+# ----------------------------------------------------------------------------- the client
+
+
+class CardroomClient:
+    """One WebSocket connection to a Cardroom server, in at most one room at a time.
+
+    Create it with :meth:`connect` (awaitable, or an async context manager that closes it).
+
+    Attributes kept up to date from incoming messages:
+        welcome: the server's ``welcome``, once :meth:`hello` has been answered.
+        room: the code of the room joined (``None`` before a join and after a leave).
+        seat: this connection's seat, ``None`` for a spectator or outside a room.
+        token: the secret that resumes the seat (keep it to reconnect), ``None`` if not seated.
+        room_info: the latest :class:`~protocol.messages.RoomInfo` of the room.
+        state: the latest ``state`` message; ``version`` and ``view`` are its fields.
+        closing: the reason of the server's ``closing`` message, if one came.
+    """
+
+    def __init__(
+        self,
+        ws: ClientConnection,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        history: int = DEFAULT_HISTORY,
+    ) -> None:
+        """Wrap an open connection and start reading it (prefer :meth:`connect`)."""
+        self.timeout = timeout
+        self.welcome: Welcome | None = None
+        self.room: str | None = None
+        self.seat: int | None = None
+        self.token: str | None = None
+        self.room_info: RoomInfo | None = None
+        self.state: State | None = None
+        self.closing: str | None = None
+        self._ws = ws
+        self._ids = itertools.count(1)
+        self._pending: dict[str, asyncio.Future[tuple[int, ServerMessage]]] = {}
+        self._log: deque[ServerMessage] = deque(maxlen=max(1, history))
+        self._base = 0  # absolute index of self._log[0]
+        self._count = 0  # absolute index of the next message to arrive
+        self._cursor = 0  # the shared read position (absolute index)
+        self._arrived = asyncio.Event()  # replaced by a fresh one on every message
+        self._closed = False
+        self._lost: ConnectionLost | None = None
+        self._behind = False  # an ack or a stale_version error announced a newer state
+        self._reader = asyncio.get_running_loop().create_task(
+            self._read(), name="cardroom-client-reader"
+        )
+
+    @classmethod
+    def connect(
+        cls,
+        url: str,
+        *,
+        hello: bool = True,
+        timeout: float = DEFAULT_TIMEOUT,
+        history: int = DEFAULT_HISTORY,
+        **ws_options: Any,
+    ) -> _Connect:
+        """Open a connection to ``url`` (e.g. ``"ws://127.0.0.1:8765/"``).
+
+        Use ``client = await CardroomClient.connect(url)`` or
+        ``async with CardroomClient.connect(url) as client:`` (closed on exit).
+
+        Args:
+            url: the server's WebSocket URL.
+            hello: send ``hello`` and await the ``welcome`` before returning.
+            timeout: default seconds to wait for replies and ``wait_*`` matches.
+            history: messages kept for ``wait_for`` and ``messages``.
+            **ws_options: passed to :func:`websockets.asyncio.client.connect`
+                (no proxy is used unless ``proxy`` is given).
+
+        Raises:
+            OSError, websockets.exceptions.InvalidHandshake: the connection failed.
+            CardroomError: the server refused the ``hello``.
+        """
+        return _Connect(cls, url, hello, timeout, history, ws_options)
+
+    async def __aenter__(self) -> CardroomClient:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    def __repr__(self) -> str:
+        where = "closed" if self._closed else f"room={self.room!r} seat={self.seat!r}"
+        return f"<CardroomClient {where} version={self.version!r}>"
+
+    # ------------------------------------------------------------------ derived state
+
+    @property
+    def version(self) -> int | None:
+        """The version of the latest ``state`` (what :meth:`act` sends by default)."""
+        return self.state.version if self.state is not None else None
+
+    @property
+    def view(self) -> dict[str, Any] | None:
+        """The latest view of the game from this seat (or as a spectator)."""
+        return self.state.view if self.state is not None else None
+
+    @property
+    def legal(self) -> list[dict[str, Any]]:
+        """This seat's legal actions in the latest view, as action JSON (``[]`` if none)."""
+        view = self.view
+        return list(view.get("legal") or []) if view is not None else []
+
+    @property
+    def my_turn(self) -> bool:
+        """Whether the latest view lists this seat among those to act, with a legal action."""
+        view = self.view
+        return (
+            view is not None
+            and self.seat is not None
+            and self.seat in (view.get("to_act") or [])
+            and bool(view.get("legal"))
+        )
+
+    @property
+    def closed(self) -> bool:
+        """Whether the connection is closed (by :meth:`close` or by the server)."""
+        return self._closed or self._lost is not None
+
+    # ------------------------------------------------------------------ requests
+
+    async def hello(self, client: str = "cardroom-python") -> Welcome:
+        """Open the session; the server answers ``welcome``.
+
+        Raises:
+            CardroomError: e.g. an unsupported protocol version.
+        """
+        return await self.request(
+            Hello(id=self._next_id(), protocol=PROTOCOL_VERSION, client=client),
+            Welcome,
+        )
+
+    async def create(
+        self,
+        game: GameName,
+        seats: int,
+        name: str,
+        turn_timer: int | None = None,
+        options: dict[str, Any] | None = None,
+        daily: bool = False,
+        *,
+        timeout: float | None = None,
+    ) -> Joined:
+        """Open a room and take seat 0 as its host; then ``room`` and ``token`` are set.
+
+        Raises:
+            CardroomError: e.g. ``bad_seats``, ``already_in_room``.
+        """
+        msg = Create(
+            id=self._next_id(),
+            game=game,
+            seats=seats,
+            name=name,
+            turn_timer=turn_timer,
+            options=options or {},
+            daily=daily,
+        )
+        return await self.request(msg, Joined, timeout=timeout)
+
+    async def join(
+        self, room: str, name: str, seat: int | None = None, *, timeout: float | None = None
+    ) -> Joined:
+        """Take a free seat (any, or ``seat``); a ``room`` and, once started, a ``state`` follow.
+
+        Raises:
+            CardroomError: e.g. ``room_not_found``, ``room_full``, ``seat_taken``.
+        """
+        msg = Join(id=self._next_id(), room=room, name=name, seat=seat)
+        return await self.request(msg, Joined, timeout=timeout)
+
+    async def watch(self, room: str, *, timeout: float | None = None) -> Joined:
+        """Watch a room as a spectator (``seat`` is ``None``; views hide every hand)."""
+        return await self.request(Watch(id=self._next_id(), room=room), Joined, timeout=timeout)
+
+    async def resume(self, room: str, token: str, *, timeout: float | None = None) -> Joined:
+        """Take back a held seat with its token, e.g. after reconnecting.
+
+        Raises:
+            CardroomError: ``bad_token`` if the token holds no seat in that room.
+        """
+        msg = Resume(id=self._next_id(), room=room, token=token)
+        return await self.request(msg, Joined, timeout=timeout)
+
+    async def act(
+        self,
+        action: ActionLike,
+        version: int | None = None,
+        *,
+        room: str | None = None,
+        timeout: float | None = None,
+    ) -> Ack:
+        """Play ``action`` against ``version`` (default: the latest state's version).
+
+        ``action`` is an :class:`~protocol.messages.ActionModel`, its JSON form
+        (``{"kind": "play", "cards": ["7D"]}``, e.g. an entry of ``view["legal"]``) or its
+        string form (``"play 7D 7S"``, ``"flip #1"``). The ``ack`` carries the new version; the
+        ``state`` messages follow it.
+
+        Raises:
+            CardroomError: the rules or the room refused it (``not_your_turn``, ...); on
+                ``stale_version`` a fresh ``state`` follows the error.
+            ClientStateError: no room, or no state yet and no ``version`` given.
+        """
+        if version is None:
+            version = self.version
+            if version is None:
+                raise ClientStateError("no state received yet: pass version=")
+        msg = Act(
+            id=self._next_id(),
+            room=self._room(room),
+            version=version,
+            action=to_action_model(action),
+        )
+        return await self.request(msg, Ack, timeout=timeout)
+
+    async def host(
+        self,
+        op: HostOp,
+        seat: int | None = None,
+        level: BotLevel | None = None,
+        *,
+        room: str | None = None,
+        timeout: float | None = None,
+    ) -> Ack:
+        """A host command: ``add_bot``, ``remove_bot``, ``set_bot_level``, ``fill_bots``,
+        ``start``, ``lock``, ``unlock``, ``kick`` or ``next_game``.
+
+        Raises:
+            CardroomError: e.g. ``not_host``, ``seat_taken``, ``not_between_games``.
+        """
+        msg = Host(id=self._next_id(), room=self._room(room), op=op, seat=seat, level=level)
+        return await self.request(msg, Ack, timeout=timeout)
+
+    async def chat(
+        self, text: str, *, room: str | None = None, timeout: float | None = None
+    ) -> Ack:
+        """Say something to the room (at most 280 characters); a ``chat`` line goes to all."""
+        msg = ChatRequest(id=self._next_id(), room=self._room(room), text=text)
+        return await self.request(msg, Ack, timeout=timeout)
+
+    async def leave(self, *, room: str | None = None, timeout: float | None = None) -> Ack:
+        """Leave the room; a seat left during a game goes to a bot. Clears the room state."""
+        msg = Leave(id=self._next_id(), room=self._room(room))
+        ack = await self.request(msg, Ack, timeout=timeout)
+        if msg.room == self.room:
+            self._forget_room()
+        return ack
+
+    async def ping(self, *, timeout: float | None = None) -> Pong:
+        """Ask for a ``pong`` (an application-level round trip)."""
+        return await self.request(Ping(id=self._next_id()), Pong, timeout=timeout)
+
+    async def request(
+        self, message: BaseModel, reply: type[R], *, timeout: float | None = None
+    ) -> R:
+        """Send a client message with an ``id`` and await the reply whose ``ref`` matches it.
+
+        The read position moves past the reply (or the error).
+
+        Raises:
+            CardroomError: the server answered with an ``error``.
+            UnexpectedReply: the reply is not a ``reply``.
+            ReplyTimeout: no reply in time.
+            ConnectionLost: the connection closed first.
+        """
+        ref = getattr(message, "id", None)
+        if ref is None:
+            raise TypeError(f"{type(message).__name__} has no id: use send()")
+        key = str(ref)
+        if key in self._pending:
+            raise ClientStateError(f"a request with id {key!r} is already waiting")
+        self._check_open()
+        future: asyncio.Future[tuple[int, ServerMessage]] = (
+            asyncio.get_running_loop().create_future()
+        )
+        self._pending[key] = future
+        wait = self.timeout if timeout is None else timeout
+        try:
+            await self._send_text(dump(message))
+            try:
+                index, answer = await asyncio.wait_for(future, wait)
+            except TimeoutError:
+                kind = getattr(message, "type", type(message).__name__)
+                raise ReplyTimeout(f"reply to {kind} {key!r}", wait) from None
+        finally:
+            self._pending.pop(key, None)
+        self._cursor = max(self._cursor, index + 1)
+        if isinstance(answer, Error):
+            raise CardroomError.from_message(answer)
+        if not isinstance(answer, reply):
+            raise UnexpectedReply(getattr(message, "type", "?"), answer)
+        return answer
+
+    async def send(self, message: BaseModel) -> None:
+        """Send one client message without waiting for anything."""
+        await self._send_text(dump(message))
+
+    async def send_raw(self, text: str | bytes) -> None:
+        """Send one frame exactly as given (text for ``str``, binary for ``bytes``), e.g. garbage
+        to test the server's refusals; read the answer with :meth:`wait_for`."""
+        self._check_open()
+        try:
+            await self._ws.send(text)
+        except ConnectionClosed as exc:
+            raise ConnectionLost(f"the connection closed: {exc}") from None
+
+    # ------------------------------------------------------------------ reading
+
+    async def wait_for(
+        self,
+        predicate: Callable[[ServerMessage], bool] | None = None,
+        timeout: float | None = None,
+    ) -> ServerMessage:
+        """The first message after the read position that matches ``predicate`` (any message if
+        ``None``), waiting up to ``timeout`` seconds for it; the read position moves past it.
+
+        Raises:
+            ReplyTimeout: nothing matched in time (the read position is unchanged).
+            ConnectionLost: the connection closed and no remaining message matched.
+        """
+        wait = self.timeout if timeout is None else timeout
+        try:
+            async with asyncio.timeout(wait):
+                index, msg = await self._next_match(self._cursor, predicate)
+        except TimeoutError:
+            raise ReplyTimeout("matching message", wait) from None
+        self._cursor = index + 1
+        return msg
+
+    async def wait_state(
+        self, predicate: Callable[[State], bool] | None = None, timeout: float | None = None
+    ) -> State:
+        """The next ``state`` after the read position (matching ``predicate`` if given)."""
+
+        def match(msg: ServerMessage) -> bool:
+            return isinstance(msg, State) and (predicate is None or predicate(msg))
+
+        msg = await self.wait_for(match, timeout)
+        assert isinstance(msg, State)
+        return msg
+
+    async def wait_room(
+        self, predicate: Callable[[RoomInfo], bool] | None = None, timeout: float | None = None
+    ) -> RoomInfo:
+        """The room info of the next ``room`` message (matching ``predicate`` if given)."""
+
+        def match(msg: ServerMessage) -> bool:
+            return isinstance(msg, Room) and (predicate is None or predicate(msg.room))
+
+        msg = await self.wait_for(match, timeout)
+        assert isinstance(msg, Room)
+        return msg.room
+
+    async def wait_turn(self, timeout: float | None = None) -> State:
+        """The latest state if this seat must act in it (or its game is over: ``phase`` is
+        ``"over"``), else the next state that says so.
+
+        The latest state is not used while a newer one is known to be on its way (after an
+        ``ack`` with a newer version, or a ``stale_version`` error), so a loop of ``wait_turn``
+        and :meth:`act` never acts twice on the same state.
+        """
+
+        def due(state: State) -> bool:
+            if self.version is not None and state.version < self.version:
+                return False  # superseded by a state already received
+            view = state.view
+            over = view.get("phase") == "over"
+            mine = self.seat is not None and self.seat in (view.get("to_act") or [])
+            return over or (mine and bool(view.get("legal")))
+
+        if self.state is not None and not self._behind and due(self.state):
+            return self.state
+        return await self.wait_state(due, timeout)
+
+    async def messages(self) -> AsyncIterator[ServerMessage]:
+        """Every message from the read position on, with its own cursor (the shared read
+        position does not move); ends once the connection is closed and all were yielded."""
+        position = self._cursor
+        while True:
+            try:
+                index, msg = await self._next_match(position, None)
+            except ConnectionLost:
+                return
+            position = index + 1
+            yield msg
+
+    @property
+    def history(self) -> list[ServerMessage]:
+        """The messages still kept, oldest first (at most ``history`` of them)."""
+        return list(self._log)
+
+    # ------------------------------------------------------------------ closing
+
+    async def close(self) -> None:
+        """Close the connection and stop the reader; requests still waiting get
+        :class:`ConnectionLost`. Safe to call twice."""
+        if self._closed:
+            return
+        self._closed = True
+        with contextlib.suppress(Exception):
+            await self._ws.close()
+        _, running = await asyncio.wait({self._reader}, timeout=5)
+        for task in running:
+            task.cancel()
+        self._fail_pending(ConnectionLost("the client closed the connection"))
+
+    # ------------------------------------------------------------------ internals
+
+    def _next_id(self) -> str:
+        return f"c{next(self._ids)}"
+
+    def _room(self, room: str | None) -> str:
+        if room is not None:
+            return room
+        if self.room is None:
+            raise ClientStateError("not in a room: create, join, watch or resume first")
+        return self.room
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise ClientStateError("the client is closed")
+        if self._lost is not None:
+            raise ConnectionLost(self._lost.reason)
+
+    async def _send_text(self, text: str) -> None:
+        self._check_open()
+        try:
+            await self._ws.send(text)
+        except ConnectionClosed as exc:
+            raise ConnectionLost(f"the connection closed: {exc}") from None
+
+    async def _next_match(
+        self, position: int, predicate: Callable[[ServerMessage], bool] | None
+    ) -> tuple[int, ServerMessage]:
+        """Wait for the first message at or after ``position`` that matches."""
+        while True:
+            if position < self._base:
+                log.warning("a reader fell %d messages behind the history", self._base - position)
+                position = self._base
+            while position < self._count:
+                msg = self._log[position - self._base]
+                if predicate is None or predicate(msg):
+                    return position, msg
+                position += 1
+            if self._lost is not None or self._closed:
+                raise self._lost or ConnectionLost("the client closed the connection")
+            await self._arrived.wait()
+
+    async def _read(self) -> None:
+        reason = "the server closed the connection"
+        try:
+            async for frame in self._ws:
+                try:
+                    msg = parse_server(frame)
+                except ValidationError as exc:
+                    log.warning("unparsable frame from the server: %r (%s)", frame[:200], exc)
+                    continue
+                self._receive(msg)
+        except ConnectionClosed as exc:
+            reason = f"the connection closed: {exc}"
+        except Exception as exc:  # a bug here must not leave requests hanging
+            log.exception("the client's reader failed")
+            reason = f"the client's reader failed: {exc!r}"
+        finally:
+            code = self._ws.close_code
+            if self._closed:
+                reason = "the client closed the connection"
+            elif code is not None and reason.startswith("the server"):
+                reason = f"{reason} (code {code}: {self._ws.close_reason or 'no reason'})"
+            self._lost = ConnectionLost(reason)
+            self._fail_pending(self._lost)
+            self._wake()
+
+    def _receive(self, msg: ServerMessage) -> None:
+        """Record one message: update the picture of the room, log it, resolve its request."""
+        self._update(msg)
+        if len(self._log) == self._log.maxlen:
+            self._base += 1
+        self._log.append(msg)
+        index = self._count
+        self._count += 1
+        ref = getattr(msg, "ref", None)
+        if ref is not None:
+            future = self._pending.get(str(ref))
+            if future is not None and not future.done():
+                future.set_result((index, msg))
+        self._wake()
+
+    def _update(self, msg: ServerMessage) -> None:
+        if isinstance(msg, Welcome):
+            self.welcome = msg
+        elif isinstance(msg, Joined):
+            if msg.room != self.room:
+                self._forget_room()
+            self.room = msg.room
+            self.seat = msg.seat
+            self.token = msg.token
+        elif isinstance(msg, Room):
+            if self.room is None or msg.room.room == self.room:
+                self.room_info = msg.room
+        elif isinstance(msg, State):
+            if self.room is None or msg.room == self.room:
+                self.state = msg
+                self._behind = False
+        elif isinstance(msg, Ack):
+            if msg.version is not None and msg.version != self.version:
+                self._behind = True  # its state follows
+        elif isinstance(msg, Error):
+            if msg.code == "stale_version":
+                self._behind = True  # a fresh state follows
+            elif msg.ref is None and msg.code in _DETACHING_CODES:
+                self._forget_room()  # the server no longer counts us in the room
+        elif isinstance(msg, Closing):
+            self.closing = msg.reason
+
+    def _forget_room(self) -> None:
+        self._behind = False
+        self.room = None
+        self.seat = None
+        self.token = None
+        self.room_info = None
+        self.state = None
+
+    def _wake(self) -> None:
+        arrived, self._arrived = self._arrived, asyncio.Event()
+        arrived.set()
+
+    def _fail_pending(self, exc: ClientError) -> None:
+        for future in self._pending.values():
+            if not future.done():
+                future.set_exception(exc)
+        self._pending.clear()
+
+
+class _Connect:
+    """What :meth:`CardroomClient.connect` returns: await it, or use it with ``async with``."""
+
+    def __init__(
+        self,
+        cls: type[CardroomClient],
+        url: str,
+        hello: bool,
+        timeout: float,
+        history: int,
+        ws_options: dict[str, Any],
+    ) -> None:
+        self._cls = cls
+        self._url = url
+        self._hello = hello
+        self._timeout = timeout
+        self._history = history
+        self._ws_options = {"proxy": None, **ws_options}
+        self._client: CardroomClient | None = None
+
+    async def _open(self) -> CardroomClient:
+        ws = await ws_connect(self._url, **self._ws_options)
+        client = self._cls(ws, timeout=self._timeout, history=self._history)
+        if self._hello:
+            try:
+                await client.hello()
+            except BaseException:
+                await client.close()
+                raise
+        return client
+
+    def __await__(self) -> Generator[Any, None, CardroomClient]:
+        return self._open().__await__()
+
+    async def __aenter__(self) -> CardroomClient:
+        self._client = await self._open()
+        return self._client
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._client is not None:
+            await self._client.close()
+
+
+# ----------------------------------------------------------------------------- actions
+
+
+def to_action_model(action: ActionLike) -> ActionModel:
+    """An :class:`~protocol.messages.ActionModel` from a model, its JSON form or its string form
+    (``"play 7D 7S"``, ``"flip #2"``, ``"ready"``).
+
+    >>> to_action_model("play 7d 7S").cards
+    ['7D', '7S']
+    >>> to_action_model({"kind": "flip", "slot": 2}).slot
+    2
+    >>> to_action_model("flip #1").slot
+    1
+
+    Raises:
+        pydantic.ValidationError: not a valid action.
+    """
+    if isinstance(action, ActionModel):
+        return action
+    if isinstance(action, str):
+        words = action.split()
+        data: dict[str, Any] = {"kind": words[0] if words else "", "cards": []}
+        for word in words[1:]:
+            if word.startswith("#") and word[1:].isdigit():
+                data["slot"] = int(word[1:])
+            else:
+                data["cards"].append(word)
+        return ActionModel.model_validate(data)
+    return ActionModel.model_validate(dict(action))

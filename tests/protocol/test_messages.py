@@ -1,0 +1,250 @@
+"""The wire messages: an example of every type round-trips; malformed frames are refused."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, get_args
+
+import pytest
+from pydantic import BaseModel, ValidationError
+
+from protocol import messages as m
+
+SEATS = [
+    {"seat": 0, "kind": "human", "name": "Ann", "connected": True, "host": True},
+    {"seat": 1, "kind": "bot", "name": "Bot 2", "bot_level": "basic", "connected": True},
+    {"seat": 2, "kind": "empty"},
+]
+ROOM_INFO = {
+    "room": "K7Q2M",
+    "game": "shithead",
+    "status": "lobby",
+    "seats": SEATS,
+    "spectators": 1,
+    "locked": False,
+    "turn_timer": 30,
+    "options": {},
+    "games_played": 0,
+    "totals": [0, 0, 0],
+}
+
+#: One example frame of every client message type.
+CLIENT_EXAMPLES: dict[str, dict[str, Any]] = {
+    "hello": {"type": "hello", "id": "1", "protocol": 1, "client": "cardroom-python"},
+    "create": {
+        "type": "create",
+        "id": "2",
+        "game": "shithead",
+        "seats": 3,
+        "name": "Ann",
+        "turn_timer": 30,
+        "options": {},
+        "daily": False,
+    },
+    "join": {"type": "join", "id": "3", "room": "K7Q2M", "name": "Bob", "seat": 1},
+    "watch": {"type": "watch", "id": 4, "room": "K7Q2M"},
+    "resume": {"type": "resume", "id": "5", "room": "K7Q2M", "token": "s3cr3t-t0ken"},
+    "act": {
+        "type": "act",
+        "id": "6",
+        "room": "K7Q2M",
+        "version": 4,
+        "action": {"kind": "play", "cards": ["7D", "7S"], "slot": None},
+    },
+    "host": {
+        "type": "host",
+        "id": "7",
+        "room": "K7Q2M",
+        "op": "add_bot",
+        "seat": 2,
+        "level": "strong",
+    },
+    "chat": {"type": "chat", "id": "8", "room": "K7Q2M", "text": "good luck"},
+    "leave": {"type": "leave", "id": "9", "room": "K7Q2M"},
+    "ping": {"type": "ping", "id": "10"},
+}
+
+#: One example frame of every server message type.
+SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
+    "welcome": {
+        "type": "welcome",
+        "ref": "1",
+        "protocol": 1,
+        "server": "cardroom 0.1.0",
+        "games": ["shithead", "sheepshead"],
+    },
+    "error": {"type": "error", "code": "stale_version", "message": "the game moved on", "ref": "6"},
+    "joined": {"type": "joined", "ref": "3", "room": "K7Q2M", "seat": 1, "token": "s3cr3t-t0ken"},
+    "ack": {"type": "ack", "ref": "6", "version": 5},
+    "room": {"type": "room", "room": ROOM_INFO},
+    "state": {
+        "type": "state",
+        "room": "K7Q2M",
+        "version": 5,
+        "seat": 1,
+        "view": {"game": "shithead", "phase": "play", "legal": [{"kind": "pickup"}]},
+        "events": [{"kind": "played", "seat": 0, "cards": ["7D", "7S"], "source": "hand"}],
+        "deadline": 1732890000.5,
+    },
+    "chat": {
+        "type": "chat",
+        "room": "K7Q2M",
+        "seat": None,
+        "name": "spectator",
+        "text": "nice",
+        "at": 1732890000.0,
+    },
+    "pong": {"type": "pong", "ref": "10"},
+    "closing": {"type": "closing", "reason": "server shutting down"},
+}
+
+
+def _tags(union: Any) -> set[str]:
+    members = get_args(get_args(union)[0])
+    return {cls.model_fields["type"].default for cls in members}
+
+
+def test_the_examples_cover_every_message_type() -> None:
+    assert set(CLIENT_EXAMPLES) == _tags(m.ClientMessage)
+    assert set(SERVER_EXAMPLES) == _tags(m.ServerMessage)
+
+
+@pytest.mark.parametrize("tag", sorted(CLIENT_EXAMPLES))
+def test_client_messages_round_trip(tag: str) -> None:
+    msg = m.parse_client(json.dumps(CLIENT_EXAMPLES[tag]))
+    assert msg.type == tag
+    text = m.dump(msg)
+    assert m.parse_client(text) == msg
+    assert m.parse_client(text.encode()) == msg  # binary frames parse too
+
+
+@pytest.mark.parametrize("tag", sorted(SERVER_EXAMPLES))
+def test_server_messages_round_trip(tag: str) -> None:
+    msg = m.parse_server(json.dumps(SERVER_EXAMPLES[tag]))
+    assert msg.type == tag
+    assert m.parse_server(m.dump(msg)) == msg
+
+
+def test_dump_is_compact_and_keeps_nones() -> None:
+    text = m.dump(m.Joined(ref="4", room="K7Q2M", seat=None))
+    assert text == '{"type":"joined","ref":"4","room":"K7Q2M","seat":null,"token":null}'
+
+
+def test_defaults_fill_in() -> None:
+    act = m.parse_client(
+        '{"type":"act","id":"1","room":"K7Q2M","version":0,"action":{"kind":"ready"}}'
+    )
+    assert isinstance(act, m.Act)
+    assert act.action.cards == [] and act.action.slot is None
+    state = m.parse_server('{"type":"state","room":"K7Q2M","version":1,"seat":null,"view":{}}')
+    assert isinstance(state, m.State)
+    assert state.events == [] and state.deadline is None
+
+
+def test_models_are_frozen() -> None:
+    msg = m.Ping(id="1")
+    with pytest.raises(ValidationError):
+        msg.id = "2"  # type: ignore[misc]
+
+
+def _with(tag: str, **changes: Any) -> str:
+    frame = dict(CLIENT_EXAMPLES[tag])
+    frame.update(changes)
+    return json.dumps(frame)
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        pytest.param('{"type": "shout", "id": "1"}', id="unknown type"),
+        pytest.param('{"id": "1", "protocol": 1}', id="no type"),
+        pytest.param('{"type": "ping"}', id="no id"),
+        pytest.param('{"type": "ping", "id": ""}', id="empty id"),
+        pytest.param("[1, 2]", id="not an object"),
+        pytest.param("{", id="not json"),
+        pytest.param(_with("ping", extra=1), id="extra field"),
+        pytest.param(
+            _with("act", action={"kind": "play", "cards": ["7D"], "x": 1}), id="extra action field"
+        ),
+        pytest.param(_with("act", action={"kind": "play", "cards": ["1D"]}), id="bad rank"),
+        pytest.param(_with("act", action={"kind": "play", "cards": ["7X"]}), id="bad suit"),
+        pytest.param(_with("act", action={"kind": "play", "cards": ["7DS"]}), id="long card"),
+        pytest.param(_with("act", action={"kind": "play", "cards": ["10D"]}), id="10 for T"),
+        pytest.param(_with("act", action={"kind": "play", "cards": [7]}), id="card as int"),
+        pytest.param(_with("act", action={"kind": "Play"}), id="kind not lower case"),
+        pytest.param(_with("act", action={"kind": "flip", "slot": 9}), id="slot too big"),
+        pytest.param(
+            _with("act", action={"kind": "play", "cards": ["2C"] * 9}), id="too many cards"
+        ),
+        pytest.param(_with("act", version=-1), id="negative version"),
+        pytest.param(_with("chat", text="x" * (m.CHAT_MAX + 1)), id="overlong chat"),
+        pytest.param(_with("chat", text="   "), id="blank chat"),
+        pytest.param(_with("join", room="K7Q2"), id="short room code"),
+        pytest.param(_with("join", room="K7Q2MX"), id="long room code"),
+        pytest.param(_with("join", room="K7-2M"), id="room code punctuation"),
+        pytest.param(_with("join", name=""), id="empty name"),
+        pytest.param(_with("join", name="n" * 25), id="long name"),
+        pytest.param(_with("join", seat=5), id="seat out of range"),
+        pytest.param(_with("create", game="poker"), id="unknown game"),
+        pytest.param(_with("create", seats=6), id="too many seats"),
+        pytest.param(_with("create", turn_timer=0), id="turn timer too short"),
+        pytest.param(_with("host", op="explode"), id="unknown host op"),
+        pytest.param(_with("host", level="godlike"), id="unknown bot level"),
+        pytest.param(_with("resume", token="short"), id="short token"),
+    ],
+)
+def test_malformed_client_frames_are_refused(frame: str) -> None:
+    with pytest.raises(ValidationError):
+        m.parse_client(frame)
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        pytest.param('{"type": "hello", "ref": "1"}', id="client type from the server"),
+        pytest.param('{"type": "pong", "ref": "1", "extra": true}', id="extra field"),
+        pytest.param('{"type": "error", "message": "no code"}', id="error without code"),
+        pytest.param('{"type": "joined", "ref": "1", "room": "K7Q2M"}', id="joined without seat"),
+    ],
+)
+def test_malformed_server_frames_are_refused(frame: str) -> None:
+    with pytest.raises(ValidationError):
+        m.parse_server(frame)
+
+
+def test_chat_of_exactly_the_limit_is_accepted() -> None:
+    msg = m.parse_client(_with("chat", text="x" * m.CHAT_MAX))
+    assert isinstance(msg, m.Chat) and len(msg.text) == m.CHAT_MAX
+
+
+def test_card_codes_are_case_insensitive_and_normalised() -> None:
+    msg = m.parse_client(_with("act", action={"kind": "play", "cards": ["td", "Qh", "aS", " 2c "]}))
+    assert isinstance(msg, m.Act)
+    assert msg.action.cards == ["TD", "QH", "AS", "2C"]
+    assert m.ActionModel(kind="pickup", cards=["7d"]).cards == ["7D"]
+
+
+def test_room_codes_are_case_insensitive_and_normalised() -> None:
+    for tag in ("join", "watch", "resume", "act", "host", "chat", "leave"):
+        msg = m.parse_client(_with(tag, room="k7q2m"))
+        assert msg.model_dump()["room"] == "K7Q2M", tag
+    assert m.Watch(id="1", room=" abCde ").room == "ABCDE"
+
+
+def test_request_ids_may_be_strings_or_integers() -> None:
+    assert m.parse_client('{"type": "ping", "id": 7}').id == 7
+    assert m.parse_client('{"type": "ping", "id": "7"}').id == "7"
+    assert m.parse_server('{"type": "pong", "ref": 7}').ref == 7
+
+
+def test_refused_construction_in_python_too() -> None:
+    with pytest.raises(ValidationError):
+        m.Join(id="1", room="nope!", name="Ann")
+    with pytest.raises(ValidationError):
+        m.Chat(id="1", room="K7Q2M", text="x" * 281)
+
+
+def test_every_model_forbids_extra_fields() -> None:
+    for cls in (*get_args(get_args(m.ClientMessage)[0]), *get_args(get_args(m.ServerMessage)[0])):
+        assert issubclass(cls, BaseModel)
+        assert cls.model_config.get("extra") == "forbid", cls.__name__
