@@ -20,7 +20,7 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed
 
 serve: $(VENV)/.installed
-	$(BIN)/cardroom sim shithead --players 4 --games 1000
+	$(BIN)/cardroom serve --host $(HOST) --port $(PORT)
 
 test: $(VENV)/.installed-dev lint typecheck pytest
 
@@ -36,6 +36,11 @@ pytest: $(VENV)/.installed-dev
 
 bench: $(VENV)/.installed
 	$(BIN)/cardroom bench rules
+	$(BIN)/cardroom bench server
+
+sim: $(VENV)/.installed
+	$(BIN)/cardroom sim shithead --players 4 --games 1000
+	$(BIN)/cardroom sim sheepshead --hands 1000
 
 # Regenerate protocol/schema.json from protocol/messages.py (CI checks it with --check).
 schema: $(VENV)/.installed

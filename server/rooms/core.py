@@ -195,6 +195,7 @@ class RoomCore:
         self.version = 0
         self.closed = False
         self.deadline: float | None = None
+        self._deadline_version = -1
         self._pending: dict[int, int] = {}  # seat -> version a bot was asked to move at
         self._stand_in: set[int] = set()  # humans out of time this turn: a bot may move for them
         self._idle_armed = False
@@ -630,9 +631,9 @@ class RoomCore:
         elif self._idle_armed:
             self._idle_armed = False
             out.append(CancelTimer(("idle",)))
-        self.deadline = None
         if self.status() != "playing":
-            return  # lobby, between games, over, or paused: no bots, no timers
+            self.deadline = None  # lobby, between games, over, or paused: no bots, no timers
+            return
         assert self.match is not None
         game = self.match.current
         humans_waiting = False
@@ -644,8 +645,12 @@ class RoomCore:
                 self._ask_bot(seat, self.settings.stand_in_level, self.settings.bot_delay, out)
             else:
                 humans_waiting = True
-        if humans_waiting and self.turn_timer:
+        if not (humans_waiting and self.turn_timer):
+            self.deadline = None
+        elif self.deadline is None or self._deadline_version != self.version:
+            # one deadline per version: joins, chat or reconnections do not extend it
             self.deadline = now + self.turn_timer
+            self._deadline_version = self.version
             out.append(SetTimer(("turn", self.version), self.deadline))
 
     def _send_room(self, out: list[Output]) -> None:

@@ -236,3 +236,19 @@ def test_host_operations() -> None:
     h.send(1, type="host", op="fill_bots")
     assert [s.kind for s in h.room.seats] == ["human", "bot", "bot"]
     assert h.send(1, type="host", op="next_game")[0]["code"] == "not_between_games"
+
+
+def test_a_spectator_arriving_does_not_extend_the_turn_deadline() -> None:
+    h = Harness(turn_timer=20)
+    create_shithead(h)
+    h.send(1, type="host", op="start")
+    h.run_bots()
+    deadline = h.room.deadline
+    assert deadline is not None
+    h.now += 5
+    h.send(2, type="watch")
+    assert h.room.deadline == deadline
+    assert h.last(2, "state")["deadline"] == deadline
+    # a paused table re-arms the timer when a player returns
+    h.feed(h.room.disconnected(1, h.now))
+    assert h.room.deadline is None
