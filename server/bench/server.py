@@ -86,8 +86,18 @@ async def _run(
 ) -> dict[str, float]:
     own = port is None
     port = port or _free_port()
-    command = [sys.executable, "-m", "server.cli", "serve", "--port", str(port),
-               "--bot-delay", "0", "--log-level", "WARNING"]
+    command = [
+        sys.executable,
+        "-m",
+        "server.cli",
+        "serve",
+        "--port",
+        str(port),
+        "--bot-delay",
+        "0",
+        "--log-level",
+        "WARNING",
+    ]
     proc = subprocess.Popen(command if own else ["true"], stdout=subprocess.DEVNULL)
     try:
         url = f"ws://127.0.0.1:{port}/"
@@ -116,7 +126,8 @@ async def _run(
     return {
         "actions_per_s": (after["actions"] - before["actions"]) / elapsed,
         "human_actions_per_s": sum(humans) / elapsed,
-        "mean_latency_ms": 1000 * (after.get("latency_sum", 0) - before.get("latency_sum", 0))
+        "mean_latency_ms": 1000
+        * (after.get("latency_sum", 0) - before.get("latency_sum", 0))
         / max(count, 1),
         "within_5ms": after.get("le_0.005", 0) / max(after.get("latency_count", 1), 1),
     }
@@ -128,8 +139,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--rooms", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--level", default="basic", help="level of the four bots per room")
-    parser.add_argument("--port", type=int, help="use a server already running here "
-                        "(started with --bot-delay 0) instead of starting one")
+    parser.add_argument(
+        "--port",
+        type=int,
+        help="use a server already running here "
+        "(started with --bot-delay 0) instead of starting one",
+    )
     args = parser.parse_args(argv)
     r = asyncio.run(_run(args.game, args.rooms, args.seconds, args.level, args.port))
     print(

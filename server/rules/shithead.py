@@ -35,7 +35,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
-from protocol.cards import ACE, JACK, TEN, THREE, TWO, card_code, card_codes, parse_cards
+from protocol.cards import ACE, TEN, THREE, TWO, card_code, card_codes, parse_cards
 from server.rules.base import JSON, Action, Event, Game, IllegalAction
 
 HAND, FACE_UP, FACE_DOWN = 0, 1, 2
@@ -53,26 +53,25 @@ READY = Action("ready")
 PICKUP = Action("pickup")
 _FLIPS = tuple(Action("flip", (), i) for i in range(3))
 _PICKUP_WITH = tuple(Action("pickup", (c,)) for c in range(52))
-# Ordinary ranks low to high, then 2s and 10s: the order legal plays are listed in.
-_PLAY_ORDER = (*range(THREE, TEN), *range(JACK, ACE + 1), TWO, TEN)
+# Play order: ordinary ranks low to high (SH-1.1) as 0..10, then the 2 as 11 and the 10 as 12.
+# A card goes on the pile when its order is at least the pile's "need": the top card's order,
+# or 0 on an empty pile or a 2 (SH-1.3, SH-1.4, SH-4.1). As 2s and 10s order above every
+# ordinary rank, one comparison settles every case.
+_ORDER_OF_RANK = (11, 0, 1, 2, 3, 4, 5, 6, 12, 7, 8, 9, 10)
+_RANK_OF_ORDER = tuple(_ORDER_OF_RANK.index(o) for o in range(13))
+_ORDER = tuple(_ORDER_OF_RANK[c >> 2] for c in range(52))  # by card
+_NEED = tuple(0 if c >> 2 == TWO else _ORDER[c] for c in range(52))  # need once c is on top
+_BIT = tuple(1 << (c & 3) for c in range(52))
 _LOWEST_SUIT = tuple((m & -m).bit_length() - 1 for m in range(16))
-# For each rank and set of suits held (a 4-bit mask): the plays of 1, 2, … of those cards.
+# For each play order and set of suits held (a 4-bit mask): the plays of 1, 2, … of them.
 _PREFIX_PLAYS: tuple[tuple[Action, ...], ...] = tuple(
     tuple(
-        Action("play", tuple(r * 4 + s for s in range(4) if m >> s & 1)[:k])
+        Action("play", tuple(_RANK_OF_ORDER[o] * 4 + s for s in range(4) if m >> s & 1)[:k])
         for k in range(1, m.bit_count() + 1)
     )
-    for r in range(13)
+    for o in range(13)
     for m in range(16)
 )
-
-
-def _beats(rank: int, need: int) -> bool:
-    """SH-1.3, SH-1.4, SH-4.1: a 2 or a 10 goes on anything, other ranks need ``rank >= need``.
-
-    ``need`` is the top card's rank, or 0 when the pile is empty or topped by a 2.
-    """
-    return rank in (TWO, TEN) or rank >= need
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,22 +299,19 @@ class Shithead(Game):
             return [_FLIPS[i] for i, c in enumerate(self.face_down[seat]) if c is not None]
         cards = self.hands[seat] if src == HAND else self.face_up[seat]
         need = self._need
-        masks = [0] * 13  # suits held of each rank, as bits
+        masks: dict[int, int] = {}  # play order -> suits held, as bits
         for c in cards:
-            masks[c >> 2] |= 1 << (c & 3)
+            o = _ORDER[c]
+            masks[o] = masks.get(o, 0) | _BIT[c]
         actions: list[Action] = []
-        playable = False
-        for r in _PLAY_ORDER:
-            m = masks[r]
-            if m and (r >= need or r in (TWO, TEN)):
-                actions.extend(_PREFIX_PLAYS[r * 16 + m])
-                playable = True
+        for o in sorted(masks):
+            if o >= need:
+                actions += _PREFIX_PLAYS[o * 16 + masks[o]]
         if self.pile:
-            if src == FACE_UP and playable:
+            if src == FACE_UP and actions:
                 # SH-5.2: picking up instead of a legal face-up play costs one face-up card.
-                for r in range(13):
-                    if masks[r]:
-                        actions.append(_PICKUP_WITH[r * 4 + _LOWEST_SUIT[masks[r]]])
+                for o, m in masks.items():
+                    actions.append(_PICKUP_WITH[_RANK_OF_ORDER[o] * 4 + _LOWEST_SUIT[m]])
             else:
                 actions.append(PICKUP)
         return actions
@@ -417,8 +413,7 @@ class Shithead(Game):
         else:
             self._source = FACE_DOWN
         pile = self.pile
-        top = pile[-1] >> 2 if pile else TWO
-        self._need = 0 if top == TWO else top
+        self._need = _NEED[pile[-1]] if pile else 0
 
     def _play(self, seat: int, action: Action) -> list[Event]:
         cards = action.cards
@@ -428,7 +423,7 @@ class Shithead(Game):
         ok = False
         if cards and src != FACE_DOWN and action.slot == -1:
             rank = cards[0] >> 2
-            if rank >= self._need or rank in (TWO, TEN):
+            if _ORDER[cards[0]] >= self._need:
                 if len(cards) == 1:
                     ok = cards[0] in held
                 else:
@@ -545,7 +540,7 @@ class Shithead(Game):
                 "empty_pile", "an empty pile cannot be picked up: play a card", seat, action
             )
         up = self.face_up[seat]
-        must_add = self._source == FACE_UP and any(_beats(c >> 2, self._need) for c in up)
+        must_add = self._source == FACE_UP and any(_ORDER[c] >= self._need for c in up)
         if must_add:
             if not action.cards:
                 raise self._refuse(
@@ -590,7 +585,7 @@ class Shithead(Game):
         down[slot] = None
         rank = c >> 2
         self.pile.append(c)
-        if _beats(rank, self._need):
+        if _ORDER[c] >= self._need:
             events = [Event("played", seat, (c,), {"source": "face_down", "slot": slot})]
             self._after_play(seat, rank, events)
             return events

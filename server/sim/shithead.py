@@ -29,23 +29,22 @@ def random_policy(rng: random.Random) -> Policy:
 
 
 def lowest_policy(game: Shithead, seat: int, legal: list[Action]) -> Action:
-    """The benchmark policy: all cards of the lowest playable rank (2s and 10s counting by
-    their printed rank), a pick-up only when nothing can be played, the first face-down slot."""
-    best: Action | None = None
+    """The benchmark policy: all cards of the lowest playable rank (ordinary ranks low to high,
+    then 2s, then 10s: the order ``legal_actions`` lists plays in), a pick-up only when nothing
+    can be played, the first face-down slot, ready at once in the swap phase."""
+    first = legal[0]
+    kind = first.kind
+    if kind == "swap":
+        return READY
+    if kind != "play":
+        return first  # a pick-up (nothing playable) or a face-down flip
+    rank = first.cards[0] >> 2
+    best = first
     for a in legal:
-        kind = a.kind
-        if kind == "play":
-            if (
-                best is None
-                or a.cards[0] >> 2 < best.cards[0] >> 2
-                or (a.cards[0] >> 2 == best.cards[0] >> 2 and len(a.cards) > len(best.cards))
-            ):
-                best = a
-        elif kind == "flip" or kind == "ready":
-            return a
-    if best is not None:
-        return best
-    return legal[0]
+        if a.kind != "play" or a.cards[0] >> 2 != rank:
+            break
+        best = a  # plays of one rank are listed by growing count
+    return best
 
 
 def play_game(game: Shithead, policy: Policy, max_actions: int = 5000) -> tuple[int, bool]:

@@ -1,0 +1,63 @@
+"""``cardroom serve`` as a real process: SIGTERM stops it gracefully."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from clients import CardroomClient
+
+
+@asynccontextmanager
+async def serving() -> AsyncIterator[tuple[asyncio.subprocess.Process, int]]:
+    """``cardroom serve`` on a free loopback port, killed if the test leaves it running."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "server.cli",
+        "serve",
+        "--port",
+        str(port),
+        "--bot-delay",
+        "0",
+        "--log-level",
+        "WARNING",
+        stdout=asyncio.subprocess.PIPE,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        assert proc.stdout is not None
+        assert b"serving on" in await asyncio.wait_for(proc.stdout.readline(), 20)
+        yield proc, port
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+
+
+async def test_sigterm_tells_clients_closes_with_1001_and_exits_cleanly() -> None:
+    async with serving() as (proc, port):
+        client = await CardroomClient.connect(f"ws://127.0.0.1:{port}/")
+        await client.create("shithead", seats=3, name="Ann")
+        async with connect(f"ws://127.0.0.1:{port}/") as raw:
+            proc.send_signal(signal.SIGTERM)
+            closing = await client.wait_for(lambda m: m.type == "closing", timeout=10)
+            assert "shutting down" in closing.reason  # type: ignore[union-attr]
+            try:
+                while True:
+                    await asyncio.wait_for(raw.recv(), 10)
+            except ConnectionClosed as closed:
+                assert closed.rcvd is not None and closed.rcvd.code == 1001
+        assert await asyncio.wait_for(proc.wait(), 15) == 0
+        await client.close()
