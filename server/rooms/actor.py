@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from server.bots.base import Bot, RandomBot, make_bot
+from server.bots.pool import SLOW_LEVELS
 from server.metrics import Metrics
 from server.rooms.core import (
     CancelTimer,
@@ -131,22 +132,26 @@ class RoomActor:
         self._timers.pop(key, None)
         self.submit("timer", key)
 
+    def _bot_seed(self, seat: int) -> int:
+        return (self.core.seed + 7919 * seat) % 2**63
+
     def bot(self, seat: int, level: str, game: str) -> Bot:
         bot = self._bots.get((seat, level))
         if bot is None:
-            bot = make_bot(level, game, seed=(self.core.seed + 7919 * seat) % 2**63)
+            bot = make_bot(level, game, seed=self._bot_seed(seat))
             self._bots[(seat, level)] = bot
         return bot
 
     async def _run_bot(self, o: RunBot) -> None:
         if o.delay > 0:
             await asyncio.sleep(o.delay)
-        bot = self.bot(o.seat, o.level, o.game)
         try:
-            if o.level == "strong":
-                action = await asyncio.to_thread(bot.choose, o.view)
+            if o.level in SLOW_LEVELS:
+                action = await self.manager.bot_pool.choose(
+                    o.level, o.game, self._bot_seed(o.seat), o.view
+                )
             else:
-                action = bot.choose(o.view)
+                action = self.bot(o.seat, o.level, o.game).choose(o.view)
         except Exception:
             log.exception("room %s: %s bot failed in seat %d", self.code, o.level, o.seat)
             action = RandomBot().choose(o.view)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from protocol import messages as m
+from server.bots.pool import BotPool
 from server.metrics import Metrics
 from server.rooms.actor import RoomActor
 from server.rooms.core import Refusal, RoomCore, RoomSettings
@@ -49,6 +50,7 @@ class RoomManager:
         self.conns: dict[int, Outbox] = {}
         self.room_of: dict[int, str] = {}
         self._closing: set[asyncio.Task[None]] = set()
+        self.bot_pool = BotPool()
 
     # connections
 
@@ -165,3 +167,4 @@ class RoomManager:
             await self.store.save(actor.code, actor.core.meta())
         for task in list(self._closing):
             await task
+        self.bot_pool.close()

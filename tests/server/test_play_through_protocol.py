@@ -79,3 +79,15 @@ async def test_chat_reaches_everyone_and_is_length_limited(server: CardroomServe
         await eve.send_raw(json.dumps(long))
         error = await eve.wait_for(lambda msg: msg.type == "error")
         assert error.code == "invalid_message"  # type: ignore[union-attr]
+
+
+async def test_strong_bots_think_in_a_worker_process(server: CardroomServer) -> None:
+    async with CardroomClient.connect(server.url, timeout=60) as ann:
+        await ann.create("sheepshead", seats=5, name="Ann")
+        await ann.host("fill_bots", level="strong")
+        info = await ann.wait_room(lambda r: r.seats[1].kind == "bot")
+        assert info.seats[1].bot_level == "strong"
+        await ann.host("start")
+        final = await play_until_over(ann, timeout=60)
+        assert sum(final["result"]["units"]) == 0
+    assert server.manager.bot_pool._pool is not None  # the searches ran in the pool
