@@ -42,6 +42,26 @@ def new(hands: dict[int, str], blind: str = "", dealer: int = 0) -> Sheepshead:
     return Sheepshead.new(5, dealer, deck=deck_for(hands, blind, dealer))
 
 
+def main_deal(call: str = "call AH") -> Sheepshead:
+    """Dealer 0; seat 1 picks, buries 9S TS and (unless ``call`` is empty) calls AH; seat 3 is
+    the partner (AH 9H, no trump)."""
+    game = new(
+        {
+            1: "QC QS 7H 9S TS 8S",
+            2: "AS TC AC 7S QH JC",
+            3: "AH 9H 7C 8C 9C KC",
+            4: "KS TH KH 8H QD JS",
+            0: "JH JD TD 9D 8D 7D",
+        },
+        blind="AD KD",
+    )
+    act(game, 1, "pick")
+    act(game, 1, "bury 9S TS")
+    if call:
+        act(game, 1, call)
+    return game
+
+
 def act(game: Sheepshead, seat: int, text: str) -> list[Event]:
     """Apply ``text`` (e.g. ``"play QC"``) for ``seat``."""
     return game.apply(seat, Action.from_str(text))

@@ -10,7 +10,7 @@ from protocol.cards import card_code, parse_card, parse_cards
 from server.rules.base import IllegalAction
 from server.rules.sheepshead import Sheepshead
 from server.rules.sheepshead_cards import SUIT_CLASS
-from tests.rules.ss_helpers import act, new, play, recorded
+from tests.rules.ss_helpers import act, main_deal, new, play, recorded
 
 
 def legal_cards(game: Sheepshead, seat: int) -> set[int]:
@@ -23,24 +23,6 @@ def refused(game: Sheepshead, seat: int, text: str) -> str:
         act(game, seat, text)
     assert (game.view(None), [game.view(s) for s in range(5)], list(game.log)) == before
     return err.value.code
-
-
-def main_deal() -> Sheepshead:
-    """Dealer 0; seat 1 picks, buries 9S TS, calls AH; seat 3 is the partner (AH 9H, no trump)."""
-    game = new(
-        {
-            1: "QC QS 7H 9S TS 8S",
-            2: "AS TC AC 7S QH JC",
-            3: "AH 9H 7C 8C 9C KC",
-            4: "KS TH KH 8H QD JS",
-            0: "JH JD TD 9D 8D 7D",
-        },
-        blind="AD KD",
-    )
-    act(game, 1, "pick")
-    act(game, 1, "bury 9S TS")
-    act(game, 1, "call AH")
-    return game
 
 
 def test_dealers_left_leads_first_and_winner_leads_next() -> None:

@@ -9,7 +9,7 @@ import pytest
 from protocol.cards import parse_card
 from server.rules.base import Action, IllegalAction
 from server.rules.sheepshead import Sheepshead
-from tests.rules.ss_helpers import act, new, play
+from tests.rules.ss_helpers import act, main_deal, new, play
 
 
 def snapshot(game: Sheepshead) -> Any:
@@ -34,24 +34,6 @@ def refuse(game: Sheepshead, seat: int, action: Action | str) -> IllegalAction:
     return err.value
 
 
-def picked(call: str = "call AH") -> Sheepshead:
-    game = new(
-        {
-            1: "QC QS 7H 9S TS 8S",
-            2: "AS TC AC 7S QH JC",
-            3: "AH 9H 7C 8C 9C KC",
-            4: "KS TH KH 8H QD JS",
-            0: "JH JD TD 9D 8D 7D",
-        },
-        blind="AD KD",
-    )
-    act(game, 1, "pick")
-    act(game, 1, "bury 9S TS")
-    if call:
-        act(game, 1, call)
-    return game
-
-
 def test_out_of_turn_wrong_phase_unknown_and_malformed() -> None:
     # rule SS-3.1, SS-5.1
     game = Sheepshead.new(5, 0, seed=1)
@@ -60,7 +42,7 @@ def test_out_of_turn_wrong_phase_unknown_and_malformed() -> None:
     assert refuse(game, 1, "double").code == "unknown_action"
     assert refuse(game, 1, "pick 7C").code == "malformed_action"
     assert refuse(game, 1, Action("pick", (), 2)).code == "malformed_action"
-    game = picked()
+    game = main_deal()
     assert refuse(game, 2, "play AS").code == "not_your_turn"
     assert refuse(game, 1, "play 8S QC").code == "malformed_action"
     assert refuse(game, 1, "pass").code == "wrong_phase"
@@ -104,7 +86,7 @@ def test_unknown_call_set_aside_card_must_be_held() -> None:
 
 def test_play_refusals_leave_state_untouched() -> None:
     # rule SS-5.2, SS-6.1
-    game = picked()
+    game = main_deal()
     assert refuse(game, 1, "play AS").code == "cards_not_held"
     play(game, "8S")
     assert refuse(game, 2, "play JC").code == "must_follow_suit"

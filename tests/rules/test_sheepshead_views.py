@@ -6,7 +6,7 @@ import json
 
 from protocol.cards import card_code, parse_card
 from server.rules.sheepshead import Sheepshead
-from tests.rules.ss_helpers import act, new, play, recorded
+from tests.rules.ss_helpers import act, main_deal, new, play, recorded
 
 
 def test_seat_sees_own_hand_spectator_sees_none() -> None:
@@ -41,19 +41,7 @@ def test_only_picker_sees_blind_and_buried() -> None:
 
 def test_partner_learns_from_hand_everyone_when_called_card_played() -> None:
     # rule SS-4.1, SS-6.2
-    game = new(
-        {
-            1: "QC QS 7H 9S TS 8S",
-            2: "AS TC AC 7S QH JC",
-            3: "AH 9H 7C 8C 9C KC",
-            4: "KS TH KH 8H QD JS",
-            0: "JH JD TD 9D 8D 7D",
-        },
-        blind="AD KD",
-    )
-    act(game, 1, "pick")
-    act(game, 1, "bury 9S TS")
-    act(game, 1, "call AH")
+    game = main_deal()
     assert game.view(3)["you_are_partner"] is True
     for seat in (0, 1, 2, 4, None):
         assert game.view(seat)["you_are_partner"] is False
