@@ -8,7 +8,7 @@ import importlib
 import sys
 
 SIMS = {"shithead": "server.sim.shithead", "sheepshead": "server.sim.sheepshead"}
-BENCHES = {"rules": "server.bench.rules"}
+BENCHES = {"rules": "server.bench.rules", "server": "server.bench.server"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -20,11 +20,14 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("game", choices=sorted(SIMS))
     bench = sub.add_parser("bench", help="run a benchmark and print its figures", add_help=False)
     bench.add_argument("what", choices=sorted(BENCHES))
+    sub.add_parser("arena", help="bots play each other; per-level results", add_help=False)
     args, rest = parser.parse_known_args(argv)
     if args.command == "serve":
         return serve(rest)
     if args.command == "sim":
         module = importlib.import_module(SIMS[args.game])
+    elif args.command == "arena":
+        module = importlib.import_module("server.arena")
     else:
         module = importlib.import_module(BENCHES[args.what])
     result: int = module.main(rest)

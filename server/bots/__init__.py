@@ -1,6 +1,35 @@
 """Bots: policies that take a seat's view (exactly what a client of that seat receives) and
-return an action. They never see the game state itself."""
+return an action. They never see the game state itself.
 
-from server.bots.base import BOT_LEVELS, Bot, make_bot
+Importing this package registers every level of both games:
 
-__all__ = ["BOT_LEVELS", "Bot", "make_bot"]
+>>> make_bot("basic", "shithead").__class__.__name__
+'ShitheadBasicBot'
+>>> make_bot("strong", "sheepshead", seed=1).__class__.__name__
+'SheepsheadStrongBot'
+"""
+
+from server.bots.base import BOT_LEVELS, DEFAULT_LEVEL, Bot, RandomBot, make_bot, register
+from server.bots.sheepshead_basic import SheepsheadBasicBot
+from server.bots.sheepshead_strong import SheepsheadStrongBot
+from server.bots.shithead_basic import ShitheadBasicBot
+from server.bots.shithead_strong import ShitheadStrongBot
+
+for _game in ("shithead", "sheepshead"):
+    register("random", _game, RandomBot)
+register("basic", "shithead", ShitheadBasicBot)
+register("basic", "sheepshead", SheepsheadBasicBot)
+register("strong", "shithead", ShitheadStrongBot)
+register("strong", "sheepshead", SheepsheadStrongBot)
+
+__all__ = [
+    "BOT_LEVELS",
+    "DEFAULT_LEVEL",
+    "Bot",
+    "RandomBot",
+    "SheepsheadBasicBot",
+    "SheepsheadStrongBot",
+    "ShitheadBasicBot",
+    "ShitheadStrongBot",
+    "make_bot",
+]

@@ -1,0 +1,282 @@
+"""``cardroom arena GAME --seats strong,basic,basic,basic,basic --hands N --seed S [--jobs J]``:
+bots of several levels play many games against each other, and the arena reports per level.
+
+Position cancels out: the games come in blocks of one deal per seat count; within a block the
+same deal (same deck, same dealer) is played once per rotation of the seat list, so every entry
+sits in every seat with the same cards. Each bot sees only its seat's view.
+
+Per level it prints: Sheepshead average units per hand with a 95% confidence interval, pick and
+alone rates (and the table's leaster rate); Shithead loss rate with its 95% interval (par is one
+over the number of players) and how many games hit the length cap; and the decision time
+(median and p99) of every level. ``--jobs`` plays games in parallel processes; the results do
+not depend on it (every game and every bot is seeded from ``--seed`` and the game number).
+
+>>> summary = run("sheepshead", ["basic", "random", "random", "random", "random"], 5, seed=1)
+>>> summary.games, round(sum(summary.units["basic"]) + sum(summary.units["random"]), 6)
+(5, 0.0)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import random
+import statistics
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from server.bots import BOT_LEVELS, make_bot
+from server.rules.sheepshead import Sheepshead
+from server.rules.shithead import Shithead
+
+GAMES = ("shithead", "sheepshead")
+#: Shithead games stop after this many actions and count as capped.
+DEFAULT_CAP = 3000
+
+
+@dataclass
+class GameRecord:
+    """What one game produced, per entry of the seat list (not per seat)."""
+
+    index: int
+    units: list[float]  # sheepshead units, or shithead 1 for the loser (0 if capped)
+    capped: bool = False
+    picked: list[bool] = field(default_factory=list)
+    alone: list[bool] = field(default_factory=list)
+    leaster: bool = False
+    times: list[list[float]] = field(default_factory=list)
+
+
+def _deal_seed(seed: int, block: int) -> int:
+    return random.Random(seed * 1_000_003 + block).getrandbits(63)
+
+
+def play_one(game: str, levels: list[str], index: int, seed: int, cap: int) -> GameRecord:
+    """Play game ``index``: block ``index // P`` fixes the deal, ``index % P`` the rotation."""
+    players = len(levels)
+    block, rotation = divmod(index, players)
+    deal_seed = _deal_seed(seed, block)
+    dealer = block % players
+    # Entry j sits at seat (j + rotation) % players.
+    seat_entry = [(s - rotation) % players for s in range(players)]
+    bots = [
+        make_bot(levels[seat_entry[s]], game, seed=(seed * 7919 + index * 31 + s) % 2**63)
+        for s in range(players)
+    ]
+    times: list[list[float]] = [[] for _ in range(players)]
+    g: Shithead | Sheepshead
+    if game == "shithead":
+        g = Shithead.new(players, dealer, seed=deal_seed)
+    else:
+        g = Sheepshead.new(players, dealer, seed=deal_seed)
+    actions = 0
+    clock = time.perf_counter
+    while not g.is_over() and actions < cap:
+        seat = g.to_act()[0]
+        view = g.view(seat)
+        start = clock()
+        action = bots[seat].choose(view)
+        times[seat_entry[seat]].append(clock() - start)
+        g.apply(seat, action)
+        actions += 1
+    record = GameRecord(index, [0.0] * players, times=times)
+    if not g.is_over():
+        record.capped = True
+        return record
+    if isinstance(g, Shithead):
+        outcome = g.outcome()
+        assert outcome is not None
+        record.units[seat_entry[outcome.loser]] = 1.0
+    else:
+        result = g.outcome()
+        assert result is not None
+        for s in range(players):
+            record.units[seat_entry[s]] = float(result.units[s])
+        record.picked = [False] * players
+        record.alone = [False] * players
+        record.leaster = result.leaster
+        if result.picker is not None:
+            record.picked[seat_entry[result.picker]] = True
+            record.alone[seat_entry[result.picker]] = result.alone
+    return record
+
+
+def _work(args: tuple[str, list[str], int, int, int]) -> GameRecord:
+    return play_one(*args)
+
+
+@dataclass
+class Summary:
+    """Results pooled per level."""
+
+    game: str
+    levels: list[str]
+    games: int = 0
+    capped: int = 0
+    leasters: int = 0
+    units: dict[str, list[float]] = field(default_factory=dict)
+    picks: dict[str, int] = field(default_factory=dict)
+    alones: dict[str, int] = field(default_factory=dict)
+    times: dict[str, list[float]] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def add(self, r: GameRecord) -> None:
+        self.games += 1
+        self.capped += r.capped
+        self.leasters += r.leaster
+        for j, level in enumerate(self.levels):
+            self.times.setdefault(level, []).extend(r.times[j])
+            if r.capped:
+                continue
+            self.units.setdefault(level, []).append(r.units[j])
+            if r.picked:
+                self.picks[level] = self.picks.get(level, 0) + r.picked[j]
+                self.alones[level] = self.alones.get(level, 0) + r.alone[j]
+
+    def stats(self) -> dict[str, Any]:
+        """Per-level figures as plain data."""
+        out: dict[str, Any] = {
+            "game": self.game,
+            "seats": self.levels,
+            "games": self.games,
+            "capped": self.capped,
+            "seconds": round(self.seconds, 1),
+            "levels": {},
+        }
+        if self.game == "sheepshead":
+            out["leaster_rate"] = self.leasters / max(self.games, 1)
+        else:
+            out["par_loss_rate"] = 1 / len(self.levels)
+        for level in dict.fromkeys(self.levels):
+            xs = self.units.get(level, [])
+            n = len(xs)
+            mean = sum(xs) / n if n else 0.0
+            sd = statistics.pstdev(xs) if n > 1 else 0.0
+            half = 1.96 * sd / math.sqrt(n) if n else 0.0
+            ts = sorted(self.times.get(level, []))
+            entry: dict[str, Any] = {
+                "seat_games": n,
+                "decisions": len(ts),
+                "time_median_ms": 1000 * ts[len(ts) // 2] if ts else 0.0,
+                "time_p99_ms": 1000 * ts[min(len(ts) - 1, int(0.99 * len(ts)))] if ts else 0.0,
+            }
+            if self.game == "sheepshead":
+                picks = self.picks.get(level, 0)
+                entry.update(
+                    units_per_hand=mean,
+                    ci95=(mean - half, mean + half),
+                    pick_rate=picks / max(n, 1),
+                    alone_rate=self.alones.get(level, 0) / max(picks, 1),
+                )
+            else:
+                entry.update(loss_rate=mean, ci95=(mean - half, mean + half))
+            out["levels"][level] = entry
+        return out
+
+    def format(self) -> str:
+        s = self.stats()
+        lines = [
+            f"{self.game}: {self.games} games, seats {','.join(self.levels)}, "
+            f"{s['seconds']} s" + (f", capped {self.capped}" if self.game == "shithead" else "")
+        ]
+        if self.game == "sheepshead":
+            lines.append(f"leaster rate {s['leaster_rate']:.3f}")
+        else:
+            lines.append(f"par loss rate {s['par_loss_rate']:.3f}")
+        for level, e in s["levels"].items():
+            lo, hi = e["ci95"]
+            if self.game == "sheepshead":
+                result = (
+                    f"{e['units_per_hand']:+.3f} units/hand (95% CI {lo:+.3f} .. {hi:+.3f}), "
+                    f"pick {e['pick_rate']:.3f}, alone {e['alone_rate']:.3f} of picks"
+                )
+            else:
+                result = f"loss rate {e['loss_rate']:.3f} (95% CI {lo:.3f} .. {hi:.3f})"
+            lines.append(
+                f"  {level:<7} {result}; {e['seat_games']} seat-games; decision "
+                f"median {e['time_median_ms']:.2f} ms, p99 {e['time_p99_ms']:.1f} ms "
+                f"({e['decisions']} decisions)"
+            )
+        return "\n".join(lines)
+
+
+def _records(
+    game: str, levels: list[str], games: int, seed: int, jobs: int, cap: int
+) -> Iterator[GameRecord]:
+    tasks = [(game, levels, i, seed, cap) for i in range(games)]
+    if jobs <= 1:
+        for t in tasks:
+            yield _work(t)
+        return
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        yield from pool.imap_unordered(_work, tasks, chunksize=1)
+
+
+def _bar(done: int, total: int, start: float) -> None:
+    width = 30
+    filled = width * done // max(total, 1)
+    elapsed = time.perf_counter() - start
+    eta = elapsed / done * (total - done) if done else 0.0
+    sys.stderr.write(
+        f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} "
+        f"{elapsed:5.0f}s elapsed, ~{eta:4.0f}s left"
+    )
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def run(
+    game: str,
+    levels: list[str],
+    games: int,
+    seed: int = 0,
+    jobs: int = 1,
+    cap: int = DEFAULT_CAP,
+    progress: bool = False,
+) -> Summary:
+    """Play ``games`` games and pool the results per level."""
+    summary = Summary(game, levels)
+    start = shown = time.perf_counter()
+    for done, record in enumerate(_records(game, levels, games, seed, jobs, cap), 1):
+        summary.add(record)
+        if progress and (done == games or time.perf_counter() - shown > 0.5):
+            shown = time.perf_counter()
+            _bar(done, games, start)
+    summary.seconds = time.perf_counter() - start
+    return summary
+
+
+def main(argv: list[str]) -> int:
+    """``cardroom arena GAME --seats L,L,… [--hands N] [--seed S] [--jobs J] [--cap A]``."""
+    parser = argparse.ArgumentParser(prog="cardroom arena")
+    parser.add_argument("game", choices=GAMES)
+    parser.add_argument("--seats", required=True, help="comma-separated levels, one per seat")
+    parser.add_argument("--hands", "--games", dest="games", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--cap", type=int, default=DEFAULT_CAP, help="max actions per game")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    parser.add_argument("--no-progress", action="store_true")
+    args = parser.parse_args(argv)
+    levels = [x.strip() for x in args.seats.split(",") if x.strip()]
+    bad = [x for x in levels if x not in BOT_LEVELS]
+    if bad:
+        parser.error(f"unknown levels {bad}; levels are {', '.join(BOT_LEVELS)}")
+    counts = Sheepshead.seat_counts if args.game == "sheepshead" else Shithead.seat_counts
+    if len(levels) not in counts:
+        parser.error(f"{args.game} seats {counts} players, not {len(levels)}")
+    if args.games < 1 or args.jobs < 1:
+        parser.error("--hands and --jobs must be positive")
+    summary = run(
+        args.game, levels, args.games, args.seed, args.jobs, args.cap, not args.no_progress
+    )
+    print(summary.format())
+    if args.json:
+        print(json.dumps(summary.stats()))
+    return 0

@@ -1,0 +1,294 @@
+"""Determinisation: complete positions, built from one seat's view, that agree with everything
+the view shows. Search plays on these sampled positions, never on the real game.
+
+Shithead: the cards the view does not place (other hands beyond their publicly known cards,
+every face-down card, the stock, and burned cards not remembered) are dealt at random; burned
+cards the bot saw on the pile and that are now nowhere public are known to be burned.
+
+Sheepshead: the hidden cards (other hands, the buried pair or the leaster's blind, a face-down
+unknown card) are dealt so that every void a seat revealed by not following suit holds, the
+called card lies with a seat that could be the partner, and the picker keeps a card of the
+called suit until it is led; the hand is then rebuilt by replaying the public history on a deal
+that gives each seat its sampled cards, so every rule of the core applies to the sample.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from protocol.cards import CODES, parse_card, parse_cards
+from server.rules.base import Action, IllegalAction
+from server.rules.sheepshead import PLAYERS, Sheepshead
+from server.rules.sheepshead_cards import DECK32, FAIL_ACES, SUIT_CLASS, TRUMP
+from server.rules.shithead import Shithead
+
+View = dict[str, Any]
+
+
+# ------------------------------------------------------------------------------------ Shithead
+
+
+def shithead_public(view: View) -> set[int]:
+    """Cards whose place the view shows: own hand, face-up cards, pile, known hand cards."""
+    cards = set(parse_cards(view["hand"])) | set(parse_cards(view["pile"]))
+    for s in view["seats"]:
+        cards |= set(parse_cards(s["face_up"])) | set(parse_cards(s["known_in_hand"]))
+    return cards
+
+
+def sample_shithead(
+    view: View, rng: random.Random, burned_known: set[int] | None = None
+) -> Shithead:
+    """A play-phase position consistent with ``view``; ``burned_known`` are cards known to be
+    burned (the bot saw them and they are nowhere public now)."""
+    me = view["seat"]
+    public = shithead_public(view)
+    burned = [c for c in (burned_known or ()) if c not in public][: view["burned"]]
+    pool = [c for c in range(52) if c not in public and c not in burned]
+    rng.shuffle(pool)
+    it = iter(pool)
+    hands: list[str] = []
+    downs: list[str] = []
+    for s, info in enumerate(view["seats"]):
+        if s == me:
+            hand = list(view["hand"])
+        else:
+            known = list(info["known_in_hand"])
+            hand = known + [CODES[next(it)] for _ in range(info["hand_count"] - len(known))]
+        hands.append(" ".join(hand))
+        downs.append(" ".join(CODES[next(it)] if d else "-" for d in info["face_down"]))
+    stock = " ".join(CODES[next(it)] for _ in range(view["stock"]))
+    burned_all = [*burned, *it]
+    out = sorted(
+        (s for s, info in enumerate(view["seats"]) if info["out"]),
+        key=lambda s: view["seats"][s]["place"],
+    )
+    return Shithead.from_position(
+        hands=hands,
+        face_up=[" ".join(info["face_up"]) for info in view["seats"]],
+        face_down=downs,
+        known=[" ".join(info["known_in_hand"]) for info in view["seats"]],
+        turn=view["turn"],
+        pile=" ".join(view["pile"]),
+        stock=stock,
+        burned=" ".join(CODES[c] for c in burned_all),
+        out=out,
+        dealer=view["dealer"],
+    )
+
+
+# ------------------------------------------------------------------------------------ Sheepshead
+
+
+def _history(view: View) -> list[tuple[int, int | None]]:
+    """Every card played so far, in order: (seat, card or None when face down)."""
+    plays: list[tuple[int, int | None]] = []
+    for trick in [*view["tricks"], view["trick"]]:
+        for e in trick["cards"]:
+            plays.append((e["seat"], None if e["card"] is None else parse_card(e["card"])))
+    return plays
+
+
+def _voids(view: View) -> list[set[int]]:
+    voids: list[set[int]] = [set() for _ in range(PLAYERS)]
+    for trick in [*view["tricks"], view["trick"]]:
+        led = -1
+        for e in trick["cards"]:
+            if e["card"] is None:
+                continue
+            cls = SUIT_CLASS[parse_card(e["card"])]
+            if led < 0:
+                led = cls
+            elif cls != led:
+                voids[e["seat"]].add(led)
+    return voids
+
+
+class SheepsheadSampler:
+    """Samples complete hands consistent with one play-phase view (built once per decision)."""
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+        self.me: int = view["seat"]
+        self.hand = parse_cards(view["hand"])
+        self.history = _history(view)
+        self.voids = _voids(view)
+        self.picker = -1 if view["picker"] is None else int(view["picker"])
+        self.called = -1 if view["called"] is None else parse_card(view["called"])
+        self.is_picker = self.me == self.picker
+        seen = {c for _, c in self.history if c is not None}
+        known = set(self.hand) | seen
+        self.buried = parse_cards(view["buried"]) if view["buried"] else []
+        self.blind = parse_cards(view["blind"]) if view["blind"] else []
+        self.unknown = -1 if view["unknown_card"] is None else parse_card(view["unknown_card"])
+        if self.is_picker:
+            known |= set(self.buried)
+            if self.unknown >= 0:
+                known.add(self.unknown)
+        self.pool = [c for c in DECK32 if c not in known]
+        # How many hidden cards each seat still holds (the picker's pending unknown card is
+        # counted apart), and the hidden extras: buried/aside pair, a face-down played card.
+        counts = list(view["hand_counts"])
+        self.unknown_pending = (
+            bool(view["unknown_call"])
+            and not any(c is None for _, c in self.history)
+            and not view["result"]
+        )
+        if self.unknown_pending:
+            counts[self.picker] -= 1
+        counts[self.me] = 0
+        self.counts = counts
+        self.face_down_played = any(c is None for _, c in self.history)
+        self.need_hold = (
+            self.called >= 0
+            and not view["called_suit_led"]
+            and not view["unknown_call"]
+            and not self.is_picker
+        )
+        self.called_hidden = self.called >= 0 and self.called in self.pool
+        # SS-4.3: after an unknown-card call the picker's fail cards were all aces.
+        self.picker_only_aces = bool(view["unknown_call"]) and not self.is_picker
+
+    def _fits(self, seat: int, c: int) -> bool:
+        if SUIT_CLASS[c] in self.voids[seat]:
+            return False
+        if seat == self.picker and self.picker_only_aces:
+            return SUIT_CLASS[c] == TRUMP or c in FAIL_ACES
+        return True
+
+    # ------------------------------------------------------------------ dealing the pool
+
+    def _deal(self, rng: random.Random) -> tuple[list[list[int]], list[int], int, int] | None:
+        """Hidden hands per seat, the buried/aside pair, the face-down unknown card (or -1) and
+        the pending unknown card (or -1); ``None`` when this try broke a constraint."""
+        pool = list(self.pool)
+        rng.shuffle(pool)
+        hands: list[list[int]] = [[] for _ in range(PLAYERS)]
+        if self.called_hidden:
+            cls = SUIT_CLASS[self.called]
+            options = [
+                s
+                for s in range(PLAYERS)
+                if s not in (self.me, self.picker)
+                and self.counts[s] > 0
+                and cls not in self.voids[s]
+            ]
+            if not options:
+                return None
+            hands[rng.choice(options)].append(self.called)
+            pool.remove(self.called)
+        order = sorted(
+            (s for s in range(PLAYERS) if s != self.me),
+            key=lambda s: (s != self.picker or not self.picker_only_aces, -len(self.voids[s])),
+        )
+        unknown_first = self.picker_only_aces and (self.unknown_pending or self.face_down_played)
+        if unknown_first:
+            aces_or_trumps = [c for c in pool if SUIT_CLASS[c] == TRUMP or c in FAIL_ACES]
+            if not aces_or_trumps:
+                return None
+            hidden_unknown = aces_or_trumps[0]
+            pool.remove(hidden_unknown)
+        for s in order:
+            need = self.counts[s] - len(hands[s])
+            if need <= 0:
+                continue
+            take = [c for c in pool if self._fits(s, c) and c != self.called][:need]
+            if len(take) < need:
+                return None
+            for c in take:
+                pool.remove(c)
+            hands[s].extend(take)
+        # What remains: the buried (or aside) pair, then the face-down and pending unknown cards.
+        extra: list[int] = []
+        if not self.is_picker or self.view["leaster"]:
+            extra = pool[:2] if (self.picker >= 0 or self.view["leaster"]) else []
+            pool = pool[len(extra) :]
+        face_down = -1
+        pending = -1
+        if self.face_down_played and not self.is_picker:
+            face_down = hidden_unknown if unknown_first else pool.pop()
+        if self.unknown_pending and not self.is_picker:
+            pending = hidden_unknown if unknown_first else pool.pop()
+        if pool:
+            return None
+        if self.need_hold and self.picker >= 0:
+            cls = SUIT_CLASS[self.called]
+            if not any(SUIT_CLASS[c] == cls for c in hands[self.picker]):
+                return None
+        return hands, extra, face_down, pending
+
+    def sample(self, rng: random.Random, tries: int = 40) -> Sheepshead | None:
+        """A complete hand at the current position, or ``None`` if no try was consistent."""
+        for _ in range(tries):
+            dealt = self._deal(rng)
+            if dealt is None:
+                continue
+            game = self._rebuild(*dealt)
+            if game is not None:
+                return game
+        return None
+
+    # ------------------------------------------------------------------ replaying the history
+
+    def _rebuild(
+        self, hidden: list[list[int]], extra: list[int], face_down: int, pending: int
+    ) -> Sheepshead | None:
+        view = self.view
+        me, picker = self.me, self.picker
+        current: list[list[int]] = [list(h) for h in hidden]
+        current[me] = list(self.hand)
+        played: list[list[int]] = [[] for _ in range(PLAYERS)]
+        history: list[tuple[int, int]] = []
+        unknown = self.unknown if self.is_picker else (face_down if face_down >= 0 else pending)
+        for s, c in self.history:
+            card = unknown if c is None else c
+            played[s].append(card)
+            history.append((s, card))
+        if view["leaster"]:
+            blind = extra
+            buried: list[int] = []
+        elif picker >= 0:
+            buried = self.buried if self.is_picker else extra
+            blind = self.blind if self.is_picker else buried
+        else:
+            blind, buried = [], []
+        original = [current[s] + played[s] for s in range(PLAYERS)]
+        if picker >= 0:
+            eight = original[picker] + buried
+            if unknown >= 0 and unknown not in eight:
+                eight.append(unknown)
+            original[picker] = [c for c in eight if c not in blind]
+        if len(blind) != 2:
+            # Still picking (no picker yet): the blind is the two cards left over.
+            blind = [c for c in DECK32 if not any(c in h for h in original)]
+        dealer = view["dealer"]
+        deck: list[int] = []
+        for i in range(PLAYERS):
+            deck.extend(original[(dealer + 1 + i) % PLAYERS])
+        deck.extend(blind)
+        if sorted(deck) != list(DECK32):
+            return None
+        game = Sheepshead(deck, dealer)
+        try:
+            for s in view["passed"]:
+                game.apply(s, Action("pass"))
+            if picker >= 0:
+                game.apply(picker, Action("pick"))
+                game.apply(picker, Action("bury", tuple(buried)))
+                if view["alone"]:
+                    game.apply(picker, Action("alone"))
+                elif view["unknown_call"]:
+                    game.apply(picker, Action("call_unknown", (self.called, unknown)))
+                else:
+                    game.apply(picker, Action("call", (self.called,)))
+            for s, c in history:
+                game.apply(s, Action("play", (c,)))
+        except IllegalAction:
+            return None
+        return game
+
+
+def legal_cards(game: Sheepshead, seat: int) -> list[int]:
+    """The cards ``seat`` may play now in a sampled game (fast path for search)."""
+    return list(game._legal_cards(seat))

@@ -1,0 +1,152 @@
+"""The ``basic`` Sheepshead bot: fast heuristics from its seat's view alone.
+
+>>> from server.rules.sheepshead import Sheepshead
+>>> game = Sheepshead.new(5, dealer=0, seed=3)
+>>> SheepsheadBasicBot(seed=1).choose(game.view(1)).kind in ("pick", "pass")
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from protocol.cards import parse_card, parse_cards
+from server.bots.sheepshead_policy import (
+    PLAYERS,
+    Table,
+    choose_bury,
+    choose_card,
+    go_alone,
+    should_pick,
+)
+from server.rules.base import Action
+from server.rules.sheepshead_cards import FAIL_ACES, POINTS, STRENGTH, SUIT_CLASS, TRUMP
+
+View = dict[str, Any]
+
+
+def table_from_view(view: View) -> Table:
+    """The :class:`Table` a seat sees in its view (play phase)."""
+    seat: int = view["seat"]
+    hand = parse_cards(view["hand"])
+    legal = [parse_card(a["cards"][0]) for a in view["legal"] if a["kind"] == "play"]
+    seen: set[int] = set()
+    voids: list[set[int]] = [set() for _ in range(PLAYERS)]
+    for trick in [*view["tricks"], view["trick"]]:
+        led = -1
+        for entry in trick["cards"]:
+            code = entry["card"]
+            if code is None:
+                continue
+            c = parse_card(code)
+            seen.add(c)
+            cls = SUIT_CLASS[c]
+            if led < 0:
+                led = cls
+            elif cls != led:
+                voids[entry["seat"]].add(led)
+    trick_seats = [e["seat"] for e in view["trick"]["cards"]]
+    trick_cards = [
+        -1 if e["card"] is None else parse_card(e["card"]) for e in view["trick"]["cards"]
+    ]
+    leaster = bool(view["leaster"])
+    picker = -1 if view["picker"] is None else int(view["picker"])
+    partner = view["partner"]
+    called = -1 if view["called"] is None else parse_card(view["called"])
+    friends: set[int] = set()
+    foes: set[int] = set()
+    picker_side = False
+    if not leaster and picker >= 0:
+        others = set(range(PLAYERS)) - {seat}
+        if seat == picker:
+            picker_side = True
+            if partner is not None:
+                friends.add(partner)
+            foes = others if view["alone"] else others - {partner} if partner is not None else set()
+        elif view["you_are_partner"]:
+            picker_side = True
+            friends.add(picker)
+            foes = others - {picker}
+        else:
+            foes.add(picker)
+            if partner is not None:
+                foes.add(partner)
+            if view["alone"] or partner is not None:
+                friends = others - foes
+    return Table(
+        seat=seat,
+        hand=hand,
+        legal=legal,
+        trick_seats=trick_seats,
+        trick_cards=trick_cards,
+        seen=seen,
+        leaster=leaster,
+        picker=picker,
+        called=called,
+        called_suit_led=bool(view["called_suit_led"]),
+        friends=frozenset(friends),
+        foes=frozenset(foes),
+        tricks_won=list(view["tricks_won"]),
+        points_won=list(view["visible_points"]),
+        voids=voids,
+        picker_side=picker_side,
+    )
+
+
+def choose_call(hand: list[int], legal: list[Action]) -> Action:
+    """Call the ace of the suit we hold fewest cards of (one hold card is ideal); with only the
+    unknown-card call open, set aside the least valuable card; alone with a monster hand."""
+    calls = [a for a in legal if a.kind == "call"]
+    unknowns = [a for a in legal if a.kind == "call_unknown"]
+    alone = next(a for a in legal if a.kind == "alone")
+    if go_alone(hand) or not (calls or unknowns):
+        return alone
+
+    def suit_len(c: int) -> int:
+        return sum(1 for x in hand if SUIT_CLASS[x] == SUIT_CLASS[c])
+
+    if calls:
+        # Fewest cards in the called suit, then hold cards with fewest points.
+        def key(a: Action) -> tuple[int, int]:
+            cls = SUIT_CLASS[a.cards[0]]
+            held_points = sum(POINTS[x] for x in hand if SUIT_CLASS[x] == cls)
+            return (suit_len(a.cards[0]), held_points)
+
+        return min(calls, key=key)
+
+    def unknown_key(a: Action) -> tuple[int, int, int]:
+        card = a.cards[1]
+        # Set aside a low, pointless card (never an ace, which could win for us).
+        return (card in FAIL_ACES, POINTS[card], STRENGTH[card] + (SUIT_CLASS[card] == TRUMP) * 50)
+
+    return min(unknowns, key=unknown_key)
+
+
+class SheepsheadBasicBot:
+    """Heuristic Sheepshead player. Decisions use ``rng`` only to break exact ties."""
+
+    def __init__(self, seed: int | None = None, pick_threshold: float = 8.0) -> None:
+        self.rng = random.Random(seed)
+        self.pick_threshold = pick_threshold
+
+    def choose(self, view: View) -> Action:
+        legal = [Action.from_json(a) for a in view["legal"]]
+        if not legal:
+            raise ValueError("this view has no legal action: it is not this seat's turn")
+        if len(legal) == 1:
+            return legal[0]
+        phase = view["phase"]
+        hand = parse_cards(view["hand"])
+        if phase == "pick":
+            position = len(view["passed"])
+            return (
+                Action("pick")
+                if should_pick(hand, position, self.pick_threshold)
+                else Action("pass")
+            )
+        if phase == "bury":
+            return Action("bury", choose_bury(hand))
+        if phase == "call":
+            return choose_call(hand, legal)
+        return Action("play", (choose_card(table_from_view(view), self.rng),))

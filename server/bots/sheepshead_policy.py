@@ -1,0 +1,349 @@
+"""Sheepshead heuristics on a compact table picture, shared by the ``basic`` bot (which builds the
+picture from its seat's view) and the ``strong`` bot's playouts (which build it from a sampled
+deal). Cards are the integers of :mod:`protocol.cards`.
+
+The play rules follow the seed page's advice: the picker's side leads trump, defenders lead fail
+(the called suit first), points are schmiered onto tricks a partner will surely win, trumps are
+counted, and in a leaster a lone ace or ten goes early while one cheap trick is taken.
+
+>>> from protocol.cards import parse_cards
+>>> pick_score(parse_cards("QC QS JD AD 7D AC")) > pick_score(parse_cards("7C 8C 9S 8H 7H KD"))
+True
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from protocol.cards import ACE, JACK, QUEEN, TEN
+from server.rules.sheepshead_cards import (
+    DECK32,
+    FAIL_ACES,
+    FAIL_SUITS,
+    POINTS,
+    STRENGTH,
+    SUIT_CLASS,
+    TRUMP,
+    TRUMPS,
+)
+
+PLAYERS = 5
+_TRUMP_SET = frozenset(TRUMPS)
+
+
+@dataclass(slots=True)
+class Table:
+    """What one seat knows (or, in a playout, is told) when it plays a card.
+
+    ``trick_cards`` holds -1 for the face-down unknown card. ``friends`` are the seats known to
+    be on this seat's side, ``foes`` those known to be against it; the rest are unknown.
+    """
+
+    seat: int
+    hand: list[int]
+    legal: list[int]
+    trick_seats: list[int]
+    trick_cards: list[int]
+    seen: set[int]  # cards played so far (face up), this trick included
+    leaster: bool
+    picker: int
+    called: int
+    called_suit_led: bool
+    friends: frozenset[int]
+    foes: frozenset[int]
+    tricks_won: list[int]
+    points_won: list[int]
+    voids: list[set[int]] = field(default_factory=lambda: [set() for _ in range(PLAYERS)])
+    picker_side: bool = False
+
+    @property
+    def led(self) -> int:
+        for c in self.trick_cards:
+            if c >= 0:
+                return SUIT_CLASS[c]
+        return -1
+
+    def unseen(self) -> list[int]:
+        """Cards that may still be played by others (not seen, not in this hand)."""
+        mine = set(self.hand)
+        return [c for c in DECK32 if c not in self.seen and c not in mine]
+
+
+# ---------------------------------------------------------------------------------- trick maths
+
+
+def power(c: int, led: int) -> int:
+    """How strong ``c`` is in a trick led with suit class ``led`` (0: cannot win)."""
+    if c < 0:
+        return 0
+    cls = SUIT_CLASS[c]
+    return STRENGTH[c] if cls in (TRUMP, led) else 0
+
+
+def winner_index(cards: list[int]) -> int:
+    """Index of the winning card so far (face-down -1 cards never win); -1 if none."""
+    led = -1
+    best, best_power = -1, -1
+    for i, c in enumerate(cards):
+        if c < 0:
+            continue
+        if led < 0:
+            led = SUIT_CLASS[c]
+        p = power(c, led)
+        if p > best_power:
+            best, best_power = i, p
+    return best
+
+
+def can_beat(card_power: int, led: int, cards: list[int]) -> bool:
+    """Whether any of ``cards`` beats a card of power ``card_power`` in a trick led ``led``."""
+    return any(power(c, led) > card_power for c in cards)
+
+
+def trick_points(cards: list[int]) -> int:
+    return sum(POINTS[c] for c in cards if c >= 0)
+
+
+# ---------------------------------------------------------------------------------- picking
+
+
+def pick_score(cards: list[int] | tuple[int, ...]) -> float:
+    """Strength of a six-card hand for picking: trumps by rank, fail aces, voids."""
+    score = 0.0
+    for c in cards:
+        if c in _TRUMP_SET:
+            r = c >> 2
+            score += 3.0 if r == QUEEN else 2.0 if r == JACK else 1.5 if r in (ACE, TEN) else 1.0
+        elif c in FAIL_ACES:
+            score += 1.0
+    suits = {SUIT_CLASS[c] for c in cards}
+    score += 0.5 * sum(1 for s in FAIL_SUITS if s not in suits)
+    return score
+
+
+def should_pick(hand: list[int], position: int, threshold: float = 8.0) -> bool:
+    """Pick on trump strength; ``position`` counts passes before this seat (0..4). The last seat
+    (the dealer) picks a little lighter rather than let a leaster come."""
+    trumps = sum(1 for c in hand if c in _TRUMP_SET)
+    if trumps < 3:
+        return False
+    return pick_score(hand) >= threshold - 0.5 * (position == PLAYERS - 1)
+
+
+def bury_score(keep: list[int], bury: tuple[int, int]) -> float:
+    """How good it is to keep ``keep`` (six cards) and bury ``bury``."""
+    score = 0.0
+    trumps = [c for c in keep if c in _TRUMP_SET]
+    for c in trumps:
+        score += 4.0 + STRENGTH[c] / 10.0
+    for c in bury:
+        if c in _TRUMP_SET:
+            score -= 2.0
+    score += 0.15 * sum(POINTS[c] for c in bury)
+    held_suits = {SUIT_CLASS[c] for c in keep if SUIT_CLASS[c] != TRUMP}
+    score += 1.5 * sum(1 for s in FAIL_SUITS if s not in held_suits)
+    for c in keep:
+        cls = SUIT_CLASS[c]
+        if cls == TRUMP:
+            continue
+        if c in FAIL_ACES:
+            score += 1.0
+        elif POINTS[c] >= 10 and not any(x in FAIL_ACES and SUIT_CLASS[x] == cls for x in keep):
+            score -= 1.5  # a ten without its ace is a gift to the defenders
+    # A hold card (a fail suit whose ace we lack) lets us call a partner.
+    kept = set(keep) | set(bury)
+    if any(a not in kept and a in FAIL_ACES and SUIT_CLASS[a] in held_suits for a in FAIL_ACES):
+        score += 2.5
+    return score
+
+
+def choose_bury(hand: list[int]) -> tuple[int, int]:
+    """The two of eight cards to bury."""
+    best: tuple[int, int] | None = None
+    best_score = -1e9
+    for pair in combinations(sorted(hand), 2):
+        keep = [c for c in hand if c not in pair]
+        s = bury_score(keep, pair)
+        if s > best_score:
+            best, best_score = pair, s
+    assert best is not None
+    return best
+
+
+def go_alone(hand: list[int]) -> bool:
+    """Play alone with an overwhelming hand."""
+    trumps = [c for c in hand if c in _TRUMP_SET]
+    queens = sum(1 for c in trumps if c >> 2 == QUEEN)
+    return (len(trumps) >= 5 and queens >= 3) or (len(trumps) == 6 and queens >= 2)
+
+
+# ---------------------------------------------------------------------------------- card play
+
+
+def _low_key(c: int) -> tuple[int, int]:
+    """Order for throwing away: fewest points, then weakest (fail before trump)."""
+    return (POINTS[c], STRENGTH[c])
+
+
+def _suit_len(hand: list[int], cls: int) -> int:
+    return sum(1 for c in hand if SUIT_CLASS[c] == cls)
+
+
+def choose_card(t: Table, rng: random.Random | None = None) -> int:
+    """The heuristic card for ``t.seat`` among ``t.legal``."""
+    legal = t.legal
+    if len(legal) == 1:
+        return legal[0]
+    if t.leaster:
+        return _leaster_card(t)
+    if not t.trick_cards:
+        return _lead(t)
+    return _follow(t)
+
+
+def _highest_unseen_trump_is(t: Table, c: int) -> bool:
+    """Whether no trump still out (not seen, not ours) beats trump ``c``."""
+    mine = set(t.hand)
+    for x in TRUMPS:
+        if x == c:
+            return True
+        if x not in t.seen and x not in mine:
+            return False
+    return True
+
+
+def _lead(t: Table) -> int:
+    hand, legal = t.hand, t.legal
+    trumps = sorted((c for c in legal if c in _TRUMP_SET), key=lambda c: -STRENGTH[c])
+    fails = [c for c in legal if c not in _TRUMP_SET]
+    if t.picker_side:
+        if trumps:
+            top = trumps[0]
+            if _highest_unseen_trump_is(t, top):
+                return top
+            outstanding = sum(1 for x in TRUMPS if x not in t.seen and x not in set(hand))
+            if outstanding == 0:
+                # Every trump left is ours: cash fail aces first.
+                aces = [c for c in fails if c >> 2 == ACE]
+                if aces:
+                    return aces[0]
+            if t.seat == t.picker and len(trumps) >= 3:
+                return top
+            return trumps[-1]
+        return _lead_fail(t, fails)
+    # Defenders lead fail, the called suit first.
+    if fails:
+        if t.called >= 0 and not t.called_suit_led:
+            cs = SUIT_CLASS[t.called]
+            called_suit = [c for c in fails if SUIT_CLASS[c] == cs]
+            if called_suit:
+                return min(called_suit, key=_low_key)
+        return _lead_fail(t, fails)
+    return min(trumps, key=lambda c: (POINTS[c], STRENGTH[c]))
+
+
+def _lead_fail(t: Table, fails: list[int]) -> int:
+    if not fails:
+        return min(t.legal, key=lambda c: STRENGTH[c])
+    led_before = {SUIT_CLASS[c] for c in t.seen if SUIT_CLASS[c] != TRUMP}
+    aces = [c for c in fails if c >> 2 == ACE and SUIT_CLASS[c] not in led_before]
+    if aces:
+        return aces[0]
+    # Shortest suit, lowest card (build voids, lose little).
+    return min(fails, key=lambda c: (_suit_len(t.hand, SUIT_CLASS[c]), POINTS[c], STRENGTH[c]))
+
+
+def _follow(t: Table) -> int:
+    legal, cards, seats = t.legal, t.trick_cards, t.trick_seats
+    led = t.led
+    wi = winner_index(cards)
+    win_seat = seats[wi] if wi >= 0 else -1
+    win_power = power(cards[wi], led) if wi >= 0 else 0
+    played = len(cards)
+    after = [(t.seat + k) % PLAYERS for k in range(1, PLAYERS - played)]
+    foes_after = [s for s in after if s not in t.friends]
+    unseen = t.unseen()
+    pts = trick_points(cards)
+    winners = [c for c in legal if power(c, led) > win_power]
+    friend_winning = win_seat in t.friends
+
+    def safe(pw: int) -> bool:
+        """No foe still to play can beat power ``pw``."""
+        if not foes_after:
+            return True
+        if not can_beat(pw, led, unseen):
+            return True
+        if led != TRUMP and pw < 100:
+            # A fail card holds unless a foe trumps or holds a higher card of the suit.
+            higher = [c for c in unseen if SUIT_CLASS[c] == led and STRENGTH[c] > pw]
+            if higher:
+                return False
+            return all(led not in t.voids[s] for s in foes_after) and _rounds(t, led) == 0
+        return False
+
+    if friend_winning and safe(win_power):
+        return _schmier(t)
+    if winners:
+        sure = [c for c in winners if safe(power(c, led))]
+        if sure:
+            # Win as cheaply as possible, but take points with it when it is free to do so.
+            return max(sure, key=lambda c: (POINTS[c] if c not in _TRUMP_SET else 0, -STRENGTH[c]))
+        if friend_winning:
+            return min(legal, key=_low_key)
+        if pts >= 10 or (led != TRUMP and any(c in _TRUMP_SET for c in winners)):
+            trump_winners = [c for c in winners if c in _TRUMP_SET]
+            pool = trump_winners or winners
+            # A middling trump: strong enough to hold often, not the top one.
+            pool.sort(key=lambda c: STRENGTH[c])
+            return pool[len(pool) // 2] if len(pool) > 2 else pool[-1]
+    return min(legal, key=_low_key)
+
+
+def _rounds(t: Table, cls: int) -> int:
+    """How many completed tricks were led with ``cls`` (approximated by cards seen / 5)."""
+    n = sum(1 for c in t.seen if SUIT_CLASS[c] == cls and c not in t.trick_cards)
+    return n // 3
+
+
+def _schmier(t: Table) -> int:
+    """Give the most points, keeping high trumps."""
+
+    def key(c: int) -> tuple[int, int]:
+        if c in _TRUMP_SET:
+            # Diamonds ace/ten are fair schmiers; queens and jacks are worth more as power.
+            if c >> 2 in (QUEEN, JACK):
+                return (-1, -STRENGTH[c])
+            return (POINTS[c] - 1, -STRENGTH[c])
+        return (POINTS[c], -STRENGTH[c])
+
+    return max(t.legal, key=key)
+
+
+def _leaster_card(t: Table) -> int:
+    legal, cards = t.legal, t.trick_cards
+    me = t.seat
+    have_trick = t.tricks_won[me] > 0
+    if not cards:
+        # Lead low; with no trick yet, a low card that might still win cheaply.
+        return min(legal, key=lambda c: (POINTS[c], STRENGTH[c]))
+    led = t.led
+    wi = winner_index(cards)
+    win_power = power(cards[wi], led) if wi >= 0 else 0
+    pts = trick_points(cards)
+    last = len(cards) == PLAYERS - 1
+    followers = [c for c in legal if SUIT_CLASS[c] == led]
+    if not followers:
+        # Void: dump the most points (a lone ace or ten first).
+        return max(legal, key=lambda c: (POINTS[c], -_suit_len(t.hand, SUIT_CLASS[c])))
+    losers = [c for c in legal if power(c, led) <= win_power]
+    winners = [c for c in legal if power(c, led) > win_power]
+    if not have_trick and winners and last and pts <= 4:
+        return min(winners, key=lambda c: (POINTS[c], STRENGTH[c]))
+    if losers:
+        # Duck with the highest card that still loses.
+        return max(
+            losers, key=lambda c: (STRENGTH[c] if c in _TRUMP_SET else power(c, led), POINTS[c])
+        )
+    return min(winners, key=lambda c: (POINTS[c], -STRENGTH[c]))

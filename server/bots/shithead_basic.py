@@ -1,0 +1,83 @@
+"""The ``basic`` Shithead bot: fast heuristics from its seat's view alone.
+
+It remembers the positions it has been asked about in the current game; when one comes round
+again it plays a random legal action instead, so tables of bots never cycle forever.
+
+>>> from server.rules.shithead import Shithead
+>>> game = Shithead.new(3, 0, seed=1)
+>>> ShitheadBasicBot(seed=2).choose(game.view(0)).kind in ("swap", "ready")
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from protocol.cards import parse_cards
+from server.bots.shithead_policy import choose_play, swap_action
+from server.rules.base import Action
+
+View = dict[str, Any]
+
+
+def position_key(view: View) -> tuple[Any, ...]:
+    """Everything public (and this seat's hand) about a position, hashable."""
+    seats = tuple(
+        (s["hand_count"], tuple(s["known_in_hand"]), tuple(s["face_up"]), tuple(s["face_down"]))
+        for s in view["seats"]
+    )
+    return (view["turn"], tuple(view["hand"]), tuple(view["pile"]), view["stock"], seats)
+
+
+def danger_next(view: View) -> bool:
+    """Whether the next active player holds at most two cards in all (about to go out)."""
+    n = view["players"]
+    seat = view["seat"]
+    for k in range(1, n):
+        s = view["seats"][(seat + k) % n]
+        if not s["out"]:
+            left = s["hand_count"] + len(s["face_up"]) + sum(s["face_down"])
+            return bool(left <= 2 and view["stock"] == 0)
+    return False
+
+
+class RepeatGuard:
+    """Counts positions seen in this game; a repeat asks for a varied play."""
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple[Any, ...], int] = {}
+        self.burned = -1
+
+    def repeats(self, view: View) -> int:
+        if view["burned"] < self.burned or len(self.seen) > 20000:
+            self.seen.clear()  # a new game (burned cards never come back)
+        self.burned = view["burned"]
+        key = position_key(view)
+        count = self.seen.get(key, 0)
+        self.seen[key] = count + 1
+        return count
+
+
+class ShitheadBasicBot:
+    """Heuristic Shithead player."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.guard = RepeatGuard()
+
+    def choose(self, view: View) -> Action:
+        legal = [Action.from_json(a) for a in view["legal"]]
+        if not legal:
+            raise ValueError("this view has no legal action: it is not this seat's turn")
+        me = view["seat"]
+        if view["phase"] == "swap":
+            self.guard.seen.clear()
+            return swap_action(
+                parse_cards(view["hand"]), parse_cards(view["seats"][me]["face_up"]), legal
+            )
+        if len(legal) == 1:
+            return legal[0]
+        if self.guard.repeats(view):
+            return legal[self.rng.randrange(len(legal))]
+        return choose_play(legal, parse_cards(view["pile"]), self.rng, danger_next(view))

@@ -1,0 +1,139 @@
+"""The ``strong`` Shithead bot: Monte Carlo search over determinised positions.
+
+The swap phase and face-down flips use the ``basic`` heuristics (a flip is a blind choice). For
+any other decision with a real choice, each candidate action is tried on positions sampled from
+the view (:func:`~server.bots.sampling.sample_shithead`), and the game is played on by the
+heuristic policy for every seat, to its end or for ``horizon`` actions, where the chance of
+losing is estimated from the cards each player still holds. The action with the lowest mean
+chance of losing wins. The budget is a number of playouts per decision (``iterations``), so the
+same seed gives the same decisions.
+
+It remembers every card it has seen in public during the game: a card once seen and now nowhere
+in public has been burned, which sharpens the samples (the view alone still suffices).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from protocol.cards import parse_cards
+from server.bots.sampling import sample_shithead, shithead_public
+from server.bots.shithead_basic import RepeatGuard, ShitheadBasicBot, danger_next
+from server.bots.shithead_policy import choose_play, face_up_value
+from server.rules.base import Action
+from server.rules.shithead import Shithead
+
+View = dict[str, Any]
+
+#: Default budget: playouts per decision, shared among the candidate actions.
+DEFAULT_ITERATIONS = 96
+#: Actions per playout before the position is scored by the cards held.
+DEFAULT_HORIZON = 60
+#: How sharply the estimated chance of losing follows the cards still held.
+SHARPNESS = 0.35
+
+
+def _held(g: Shithead, s: int) -> int:
+    return len(g.hands[s]) + len(g.face_up[s]) + sum(c is not None for c in g.face_down[s])
+
+
+def _danger(g: Shithead, seat: int) -> bool:
+    if g.stock:
+        return False
+    n = g.num_players
+    for k in range(1, n):
+        s = (seat + k) % n
+        if s not in g.out:
+            return _held(g, s) <= 2
+    return False
+
+
+def loss_chance(g: Shithead, me: int) -> float:
+    """1 if ``me`` lost, 0 if out; otherwise a softmax of the cards each active seat holds."""
+    if me in g.out:
+        return 0.0
+    if g.is_over():
+        return 1.0
+    active = [s for s in range(g.num_players) if s not in g.out]
+    weights = {s: math.exp(SHARPNESS * (_held(g, s) + 0.5 * len(g.hands[s]))) for s in active}
+    return weights[me] / sum(weights.values())
+
+
+def playout(g: Shithead, me: int, horizon: int, rng: random.Random) -> float:
+    """Play on ``g`` in place with the heuristic policy; the chance that ``me`` loses."""
+    for _ in range(horizon):
+        if g.is_over() or me in g.out:
+            break
+        seat = g.turn
+        legal = g.legal_actions(seat)
+        action = legal[0] if len(legal) == 1 else choose_play(legal, g.pile, rng, _danger(g, seat))
+        g.apply(seat, action)
+    return loss_chance(g, me)
+
+
+def candidates(legal: list[Action]) -> list[Action]:
+    """The actions worth comparing: every play, and one pick-up (adding the least useful
+    face-up card when a card must be added)."""
+    plays = [a for a in legal if a.kind == "play"]
+    pickups = [a for a in legal if a.kind == "pickup"]
+    if pickups:
+        plays.append(min(pickups, key=lambda a: face_up_value(a.cards[0]) if a.cards else -1))
+    return plays
+
+
+class ShitheadStrongBot:
+    """Determinised Monte Carlo search with heuristic playouts."""
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        iterations: int = DEFAULT_ITERATIONS,
+        horizon: int = DEFAULT_HORIZON,
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.iterations = iterations
+        self.horizon = horizon
+        self.basic = ShitheadBasicBot(seed)
+        self.guard = RepeatGuard()
+        self.remembered: set[int] = set()
+        self.burned_count = -1
+
+    def _remember(self, view: View) -> set[int]:
+        """Cards known to be burned; the memory restarts with each game."""
+        if view["phase"] == "swap" or view["burned"] < self.burned_count:
+            self.remembered.clear()
+        self.burned_count = view["burned"]
+        public = shithead_public(view)
+        self.remembered |= public
+        return self.remembered - public
+
+    def choose(self, view: View) -> Action:
+        legal = [Action.from_json(a) for a in view["legal"]]
+        if not legal:
+            raise ValueError("this view has no legal action: it is not this seat's turn")
+        burned = self._remember(view)
+        if view["phase"] == "swap" or legal[0].kind == "flip":
+            return self.basic.choose(view)
+        cands = candidates(legal)
+        if len(cands) == 1:
+            return cands[0]
+        if self.guard.repeats(view):
+            return legal[self.rng.randrange(len(legal))]
+        default = choose_play(legal, parse_cards(view["pile"]), None, danger_next(view))
+        return self.search(view, cands, burned, default)
+
+    def search(self, view: View, cands: list[Action], burned: set[int], default: Action) -> Action:
+        me: int = view["seat"]
+        rng = self.rng
+        totals = [0.0] * len(cands)
+        per = max(4, self.iterations // len(cands))
+        for _ in range(per):
+            base = sample_shithead(view, rng, burned)
+            for i, action in enumerate(cands):
+                g = base.clone()
+                g.apply(me, action)
+                totals[i] += playout(g, me, self.horizon, rng)
+        best = min(range(len(cands)), key=lambda i: (totals[i], cands[i] != default))
+        return cands[best]
