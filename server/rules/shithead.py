@@ -41,6 +41,7 @@ from server.rules.base import JSON, Action, Event, Game, IllegalAction
 HAND, FACE_UP, FACE_DOWN = 0, 1, 2
 SOURCE_NAMES = ("hand", "face_up", "face_down")
 _SOURCE_DATA = tuple(MappingProxyType({"source": name}) for name in SOURCE_NAMES)
+_new_event = tuple.__new__  # builds an Event without the NamedTuple constructor (hot path)
 
 
 class Phase(StrEnum):
@@ -99,6 +100,7 @@ class Shithead(Game):
 
     __slots__ = (
         "_deck",
+        "_down_left",
         "_log",
         "_need",
         "_origin",
@@ -125,6 +127,7 @@ class Shithead(Game):
         self.hands: list[list[int]] = []
         self.face_up: list[list[int]] = []
         self.face_down: list[list[int | None]] = []
+        self._down_left: list[int] = []  # face-down cards each seat still has
         self.known: list[list[int]] = []  # public cards known to be in each hand
         self.stock: list[int] = []  # top of the stock is the END of the list
         self.pile: list[int] = []
@@ -179,6 +182,7 @@ class Shithead(Game):
                 for seat in order:
                     target[seat].append(next(it))
         g.face_down = down
+        g._down_left = [3] * n
         g.stock = list(it)[::-1]
         g.ready = [False] * n
         g.starter = _starter(order, g.face_up, g.hands)
@@ -219,6 +223,7 @@ class Shithead(Game):
         g.face_down = [
             [None if w == "-" else parse_cards(w)[0] for w in d.split()] for d in face_down
         ]
+        g._down_left = [sum(c is not None for c in d) for d in g.face_down]
         g.known = [parse_cards(k) for k in known] if known is not None else [[] for _ in range(n)]
         g.stock = parse_cards(stock)[::-1]
         g.pile = parse_cards(pile)
@@ -270,7 +275,7 @@ class Shithead(Game):
         return SOURCE_NAMES[self._source]
 
     def holds_cards(self, seat: int) -> bool:
-        return bool(self.hands[seat] or self.face_up[seat] or _any_down(self.face_down[seat]))
+        return bool(self.hands[seat] or self.face_up[seat] or self._down_left[seat])
 
     def legal_actions(self, seat: int) -> list[Action]:
         if self._phase is Phase.PLAY:
@@ -441,7 +446,7 @@ class Shithead(Game):
                     if c in known:
                         known.remove(c)
         self.pile.extend(cards)
-        events = [Event("played", seat, cards, _SOURCE_DATA[src])]
+        events = [_new_event(Event, ("played", seat, cards, _SOURCE_DATA[src]))]
         self._after_play(seat, rank, events)
         return events
 
@@ -486,7 +491,7 @@ class Shithead(Game):
             take = min(3 - len(hand), len(stock))
             for _ in range(take):
                 hand.append(stock.pop())
-            events.append(Event("drew", seat, (), {"count": take}))
+            events.append(_new_event(Event, ("drew", seat, (), {"count": take})))
         pile = self.pile
         burn = ""
         if rank == TEN:
@@ -499,7 +504,7 @@ class Shithead(Game):
             events.append(Event("burned", seat, (), {"count": len(pile), "reason": burn}))
             self.burned.extend(pile)
             pile.clear()
-        if not (hand or self.face_up[seat] or _any_down(self.face_down[seat])):
+        if not (hand or self.face_up[seat] or self._down_left[seat]):
             self._go_out(seat, events)
             if self._phase is Phase.OVER:
                 return
@@ -566,7 +571,7 @@ class Shithead(Game):
         self.hands[seat].extend(taken)
         self.known[seat].extend(taken)  # every card of the pile was face up (SH-5.4 reveals too)
         pile.clear()
-        events = [Event("picked_up", seat, taken)]
+        events = [_new_event(Event, ("picked_up", seat, taken, None))]
         self._start_turn(self._next_active(seat))
         return events
 
@@ -583,6 +588,7 @@ class Shithead(Game):
         c = down[slot]
         assert c is not None
         down[slot] = None
+        self._down_left[seat] -= 1
         rank = c >> 2
         self.pile.append(c)
         if _ORDER[c] >= self._need:
@@ -651,6 +657,7 @@ class Shithead(Game):
         g.hands = [list(h) for h in self.hands]
         g.face_up = [list(u) for u in self.face_up]
         g.face_down = [list(d) for d in self.face_down]
+        g._down_left = list(self._down_left)
         g.known = [list(k) for k in self.known]
         g.stock = list(self.stock)
         g.pile = list(self.pile)
@@ -721,10 +728,6 @@ class Shithead(Game):
             "out": list(self.out),
             "log": [(s, a.to_str()) for s, a in self._log],
         }
-
-
-def _any_down(down: list[int | None]) -> bool:
-    return any(c is not None for c in down)
 
 
 def _hand_order(c: int) -> tuple[int, int]:
