@@ -52,6 +52,21 @@ class GameRecord:
     times: list[list[float]] = field(default_factory=list)
 
 
+def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (stays within 0..1, unlike mean ± 1.96 sd).
+
+    >>> [round(x, 3) for x in wilson(2, 60)]
+    [0.009, 0.114]
+    """
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    center = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, center - half), min(1.0, center + half))
+
+
 def _deal_seed(seed: int, block: int) -> int:
     return random.Random(seed * 1_000_003 + block).getrandbits(63)
 
@@ -174,7 +189,7 @@ class Summary:
                     alone_rate=self.alones.get(level, 0) / max(picks, 1),
                 )
             else:
-                entry.update(loss_rate=mean, ci95=(mean - half, mean + half))
+                entry.update(loss_rate=mean, ci95=wilson(round(sum(xs)), n))
             out["levels"][level] = entry
         return out
 

@@ -62,6 +62,13 @@ def serve(argv: list[str]) -> int:
         dest="origins",
         help="allowed browser Origin (repeat; default: any)",
     )
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=20.0,
+        help="messages a second a connection may send on average",
+    )
+    parser.add_argument("--burst", type=float, default=40.0, help="burst above --rate")
     parser.add_argument("--log-level", default="INFO")
     args = parser.parse_args(argv)
     logging.getLogger("websockets").setLevel(logging.WARNING)
@@ -75,6 +82,8 @@ def serve(argv: list[str]) -> int:
         host=args.host,
         port=args.port,
         origins=origins,
+        rate=args.rate,
+        burst=args.burst,
         rooms=RoomSettings(
             grace=args.grace, idle_timeout=args.idle_timeout, bot_delay=args.bot_delay
         ),

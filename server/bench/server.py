@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import re
 import socket
 import subprocess
@@ -95,10 +96,19 @@ async def _run(
         str(port),
         "--bot-delay",
         "0",
+        "--rate",
+        "1000",
+        "--burst",
+        "1000",
         "--log-level",
         "WARNING",
     ]
-    proc = subprocess.Popen(command if own else ["true"], stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        command if own else ["true"],
+        stdout=subprocess.DEVNULL,
+        preexec_fn=lambda: os.sched_setaffinity(0, {0}),  # the server on CPU 0
+    )
+    os.sched_setaffinity(0, {1} if os.cpu_count() and os.cpu_count() > 1 else {0})
     try:
         url = f"ws://127.0.0.1:{port}/"
         for _ in range(100):
