@@ -197,6 +197,8 @@ class CardroomServer:
     def _static(self, path: str) -> Response:
         root = self.config.web_root
         if root is None or not root.is_dir():
+            if path in ("", "/"):
+                return _response(200, _ABOUT, "text/plain; charset=utf-8")
             return _response(404, b"not found\n", "text/plain")
         rel = "index.html" if path in ("", "/") else path.lstrip("/")
         target = (root / rel).resolve()
@@ -354,6 +356,14 @@ class CardroomServer:
         )
         await stop.wait()
         await self.stop()
+
+
+_ABOUT = (
+    f"{SERVER_NAME}: a Cardroom game server (Shithead, Sheepshead).\n"
+    "Connect a WebSocket client to this address and send "
+    '{"type": "hello", "id": 1, "protocol": 1}; see docs/protocol.md.\n'
+    "/healthz: health; /metrics: Prometheus metrics.\n"
+).encode()
 
 
 def _response(status: int, body: bytes, content_type: str) -> Response:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 from websockets.asyncio.client import connect
@@ -192,3 +194,27 @@ async def test_health_and_metrics_over_http(server: CardroomServer) -> None:
     assert "cardroom_action_to_view_seconds_count" in body
     assert 'cardroom_actions_total{by="player",game="shithead"}' in body
     await ann.close()
+
+
+def http_get(port: int, path: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, ""
+
+
+async def test_plain_http_pages(server: CardroomServer, tmp_path: Path) -> None:
+    status, body = await asyncio.to_thread(http_get, server.port, "/")
+    assert status == 200 and "hello" in body  # no web client installed: what this server is
+    (tmp_path / "web").mkdir()
+    (tmp_path / "web" / "index.html").write_text("<h1>Cardroom</h1>")
+    (tmp_path / "secret.txt").write_text("not for the web")
+    config = ServerConfig(port=0, web_root=tmp_path / "web", rooms=make_config().rooms)
+    async with CardroomServer(config) as web:
+        status, body = await asyncio.to_thread(http_get, web.port, "/")
+        assert status == 200 and "<h1>Cardroom</h1>" in body
+        status, _ = await asyncio.to_thread(http_get, web.port, "/%2e%2e/secret.txt")
+        assert status == 404
+        status, _ = await asyncio.to_thread(http_get, web.port, "/missing.js")
+        assert status == 404
