@@ -39,7 +39,7 @@ def serve(argv: list[str]) -> int:
     import logging
 
     from server.net.server import CardroomServer, ServerConfig
-    from server.rooms.core import RoomSettings
+    from server.rooms.seats import RoomSettings
 
     parser = argparse.ArgumentParser(prog="cardroom serve")
     parser.add_argument("--host", default="127.0.0.1")

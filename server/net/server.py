@@ -37,8 +37,8 @@ from websockets.http11 import Request, Response
 from protocol import messages as m
 from server.metrics import Metrics
 from server.net.limits import TokenBucket
-from server.rooms.core import Refusal, RoomSettings
 from server.rooms.manager import RoomManager
+from server.rooms.seats import Refusal, RoomSettings
 from server.store.base import RoomStore
 from server.store.memory import MemoryStore
 

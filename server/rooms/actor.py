@@ -14,14 +14,14 @@ from typing import TYPE_CHECKING, Any
 from server.bots.base import Bot, RandomBot, make_bot
 from server.bots.pool import SLOW_LEVELS
 from server.metrics import Metrics
-from server.rooms.core import (
+from server.rooms.core import RoomCore
+from server.rooms.outputs import (
     CancelTimer,
     CloseRoom,
     Detach,
     Output,
     Persist,
     PersistAction,
-    RoomCore,
     RunBot,
     Send,
     SetTimer,

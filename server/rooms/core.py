@@ -17,134 +17,27 @@ from __future__ import annotations
 import datetime
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from protocol import messages as m
 from protocol.cards import parse_card
 from server.bots.base import DEFAULT_LEVEL
 from server.rooms.matches import Match
+from server.rooms.outputs import (
+    CancelTimer,
+    CloseRoom,
+    ConnId,
+    Detach,
+    Output,
+    Persist,
+    PersistAction,
+    RunBot,
+    Send,
+    SetTimer,
+    TimerKey,
+)
+from server.rooms.seats import Refusal, RoomSettings, Seat, error_frame
 from server.rules.base import Action, Event, IllegalAction
-
-ConnId = int
-TimerKey = tuple[Any, ...]
-
-
-# ----------------------------------------------------------------------------- outputs
-
-
-@dataclass(frozen=True, slots=True)
-class Send:
-    """Send one text frame to one connection (``refusal``: the error code it carries)."""
-
-    conn: ConnId
-    text: str
-    refusal: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class SetTimer:
-    """Call :meth:`RoomCore.timer` with ``key`` at unix time ``at`` (replacing a same key)."""
-
-    key: TimerKey
-    at: float
-
-
-@dataclass(frozen=True, slots=True)
-class CancelTimer:
-    key: TimerKey
-
-
-@dataclass(frozen=True, slots=True)
-class RunBot:
-    """Ask the bot of ``level`` for a move from ``view`` after ``delay`` seconds, then call
-    :meth:`RoomCore.bot_action` with it and ``version``."""
-
-    seat: int
-    level: str
-    game: str
-    view: dict[str, Any]
-    version: int
-    delay: float
-
-
-@dataclass(frozen=True, slots=True)
-class Persist:
-    """Save the room's record (everything but the actions); send nothing after it until saved."""
-
-    record: dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class PersistAction:
-    """Append one accepted action to the room's stored log; send nothing after it until saved.
-
-    ``entry`` is ``{"v": version, "g": game index, "s": seat, "a": "play 7D"}``.
-    """
-
-    entry: dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class Detach:
-    """The connection is no longer in this room."""
-
-    conn: ConnId
-
-
-@dataclass(frozen=True, slots=True)
-class CloseRoom:
-    """The room is finished: forget it and delete its record."""
-
-    reason: str
-
-
-Output = Send | SetTimer | CancelTimer | RunBot | Persist | PersistAction | Detach | CloseRoom
-
-
-# ----------------------------------------------------------------------------- state
-
-
-@dataclass(frozen=True, slots=True)
-class RoomSettings:
-    grace: float = 60.0  # seconds a disconnected player's seat is held before a bot steps in
-    idle_timeout: float = 300.0  # seconds a room nobody is connected to stays open
-    bot_delay: float = 0.8  # seconds a bot waits before moving, so people can follow
-    stand_in_level: str = DEFAULT_LEVEL  # the bot that plays for an absent or slow player
-
-
-@dataclass(slots=True)
-class Seat:
-    kind: str = "empty"  # empty | human | bot
-    name: str | None = None
-    token: str | None = None
-    level: str | None = None
-    conn: ConnId | None = None
-    away: bool = False  # grace ran out: a stand-in bot plays this human's turns
-
-    def info(self, index: int, host: int | None) -> m.SeatInfo:
-        return m.SeatInfo(
-            seat=index,
-            kind=self.kind,  # type: ignore[arg-type]
-            name=self.name,
-            bot_level=self.level if self.kind == "bot" else None,  # type: ignore[arg-type]
-            connected=self.conn is not None or self.kind == "bot",
-            host=index == host,
-            playing_for=None,
-        )
-
-
-class Refusal(Exception):
-    """A request refused by the room: becomes an ``error`` frame to its sender only."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(code, message)
-        self.code = code
-        self.message = message
-
-
-def _error(conn: ConnId, ref: m.RequestId | None, code: str, message: str) -> Send:
-    return Send(conn, m.dump(m.Error(code=code, message=message, ref=ref)), refusal=code)
 
 
 def to_rules_action(action: m.ActionModel) -> Action:
@@ -262,11 +155,13 @@ class RoomCore:
         try:
             handler = getattr(self, f"_on_{msg.type}")
         except AttributeError:
-            return [_error(conn, getattr(msg, "id", None), "unknown_type", "not a room message")]
+            return [
+                error_frame(conn, getattr(msg, "id", None), "unknown_type", "not a room message")
+            ]
         try:
             handler(conn, msg, now, out)
         except Refusal as r:
-            return [_error(conn, msg.id, r.code, r.message)]
+            return [error_frame(conn, msg.id, r.code, r.message)]
         return out
 
     def create_host(self, conn: ConnId, msg: m.Create, now: float) -> list[Output]:
@@ -396,7 +291,7 @@ class RoomCore:
         if old is not None and old != conn:
             # the same player from a new connection: the old one is replaced
             self.where.pop(old, None)
-            out.append(_error(old, None, "replaced", "this seat was resumed from elsewhere"))
+            out.append(error_frame(old, None, "replaced", "this seat was resumed from elsewhere"))
             out.append(Detach(old))
         seat.conn = conn
         seat.away = False
@@ -415,7 +310,7 @@ class RoomCore:
             raise Refusal("not_started", "the game has not started")
         if msg.version != self.version:
             out.append(
-                _error(
+                error_frame(
                     conn,
                     msg.id,
                     "stale_version",
@@ -451,7 +346,7 @@ class RoomCore:
                 raise Refusal("game_in_progress", "bots are added between games")
             if target.kind != "empty":
                 raise Refusal("seat_taken", f"seat {msg.seat} is not empty")
-            self.seats[msg.seat] = Seat(kind="bot", name=f"Bot {msg.seat + 1}", level=level)
+            self.seats[msg.seat] = Seat.bot(msg.seat, level)
         elif op == "remove_bot":
             assert msg.seat is not None
             if target.kind != "bot":
@@ -469,16 +364,14 @@ class RoomCore:
         elif op == "fill_bots":
             if not between:
                 raise Refusal("game_in_progress", "bots are added between games")
-            for i, s in enumerate(self.seats):
-                if s.kind == "empty":
-                    self.seats[i] = Seat(kind="bot", name=f"Bot {i + 1}", level=level)
+            self._fill_empty(level)
         elif op == "kick":
             assert msg.seat is not None
             if target.kind != "human" or msg.seat == self.host:
                 raise Refusal("bad_seat", "the host can remove another player only")
             if target.conn is not None:
                 self.where.pop(target.conn, None)
-                out.append(_error(target.conn, None, "removed", "the host removed you"))
+                out.append(error_frame(target.conn, None, "removed", "the host removed you"))
                 out.append(Detach(target.conn))
             self._replace_human(msg.seat)
         elif op in ("lock", "unlock"):
@@ -486,21 +379,17 @@ class RoomCore:
         elif op == "start":
             if self.match is not None:
                 raise Refusal("already_started", "the game has started; use next_game after it")
-            for i, s in enumerate(self.seats):
-                if s.kind == "empty":
-                    self.seats[i] = Seat(kind="bot", name=f"Bot {i + 1}", level=DEFAULT_LEVEL)
+            self._fill_empty(DEFAULT_LEVEL)  # empty seats are filled with bots
             self._start_match(now)
         elif op == "next_game":
-            if self.match is None or self.status() != "between":
-                raise Refusal(
-                    "not_between_games",
-                    "the next game starts once this one is over"
-                    if self.match is not None and self.status() != "over"
-                    else "there is no next game",
-                )
-            for i, s in enumerate(self.seats):
-                if s.kind == "empty":
-                    self.seats[i] = Seat(kind="bot", name=f"Bot {i + 1}", level=DEFAULT_LEVEL)
+            status = self.status()
+            if self.match is None or status != "between":
+                why = {
+                    "lobby": "the first game has not started",
+                    "over": "the match is over",
+                }.get(status, "the next game starts once this one is over")
+                raise Refusal("not_between_games", why)
+            self._fill_empty(DEFAULT_LEVEL)
             self.match.next_game()
             self.version += 1
         out.append(Persist(self.meta()))
@@ -556,10 +445,13 @@ class RoomCore:
         if self.match is None:
             self.seats[index] = Seat()
         else:
-            self.seats[index] = Seat(
-                kind="bot", name=f"Bot {index + 1}", level=self.settings.stand_in_level
-            )
+            self.seats[index] = Seat.bot(index, self.settings.stand_in_level)
         self._pass_host_from(index)
+
+    def _fill_empty(self, level: str) -> None:
+        for i, s in enumerate(self.seats):
+            if s.kind == "empty":
+                self.seats[i] = Seat.bot(i, level)
 
     def _pass_host_from(self, index: int) -> None:
         if self.host == index:

@@ -14,7 +14,8 @@ from protocol import messages as m
 from server.bots.pool import BotPool
 from server.metrics import Metrics
 from server.rooms.actor import RoomActor
-from server.rooms.core import Refusal, RoomCore, RoomSettings
+from server.rooms.core import RoomCore
+from server.rooms.seats import Refusal, RoomSettings
 from server.store.base import RoomStore
 
 log = logging.getLogger(__name__)

@@ -35,8 +35,10 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
-from protocol.cards import ACE, TEN, THREE, TWO, card_code, card_codes, parse_cards
+from protocol.cards import TEN, TWO, card_code, card_codes, parse_cards
 from server.rules.base import JSON, Action, Event, Game, IllegalAction
+from server.rules.shithead_deal import deal
+from server.rules.shithead_view import build_view
 
 HAND, FACE_UP, FACE_DOWN = 0, 1, 2
 SOURCE_NAMES = ("hand", "face_up", "face_down")
@@ -171,21 +173,16 @@ class Shithead(Game):
         n = g.num_players = num_players
         g.dealer = dealer
         g._deck = tuple(cards)
-        order = [(dealer + 1 + i) % n for i in range(n)]
-        g.hands = [[] for _ in range(n)]
-        g.face_up = [[] for _ in range(n)]
+        dealt = deal(cards, n, dealer)
+        face_down: list[list[int | None]] = [list(d) for d in dealt.face_down]
+        g.face_down = face_down
+        g.face_up = dealt.face_up
+        g.hands = dealt.hands
         g.known = [[] for _ in range(n)]
-        down: list[list[int | None]] = [[] for _ in range(n)]
-        it = iter(cards)
-        for target in (down, g.face_up, g.hands):
-            for _round in range(3):
-                for seat in order:
-                    target[seat].append(next(it))
-        g.face_down = down
         g._down_left = [3] * n
-        g.stock = list(it)[::-1]
+        g.stock = dealt.stock
         g.ready = [False] * n
-        g.starter = _starter(order, g.face_up, g.hands)
+        g.starter = dealt.starter
         return g
 
     @classmethod
@@ -610,45 +607,8 @@ class Shithead(Game):
     # ------------------------------------------------------------------ views & copies
 
     def view(self, seat: int | None) -> JSON:
-        """What ``seat`` sees (``None``: a spectator). Face-down cards and the stock are never
-        shown; another seat's hand shows as a count plus the public cards known to be in it."""
-        n = self.num_players
-        seats = []
-        for s in range(n):
-            place = self.out.index(s) + 1 if s in self.out else None
-            seats.append(
-                {
-                    "hand_count": len(self.hands[s]),
-                    "known_in_hand": card_codes(self.known[s]),
-                    "face_up": card_codes(self.face_up[s]),
-                    "face_down": [c is not None for c in self.face_down[s]],
-                    "ready": self.ready[s],
-                    "out": place is not None,
-                    "place": place,
-                }
-            )
-        outcome = self.outcome()
-        view: JSON = {
-            "game": self.name,
-            "phase": self._phase.value,
-            "seat": seat,
-            "players": n,
-            "dealer": self.dealer,
-            "starter": self.starter,
-            "turn": self.turn if self._phase is Phase.PLAY else None,
-            "to_act": list(self.to_act()),
-            "source": SOURCE_NAMES[self._source] if self._phase is Phase.PLAY else None,
-            "pile": card_codes(self.pile),
-            "stock": len(self.stock),
-            "burned": len(self.burned),
-            "seats": seats,
-            "hand": card_codes(sorted(self.hands[seat], key=_hand_order))
-            if seat is not None
-            else None,
-            "legal": [a.to_json() for a in self.legal_actions(seat)] if seat is not None else [],
-            "outcome": outcome.to_json() if outcome else None,
-        }
-        return view
+        """What ``seat`` sees (``None``: a spectator); see :mod:`server.rules.shithead_view`."""
+        return build_view(self, seat)
 
     def clone(self) -> Shithead:
         g = Shithead.__new__(Shithead)
@@ -728,59 +688,3 @@ class Shithead(Game):
             "out": list(self.out),
             "log": [(s, a.to_str()) for s, a in self._log],
         }
-
-
-def _hand_order(c: int) -> tuple[int, int]:
-    """Sort a hand for people: ordinary ranks low to high, then 2s, then 10s."""
-    r = c >> 2
-    return (13 if r == TWO else 14 if r == TEN else r, c & 3)
-
-
-def _starter(order: list[int], face_up: list[list[int]], hands: list[list[int]]) -> int:
-    """SH-3.1–3.3: first face-up card of the lowest ordinary rank in dealing order, else the
-    first holder of that rank in hand clockwise from the dealer's left; then the next rank."""
-    for rank in range(THREE, ACE + 1):
-        if rank == TEN:
-            continue
-        for rnd in range(3):
-            for seat in order:
-                if face_up[seat][rnd] >> 2 == rank:
-                    return seat
-        for seat in order:
-            if any(c >> 2 == rank for c in hands[seat]):
-                return seat
-    raise AssertionError("a deal always holds an ordinary rank face up or in hand")
-
-
-def deck_from_deal(
-    num_players: int,
-    dealer: int,
-    *,
-    down: Sequence[str],
-    up: Sequence[str],
-    hand: Sequence[str],
-    stock: str = "",
-) -> list[int]:
-    """Build an explicit deck (top first) that deals the given cards (SH-2.2).
-
-    ``down``, ``up`` and ``hand`` give, per seat, a string of three card codes; ``stock`` the
-    cards on top of the stock, top first. The remaining cards follow in a fixed order.
-
-    >>> deck = deck_from_deal(2, 0, down=["2C 2D 2H", "2S 3C 3D"], up=["4C 4D 4H", "4S 5C 5D"],
-    ...                       hand=["6C 6D 6H", "6S 7C 7D"], stock="AS")
-    >>> g = Shithead.new(2, 0, deck=deck)
-    >>> card_codes(g.hands[1]), card_code(g.stock[-1])
-    (['6S', '7C', '7D'], 'AS')
-    """
-    order = [(dealer + 1 + i) % num_players for i in range(num_players)]
-    rows = [[parse_cards(part[s]) for s in range(num_players)] for part in (down, up, hand)]
-    deck: list[int] = []
-    for part in rows:
-        for rnd in range(3):
-            for seat in order:
-                deck.append(part[seat][rnd])
-    deck.extend(parse_cards(stock))
-    rest = [c for c in range(52) if c not in deck]
-    if len(rest) + len(deck) != 52:
-        raise ValueError("a card appears twice in the deal")
-    return deck + rest

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from protocol.cards import card_codes, parse_cards
-from server.rules.shithead import Shithead, deck_from_deal
+from server.rules.shithead import Shithead
+from server.rules.shithead_deal import deck_from_deal
 from server.rules.shithead_series import ShitheadSeries
 from tests.rules.sh_helpers import act, all_ready, legal, refused
 

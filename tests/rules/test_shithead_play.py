@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from protocol.cards import card_code, card_codes, parse_cards
-from server.rules.shithead import Shithead, deck_from_deal
+from server.rules.shithead import Shithead
+from server.rules.shithead_deal import deck_from_deal
 from tests.rules.sh_helpers import act, all_ready, kinds, legal, refused
 
 

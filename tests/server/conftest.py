@@ -9,7 +9,7 @@ import pytest
 
 from clients import CardroomClient, CardroomError
 from server.net.server import CardroomServer, ServerConfig
-from server.rooms.core import RoomSettings
+from server.rooms.seats import RoomSettings
 from server.store.memory import MemoryStore
 
 

@@ -7,17 +7,9 @@ from typing import Any
 
 from protocol import messages as m
 from server.bots.base import make_bot
-from server.rooms.core import (
-    CloseRoom,
-    Output,
-    Persist,
-    PersistAction,
-    RoomCore,
-    RoomSettings,
-    RunBot,
-    Send,
-    SetTimer,
-)
+from server.rooms.core import RoomCore
+from server.rooms.outputs import CloseRoom, Output, Persist, PersistAction, RunBot, Send, SetTimer
+from server.rooms.seats import RoomSettings
 
 SETTINGS = RoomSettings(grace=30, idle_timeout=100, bot_delay=0.5)
 

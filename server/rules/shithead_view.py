@@ -1,0 +1,74 @@
+"""What one seat (or a spectator) may see of a Shithead game: the only road to the wire.
+
+Fields of :func:`build_view` (cards as wire codes)::
+
+    game, phase, seat, players, dealer, starter, to_act
+    turn, source    the seat to play and where it plays from (hand, face_up, face_down)
+    pile            the pile, bottom first;  stock, burned: counts only
+    seats           per seat: hand_count, known_in_hand (public cards known to be in that
+                    hand: picked up from the pile, or taken from the face-up cards),
+                    face_up, face_down (which slots still hold a card; never the cards),
+                    ready, out, place
+    hand            own cards (None for a spectator), ordinary ranks low to high, then 2s, 10s
+    legal           this seat's legal actions ([] otherwise);  outcome: once over
+
+>>> from server.rules.shithead import Shithead
+>>> v = Shithead.new(3, dealer=0, seed=2).view(None)
+>>> v["hand"], v["seats"][0]["face_down"], v["stock"]
+(None, [True, True, True], 25)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from protocol.cards import TEN, TWO, card_codes
+from server.rules.base import JSON
+
+if TYPE_CHECKING:
+    from server.rules.shithead import Shithead
+
+
+def _hand_order(c: int) -> tuple[int, int]:
+    """Sort a hand for people: ordinary ranks low to high, then 2s, then 10s."""
+    r = c >> 2
+    return (13 if r == TWO else 14 if r == TEN else r, c & 3)
+
+
+def build_view(game: Shithead, seat: int | None) -> JSON:
+    """The view of ``game`` for ``seat`` (``None``: spectator). See the module docstring."""
+    g = game
+    seats = []
+    for s in range(g.num_players):
+        place = g.out.index(s) + 1 if s in g.out else None
+        seats.append(
+            {
+                "hand_count": len(g.hands[s]),
+                "known_in_hand": card_codes(g.known[s]),
+                "face_up": card_codes(g.face_up[s]),
+                "face_down": [c is not None for c in g.face_down[s]],
+                "ready": g.ready[s],
+                "out": place is not None,
+                "place": place,
+            }
+        )
+    outcome = g.outcome()
+    playing = g.phase == "play"
+    return {
+        "game": g.name,
+        "phase": g.phase,
+        "seat": seat,
+        "players": g.num_players,
+        "dealer": g.dealer,
+        "starter": g.starter,
+        "turn": g.turn if playing else None,
+        "to_act": list(g.to_act()),
+        "source": g.source if playing else None,
+        "pile": card_codes(g.pile),
+        "stock": len(g.stock),
+        "burned": len(g.burned),
+        "seats": seats,
+        "hand": card_codes(sorted(g.hands[seat], key=_hand_order)) if seat is not None else None,
+        "legal": [a.to_json() for a in g.legal_actions(seat)] if seat is not None else [],
+        "outcome": outcome.to_json() if outcome else None,
+    }
