@@ -16,7 +16,7 @@ async def test_one_human_and_bots_play_a_whole_shithead_game_and_the_next(
     async with CardroomClient.connect(server.url) as ann:
         joined = await ann.create("shithead", seats=4, name="Ann")
         assert joined.seat == 0 and joined.token and len(joined.room) == 5
-        await ann.host("fill_bots", level="random")
+        await ann.host("fill_bots", level="basic")
         await ann.host("start")
         final = await play_until_over(ann)
         loser = final["outcome"]["loser"]

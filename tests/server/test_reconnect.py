@@ -57,7 +57,7 @@ async def test_timer_runs_out_a_bot_plays_for_the_absent_player_who_then_returns
         bob = await CardroomClient.connect(server.url)
         await bob.join(code, name="Bob")
         token = bob.token or ""
-        await ann.host("fill_bots", level="random")
+        await ann.host("fill_bots", level="basic")
         await ann.host("start")
         await bob.close()  # Bob disappears before even readying up
         # the swap timer declares Bob ready; then his turns are played for him on time-out
