@@ -215,3 +215,23 @@ def test_malformed_payloads_are_refused_with_a_code(data: object) -> None:
             game.apply(0, action)
         except IllegalAction:
             assert game.snapshot() == before
+
+
+@settings(max_examples=200)
+@given(players=st.integers(2, 5), seed=st.integers(0, 2**32))
+def test_events_show_only_public_cards(players: int, seed: int) -> None:
+    # Events go to every seat and spectator: a card in one is face up (pile, table, burned
+    # after being played) or known to be in a hand; a draw names no card.
+    rng = random.Random(seed)
+    game = Shithead.new(players, rng.randrange(players), seed=seed)
+    for _ in range(MAX_ACTIONS):
+        if game.is_over():
+            break
+        acting = game.to_act()
+        seat = acting[rng.randrange(len(acting))]
+        events = game.apply(seat, choose(game, seat, rng))
+        public = visible_to(game, None) | set(card_codes(game.burned))
+        for event in events:
+            assert set(card_codes(event.cards)) <= public, event
+            if event.kind == "drew":
+                assert event.cards == () and event.data == {"count": event.data["count"]}
