@@ -22,6 +22,7 @@ from server.rules.sheepshead_cards import (
     DECK32,
     FAIL_ACES,
     FAIL_SUITS,
+    FAIL_TENS,
     POINTS,
     STRENGTH,
     SUIT_CLASS,
@@ -159,13 +160,34 @@ def bury_score(keep: list[int], bury: tuple[int, int]) -> float:
     return score
 
 
+def can_call(keep: list[int], bury: tuple[int, int]) -> bool:
+    """Whether keeping ``keep`` and burying ``bury`` leaves a partner call open (SS-4.1–4.3)."""
+    held = set(keep)
+    out = held | set(bury)
+    suits = {SUIT_CLASS[c] for c in keep if SUIT_CLASS[c] in FAIL_SUITS}
+    if all(a in held for a in FAIL_ACES):
+        return any(t not in out and SUIT_CLASS[t] in suits for t in FAIL_TENS)
+    if any(a not in out and SUIT_CLASS[a] in suits for a in FAIL_ACES):
+        return True
+    if all(c in FAIL_ACES for c in keep if SUIT_CLASS[c] in FAIL_SUITS):
+        return any(a not in out and SUIT_CLASS[a] not in suits for a in FAIL_ACES)
+    return False
+
+
+#: What burying into a forced alone costs (more than any pair of voids is worth): a partner
+#: doubles the picker's chances, and going alone without a monster hand loses.
+NO_CALL_PENALTY = 6.0
+
+
 def choose_bury(hand: list[int]) -> tuple[int, int]:
-    """The two of eight cards to bury."""
+    """The two of eight cards to bury, keeping a partner call open unless going alone."""
     best: tuple[int, int] | None = None
     best_score = -1e9
     for pair in combinations(sorted(hand), 2):
         keep = [c for c in hand if c not in pair]
         s = bury_score(keep, pair)
+        if not go_alone(keep) and not can_call(keep, pair):
+            s -= NO_CALL_PENALTY
         if s > best_score:
             best, best_score = pair, s
     assert best is not None
@@ -173,10 +195,11 @@ def choose_bury(hand: list[int]) -> tuple[int, int]:
 
 
 def go_alone(hand: list[int]) -> bool:
-    """Play alone with an overwhelming hand."""
+    """Play alone only with an overwhelming hand: six trumps with three queens, or all four
+    queens. (Looser rules sent about a fifth of picks alone and lost units against partners.)"""
     trumps = [c for c in hand if c in _TRUMP_SET]
     queens = sum(1 for c in trumps if c >> 2 == QUEEN)
-    return (len(trumps) >= 5 and queens >= 3) or (len(trumps) == 6 and queens >= 2)
+    return (len(trumps) == 6 and queens >= 3) or (len(trumps) >= 5 and queens == 4)
 
 
 # ---------------------------------------------------------------------------------- card play
