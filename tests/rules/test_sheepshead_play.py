@@ -25,6 +25,24 @@ def refused(game: Sheepshead, seat: int, text: str) -> str:
     return err.value.code
 
 
+def second_deal() -> Sheepshead:
+    """Dealer 0; seat 1 picks, buries 9S TS, calls AH; the partner (seat 3) holds AH 9H KH."""
+    game = new(
+        {
+            1: "QC QS 7H 8S 9S TS",
+            2: "AC TC KC 9C 8C 7C",
+            3: "AH 9H KH AS 7D 7S",
+            4: "TH 8H QH QD JC JS",
+            0: "JH JD TD 9D 8D KS",
+        },
+        blind="AD KD",
+    )
+    act(game, 1, "pick")
+    act(game, 1, "bury 9S TS")
+    act(game, 1, "call AH")
+    return game
+
+
 def test_dealers_left_leads_first_and_winner_leads_next() -> None:
     # rule SS-5.1
     game = main_deal()
@@ -64,19 +82,7 @@ def test_highest_trump_wins_else_highest_of_suit_led() -> None:
     events = play(game, "JD", "KD", "QH", "8C", "JS")
     assert [e.seat for e in events if e.kind == "trick"] == [2]  # QH highest trump
     # No trump in the trick: the highest card of the suit led wins, off-suit aces do not.
-    other = new(
-        {
-            1: "QC QS 7H 8S 9S TS",
-            2: "AC TC KC 9C 8C 7C",
-            3: "AH 9H KH AS 7D 7S",
-            4: "TH 8H QH QD JC JS",
-            0: "JH JD TD 9D 8D KS",
-        },
-        blind="AD KD",
-    )
-    act(other, 1, "pick")
-    act(other, 1, "bury 9S TS")
-    act(other, 1, "call AH")
+    other = second_deal()
     events = play(other, "8S", "AC", "AS", "8H", "KS")
     assert [e.seat for e in events if e.kind == "trick"] == [3]
 
@@ -117,19 +123,7 @@ def test_partner_must_play_called_card_when_called_suit_first_led() -> None:
 
 def test_partner_leading_the_called_suit_first_leads_the_called_card() -> None:
     # rule SS-6.2
-    game = new(
-        {
-            1: "QC QS 7H 8S 9S TS",
-            2: "AC TC KC 9C 8C 7C",
-            3: "AH 9H KH AS 7D 7S",
-            4: "TH 8H QH QD JC JS",
-            0: "JH JD TD 9D 8D KS",
-        },
-        blind="AD KD",
-    )
-    act(game, 1, "pick")
-    act(game, 1, "bury 9S TS")
-    act(game, 1, "call AH")
+    game = second_deal()
     play(game, "8S", "7C", "AS", "8H", "KS")
     assert game.to_act() == (3,)
     assert legal_cards(game, 3) == set(parse_cards("AH 7D 7S"))
