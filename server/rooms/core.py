@@ -6,7 +6,7 @@ what the outputs say, in order; a :class:`Persist` is awaited before anything af
 so nothing is acknowledged before it is saved. Tests drive this class directly, without sockets.
 
 >>> from protocol.messages import Watch
->>> room = RoomCore.create("ABCDE", "shithead", 3, seed=1, settings=RoomSettings())
+>>> room = RoomCore("ABCDE", "shithead", 3, seed=1, settings=RoomSettings())
 >>> out = room.request(7, Watch(id="w", room="ABCDE"), now=0.0)
 >>> [type(o).__name__ for o in out][:2]
 ['Send', 'Send']
@@ -93,15 +93,7 @@ class RoomCore:
         self._stand_in: set[int] = set()  # humans out of time this turn: a bot may move for them
         self._idle_armed = False
 
-    @classmethod
-    def create(cls, code: str, game: str, players: int, **kwargs: Any) -> RoomCore:
-        return cls(code, game, players, **kwargs)
-
     # ------------------------------------------------------------------ queries
-
-    @property
-    def started(self) -> bool:
-        return self.match is not None
 
     def status(self) -> str:
         if self.closed:
