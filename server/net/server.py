@@ -93,6 +93,8 @@ class Connection:
         self.closer: asyncio.Future[None] | None = None
 
     def send(self, text: str) -> None:
+        if self.closer is not None:
+            return  # being closed: nothing more goes out
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:

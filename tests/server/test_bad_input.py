@@ -218,3 +218,23 @@ async def test_plain_http_pages(server: CardroomServer, tmp_path: Path) -> None:
         assert status == 404
         status, _ = await asyncio.to_thread(http_get, web.port, "/missing.js")
         assert status == 404
+
+
+async def test_a_client_too_slow_to_keep_up_is_dropped() -> None:
+    # The outbox bounds what a room queues for one client; a client that lets it fill up is
+    # closed (1013) instead of holding the room up. Here the outbox holds two frames and the
+    # start of a game queues three at once for the host (ack, room, state).
+    config = ServerConfig(port=0, outbox=2, rooms=make_config().rooms)
+    async with CardroomServer(config) as srv, connect(srv.url) as ws:
+        await ws.send(json.dumps({"type": "hello", "id": 1, "protocol": 1}))
+        await ws.send(
+            json.dumps({"type": "create", "id": 2, "game": "shithead", "seats": 2, "name": "Ann"})
+        )
+        for _ in range(3):  # welcome, joined, room
+            await asyncio.wait_for(ws.recv(), 5)
+        code = next(iter(srv.manager.rooms))
+        await ws.send(json.dumps({"type": "host", "id": 3, "room": code, "op": "start"}))
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                await asyncio.wait_for(ws.recv(), 5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
