@@ -23,11 +23,29 @@ from typing import Any
 from clients import CardroomClient, CardroomError
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 right now."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+def serve_command(port: int, *extra: str) -> list[str]:
+    """The command line of a quiet ``cardroom serve`` on ``port`` whose bots move at once."""
+    return [
+        sys.executable,
+        "-m",
+        "server.cli",
+        "serve",
+        "--port",
+        str(port),
+        "--bot-delay",
+        "0",
+        "--log-level",
+        "WARNING",
+        *extra,
+    ]
 
 
 def _choose(view: dict[str, Any]) -> dict[str, Any]:
@@ -86,23 +104,8 @@ async def _run(
     game: str, rooms: int, seconds: float, level: str, port: int | None
 ) -> dict[str, float]:
     own = port is None
-    port = port or _free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "server.cli",
-        "serve",
-        "--port",
-        str(port),
-        "--bot-delay",
-        "0",
-        "--rate",
-        "1000",
-        "--burst",
-        "1000",
-        "--log-level",
-        "WARNING",
-    ]
+    port = port or free_port()
+    command = serve_command(port, "--rate", "1000", "--burst", "1000")
     proc = subprocess.Popen(
         command if own else ["true"],
         stdout=subprocess.DEVNULL,

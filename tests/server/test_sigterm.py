@@ -5,8 +5,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import socket
-import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -14,25 +12,15 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from clients import CardroomClient
+from server.bench.server import free_port, serve_command
 
 
 @asynccontextmanager
 async def serving() -> AsyncIterator[tuple[asyncio.subprocess.Process, int]]:
     """``cardroom serve`` on a free loopback port, killed if the test leaves it running."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "server.cli",
-        "serve",
-        "--port",
-        str(port),
-        "--bot-delay",
-        "0",
-        "--log-level",
-        "WARNING",
+        *serve_command(port),
         stdout=asyncio.subprocess.PIPE,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
