@@ -19,7 +19,6 @@ import asyncio
 import contextlib
 import itertools
 import logging
-import mimetypes
 import signal
 import time
 from dataclasses import dataclass, field
@@ -37,6 +36,7 @@ from websockets.http11 import Request, Response
 from protocol import messages as m
 from server.metrics import Metrics
 from server.net.limits import TokenBucket
+from server.net.static import CSP, StaticFiles, accepts_gzip
 from server.rooms.manager import RoomManager
 from server.rooms.seats import Refusal, RoomSettings
 from server.store.base import RoomStore
@@ -130,10 +130,15 @@ class CardroomServer:
         self._ids = itertools.count(1)
         self._ws: Server | None = None
         self._stopping = False
+        self.static: StaticFiles | None = None
 
     # lifecycle
 
     async def start(self) -> None:
+        root = self.config.web_root
+        if root is not None and (root / "index.html").is_file():
+            # read once, off the event loop: serving a file never touches the disk
+            self.static = await asyncio.to_thread(StaticFiles.load, root)
         await self.manager.restore()
         self._ws = await serve(
             self._handle,
@@ -194,20 +199,33 @@ class CardroomServer:
         if path == "/metrics":
             self.metrics.connections.set(len(self.connections))
             return _response(200, self.metrics.render(), CONTENT_TYPE_LATEST)
-        return self._static(path)
+        return self._static(path, request.headers)
 
-    def _static(self, path: str) -> Response:
-        root = self.config.web_root
-        if root is None or not root.is_dir():
+    def _static(self, path: str, headers: Headers) -> Response:
+        """The web client's files (from memory), ``/r/CODE`` share links, else 404."""
+        if self.static is None:
             if path in ("", "/"):
                 return _response(200, _ABOUT, "text/plain; charset=utf-8")
             return _response(404, b"not found\n", "text/plain")
-        rel = "index.html" if path in ("", "/") else path.lstrip("/")
-        target = (root / rel).resolve()
-        if root.resolve() not in target.parents or not target.is_file():
+        found = self.static.lookup(path)
+        if found is None:
             return _response(404, b"not found\n", "text/plain")
-        kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
-        return _response(200, target.read_bytes(), kind)
+        extra = [
+            ("ETag", found.etag),
+            # no hashed file names: let the browser keep files but check them (304) each load
+            ("Cache-Control", "no-cache"),
+            ("Vary", "Accept-Encoding"),
+            ("X-Content-Type-Options", "nosniff"),
+            ("Content-Security-Policy", CSP),
+            ("Referrer-Policy", "no-referrer"),
+        ]
+        if found.etag in headers.get("If-None-Match", ""):
+            return _response(304, b"", None, extra)
+        body = found.body
+        if found.gzip is not None and accepts_gzip(headers.get("Accept-Encoding", "")):
+            body = found.gzip
+            extra.append(("Content-Encoding", "gzip"))
+        return _response(200, body, found.content_type, extra)
 
     # WebSockets
 
@@ -368,16 +386,17 @@ _ABOUT = (
 ).encode()
 
 
-def _response(status: int, body: bytes, content_type: str) -> Response:
-    reasons = {200: "OK", 404: "Not Found", 503: "Service Unavailable"}
-    headers = Headers(
-        [
-            ("Content-Type", content_type),
-            ("Content-Length", str(len(body))),
-            ("Cache-Control", "no-store"),
-        ]
-    )
-    return Response(status, reasons.get(status, "OK"), headers, body)
+def _response(
+    status: int,
+    body: bytes,
+    content_type: str | None,
+    extra: list[tuple[str, str]] | None = None,
+) -> Response:
+    reasons = {200: "OK", 304: "Not Modified", 404: "Not Found", 503: "Service Unavailable"}
+    pairs = [("Content-Type", content_type)] if content_type else []
+    pairs.append(("Content-Length", str(len(body))))
+    pairs += extra if extra is not None else [("Cache-Control", "no-store")]
+    return Response(status, reasons.get(status, "OK"), Headers(pairs), body)
 
 
 def _err(code: str, message: str, ref: m.RequestId | None) -> str:
