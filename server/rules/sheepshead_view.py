@@ -2,7 +2,12 @@
 
 Fields of :func:`build_view` (cards as wire codes)::
 
-    game, phase, seat, dealer, players, to_act, legal   legal: this seat's actions ([] otherwise)
+    game, phase, seat, dealer, players, to_act
+    legal           this seat's legal actions ([] otherwise), every one listed exactly: pick,
+                    pass, every bury pair, every call / call_unknown (ace, card) / alone, and
+                    every card it may play
+    bury_from       the picker's own view in the bury phase: the cards it may bury (its hand,
+                    blind included); any 2 distinct cards of it are a legal ``bury``. Else []
     hand            own cards, sorted (None for a spectator); the unknown card is not in it
     hand_counts     cards each seat still holds (the picker's unknown card included)
     played_counts   cards each seat has played
@@ -86,6 +91,9 @@ def build_view(game: Sheepshead, seat: int | None) -> JSON:
         "to_act": list(g.to_act()),
         "legal": [a.to_json() for a in g.legal_actions(seat)]
         if is_player and seat is not None
+        else [],
+        "bury_from": sorted(CODES[c] for c in g._hands[seat])
+        if is_picker and seat is not None and g.phase == "bury"
         else [],
         "hand": sorted(CODES[c] for c in g._hands[seat])
         if is_player and seat is not None

@@ -318,6 +318,40 @@ class Shithead(Game):
                 actions.append(PICKUP)
         return actions
 
+    def play_sets(self, seat: int) -> list[list[int]]:
+        """The cards ``seat`` may play now, one list per rank (play order low to high, suits
+        in order); any non-empty subset of one list is a legal ``play`` (SH-4.1, SH-5.1).
+        Empty when the seat cannot play cards now (not its turn, swap phase, face-down cards).
+        """
+        if self._phase is not Phase.PLAY or seat != self.turn or self._source == FACE_DOWN:
+            return []
+        cards = self.hands[seat] if self._source == HAND else self.face_up[seat]
+        need = self._need
+        by_order: dict[int, list[int]] = {}
+        for c in cards:
+            if _ORDER[c] >= need:
+                by_order.setdefault(_ORDER[c], []).append(c)
+        return [sorted(by_order[o]) for o in sorted(by_order)]
+
+    def exact_legal_actions(self, seat: int) -> list[Action]:
+        """:meth:`legal_actions` with every choice spelled out except multi-card plays: every
+        swap pair (SH-2.3), every face-up card a pick-up may add (SH-5.2), every flip slot.
+        Plays stay one representative per rank and count; :meth:`play_sets` lists them all.
+        Slower than :meth:`legal_actions`: for views, not for search."""
+        if self._phase is Phase.SWAP:
+            if self.ready[seat]:
+                return []
+            return [
+                READY,
+                *(Action("swap", (h, u)) for h in self.hands[seat] for u in self.face_up[seat]),
+            ]
+        actions = self.legal_actions(seat)
+        if self._source == FACE_UP and self.pile and actions and actions[0].kind == "play":
+            # SH-5.2: legal_actions lists one face-up card per rank; any of them may be added.
+            actions = [a for a in actions if a.kind == "play"]
+            actions += [_PICKUP_WITH[u] for u in sorted(self.face_up[seat])]
+        return actions
+
     # ------------------------------------------------------------------ apply
 
     def apply(self, seat: int, action: Action) -> list[Event]:
