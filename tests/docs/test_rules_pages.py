@@ -59,6 +59,7 @@ class Page:
     stylesheets: list[str] = field(default_factory=list)
     urls: list[str] = field(default_factory=list)
     scripts: int = 0
+    inline_styles: int = 0
     text: str = ""
     errors: list[str] = field(default_factory=list)
 
@@ -81,6 +82,8 @@ class PageParser(HTMLParser):
             page.viewport = "width=device-width" in a.get("content", "")
         elif tag == "script":
             page.scripts += 1
+        elif tag == "style":
+            page.inline_styles += 1
         elif tag == "link" and a.get("rel") == "stylesheet":
             page.stylesheets.append(a.get("href", ""))
         elif tag == "a" and "href" in a:
@@ -88,6 +91,7 @@ class PageParser(HTMLParser):
         if "id" in a:
             page.ids.add(a["id"])
         if "style" in a:
+            page.inline_styles += 1
             page.urls.extend(re.findall(r"url\(([^)]*)\)", a["style"]))
         page.urls.extend(v for k, v in a.items() if k in URL_ATTRS)
         if tag not in VOID:
@@ -166,6 +170,8 @@ def test_page_is_standalone_html(lang: str, game: str) -> None:
     assert page.viewport
     assert page.title.strip() and page.h1.strip()
     assert page.scripts == 0
+    # The server's content security policy allows only same-origin stylesheets.
+    assert page.inline_styles == 0
     assert page.stylesheets == ["../rules.css"]
 
 
