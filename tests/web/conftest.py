@@ -99,7 +99,9 @@ def new_context(live: LiveServer, browser: Browser) -> Iterator[Callable[..., Br
     server_host = urlsplit(live.base).netloc
 
     def make(**kwargs: Any) -> BrowserContext:
-        ctx = browser.new_context(**{"viewport": {"width": 1280, "height": 900}, **kwargs})
+        # without animations Playwright need not wait for cards to settle before a click
+        defaults = {"viewport": {"width": 1280, "height": 900}, "reduced_motion": "reduce"}
+        ctx = browser.new_context(**{**defaults, **kwargs})
         ctx.set_default_timeout(STEP_MS)
 
         def seen(request: Any) -> None:
@@ -141,11 +143,7 @@ def create_room(page: Page, base: str, name: str, game: str, seats: int | None =
     return code
 
 
-def wait_turn(page: Page, timeout: float = STEP_MS) -> str:
-    """Wait until this page can do something; return what: ready, play, flip, pickup, over."""
-    return str(
-        page.wait_for_function(
-            """() => {
+TURN_JS = """() => {
                 const a = document.getElementById("area");
                 if (!a || !window.cardroom || window.cardroom.acting) return false;
                 if (a.querySelector(".result")) return "over";
@@ -157,10 +155,18 @@ def wait_turn(page: Page, timeout: float = STEP_MS) -> str:
                     if (b.dataset.act !== "cancel") return "act";
                 }
                 return false;
-            }""",
-            timeout=timeout,
-        ).json_value()
-    )
+            }"""
+
+
+def wait_turn(page: Page, timeout: float = STEP_MS) -> str:
+    """Wait until this page can do something; return what: ready, play, flip, pickup, over."""
+    return str(page.wait_for_function(TURN_JS, timeout=timeout).json_value())
+
+
+def can_act(page: Page) -> str | None:
+    """What this page can do right now (``None``: nothing, not its turn), without waiting."""
+    what = page.evaluate(f"({TURN_JS})()")
+    return str(what) if what else None
 
 
 def shithead_click_turn(page: Page) -> str:
@@ -185,22 +191,28 @@ def shithead_click_turn(page: Page) -> str:
 
 
 def seen_cards_script() -> str:
-    """An init script that records every card code the page's DOM ever held (text or attrs)."""
+    """An init script that records, per state version on screen, every card code the page's
+    DOM held (card attributes, and rank-and-suit text such as "10♦" in text or attributes)."""
     return """
     (() => {
-      const seen = new Set();
+      const seen = {};
       window.__seenCards = seen;
       const ranks = {"10": "T"};
       const suits = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"};
       const scan = () => {
+        const app = window.cardroom;
+        const version = app && app.state ? app.state.version : 0;
+        const got = new Set(seen[version] || []);
         const html = document.documentElement.outerHTML;
-        for (const m of html.matchAll(/data-card="([2-9TJQKA][CDHS])"/g)) seen.add(m[1]);
+        for (const m of html.matchAll(/data-card="([2-9TJQKA][CDHS])"/g)) got.add(m[1]);
         const text = (document.body ? document.body.innerText : "") + html;
         for (const m of text.matchAll(/(10|[2-9JQKA])\\s*([♣♦♥♠])/g)) {
-          seen.add((ranks[m[1]] || m[1]) + suits[m[2]]);
+          got.add((ranks[m[1]] || m[1]) + suits[m[2]]);
         }
+        seen[version] = [...got];
       };
-      new MutationObserver(scan).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+      const all = {subtree: true, childList: true, attributes: true, characterData: true};
+      new MutationObserver(scan).observe(document, all);
       document.addEventListener("DOMContentLoaded", scan);
     })();
     """

@@ -53,7 +53,6 @@ const app = {
   },
 
   nameOf(seat) {
-    if (seat === this.seat) return t("you");
     const s = this.info && this.info.seats[seat];
     return (s && s.name) || t("lobby.seat", { n: seat + 1 });
   },

@@ -14,7 +14,8 @@ function seatLine(app, s) {
     who = `<span class="muted">${esc(t("lobby.empty"))}</span>`;
   } else if (s.kind === "bot") {
     who = `<span class="who">${esc(s.name)}</span>`;
-    state = `<span class="badge dim">${esc(t("lobby.botLevel", { level: t("level." + s.bot_level) }))}</span>`;
+    // the host sees the level in its selector
+    if (!iAmHost) state = `<span class="badge dim">${esc(t("lobby.botLevel", { level: t("level." + s.bot_level) }))}</span>`;
   } else {
     who = `<span class="who">${esc(s.name)}</span>${mine ? ` <span class="muted">(${esc(t("you"))})</span>` : ""}`;
     state = s.connected

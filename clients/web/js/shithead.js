@@ -58,7 +58,6 @@ function options(app) {
 }
 
 function name(app, seat) {
-  if (seat === app.seat) return t("you");
   const s = app.info && app.info.seats[seat];
   return (s && s.name) || t("lobby.seat", { n: seat + 1 });
 }
@@ -226,7 +225,7 @@ export function render(app) {
     const turn = v.to_act.includes(me);
     myArea =
       `<section class="me${turn ? " turn" : ""}" aria-label="${esc(t("table.yourPlace"))}">` +
-      `<header><span class="who">${esc(t("you"))}</span>${badges(app, me)}</header>` +
+      `<header><span class="who">${esc(name(app, me))} <span class="you">(${esc(t("you"))})</span></span>${badges(app, me)}</header>` +
       tableCardsHTML(s, "m", mine) +
       `<div class="hand" role="group" aria-label="${esc(t("table.handLabel", { n: (v.hand || []).length }))}">${hand || `<span class="muted">${esc(t("table.noHand"))}</span>`}</div>` +
       `</section>`;
