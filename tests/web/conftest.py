@@ -129,13 +129,16 @@ def watch_errors(page: Page) -> list[str]:
 # ------------------------------------------------------------------------------ flows
 
 
-def create_room(page: Page, base: str, name: str, game: str, seats: int | None = None) -> str:
+def create_room(
+    page: Page, base: str, name: str, game: str, seats: int | None = None, timer: int = 0
+) -> str:
     """Open the home page, create a room, and return its code (the lobby is showing)."""
     page.goto(base + "/")
     page.fill("#name", name)
     page.check(f'input[name="game"][value="{game}"]')
     if seats is not None:
         page.select_option("#seats", str(seats))
+    page.select_option("#timer", str(timer))
     page.click('#create-form button[type="submit"]')
     page.wait_for_selector(".lobby .code")
     code = page.inner_text(".lobby .code").strip()

@@ -48,9 +48,14 @@ def test_home_and_lobby(live: LiveServer, new_context: Callable[..., BrowserCont
 def test_shithead_table(live: LiveServer, new_context: Callable[..., BrowserContext]) -> None:
     page = new_context(reduced_motion="no-preference").new_page()
     errors = watch_errors(page)
-    create_room(page, live.base, "Ann", "shithead", seats=4)
+    create_room(page, live.base, "Ann", "shithead", seats=4, timer=60)
+    assert page.evaluate("window.cardroom.info.turn_timer") == 60
     page.click('[data-act="host"][data-op="start"]')
     assert wait_turn(page) == "ready"
+    # the turn timer counts down from the state's deadline
+    page.wait_for_function(
+        "() => /^[01]:[0-5][0-9]$/.test(document.getElementById('turn-timer').textContent)"
+    )
     # the swap phase, then a position in the play phase with cards in hand to choose from
     shoot(page, "shithead-swap")
     page.click('[data-act="ready"]')

@@ -114,7 +114,7 @@ def test_language_follows_the_browser_and_can_be_switched(
     create_room(page, live.base, "Zoé", "shithead", seats=2)
     english = page.inner_text("#main")
     page.select_option("#lang", "fr")
-    page.wait_for_function("document.documentElement.lang === 'fr'")
+    page.wait_for_function("() => document.documentElement.lang === 'fr'")
     assert page.inner_text("#main") != english
     assert "Invitez vos amis" in page.inner_text("#main")
     page.reload()

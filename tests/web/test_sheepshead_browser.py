@@ -91,6 +91,6 @@ def test_a_sheepshead_hand_through_pick_bury_call_tricks_and_result(
     page.wait_for_selector('[data-act="host"][data-op="next_game"]')
     assert page.inner_text(".result thead").split()[-1] == "Total"
     page.click('[data-act="host"][data-op="next_game"]')
-    page.wait_for_function("window.cardroom.state.view.phase !== 'over'")
+    page.wait_for_function("() => window.cardroom.state.view.phase !== 'over'")
     assert page.inner_text(".info").count("Hand 2 of 10") == 1
     assert not errors, errors

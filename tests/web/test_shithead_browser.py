@@ -3,6 +3,7 @@ cards, a third person watches and never has a hidden card in the page; reload; k
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from typing import Any
@@ -142,6 +143,45 @@ def test_reload_in_the_middle_of_a_game_returns_to_the_same_seat(
         assert after_hand == before_hand  # the same view, nothing moved meanwhile
     # and the game goes on from there
     shithead_click_turn(page)
+    assert not errors, errors
+
+
+def test_a_dropped_connection_shows_reconnecting_and_resumes_the_seat(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    code = create_room(page, live.base, "Dee", "shithead", seats=2)
+    page.click('[data-act="host"][data-op="start"]')
+    wait_turn(page)
+    version = page.evaluate("window.cardroom.state.version")
+    page.evaluate(
+        """() => new MutationObserver(() => {
+            const net = document.getElementById("net");
+            if (net && net.classList.contains("down") && /reconnecting/i.test(net.textContent)) {
+                window.__sawReconnecting = true;
+            }
+        }).observe(document.getElementById("top"), {subtree: true, childList: true,
+                                                     characterData: true, attributes: true})"""
+    )
+
+    closing: list[asyncio.Future[None]] = []
+
+    def drop() -> None:  # the server closes the host's connection, as a network drop would
+        server = live.server
+        for conn in server.connections.values():
+            if server.manager.rooms[code].core.seats[0].conn == conn.id:
+                closing.append(asyncio.ensure_future(conn.ws.close(1011, "test drop")))
+
+    live.call(drop)
+    assert closing
+    page.wait_for_function("() => window.__sawReconnecting === true")
+    page.wait_for_function(
+        "() => window.cardroom.online && !document.body.classList.contains('offline')"
+    )
+    page.wait_for_function(f"() => window.cardroom.state.version >= {version}")
+    assert page.evaluate("window.cardroom.seat") == 0
+    shithead_click_turn(page)  # and play goes on
     assert not errors, errors
 
 

@@ -228,7 +228,7 @@ function shell() {
   const roomBit = app.screen === "room" && app.room
     ? `<span class="roomcode" title="${esc(t("home.code"))}">${esc(app.room)}</span>` +
       (app.info ? `<span class="status">${esc(t("status." + app.info.status))}</span>` : "") +
-      `<span id="timer" class="timer" role="timer" aria-live="off"></span>`
+      `<span id="turn-timer" class="timer" role="timer" aria-live="off"></span>`
     : "";
   header.innerHTML =
     `<a class="brand" href="/" data-act="home">${esc(t("app.title"))}</a>${roomBit}<span class="spacer"></span>` +
@@ -319,7 +319,7 @@ function goHome() {
 
 // The turn countdown, from the state's deadline (unix time).
 function tick() {
-  const el = document.getElementById("timer");
+  const el = document.getElementById("turn-timer");
   if (!el) return;
   const d = app.state && app.state.deadline;
   const phaseOver = app.state && app.state.view.phase === "over";
@@ -329,7 +329,7 @@ function tick() {
     return;
   }
   const left = d - Date.now() / 1000;
-  el.textContent = "⏱ " + formatSeconds(left);
+  el.textContent = formatSeconds(left);
   el.className = "timer" + (left < 6 ? " urgent" : "");
   el.setAttribute("aria-label", t("table.secondsLeft", { n: Math.max(0, Math.ceil(left)) }));
 }
