@@ -94,3 +94,21 @@ def test_a_sheepshead_hand_through_pick_bury_call_tricks_and_result(
     page.wait_for_function("() => window.cardroom.state.view.phase !== 'over'")
     assert page.inner_text(".info").count("Hand 2 of 10") == 1
     assert not errors, errors
+
+
+def test_todays_sheepshead_starts_against_four_bots(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    page.goto(live.base + "/")
+    page.fill("#name", "Dana")
+    page.select_option("#level", "random")
+    page.click('[data-act="daily"]')
+    page.wait_for_selector(".felt.sheepshead")
+    info = page.evaluate("window.cardroom.info")
+    assert info["game"] == "sheepshead" and info["daily"] and info["match_length"] == 10
+    assert [s["kind"] for s in info["seats"]] == ["human", "bot", "bot", "bot", "bot"]
+    assert {s["bot_level"] for s in info["seats"][1:]} == {"random"}  # the level chosen
+    assert "Hand 1 of 10" in page.inner_text(".info")
+    assert not errors, errors

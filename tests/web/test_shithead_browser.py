@@ -72,6 +72,12 @@ def test_two_players_and_bots_play_a_whole_game_while_a_third_watches(
     eve.wait_for_selector(".lobby")
     ann.wait_for_selector("text=Watching: 1")
 
+    # chat reaches everyone in the room, the spectator included
+    bob.fill("#chat-text", "good luck")
+    bob.press("#chat-text", "Enter")
+    eve.wait_for_selector("#chat-lines >> text=good luck")
+    ann.wait_for_selector("#chat-lines >> text=Bob:")
+
     ann.click('[data-act="host"][data-op="fill_bots"]')
     ann.wait_for_selector(".seat:nth-child(4) >> text=Bot 4")
     ann.click('[data-act="host"][data-op="start"]')

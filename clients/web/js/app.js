@@ -54,6 +54,7 @@ const app = {
 
   nameOf(seat) {
     const s = this.info && this.info.seats[seat];
+    if (s && s.kind === "bot") return t("lobby.botName", { n: seat + 1 });
     return (s && s.name) || t("lobby.seat", { n: seat + 1 });
   },
 
@@ -231,7 +232,7 @@ function shell() {
       `<span id="turn-timer" class="timer" role="timer" aria-live="off"></span>`
     : "";
   header.innerHTML =
-    `<a class="brand" href="/" data-act="home">${esc(t("app.title"))}</a>${roomBit}<span class="spacer"></span>` +
+    `<a class="brand" href="/">${esc(t("app.title"))}</a>${roomBit}<span class="spacer"></span>` +
     `<span id="net" class="net" role="status"></span>` +
     `<label class="lang"><span class="sr-only">${esc(t("lang.label"))}</span><select id="lang" data-key="lang">${langOpts}</select></label>`;
   drawNet();
@@ -386,14 +387,9 @@ async function onClick(e) {
   const el = e.target.closest("[data-act]");
   if (!el || el.disabled) return;
   const act = el.dataset.act;
-  if (el.tagName === "A" && act !== "home") return;
+  if (el.tagName === "A") return;
   if (el.tagName === "SELECT") return;
   switch (act) {
-    case "home":
-      e.preventDefault();
-      if (app.screen === "room") return;
-      goHome();
-      return;
     case "resume":
       if (app.session) resumeSession();
       return;
@@ -595,7 +591,8 @@ function start() {
   const m = location.pathname.match(/^\/r\/([A-Za-z0-9]{5})\/?$/);
   const linked = m ? m[1].toUpperCase() : null;
   if (linked && !(app.session && app.session.room === linked)) app.pendingCode = linked;
-  const rejoin = app.session && (!linked || app.session.room === linked);
+  // a room's own address takes you back to your seat; "/" shows home (with a way back)
+  const rejoin = app.session && app.session.room === linked;
   if (rejoin) {
     app.screen = "room";
     app.room = app.session.room;

@@ -13,7 +13,7 @@ function seatLine(app, s) {
   if (s.kind === "empty") {
     who = `<span class="muted">${esc(t("lobby.empty"))}</span>`;
   } else if (s.kind === "bot") {
-    who = `<span class="who">${esc(s.name)}</span>`;
+    who = `<span class="who">${esc(app.nameOf(s.seat))}</span>`;
     // the host sees the level in its selector
     if (!iAmHost) state = `<span class="badge dim">${esc(t("lobby.botLevel", { level: t("level." + s.bot_level) }))}</span>`;
   } else {

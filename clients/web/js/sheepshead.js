@@ -5,8 +5,7 @@ import { t } from "./i18n.js";
 import { esc } from "./ui.js";
 
 function name(app, seat) {
-  const s = app.info && app.info.seats[seat];
-  return (s && s.name) || t("lobby.seat", { n: seat + 1 });
+  return app.nameOf(seat);
 }
 
 // The order a hand is shown in: trumps high to low, then each fail suit (display only:

@@ -58,8 +58,7 @@ function options(app) {
 }
 
 function name(app, seat) {
-  const s = app.info && app.info.seats[seat];
-  return (s && s.name) || t("lobby.seat", { n: seat + 1 });
+  return app.nameOf(seat);
 }
 
 // --------------------------------------------------------------------------- drawing
