@@ -170,7 +170,7 @@ function onMessage(msg) {
       // drop chosen cards that are no longer held
       const held = new Set([...(msg.view.hand || []), ...((msg.view.seats && app.seat != null && msg.view.seats[app.seat].face_up) || [])]);
       app.sel = app.sel.filter((c) => held.has(c));
-      logEvents(msg);
+      logEvents(msg, prev);
       render();
       if (app.resend) {
         const action = app.resend;
@@ -200,18 +200,21 @@ function onMessage(msg) {
   }
 }
 
-function logEvents(msg) {
+function logEvents(msg, prev) {
   const game = GAMES[msg.view.game];
   const lines = [];
   for (const e of msg.events || []) {
     const line = game.eventText(e, (s) => app.nameOf(s));
     if (line) lines.push(line);
   }
-  if (!lines.length) return;
   app.log.push(...lines);
   if (app.log.length > 40) app.log.splice(0, app.log.length - 40);
+  // screen readers hear what happened, and when it becomes their turn
+  const mine = (v) => v && app.seat != null && v.to_act.includes(app.seat) && v.legal.length > 0;
+  const said = lines.slice(-3);
+  if (mine(msg.view) && !mine(prev && prev.view)) said.push(t("table.yourTurn"));
   const live = document.getElementById("announce");
-  if (live) live.textContent = lines.slice(-3).join(". ");
+  if (live && said.length) live.textContent = said.join(". ");
 }
 
 function forget() {

@@ -1,6 +1,6 @@
 // The lobby: the code to share, who sits where, the host's controls; and the seat list beside
 // the table (the same controls between games).
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 import { esc } from "./ui.js";
 
 function seatLine(app, s) {
@@ -62,7 +62,8 @@ export function seatsHTML(app) {
     `<ul class="seats" aria-labelledby="h-seats">${info.seats.map((s) => seatLine(app, s)).join("")}</ul>` +
     `<p class="muted">${esc(t("lobby.watching", { n: info.spectators }))}${info.locked ? " · " + esc(t("lobby.locked")) : ""}</p>` +
     totals +
-    `<div class="hostbar">${hostBar(app)}<button type="button" class="btn small ghost" data-act="leave" data-key="leave">${esc(t("lobby.leave"))}</button></div>`
+    `<div class="hostbar">${hostBar(app)}<button type="button" class="btn small ghost" data-act="leave" data-key="leave">${esc(t("lobby.leave"))}</button></div>` +
+    `<p class="rules-link"><a href="/rules/${lang()}/${info.game}.html" target="_blank" rel="noopener">${esc(t("rules." + info.game))}</a></p>`
   );
 }
 

@@ -13,7 +13,11 @@ export function patch(el, html) {
   const key = active && el.contains(active) ? active.dataset.key : null;
   el.innerHTML = html;
   if (key) {
-    const again = el.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    // the same control again, else (a card just played) the next thing to choose
+    const again =
+      el.querySelector(`[data-key="${CSS.escape(key)}"]`) ||
+      el.querySelector("button.card.playable") ||
+      el.querySelector(".actions button:not([disabled])");
     if (again) again.focus({ preventScroll: true });
   }
 }
