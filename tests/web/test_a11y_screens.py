@@ -56,8 +56,16 @@ def test_shithead_table(live: LiveServer, new_context: Callable[..., BrowserCont
     page.wait_for_function(
         "() => /^[01]:[0-5][0-9]$/.test(document.getElementById('turn-timer').textContent)"
     )
-    # the swap phase, then a position in the play phase with cards in hand to choose from
+    # the swap phase: a hand card, then a face-up card, changes their places (rule SH-2.3)
+    page.click(".me .hand button.card.playable")
     shoot(page, "shithead-swap")
+    view = page.evaluate("window.cardroom.state.view")
+    hand_card = page.get_attribute(".me .hand button.card.selected", "data-card")
+    up_card = next(c for c in view["seats"][0]["face_up"] if c[0] != hand_card[0])
+    page.click(f'.me .tablecards button.card[data-card="{up_card}"]')
+    page.wait_for_selector(f'.me .hand .card[data-card="{up_card}"]')
+    assert page.is_visible(f'.me .tablecards .card[data-card="{hand_card}"]')
+    # then a position in the play phase with cards in hand to choose from
     page.click('[data-act="ready"]')
     for _ in range(30):
         what = wait_turn(page)

@@ -130,7 +130,8 @@ function infoLine(app) {
   const secret = [];
   if (v.phase !== "over" && v.buried) secret.push(`${esc(t("ss.buried"))}: ${v.buried.map((c) => cardHTML(c, { size: "xs" })).join("")}`);
   if (v.phase !== "over" && v.unknown_card) secret.push(`${esc(t("ss.unknownCard"))}: ${cardHTML(v.unknown_card, { size: "xs" })}`);
-  return `<p class="info">${esc(parts.join(" · "))}${secret.length ? ` <span class="secret">${secret.join(" ")}</span>` : ""}</p>`;
+  const sep = parts.length && secret.length ? " · " : " ";
+  return `<p class="info">${esc(parts.join(" · "))}${secret.length ? `${sep}<span class="secret">${secret.join(" ")}</span>` : ""}</p>`;
 }
 
 function prompt(app, o) {
