@@ -36,7 +36,7 @@ from types import MappingProxyType
 from typing import Any
 
 from protocol.cards import TEN, TWO, card_code, card_codes, parse_cards
-from server.rules.base import JSON, Action, Event, Game, IllegalAction
+from server.rules.base import JSON, Action, Event, Game, IllegalAction, parse_deck
 from server.rules.shithead_deal import deal
 from server.rules.shithead_view import build_view
 
@@ -154,21 +154,26 @@ class Shithead(Game):
         dealer: int = 0,
         *,
         seed: int | None = None,
-        deck: Sequence[int] | None = None,
+        deck: Sequence[int | str] | None = None,
         options: Mapping[str, Any] | None = None,
     ) -> Shithead:
-        """Deal a game (SH-2.2) from ``seed`` or an explicit ``deck`` (52 cards, top first)."""
+        """Deal a game (SH-2.2) from ``seed`` or an explicit ``deck`` (the 52 cards as codes or
+        integers, top first).
+
+        Raises:
+            ValueError: a seat count, dealer, deck or option Shithead does not have.
+        """
         if num_players not in cls.seat_counts:
             raise ValueError(f"Shithead is played by 2 to 5 players, not {num_players}")
         if not 0 <= dealer < num_players:
             raise ValueError(f"dealer {dealer} is not a seat of {num_players}")
+        if options:
+            raise ValueError(f"shithead has no options: {sorted(options)}")
         if deck is None:
             cards = list(range(52))
             random.Random(seed).shuffle(cards)
         else:
-            cards = list(deck)
-            if sorted(cards) != list(range(52)):
-                raise ValueError("an explicit Shithead deck holds each of the 52 cards once")
+            cards = parse_deck(deck, range(52), "shithead")
         g = cls()
         n = g.num_players = num_players
         g.dealer = dealer
@@ -395,9 +400,6 @@ class Shithead(Game):
             raise self._refuse("game_over", "the game is over", seat, action)
         self._log.append((seat, action))
         return events
-
-    def _refuse(self, code: str, message: str, seat: int, action: Action) -> IllegalAction:
-        return IllegalAction(code, message, seat=seat, action=action, phase=self._phase.value)
 
     # swap phase (SH-2.3)
 
