@@ -276,13 +276,14 @@ function buildRoom() {
   const main = document.getElementById("main");
   main.innerHTML = `
   <div class="room">
+    <h1 class="sr-only">${esc(t("app.title"))} · ${esc(t("lobby.codeIs", { code: app.room || "" }))}</h1>
     <div class="area-wrap"><div id="area" class="area"></div>
       <section class="log" aria-label="${esc(t("table.log"))}"><ol id="log"></ol></section></div>
     <aside class="side">
       <section id="seats" class="panel" aria-labelledby="h-seats"></section>
       <section class="panel chat" aria-labelledby="h-chat">
         <h2 id="h-chat">${esc(t("chat.title"))}</h2>
-        <ol id="chat-lines" class="chat-lines" role="log" aria-live="polite"></ol>
+        <div id="chat-lines" class="chat-lines" role="log" aria-live="polite"></div>
         <form id="chat-form" class="inline">
           <label class="sr-only" for="chat-text">${esc(t("chat.placeholder"))}</label>
           <input id="chat-text" maxlength="280" autocomplete="off" placeholder="${esc(t("chat.placeholder"))}">
@@ -305,7 +306,7 @@ function drawChat(scroll) {
   const el = document.getElementById("chat-lines");
   if (!el) return;
   el.innerHTML = app.chat
-    .map((c) => `<li><b>${esc(c.seat == null ? t("chat.spectator") : c.name)}:</b> ${esc(c.text)}</li>`)
+    .map((c) => `<p><b>${esc(c.seat == null ? t("chat.spectator") : c.name)}:</b> ${esc(c.text)}</p>`)
     .join("");
   if (scroll) el.scrollTop = el.scrollHeight;
 }
