@@ -81,8 +81,10 @@ def live() -> Iterator[LiveServer]:
     loop.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
+    # one per module, closed after it: Playwright's sync API holds an event loop on this
+    # thread while it lives, and later asyncio tests need the thread to themselves
     path = shutil.which("chromium")
     assert path, "Chromium is needed: apt-get install -y chromium (make test installs it)"
     with sync_playwright() as p:

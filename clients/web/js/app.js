@@ -81,32 +81,33 @@ const app = {
     this.mode = null;
     this.redraw();
     let waiting = false;
+    let retry = false;
     try {
       const ack = await this.net.request({ type: "act", room: this.room, version: st.version, action });
       // stay busy until the state this action made is on screen (it follows the ack)
       if (ack.version != null && this.state.version < ack.version) {
         this.awaiting = ack.version;
         waiting = true;
+        setTimeout(() => {
+          if (this.awaiting === ack.version) {
+            this.awaiting = null;
+            this.acting = false;
+          }
+        }, 3000);
       }
     } catch (err) {
       if (err.code === "stale_version") {
         // Another seat moved first. In the simultaneous swap phase our cards did not change:
         // send the same action again against the fresh view, once it is here.
-        const game = GAMES[st.view.game];
-        if (this.state.version > st.version) {
-          if (game.retryStale(this.state.view, action)) {
-            this.acting = false;
-            return this.act(action);
-          }
-        } else {
-          this.resend = action;
-        }
+        if (this.state.version > st.version) retry = GAMES[st.view.game].retryStale(this.state.view, action);
+        else this.resend = action;
       } else {
         this.showError(err);
       }
     } finally {
       if (!waiting) this.acting = false;
     }
+    if (retry) this.act(action);
   },
 
   host(op, extra = {}) {
@@ -229,6 +230,10 @@ function shell() {
   document.title = app.room ? `${app.room} · ${t("app.title")}` : t("app.title");
   const langOpts = LANGS.map((l) => `<option value="${l}"${l === lang() ? " selected" : ""}>${LANG_NAMES[l]}</option>`).join("");
   const header = document.getElementById("top");
+  // redrawn only when it changes: the language menu keeps focus while the game moves
+  const key = [lang(), app.screen, app.room, app.info && app.info.status].join("|");
+  if (header.dataset.drawn === key) return drawNet();
+  header.dataset.drawn = key;
   const roomBit = app.screen === "room" && app.room
     ? `<span class="roomcode" title="${esc(t("home.code"))}">${esc(app.room)}</span>` +
       (app.info ? `<span class="status">${esc(t("status." + app.info.status))}</span>` : "") +
