@@ -338,7 +338,9 @@ function tick() {
     el.className = "timer";
     return;
   }
-  const left = d - Date.now() / 1000;
+  // a device clock behind the server's would show more than a whole turn: never more
+  const whole = (app.info && app.info.turn_timer) || Infinity;
+  const left = Math.min(d - Date.now() / 1000, whole);
   el.textContent = formatSeconds(left);
   el.className = "timer" + (left < 6 ? " urgent" : "");
   el.setAttribute("aria-label", t("table.secondsLeft", { n: Math.max(0, Math.ceil(left)) }));
