@@ -76,7 +76,7 @@ async def test_refusals_have_codes_and_change_nothing(server: CardroomServer) ->
         assert spectator.value.code == "not_seated"
         with pytest.raises(CardroomError) as not_host:
             await eve.host("start", room=code)
-        assert not_host.value.code == "not_seated"
+        assert not_host.value.code == "not_host"
     with pytest.raises(CardroomError) as missing:
         await ann.join("ZZZZZ", name="Ann")
     assert missing.value.code in ("room_not_found", "already_in_room")
