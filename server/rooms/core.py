@@ -193,7 +193,12 @@ class RoomCore:
             return self._dispatch(item, now)
         except Exception:
             log.exception("room %s: %s failed; the room is put back", self.code, item)
-            self._restore(saved)
+            try:
+                self._restore(saved)
+            except Exception:  # the log itself no longer replays: close rather than drift
+                log.exception("room %s could not be put back; closing it", self.code)
+                self.closed = True
+                return [CloseRoom("internal error")]
             conn = sender(item)
             if conn is None:
                 return []
