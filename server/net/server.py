@@ -34,6 +34,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
+from websockets.typing import Origin
 
 from protocol import messages as m
 from protocol.errors import ErrorCode
@@ -161,7 +162,7 @@ class CardroomServer:
             self.config.port,
             process_request=self._http,
             max_size=self.config.max_frame,
-            origins=list(self.config.origins) if self.config.origins is not None else None,
+            origins=_origins(self.config.origins),
             server_header=SERVER_NAME,
         )
 
@@ -452,6 +453,13 @@ def _response(status: int, body: bytes, content_type: str) -> Response:
 
 def _err(code: ErrorCode, message: str, ref: m.RequestId | None) -> str:
     return m.dump(m.Error(code=code, message=message, ref=ref))
+
+
+def _origins(allowed: tuple[str | None, ...] | None) -> list[Origin | None] | None:
+    """The browser Origins ``websockets`` should accept (``None`` in the list: no Origin)."""
+    if allowed is None:
+        return None
+    return [Origin(o) if o is not None else None for o in allowed]
 
 
 def _address(ws: ServerConnection) -> str:

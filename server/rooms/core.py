@@ -473,7 +473,7 @@ class RoomCore:
             self.seats[index] = Seat.bot(index, self.settings.stand_in_level)
         self._pass_host_from(index)
 
-    def _fill_empty(self, level: m.BotLevel) -> None:
+    def _fill_empty(self, level: str) -> None:
         for i, s in enumerate(self.seats):
             if s.kind == "empty":
                 self.seats[i] = Seat.bot(i, level)
@@ -531,7 +531,7 @@ class RoomCore:
             self._stand_in.add(seat)
             self._ask_bot(seat, self.settings.stand_in_level, 0.0, out)
 
-    def _ask_bot(self, seat: int, level: m.BotLevel, delay: float, out: list[Output]) -> None:
+    def _ask_bot(self, seat: int, level: str, delay: float, out: list[Output]) -> None:
         assert self.match is not None
         asked = self._pending.get(seat)
         if asked is not None and (asked == self.version or self.match.current.simultaneous()):

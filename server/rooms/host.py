@@ -33,8 +33,8 @@ class HostOp:
     needs_seat: bool = False
 
 
-def _level(msg: m.Host) -> m.BotLevel:
-    return msg.level or DEFAULT_LEVEL  # type: ignore[return-value]
+def _level(msg: m.Host) -> str:
+    return msg.level or DEFAULT_LEVEL
 
 
 def _seat(room: RoomCore, msg: m.Host) -> int:

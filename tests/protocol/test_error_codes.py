@@ -40,9 +40,9 @@ def emitted_codes() -> dict[str, str]:
                 func = node.func
                 name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
                 first = node.args[0]
-                if name in REFUSERS or "refus" in name.lower():
-                    if isinstance(first, ast.Constant) and isinstance(first.value, str):
-                        found[first.value] = f"{path.relative_to(ROOT)}:{node.lineno}"
+                refuser = name in REFUSERS or "refus" in name.lower()
+                if refuser and isinstance(first, ast.Constant) and isinstance(first.value, str):
+                    found[first.value] = f"{path.relative_to(ROOT)}:{node.lineno}"
             if (
                 isinstance(node, ast.Attribute)
                 and isinstance(node.value, ast.Name)
