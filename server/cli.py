@@ -81,6 +81,12 @@ def serve(argv: list[str]) -> int:
     parser.add_argument(
         "--max-per-address", type=int, default=50, help="open WebSockets from one IP address"
     )
+    parser.add_argument(
+        "--no-trim-memory",
+        dest="trim_memory",
+        action="store_false",
+        help="do not hand freed memory back to the system after bursts of closed connections",
+    )
     parser.add_argument("--log-level", default="INFO")
     args = parser.parse_args(argv)
     logging.getLogger("websockets").setLevel(logging.WARNING)
@@ -99,6 +105,7 @@ def serve(argv: list[str]) -> int:
         hello_timeout=args.hello_timeout,
         max_connections=args.max_connections,
         max_per_address=args.max_per_address,
+        trim_memory=args.trim_memory,
         rooms=RoomSettings(
             grace=args.grace, idle_timeout=args.idle_timeout, bot_delay=args.bot_delay
         ),

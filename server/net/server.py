@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import gc
 import itertools
 import logging
 import mimetypes
@@ -71,7 +72,8 @@ STRIKES = frozenset(
         ErrorCode.HELLO_REQUIRED,
     }
 )
-TRIM_EVERY = 256  # closes between two malloc_trim calls while connections stay open
+TRIM_EVERY = 256  # closes between two memory trims while connections stay open
+TRIM_DELAY = 1.0  # seconds from the close that asks for a trim to the trim
 WEB_ROOT = Path(__file__).resolve().parents[2] / "clients" / "web"
 
 
@@ -90,6 +92,7 @@ class ServerConfig:
     hello_timeout: float = 10.0  # seconds a new connection has to say hello (else 1008)
     max_connections: int = 10_000  # open WebSockets in this process; more are refused (503)
     max_per_address: int = 50  # open WebSockets from one IP address; more are refused (503)
+    trim_memory: bool = True  # collect and return freed memory to the system after closes
     rooms: RoomSettings = field(default_factory=RoomSettings)
     web_root: Path | None = WEB_ROOT
 
@@ -150,6 +153,7 @@ class CardroomServer:
         self._ws: Server | None = None
         self._stopping = False
         self._closes = 0
+        self._trim: asyncio.TimerHandle | None = None
         self.per_address: dict[str, int] = {}
 
     # lifecycle
@@ -193,6 +197,8 @@ class CardroomServer:
             return_exceptions=True,
         )
         self._ws.server.close()  # no new connections
+        if self._trim is not None:
+            self._trim.cancel()
         self._ws.close(close_connections=True)
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(self._ws.wait_closed(), timeout)
@@ -292,9 +298,17 @@ class CardroomServer:
     def _closed_some(self) -> None:
         """After a burst of closes, hand freed memory back to the system (glibc keeps it)."""
         self._closes += 1
+        if not self.config.trim_memory or self._trim is not None:
+            return
         if not self.connections or self._closes >= TRIM_EVERY:
-            self._closes = 0
-            trim_memory()
+            # a moment later, once the closed connections' last references are dropped
+            loop = asyncio.get_running_loop()
+            self._trim = loop.call_later(TRIM_DELAY, self._trim_now)
+
+    def _trim_now(self) -> None:
+        self._trim = None
+        self._closes = 0
+        trim_memory()
 
     async def _frame(self, conn: Connection, frame: str | bytes) -> bool:
         """Handle one frame; ``False`` closes the connection."""
@@ -469,7 +483,12 @@ def _address(ws: ServerConnection) -> str:
 
 
 def trim_memory() -> None:
-    """Ask glibc to return freed heap pages to the system (a no-op elsewhere)."""
+    """Free what closed connections left behind and hand it back to the system.
+
+    A closed connection's objects sit in reference cycles (socket, protocol, tasks) that only a
+    full collection frees, and glibc keeps freed heap pages unless asked (``malloc_trim``).
+    """
+    gc.collect()
     if _LIBC is not None:
         _LIBC.malloc_trim(0)
 
