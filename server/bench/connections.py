@@ -71,13 +71,15 @@ async def run(count: int, rounds: int, trim: bool) -> None:
     extra += ["--hello-timeout", "600"]
     if not trim:
         extra.append("--no-trim-memory")
-    proc = subprocess.Popen(serve_command(port, *extra), stdout=subprocess.DEVNULL)
+    # Popen returns at once; the server's readiness is awaited below
+    proc = subprocess.Popen(  # noqa: ASYNC220
+        serve_command(port, *extra), stdout=subprocess.DEVNULL
+    )
     try:
         await wait_listening(port)
         url = f"ws://127.0.0.1:{port}/"
-        print(
-            f"memory trim (gc + malloc_trim): {'on' if trim else 'off'}; {count} idle connections a round"
-        )
+        state = "on" if trim else "off"
+        print(f"memory trim (gc + malloc_trim): {state}; {count} idle connections a round")
         print(f"baseline           {await settle(proc.pid):7.1f} MB")
         for r in range(1, rounds + 1):
             started = time.perf_counter()
