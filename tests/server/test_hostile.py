@@ -16,7 +16,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.frames import Frame, Opcode
 
-from clients import CardroomClient
+from clients import CardroomClient, CardroomError
 from protocol import messages as m
 from server.net.server import CardroomServer, ServerConfig
 from server.store.memory import MemoryStore
@@ -287,3 +287,27 @@ async def test_healthz_is_503_while_stopping() -> None:
                 await late.recv()  # turned away (1001) while stopping
         store.release.set()
         await asyncio.wait_for(stopping, 10)
+
+
+# 8. an unexpected failure inside a room --------------------------------------------------------
+
+
+async def test_a_failing_room_answers_internal_error_and_goes_on(
+    server: CardroomServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ann = await open_room(server, "Ann")
+    room = server.manager.rooms[ann.room or ""].core
+    record = room.record()
+
+    def broken(*args: object) -> None:
+        raise ZeroDivisionError("injected")
+
+    monkeypatch.setattr(room, "_on_host", broken)
+    with pytest.raises(CardroomError) as failed:
+        await ann.host("lock")
+    assert failed.value.code == "internal_error"
+    assert room.record() == record and not room.locked
+    monkeypatch.undo()
+    await ann.host("lock")  # the same connection, the same room: it works again
+    assert room.locked
+    await ann.close()
