@@ -120,36 +120,39 @@ class RoomActor:
                 log.exception("room %s: performing outputs of %s failed", self.code, item.input)
 
     async def _perform(self, outputs: list[Output], received: float | None) -> None:
-        loop = asyncio.get_running_loop()
+        """Do what the core asked, in order: a save is awaited before anything after it."""
         for o in outputs:
-            if isinstance(o, Send):
-                if o.refusal:
-                    self.metrics.refusals.labels(o.refusal).inc()
-                self.manager.send(o.conn, o.text)
-            elif isinstance(o, PersistAction):
-                await self.store.append(self.code, o.entry)
-            elif isinstance(o, Persist):
-                await self.store.save(self.code, o.record)
-            elif isinstance(o, SetTimer):
-                old = self._timers.pop(o.key, None)
-                if old is not None:
-                    old.cancel()
-                delay = max(0.0, o.at - self.clock())
-                self._timers[o.key] = loop.call_later(delay, self._fire, o.key)
-            elif isinstance(o, CancelTimer):
-                old = self._timers.pop(o.key, None)
-                if old is not None:
-                    old.cancel()
-            elif isinstance(o, RunBot):
-                task = asyncio.create_task(self._run_bot(o))
-                self._bot_tasks.add(task)
-                task.add_done_callback(self._bot_tasks.discard)
-            elif isinstance(o, Detach):
-                self.manager.detach(o.conn, self.code)
-            elif isinstance(o, CloseRoom):
-                self.manager.close_room_soon(self.code, o.reason)
+            match o:
+                case Send(conn=conn, text=text, refusal=refusal):
+                    if refusal is not None:
+                        self.metrics.refusals.labels(refusal.value).inc()
+                    self.manager.send(conn, text)
+                case PersistAction(entry=entry):
+                    await self.store.append(self.code, entry)
+                case Persist(record=record):
+                    await self.store.save(self.code, record)
+                case SetTimer(key=key, at=at):
+                    self._cancel_timer(key)
+                    delay = max(0.0, at - self.clock())
+                    loop = asyncio.get_running_loop()
+                    self._timers[key] = loop.call_later(delay, self._fire, key)
+                case CancelTimer(key=key):
+                    self._cancel_timer(key)
+                case RunBot():
+                    task = asyncio.create_task(self._run_bot(o))
+                    self._bot_tasks.add(task)
+                    task.add_done_callback(self._bot_tasks.discard)
+                case Detach(conn=conn):
+                    self.manager.detach(conn, self.code)
+                case CloseRoom(reason=reason):
+                    self.manager.close_room_soon(self.code, reason)
         if received is not None:
             self.metrics.latency.observe(time.perf_counter() - received)
+
+    def _cancel_timer(self, key: TimerKey) -> None:
+        old = self._timers.pop(key, None)
+        if old is not None:
+            old.cancel()
 
     def _fire(self, key: TimerKey) -> None:
         self._timers.pop(key, None)
