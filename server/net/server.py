@@ -354,7 +354,7 @@ class CardroomServer:
             await self._dispatch(conn, msg, received)
         except Refusal as r:
             self.metrics.refusals.labels(r.code).inc()
-            conn.send(_err(ErrorCode(r.code), r.message, ref))
+            conn.send(_err(r.code, r.message, ref))
             if r.code in STRIKES:
                 conn.strikes += 1
                 return await self._strike_out(conn)

@@ -240,7 +240,7 @@ class RoomCore:
                 case _:
                     raise Refusal(ErrorCode.UNKNOWN_TYPE, "not a room message")
         except Refusal as r:
-            return [error_frame(conn, msg.id, ErrorCode(r.code), r.message)]
+            return [error_frame(conn, msg.id, r.code, r.message)]
         return out
 
     def _create_host(self, conn: ConnId, msg: m.Create, now: float) -> list[Output]:
@@ -249,7 +249,7 @@ class RoomCore:
         try:
             name = clean_name(msg.name, [])
         except Refusal as r:
-            return [error_frame(conn, msg.id, ErrorCode(r.code), r.message)]
+            return [error_frame(conn, msg.id, r.code, r.message)]
         token = self._seat_human(0, conn, name)
         self.host = 0
         self.where[conn] = 0

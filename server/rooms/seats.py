@@ -49,7 +49,7 @@ class Refusal(Exception):
 
     def __init__(self, code: ErrorCode, message: str) -> None:
         super().__init__(code.value, message)
-        self.code = code
+        self.code: ErrorCode = code
         self.message = message
 
 
