@@ -78,13 +78,27 @@ def to_rules_action(action: m.ActionModel) -> Action:
     )
 
 
+# What a failed input may have changed (besides seats and the match), for _save/_restore.
+_PLAIN_FIELDS = (
+    "host",
+    "locked",
+    "version",
+    "closed",
+    "deadline",
+    "_deadline_version",
+    "_idle_armed",
+    "daily_date",
+)
+_COPIED_FIELDS = ("spectators", "where", "_pending", "_stand_in")
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class _Saved:
     """What :meth:`RoomCore.handle` needs to put the room back after a failed input: the room's
     own fields, and where the match's append-only logs stood."""
 
     fields: dict[str, Any]
-    seats: list[Seat]
+    seats: list[tuple[m.SeatKind, str | None, str | None, str | None, ConnId | None, bool]]
     match: Match | None
     log_at: tuple[int, int]
 
@@ -617,21 +631,20 @@ class RoomCore:
 
     def _save(self) -> _Saved:
         """A cheap snapshot: the room's own fields, and how far the match's logs reached."""
-        fields = {
-            name: value.copy() if isinstance(value, dict | set) else value
-            for name, value in vars(self).items()
-            if name not in ("seats", "match")
-        }
+        fields: dict[str, Any] = {name: getattr(self, name) for name in _PLAIN_FIELDS}
+        for name in _COPIED_FIELDS:
+            fields[name] = getattr(self, name).copy()
         match = self.match
         log_at = (len(match.logs), len(match.logs[-1])) if match is not None else (0, 0)
-        seats = [dataclasses.replace(s) for s in self.seats]
+        seats = [(s.kind, s.name, s.token, s.level, s.conn, s.away) for s in self.seats]
         return _Saved(fields, seats, match, log_at)
 
     def _restore(self, saved: _Saved) -> None:
         """Put the room back as :meth:`_save` found it; the match is rebuilt from its log
         prefix, since a failure inside the rules may have left it half changed."""
-        vars(self).update(saved.fields)
-        self.seats = saved.seats
+        for name, value in saved.fields.items():
+            setattr(self, name, value)
+        self.seats = [Seat(*fields) for fields in saved.seats]
         match = saved.match
         if match is None:
             self.match = None
