@@ -27,6 +27,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 import orjson
 from prometheus_client import CONTENT_TYPE_LATEST
@@ -43,6 +44,7 @@ from server.metrics import Metrics
 from server.net.limits import TokenBucket
 from server.rooms.manager import RoomManager
 from server.rooms.seats import Refusal, RoomSettings
+from server.rules.registry import GAME_NAMES
 from server.store.base import RoomStore
 from server.store.memory import MemoryStore
 
@@ -414,7 +416,7 @@ class CardroomServer:
                 f"this server speaks protocol {speaks}, not {msg.protocol}",
             )
         conn.greeted = True
-        games: list[m.GameName] = ["shithead", "sheepshead"]
+        games = [cast(m.GameName, name) for name in GAME_NAMES]
         welcome = m.Welcome(ref=msg.id, protocol=msg.protocol, server=SERVER_NAME, games=games)
         conn.send(m.dump(welcome))
 

@@ -61,12 +61,9 @@ from server.rooms.outputs import (
 from server.rooms.seats import Refusal, RoomSettings, Seat, error_frame
 from server.rooms.status import BETWEEN_GAMES, RoomStatus
 from server.rules.base import Action, Event, IllegalAction
+from server.rules.registry import game_spec
 
 log = logging.getLogger(__name__)
-
-# Game knowledge the game registry (server/rules) will hold: seats per game, hands per match.
-SEATS = {"shithead": range(2, 6), "sheepshead": range(5, 6)}
-SHEEPSHEAD_HANDS = 10
 
 
 def to_rules_action(action: m.ActionModel) -> Action:
@@ -119,11 +116,10 @@ class RoomCore:
         daily: bool = False,
         make_token: Callable[[], str] | None = None,
     ) -> None:
-        seats = SEATS[game]
-        if players not in seats:
-            raise Refusal(
-                ErrorCode.BAD_SEATS, f"{game} is played by {seats.start} to {seats.stop - 1}"
-            )
+        try:
+            game_spec(game).check_players(players)  # the game registry knows the seat counts
+        except ValueError as exc:
+            raise Refusal(ErrorCode.BAD_SEATS, str(exc)) from None
         self.code = code
         self.game: m.GameName = game
         self.players = players
@@ -188,9 +184,7 @@ class RoomCore:
             options=self.options,
             games_played=match.games_played() if match else 0,
             totals=match.totals() if match else [0] * self.players,
-            match_length=match.match_length
-            if match
-            else (SHEEPSHEAD_HANDS if self.game == "sheepshead" else None),
+            match_length=match.match_length if match else game_spec(self.game).match_length,
             daily=self.daily_date.isoformat() if self.daily_date else None,
         )
 
@@ -635,7 +629,7 @@ class RoomCore:
         for name in _COPIED_FIELDS:
             fields[name] = getattr(self, name).copy()
         match = self.match
-        log_at = (len(match.logs), len(match.logs[-1])) if match is not None else (0, 0)
+        log_at = (match.game_index + 1, len(match.current.log)) if match else (0, 0)
         seats = [(s.kind, s.name, s.token, s.level, s.conn, s.away) for s in self.seats]
         return _Saved(fields, seats, match, log_at)
 
