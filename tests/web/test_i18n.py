@@ -10,23 +10,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Page
 
+from protocol.errors import ERROR_CODES
 from tests.web.conftest import ROOT, LiveServer, create_room, watch_errors
 
 LANGS = ["en", "ru", "pt", "fr"]
 JS = ROOT / "clients" / "web" / "js"
-
-
-def error_codes() -> list[str]:
-    """Every code the server may send: the shared list in protocol/ (else the docs' tables)."""
-    try:
-        from protocol.errors import ERROR_CODES  # type: ignore[import-not-found,unused-ignore]
-
-        return list(ERROR_CODES)
-    except ImportError:
-        text = (ROOT / "docs" / "protocol.md").read_text()
-        section = text.split("## Error codes", 1)[1].split("## Close codes", 1)[0]
-        rows = [re.findall(r"`([a-z_]+)`", ln) for ln in section.splitlines() if ln.startswith("|")]
-        return sorted({codes[0] for codes in rows if codes and codes[0]})
 
 
 def tables(page: Page) -> dict[str, dict[str, str]]:
@@ -83,7 +71,7 @@ def test_every_key_the_code_uses_exists(home: Page) -> None:
 
 
 def test_every_server_error_code_is_a_sentence_in_every_language(home: Page) -> None:
-    codes = error_codes()
+    codes = list(ERROR_CODES)  # the shared list the server refuses with
     assert len(codes) > 40
     strings = tables(home)
     for lang in LANGS:
