@@ -191,6 +191,36 @@ def test_a_dropped_connection_shows_reconnecting_and_resumes_the_seat(
     assert not errors, errors
 
 
+def test_a_swap_refused_as_stale_is_sent_again_against_the_fresh_view(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    # In the swap phase every seat acts at once, so a swap may be chosen against a version
+    # another seat has just moved past: the page sends it again (rule SH-2.3).
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    create_room(page, live.base, "Sia", "shithead", seats=2)
+    page.click('[data-act="host"][data-op="start"]')
+    assert wait_turn(page) == "ready"
+    view = page.evaluate("window.cardroom.state.view")
+    hand_card = view["hand"][0]
+    up_card = next(c for c in view["seats"][0]["face_up"] if c[0] != hand_card[0])
+
+    def stale_refusals() -> float:
+        counter = live.server.metrics.refusals.labels("stale_version")
+        return live.call(lambda: counter._value.get())
+
+    before = stale_refusals()
+    # as if another seat had moved: the version on screen is behind the room's
+    page.evaluate("window.cardroom.state.version -= 1")
+    page.click(f'.me .hand button.card[data-card="{hand_card}"]')
+    page.click(f'.me .tablecards button.card[data-card="{up_card}"]')
+    page.wait_for_selector(f'.me .hand .card[data-card="{up_card}"]')
+    assert page.is_visible(f'.me .tablecards .card[data-card="{hand_card}"]')
+    assert stale_refusals() >= before + 1  # refused as stale, then sent again and applied
+    assert not page.is_visible(".toast.show.error")  # nothing to tell the player
+    assert not errors, errors
+
+
 def test_a_whole_game_with_the_keyboard_only(
     live: LiveServer, new_context: Callable[..., BrowserContext]
 ) -> None:
