@@ -181,7 +181,13 @@ def shithead_click_turn(page: Page) -> str:
         if what == "ready":
             page.click('[data-act="ready"]', timeout=2000)
         elif what == "play":
-            page.click('#area button.card.playable[data-act="card"]', timeout=2000)
+            first = page.locator('#area button.card.playable[data-act="card"]').first
+            code = first.get_attribute("data-card", timeout=2000)
+            first.click(timeout=2000)
+            # the other cards of its rank that may go with it: choose them too
+            sets = page.evaluate("window.cardroom.state.view.play_sets")
+            for other in [c for c in next((s for s in sets if code in s), []) if c != code]:
+                page.click(f'#area button.card.playable[data-card="{other}"]', timeout=2000)
             play = page.locator('[data-act="play"]:not([disabled])')
             if play.count():  # in the give-up mode the card itself was the move
                 play.click(timeout=2000)

@@ -133,7 +133,14 @@ def test_reload_in_the_middle_of_a_game_returns_to_the_same_seat(
     page.click('[data-act="host"][data-op="start"]')
     for _ in range(4):
         shithead_click_turn(page)
-    wait_turn(page)
+    while wait_turn(page) != "play":
+        shithead_click_turn(page)
+    # exactly the cards the view allows are highlighted (rule SH-4.1: the view decides)
+    sets = page.evaluate("window.cardroom.state.view.play_sets")
+    lit = page.eval_on_selector_all(
+        "#area button.card.playable", "els => els.map(e => e.dataset.card)"
+    )
+    assert sorted(lit) == sorted(c for s in sets for c in s)
     before_seat = page.evaluate("window.cardroom.seat")
     hand_codes = "els => els.map(e => e.dataset.card)"
     before_hand = page.eval_on_selector_all(".me .hand .card", hand_codes)
