@@ -33,6 +33,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
+    "--disable-dev-shm-usage",  # containers often have a tiny /dev/shm
 ]
 # Each action waits for the page at most this long (ms): a stuck page fails fast.
 STEP_MS = 10_000
