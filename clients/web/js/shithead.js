@@ -165,7 +165,7 @@ function actionsHTML(app, o) {
   if (v.phase === "swap" && o.ready) {
     b.push(`<button type="button" class="btn primary" data-act="ready" data-key="btn:ready" aria-keyshortcuts="r">${esc(t("table.ready"))}</button>`);
   }
-  if (o.sets.length) {
+  if (o.sets.length && app.mode !== "giveup") {
     const n = app.sel.length;
     b.push(
       `<button type="button" class="btn primary" data-act="play" data-key="btn:play" aria-keyshortcuts="p"${n ? "" : " disabled"}>` +
@@ -226,7 +226,7 @@ export function render(app) {
       `<section class="me${turn ? " turn" : ""}" aria-label="${esc(t("table.yourPlace"))}">` +
       `<header><span class="who">${esc(name(app, me))} <span class="you">(${esc(t("you"))})</span></span>${badges(app, me)}</header>` +
       tableCardsHTML(s, "m", mine) +
-      `<div class="hand" role="group" aria-label="${esc(t("table.handLabel", { n: (v.hand || []).length }))}">${hand || `<span class="muted">${esc(t("table.noHand"))}</span>`}</div>` +
+      `<div class="hand${(v.hand || []).length > 12 ? " many" : ""}" role="group" aria-label="${esc(t("table.handLabel", { n: (v.hand || []).length }))}">${hand || `<span class="muted">${esc(t("table.noHand"))}</span>`}</div>` +
       `</section>`;
   }
   return (
