@@ -61,6 +61,7 @@ export function seatsHTML(app) {
     `<h2 id="h-seats">${esc(t("lobby.players"))}</h2>` +
     `<ul class="seats" aria-labelledby="h-seats">${info.seats.map((s) => seatLine(app, s)).join("")}</ul>` +
     `<p class="muted">${esc(t("lobby.watching", { n: info.spectators }))}${info.locked ? " · " + esc(t("lobby.locked")) : ""}</p>` +
+    (app.seat == null ? `<p><span class="badge gold">${esc(t("lobby.spectator"))}</span></p>` : "") +
     totals +
     `<div class="hostbar">${hostBar(app)}<button type="button" class="btn small ghost" data-act="leave" data-key="leave">${esc(t("lobby.leave"))}</button></div>` +
     `<p class="rules-link"><a href="/rules/${lang()}/${info.game}.html" target="_blank" rel="noopener">${esc(t("rules." + info.game))}</a></p>`
