@@ -45,6 +45,12 @@ function options(app) {
   };
 }
 
+// The partner revealed, a trick taken, the blind picked: that seat flashes once.
+function flash(app, seat) {
+  const kinds = ["partner_revealed", "trick", "picked"];
+  return app.events.some((e) => e.seat === seat && kinds.includes(e.kind)) ? " flash" : "";
+}
+
 function badges(app, seat) {
   const v = app.state.view;
   const info = app.info && app.info.seats[seat];
@@ -69,7 +75,7 @@ function opponentHTML(app, seat) {
   const turn = v.to_act.includes(seat) && v.phase !== "over";
   const nm = name(app, seat);
   return (
-    `<section class="seatbox${turn ? " turn" : ""}" data-seat="${seat}" aria-label="${esc(nm)}">` +
+    `<section class="seatbox${turn ? " turn" : ""}${flash(app, seat)}" data-seat="${seat}" aria-label="${esc(nm)}">` +
     `<header><span class="who">${esc(nm)}</span>${badges(app, seat)}</header>` +
     `<div class="row">${countHTML(v.hand_counts[seat], t("table.handCount", { name: nm, n: v.hand_counts[seat] }))}${statsHTML(v, seat)}</div>` +
     `</section>`
@@ -216,7 +222,7 @@ export function render(app) {
       .join("");
     const turn = v.to_act.includes(me) && v.phase !== "over";
     myArea =
-      `<section class="me${turn ? " turn" : ""}" aria-label="${esc(t("table.yourPlace"))}">` +
+      `<section class="me${turn ? " turn" : ""}${flash(app, me)}" aria-label="${esc(t("table.yourPlace"))}">` +
       `<header><span class="who">${esc(name(app, me))} <span class="you">(${esc(t("you"))})</span></span>${badges(app, me)}${statsHTML(v, me)}</header>` +
       `<div class="hand" role="group" aria-label="${esc(t("table.handLabel", { n: (v.hand || []).length }))}">${hand || `<span class="muted">${esc(t("table.noHand"))}</span>`}</div>` +
       `</section>`;

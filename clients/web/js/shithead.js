@@ -63,6 +63,12 @@ function name(app, seat) {
 
 // --------------------------------------------------------------------------- drawing
 
+// A seat that just burned, picked up or went out flashes once (never blocks anything).
+function flash(app, seat) {
+  const kinds = ["burned", "picked_up", "flipped", "went_out"];
+  return app.events.some((e) => e.seat === seat && kinds.includes(e.kind)) ? " flash" : "";
+}
+
 function badges(app, seat) {
   const v = app.state.view;
   const s = v.seats[seat];
@@ -89,7 +95,7 @@ function opponentHTML(app, seat) {
         .join("")}${s.known_in_hand.length > 12 ? "…" : ""}</div>`
     : "";
   return (
-    `<section class="seatbox${turn ? " turn" : ""}${s.out ? " done" : ""}" data-seat="${seat}" aria-label="${esc(nm)}">` +
+    `<section class="seatbox${turn ? " turn" : ""}${s.out ? " done" : ""}${flash(app, seat)}" data-seat="${seat}" aria-label="${esc(nm)}">` +
     `<header><span class="who">${esc(nm)}</span>${badges(app, seat)}</header>` +
     `<div class="row">${countHTML(s.hand_count, t("table.handCount", { name: nm, n: s.hand_count }))}${tableCardsHTML(s, "s")}</div>` +
     known +
@@ -223,7 +229,7 @@ export function render(app) {
       .join("");
     const turn = v.to_act.includes(me);
     myArea =
-      `<section class="me${turn ? " turn" : ""}" aria-label="${esc(t("table.yourPlace"))}">` +
+      `<section class="me${turn ? " turn" : ""}${flash(app, me)}" aria-label="${esc(t("table.yourPlace"))}">` +
       `<header><span class="who">${esc(name(app, me))} <span class="you">(${esc(t("you"))})</span></span>${badges(app, me)}</header>` +
       tableCardsHTML(s, "m", mine) +
       `<div class="hand${(v.hand || []).length > 12 ? " many" : ""}" role="group" aria-label="${esc(t("table.handLabel", { n: (v.hand || []).length }))}">${hand || `<span class="muted">${esc(t("table.noHand"))}</span>`}</div>` +
