@@ -37,7 +37,7 @@ pytest: $(VENV)/.installed-dev chromium
 # The browser tests drive Debian's Chromium (Playwright's own download does not work here);
 # CI runs as root on a fresh Debian machine, so install it there when it is missing.
 chromium:
-	@command -v chromium >/dev/null 2>&1 || { apt-get update && apt-get install -y chromium; }
+	@command -v chromium >/dev/null 2>&1 || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
 
 bench: $(VENV)/.installed
 	$(BIN)/cardroom bench rules
