@@ -48,8 +48,9 @@ def _answers(port: int) -> bool:
 class RedisServer:
     """One redis-server process; :meth:`stop` and :meth:`start` keep its port and data."""
 
-    def __init__(self, directory: Path, port: int | None = None) -> None:
+    def __init__(self, directory: Path, port: int | None = None, fsync: str = "always") -> None:
         self.directory = directory
+        self.fsync = fsync  # appendfsync: "always" makes a SIGKILL of Redis lose nothing
         self.port = port or free_port()
         self.binary = redis_binary()
         self.process: subprocess.Popen[bytes] | None = None
@@ -77,7 +78,7 @@ class RedisServer:
                 "--appendonly",
                 "yes",
                 "--appendfsync",
-                "always",
+                self.fsync,
                 "--save",
                 "",
                 "--daemonize",
