@@ -113,9 +113,13 @@ class Leaderboards(ABC):
     """Where finished results are recorded and boards are read."""
 
     @abstractmethod
-    async def record(self, board: Board, player: Player, score: int) -> bool:
+    async def record(
+        self, board: Board, player: Player, score: int, *, event: str | None = None
+    ) -> bool:
         """Add one finished result (a daily match's units; a hand's units; 1 or 0 for a
-        Shithead game). ``False`` when a daily board already had this player's entry.
+        Shithead game). ``False`` when a daily board already had this player's entry, or
+        when ``event`` (the result's own name, such as room, deal and game) was recorded for
+        this player on this board before: a result recorded twice counts once.
 
         Raises:
             StoreUnavailable: the store cannot be reached.
@@ -151,12 +155,20 @@ class MemoryLeaderboards(Leaderboards):
         self._scores: dict[str, dict[str, int]] = {}
         self._games: dict[str, dict[str, int]] = {}
         self._names: dict[str, str] = {}
+        self._seen: set[tuple[str, str, str]] = set()
 
-    async def record(self, board: Board, player: Player, score: int) -> bool:
+    async def record(
+        self, board: Board, player: Player, score: int, *, event: str | None = None
+    ) -> bool:
         scores = self._scores.setdefault(board.key, {})
         games = self._games.setdefault(board.key, {})
         if board.once_per_player and player.id in scores:
             return False
+        if event is not None:
+            seen = (event, board.key, player.id)
+            if seen in self._seen:
+                return False
+            self._seen.add(seen)
         scores[player.id] = scores.get(player.id, 0) + score
         games[player.id] = games.get(player.id, 0) + 1
         self._names[player.id] = player.name

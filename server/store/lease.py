@@ -20,7 +20,7 @@ from server.store.base import ROOM_TTL
 from server.store.redis_client import global_key, room_key, unavailable_as_store_error
 
 #: Seconds a lease lasts without renewal: how long a dead owner's rooms wait for a takeover.
-LEASE_TTL = 5.0
+LEASE_TTL = 3.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,9 @@ from server.store import redis_scripts as lua
 from server.store.leaderboard import DAILY_TTL, Board, Entry, Leaderboards, Player, ranked
 from server.store.redis_client import connect, global_key, unavailable_as_store_error
 
+#: Seconds a recorded result's name is remembered (longer than any room lives).
+SEEN_TTL = 7 * 24 * 3600
+
 
 class RedisLeaderboards(Leaderboards):
     def __init__(self, url: str | None = None, *, client: Redis | None = None) -> None:
@@ -26,14 +29,17 @@ class RedisLeaderboards(Leaderboards):
     def _board(board: Board) -> str:
         return global_key(f"lb:{board.key}")
 
-    async def record(self, board: Board, player: Player, score: int) -> bool:
+    async def record(
+        self, board: Board, player: Player, score: int, *, event: str | None = None
+    ) -> bool:
         key = self._board(board)
         ttl = DAILY_TTL * 1000 if board.once_per_player else 0
         once = 1 if board.once_per_player else 0
+        seen = key if event is None else global_key(f"lb:seen:{event}:{board.key}:{player.id}")
         with unavailable_as_store_error():
             added = await self._record(
-                keys=[key, f"{key}:games", self._names],
-                args=[player.id, score, player.name, once, ttl],
+                keys=[key, f"{key}:games", self._names, seen],
+                args=[player.id, score, player.name, once, ttl, SEEN_TTL * 1000],
             )
         return bool(added)
 

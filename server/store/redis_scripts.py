@@ -160,10 +160,15 @@ end
 return 0
 """
 
-# Leaderboards. KEYS: board (sorted set), games (hash), names (hash).
-# ARGV: player id, score, name, once (1: keep the first score), ttl ms (0: keep for ever).
-# 1 if recorded, 0 if a once-per-player board already had this player.
+# Leaderboards. KEYS: board (sorted set), games (hash), names (hash), seen (this result's
+# marker, or the board again when the result has no name).
+# ARGV: player id, score, name, once (1: keep the first score), ttl ms (0: keep for ever),
+# seen ttl ms. 1 if recorded; 0 if a once-per-player board already had this player, or this
+# result was recorded before.
 RECORD = """
+if KEYS[4] ~= KEYS[1] then
+  if not redis.call('SET', KEYS[4], 1, 'NX', 'PX', ARGV[6]) then return 0 end
+end
 if ARGV[4] == '1' then
   if redis.call('ZADD', KEYS[1], 'NX', ARGV[2], ARGV[1]) == 0 then return 0 end
 else

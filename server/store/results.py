@@ -52,8 +52,11 @@ def match_results(
     return [(board, p, total) for p, total in zip(players, totals, strict=True) if p is not None]
 
 
-async def record_results(boards: Leaderboards, results: Sequence[Result]) -> None:
-    """Record each result (raises :class:`~server.store.base.StoreUnavailable` on the first
-    that cannot be stored; the ones before it stay recorded)."""
+async def record_results(
+    boards: Leaderboards, results: Sequence[Result], event: str | None = None
+) -> None:
+    """Record each result, once per ``event`` (raises
+    :class:`~server.store.base.StoreUnavailable` on the first that cannot be stored; the ones
+    before it stay recorded, and recording them all again later adds only the rest)."""
     for board, player, score in results:
-        await boards.record(board, player, score)
+        await boards.record(board, player, score, event=event)

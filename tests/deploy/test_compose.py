@@ -74,6 +74,7 @@ def test_two_cardroom_processes_share_redis(compose: dict[str, Any], serve_help:
             assert re.search(rf"\s{re.escape(flag)}\b", serve_help), f"{name}: {flag} unknown"
         assert option(command, "--host") == "0.0.0.0"  # reachable from the proxy's container
         assert option(command, "--port") in service["expose"]
+        assert "REDIS_URL" in serve_help  # serve reads it when --redis is not given
         url = urlsplit(service["environment"]["REDIS_URL"])
         assert url.scheme == "redis" and url.hostname in compose["services"]
         assert compose["services"][url.hostname]["image"].startswith("redis:")

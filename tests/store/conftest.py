@@ -1,20 +1,13 @@
-"""A real redis-server per test (``redis_server``: stop and start it mid-test), and stores on it."""
+"""Stores on the real redis-server of ``redis_server`` (tests/conftest.py)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterator
 
 import pytest
 
 from server.bench.redis_server import RedisServer
 from server.store.redis_store import RedisStore
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    with RedisServer(tmp_path) as server:
-        yield server
 
 
 @pytest.fixture

@@ -102,3 +102,15 @@ def test_board_names() -> None:
     for bad in ("daily:yesterday", "poker", "", "daily:2026-13-01"):
         with pytest.raises(BadBoard):
             Board.parse(bad)
+
+
+async def test_a_result_recorded_twice_counts_once(boards: Leaderboards) -> None:
+    sheepshead = Board.alltime("sheepshead")
+    assert await boards.record(sheepshead, ANN, 3, event="ROOMX:7:0")
+    assert not await boards.record(sheepshead, ANN, 3, event="ROOMX:7:0")  # a retry
+    assert await boards.record(sheepshead, BOB, -3, event="ROOMX:7:0")  # same hand, Bob
+    assert await boards.record(sheepshead, ANN, 2, event="ROOMX:7:1")  # the next hand
+    assert [(e.name, e.score, e.games) for e in await boards.top(sheepshead)] == [
+        ("Ann", 5, 2),
+        ("Bob", -3, 1),
+    ]
