@@ -146,12 +146,11 @@ class Cluster:
 
     async def _keep(self) -> None:
         """Renew every held lease well before it runs out; a room whose lease is lost goes.
-        Owners this process relays clients to are checked too: one that stopped listening
-        died, and those clients are told to resume."""
+        The processes this one relays clients for, or to, are checked too."""
         while True:
             await asyncio.sleep(self.lease_ttl / 3)
             with contextlib.suppress(StoreUnavailable):
-                await self._check_owners()
+                await self._check_peers()
             for code, lease in list(self.held.items()):
                 try:
                     kept = await self.leases.renew(lease)
@@ -165,16 +164,25 @@ class Cluster:
                     del self.held[code]
                     self.manager.evict_soon(code, "the room moved; resume with your token")
 
-    async def _check_owners(self) -> None:
-        owners = sorted({owner for _, owner in self.forwarded.values()})
-        if not owners:
+    async def _check_peers(self) -> None:
+        """Processes that stopped listening died: clients relayed to one of them are told to
+        resume; clients relayed from one are disconnected here (their seats are held, then a
+        stand-in plays), as when a local client's connection drops."""
+        owners = {owner for _, owner in self.forwarded.values()}
+        origins = {origin for origin, _ in self._remote}
+        peers = sorted(owners | origins)
+        if not peers:
             return
         with unavailable_as_store_error():
-            listening = await self.redis.pubsub_numsub(*(channel(o) for o in owners))
-        for (_, count), owner in zip(listening, owners, strict=True):
-            if int(count) == 0:
-                log.warning("cluster: process %s is gone; its rooms' clients here resume", owner)
-                self.owner_gone(owner)
+            listening = await self.redis.pubsub_numsub(*(channel(p) for p in peers))
+        for (_, count), peer in zip(listening, peers, strict=True):
+            if int(count) > 0:
+                continue
+            log.warning("cluster: process %s is gone", peer)
+            if peer in owners:
+                self.owner_gone(peer)
+            for key in [k for k in self._remote if k[0] == peer]:
+                self.manager.disconnected(self._remote.pop(key))
 
     # ------------------------------------------------------------------ forwarding
 

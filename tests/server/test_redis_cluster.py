@@ -60,3 +60,23 @@ async def test_two_processes_one_table_owner_killed(redis_server: RedisServer) -
     by_version = {e["v"]: e for e in stored.actions}
     for version, (seat, sent) in acked.items():
         assert same_action(by_version[version], seat, sent), (version, sent)
+
+
+async def test_a_relaying_process_killed_frees_its_clients_seats(
+    redis_server: RedisServer,
+) -> None:
+    port_a, port_b = free_port(), free_port()
+    async with (
+        serving(port_a, redis_server.url),
+        serving(port_b, redis_server.url) as b,
+        CardroomClient.connect(f"ws://127.0.0.1:{port_a}/") as ann,
+    ):
+        bob = await CardroomClient.connect(f"ws://127.0.0.1:{port_b}/")
+        await ann.create("shithead", seats=3, name="Ann")
+        assert ann.room is not None
+        await bob.join(ann.room, name="Bob")  # relayed by B to A, the owner
+        await ann.wait_room(lambda r: r.seats[1].connected)
+        b.kill()  # B dies: A no longer hears from Bob, as if his connection dropped
+        room = await ann.wait_room(lambda r: not r.seats[1].connected, timeout=10)
+        assert room.seats[1].name == "Bob"  # held for him to resume
+        await bob.close()
