@@ -86,11 +86,9 @@ class Cluster:
         self._tasks: list[asyncio.Task[None]] = []
 
     async def start(self) -> None:
-        pubsub = self.redis.pubsub()
-        with unavailable_as_store_error():
-            await pubsub.subscribe(channel(self.owner))
+        """Start listening (as soon as Redis answers: a process may start while it is away)."""
         self._tasks = [
-            asyncio.create_task(self._listen(pubsub), name="cluster-listen"),
+            asyncio.create_task(self._listen(), name="cluster-listen"),
             asyncio.create_task(self._publish(), name="cluster-publish"),
             asyncio.create_task(self._keep(), name="cluster-leases"),
         ]
@@ -234,23 +232,27 @@ class Cluster:
                     done.set_result(int(count))
                 self._outgoing.task_done()
 
-    async def _listen(self, pubsub: Any) -> None:
-        """Handle what other processes send this one, in order; resubscribe after an outage."""
+    async def _listen(self) -> None:
+        """Handle what other processes send this one, in order; subscribe again after an
+        outage."""
+        pubsub: Any = None
         while True:
             try:
+                if pubsub is None:
+                    pubsub = self.redis.pubsub()
+                    await pubsub.subscribe(channel(self.owner))
                 message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                 if message is not None:
                     await self._receive(orjson.loads(message["data"]))
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis away: listen again once it is back
-                log.warning("cluster: listening failed (%s); resubscribing", exc)
+                log.warning("cluster: not listening (%s); trying again", exc)
+                if pubsub is not None:
+                    with contextlib.suppress(Exception):
+                        await pubsub.aclose()
+                pubsub = None
                 await asyncio.sleep(0.5)
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
-                pubsub = self.redis.pubsub()
-                with contextlib.suppress(Exception):
-                    await pubsub.subscribe(channel(self.owner))
 
     async def _receive(self, payload: dict[str, Any]) -> None:
         match payload["k"]:
