@@ -125,3 +125,18 @@ async def test_a_bot_move_waits_for_redis(redis_server: RedisServer) -> None:
         redis_server.start()
         state = await ann.wait_turn(timeout=10)  # the bot's held move, retried by itself
         assert state.version == mine + 1 or state.view["phase"] == "over"
+
+
+async def test_a_server_started_while_redis_is_away(redis_server: RedisServer) -> None:
+    redis_server.stop()
+    config = replace(make_config(), redis_url=redis_server.url)
+    async with CardroomServer(config) as server, CardroomClient.connect(server.url) as ann:
+        assert (await asyncio.to_thread(health, server.port))[0] == 503
+        with pytest.raises(CardroomError) as refused:
+            await ann.create("shithead", seats=2, name="Ann")
+        assert refused.value.code == "store_unavailable"
+        redis_server.start()
+        await wait_healthy(server.port)
+        await ann.create("shithead", seats=2, name="Ann")
+        await ann.host("start")
+        assert (await ann.wait_state(timeout=10)).version >= 1
