@@ -190,7 +190,10 @@ class Cluster:
     async def forward(self, conn: int, code: str, owner: str, msg: RoomRequest) -> bool:
         """Send a client's message to the room's owner; ``False`` if no process listens there
         any more (the owner died: its clients here are told to resume)."""
-        self.forwarded[conn] = (code, owner)
+        if isinstance(msg, m.Leave):
+            self.forwarded.pop(conn, None)  # relayed no longer: free to enter another room
+        else:
+            self.forwarded[conn] = (code, owner)
         done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         payload = {"k": "msg", "from": self.owner, "conn": conn, "msg": msg.model_dump()}
         self._outgoing.put_nowait((owner, orjson.dumps(payload), done))

@@ -120,7 +120,8 @@ class RoomManager:
     # rooms
 
     async def create(self, conn: int, msg: m.Create, received: float) -> None:
-        if conn in self.room_of:
+        relayed = self.cluster is not None and conn in self.cluster.forwarded
+        if conn in self.room_of or relayed:
             raise Refusal(ErrorCode.ALREADY_IN_ROOM, "leave your room before opening another")
         clean_name(msg.name, [])  # a bad name opens no room
         core = None
@@ -177,9 +178,19 @@ class RoomManager:
         """Send a room message to its room's actor (loading the room first if need be), or to
         the process that owns it (``forwarded``: it came from another process already)."""
         code = msg.room
+        relayed = self.cluster.forwarded.get(conn) if self.cluster is not None else None
+        if relayed is not None and relayed[0] != code:  # one room at a time, here or there
+            raise Refusal(
+                ErrorCode.ALREADY_IN_ROOM, f"you are in room {relayed[0]}: leave it first"
+            )
         where = self.rooms.get(code) or await self._load(code)
         if isinstance(where, Elsewhere) and not forwarded:
             assert self.cluster is not None
+            current = self.room_of.get(conn)
+            if current is not None:
+                raise Refusal(
+                    ErrorCode.ALREADY_IN_ROOM, f"you are in room {current}: leave it first"
+                )
             if await self.cluster.forward(conn, code, where.owner, msg):
                 return
             # its owner died: take the room over once its lease runs out (a load already on

@@ -7,7 +7,9 @@ from __future__ import annotations
 import asyncio
 import time
 
-from clients import CardroomClient
+import pytest
+
+from clients import CardroomClient, CardroomError
 from server.bench.redis_server import RedisServer
 from server.bench.server import free_port
 from server.store.redis_store import RedisStore
@@ -26,6 +28,9 @@ async def test_two_processes_one_table_owner_killed(redis_server: RedisServer) -
         assert joined.seat == 1 and bob.token is not None
         room = await ann.wait_room(lambda r: r.seats[1].name == "Bob")
         assert room.seats[1].connected
+        with pytest.raises(CardroomError) as twice:  # one room at a time, across processes
+            await bob.create("shithead", seats=2, name="Bob")
+        assert twice.value.code == "already_in_room"
         await ann.host("start")
         await play([ann, bob], acked, 10)
         if (bob.version or 0) < max(acked):  # every state reaches Bob, relayed by B
