@@ -54,6 +54,7 @@ class RedisServer:
         self.port = port or free_port()
         self.binary = redis_binary()
         self.process: subprocess.Popen[bytes] | None = None
+        self._started = False  # once started, restarts keep the port (clients know it)
 
     @property
     def url(self) -> str:
@@ -64,6 +65,19 @@ class RedisServer:
         return self.process is not None and self.process.poll() is None
 
     def start(self, timeout: float = 10.0) -> None:
+        """Start it and wait until it answers; a first start whose free port was taken in the
+        meantime tries another port."""
+        for attempt in range(3):
+            try:
+                self._start(timeout)
+                self._started = True
+                return
+            except RuntimeError:
+                if self._started or attempt == 2:
+                    raise
+                self.port = free_port()
+
+    def _start(self, timeout: float) -> None:
         if self.running:
             return
         self.process = subprocess.Popen(
