@@ -10,13 +10,14 @@ records its last finished game again without counting it twice.
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from server.store.base import StoreError
+from server.store.base import StoreError, StoreUnavailable
 from server.store.history import history_item
 from server.store.leaderboard import Player
-from server.store.results import game_results, match_results, record_results
+from server.store.results import Result, game_results, match_results, record_results
 
 if TYPE_CHECKING:
     from server.rooms.actor import RoomActor
@@ -32,6 +33,7 @@ class FinishedGames:
 
     def __init__(self, actor: RoomActor) -> None:
         self.actor = actor
+        self._pending: set[asyncio.Task[None]] = set()  # records waiting for the store
 
     def progress(self) -> Progress:
         match = self.actor.core.match
@@ -66,9 +68,24 @@ class FinishedGames:
         if match.is_over():
             results += match_results(core.daily_date, match.totals(), players)
         item = history_item(index, game, [s.name for s in core.seats])
+        await self._store(item, results, f"{core.code}:{core.seed}:{index}")
+
+    async def _store(self, item: dict[str, Any], results: list[Result], event: str) -> None:
+        """Store a finished game's history and results; while the store is away, once more
+        when it is back (both are safe to repeat)."""
+        actor = self.actor
         try:
-            await self.actor.store.add_history(core.code, item, fence=self.actor.fence)
-            event = f"{core.code}:{core.seed}:{index}"
-            await record_results(self.actor.manager.boards, results, event)
-        except StoreError as exc:  # the game itself is stored; only its extras wait
-            log.warning("room %s: game %d ended but was not recorded: %s", core.code, index, exc)
+            await actor.store.add_history(actor.code, item, fence=actor.fence)
+            await record_results(actor.manager.boards, results, event)
+        except StoreUnavailable as exc:
+            log.warning("room %s: game %d not recorded yet: %s", actor.code, item["g"], exc)
+            actor.manager.health.down()
+            task = asyncio.create_task(self._later(item, results, event))
+            self._pending.add(task)
+            task.add_done_callback(self._pending.discard)
+        except StoreError as exc:  # the room moved or expired: its new owner records it
+            log.warning("room %s: game %d not recorded: %s", actor.code, item["g"], exc)
+
+    async def _later(self, item: dict[str, Any], results: list[Result], event: str) -> None:
+        await self.actor.manager.health.wait_up()
+        await self._store(item, results, event)

@@ -20,8 +20,10 @@ from clients import CardroomClient, CardroomError
 from server.bench.redis_server import RedisServer
 from server.net.server import CardroomServer
 from server.rules.base import Action
+from server.store.base import StoreUnavailable
 from server.store.history import replay
 from server.store.leaderboard import Player
+from server.store.memory import MemoryStore
 from tests.server.conftest import make_config, play_until_over
 
 ANN, BOB = "ann-device-0123456789", "bob-device-0123456789"
@@ -148,3 +150,35 @@ async def test_history_replays_and_opens_to_everyone_after_the_room(
         await asyncio.sleep(0.05)  # the room closes once idle
     assert answer[1]["games"] == [item] and not answer[1]["open"]
     assert (await get(server, "/api/rooms/ZZZZZ/history"))[0] == 404
+
+
+class FlakyHistory(MemoryStore):
+    """A store whose first history write finds the store away (as Redis stopping would)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.failed = False
+
+    async def add_history(self, code: str, item: dict[str, Any], *, fence: int = 0) -> None:
+        if not self.failed:
+            self.failed = True
+            raise StoreUnavailable("connection refused")
+        await super().add_history(code, item, fence=fence)
+
+
+async def test_a_game_recorded_while_the_store_was_away_is_recorded_later() -> None:
+    store = FlakyHistory()
+    async with CardroomServer(make_config(), store=store) as srv:
+        me = await client(srv, ANN)
+        await me.create("shithead", seats=2, name="Ann")
+        await me.host("start")
+        await play_until_over(me)
+        assert me.room is not None
+        deadline = time.monotonic() + 10
+        while not await store.history(me.room):  # retried once the store answers again
+            assert time.monotonic() < deadline, "never recorded"
+            await asyncio.sleep(0.05)
+        assert store.failed and len(await store.history(me.room)) == 1
+        _, table = await get(srv, "/api/leaderboard?board=shithead")
+        assert [e["name"] for e in table["entries"]] == ["Ann"]
+        await me.close()
