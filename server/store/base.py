@@ -43,6 +43,11 @@ ROOM_TTL = 24 * 3600.0
 HISTORY_TTL = 24 * 3600.0
 
 
+def same_action(stored: dict[str, Any], entry: dict[str, Any]) -> bool:
+    """Whether two action entries record the same action at the same version (a retry)."""
+    return all(stored.get(k) == entry.get(k) for k in ("v", "g", "s", "a"))
+
+
 class StoredRoom(NamedTuple):
     record: dict[str, Any]
     actions: list[dict[str, Any]]
@@ -127,7 +132,13 @@ class RoomStore(ABC):
     async def append(self, code: str, entry: dict[str, Any], *, fence: int = 0) -> None:
         """Add one accepted action (``entry["v"]`` one more than the stored version).
 
-        A retry of the last append that already landed succeeds without adding it twice.
+        A retry of the last append that already landed (the same version, game, seat and
+        action: :func:`same_action`) succeeds without adding it twice; the retry's entry
+        replaces the stored one (its turn deadline ``"d"`` may be later). So a caller whose
+        append failed with :class:`StoreUnavailable` (the outcome unknown: Redis may have stored
+        it and the reply was lost) may send the same action again, and any other write of that
+        version then fails with :class:`VersionConflict`: the caller's copy never silently
+        drifts from the store.
 
         Raises:
             VersionConflict: another write took this version, or a version was skipped.

@@ -19,7 +19,9 @@ Ranks are competition ranks: equal scores share a rank, the next rank skips (1, 
 'daily:2026-11-30'
 >>> Board.parse("shithead") == Board.alltime("shithead")
 True
->>> Player("a-device-token", "Ann").id == Player("a-device-token", "Ann B.").id
+>>> Player.of("a-device-token", "Ann").id == Player.of("a-device-token", "Ann B.").id
+True
+>>> player_id("a-device-token") == Player.of("a-device-token", "Ann").id
 True
 """
 
@@ -28,7 +30,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal, get_args
 
 GameName = Literal["shithead", "sheepshead"]
@@ -87,17 +89,24 @@ class Board:
         raise BadBoard(f"no board {text!r}: daily, daily:YYYY-MM-DD, {', '.join(GAMES)}")
 
 
+def player_id(device: str) -> str:
+    """The key of a device on every board: a digest, so boards (and the room records that
+    keep it for their seats) never hold the token itself."""
+    return hashlib.sha256(device.encode()).hexdigest()[:20]
+
+
 @dataclass(frozen=True, slots=True)
 class Player:
-    """A player without an account: the client's device token and the name shown."""
+    """A player without an account: the digest of the client's device token (:func:`player_id`)
+    and the name shown."""
 
-    device: str = field(repr=False)
+    id: str
     name: str
 
-    @property
-    def id(self) -> str:
-        """The key of this device on every board (a digest: boards never show tokens)."""
-        return hashlib.sha256(self.device.encode()).hexdigest()[:20]
+    @classmethod
+    def of(cls, device: str, name: str) -> Player:
+        """The player of a device token."""
+        return cls(player_id(device), name)
 
 
 @dataclass(frozen=True, slots=True)

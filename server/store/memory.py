@@ -20,6 +20,7 @@ from server.store.base import (
     RoomStore,
     StoredRoom,
     VersionConflict,
+    same_action,
 )
 
 
@@ -70,8 +71,9 @@ class MemoryStore(RoomStore):
     async def append(self, code: str, entry: dict[str, Any], *, fence: int = 0) -> None:
         room = self._room(code, fence)
         version = entry["v"]
-        if version == room.version and room.actions and room.actions[-1] == entry:
-            return  # a retry of the append that already landed
+        if version == room.version and room.actions and same_action(room.actions[-1], entry):
+            room.actions[-1] = dict(entry)  # a retry of the append that already landed
+            return
         if version != room.version + 1:
             raise VersionConflict(code, version, room.version)
         room.actions.append(dict(entry))

@@ -76,8 +76,18 @@ local no = refuse(ARGV[1])
 if no then return no end
 local stored = tonumber(redis.call('HGET', KEYS[1], 'v'))
 local v = tonumber(ARGV[2])
-if v == stored and redis.call('LINDEX', KEYS[2], -1) == ARGV[3] then
-  return {'ok', v}  -- a retry of the append that already landed
+if v == stored then
+  -- a retry of the append that already landed (its reply was lost): the same action again,
+  -- perhaps with a later turn deadline, which replaces the stored one
+  local last = redis.call('LINDEX', KEYS[2], -1)
+  if last then
+    local was, now = cjson.decode(last), cjson.decode(ARGV[3])
+    if was.v == now.v and was.g == now.g and was.s == now.s and was.a == now.a then
+      redis.call('LSET', KEYS[2], -1, ARGV[3])
+      touch(tonumber(ARGV[4]), ARGV[5])
+      return {'ok', v}
+    end
+  end
 end
 if v ~= stored + 1 then return {'conflict', stored} end
 redis.call('RPUSH', KEYS[2], ARGV[3])
