@@ -31,7 +31,8 @@ async def test_a_running_turn_timer_survives_a_sigkill(redis_server: RedisServer
         ann = await client(url, ANN)
         await ann.create("shithead", seats=2, name="Ann", turn_timer=60)
         await ann.host("start")
-        state = await ann.wait_state(lambda s: s.deadline is not None, timeout=10)
+        # once the bot is ready, the room waits for Ann (each version has its own deadline)
+        state = await ann.wait_state(lambda s: s.view["to_act"] == [0], timeout=10)
         assert ann.room is not None and ann.token is not None
         room, token, deadline, version = ann.room, ann.token, state.deadline, state.version
         first.kill()  # SIGKILL: nothing saved at exit
