@@ -92,6 +92,9 @@ async def test_a_takeover_keeps_deadlines_and_fires_the_one_that_ran_out(
         # people are declared ready by the timer and the play begins
         play = await bob.wait_state(lambda s: s.view["phase"] == "play", timeout=10)
         assert time.monotonic() - resumed < turn - 1, "the stored deadline did not fire at once"
+        info = bob.room_info  # Ann's seat is held for her, not given away
+        assert info is not None and info.seats[0].name == "Ann" and info.seats[0].kind == "human"
+        assert not info.seats[0].connected
         ann = await client(f"ws://127.0.0.1:{port_b}/", ANN)
         await ann.resume(joined.room, ann_token)
         assert (await ann.wait_state(timeout=10)).version >= play.version
