@@ -116,7 +116,11 @@ class RoomStore(ABC):
 
     @abstractmethod
     async def create(self, code: str, record: dict[str, Any], *, fence: int = 0) -> bool:
-        """Store a new room; ``False`` if the code is already taken (codes are unique)."""
+        """Store a new room; ``False`` if the code is already taken (codes are unique).
+
+        A retry of a create that landed (the same record and fence, nothing appended since)
+        is ``True`` again.
+        """
 
     @abstractmethod
     async def save(self, code: str, record: dict[str, Any], *, fence: int = 0) -> None:

@@ -53,8 +53,9 @@ class MemoryStore(RoomStore):
         return room
 
     async def create(self, code: str, record: dict[str, Any], *, fence: int = 0) -> bool:
-        if code in self._rooms:
-            return False
+        if code in self._rooms:  # taken, unless this is a retry of the same create
+            room = self._rooms[code]
+            return room.fence == fence and room.record == record and not room.actions
         self._rooms[code] = _Room(copy.deepcopy(record), record.get("version", 0), fence)
         self._history.pop(code, None)  # a code used again starts with no history
         self._history_until.pop(code, None)

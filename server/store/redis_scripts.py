@@ -40,7 +40,14 @@ end
 CREATE = (
     _PRELUDE
     + """
-if redis.call('EXISTS', KEYS[1]) == 1 then return {'taken', 0} end
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  -- the same record by the same writer: a retry of this create whose reply was lost
+  if redis.call('HGET', KEYS[1], 'rec') == ARGV[3] and fence_now() == tonumber(ARGV[1])
+      and redis.call('LLEN', KEYS[2]) == 0 then
+    return {'ok', tonumber(ARGV[2])}
+  end
+  return {'taken', 0}
+end
 -- a code used again: nothing of an earlier room with it survives
 redis.call('DEL', KEYS[2], KEYS[4])
 if tonumber(ARGV[1]) > 0 then

@@ -27,19 +27,23 @@ async def test_a_lost_reply_then_a_retry_or_another_write(redis_server: RedisSer
         writer = RedisStore(client=connect(proxy.url, timeout=0.5))
         direct = RedisStore(redis_server.url)
         try:
-            assert await writer.create("LOSTX", {"version": 0})
+            proxy.lose_reply_to(b"LOSTX")
+            # the create landed, its reply was lost, the client sent it again: still created
+            assert await writer.create("LOSTX", {"version": 0, "code": "LOSTX"})
+            assert proxy.lost == 1
+            assert not await writer.create("LOSTX", {"version": 0, "code": "other"})
             proxy.lose_reply_to(b"ready")
             # one lost reply: the client sends the script again on a fresh connection at once,
             # and the retry of an append that landed is accepted without adding it twice
             await writer.append("LOSTX", entry(1, "ready"))
-            assert proxy.lost == 1
+            assert proxy.lost == 2
             stored = await direct.load("LOSTX")
             assert stored is not None and stored.actions == [entry(1, "ready")]
 
             proxy.lose_reply_to(b"play 7C", times=2)  # the retry's reply is lost too
             with pytest.raises(StoreUnavailable):  # the outcome is unknown to the writer
                 await writer.append("LOSTX", entry(2, "play 7C", deadline=100.0))
-            assert proxy.lost == 3
+            assert proxy.lost == 4
             stored = await direct.load("LOSTX")  # Redis did store it, once
             assert stored is not None
             assert stored.actions == [entry(1, "ready"), entry(2, "play 7C", 100.0)]
