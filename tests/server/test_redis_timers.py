@@ -84,8 +84,8 @@ async def test_a_takeover_keeps_deadlines_and_fires_the_one_that_ran_out(
         await bob.wait_for(lambda msg: msg.type == "closing", timeout=30)
         await asyncio.sleep(max(0.0, deadline + 0.5 - time.time()))  # the deadline passes
 
-        resumed = time.monotonic()
         await bob.resume(joined.room, bob_token)  # B takes the room over from Redis
+        resumed = time.monotonic()
         back = await bob.wait_state(timeout=10)
         assert back.version == version and back.deadline == deadline  # the same turn
         # the deadline that passed fires at once (a fresh one would wait another 4 s): both
