@@ -215,7 +215,9 @@ class RoomManager:
                 raise Refusal(
                     ErrorCode.ALREADY_IN_ROOM, f"you are in room {current}: leave it first"
                 )
-        actor.submit(Request(conn, msg, self.player_of(conn)), received=received)
+        # a seat taken keeps its player's device digest (for results): only these need it
+        device = self.player_of(conn) if isinstance(msg, m.Join | m.Resume) else None
+        actor.submit(Request(conn, msg, device), received=received)
 
     async def restore(self) -> int:
         """Reopen every room in the store (after a restart); players resume with tokens."""
