@@ -67,7 +67,8 @@ def test_shithead_steps_show_every_card() -> None:
 
 
 def test_sheepshead_steps_open_the_pickers_secrets() -> None:
-    game = play_out(Sheepshead.new(5, dealer=4, seed=11), 3)
+    game = Sheepshead.new(5, dealer=4, seed=11)
+    play_out(game, 3)
     item = history_item(0, game, [f"P{i}" for i in range(5)])
     steps = replay_steps(item)
     check_steps(item, steps)
