@@ -190,6 +190,7 @@ def test_replay_steps_through_a_finished_shithead_game(
     page.wait_for_selector("#area .result")
     assert page.evaluate("location.pathname") == f"/r/{room}"
     assert page.evaluate("window.__samePage") is True  # no reload: the seat stayed
+    shoot(page, "shithead-result")  # the result with its replay link
 
     # a visitor without a seat is told why, while the room is open
     other = new_context().new_page()
