@@ -92,4 +92,8 @@ async def test_history_steps_through_the_server(server: CardroomServer) -> None:
     check_steps(item, item["steps"])
     plain = (await get(server, f"/api/rooms/{code}/history?token={token}"))[1]
     assert "steps" not in plain["games"][0]  # only when asked: a history stays small
+    one = (await get(server, f"/api/rooms/{code}/history?token={token}&g=0&steps=1"))[1]
+    assert one["games"] == body["games"]  # the one game there is, by its index
+    none = (await get(server, f"/api/rooms/{code}/history?token={token}&g=1&steps=1"))[1]
+    assert none["games"] == []
     await me.close()

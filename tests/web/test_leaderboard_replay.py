@@ -93,14 +93,17 @@ def test_leaderboard_shows_the_servers_results_and_your_rank(
     assert not errors
 
 
-def finished(live: LiveServer, game: str, seats: int) -> tuple[str, str]:
-    """A game (or hand) played to its end by a scripted player and bots: (room, seat token)."""
+def finished(live: LiveServer, game: str, seats: int, games: int = 1) -> tuple[str, str]:
+    """Games (or hands) played to their end by a scripted player and bots: (room, seat token)."""
 
     async def play() -> tuple[str, str]:
         me = await CardroomClient.connect(live.server.url)
         await me.create(game, seats=seats, name="Ann")
         await me.host("start")
         await play_until_over(me)
+        for _ in range(games - 1):
+            await me.host("next_game")
+            await play_until_over(me)
         assert me.room is not None and me.token is not None
         room, token = me.room, me.token
         await me.close()
@@ -110,10 +113,10 @@ def finished(live: LiveServer, game: str, seats: int) -> tuple[str, str]:
     return result
 
 
-def history(live: LiveServer, room: str, token: str) -> Any:
-    """The room's one finished game, step by step, as the API gives it to its players."""
+def history(live: LiveServer, room: str, token: str, g: int = 0) -> Any:
+    """Finished game ``g`` of a room, step by step, as the API gives it to its players."""
     with urllib.request.urlopen(
-        f"{live.base}/api/rooms/{room}/history?steps=1&token={token}", timeout=5
+        f"{live.base}/api/rooms/{room}/history?steps=1&g={g}&token={token}", timeout=5
     ) as r:
         (game,) = json.loads(r.read())["games"]
     return game
@@ -203,15 +206,22 @@ def test_replay_steps_through_a_finished_shithead_game(
 def test_replay_of_a_sheepshead_hand(
     live: LiveServer, new_context: Callable[..., BrowserContext]
 ) -> None:
-    room, token = finished(live, "sheepshead", 5)
-    game = history(live, room, token)
-    steps = game["steps"]
-    total = len(steps) - 1
+    room, token = finished(live, "sheepshead", 5, games=2)
     page = seated(new_context(), room, token).new_page()
     errors = watch_errors(page)
     page.goto(f"{live.base}/r/{room}/history")  # the link itself opens the replay
     page.wait_for_selector("#replay-board .rp-seat")
     assert page.locator("#replay-board .rp-seat").count() == 5
+    # the hand just played first; the other one of the room's history a choice away
+    assert page.eval_on_selector("#replay-game", "el => el.value") == "1"
+    assert shown_hands(page) == history(live, room, token, 1)["steps"][0]["view"]["hands"]
+    page.select_option("#replay-game", "0")
+    game = history(live, room, token, 0)
+    steps = game["steps"]
+    total = len(steps) - 1
+    caption = "document.getElementById('replay-caption')?.textContent"
+    page.wait_for_function(f"() => /^Step 0 of {total}\\b/.test({caption})")
+    page.focus("[data-act='rp-next']")
     for k in range(total + 1):
         assert page.inner_text("#replay-caption").startswith(f"Step {k} of {total}")
         assert shown_hands(page) == steps[k]["view"]["hands"], k

@@ -418,34 +418,54 @@ async function loadBoards() {
   if (app.screen === "leaderboard") redrawPage();
 }
 
+// The room's finished games, then the steps of the one shown (a long game's steps are big:
+// each is fetched when it is chosen).
 async function loadReplay() {
   const r = app.replay;
+  const body = await fetchHistory(r);
+  if (!body) return;
+  if (!body.games.length) {
+    r.error = t("rp.noHistory");
+  } else {
+    r.games = body.games;
+    r.g = body.games.length - 1; // the game just finished
+    r.step = 0;
+  }
+  if (app.replay === r && app.screen === "replay") redrawPage();
+  if (r.games) loadSteps(r, r.g);
+}
+
+async function loadSteps(r, i) {
+  const game = r.games[i];
+  if (game.steps) return;
+  const body = await fetchHistory(r, game.g);
+  if (body && body.games.length) game.steps = body.games[0].steps;
+  else if (body) r.error = t("rp.noHistory");
+  if (app.replay === r && app.screen === "replay" && r.g === i) redrawPage();
+}
+
+// One history request; null (and the reason shown) when it fails.
+async function fetchHistory(r, g = null) {
   const s = app.session;
   const token = s && s.room === r.code && !s.watch ? s.token : null;
   try {
-    const res = await fetch(replay.historyURL(r.code, token), { headers: { Accept: "application/json" } });
+    const res = await fetch(replay.historyURL(r.code, token, g), { headers: { Accept: "application/json" } });
     const body = await res.json();
-    if (!res.ok) {
-      // the two a person meets (not at the table, no such room) in words; others as codes
-      const own = { not_at_table: "rp.notAtTable", room_not_found: "rp.noHistory" }[body.error];
-      r.error = own ? t(own) : errorText(body.error, body.message);
-    } else if (!body.games.length) {
-      r.error = t("rp.noHistory");
-    } else {
-      r.games = body.games;
-      r.g = body.games.length - 1; // the game just finished
-      r.step = 0;
-    }
+    if (res.ok) return body;
+    // the two a person meets (not at the table, no such room) in words; others as codes
+    const own = { not_at_table: "rp.notAtTable", room_not_found: "rp.noHistory" }[body.error];
+    r.error = own ? t(own) : errorText(body.error, body.message);
   } catch {
     r.error = errorText("connection_lost");
   }
   if (app.replay === r && app.screen === "replay") redrawPage();
+  return null;
 }
 
 // Move the replay to another step (clamped), redrawing only the table and the caption.
 function replayStep(n) {
   const r = app.replay;
-  if (!r || !r.games) return;
+  if (!r || !r.games || !r.games[r.g].steps) return;
   const total = r.games[r.g].steps.length - 1;
   const step = Math.max(0, Math.min(total, n));
   if (step === r.step) return;
@@ -671,6 +691,7 @@ function onChange(e) {
     app.replay.g = Number(el.value);
     app.replay.step = 0;
     redrawPage();
+    loadSteps(app.replay, app.replay.g);
     return;
   }
   if (el.id === "lang") {

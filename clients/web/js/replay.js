@@ -11,8 +11,12 @@ const GAMES = { shithead, sheepshead };
 
 // The address of a room's replay, with a token when we sit there (its history is the
 // players' alone until the room closes).
-export function historyURL(code, token) {
-  return `/api/rooms/${encodeURIComponent(code)}/history?steps=1` + (token ? "&token=" + encodeURIComponent(token) : "");
+// Without `g`: the list of finished games; with it: that game, step by step.
+export function historyURL(code, token, g = null) {
+  const q = [];
+  if (token) q.push("token=" + encodeURIComponent(token));
+  if (g != null) q.push("g=" + encodeURIComponent(g), "steps=1");
+  return `/api/rooms/${encodeURIComponent(code)}/history` + (q.length ? "?" + q.join("&") : "");
 }
 
 function nameOf(game, seat) {
@@ -173,6 +177,9 @@ export function render(app) {
         .map((g, i) => `<option value="${i}"${i === r.g ? " selected" : ""}>${esc(gameLabel(g))}</option>`)
         .join("")}</select></label>`
     : `<p class="rp-one">${esc(gameLabel(r.games[r.g]))}</p>`;
+  if (!r.games[r.g].steps) {
+    return `<div class="replay">${head}${picker}<p class="muted">${esc(t("net.connecting"))}</p></div>`;
+  }
   const total = r.games[r.g].steps.length - 1;
   const btn = (act, key, label, text, end) =>
     `<button type="button" class="btn${act === "rp-next" ? " primary" : ""}" data-act="${act}" data-key="${act}" aria-keyshortcuts="${key}" aria-label="${esc(label)}"${end ? ' aria-disabled="true"' : ""}>${text}</button>`;
