@@ -63,6 +63,12 @@ def test_leaderboard_shows_the_servers_results_and_your_rank(
     results += game_results("shithead", (0, 1), [ann, bob])
     on_server(live, record_results(live.server.stores.boards, results, "web-test:lb"))
 
+    # after a daily match, its result screen links here (and to the hand's replay)
+    links = page.evaluate(
+        """() => window.cardroom.afterGameLinks.call({seat: 0, info: {room: "ABCDE",
+            game: "sheepshead", status: "over", daily: "2026-11-30"}})"""
+    )
+    assert 'href="/leaderboard"' in links and 'href="/r/ABCDE/history"' in links
     page.click("a[href='/leaderboard']")  # from home
     page.wait_for_selector(".board[data-board='daily'] tbody tr")
     assert page.evaluate("location.pathname") == "/leaderboard"
