@@ -49,7 +49,7 @@ from server.rooms.manager import RoomManager
 from server.rooms.seats import Refusal, RoomSettings
 from server.rules.registry import GAME_NAMES
 from server.store.base import RoomStore, StoreUnavailable
-from server.store.leaderboard import BadBoard, Board, Entry, player_id
+from server.store.leaderboard import BadBoard, Board, Entry, Player
 from server.store.lease import Leases
 from server.store.open import open_stores
 
@@ -497,7 +497,7 @@ class CardroomServer:
         device = self.manager.device_of(conn.id)
         try:
             entries = await self.stores.boards.top(board, msg.limit)
-            you = await self.stores.boards.entry(board, player_id(device)) if device else None
+            you = await self.stores.boards.entry(board, Player(device, "").id) if device else None
         except StoreUnavailable:
             self.stores.health.down()
             raise Refusal(

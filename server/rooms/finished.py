@@ -47,7 +47,9 @@ class FinishedGames:
     def players(self) -> list[Player | None]:
         """Each seat's ranked player: a person who took it with a device token, else ``None``."""
         return [
-            Player(seat.device, seat.name or "?") if seat.kind == "human" and seat.device else None
+            Player.known(seat.device, seat.name or "?")
+            if seat.kind == "human" and seat.device
+            else None
             for seat in self.actor.core.seats
         ]
 

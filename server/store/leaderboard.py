@@ -19,9 +19,9 @@ Ranks are competition ranks: equal scores share a rank, the next rank skips (1, 
 'daily:2026-11-30'
 >>> Board.parse("shithead") == Board.alltime("shithead")
 True
->>> Player.of("a-device-token", "Ann").id == Player.of("a-device-token", "Ann B.").id
+>>> Player("a-device-token", "Ann").id == Player("a-device-token", "Ann B.").id
 True
->>> player_id("a-device-token") == Player.of("a-device-token", "Ann").id
+>>> Player.known(player_id("a-device-token"), "Ann").id == Player("a-device-token", "Ann").id
 True
 """
 
@@ -30,7 +30,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, get_args
 
 GameName = Literal["shithead", "sheepshead"]
@@ -97,16 +97,25 @@ def player_id(device: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Player:
-    """A player without an account: the digest of the client's device token (:func:`player_id`)
-    and the name shown."""
+    """A player without an account: the client's device token and the name shown.
 
-    id: str
+    A room keeps only the digest of its seats' tokens (:func:`player_id`); a player known by
+    that digest alone is :meth:`known`.
+    """
+
+    device: str = field(repr=False)  # "" when only the digest is known
     name: str
+    digest: str = field(default="", repr=False)
 
     @classmethod
-    def of(cls, device: str, name: str) -> Player:
-        """The player of a device token."""
-        return cls(player_id(device), name)
+    def known(cls, digest: str, name: str) -> Player:
+        """The player whose device token has the digest ``digest`` (a :func:`player_id`)."""
+        return cls("", name, digest)
+
+    @property
+    def id(self) -> str:
+        """The key of this device on every board (a digest: boards never show tokens)."""
+        return self.digest or player_id(self.device)
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,7 @@ a board: its inputs are the core's own results, never a client's claim.
 
 Bots and players without a device token (an older client) are not ranked.
 
->>> ann = Player.of("device-1", "Ann")
+>>> ann = Player("device-1", "Ann")
 >>> [(b.key, p.name, s) for b, p, s in game_results("shithead", (0, 1, 0), [ann, None, None])]
 [('shithead', 'Ann', 1)]
 >>> [(b.key, s) for b, _, s in match_results(datetime.date(2026, 11, 30), (5, -2, -1, -1, -1),

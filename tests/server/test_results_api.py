@@ -23,7 +23,7 @@ from server.net.server import CardroomServer
 from server.rules.base import Action
 from server.store.base import StoreUnavailable
 from server.store.history import replay
-from server.store.leaderboard import player_id
+from server.store.leaderboard import Player
 from server.store.memory import MemoryStore
 from tests.server.conftest import make_config, play_until_over
 
@@ -120,7 +120,7 @@ async def test_daily_table_ranks_the_servers_own_results(server: CardroomServer)
         (e["name"], e["score"]) for e in table["entries"]
     ]
     assert standings.you is not None and standings.you.name == "Ann"
-    assert standings.you.player == player_id(ANN)
+    assert standings.you.player == Player(ANN, "Ann").id
     with pytest.raises(CardroomError) as bad:
         await me.leaderboard("poker")
     assert bad.value.code == "bad_board"
@@ -155,7 +155,7 @@ async def test_history_replays_and_opens_to_everyone_after_the_room(
     encoding, unzipped = await asyncio.to_thread(_get_gzip, server, path)
     assert encoding == "gzip" and unzipped == plain and plain["games"][0]["steps"]
 
-    _, table = await get(server, f"/api/leaderboard?board=shithead&player={player_id(ANN)}")
+    _, table = await get(server, f"/api/leaderboard?board=shithead&player={Player(ANN, 'x').id}")
     assert table["you"]["games"] == 1 and table["you"]["name"] == "Ann"
 
     await me.leave()

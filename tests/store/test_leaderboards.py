@@ -20,7 +20,7 @@ from server.store.redis_client import global_key
 from server.store.redis_leaderboard import RedisLeaderboards
 
 DAY = datetime.date(2026, 11, 30)
-ANN, BOB, CY, DEE = (Player.of(f"device-{n}", n) for n in ("Ann", "Bob", "Cy", "Dee"))
+ANN, BOB, CY, DEE = (Player(f"device-{n}", n) for n in ("Ann", "Bob", "Cy", "Dee"))
 
 
 @pytest.fixture(params=["memory", "redis"])
@@ -41,7 +41,7 @@ async def test_daily_ranks_by_units_one_entry_per_player(boards: Leaderboards) -
     assert await boards.record(daily, CY, 6)
     assert await boards.record(daily, DEE, 9)
     # Bob plays the same deals again under a new name: the first result stands (SS-9.2)
-    assert not await boards.record(daily, Player.of("device-Bob", "Bobby"), 30)
+    assert not await boards.record(daily, Player("device-Bob", "Bobby"), 30)
     top = await boards.top(daily)
     assert [(e.rank, e.name, e.score) for e in top] == [
         (1, "Dee", 9),
@@ -72,7 +72,7 @@ async def test_alltime_tables_add_up_per_game(boards: Leaderboards) -> None:
         ("Bob", 3, 1),
     ]
     # the latest name a device played under shows on every board
-    await boards.record(shithead, Player.of("device-Bob", "Robert"), 1)
+    await boards.record(shithead, Player("device-Bob", "Robert"), 1)
     assert [e.name for e in await boards.top(sheepshead)] == ["Ann", "Robert"]
     assert await boards.top(shithead) == [Entry(1, BOB.id, "Robert", 2, 3)]
     assert await boards.entry(shithead, ANN.id) is None

@@ -39,7 +39,7 @@ async def test_daily_matches_share_deals_and_rank_by_units() -> None:
         Match.create("sheepshead", 5, seed=2, daily=DAY).current.deal_record()
     )
     boards = MemoryLeaderboards()
-    ann, bob = Player.of("device-ann", "Ann"), Player.of("device-bob", "Bob")
+    ann, bob = Player("device-ann", "Ann"), Player("device-bob", "Bob")
     for match, human in ((ann_match, ann), (bob_match, bob)):
         players = [human, None, None, None, None]  # one human, four bots
         await record_results(boards, match_results(DAY, match.totals(), players))
@@ -54,7 +54,7 @@ async def test_daily_matches_share_deals_and_rank_by_units() -> None:
 
 
 def test_only_people_with_a_device_are_ranked() -> None:
-    ann = Player.of("device-ann", "Ann")
+    ann = Player("device-ann", "Ann")
     units = (4, -1, -1, -1, -1)
     assert game_results("sheepshead", units, [None, ann, None, None, None]) == [
         (Board.alltime("sheepshead"), ann, -1)
