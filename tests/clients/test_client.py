@@ -68,10 +68,11 @@ class FakeServer:
             assert isinstance(frame, str)
             self.received.append(frame)
             try:
-                msg = m.parse_client(frame)
-            except ValidationError:
-                await ws.send(m.dump(m.Error(code="bad_message", message="unreadable")))
+                json.loads(frame)
+            except ValueError:  # what the real server answers a frame that is not JSON
+                await ws.send(m.dump(m.Error(code="bad_json", message="not JSON")))
                 continue
+            msg = m.parse_client(frame)  # the tests send only valid messages past this point
             for out in self.answer(msg):
                 if out == "CLOSE":
                     await ws.close(1001, "going away")
@@ -199,7 +200,9 @@ async def test_stale_version_raises_and_the_fresh_state_follows(
         await c.join(ROOM, "Ann")
         with pytest.raises(CardroomError) as info:
             await c.act("pickup", version=99)
-        assert info.value.code == "stale_version" and str(info.value) == "stale_version: moved on"
+        assert info.value.code == "stale_version"
+        assert isinstance(info.value.request, m.Act)
+        assert str(info.value) == "act pickup refused: stale_version: moved on"
         state = await c.wait_state()
         assert state.version == c.version == 1
 
@@ -246,7 +249,7 @@ async def test_garbage_gets_an_unsolicited_error(fake: tuple[FakeServer, str]) -
     async with CardroomClient.connect(url) as c:
         await c.send_raw("{not json")
         error = await c.wait_for(lambda msg: isinstance(msg, m.Error))
-        assert isinstance(error, m.Error) and error.ref is None
+        assert isinstance(error, m.Error) and error.ref is None and error.code == "bad_json"
 
 
 async def test_timeouts(fake: tuple[FakeServer, str]) -> None:
