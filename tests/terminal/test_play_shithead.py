@@ -1,0 +1,102 @@
+"""The terminal client creates a Shithead room, fills it with bots and plays a game to the end,
+by keyboard, against a live server."""
+
+from __future__ import annotations
+
+from clients.terminal.app import CardroomApp
+from clients.terminal.widgets import HandBar
+from protocol.messages import State
+from server.net.server import CardroomServer
+from tests.terminal.conftest import (
+    SIZE,
+    choose_move,
+    room_screen,
+    screenshot,
+    type_text,
+    until,
+)
+
+ORDER = "3456789JQKA2T"  # the test's preference: shed low cards first, keep the specials
+
+
+async def test_create_fill_bots_and_play_a_shithead_game_to_the_end(live: CardroomServer) -> None:
+    app = CardroomApp(live.url, name="")
+    async with app.run_test(size=SIZE) as pilot:
+        await type_text(pilot, "#name", "Ann")
+        await type_text(pilot, "#seats", "4")
+        screenshot(app, "start")
+        await pilot.click("#create-shithead")
+        await until(
+            pilot, lambda: app.client is not None and app.client.room_info is not None, "room"
+        )
+        screen = room_screen(app)
+        client = screen.client
+        assert client.seat == 0 and client.room_info is not None
+        assert client.room_info.game == "shithead" and len(client.room_info.seats) == 4
+        await choose_move(pilot, lambda m: m.host is not None and m.host.op == "fill_bots", "fill")
+        await until(
+            pilot,
+            lambda: all(s.kind != "empty" for s in client.room_info.seats),  # type: ignore[union-attr]
+            "bots in every seat",
+        )
+        screenshot(app, "shithead-lobby")
+        await choose_move(pilot, lambda m: m.host is not None and m.host.op == "start", "start")
+        await until(pilot, lambda: client.view is not None, "the deal")
+        multi = 0
+        shot = False
+        while True:
+            await until(
+                pilot,
+                lambda: client.my_turn or (client.view or {}).get("phase") == "over",
+                "my turn",
+            )
+            view = client.view
+            assert view is not None
+            if view["phase"] == "over":
+                break
+            before = client.version
+            if view["phase"] == "swap":
+                await choose_move(
+                    pilot, lambda m: m.action is not None and m.action.kind == "ready", "ready"
+                )
+            elif client.play_sets:
+                cards = min(client.play_sets, key=lambda s: ORDER.index(s[0][0]))
+                if not shot and len(view["pile"]) >= 2:
+                    screenshot(app, "shithead-table")
+                    shot = True
+                multi += len(cards) > 1
+                await play_with_the_hand(pilot, app, cards)
+            else:
+                await choose_move(pilot, lambda m: m.action is not None, "a pickup or a flip")
+            await until(pilot, lambda: client.version != before, "the move to be applied")
+        screenshot(app, "shithead-over")
+        final = client.view
+        assert final is not None and final["phase"] == "over"
+        loser = final["outcome"]["loser"]
+        await until(pilot, lambda: client.room_info.status == "between", "the game to be counted")  # type: ignore[union-attr]
+        assert client.room_info is not None and client.room_info.totals[loser] == 1
+        # the log told the story, and the table says who lost
+        log_text = "\n".join(line.text for line in screen.query_one("#log").lines)  # type: ignore[attr-defined]
+        assert "is the shithead" in log_text
+        table = str(screen.query_one("#table").render())
+        assert "Game over" in table
+        states = [m for m in client.history if isinstance(m, State) and m.seat == 0]
+        assert any(e["kind"] == "played" and e["seat"] == 0 for s in states for e in s.events)
+        await app.client.close()  # type: ignore[union-attr]
+
+
+async def play_with_the_hand(pilot, app: CardroomApp, cards: list[str]) -> None:  # type: ignore[no-untyped-def]
+    """Select ``cards`` in the hand with ←/→ and Space, then Enter."""
+    screen = room_screen(app)
+    hand = screen.query_one("#hand", HandBar)
+    await pilot.press("escape", "shift+tab")  # from the moves list back to the hand
+    assert hand.has_focus
+    await pilot.press("home")
+    shown = hand.choice.cards
+    position = 0
+    for card in cards:
+        target = shown.index(card)
+        await pilot.press(*["right"] * (target - position), "space")
+        position = target
+    assert sorted(hand.selected) == sorted(cards)
+    await pilot.press("enter")
