@@ -63,7 +63,8 @@ def shithead(view: dict[str, Any], info: RoomInfo | None, me: int | None) -> Tex
     names = seat_names(info, me, players)
     totals = info.totals if info is not None else [0] * players
     to_act = set(view.get("to_act") or [])
-    out = Text.assemble(("  name       hand  face up     down  lost\n", "dim"))
+    columns = "  " + "name".ljust(NAME_WIDTH) + "hand   face up      down  lost\n"
+    out = Text.assemble((columns, "dim"))
     for i, s in enumerate(view["seats"]):
         line = Text.assemble(TURN if i in to_act else IDLE, _name(names[i], i == me))
         line.append(f"{s['hand_count']:>3}   ")
@@ -140,7 +141,8 @@ def sheepshead(
             head.append(", alone")
         elif view.get("called"):
             head.append_text(Text.assemble(", called ", card_text(view["called"])))
-    out = Text.assemble(head, "\n", ("     name       role  held tricks pts total\n", "dim"))
+    columns = "  " + "name".ljust(NAME_WIDTH) + " role   held tricks pts total\n"
+    out = Text.assemble(head, "\n", (columns, "dim"))
     for i in range(5):
         role = "picker" if i == picker else "partner" if i == partner else ""
         if i == me and view.get("you_are_partner"):

@@ -101,7 +101,7 @@ class HandBar(Widget, can_focus=True):
             if i == self.cursor and self.has_focus:
                 extra.append("underline")
             if self.choice.mode != "none" and not self.choice.selectable(code):
-                line.append(label(code), style="dim")
+                line.append(label(code), style="grey42")  # not playable now
             else:
                 line.append_text(card_text(code, " ".join(extra)))
             line.append(" ")

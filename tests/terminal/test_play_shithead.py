@@ -3,6 +3,8 @@ by keyboard, against a live server."""
 
 from __future__ import annotations
 
+import re
+
 from clients.terminal.app import CardroomApp
 from clients.terminal.widgets import HandBar
 from protocol.messages import State
@@ -55,20 +57,20 @@ async def test_create_fill_bots_and_play_a_shithead_game_to_the_end(live: Cardro
             if view["phase"] == "over":
                 break
             before = client.version
+            if not shot and view["phase"] == "play" and len(view["pile"]) >= 2:
+                screenshot(app, "shithead-table")
+                shot = True
             if view["phase"] == "swap":
                 await choose_move(
                     pilot, lambda m: m.action is not None and m.action.kind == "ready", "ready"
                 )
             elif client.play_sets:
                 cards = min(client.play_sets, key=lambda s: ORDER.index(s[0][0]))
-                if not shot and len(view["pile"]) >= 2:
-                    screenshot(app, "shithead-table")
-                    shot = True
                 multi += len(cards) > 1
                 await play_with_the_hand(pilot, app, cards)
             else:
                 await choose_move(pilot, lambda m: m.action is not None, "a pickup or a flip")
-            await until(pilot, lambda: client.version != before, "the move to be applied")
+            await until(pilot, lambda b=before: client.version != b, "the move to be applied")
         screenshot(app, "shithead-over")
         final = client.view
         assert final is not None and final["phase"] == "over"
@@ -76,8 +78,8 @@ async def test_create_fill_bots_and_play_a_shithead_game_to_the_end(live: Cardro
         await until(pilot, lambda: client.room_info.status == "between", "the game to be counted")  # type: ignore[union-attr]
         assert client.room_info is not None and client.room_info.totals[loser] == 1
         # the log told the story, and the table says who lost
-        log_text = "\n".join(line.text for line in screen.query_one("#log").lines)  # type: ignore[attr-defined]
-        assert "is the shithead" in log_text
+        log_text = " ".join(line.text for line in screen.query_one("#log").lines)  # type: ignore[attr-defined]
+        assert re.search(r"Game over: .+ (is|are) the shithead", " ".join(log_text.split()))
         table = str(screen.query_one("#table").render())
         assert "Game over" in table
         states = [m for m in client.history if isinstance(m, State) and m.seat == 0]
