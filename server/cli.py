@@ -8,7 +8,10 @@ import argparse
 import importlib
 import sys
 
-SIMS = {"shithead": "server.sim.shithead", "sheepshead": "server.sim.sheepshead"}
+from server.rules.registry import GAME_NAMES
+
+#: One simulation module per game of the registry, named for it.
+SIMS = {name: f"server.sim.{name}" for name in GAME_NAMES}
 BENCHES = {"rules": "server.bench.rules", "server": "server.bench.server"}
 
 
@@ -18,7 +21,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("serve", help="run the game server", add_help=False)
     sim = sub.add_parser("sim", help="play simulated games and print a summary", add_help=False)
-    sim.add_argument("game", choices=sorted(SIMS))
+    sim.add_argument("game", choices=GAME_NAMES)
     bench = sub.add_parser("bench", help="run a benchmark and print its figures", add_help=False)
     bench.add_argument("what", choices=sorted(BENCHES))
     sub.add_parser("arena", help="bots play each other; per-level results", add_help=False)

@@ -36,7 +36,7 @@ from types import MappingProxyType
 from typing import Any
 
 from protocol.cards import TEN, TWO, card_code, card_codes, parse_cards
-from server.rules.base import JSON, Action, Event, Game, IllegalAction
+from server.rules.base import JSON, Action, Event, Game, IllegalAction, parse_deck
 from server.rules.shithead_deal import deal
 from server.rules.shithead_view import build_view
 
@@ -154,21 +154,26 @@ class Shithead(Game):
         dealer: int = 0,
         *,
         seed: int | None = None,
-        deck: Sequence[int] | None = None,
+        deck: Sequence[int | str] | None = None,
         options: Mapping[str, Any] | None = None,
     ) -> Shithead:
-        """Deal a game (SH-2.2) from ``seed`` or an explicit ``deck`` (52 cards, top first)."""
+        """Deal a game (SH-2.2) from ``seed`` or an explicit ``deck`` (the 52 cards as codes or
+        integers, top first).
+
+        Raises:
+            ValueError: a seat count, dealer, deck or option Shithead does not have.
+        """
         if num_players not in cls.seat_counts:
             raise ValueError(f"Shithead is played by 2 to 5 players, not {num_players}")
         if not 0 <= dealer < num_players:
             raise ValueError(f"dealer {dealer} is not a seat of {num_players}")
+        if options:
+            raise ValueError(f"shithead has no options: {sorted(options)}")
         if deck is None:
             cards = list(range(52))
             random.Random(seed).shuffle(cards)
         else:
-            cards = list(deck)
-            if sorted(cards) != list(range(52)):
-                raise ValueError("an explicit Shithead deck holds each of the 52 cards once")
+            cards = parse_deck(deck, range(52), "shithead")
         g = cls()
         n = g.num_players = num_players
         g.dealer = dealer
@@ -318,6 +323,40 @@ class Shithead(Game):
                 actions.append(PICKUP)
         return actions
 
+    def play_sets(self, seat: int) -> list[list[int]]:
+        """The cards ``seat`` may play now, one list per rank (play order low to high, suits
+        in order); any non-empty subset of one list is a legal ``play`` (SH-4.1, SH-5.1).
+        Empty when the seat cannot play cards now (not its turn, swap phase, face-down cards).
+        """
+        if self._phase is not Phase.PLAY or seat != self.turn or self._source == FACE_DOWN:
+            return []
+        cards = self.hands[seat] if self._source == HAND else self.face_up[seat]
+        need = self._need
+        by_order: dict[int, list[int]] = {}
+        for c in cards:
+            if _ORDER[c] >= need:
+                by_order.setdefault(_ORDER[c], []).append(c)
+        return [sorted(by_order[o]) for o in sorted(by_order)]
+
+    def exact_legal_actions(self, seat: int) -> list[Action]:
+        """:meth:`legal_actions` with every choice spelled out except multi-card plays: every
+        swap pair (SH-2.3), every face-up card a pick-up may add (SH-5.2), every flip slot.
+        Plays stay one representative per rank and count; :meth:`play_sets` lists them all.
+        Slower than :meth:`legal_actions`: for views, not for search."""
+        if self._phase is Phase.SWAP:
+            if self.ready[seat]:
+                return []
+            return [
+                READY,
+                *(Action("swap", (h, u)) for h in self.hands[seat] for u in self.face_up[seat]),
+            ]
+        actions = self.legal_actions(seat)
+        if self._source == FACE_UP and self.pile and actions and actions[0].kind == "play":
+            # SH-5.2: legal_actions lists one face-up card per rank; any of them may be added.
+            actions = [a for a in actions if a.kind == "play"]
+            actions += [_PICKUP_WITH[u] for u in sorted(self.face_up[seat])]
+        return actions
+
     # ------------------------------------------------------------------ apply
 
     def apply(self, seat: int, action: Action) -> list[Event]:
@@ -361,9 +400,6 @@ class Shithead(Game):
             raise self._refuse("game_over", "the game is over", seat, action)
         self._log.append((seat, action))
         return events
-
-    def _refuse(self, code: str, message: str, seat: int, action: Action) -> IllegalAction:
-        return IllegalAction(code, message, seat=seat, action=action, phase=self._phase.value)
 
     # swap phase (SH-2.3)
 
