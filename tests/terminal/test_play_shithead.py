@@ -44,7 +44,7 @@ async def test_create_fill_bots_and_play_a_shithead_game_to_the_end(live: Cardro
         screenshot(app, "shithead-lobby")
         await choose_move(pilot, lambda m: m.host is not None and m.host.op == "start", "start")
         await until(pilot, lambda: client.view is not None, "the deal")
-        multi = 0
+        hand_plays = multi = 0
         shot = False
         while True:
             await until(
@@ -67,11 +67,14 @@ async def test_create_fill_bots_and_play_a_shithead_game_to_the_end(live: Cardro
             elif client.play_sets:
                 cards = min(client.play_sets, key=lambda s: ORDER.index(s[0][0]))
                 multi += len(cards) > 1
+                hand_plays += 1
                 await play_with_the_hand(pilot, app, cards)
             else:
                 await choose_move(pilot, lambda m: m.action is not None, "a pickup or a flip")
             await until(pilot, lambda b=before: client.version != b, "the move to be applied")
         screenshot(app, "shithead-over")
+        print(f"{hand_plays} plays made with the hand, {multi} of several cards")
+        assert hand_plays > 0  # every play went through the hand (play_sets)
         final = client.view
         assert final is not None and final["phase"] == "over"
         loser = final["outcome"]["loser"]
