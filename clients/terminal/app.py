@@ -248,6 +248,7 @@ class RoomScreen(Screen[None]):
         self.moves: list[Move] = []
         self.connection = "online"
         self.last_phase: str | None = None
+        self.shown_version: int | None = None  # the version of the state on the screen
 
     def compose(self) -> ComposeResult:
         yield Static(id="top")
@@ -334,6 +335,7 @@ class RoomScreen(Screen[None]):
         self.query_one("#log", RichLog).write(line)
 
     def redraw(self) -> None:
+        self.shown_version = self.client.version
         self.draw_top()
         self.draw_table()
         self.draw_hand()

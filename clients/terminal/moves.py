@@ -24,6 +24,7 @@ from typing import Any
 from rich.text import Text
 
 from clients.terminal.cards import card_text, cards_text
+from protocol.cards import RANKS, SUITS
 from protocol.messages import ActionModel, BotLevel, HostOp, RoomInfo
 
 
@@ -132,6 +133,11 @@ def host_moves(info: RoomInfo | None, me: int | None) -> list[Move]:
     return moves
 
 
+def _by_rank(code: str) -> tuple[int, int]:
+    """The order the server sorts hands in: by rank (2 … A), then suit."""
+    return RANKS.index(code[0]), SUITS.index(code[1])
+
+
 @dataclass(frozen=True)
 class HandChoice:
     """Which of the shown cards may be selected now, and the action a selection makes.
@@ -155,7 +161,7 @@ class HandChoice:
             cards = list(view.get("hand") or [])
             where = "Hand"
             if view.get("source") == "face_up" and view.get("turn") == seat and not cards:
-                cards, where = list(view["seats"][seat]["face_up"]), "Face up"
+                cards, where = sorted(view["seats"][seat]["face_up"], key=_by_rank), "Face up"
             sets = play_sets(view)
             return cls(cards, where, "play" if sets else "none", sets)
         cards = list(view.get("hand") or [])

@@ -19,9 +19,16 @@ TURN = Text("▶ ", style="bold yellow")
 IDLE = Text("  ")
 
 
+def _short(name: str, width: int = NAME_WIDTH) -> str:
+    return name if len(name) <= width else name[: width - 1] + "…"
+
+
+def _names(info: RoomInfo | None, me: int | None, players: int) -> list[str]:
+    return [_short(n) for n in seat_names(info, me, players)]
+
+
 def _name(name: str, me: bool, width: int = NAME_WIDTH) -> Text:
-    short = name if len(name) <= width else name[: width - 1] + "…"
-    return Text(short.ljust(width), style="bold green" if me else "bold")
+    return Text(_short(name, width).ljust(width), style="bold green" if me else "bold")
 
 
 def lobby(info: RoomInfo, me: int | None) -> Text:
@@ -51,7 +58,7 @@ def lobby(info: RoomInfo, me: int | None) -> Text:
     out.append(f"\n{info.spectators} watching · {lock} · {timer}\n", style="dim")
     host = any(s.host and s.seat == me for s in info.seats)
     if host:
-        out.append("You are the host: commands are in the list below.", style="cyan")
+        out.append("You are the host: your commands are below.", style="cyan")
     else:
         out.append("Waiting for the host to start the game.", style="dim")
     return out
@@ -60,7 +67,7 @@ def lobby(info: RoomInfo, me: int | None) -> Text:
 def shithead(view: dict[str, Any], info: RoomInfo | None, me: int | None) -> Text:
     """Every seat's hand size, face-up and face-down cards and losses; the pile and stock."""
     players = view["players"]
-    names = seat_names(info, me, players)
+    names = _names(info, me, players)
     totals = info.totals if info is not None else [0] * players
     to_act = set(view.get("to_act") or [])
     columns = "  " + "name".ljust(NAME_WIDTH) + "hand   face up      down  lost\n"
@@ -106,11 +113,7 @@ def _shithead_status(view: dict[str, Any], names: list[str], me: int | None) -> 
         outcome = view.get("outcome") or {}
         loser = outcome.get("loser")
         who = names[loser] if isinstance(loser, int) else "?"
-        order = ", ".join(names[s] for s in outcome.get("out_order") or [])
-        return Text.assemble(
-            (f"\nGame over: {who} {is_(who)} the shithead.", "bold yellow"),
-            f"\nOut in order: {order}",
-        )
+        return Text(f"\nGame over: {who} {is_(who)} the shithead.", style="bold yellow")
     if phase == "swap":
         if me is not None and me in (view.get("to_act") or []):
             return Text("\nSwap hand and face-up cards, then Ready.", style="cyan")
@@ -128,7 +131,7 @@ def sheepshead(
     view: dict[str, Any], info: RoomInfo | None, me: int | None, hands: str = ""
 ) -> Text:
     """The deal, each seat's cards held, tricks, points and total; the trick on the table."""
-    names = seat_names(info, me, 5)
+    names = _names(info, me, 5)
     totals = info.totals if info is not None else [0] * 5
     to_act = set(view.get("to_act") or [])
     picker, partner = view.get("picker"), view.get("partner")
@@ -198,7 +201,7 @@ def _sheepshead_status(view: dict[str, Any], names: list[str], me: int | None) -
         return Text.assemble(extra, (msg, "bold yellow"))
     prompts = {
         "pick": "pick up the blind or pass",
-        "bury": "bury two cards (select them in your hand)",
+        "bury": "select two cards to bury",
         "call": "call a partner, or go alone",
         "play": "play a card",
     }

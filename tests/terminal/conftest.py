@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input
+from textual.widgets import Input, RichLog
 
 from clients.terminal.app import CardroomApp, RoomScreen
 from clients.terminal.moves import Move
@@ -65,3 +65,9 @@ def room_screen(app: CardroomApp) -> RoomScreen:
 def screenshot(app: CardroomApp, name: str) -> Path:
     SHOTS.mkdir(parents=True, exist_ok=True)
     return Path(app.save_screenshot(filename=f"{name}.svg", path=str(SHOTS)))
+
+
+def log(screen: RoomScreen) -> str:
+    """The log panel's text, wrapped lines joined and spaces collapsed."""
+    lines = screen.query_one("#log", RichLog).lines
+    return " ".join(" ".join(line.text for line in lines).split())

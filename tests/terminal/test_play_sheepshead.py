@@ -10,7 +10,7 @@ from clients.terminal.app import CardroomApp
 from clients.terminal.widgets import HandBar
 from server.net.server import CardroomServer
 from tests.server.conftest import play_until_over
-from tests.terminal.conftest import SIZE, choose_move, room_screen, screenshot, until
+from tests.terminal.conftest import SIZE, choose_move, log, room_screen, screenshot, until
 
 
 async def test_join_a_sheepshead_room_and_play_a_hand(live: CardroomServer) -> None:
@@ -37,6 +37,7 @@ async def test_join_a_sheepshead_room_and_play_a_hand(live: CardroomServer) -> N
                     lambda: client.my_turn or (client.view or {}).get("phase") == "over",
                     "my turn",
                 )
+                await until(pilot, lambda: screen.shown_version == client.version, "the screen")
                 view = client.view
                 assert view is not None
                 if view["phase"] == "over":
@@ -85,8 +86,7 @@ async def test_join_a_sheepshead_room_and_play_a_hand(live: CardroomServer) -> N
             assert final["played_counts"][1] == 6
             assert cut, "the connection was never cut"
             assert buried == picked  # who picks, buries
-            lines = screen.query_one("#log").lines  # type: ignore[attr-defined]
-            log_text = " ".join(" ".join(line.text for line in lines).split())
+            log_text = log(screen)
             assert "Connection lost" in log_text and "Reconnected" in log_text
             assert "Hand over" in log_text
             await asyncio.wait_for(host_plays, 30)

@@ -12,6 +12,7 @@ from server.net.server import CardroomServer
 from tests.terminal.conftest import (
     SIZE,
     choose_move,
+    log,
     room_screen,
     screenshot,
     type_text,
@@ -26,6 +27,7 @@ async def test_create_fill_bots_and_play_a_shithead_game_to_the_end(live: Cardro
     async with app.run_test(size=SIZE) as pilot:
         await type_text(pilot, "#name", "Ann")
         await type_text(pilot, "#seats", "4")
+        await type_text(pilot, "#timer", "600")
         screenshot(app, "start")
         await pilot.click("#create-shithead")
         await until(
@@ -45,6 +47,7 @@ async def test_create_fill_bots_and_play_a_shithead_game_to_the_end(live: Cardro
         await choose_move(pilot, lambda m: m.host is not None and m.host.op == "start", "start")
         await until(pilot, lambda: client.view is not None, "the deal")
         hand_plays = multi = 0
+        countdowns = 0
         shot = False
         while True:
             await until(
@@ -52,11 +55,13 @@ async def test_create_fill_bots_and_play_a_shithead_game_to_the_end(live: Cardro
                 lambda: client.my_turn or (client.view or {}).get("phase") == "over",
                 "my turn",
             )
+            await until(pilot, lambda: screen.shown_version == client.version, "the screen")
             view = client.view
             assert view is not None
             if view["phase"] == "over":
                 break
             before = client.version
+            countdowns += "⏱" in str(screen.query_one("#top").render())
             if not shot and view["phase"] == "play" and len(view["pile"]) >= 2:
                 screenshot(app, "shithead-table")
                 shot = True
@@ -75,14 +80,18 @@ async def test_create_fill_bots_and_play_a_shithead_game_to_the_end(live: Cardro
         screenshot(app, "shithead-over")
         print(f"{hand_plays} plays made with the hand, {multi} of several cards")
         assert hand_plays > 0  # every play went through the hand (play_sets)
+        assert client.room_info.turn_timer == 600 and countdowns > 0  # type: ignore[union-attr]
+        # chat: Tab from the moves list to the chat line, type, Enter
+        await pilot.press("escape", "tab")
+        await pilot.press("g", "g", "enter")
+        await until(pilot, lambda: "<Ann> gg" in log(screen), "the chat line")
         final = client.view
         assert final is not None and final["phase"] == "over"
         loser = final["outcome"]["loser"]
         await until(pilot, lambda: client.room_info.status == "between", "the game to be counted")  # type: ignore[union-attr]
         assert client.room_info is not None and client.room_info.totals[loser] == 1
         # the log told the story, and the table says who lost
-        log_text = " ".join(line.text for line in screen.query_one("#log").lines)  # type: ignore[attr-defined]
-        assert re.search(r"Game over: .+ (is|are) the shithead", " ".join(log_text.split()))
+        assert re.search(r"Game over: .+ (is|are) the shithead", log(screen))
         table = str(screen.query_one("#table").render())
         assert "Game over" in table
         states = [m for m in client.history if isinstance(m, State) and m.seat == 0]
@@ -101,7 +110,8 @@ async def play_with_the_hand(pilot, app: CardroomApp, cards: list[str]) -> None:
     position = 0
     for card in cards:
         target = shown.index(card)
-        await pilot.press(*["right"] * (target - position), "space")
+        step = "right" if target > position else "left"
+        await pilot.press(*[step] * abs(target - position), "space")
         position = target
-    assert sorted(hand.selected) == sorted(cards)
+    assert sorted(hand.selected) == sorted(cards), (hand.choice, shown)
     await pilot.press("enter")

@@ -1,0 +1,136 @@
+"""The tables fit their panel in an 80×24 terminal (48 columns, 14 rows) in every position of
+whole random games of both games, from a seat and as a spectator; and the hand selects several
+cards of one rank with the keyboard."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+
+from clients.terminal import tables
+from clients.terminal.moves import HandChoice, game_moves
+from clients.terminal.widgets import HandBar
+from protocol.messages import ActionModel, RoomInfo, SeatInfo
+from server.rules.base import Action
+from server.rules.sheepshead import Sheepshead
+from server.rules.shithead import Shithead
+
+WIDTH, HEIGHT = 48, 14
+LONG = ["Bartholomew", "Ann", "Maximiliana Wolkenstein-", "Bot 4", "Zoë"]  # up to 24
+
+
+def _info(game: str, players: int) -> RoomInfo:
+    return RoomInfo(
+        room="K7Q2M",
+        game=game,  # type: ignore[arg-type]
+        status="playing",
+        seats=[
+            SeatInfo(seat=i, kind="human", name=LONG[i], connected=True, host=i == 0)
+            for i in range(players)
+        ],
+        spectators=3,
+        locked=False,
+        turn_timer=30,
+        options={},
+        games_played=4,
+        totals=[-12, 7, 3, -1, 3][:players],
+        match_length=10 if game == "sheepshead" else None,
+    )
+
+
+def _fits(text: Text, where: str) -> None:
+    lines = text.plain.split("\n")
+    assert len(lines) <= HEIGHT, f"{where}: {len(lines)} rows\n{text.plain}"
+    wide = [line for line in lines if text.__class__(line).cell_len > WIDTH]
+    assert not wide, f"{where}: too wide: {wide}"
+
+
+def _random_game(game: Any, seed: int) -> list[dict[str, Any]]:
+    """Every view of seat 0 and of a spectator along one random game."""
+    rng = random.Random(seed)
+    views = []
+    while True:
+        views += [game.view(0), game.view(None)]
+        seats = game.to_act()
+        if not seats:
+            return views
+        seat = rng.choice(seats)
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+
+
+def test_the_shithead_table_fits_in_every_position() -> None:
+    for players in (2, 5):
+        info = _info("shithead", players)
+        for seed in range(2):
+            for view in _random_game(Shithead.new(players, 0, seed=seed), seed):
+                _fits(tables.shithead(view, info, view["seat"]), f"{players} players")
+    _fits(tables.lobby(_info("shithead", 5), 0), "lobby")
+
+
+def test_the_sheepshead_table_fits_in_every_position() -> None:
+    info = _info("sheepshead", 5)
+    for seed in range(4):
+        for view in _random_game(Sheepshead.new(5, 0, seed=seed), seed):
+            _fits(tables.sheepshead(view, info, view["seat"], "Hand 5/10 ·"), "sheepshead")
+            if view["seat"] is not None:
+                # every legal action is in the moves list
+                listed = [m.action for m in game_moves(view)]
+                for a in view["legal"]:
+                    assert ActionModel.model_validate(a) in listed
+
+
+class _HandApp(App[None]):
+    def __init__(self, choice: HandChoice) -> None:
+        super().__init__()
+        self.choice = choice
+        self.chosen: list[ActionModel] = []
+
+    def compose(self) -> ComposeResult:
+        yield HandBar(id="hand")
+
+    def on_mount(self) -> None:
+        hand = self.query_one(HandBar)
+        hand.set_choice(self.choice)
+        hand.focus()
+
+    def on_hand_bar_chosen(self, event: HandBar.Chosen) -> None:
+        self.chosen.append(event.action)
+
+
+def _shithead_turn() -> dict[str, Any]:
+    """A real view in which seat 0 holds two or more cards of one rank and may play them."""
+    for seed in range(200):
+        game = Shithead.new(3, 0, seed=seed)
+        for seat in range(3):
+            game.apply(seat, Action.from_str("ready"))
+        seat = game.to_act()[0]
+        view = game.view(seat)
+        if any(len(s) >= 2 for s in view["play_sets"]):
+            return view
+    raise AssertionError("no deal with a pair to play")
+
+
+async def test_the_hand_plays_several_cards_of_one_rank() -> None:
+    view = _shithead_turn()
+    choice = HandChoice.of(view)
+    pair = next(s for s in view["play_sets"] if len(s) >= 2)[:2]
+    app = _HandApp(choice)
+    async with app.run_test(size=(80, 4)) as pilot:
+        hand = app.query_one(HandBar)
+        await pilot.press("home")
+        position = 0
+        for card in pair:
+            target = choice.cards.index(card)
+            await pilot.press(*["right"] * (target - position), "space")
+            position = target
+        assert hand.selected == pair
+        # a card of another rank starts a new selection: one rank at a time
+        other = next((c for c in choice.cards if choice.selectable(c) and c[0] != pair[0][0]), None)
+        if other is not None:
+            assert choice.toggle(pair, other) == [other]
+        await pilot.press("enter")
+        assert app.chosen == [ActionModel(kind="play", cards=pair)]
+        assert "reverse" not in str(hand.render().spans)  # the selection is cleared
