@@ -39,7 +39,14 @@ from websockets.exceptions import InvalidHandshake, InvalidURI
 from clients.client import CardroomClient, CardroomError, ClientError, ConnectionLost
 from clients.terminal import tables
 from clients.terminal.describe import chat_line, event_line, room_changes, seat_names
-from clients.terminal.moves import HandChoice, HostCommand, Move, game_moves, host_moves
+from clients.terminal.moves import (
+    LEAVE,
+    HandChoice,
+    HostCommand,
+    Move,
+    game_moves,
+    host_moves,
+)
 from clients.terminal.widgets import HandBar
 from protocol.messages import (
     ActionModel,
@@ -321,6 +328,10 @@ class RoomScreen(Screen[None]):
                     self.log_line(event_line(event, names))
             case ChatLine():
                 self.log_line(chat_line(msg))
+            case Error(ref=None, code=code, message=message) if code in ("removed", "replaced"):
+                self.notify(f"{message} ({code})", severity="error", timeout=8)
+                self.dismiss()  # the seat is no longer this connection's: back to the start
+                return
             case Error(ref=None, code=code, message=message):
                 self.log_line(Text(f"{message} ({code})", style="bold red"))
             case Closing(reason=reason):
@@ -397,19 +408,16 @@ class RoomScreen(Screen[None]):
         view = self.client.view
         moves = game_moves(view) if view is not None else []
         moves += host_moves(info, self.client.seat)
-        key = [(m.label.plain, m.action, m.host) for m in moves]
-        if key == [(m.label.plain, m.action, m.host) for m in self.moves]:
+        if not moves:
+            moves.append(Move(Text("Nothing to do now: waiting…", style="dim")))
+        moves.append(LEAVE)
+        if [m.label.plain for m in moves] == [m.label.plain for m in self.moves]:
             return
         self.moves = moves
         options = self.query_one("#moves", OptionList)
         options.clear_options()
-        if moves:
-            options.add_options([Option(m.label) for m in moves])
-            options.highlighted = 0
-        else:
-            options.add_option(
-                Option(Text("Nothing to do now: waiting…", style="dim"), disabled=True)
-            )
+        options.add_options([Option(m.label, disabled=not _does(m)) for m in moves])
+        options.highlighted = 0 if _does(moves[0]) else len(moves) - 1
 
     # ------------------------------------------------------------------ outgoing
 
@@ -420,6 +428,8 @@ class RoomScreen(Screen[None]):
                 self.send_action(move.action)
             elif move.host is not None:
                 self.send_host(move.host)
+            elif move.leave:
+                self.leave()
 
     def on_hand_bar_chosen(self, event: HandBar.Chosen) -> None:
         self.send_action(event.action)
@@ -441,6 +451,11 @@ class RoomScreen(Screen[None]):
         await self._request(self.client.host(command.op, command.seat, command.level))
 
     @work(group="requests")
+    async def leave(self) -> None:
+        await self._request(self.client.leave())
+        self.dismiss()
+
+    @work(group="requests")
     async def send_chat(self, text: str) -> None:
         await self._request(self.client.chat(text))
 
@@ -454,6 +469,10 @@ class RoomScreen(Screen[None]):
                 self.log_line(Text(f"✗ {exc}", style="bold red"))
         except ClientError as exc:
             self.log_line(Text(f"✗ {exc}", style="bold red"))
+
+
+def _does(move: Move) -> bool:
+    return move.action is not None or move.host is not None or move.leave
 
 
 # ----------------------------------------------------------------------------- command

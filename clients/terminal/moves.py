@@ -37,11 +37,16 @@ class HostCommand:
 
 @dataclass(frozen=True)
 class Move:
-    """One line of the moves list: a game action or a host command."""
+    """One line of the moves list: a game action, a host command, or leaving the room."""
 
     label: Text
     action: ActionModel | None = None
     host: HostCommand | None = None
+    leave: bool = False
+
+
+#: The last line of every moves list.
+LEAVE = Move(Text("Leave the room", style="dim"), leave=True)
 
 
 def play_sets(view: dict[str, Any]) -> list[list[str]]:

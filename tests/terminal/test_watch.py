@@ -5,11 +5,11 @@ from __future__ import annotations
 import asyncio
 
 from clients import CardroomClient
-from clients.terminal.app import CardroomApp
+from clients.terminal.app import CardroomApp, StartScreen
 from clients.terminal.widgets import HandBar
 from server.net.server import CardroomServer
 from tests.server.conftest import play_until_over
-from tests.terminal.conftest import SIZE, room_screen, screenshot, until
+from tests.terminal.conftest import SIZE, choose_move, room_screen, screenshot, until
 
 
 async def test_watch_a_shithead_game(live: CardroomServer) -> None:
@@ -35,4 +35,8 @@ async def test_watch_a_shithead_game(live: CardroomServer) -> None:
             await asyncio.wait_for(host_plays, 60)
             await until(pilot, lambda: (client.view or {}).get("phase") == "over", "the end")
             assert "Game over" in str(screen.query_one("#table").render())
+            # the last line of the moves list leaves the room: back to the start screen
+            await choose_move(pilot, lambda m: m.leave, "leave")
+            await until(pilot, lambda: isinstance(app.screen, StartScreen), "the start screen")
+            assert client.room is None
             await client.close()
