@@ -158,8 +158,10 @@ class HandChoice:
 
     @classmethod
     def of(cls, view: dict[str, Any] | None) -> HandChoice:
-        if view is None or view.get("seat") is None:
+        if view is None:
             return cls([])
+        if view.get("seat") is None:
+            return cls([], "Watching")
         seat = view["seat"]
         legal = [ActionModel.model_validate(a) for a in view.get("legal") or []]
         if view.get("game") == "shithead":

@@ -88,7 +88,8 @@ class HandBar(Widget, can_focus=True):
         cards = self.choice.cards
         line = Text(f"{self.choice.where}: ", style="bold")
         if not cards:
-            line.append("(no cards)", style="dim")
+            empty = "every hand is hidden" if self.choice.where == "Watching" else "(no cards)"
+            line.append(empty, style="dim")
         width = max(10, self.size.width - len(line.plain) - 2)
         start, end = _window(cards, self.cursor, width)
         if start > 0:
