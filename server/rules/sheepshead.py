@@ -1,4 +1,4 @@
-"""Sheepshead, five-handed called ace: the rules core (RULES.md SS-1 … SS-8).
+"""Sheepshead, five-handed called ace: the rules core (docs/rules.md, SS-1 … SS-8).
 
 One :class:`Sheepshead` object is one hand: pick or pass, bury, call, six tricks, scoring.
 A match of ten hands is :class:`~server.rules.sheepshead_match.SheepsheadMatch`.
@@ -16,6 +16,9 @@ Actions (``slot`` is never used)::
     call_unknown AH C               SS-4.3, the called ace and the card set aside as unknown
     alone                           SS-4.4
     play C                          SS-5, one card; the unknown card is played with its own code
+
+``legal_actions`` lists every legal action exactly (a bury pair once, its cards in increasing
+order; ``apply`` takes them in either order).
 
 The unknown card (SS-6.4) is kept apart from the picker's hand. On the first trick in which the
 called suit is led, or on the last trick if it never is, the picker's only legal action is
