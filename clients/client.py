@@ -67,6 +67,7 @@ from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from protocol.errors import ErrorCode
 from protocol.messages import (
     PROTOCOL_VERSION,
     Ack,
@@ -118,7 +119,7 @@ DEFAULT_TIMEOUT = 10.0
 #: Messages kept for :meth:`CardroomClient.wait_for` and :meth:`CardroomClient.messages`.
 DEFAULT_HISTORY = 2000
 #: Errors without a ``ref`` after which the server no longer counts this connection in its room.
-_DETACHING_CODES = frozenset({"replaced", "removed"})
+_DETACHING_CODES = frozenset({ErrorCode.REPLACED, ErrorCode.REMOVED})
 
 ActionLike = ActionModel | Mapping[str, Any] | str
 
@@ -865,7 +866,7 @@ class CardroomClient:
             if msg.version is not None and msg.version != self.version:
                 self._behind = True  # its state follows
         elif isinstance(msg, Error):
-            if msg.code == "stale_version":
+            if msg.code == ErrorCode.STALE_VERSION:
                 self._behind = True  # a fresh state follows
             elif msg.ref is None and msg.code in _DETACHING_CODES:
                 self._forget_room()  # the server no longer counts us in the room

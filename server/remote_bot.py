@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from clients import CardroomClient, CardroomError, ConnectionLost
+from protocol.errors import ErrorCode
 from protocol.messages import Room, ServerMessage, State
 from server.bots import BOT_LEVELS, Bot, make_bot
 
@@ -26,7 +27,9 @@ log = logging.getLogger("cardroom.bot")
 #: Levels whose decision may take a noticeable time: decided in a thread so pings keep flowing.
 _SLOW = frozenset({"strong"})
 #: Notices and refusals that mean the seat is gone for good: the bot leaves quietly.
-_SEAT_GONE = frozenset({"removed", "replaced", "bad_token", "room_not_found"})
+_SEAT_GONE = frozenset(
+    {ErrorCode.REMOVED, ErrorCode.REPLACED, ErrorCode.BAD_TOKEN, ErrorCode.ROOM_NOT_FOUND}
+)
 
 
 @dataclass(frozen=True)
@@ -92,9 +95,9 @@ async def _take_seat(client: CardroomClient, options: BotOptions) -> None:
             await client.join(options.room, name, options.seat)
             return
         except CardroomError as exc:
-            if exc.code != "name_taken" or options.name is not None:
+            if exc.code != ErrorCode.NAME_TAKEN or options.name is not None:
                 raise
-    raise CardroomError("name_taken", f"no free name like {base!r}")
+    raise CardroomError(ErrorCode.NAME_TAKEN, f"no free name like {base!r}")
 
 
 async def _decide(bot: Bot, level: str, view: dict[str, Any]) -> dict[str, Any]:
@@ -154,5 +157,5 @@ async def _act(client: CardroomClient, bot: Bot, level: str, state: State) -> No
     try:
         await client.act(action, version=state.version)
     except CardroomError as exc:
-        if exc.code != "stale_version":  # another seat moved first: the next turn follows
+        if exc.code != ErrorCode.STALE_VERSION:  # another seat moved first: the next turn follows
             log.warning("%s", exc)

@@ -48,6 +48,7 @@ from clients.terminal.moves import (
     host_moves,
 )
 from clients.terminal.widgets import HandBar
+from protocol.errors import ErrorCode
 from protocol.messages import (
     ActionModel,
     ChatLine,
@@ -61,6 +62,8 @@ from protocol.messages import (
 )
 
 DEFAULT_URL = "ws://127.0.0.1:8765/"
+#: Notices after which this connection no longer holds its seat.
+DETACHING = (ErrorCode.REMOVED, ErrorCode.REPLACED)
 _CODE = re.compile(r"^[A-Za-z0-9]{5}$")
 
 
@@ -328,7 +331,7 @@ class RoomScreen(Screen[None]):
                     self.log_line(event_line(event, names))
             case ChatLine():
                 self.log_line(chat_line(msg))
-            case Error(ref=None, code=code, message=message) if code in ("removed", "replaced"):
+            case Error(ref=None, code=code, message=message) if code in DETACHING:
                 self.notify(f"{message} ({code})", severity="error", timeout=8)
                 self.dismiss()  # the seat is no longer this connection's: back to the start
                 return
@@ -463,7 +466,7 @@ class RoomScreen(Screen[None]):
         try:
             await request
         except CardroomError as exc:
-            if exc.code == "stale_version":
+            if exc.code == ErrorCode.STALE_VERSION:
                 self.log_line(Text("The game moved on: look again and choose.", style="yellow"))
             else:
                 self.log_line(Text(f"✗ {exc}", style="bold red"))

@@ -21,6 +21,7 @@ from clients import (
     to_action_model,
 )
 from protocol import messages as m
+from protocol.errors import ErrorCode
 
 ROOM = "K7Q2M"
 
@@ -41,6 +42,11 @@ def _info(status: str = "lobby") -> m.RoomInfo:
         games_played=0,
         totals=[0, 0],
     )
+
+
+def error(code: str, message: str, ref: m.RequestId | None = None) -> m.Error:
+    """An error frame with a code the real server sends (protocol/errors.py lists them all)."""
+    return m.Error(code=ErrorCode(code), message=message, ref=ref)
 
 
 class FakeServer:
@@ -70,7 +76,7 @@ class FakeServer:
             try:
                 json.loads(frame)
             except ValueError:  # what the real server answers a frame that is not JSON
-                await ws.send(m.dump(m.Error(code="bad_json", message="not JSON")))
+                await ws.send(m.dump(error(code="bad_json", message="not JSON")))
                 continue
             msg = m.parse_client(frame)  # the tests send only valid messages past this point
             for out in self.answer(msg):
@@ -91,7 +97,7 @@ class FakeServer:
                 m.dump(m.Room(room=_info())),
             ]
         if isinstance(msg, m.Join | m.Resume | m.Watch) and msg.room != ROOM:
-            return [m.dump(m.Error(code="room_not_found", message="no", ref=msg.id))]
+            return [m.dump(error(code="room_not_found", message="no", ref=msg.id))]
         if isinstance(msg, m.Join | m.Resume):
             self.version = max(self.version, 1)
             return [
@@ -108,7 +114,7 @@ class FakeServer:
         if isinstance(msg, m.Act):
             if msg.version != self.version:
                 return [
-                    m.dump(m.Error(code="stale_version", message="moved on", ref=msg.id)),
+                    m.dump(error(code="stale_version", message="moved on", ref=msg.id)),
                     self.state(0),
                 ]
             self.version += 1
@@ -121,7 +127,7 @@ class FakeServer:
             if msg.op == "kick":
                 return [
                     m.dump(m.Ack(ref=msg.id, version=self.version)),
-                    m.dump(m.Error(code="removed", message="the host removed you")),
+                    m.dump(error(code="removed", message="the host removed you")),
                 ]
             self.version += 1
             return [
