@@ -356,37 +356,10 @@ class RoomScreen(Screen[None]):
         self.draw_moves()
 
     def draw_top(self) -> None:
-        info, state, me = self.info or self.client.room_info, self.client.state, self.client.seat
-        top = Text()
-        if info is None:
-            top.append("Joining…")
-        else:
-            top.append(info.room, style="bold reverse")
-            top.append(f" {info.game.capitalize()} · {info.status}")
-            if info.match_length:
-                played = info.games_played + (1 if info.status in ("playing", "paused") else 0)
-                top.append(f" · hand {max(1, played)}/{info.match_length}")
-            elif info.games_played or info.status != "lobby":
-                top.append(f" · game {info.games_played + (info.status != 'between')}")
-            if me is None:
-                top.append(" · watching", style="italic")
-        if state is not None and state.view.get("phase") != "over":
-            to_act = state.view.get("to_act") or []
-            if me is not None and me in to_act and state.view.get("legal"):
-                top.append(" · YOUR TURN", style="bold yellow")
-            elif to_act and state.view.get("phase") != "swap":
-                names = seat_names(info, me, state.view.get("players", 5))
-                top.append(f" · {names[to_act[0]]} to play")
-            if state.deadline is not None:
-                left = max(0, int(state.deadline - time.time()))
-                top.append(f" · ⏱ {left}s", style="bold red" if left < 10 else "bold")
-        marks = {
-            "online": ("  ● online", "green"),
-            "reconnecting": ("  ◌ reconnecting…", "bold red"),
-            "offline": ("  ✗ offline", "bold red"),
-        }
-        text, style = marks[self.connection]
-        top.append(text, style=style)
+        info = self.info or self.client.room_info
+        top = tables.top_line(
+            info, self.client.state, self.client.seat, self.connection, time.time()
+        )
         self.query_one("#top", Static).update(top)
 
     def draw_table(self) -> None:

@@ -12,7 +12,7 @@ from rich.text import Text
 
 from clients.terminal.cards import BACK, NONE, card_text, cards_text
 from clients.terminal.describe import is_, seat_names
-from protocol.messages import RoomInfo
+from protocol.messages import RoomInfo, State
 
 NAME_WIDTH = 10
 TURN = Text("▶ ", style="bold yellow")
@@ -29,6 +29,57 @@ def _names(info: RoomInfo | None, me: int | None, players: int) -> list[str]:
 
 def _name(name: str, me: bool, width: int = NAME_WIDTH) -> Text:
     return Text(_short(name, width).ljust(width), style="bold green" if me else "bold")
+
+
+_CONNECTION = {
+    "online": ("● online", "green"),
+    "reconnecting": ("◌ reconnecting…", "bold red"),
+    "offline": ("✗ offline", "bold red"),
+}
+
+
+def top_line(
+    info: RoomInfo | None,
+    state: State | None,
+    me: int | None,
+    connection: str,
+    now: float,
+    width: int = 78,
+) -> Text:
+    """The header: room, game, status, game or hand number, watching, whose turn, the time left
+    for the turn (from the state's ``deadline``), the connection. Parts of least importance are
+    left out until it fits ``width`` columns."""
+    parts: list[tuple[int, str, str]] = []  # (importance: higher stays longer, text, style)
+    if info is None:
+        parts.append((9, "Joining…", ""))
+    else:
+        parts += [(9, info.room, "bold reverse"), (8, f" {info.game.capitalize()}", "")]
+        if info.status != "playing":
+            parts.append((5, f" · {info.status}", ""))
+        if info.match_length:
+            played = info.games_played + (1 if info.status in ("playing", "paused") else 0)
+            parts.append((2, f" · hand {max(1, played)}/{info.match_length}", ""))
+        elif info.games_played or info.status != "lobby":
+            parts.append((2, f" · game {info.games_played + (info.status != 'between')}", ""))
+        if me is None:
+            parts.append((3, " · watching", "italic"))
+    if state is not None and state.view.get("phase") != "over":
+        to_act = state.view.get("to_act") or []
+        if me is not None and me in to_act and state.view.get("legal"):
+            parts.append((7, " · YOUR TURN", "bold yellow"))
+        elif to_act and state.view.get("phase") != "swap":
+            names = _names(info, me, state.view.get("players", 5))
+            parts.append((4, f" · {names[to_act[0]]} to play", ""))
+        if state.deadline is not None:
+            left = max(0, int(state.deadline - now))
+            # plain digits: clock symbols are missing or double width in many terminals
+            clock = f" · {left // 60}:{left % 60:02d} left"
+            parts.append((6, clock, "bold red" if left < 10 else "bold"))
+    text, style = _CONNECTION[connection]
+    parts.append((9, f"  {text}", style))
+    while sum(len(p[1]) for p in parts) > width:
+        parts.remove(min(parts, key=lambda p: p[0]))
+    return Text.assemble(*((t, st) for _, t, st in parts))
 
 
 def lobby(info: RoomInfo, me: int | None) -> Text:

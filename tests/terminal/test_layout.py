@@ -13,7 +13,7 @@ from textual.app import App, ComposeResult
 from clients.terminal import tables
 from clients.terminal.moves import HandChoice, game_moves
 from clients.terminal.widgets import HandBar
-from protocol.messages import ActionModel, RoomInfo, SeatInfo
+from protocol.messages import ActionModel, RoomInfo, SeatInfo, State
 from server.rules.base import Action
 from server.rules.sheepshead import Sheepshead
 from server.rules.shithead import Shithead
@@ -134,3 +134,17 @@ async def test_the_hand_plays_several_cards_of_one_rank() -> None:
         await pilot.press("enter")
         assert app.chosen == [ActionModel(kind="play", cards=pair)]
         assert "reverse" not in str(hand.render().spans)  # the selection is cleared
+
+
+def test_the_header_fits_and_keeps_what_matters_most() -> None:
+    info = _info("sheepshead", 5).model_copy(update={"status": "paused", "games_played": 9})
+    view = Sheepshead.new(5, 0, seed=1).view(None)
+    state = State(room="K7Q2M", version=3, seat=None, view=view, deadline=1000.0)
+    top = tables.top_line(info, state, None, "reconnecting", now=995.5)
+    assert top.cell_len <= 78
+    text = top.plain
+    assert text.startswith("K7Q2M Sheepshead") and "reconnecting" in text and "0:04 left" in text
+    mine = Shithead.new(2, 0, seed=1).view(0)
+    state = State(room="K7Q2M", version=1, seat=0, view=mine, deadline=None)
+    top = tables.top_line(_info("shithead", 2), state, 0, "online", now=0)
+    assert "YOUR TURN" in top.plain and "online" in top.plain and "left" not in top.plain

@@ -57,6 +57,7 @@ async def test_join_a_sheepshead_room_and_play_a_hand(live: CardroomServer) -> N
                     assert hand.has_focus and hand.choice.mode == "bury"
                     await pilot.press("space", "right", "space")
                     assert len(hand.selected) == 2
+                    screenshot(app, "sheepshead-bury")
                     await pilot.press("enter")
                     buried = True
                 elif phase == "call":
