@@ -311,7 +311,8 @@ class RoomScreen(Screen[None]):
             except ClientError:
                 return False
             self.connection = "online"
-            self.log_line(Text("Reconnected: your seat is back.", style="green"))
+            back = "your seat is back" if self.client.seat is not None else "watching again"
+            self.log_line(Text(f"Reconnected: {back}.", style="green"))
             self.draw_top()
             return True
 
