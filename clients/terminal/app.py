@@ -465,14 +465,26 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--name", help="your name at the table")
     args = parser.parse_args(argv)
+    url, code = server_and_room(args.where)
+    CardroomApp(url, code, args.name).run()
+    return 0
+
+
+def server_and_room(words: list[str]) -> tuple[str, str | None]:
+    """The server URL and room code from the command's words, in either order, both optional.
+
+    >>> server_and_room(["localhost:9000", "k7q2m"])
+    ('ws://localhost:9000/', 'K7Q2M')
+    >>> server_and_room(["K7Q2M"])
+    ('ws://127.0.0.1:8765/', 'K7Q2M')
+    """
     url, code = DEFAULT_URL, None
-    for word in args.where:
+    for word in words:
         if _CODE.match(word):
             code = word.upper()
         else:
-            url = word
-    CardroomApp(url, code, args.name).run()
-    return 0
+            url = normalise_url(word)
+    return url, code
 
 
 if __name__ == "__main__":
