@@ -38,7 +38,7 @@ def _info(status: str = "lobby") -> m.RoomInfo:
         spectators=0,
         locked=False,
         turn_timer=None,
-        options={},
+        options=m.ShitheadOptions(),
         games_played=0,
         totals=[0, 0],
     )

@@ -73,7 +73,7 @@ async def test_reconnect_resumes_the_seat_after_a_dropped_connection(
         await ann.host("fill_bots", level="basic")
         await ann.host("start")
         before = await ann.wait_state()
-        ann._ws.transport.abort()  # type: ignore[attr-defined]  # the network drops
+        ann._ws.transport.abort()  # the network drops
         with pytest.raises(ConnectionLost):
             await ann.wait_for(lambda msg: False, timeout=5)
         again = await ann.reconnect()
@@ -92,7 +92,7 @@ async def test_reconnect_says_when_the_seat_is_gone(live: CardroomServer) -> Non
     ):
         await ann.create("shithead", seats=3, name="Ann")
         await bob.join(ann.room or "", "Bob")
-        bob._ws.transport.abort()  # type: ignore[attr-defined]  # Bob's network drops...
+        bob._ws.transport.abort()  # Bob's network drops...
         await ann.wait_room(lambda r: not r.seats[1].connected)
         await ann.host("kick", seat=1)  # ...and the host gives his seat away meanwhile
         with pytest.raises(CardroomError) as gone:

@@ -11,6 +11,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, RichLog
 
+from clients import CardroomClient
 from clients.terminal.app import CardroomApp, RoomScreen
 from clients.terminal.moves import Move
 from server.net.server import CardroomServer
@@ -71,3 +72,13 @@ def log(screen: RoomScreen) -> str:
     """The log panel's text, wrapped lines joined and spaces collapsed."""
     lines = screen.query_one("#log", RichLog).lines
     return " ".join(" ".join(line.text for line in lines).split())
+
+
+def kind_is(kind: str) -> Callable[[Move], bool]:
+    """A moves-list line playing an action of ``kind``."""
+    return lambda move: move.action is not None and move.action.kind == kind
+
+
+def moved_on(client: CardroomClient, before: int | None) -> Callable[[], bool]:
+    """Whether the client has seen a newer state than ``before``."""
+    return lambda: client.version != before

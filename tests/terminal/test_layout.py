@@ -13,7 +13,14 @@ from textual.app import App, ComposeResult
 from clients.terminal import tables
 from clients.terminal.moves import HandChoice, game_moves
 from clients.terminal.widgets import HandBar
-from protocol.messages import ActionModel, RoomInfo, SeatInfo, State
+from protocol.messages import (
+    ActionModel,
+    RoomInfo,
+    SeatInfo,
+    SheepsheadOptions,
+    ShitheadOptions,
+    State,
+)
 from server.rules.base import Action
 from server.rules.sheepshead import Sheepshead
 from server.rules.shithead import Shithead
@@ -34,7 +41,7 @@ def _info(game: str, players: int) -> RoomInfo:
         spectators=3,
         locked=False,
         turn_timer=30,
-        options={},
+        options=ShitheadOptions() if game == "shithead" else SheepsheadOptions(),
         games_played=4,
         totals=[-12, 7, 3, -1, 3][:players],
         match_length=10 if game == "sheepshead" else None,

@@ -10,7 +10,16 @@ from clients.terminal.app import CardroomApp
 from clients.terminal.widgets import HandBar
 from server.net.server import CardroomServer
 from tests.server.conftest import play_until_over
-from tests.terminal.conftest import SIZE, choose_move, log, room_screen, screenshot, until
+from tests.terminal.conftest import (
+    SIZE,
+    choose_move,
+    kind_is,
+    log,
+    moved_on,
+    room_screen,
+    screenshot,
+    until,
+)
 
 
 async def test_join_a_sheepshead_room_and_play_a_hand(live: CardroomServer) -> None:
@@ -48,9 +57,7 @@ async def test_join_a_sheepshead_room_and_play_a_hand(live: CardroomServer) -> N
                 if phase == "pick":
                     kind = "pick" if any(a["kind"] == "pick" for a in view["legal"]) else "pass"
                     picked = kind == "pick"
-                    await choose_move(
-                        pilot, lambda m, k=kind: m.action is not None and m.action.kind == k, kind
-                    )
+                    await choose_move(pilot, kind_is(kind), kind)
                 elif phase == "bury":
                     # two cards chosen in the hand: Space, →, Space, Enter
                     await pilot.press("escape", "shift+tab")
@@ -73,11 +80,11 @@ async def test_join_a_sheepshead_room_and_play_a_hand(live: CardroomServer) -> N
                         await pilot.press("enter")
                     else:  # the unknown card, not in the hand: from the moves list
                         await choose_move(pilot, lambda m: m.action is not None, "a play")
-                await until(pilot, lambda b=before: client.version != b, "the move to be applied")
+                await until(pilot, moved_on(client, before), "the move to be applied")
                 if not cut and view["phase"] == "play":
                     # the connection drops: the client resumes its seat with its token
                     cut = True
-                    client._ws.transport.abort()  # type: ignore[attr-defined]
+                    client._ws.transport.abort()  # the network drops
                     await until(pilot, lambda: screen.connection == "reconnecting", "the drop")
                     await until(pilot, lambda: screen.connection == "online", "the resume")
                     assert client.seat == 1

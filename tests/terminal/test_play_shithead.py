@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import re
 
+from textual.pilot import Pilot
+
 from clients.terminal.app import CardroomApp
 from clients.terminal.widgets import HandBar
-from protocol.messages import State
+from protocol.messages import RoomInfo, State
 from server.net.server import CardroomServer
 from tests.terminal.conftest import (
     SHOTS,
     SIZE,
     choose_move,
+    kind_is,
     log,
+    moved_on,
     room_screen,
     screenshot,
     type_text,
@@ -45,6 +49,22 @@ async def test_create_fill_bots_and_play_a_shithead_game_to_the_end(live: Cardro
             "bots in every seat",
         )
         screenshot(app, "shithead-lobby")
+
+        def info() -> RoomInfo:
+            assert client.room_info is not None
+            return client.room_info
+
+        # host commands from the moves list: a bot's level there and back, lock and unlock
+        await choose_move(
+            pilot, lambda m: m.host is not None and m.host.op == "set_bot_level", "level"
+        )
+        await until(pilot, lambda: info().seats[1].bot_level == "strong", "a strong bot")
+        await choose_move(pilot, lambda m: m.label.plain == "Make Bot 2 (seat 2) basic", "basic")
+        await until(pilot, lambda: info().seats[1].bot_level == "basic", "a basic bot")
+        await choose_move(pilot, lambda m: m.host is not None and m.host.op == "lock", "lock")
+        await until(pilot, lambda: info().locked, "locked")
+        await choose_move(pilot, lambda m: m.host is not None and m.host.op == "unlock", "unlock")
+        await until(pilot, lambda: not info().locked, "unlocked")
         await choose_move(pilot, lambda m: m.host is not None and m.host.op == "start", "start")
         await until(pilot, lambda: client.view is not None, "the deal")
         hand_plays = multi = 0
@@ -67,9 +87,7 @@ async def test_create_fill_bots_and_play_a_shithead_game_to_the_end(live: Cardro
                 screenshot(app, "shithead-table")
                 shot = True
             if view["phase"] == "swap":
-                await choose_move(
-                    pilot, lambda m: m.action is not None and m.action.kind == "ready", "ready"
-                )
+                await choose_move(pilot, kind_is("ready"), "ready")
             elif client.play_sets:
                 cards = min(client.play_sets, key=lambda s: ORDER.index(s[0][0]))
                 multi += len(cards) > 1
@@ -77,11 +95,11 @@ async def test_create_fill_bots_and_play_a_shithead_game_to_the_end(live: Cardro
                 await play_with_the_hand(pilot, app, cards)
             else:
                 await choose_move(pilot, lambda m: m.action is not None, "a pickup or a flip")
-            await until(pilot, lambda b=before: client.version != b, "the move to be applied")
+            await until(pilot, moved_on(client, before), "the move to be applied")
         screenshot(app, "shithead-over")
         print(f"{hand_plays} plays made with the hand, {multi} of several cards")
         assert hand_plays > 0  # every play went through the hand (play_sets)
-        assert client.room_info.turn_timer == 600 and countdowns > 0  # type: ignore[union-attr]
+        assert info().turn_timer == 600 and countdowns > 0
         # chat: Tab from the moves list to the chat line, type, Enter
         await pilot.press("escape", "tab")
         await pilot.press("g", "g", "enter")
@@ -97,10 +115,14 @@ async def test_create_fill_bots_and_play_a_shithead_game_to_the_end(live: Cardro
         assert "Game over" in table
         states = [m for m in client.history if isinstance(m, State) and m.seat == 0]
         assert any(e["kind"] == "played" and e["seat"] == 0 for s in states for e in s.events)
+        # the host deals the next game of the series
+        await choose_move(pilot, lambda m: m.host is not None and m.host.op == "next_game", "next")
+        await until(pilot, lambda: (client.view or {}).get("phase") == "swap", "the next deal")
+        await until(pilot, lambda: "a new deal" in log(screen), "the new deal in the log")
         await app.client.close()  # type: ignore[union-attr]
 
 
-async def play_with_the_hand(pilot, app: CardroomApp, cards: list[str]) -> None:  # type: ignore[no-untyped-def]
+async def play_with_the_hand(pilot: Pilot[None], app: CardroomApp, cards: list[str]) -> None:
     """Select ``cards`` in the hand with ←/→ and Space, then Enter."""
     screen = room_screen(app)
     hand = screen.query_one("#hand", HandBar)
