@@ -11,6 +11,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 
 from clients.terminal import tables
+from clients.terminal.cards import label
 from clients.terminal.moves import HandChoice, game_moves
 from clients.terminal.widgets import HandBar
 from protocol.messages import (
@@ -155,3 +156,28 @@ def test_the_header_fits_and_keeps_what_matters_most() -> None:
     state = State(room="K7Q2M", version=1, seat=0, view=mine, deadline=None)
     top = tables.top_line(_info("shithead", 2), state, 0, "online", now=0)
     assert "YOUR TURN" in top.plain and "online" in top.plain and "left" not in top.plain
+
+
+async def test_a_big_hand_scrolls_with_the_cursor_and_fits_one_row() -> None:
+    cards = [r + s for r in "23456789TJQKA" for s in "CDH"]  # 39 cards after a big pickup
+    view = {
+        "game": "shithead",
+        "phase": "play",
+        "seat": 0,
+        "turn": 0,
+        "to_act": [0],
+        "source": "hand",
+        "hand": cards,
+        "legal": [{"kind": "pickup"}],
+        "play_sets": [["AC", "AD", "AH"]],
+    }
+    app = _HandApp(HandChoice.of(view))
+    async with app.run_test(size=(80, 4)) as pilot:
+        hand = app.query_one(HandBar)
+        for _ in range(3):
+            row = hand.render().plain.split("\n")[0]
+            assert Text(row).cell_len <= 78
+            assert label(hand.choice.cards[hand.cursor]) in row  # the cursor's card shows
+            await pilot.press(*["left"] * 17)
+        await pilot.press("end")
+        assert hand.cursor == len(cards) - 1 and "A♥" in hand.render().plain
