@@ -220,7 +220,7 @@ def _trick(view: dict[str, Any], names: list[str]) -> Text:
     if view["phase"] == "play" or cards:
         out.append(f"\nTrick {trick.get('number') or '-'}: ", style="bold")
         for n, played in enumerate(cards):
-            if n == 3:
+            if n and n % 2 == 0:  # two to a row: long names stay inside the panel
                 out.append("\n         ")
             out.append(f"{names[played['seat']]} ")
             out.append_text(card_text(played.get("card")))
