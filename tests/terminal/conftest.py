@@ -63,9 +63,11 @@ def room_screen(app: CardroomApp) -> RoomScreen:
     return screen
 
 
-def screenshot(app: CardroomApp, name: str) -> Path:
+async def screenshot(pilot: Pilot[None], name: str) -> Path:
+    """Save the screen as ``build/screenshots/NAME.svg`` once pending refreshes have run."""
+    await pilot.pause()
     SHOTS.mkdir(parents=True, exist_ok=True)
-    return Path(app.save_screenshot(filename=f"{name}.svg", path=str(SHOTS)))
+    return Path(pilot.app.save_screenshot(filename=f"{name}.svg", path=str(SHOTS)))
 
 
 def log(screen: RoomScreen) -> str:

@@ -64,14 +64,14 @@ async def test_join_a_sheepshead_room_and_play_a_hand(live: CardroomServer) -> N
                     assert hand.has_focus and hand.choice.mode == "bury"
                     await pilot.press("space", "right", "space")
                     assert len(hand.selected) == 2
-                    screenshot(app, "sheepshead-bury")
+                    await screenshot(pilot, "sheepshead-bury")
                     await pilot.press("enter")
                     buried = True
                 elif phase == "call":
                     await choose_move(pilot, lambda m: m.action is not None, "a call")
                 else:
                     if not shot and view["trick"]["cards"]:
-                        screenshot(app, "sheepshead-table")
+                        await screenshot(pilot, "sheepshead-table")
                         shot = True
                     # the card under the cursor (the first legal one) with Enter
                     await pilot.press("escape", "shift+tab")
@@ -88,7 +88,7 @@ async def test_join_a_sheepshead_room_and_play_a_hand(live: CardroomServer) -> N
                     await until(pilot, lambda: screen.connection == "reconnecting", "the drop")
                     await until(pilot, lambda: screen.connection == "online", "the resume")
                     assert client.seat == 1
-            screenshot(app, "sheepshead-over")
+            await screenshot(pilot, "sheepshead-over")
             final = client.view
             assert final is not None and final["result"] is not None
             assert final["played_counts"][1] == 6

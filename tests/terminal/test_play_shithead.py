@@ -33,7 +33,7 @@ async def test_create_fill_bots_and_play_a_shithead_game_to_the_end(live: Cardro
         await type_text(pilot, "#name", "Ann")
         await type_text(pilot, "#seats", "4")
         await type_text(pilot, "#timer", "600")
-        screenshot(app, "start")
+        await screenshot(pilot, "start")
         await pilot.click("#create-shithead")
         await until(
             pilot, lambda: app.client is not None and app.client.room_info is not None, "room"
@@ -48,7 +48,7 @@ async def test_create_fill_bots_and_play_a_shithead_game_to_the_end(live: Cardro
             lambda: all(s.kind != "empty" for s in client.room_info.seats),  # type: ignore[union-attr]
             "bots in every seat",
         )
-        screenshot(app, "shithead-lobby")
+        await screenshot(pilot, "shithead-lobby")
 
         def info() -> RoomInfo:
             assert client.room_info is not None
@@ -84,7 +84,7 @@ async def test_create_fill_bots_and_play_a_shithead_game_to_the_end(live: Cardro
             before = client.version
             countdowns += bool(re.search(r"\d+:\d\d left", str(screen.query_one("#top").render())))
             if not shot and view["phase"] == "play" and len(view["pile"]) >= 2:
-                screenshot(app, "shithead-table")
+                await screenshot(pilot, "shithead-table")
                 shot = True
             if view["phase"] == "swap":
                 await choose_move(pilot, kind_is("ready"), "ready")
@@ -96,7 +96,7 @@ async def test_create_fill_bots_and_play_a_shithead_game_to_the_end(live: Cardro
             else:
                 await choose_move(pilot, lambda m: m.action is not None, "a pickup or a flip")
             await until(pilot, moved_on(client, before), "the move to be applied")
-        screenshot(app, "shithead-over")
+        await screenshot(pilot, "shithead-over")
         print(f"{hand_plays} plays made with the hand, {multi} of several cards")
         assert hand_plays > 0  # every play went through the hand (play_sets)
         assert info().turn_timer == 600 and countdowns > 0
@@ -138,5 +138,5 @@ async def play_with_the_hand(pilot: Pilot[None], app: CardroomApp, cards: list[s
         position = target
     assert sorted(hand.selected) == sorted(cards), (hand.choice, shown)
     if len(cards) > 1 and not (SHOTS / "shithead-select.svg").exists():
-        screenshot(app, "shithead-select")  # several cards of one rank selected
+        await screenshot(pilot, "shithead-select")  # several cards of one rank selected
     await pilot.press("enter")

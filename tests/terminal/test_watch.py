@@ -31,7 +31,7 @@ async def test_watch_a_shithead_game(live: CardroomServer) -> None:
             assert "watching" in str(screen.query_one("#top").render())
             assert screen.query_one("#hand", HandBar).choice.cards == []
             assert all(m.action is None for m in screen.moves)  # a spectator has no moves
-            screenshot(app, "shithead-watching")
+            await screenshot(pilot, "shithead-watching")
             await asyncio.wait_for(host_plays, 60)
             await until(pilot, lambda: (client.view or {}).get("phase") == "over", "the end")
             assert "Game over" in str(screen.query_one("#table").render())
