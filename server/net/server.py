@@ -21,7 +21,6 @@ import ctypes
 import gc
 import itertools
 import logging
-import mimetypes
 import signal
 import sys
 import time
@@ -42,6 +41,7 @@ from protocol import messages as m
 from protocol.errors import ErrorCode
 from server.metrics import Metrics
 from server.net.limits import TokenBucket
+from server.net.static import CSP, StaticFiles, accepts_gzip
 from server.rooms.manager import RoomManager
 from server.rooms.seats import Refusal, RoomSettings
 from server.rules.registry import GAME_NAMES
@@ -154,6 +154,7 @@ class CardroomServer:
         self._ids = itertools.count(1)
         self._ws: Server | None = None
         self._stopping = False
+        self.static: StaticFiles | None = None
         self._closes = 0
         self._trim: asyncio.TimerHandle | None = None
         self.per_address: dict[str, int] = {}
@@ -161,6 +162,10 @@ class CardroomServer:
     # lifecycle
 
     async def start(self) -> None:
+        root = self.config.web_root
+        if root is not None and (root / "index.html").is_file():
+            # read once, off the event loop: serving a file never touches the disk
+            self.static = await asyncio.to_thread(StaticFiles.load, root)
         await self.manager.restore()
         self._ws = await serve(
             self._handle,
@@ -225,7 +230,7 @@ class CardroomServer:
         if path == "/metrics":
             self.metrics.connections.set(len(self.connections))
             return _response(200, self.metrics.render(), CONTENT_TYPE_LATEST)
-        return self._static(path)
+        return self._static(path, request.headers)
 
     def _admit(self, connection: ServerConnection) -> Response | None:
         """Refuse a WebSocket handshake over the global or per-address cap (HTTP 503)."""
@@ -239,18 +244,31 @@ class CardroomServer:
         self.metrics.refused.labels(why).inc()
         return _response(503, b"too many connections; try again later\n", "text/plain")
 
-    def _static(self, path: str) -> Response:
-        root = self.config.web_root
-        if root is None or not root.is_dir():
+    def _static(self, path: str, headers: Headers) -> Response:
+        """The web client's files (from memory), ``/r/CODE`` share links, else 404."""
+        if self.static is None:
             if path in ("", "/"):
                 return _response(200, _ABOUT, "text/plain; charset=utf-8")
             return _response(404, b"not found\n", "text/plain")
-        rel = "index.html" if path in ("", "/") else path.lstrip("/")
-        target = (root / rel).resolve()
-        if root.resolve() not in target.parents or not target.is_file():
+        found = self.static.lookup(path)
+        if found is None:
             return _response(404, b"not found\n", "text/plain")
-        kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
-        return _response(200, target.read_bytes(), kind)
+        extra = [
+            ("ETag", found.etag),
+            # no hashed file names: let the browser keep files but check them (304) each load
+            ("Cache-Control", "no-cache"),
+            ("Vary", "Accept-Encoding"),
+            ("X-Content-Type-Options", "nosniff"),
+            ("Content-Security-Policy", CSP),
+            ("Referrer-Policy", "no-referrer"),
+        ]
+        if found.etag in headers.get("If-None-Match", ""):
+            return _response(304, b"", None, extra)
+        body = found.body
+        if found.gzip is not None and accepts_gzip(headers.get("Accept-Encoding", "")):
+            body = found.gzip
+            extra.append(("Content-Encoding", "gzip"))
+        return _response(200, body, found.content_type, extra)
 
     # WebSockets
 
@@ -455,16 +473,17 @@ _ABOUT = (
 ).encode()
 
 
-def _response(status: int, body: bytes, content_type: str) -> Response:
-    reasons = {200: "OK", 404: "Not Found", 503: "Service Unavailable"}
-    headers = Headers(
-        [
-            ("Content-Type", content_type),
-            ("Content-Length", str(len(body))),
-            ("Cache-Control", "no-store"),
-        ]
-    )
-    return Response(status, reasons.get(status, "OK"), headers, body)
+def _response(
+    status: int,
+    body: bytes,
+    content_type: str | None,
+    extra: list[tuple[str, str]] | None = None,
+) -> Response:
+    reasons = {200: "OK", 304: "Not Modified", 404: "Not Found", 503: "Service Unavailable"}
+    pairs = [("Content-Type", content_type)] if content_type else []
+    pairs.append(("Content-Length", str(len(body))))
+    pairs += extra if extra is not None else [("Cache-Control", "no-store")]
+    return Response(status, reasons.get(status, "OK"), Headers(pairs), body)
 
 
 def _err(code: ErrorCode, message: str, ref: m.RequestId | None) -> str:
