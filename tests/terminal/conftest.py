@@ -1,5 +1,5 @@
 """The terminal client driven by Textual's pilot, by keyboard, against a real server on loopback.
-Screenshots (SVG) of each table go to ``build/screenshots/`` (gitignored)."""
+Screenshots (SVG) of each table go to ``build/screenshots/terminal/`` (gitignored)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from clients.terminal.moves import Move
 from server.net.server import CardroomServer
 from tests.server.conftest import make_config
 
-SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots" / "terminal"
 SIZE = (80, 24)
 
 
