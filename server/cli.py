@@ -1,5 +1,5 @@
 """The ``cardroom`` command: ``serve`` runs the server, ``sim`` plays simulated games, ``bench``
-measures the rules cores."""
+measures the rules cores, ``fuzz`` and ``soak`` try the server with hostile input and churn."""
 
 from __future__ import annotations
 
@@ -21,6 +21,8 @@ def main(argv: list[str] | None = None) -> int:
     bench = sub.add_parser("bench", help="run a benchmark and print its figures", add_help=False)
     bench.add_argument("what", choices=sorted(BENCHES))
     sub.add_parser("arena", help="bots play each other; per-level results", add_help=False)
+    sub.add_parser("fuzz", help="hostile frames against a loopback server", add_help=False)
+    sub.add_parser("soak", help="rooms and people churning for --minutes", add_help=False)
     args, rest = parser.parse_known_args(argv)
     if args.command == "serve":
         return serve(rest)
@@ -28,6 +30,8 @@ def main(argv: list[str] | None = None) -> int:
         module = importlib.import_module(SIMS[args.game])
     elif args.command == "arena":
         module = importlib.import_module("server.arena")
+    elif args.command in ("fuzz", "soak"):
+        module = importlib.import_module(f"server.fuzz.{args.command}")
     else:
         module = importlib.import_module(BENCHES[args.what])
     result: int = module.main(rest)
