@@ -144,6 +144,7 @@ class Fuzzer:
         self.pool: list[JSON] = []
         self.sentinels: list[Sentinel] = []
         self.insiders: dict[str, Session] = {}
+        self.lost: set[str] = set()  # insiders that could not get back in
         self.hostile_states: list[tuple[int | None, m.State]] = []
         self.victims: list[Any] = []
         self.runs: list[RoomRun] = []
@@ -210,8 +211,24 @@ class Fuzzer:
         seated = rng.random() < 0.6
         key = f"{sentinel.code}:{'seat' if seated else 'watch'}"
         session = self.insiders.get(key)
-        if session is None or session.raw.closed:
+        if session is not None and session.raw.closed:  # closed by the server: count it
+            session.parse_new(self.report.tally)
+            session.account(self.report.tally)
+            self._keep_states(session)
+            await session.raw.close()
+            session = None
+        if session is None:
+            if key in self.lost:
+                return
             session = await self._enter(sentinel, seated, rng)
+            if sentinel.code not in session.seat_in:  # its seat is gone: say so once
+                self.lost.add(key)
+                self.report.sentinel_changes.append(
+                    f"{sentinel.kind} {sentinel.code}: its "
+                    f"{'seat' if seated else 'watcher'} could not come back"
+                )
+                await session.raw.close()
+                return
             self.insiders[key] = session
         frames: list[str | bytes] = []
         while len(frames) < 30:

@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from pydantic import ValidationError
 
 from protocol import messages as m
@@ -34,8 +35,8 @@ def expected_ref(frame: str | bytes) -> Any:
     if isinstance(frame, bytes) or len(frame.encode()) > READABLE:
         return None
     try:
-        data = json.loads(frame)
-    except ValueError:
+        data = orjson.loads(frame)  # the server's own parser (ints past 64 bits: unreadable)
+    except orjson.JSONDecodeError:
         return None
     if not isinstance(data, dict):
         return None
@@ -78,8 +79,7 @@ class Session:
         self.sent: list[str | bytes] = []
         self.broken_on_purpose = False  # sent bad UTF-8 or a malformed frame
         self.states: list[tuple[int | None, m.State]] = []  # (our seat then, state)
-        self.seat: int | None = None
-        self.rooms: set[str] = set()
+        self.seat_in: dict[str, int | None] = {}  # room -> our seat there (None: watching)
         self._parsed = 0
         self.messages: list[m.ServerMessage] = []
 
@@ -105,10 +105,9 @@ class Session:
                 continue
             new.append(msg)
             if isinstance(msg, m.State):
-                self.states.append((self.seat, msg))
+                self.states.append((self.seat_in.get(msg.room), msg))
             elif isinstance(msg, m.Joined):
-                self.rooms.add(msg.room)
-                self.seat = msg.seat
+                self.seat_in[msg.room] = msg.seat
         self.messages.extend(new)
         return new
 
