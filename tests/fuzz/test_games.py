@@ -33,7 +33,7 @@ async def test_real_games_match_the_rules_views(server: CardroomServer, game: Ga
 
     # a view with a card it must not show, a state sent to the wrong seat, a version nobody
     # caused: each is caught
-    seat, state = next((s, x) for s, x in run.states if s == 1 and x.view.get("hand"))
+    state = next(x for s, x in run.states if s == 1 and x.view.get("hand"))
     other = next(x for s, x in run.states if s == 0 and x.version == state.version)
     leaked = state.model_copy(update={"view": {**state.view, "hand": other.view["hand"]}})
     run.states.append((1, leaked))
