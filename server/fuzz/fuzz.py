@@ -316,11 +316,8 @@ class Fuzzer:
         await asyncio.sleep(1.5)
         self.report.sessions["ghost probe"] += 1
 
-    async def abuse(self, rng: random.Random) -> None:
+    async def abuse(self, rng: random.Random, what: str) -> None:
         """Frames that break the WebSocket layer, or sockets that misbehave."""
-        what = rng.choice(["oversize", "bad_utf8", "bad_header", "half_open", "vanish", "idle"])
-        if what == "idle":
-            return await self.idle_probe()
         session = Session(self.url)
         await session.open()
         hello = self._hello(rng)
@@ -377,7 +374,7 @@ class Fuzzer:
             self._hello(rng),
             json.dumps({**create, "id": self._id(rng)}),
         ]
-        for i in range(6000):
+        for i in range(1500):
             op = "lock" if i % 2 else "unlock"
             frames.append(
                 json.dumps({"type": "host", "id": self._id(rng), "room": "ZZZZZ", "op": op})
@@ -408,30 +405,37 @@ class Fuzzer:
     # ------------------------------------------------------------------ the run
 
     async def worker(self, n: int) -> None:
+        """Hostile sessions, one after another, until the budget is spent."""
         rng = random.Random(self.opts.seed * 1000 + n)
-        kinds = ["outsider"] * 70 + ["insider"] * 20 + ["abuse"] * 6 + ["ghost"] * 3 + ["slow"]
-        slow_every = max(20_000, self.opts.frames // 3)
         while self._budget_left():
-            kind = rng.choice(kinds)
-            await asyncio.sleep(0)
-            try:
-                if kind == "outsider":
-                    await self.outsider(rng)
-                elif kind == "insider":
-                    await self.insider(rng)
-                elif kind == "abuse":
-                    await self.abuse(rng)
-                elif kind == "ghost" and n == 0 and self.report.ghost_probes < 100:
-                    await self.ghost_probe(rng)
-                elif (
-                    kind == "slow"
-                    and n == 1
-                    and sum(self.report.slow_closed.values()) < 1 + self.sent // slow_every
-                ):
-                    await self.slow_reader(rng)
-            except (OSError, TimeoutError) as exc:
-                self.report.sessions[f"could not connect ({type(exc).__name__})"] += 1
-                await asyncio.sleep(0.5)
+            roll = rng.random()
+            await self._guard(self.outsider(rng) if roll < 0.8 else self.insider(rng))
+
+    async def abuser(self) -> None:
+        """Protocol abuse, one kind after another in turn, beside the workers: ghost probes,
+        WebSocket-level breakage, connections that never say hello, a slow reader."""
+        rng = random.Random(self.opts.seed * 1000 - 1)
+        kinds = ["ghost", "oversize", "bad_utf8", "ghost", "bad_header", "half_open", "vanish"]
+        slow_every = max(20_000, self.opts.frames // 3)
+        for turn in itertools.count():
+            if not self._budget_left():
+                return
+            kind = kinds[turn % len(kinds)]
+            if kind == "ghost":
+                await self._guard(self.ghost_probe(rng))
+            else:
+                await self._guard(self.abuse(rng, kind))
+            if turn % 10 == 3:
+                await self._guard(self.idle_probe())
+            if sum(self.report.slow_closed.values()) < 1 + self.sent // slow_every:
+                await self._guard(self.slow_reader(rng))
+
+    async def _guard(self, session: Any) -> None:
+        try:
+            await session
+        except (OSError, TimeoutError) as exc:
+            self.report.sessions[f"could not connect ({type(exc).__name__})"] += 1
+            await asyncio.sleep(0.5)
 
     async def games(self, stop: asyncio.Event) -> None:
         """Real rooms, one Shithead and one Sheepshead at a time, until ``stop``."""
@@ -470,7 +474,7 @@ class Fuzzer:
         async with asyncio.timeout(60):
             while not self.known.samples:
                 await asyncio.sleep(0.1)
-        await asyncio.gather(*(self.worker(i) for i in range(self.opts.workers)))
+        await asyncio.gather(self.abuser(), *(self.worker(i) for i in range(self.opts.workers)))
         stop.set()
         await games
         for s in self.sentinels:

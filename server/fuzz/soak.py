@@ -219,6 +219,10 @@ class Soak:
             for seat in range(1, seats):
                 if rng.random() < 0.3:
                     await host.host("add_bot", seat=seat, level=rng.choice(LEVELS))
+                    self.report.churn["bots added"] += 1
+                    if rng.random() < 0.3:
+                        await host.host("remove_bot", seat=seat)
+                        self.report.churn["bots removed"] += 1
             for _ in range(rng.randrange(0, seats)):
                 self.spawn(self.person(code, random.Random(rng.random())))
             await asyncio.sleep(rng.uniform(0.5, 3))
@@ -260,7 +264,6 @@ class Soak:
             bots = [s.seat for s in info.seats if s.kind == "bot"]
             if bots:
                 await host.host("set_bot_level", seat=rng.choice(bots), level=rng.choice(LEVELS))
-        self.report.churn["bots added"] += sum(1 for s in info.seats if s.kind == "empty")
 
     # ------------------------------------------------------------------ watching
 
