@@ -137,6 +137,10 @@ class Session:
                 k = _key(ref)
                 if want[k] > 0:
                     want[k] -= 1
+                elif nulls:
+                    # an id the model coerced (``-0.0`` is ``0``) that the frame layer
+                    # would not have read: the reply carries the coerced value
+                    nulls -= 1
         return +want, nulls
 
     def frame_for(self, ref: Any) -> str | bytes | None:

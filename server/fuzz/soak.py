@@ -11,8 +11,10 @@ lock, start the next game; rooms are abandoned and idle-close, new ones open. At
   timer allows (every soak room has one, so nobody may hold a game up);
 * no leaked asyncio task and no connection or room left once everyone has gone and the idle
   timeout has passed;
-* memory (RSS and tracemalloc) at the end within 10 % of its level after warm-up, with the
-  allocations that grew most printed.
+* memory (RSS and tracemalloc) over the last minute within 10 % of its level over the minute
+  after warm-up (means of samples every 5 s, both under the same steady load; a single
+  instant swings with how many rooms happen to be mid-game), with the allocations that grew
+  most printed.
 
 Bots are ``random`` and ``basic`` (``strong`` thinks in a worker process and would measure
 the machine, not the server). Exit status 1 when a check fails.
@@ -69,7 +71,7 @@ class SoakReport:
     minutes: float = 0.0
     churn: Counter[str] = field(default_factory=Counter)
     samples: list[Sample] = field(default_factory=list)
-    warm: Sample | None = None
+    warm_at: float = 0.0
     end: Sample | None = None
     stuck: list[str] = field(default_factory=list)
     leaked_tasks: list[str] = field(default_factory=list)
@@ -81,12 +83,25 @@ class SoakReport:
     actions: int = 0
     limit: float = 0.10
 
+    def windows(self, span: float = 60.0) -> tuple[Sample, Sample] | None:
+        """Mean samples over ``span`` s after warm-up and over the last ``span`` s of load."""
+        if not self.samples or not self.warm_at:
+            return None
+        last = self.samples[-1].at
+        first = [s for s in self.samples if self.warm_at <= s.at < self.warm_at + span]
+        final = [s for s in self.samples if s.at > last - span and s.at >= self.warm_at]
+        if not first or not final:
+            return None
+        return _mean(first), _mean(final)
+
     def memory_growth(self) -> tuple[float, float]:
-        """(RSS, traced) growth from warm-up to the end, as fractions."""
-        if self.warm is None or self.end is None:
+        """(RSS, traced) growth from the window after warm-up to the last, as fractions."""
+        pair = self.windows()
+        if pair is None:
             return 0.0, 0.0
-        rss = (self.end.rss - self.warm.rss) / max(1, self.warm.rss)
-        traced = (self.end.traced - self.warm.traced) / max(1, self.warm.traced)
+        warm, end = pair
+        rss = (end.rss - warm.rss) / max(1, warm.rss)
+        traced = (end.traced - warm.traced) / max(1, warm.traced)
         return rss, traced
 
     def failures(self) -> list[str]:
@@ -126,7 +141,7 @@ class Soak:
         task.add_done_callback(self.agents.discard)
 
     async def _connect(self) -> CardroomClient:
-        client = await CardroomClient.connect(self.url, timeout=20, history=50)
+        client = await CardroomClient.connect(self.url, timeout=20, history=200)
         self.report.churn["connections opened"] += 1
         return client
 
@@ -309,9 +324,9 @@ class Soak:
             self.check_stuck(now)
             if warm_snapshot is None and now >= warm_at:
                 gc.collect()
-                self.report.warm = self.sample()
+                self.report.warm_at = now
                 warm_snapshot = tracemalloc.take_snapshot() if tracemalloc.is_tracing() else None
-            if now - last_sample >= 10:
+            if now - last_sample >= 5:
                 self.report.samples.append(self.sample())
                 last_sample = now
             await asyncio.sleep(0.5)
@@ -359,6 +374,18 @@ async def soak(minutes: float, rooms: int, seed: int, warmup: float | None = Non
         return report
 
 
+def _mean(samples: list[Sample]) -> Sample:
+    n = len(samples)
+    return Sample(
+        samples[-1].at,
+        sum(s.rss for s in samples) // n,
+        sum(s.traced for s in samples) // n,
+        sum(s.rooms for s in samples) // n,
+        sum(s.connections for s in samples) // n,
+        sum(s.tasks for s in samples) // n,
+    )
+
+
 def print_report(report: SoakReport, rooms: int) -> None:
     minutes = max(report.minutes, 1e-9)
     print(f"cardroom soak: {report.minutes:.1f} min, {rooms} rooms kept alive, in-process server")
@@ -388,12 +415,14 @@ def print_report(report: SoakReport, rooms: int) -> None:
             f"             {(s.at - t0) / 60:6.1f}  {s.rss / 2**20:6.1f}  {s.traced / 2**20:6.1f}"
             f"  {s.rooms:5} {s.connections:5} {s.tasks:5}"
         )
-    if report.warm and report.end:
+    pair = report.windows()
+    if pair is not None:
+        warm, end = pair
         rss, traced = report.memory_growth()
         print(
-            f"after warm-up: RSS {report.warm.rss / 2**20:.1f} MB, traced "
-            f"{report.warm.traced / 2**20:.1f} MB; at the end: RSS {report.end.rss / 2**20:.1f} MB "
-            f"({rss:+.1%}), traced {report.end.traced / 2**20:.1f} MB ({traced:+.1%})"
+            f"minute after warm-up (mean): RSS {warm.rss / 2**20:.1f} MB, traced "
+            f"{warm.traced / 2**20:.1f} MB; last minute: RSS {end.rss / 2**20:.1f} MB "
+            f"({rss:+.1%}), traced {end.traced / 2**20:.1f} MB ({traced:+.1%})"
         )
     print("tracemalloc, largest growth since warm-up:")
     for line in report.top_growth:
