@@ -99,6 +99,7 @@ class Report:
     verdict: Verdict = field(default_factory=Verdict)
     games_finished: Counter[str] = field(default_factory=Counter)
     refused_legal: list[str] = field(default_factory=list)
+    game_refusals: int = 0  # illegal moves seated players made in real games, all refused
     server_alive: bool = True
     server_errors: list[str] = field(default_factory=list)
     error_kinds: Counter[str] = field(default_factory=Counter)
@@ -120,7 +121,7 @@ class Report:
             "connections answered `joined` twice in one write": self.double_joins,
             "views that differ from the rules' views": len(self.verdict.mismatches),
             "versions nobody asked for": len(self.verdict.gaps),
-            "legal actions refused in real games": len(self.refused_legal),
+            "legal moves refused or illegal ones accepted in real games": len(self.refused_legal),
             "server errors logged": len(self.server_errors),
             "rooms left open after everyone left": int(self.rooms_left),
             "connections left open after everyone left": int(self.connections_left),
@@ -521,6 +522,7 @@ class Fuzzer:
             total.gaps += verdict.gaps
             self.report.games_finished[run.game] += run.finished
             self.report.refused_legal += run.refused_legal
+            self.report.game_refusals += run.refusals
 
     async def _left_open(self, metrics_url: str) -> None:
         """Wait past the idle timeout: every room and connection should be gone."""
@@ -579,6 +581,7 @@ def print_report(report: Report, opts: Options) -> None:
         f"rules' views: {report.verdict.checked:,}; differing: {len(report.verdict.mismatches)}; "
         f"versions nobody asked for: {len(report.verdict.gaps)}"
     )
+    print(f"illegal moves by seated players in real games, refused: {report.game_refusals}")
     print(f"server alive: {report.server_alive}; errors logged: {len(report.server_errors)}")
     for kind, n in report.error_kinds.most_common(10):
         print(f"  {n:>6} x {kind}")

@@ -57,7 +57,8 @@ class RoomRun:
     games: list[GameLog] = field(default_factory=list)
     states: list[tuple[int | None, m.State]] = field(default_factory=list)  # (seat, state)
     finished: int = 0  # games played to the end
-    refused_legal: list[str] = field(default_factory=list)  # legal actions refused: defects
+    refused_legal: list[str] = field(default_factory=list)  # legal refused, illegal accepted
+    refusals: int = 0  # illegal moves our players tried, each refused
 
 
 @dataclass
@@ -99,6 +100,9 @@ async def _play_seat(
             continue
         if state.view["phase"] == "over":
             return
+        if rng.random() < 0.08:
+            await _refused(client, state, run, rng)
+            continue
         action = choose(state.view, rng)
         try:
             ack = await client.act(action, version=state.version, timeout=60)
@@ -112,6 +116,33 @@ async def _play_seat(
         known.versions[run.code] = ack.version
         frame = {"type": "act", "id": 1, "room": run.code, "version": state.version}
         known.add_sample({**frame, "action": action})
+
+
+async def _refused(
+    client: CardroomClient, state: m.State, run: RoomRun, rng: random.Random
+) -> None:
+    """A move the room must refuse, from a seated player in the middle of a real game: a card
+    not held, a kind no game has, or a version not yet reached. The rebuild later proves the
+    refusal changed nothing."""
+    hand = set(state.view.get("hand") or [])
+    roll = rng.random()
+    version = state.version
+    if roll < 0.4:
+        action: JSON = {
+            "kind": "play",
+            "cards": [rng.choice([c for c in ALL_CARDS if c not in hand])],
+        }
+    elif roll < 0.7:
+        action = {"kind": "dance"}
+    else:
+        # far ahead: in a simultaneous phase the room may move a step or two meanwhile
+        action, version = rng.choice(state.view["legal"]), version + rng.choice([1000, 10**6])
+    try:
+        await client.act(action, version=version, timeout=60)
+    except CardroomError:
+        run.refusals += 1
+        return
+    run.refused_legal.append(f"{run.code} v{state.version}: accepted {action} at v{version}")
 
 
 async def play_room(
