@@ -99,6 +99,7 @@ class Report:
     verdict: Verdict = field(default_factory=Verdict)
     games_finished: Counter[str] = field(default_factory=Counter)
     refused_legal: list[str] = field(default_factory=list)
+    stalled: list[str] = field(default_factory=list)  # real games that stopped moving
     game_refusals: int = 0  # illegal moves seated players made in real games, all refused
     server_alive: bool = True
     server_errors: list[str] = field(default_factory=list)
@@ -121,6 +122,7 @@ class Report:
             "connections answered `joined` twice in one write": self.double_joins,
             "views that differ from the rules' views": len(self.verdict.mismatches),
             "versions nobody asked for": len(self.verdict.gaps),
+            "stuck rooms (a real game that stopped moving for 60 s)": len(self.stalled),
             "legal moves refused or illegal ones accepted in real games": len(self.refused_legal),
             "server errors logged": len(self.server_errors),
             "rooms left open after everyone left": int(self.rooms_left),
@@ -523,6 +525,8 @@ class Fuzzer:
             self.report.games_finished[run.game] += run.finished
             self.report.refused_legal += run.refused_legal
             self.report.game_refusals += run.refusals
+            if run.stalled:
+                self.report.stalled.append(run.stalled)
 
     async def _left_open(self, metrics_url: str) -> None:
         """Wait past the idle timeout: every room and connection should be gone."""
@@ -581,6 +585,7 @@ def print_report(report: Report, opts: Options) -> None:
         f"rules' views: {report.verdict.checked:,}; differing: {len(report.verdict.mismatches)}; "
         f"versions nobody asked for: {len(report.verdict.gaps)}"
     )
+    print(f"stuck rooms (a real game that stopped moving for 60 s): {len(report.stalled)}")
     print(f"illegal moves by seated players in real games, refused: {report.game_refusals}")
     print(f"server alive: {report.server_alive}; errors logged: {len(report.server_errors)}")
     for kind, n in report.error_kinds.most_common(10):
@@ -597,6 +602,7 @@ def print_report(report: Report, opts: Options) -> None:
         + report.verdict.mismatches[:5]
         + report.verdict.gaps[:5]
         + report.refused_legal[:5]
+        + report.stalled[:5]
         + report.server_errors[:5]
     ):
         print("  ! " + line)

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from clients import CardroomClient, CardroomError
+from clients import CardroomClient, CardroomError, ClientError
 from protocol import messages as m
 from protocol.cards import card_codes
 from protocol.messages import GameName
@@ -59,6 +59,7 @@ class RoomRun:
     finished: int = 0  # games played to the end
     refused_legal: list[str] = field(default_factory=list)  # legal refused, illegal accepted
     refusals: int = 0  # illegal moves our players tried, each refused
+    stalled: str | None = None  # the game stopped moving (no reply or state for 60 s)
 
 
 @dataclass
@@ -169,28 +170,10 @@ async def play_room(
         known.tokens[code] = [c.token or "" for c in clients]
         known.add_sample({"type": "join", "id": 1, "room": code, "name": "Real", "seat": 1})
         known.add_sample({"type": "host", "id": 1, "room": code, "op": "next_game"})
-        ack = await host.host("start")
-        while True:
-            run.games.append(GameLog(ack.version or 0))
-            known.versions[code] = ack.version or 0
-            await asyncio.gather(
-                *(
-                    _play_seat(c, i, run, known, random.Random(rng.random()))
-                    for i, c in enumerate(clients)
-                )
-            )
-            run.finished += 1
-            info = host.room_info
-            if info is not None and info.daily:
-                run.daily = info.daily
-            if stop.is_set():
-                break
-            try:
-                ack = await host.host("next_game")
-            except CardroomError as exc:
-                if exc.code == "not_between_games":  # the ten hands of a match are over
-                    break
-                raise
+        try:
+            await _play_games(host, clients, run, known, stop, rng)
+        except (ClientError, TimeoutError) as exc:  # a game that stopped moving: a finding
+            run.stalled = f"{code} after v{known.versions.get(code)}: {exc!r}"
         if run.daily is None and host.room_info is not None:
             run.daily = host.room_info.daily
         return run
@@ -201,6 +184,35 @@ async def play_room(
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+
+
+async def _play_games(
+    host: CardroomClient,
+    clients: list[CardroomClient],
+    run: RoomRun,
+    known: Known,
+    stop: asyncio.Event,
+    rng: random.Random,
+) -> None:
+    ack = await host.host("start")
+    while True:
+        run.games.append(GameLog(ack.version or 0))
+        known.versions[run.code] = ack.version or 0
+        await asyncio.gather(
+            *(
+                _play_seat(c, i, run, known, random.Random(rng.random()))
+                for i, c in enumerate(clients)
+            )
+        )
+        run.finished += 1
+        if stop.is_set():
+            return
+        try:
+            ack = await host.host("next_game")
+        except CardroomError as exc:
+            if exc.code == "not_between_games":  # the ten hands of a match are over
+                return
+            raise
 
 
 # ---------------------------------------------------------------------------- rebuilding

@@ -190,7 +190,7 @@ class Soak:
             except ClientError:
                 await client.watch(code)
                 self.report.churn["watches"] += 1
-                await asyncio.sleep(rng.uniform(1, 20))
+                await asyncio.sleep(min(rng.uniform(1, 20), max(0.0, self.end - time.monotonic())))
                 await client.leave()
                 self.report.churn["leaves"] += 1
                 return
