@@ -21,6 +21,7 @@ import urllib.request
 from typing import Any
 
 from clients import CardroomClient, CardroomError
+from protocol.messages import GameName
 
 
 def free_port() -> int:
@@ -53,10 +54,11 @@ def _choose(view: dict[str, Any]) -> dict[str, Any]:
     if view["phase"] == "swap":
         return {"kind": "ready"}
     plays = [a for a in legal if a["kind"] == "play"]
-    return plays[0] if plays else legal[0]
+    chosen: dict[str, Any] = plays[0] if plays else legal[0]
+    return chosen
 
 
-async def _human(url: str, game: str, seats: int, level: str, stop: float) -> int:
+async def _human(url: str, game: GameName, seats: int, level: str, stop: float) -> int:
     """One room: create, fill with bots, play this seat until ``stop``; return own actions."""
     acted = 0
     async with CardroomClient.connect(url, timeout=30) as me:
@@ -101,17 +103,20 @@ def _metrics(port: int) -> dict[str, float]:
 
 
 async def _run(
-    game: str, rooms: int, seconds: float, level: str, port: int | None
+    game: GameName, rooms: int, seconds: float, level: str, port: int | None
 ) -> dict[str, float]:
     own = port is None
     port = port or free_port()
-    command = serve_command(port, "--rate", "1000", "--burst", "1000")
-    proc = subprocess.Popen(
+    # a loopback load test raises the limits that protect a public server
+    command = serve_command(
+        port, "--rate", "1000", "--burst", "1000", "--max-per-address", str(10 * rooms + 100)
+    )
+    proc = subprocess.Popen(  # noqa: ASYNC220  # starts at once; the bench waits on its port
         command if own else ["true"],
         stdout=subprocess.DEVNULL,
         preexec_fn=lambda: os.sched_setaffinity(0, {0}),  # the server on CPU 0
     )
-    os.sched_setaffinity(0, {1} if os.cpu_count() and os.cpu_count() > 1 else {0})
+    os.sched_setaffinity(0, {1} if (os.cpu_count() or 1) > 1 else {0})
     try:
         url = f"ws://127.0.0.1:{port}/"
         for _ in range(100):
