@@ -38,6 +38,7 @@ import time
 import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from prometheus_client.parser import text_string_to_metric_families
@@ -69,7 +70,10 @@ CHILD_LIMITS = {
     "--burst": "100000",  # default 40
     "--grace": "1",  # default 60 s before a disconnected seat is freed
     "--idle-timeout": "3",  # default 300 s before an empty room closes
+    "--hello-timeout": "3",  # default 10 s to say hello: idle probes wait a little longer
+    "--max-per-address": "1000",  # default 50 connections from one address (all ours)
 }
+HELLO_TIMEOUT = float(CHILD_LIMITS["--hello-timeout"])
 HELLO = {"type": "hello", "protocol": 1}
 
 
@@ -80,7 +84,7 @@ class Options:
     seconds: float = 900.0
     seed: int = 1
     workers: int = 8
-    idle_wait: float = 12.0  # seconds a connection that never says hello is watched
+    idle_wait: float = HELLO_TIMEOUT + 3  # seconds a connection that never says hello is watched
     server_log: str | None = None  # where to keep the child server's log
 
 
@@ -119,6 +123,7 @@ class Report:
             "refused-by-design frames that were accepted": len(self.unexpected_accepts),
             "sentinel rooms changed": len(self.sentinel_changes),
             "ghost seats": self.ghost_seats,
+            "connections that never said hello, held past the hello timeout": self.idle_held,
             "connections answered `joined` twice in one write": self.double_joins,
             "views that differ from the rules' views": len(self.verdict.mismatches),
             "versions nobody asked for": len(self.verdict.gaps),
@@ -474,9 +479,6 @@ class Fuzzer:
                 if key not in self.insiders:
                     self.insiders[key] = await self._enter(s, seated, self.rng)
             s.before = await snapshot(self.url, s.code)
-        async with asyncio.timeout(60):
-            while not self.known.samples:
-                await asyncio.sleep(0.1)
         await asyncio.gather(self.abuser(), *(self.worker(i) for i in range(self.opts.workers)))
         stop.set()
         await games
@@ -641,7 +643,7 @@ async def _run(opts: Options) -> Report:
     extra = [x for kv in CHILD_LIMITS.items() for x in kv]
     with tempfile.TemporaryFile(mode="w+") as log:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        child = subprocess.Popen(
+        child = subprocess.Popen(  # noqa: ASYNC220  # starts at once; we wait on /healthz
             serve_command(port, *extra), stdout=subprocess.DEVNULL, stderr=log, env=env
         )
         try:
@@ -660,13 +662,13 @@ async def _run(opts: Options) -> Report:
         log.seek(0)
         text = log.read()
         if opts.server_log:
-            with open(opts.server_log, "w") as out:
-                out.write(text)
+            await asyncio.to_thread(Path(opts.server_log).write_text, text)
         report.server_errors, report.error_kinds = server_errors(text)
     report.limits = (
         "limits: child `cardroom serve` on 127.0.0.1 with "
         + " ".join(f"{k} {v}" for k, v in CHILD_LIMITS.items())
-        + " (defaults: rate 20, burst 40, grace 60, idle timeout 300), --bot-delay 0"
+        + " (defaults: rate 20, burst 40, grace 60, idle timeout 300, hello timeout 10, "
+        "50 per address), --bot-delay 0"
     )
     return report
 
@@ -676,12 +678,17 @@ async def _wait_healthy(port: int, child: subprocess.Popen[Any]) -> None:
         if child.poll() is not None:
             raise SystemExit(f"the server exited at once (status {child.returncode})")
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as r:
-                if r.status == 200:
-                    return
+            if await asyncio.to_thread(_healthy, f"http://127.0.0.1:{port}/healthz"):
+                return
         except OSError:
-            await asyncio.sleep(0.1)
+            pass
+        await asyncio.sleep(0.1)
     raise SystemExit("the server did not become healthy in 20 s")
+
+
+def _healthy(url: str) -> bool:
+    with urllib.request.urlopen(url, timeout=1) as r:
+        return bool(r.status == 200)
 
 
 def run(opts: Options) -> Report:
