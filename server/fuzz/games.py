@@ -223,11 +223,12 @@ def _action(data: JSON) -> Action:
 
 
 def _own_states(run: RoomRun) -> dict[int, dict[int, m.State]]:
-    """Each seat's own states by version."""
+    """Each seat's own states by version: the first of each version, the one with its events
+    (a snapshot sent again after a refusal has none)."""
     out: dict[int, dict[int, m.State]] = {}
     for seat, state in run.states:
         if seat is not None:
-            out.setdefault(seat, {})[state.version] = state
+            out.setdefault(seat, {}).setdefault(state.version, state)
     return out
 
 
@@ -332,8 +333,13 @@ def verify(run: RoomRun, extra: list[m.State]) -> Verdict:
     try:
         for version, game in _replay(run):
             for seat, state in wanted.pop(version, []):
-                if _same(state.view) != _same(game.view(seat)):
-                    verdict.mismatches.append(f"{run.code} v{version} seat {seat}: view differs")
+                got, want = _same(state.view), _same(game.view(seat))
+                if got != want:
+                    keys = [k for k in want if got.get(k) != want[k]]
+                    detail = "; ".join(f"{k}: {got.get(k)} != {want[k]}" for k in keys)[:400]
+                    verdict.mismatches.append(
+                        f"{run.code} ({run.game}) v{version} seat {seat}: {detail}"
+                    )
                 verdict.checked += 1
     except Exception as exc:  # a log the rules refuse is itself a finding
         verdict.mismatches.append(f"{run.code}: could not rebuild: {exc!r}")
