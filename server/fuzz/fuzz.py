@@ -211,6 +211,76 @@ class Fuzzer:
         await session.raw.close(abrupt=rng.random() < 0.3)
         self.report.sessions["outsider"] += 1
 
+    async def hostile_host(self, rng: random.Random) -> None:
+        """A host of its own room who drives it through valid but unruly sequences (bots in and
+        out, kicks, starts, next games, moves at guessed versions, leaving and coming back),
+        with hostile frames between, in a few bursts while the bots play."""
+        session = Session(self.url)
+        await session.open()
+        game = rng.choice(["shithead", "shithead", "sheepshead"])
+        seats = 5 if game == "sheepshead" else rng.randrange(2, 6)
+        create = {"type": "create", "game": game, "seats": seats, "name": "Unruly"}
+        create["turn_timer"] = rng.choice([None, 1, 2])
+        await session.send([self._hello(rng), json.dumps({**create, "id": self._id(rng)})])
+        self.sent += 2
+        await session.raw.wait(
+            lambda: bool(session.parse_new(self.report.tally)) and bool(session.seat_in), 10
+        )
+        code = next(iter(session.seat_in), "AAAAA")
+        ops = [
+            "add_bot",
+            "remove_bot",
+            "set_bot_level",
+            "fill_bots",
+            "start",
+            "lock",
+            "unlock",
+            "kick",
+            "next_game",
+        ]
+        for _burst in range(rng.randrange(2, 6)):
+            frames: list[str | bytes] = []
+            for _ in range(rng.randrange(3, 15)):
+                roll = rng.random()
+                frame: JSON = {"id": self._id(rng), "room": code}
+                if roll < 0.4:
+                    frame.update(
+                        type="host", op=rng.choice(ops), seat=rng.choice([None, 0, 1, 2, 3, 4])
+                    )
+                    if rng.random() < 0.5:
+                        frame["level"] = rng.choice(["random", "basic"])
+                elif roll < 0.75:
+                    version = max((s.version for _, s in session.states), default=0)
+                    legal = [a for _, s in session.states[-1:] for a in s.view.get("legal") or []]
+                    action = (
+                        rng.choice(legal)
+                        if legal
+                        else {"kind": rng.choice(["ready", "pass", "play"])}
+                    )
+                    frame.update(
+                        type="act", version=version + rng.choice([0, 0, 0, 1, -1]), action=action
+                    )
+                elif roll < 0.8:
+                    frame.update(type="leave")
+                elif roll < 0.85:
+                    frame.update(type="join", name=f"Back{rng.randrange(100)}")
+                elif roll < 0.9:
+                    frame.update(type="chat", text="gg")
+                else:
+                    frames.append(self.frame(rng))
+                    continue
+                frames.append(json.dumps(frame))
+            await session.send(frames)
+            self.sent += len(frames)
+            await session.raw.wait(
+                lambda: (session.parse_new(self.report.tally), session.answered())[1], 10
+            )
+            await asyncio.sleep(rng.choice([0.0, 0.1, 0.5, 1.5]))
+        await session.settle(self.report.tally, timeout=15)
+        self._keep_states(session)
+        await session.raw.close(abrupt=rng.random() < 0.5)
+        self.report.sessions["hostile host"] += 1
+
     async def insider(self, rng: random.Random) -> None:
         """A batch from inside a sentinel: its seated host (frames it must refuse only) or one
         of its spectators (anything); a ping every few frames keeps the bad-frame streak short
@@ -417,7 +487,12 @@ class Fuzzer:
         rng = random.Random(self.opts.seed * 1000 + n)
         while self._budget_left():
             roll = rng.random()
-            await self._guard(self.outsider(rng) if roll < 0.8 else self.insider(rng))
+            if roll < 0.7:
+                await self._guard(self.outsider(rng))
+            elif roll < 0.85:
+                await self._guard(self.insider(rng))
+            else:
+                await self._guard(self.hostile_host(rng))
 
     async def abuser(self) -> None:
         """Protocol abuse, one kind after another in turn, beside the workers: ghost probes,
