@@ -287,37 +287,10 @@ class Fuzzer:
         of the server's limit, so the seat is never dropped."""
         sentinel = rng.choice(self.sentinels)
         seated = rng.random() < 0.6
-        key = f"{sentinel.code}:{'seat' if seated else 'watch'}"
-        session = self.insiders.get(key)
-        if session is not None and session.raw.closed:  # closed by the server: count it
-            session.parse_new(self.report.tally)
-            session.account(self.report.tally)
-            self._keep_states(session)
-            await session.raw.close()
-            session = None
+        session = await self._insider_session(sentinel, seated, rng)
         if session is None:
-            if key in self.lost:
-                return
-            session = await self._enter(sentinel, seated, rng)
-            if sentinel.code not in session.seat_in:  # its seat is gone: say so once
-                self.lost.add(key)
-                self.report.sentinel_changes.append(
-                    f"{sentinel.kind} {sentinel.code}: its "
-                    f"{'seat' if seated else 'watcher'} could not come back"
-                )
-                await session.raw.close()
-                return
-            self.insiders[key] = session
-        frames: list[str | bytes] = []
-        while len(frames) < 30:
-            text = self.frame(rng)
-            if isinstance(text, str) and len(text.encode()) > 60_000:
-                continue
-            if seated and not refused_inside(text, sentinel):
-                continue
-            frames.append(text)
-            if len(frames) % 6 == 5:
-                frames.append(json.dumps({"type": "ping", "id": self._id(rng)}))
+            return
+        frames = self._inside_frames(sentinel, seated, rng)
         before = len(session.messages)
         await session.send(frames, one_write=rng.random() < 0.5)
         self.sent += len(frames)
@@ -329,15 +302,70 @@ class Fuzzer:
         await session.raw.wait(done, 15)
         session.parse_new(self.report.tally)
         if seated:
-            for msg in session.messages[before:]:
-                if isinstance(msg, m.Ack | m.Joined):
-                    frame = session.frame_for(msg.ref)
-                    if isinstance(msg, m.Ack) and isinstance(frame, str) and '"chat"' in frame:
-                        continue  # chat changes no record
-                    if isinstance(msg, m.Joined) and msg.room == sentinel.code:
-                        continue  # its own seat, resumed again
-                    self.report.unexpected_accepts.append(f"{sentinel.kind}: {frame!r} -> {msg!r}")
+            self._check_refused(sentinel, session, session.messages[before:])
         self.report.sessions["insider batch"] += 1
+
+    async def _insider_session(
+        self, sentinel: Sentinel, seated: bool, rng: random.Random
+    ) -> Session | None:
+        """The sentinel's insider, let in again if the server closed it (``None``: it could
+        not get back in, which is reported once)."""
+        key = f"{sentinel.code}:{'seat' if seated else 'watch'}"
+        session = self.insiders.get(key)
+        if session is not None and session.raw.closed:  # closed by the server: count it
+            session.parse_new(self.report.tally)
+            session.account(self.report.tally)
+            self._keep_states(session)
+            await session.raw.close()
+            session = None
+        if session is not None:
+            return session
+        if key in self.lost:
+            return None
+        session = await self._enter(sentinel, seated, rng)
+        if sentinel.code not in session.seat_in:  # its seat is gone: say so once
+            self.lost.add(key)
+            self.report.sentinel_changes.append(
+                f"{sentinel.kind} {sentinel.code}: its "
+                f"{'seat' if seated else 'watcher'} could not come back"
+            )
+            await session.raw.close()
+            return None
+        self.insiders[key] = session
+        return session
+
+    def _inside_frames(
+        self, sentinel: Sentinel, seated: bool, rng: random.Random
+    ) -> list[str | bytes]:
+        frames: list[str | bytes] = []
+        while len(frames) < 30:
+            text = self.frame(rng)
+            if isinstance(text, str) and len(text.encode()) > 60_000:
+                continue
+            if seated and not refused_inside(text, sentinel):
+                continue
+            frames.append(text)
+            if len(frames) % 6 == 5:
+                frames.append(json.dumps({"type": "ping", "id": self._id(rng)}))
+        if seated and sentinel.guest is not None and sentinel.guest.token:
+            # the other human's token, from inside the room: refused, never a second seat
+            steal = {"type": "resume", "room": sentinel.code, "token": sentinel.guest.token}
+            frames.append(json.dumps({**steal, "id": self._id(rng)}))
+        return frames
+
+    def _check_refused(
+        self, sentinel: Sentinel, session: Session, replies: list[m.ServerMessage]
+    ) -> None:
+        """The seated insider sent only frames the room must refuse (or harmless ones)."""
+        for msg in replies:
+            if not isinstance(msg, m.Ack | m.Joined):
+                continue
+            frame = session.frame_for(msg.ref)
+            if isinstance(msg, m.Ack) and isinstance(frame, str) and '"chat"' in frame:
+                continue  # chat changes no record
+            if isinstance(msg, m.Joined) and msg.room == sentinel.code and msg.seat == 0:
+                continue  # its own seat, resumed again
+            self.report.unexpected_accepts.append(f"{sentinel.kind}: {frame!r} -> {msg!r}")
 
     async def _enter(self, sentinel: Sentinel, seated: bool, rng: random.Random) -> Session:
         session = Session(self.url)
@@ -576,6 +604,8 @@ class Fuzzer:
             await session.raw.close()
         for s in self.sentinels:
             await s.host.close()
+            if s.guest is not None:
+                await s.guest.close()
         for victim in self.victims:
             await victim.close()
         self._verify_games()

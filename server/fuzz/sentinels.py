@@ -34,6 +34,8 @@ class Sentinel:
     host: CardroomClient
     version: int = 0
     before: JSON | None = None
+    guest: CardroomClient | None = None  # a second human (the lobby), whose token the host's
+    # seat must not be able to take over
 
 
 async def snapshot(url: str, code: str) -> JSON:
@@ -59,8 +61,11 @@ async def open_sentinel(url: str, kind: str, rng: random.Random) -> Sentinel:
     seats = 5 if game == "sheepshead" else (3 if kind == "lobby" else 2)
     await host.create(game, seats=seats, name=f"Sentinel {kind}")
     code = host.room or ""
+    guest = None
     if kind == "lobby":
         await host.host("add_bot", seat=1, level="random")
+        guest = await CardroomClient.connect(url, timeout=30, history=5000)
+        await guest.join(code, name="Sentinel guest", seat=2)
     else:
         await host.host("fill_bots", level="random")
     await host.host("lock")
@@ -75,7 +80,7 @@ async def open_sentinel(url: str, kind: str, rng: random.Random) -> Sentinel:
                 break
             await host.act(choose(state.view, rng), version=state.version)
         await host.wait_room(lambda r: r.status == "between")
-    return Sentinel(kind, code, host.token or "", host, host.version or 0)
+    return Sentinel(kind, code, host.token or "", host, host.version or 0, guest=guest)
 
 
 def refused_inside(text: str | bytes, sentinel: Sentinel) -> bool:
