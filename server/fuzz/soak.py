@@ -35,7 +35,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from clients import CardroomClient, ClientError
+from clients import CardroomClient, ClientError, ReplyTimeout
 from protocol.messages import BotLevel, GameName
 from server.net.server import CardroomServer, ServerConfig
 from server.rooms.seats import RoomSettings
@@ -80,6 +80,7 @@ class SoakReport:
     members_left: int = 0
     top_growth: list[str] = field(default_factory=list)
     client_errors: Counter[str] = field(default_factory=Counter)
+    unanswered: list[str] = field(default_factory=list)  # requests with no reply in 20 s
     actions: int = 0
     limit: float = 0.10
 
@@ -106,6 +107,8 @@ class SoakReport:
 
     def failures(self) -> list[str]:
         out = []
+        if self.unanswered:
+            out.append(f"requests never answered: {len(self.unanswered)}")
         if self.stuck:
             out.append(f"stuck rooms: {len(self.stuck)}")
         if self.leaked_tasks:
@@ -156,10 +159,11 @@ class Soak:
         while time.monotonic() < until:
             try:
                 state = await client.wait_turn(timeout=TURN_TIMER * 4)
-            except ClientError as exc:
+            except ClientError:
                 if client.closed or client.room is None:
                     return "gone"
-                self.report.client_errors[type(exc).__name__] += 1
+                # no turn for a while: the game is paused, between games, or others are slow
+                self.report.client_errors[f"waited {TURN_TIMER * 4} s for a turn"] += 1
                 continue
             if state.view["phase"] == "over":
                 return "over"
@@ -174,6 +178,8 @@ class Soak:
                 await client.act(rng.choice(legal))
                 self.report.churn["human actions"] += 1
             except ClientError as exc:
+                if isinstance(exc, ReplyTimeout):
+                    self.report.unanswered.append(str(exc))
                 code = getattr(exc, "code", type(exc).__name__)
                 self.report.client_errors[code] += 1  # stale, or a stand-in moved first
                 if client.closed:
@@ -217,7 +223,7 @@ class Soak:
                     self.report.churn["leaves"] += 1
                     return
         except ClientError as exc:
-            self.report.client_errors[type(exc).__name__] += 1
+            self._request_failed(exc)
         finally:
             await self._close(client)
 
@@ -260,9 +266,15 @@ class Soak:
                 await host.leave()
                 self.report.churn["leaves"] += 1
         except ClientError as exc:
-            self.report.client_errors[type(exc).__name__] += 1
+            self._request_failed(exc)
         finally:
             await self._close(host)
+
+    def _request_failed(self, exc: ClientError) -> None:
+        """A request refused (kicked meanwhile, a full room), or never answered: a defect."""
+        if isinstance(exc, ReplyTimeout):
+            self.report.unanswered.append(str(exc))
+        self.report.client_errors[f"{type(exc).__name__} {getattr(exc, 'code', '')}".strip()] += 1
 
     async def _between(self, host: CardroomClient, rng: random.Random, seats: int) -> None:
         info = host.room_info
@@ -434,7 +446,8 @@ def print_report(report: SoakReport, rooms: int) -> None:
         f"stuck rooms: {len(report.stuck)}; leaked tasks: {len(report.leaked_tasks)}; "
         f"rooms left: {len(report.rooms_left)}; connections left: {report.connections_left}"
     )
-    for line in report.stuck[:5] + report.leaked_tasks[:5] + report.rooms_left[:5]:
+    lines = report.stuck[:5] + report.leaked_tasks[:5] + report.rooms_left[:5]
+    for line in lines + report.unanswered[:5]:
         print("  ! " + line)
     failures = report.failures()
     print("FAILED: " + "; ".join(failures) if failures else "all checks passed")
