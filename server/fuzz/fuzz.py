@@ -103,6 +103,7 @@ class Report:
     verdict: Verdict = field(default_factory=Verdict)
     games_finished: Counter[str] = field(default_factory=Counter)
     refused_legal: list[str] = field(default_factory=list)
+    fuzzer_errors: Counter[str] = field(default_factory=Counter)  # our bugs, not the server's
     stalled: list[str] = field(default_factory=list)  # real games that stopped moving
     game_refusals: int = 0  # illegal moves seated players made in real games, all refused
     server_alive: bool = True
@@ -547,6 +548,8 @@ class Fuzzer:
         except (OSError, TimeoutError) as exc:
             self.report.sessions[f"could not connect ({type(exc).__name__})"] += 1
             await asyncio.sleep(0.5)
+        except Exception as exc:  # a bug of the fuzzer's own: shown, and the run goes on
+            self.report.fuzzer_errors[f"{type(exc).__name__}: {exc}"[:120]] += 1
 
     async def games(self, stop: asyncio.Event) -> None:
         """Real rooms, one Shithead and one Sheepshead at a time, until ``stop``."""
@@ -694,6 +697,8 @@ def print_report(report: Report, opts: Options) -> None:
     )
     print(f"stuck rooms (a real game that stopped moving for 60 s): {len(report.stalled)}")
     print(f"illegal moves by seated players in real games, refused: {report.game_refusals}")
+    if report.fuzzer_errors:
+        print("errors of the fuzzer itself: " + _counts(report.fuzzer_errors))
     print(f"server alive: {report.server_alive}; errors logged: {len(report.server_errors)}")
     for kind, n in report.error_kinds.most_common(10):
         print(f"  {n:>6} x {kind}")

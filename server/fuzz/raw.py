@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 from websockets.client import ClientProtocol
 from websockets.frames import Close, Frame, Opcode
+from websockets.protocol import State
 from websockets.uri import parse_uri
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
@@ -86,6 +87,8 @@ class RawSocket:
         """Send text (``str``) and binary (``bytes``) frames, all in one TCP write by default."""
         chunks: list[bytes] = []
         for frame in frames:
+            if self.proto.state is not State.OPEN:
+                break  # the server is closing: what was not sent stays unanswered
             if isinstance(frame, str):
                 self.proto.send_text(frame.encode())
             else:
@@ -99,6 +102,8 @@ class RawSocket:
 
     async def send_bad_text(self, payload: bytes) -> None:
         """A text frame whose payload is not UTF-8 (the server must close with 1007)."""
+        if self.proto.state is not State.OPEN:
+            return
         self.proto.send_text(payload)
         await self._flush()
 
