@@ -5,13 +5,19 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from server.rules.registry import GAME_NAMES
 
 #: One simulation module per game of the registry, named for it.
 SIMS = {name: f"server.sim.{name}" for name in GAME_NAMES}
-BENCHES = {"rules": "server.bench.rules", "server": "server.bench.server"}
+BENCHES = {
+    "rules": "server.bench.rules",
+    "server": "server.bench.server",
+    "redis": "server.bench.redis",
+    "takeover": "server.bench.takeover",
+}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -94,6 +100,13 @@ def serve(argv: list[str]) -> int:
         action="store_false",
         help="do not hand freed memory back to the system after bursts of closed connections",
     )
+    parser.add_argument(
+        "--redis",
+        default=os.environ.get("REDIS_URL") or None,
+        metavar="URL",
+        help="keep rooms, history and leaderboards in Redis at this redis:// URL, so games "
+        "survive a restart or crash (default: $REDIS_URL; unset: in memory)",
+    )
     parser.add_argument("--log-level", default="INFO")
     args = parser.parse_args(argv)
     logging.getLogger("websockets").setLevel(logging.WARNING)
@@ -113,6 +126,7 @@ def serve(argv: list[str]) -> int:
         max_connections=args.max_connections,
         max_per_address=args.max_per_address,
         trim_memory=args.trim_memory,
+        redis_url=args.redis,
         rooms=RoomSettings(
             grace=args.grace, idle_timeout=args.idle_timeout, bot_delay=args.bot_delay
         ),

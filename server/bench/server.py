@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from clients import CardroomClient, CardroomError
@@ -102,14 +103,30 @@ def _metrics(port: int) -> dict[str, float]:
     return out
 
 
-async def _run(
-    game: GameName, rooms: int, seconds: float, level: str, port: int | None
+async def run_load(
+    game: GameName,
+    rooms: int,
+    seconds: float,
+    level: str,
+    port: int | None = None,
+    *,
+    extra: Sequence[str] = (),
+    on_done: Callable[[int], object] | None = None,
 ) -> dict[str, float]:
+    """Play the load against a server (``port``: one already running; else one started here
+    with ``extra`` arguments); ``on_done(port)`` runs before a started server is stopped."""
     own = port is None
     port = port or free_port()
     # a loopback load test raises the limits that protect a public server
     command = serve_command(
-        port, "--rate", "1000", "--burst", "1000", "--max-per-address", str(10 * rooms + 100)
+        port,
+        "--rate",
+        "1000",
+        "--burst",
+        "1000",
+        "--max-per-address",
+        str(10 * rooms + 100),
+        *extra,
     )
     proc = subprocess.Popen(  # noqa: ASYNC220  # starts at once; the bench waits on its port
         command if own else ["true"],
@@ -134,6 +151,8 @@ async def _run(
         )
         elapsed = time.monotonic() - start
         after = await asyncio.to_thread(_metrics, port)
+        if on_done is not None:
+            await asyncio.to_thread(on_done, port)
     finally:
         proc.terminate()
         try:
@@ -164,7 +183,7 @@ def main(argv: list[str]) -> int:
         "(started with --bot-delay 0) instead of starting one",
     )
     args = parser.parse_args(argv)
-    r = asyncio.run(_run(args.game, args.rooms, args.seconds, args.level, args.port))
+    r = asyncio.run(run_load(args.game, args.rooms, args.seconds, args.level, args.port))
     print(
         f"server, {args.game}: {args.rooms} rooms x (1 scripted human + 4 {args.level} bots), "
         f"{args.seconds:.0f} s, server in its own process:\n"
