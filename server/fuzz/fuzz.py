@@ -677,6 +677,7 @@ def print_report(report: Report, opts: Options) -> None:
     print("frames unanswered because their connection was closed, by close code: ")
     print("  " + _counts(t.dropped_at_close))
     print(f"frames with no answer on a connection left open: {t.unanswered}")
+    print(f"replies beyond the frames sent: {t.extra_replies}")
     print(f"undocumented close codes: {_counts(t.undocumented_closes)}")
     print(f"server frames off the protocol's schema: {t.bad_server_frames}")
     print(f"insiders' must-refuse frames accepted: {len(report.unexpected_accepts)}")

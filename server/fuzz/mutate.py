@@ -70,12 +70,15 @@ class Known:
     tokens: dict[str, list[str]] = field(default_factory=dict)  # room code -> seat tokens
     versions: dict[str, int] = field(default_factory=dict)
     samples: list[JSON] = field(default_factory=list)  # valid frames sent in real games
+    added: int = 0
 
     def add_sample(self, frame: JSON, keep: int = 2000) -> None:
+        """Keep the latest ``keep`` samples (older ones replaced in turn)."""
         if len(self.samples) < keep:
             self.samples.append(frame)
         else:
-            self.samples[hash(json.dumps(frame, sort_keys=True)) % keep] = frame
+            self.samples[self.added % keep] = frame
+        self.added += 1
 
 
 def deep(depth: int, kind: str = "list") -> Any:
