@@ -1,5 +1,6 @@
 """The ``cardroom`` command: ``serve`` runs the server, ``sim`` plays simulated games, ``bench``
-measures the rules cores, ``fuzz`` and ``soak`` try the server with hostile input and churn."""
+measures the rules cores, ``bot`` seats a bot at a room over the protocol, ``play`` is the
+terminal client, ``fuzz`` and ``soak`` try the server with hostile input and churn."""
 
 from __future__ import annotations
 
@@ -30,12 +31,18 @@ def main(argv: list[str] | None = None) -> int:
     bench = sub.add_parser("bench", help="run a benchmark and print its figures", add_help=False)
     bench.add_argument("what", choices=sorted(BENCHES))
     sub.add_parser("arena", help="bots play each other; per-level results", add_help=False)
+    sub.add_parser("bot", help="seat a bot at a room as a remote client", add_help=False)
+    sub.add_parser("play", help="play in the terminal (Textual)", add_help=False)
     sub.add_parser("fuzz", help="hostile frames against a loopback server", add_help=False)
     sub.add_parser("soak", help="rooms and people churning for --minutes", add_help=False)
     args, rest = parser.parse_known_args(argv)
     if args.command == "serve":
         return serve(rest)
-    if args.command == "sim":
+    if args.command == "bot":
+        module = importlib.import_module("server.remote_bot")
+    elif args.command == "play":
+        module = importlib.import_module("clients.terminal.app")
+    elif args.command == "sim":
         module = importlib.import_module(SIMS[args.game])
     elif args.command == "arena":
         module = importlib.import_module("server.arena")

@@ -4,13 +4,17 @@
   ``&limit=N`` up to 100; ``&player=ID`` adds that player's own entry and rank as ``you``).
 - ``GET /api/rooms/CODE/history``: the room's finished games (deal, actions, result, names).
   While the room is open, only its players see it (``?token=`` their seat token); once it has
-  closed, anyone with the code does, until it expires.
+  closed, anyone with the code does, until it expires. ``&g=N``: game ``N`` only.
+  ``&steps=1`` adds each game's
+  ``steps``: the whole table after the deal and after each action, replayed by its rules core
+  (:func:`~server.store.history.replay_steps`), so a client shows it without knowing a rule.
 
 Each handler answers ``(status, JSON body)``; the server turns that into an HTTP response.
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import secrets
 from typing import Any
@@ -18,7 +22,9 @@ from urllib.parse import parse_qs, unquote
 
 import orjson
 
+from server.rules.base import IllegalAction
 from server.store.base import RoomStore, StoreUnavailable
+from server.store.history import replay_steps
 from server.store.leaderboard import BadBoard, Board, Leaderboards
 
 MAX_LIMIT = 100
@@ -31,6 +37,10 @@ def _json(status: int, data: Any) -> Answer:
 
 def _error(status: int, code: str, message: str) -> Answer:
     return _json(status, {"error": code, "message": message})
+
+
+def _with_steps(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{**item, "steps": replay_steps(item)} for item in games]
 
 
 def _query(query: str) -> dict[str, str]:
@@ -69,7 +79,8 @@ async def history(store: RoomStore, code: str, query: str) -> Answer:
     code = unquote(code).upper()
     if not code.isalnum() or len(code) > 16:
         return _error(404, "room_not_found", "not a room code")
-    token = _query(query).get("token", "")
+    params = _query(query)
+    token = params.get("token", "")
     try:
         stored = await store.load(code)
         games = await store.history(code)
@@ -84,4 +95,11 @@ async def history(store: RoomStore, code: str, query: str) -> Answer:
             )
     elif not games:
         return _error(404, "room_not_found", f"no room {code} has a history")
+    if "g" in params:  # one game of the room's history
+        games = [item for item in games if str(item.get("g")) == params["g"]]
+    if params.get("steps") == "1":
+        try:  # a long game takes a while to replay: off the event loop
+            games = await asyncio.to_thread(_with_steps, games)
+        except (KeyError, ValueError, IllegalAction):  # a stored item that does not replay
+            return _error(500, "bad_history", "this room's history does not replay")
     return _json(200, {"room": code, "open": stored is not None, "games": games})

@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import ctypes
 import gc
+import gzip
 import itertools
 import logging
 import signal
@@ -249,7 +250,7 @@ class CardroomServer:
         if path == "/healthz":
             return await self._health()
         if path.startswith("/api/"):
-            return await self._api(path, query)
+            return await self._api(path, query, request.headers)
         if path == "/metrics":
             self.metrics.connections.set(len(self.connections))
             return _response(200, self.metrics.render(), CONTENT_TYPE_LATEST)
@@ -263,7 +264,7 @@ class CardroomServer:
             return _response(503, b"degraded: room store unavailable\n", "text/plain")
         return _response(200, b"ok\n", "text/plain")
 
-    async def _api(self, path: str, query: str) -> Response:
+    async def _api(self, path: str, query: str, headers: Headers) -> Response:
         parts = path.strip("/").split("/")
         if parts == ["api", "leaderboard"]:
             status, body = await api.leaderboard(self.stores.boards, query)
@@ -271,7 +272,12 @@ class CardroomServer:
             status, body = await api.history(self.store, parts[2], query)
         else:
             status, body = 404, b'{"error":"not_found","message":"no such API"}'
-        return _response(status, body, "application/json")
+        extra = [("Cache-Control", "no-store")]
+        if len(body) > 1024 and accepts_gzip(headers.get("Accept-Encoding", "")):
+            # a long game's replay steps are hundreds of KB of JSON and compress ~40x
+            body = await asyncio.to_thread(gzip.compress, body, 6)
+            extra += [("Content-Encoding", "gzip"), ("Vary", "Accept-Encoding")]
+        return _response(status, body, "application/json", extra)
 
     def _admit(self, connection: ServerConnection) -> Response | None:
         """Refuse a WebSocket handshake over the global or per-address cap (HTTP 503)."""

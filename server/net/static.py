@@ -1,14 +1,15 @@
 """The web client's files, read once when the server starts and served from memory.
 
 Reading at start keeps disk I/O off the event loop. Text files are gzipped once too, and each
-file carries an ETag so a browser revalidates with a cheap 304. ``/r/CODE`` (a share link) is
-the app itself: the page reads the code from its address.
+file carries an ETag so a browser revalidates with a cheap 304. ``/r/CODE`` (a share link),
+``/r/CODE/history`` (a finished game's replay) and ``/leaderboard`` are the app itself: the page
+reads where it is from its address.
 
 >>> import tempfile, pathlib
 >>> root = pathlib.Path(tempfile.mkdtemp())
 >>> _ = (root / "index.html").write_text("<p>hi</p>" * 100)
 >>> files = StaticFiles.load(root)
->>> files.lookup("/r/ab3cd") is files.lookup("/")
+>>> files.lookup("/r/ab3cd") is files.lookup("/") is files.lookup("/r/AB3CD/history")
 True
 >>> files.lookup("/../etc/passwd") is None
 True
@@ -27,7 +28,7 @@ from pathlib import Path
 
 # Types worth compressing (images such as PNG are compressed already).
 _TEXT_TYPES = ("text/", "application/javascript", "application/json", "image/svg+xml")
-_SHARE_LINK = re.compile(r"^/r/[A-Za-z0-9]{5}/?$")
+_APP_PAGES = re.compile(r"^/(r/[A-Za-z0-9]{5}(/history)?|leaderboard)/?$")
 _TYPES = {
     ".js": "text/javascript; charset=utf-8",
     ".mjs": "text/javascript; charset=utf-8",
@@ -76,8 +77,8 @@ class StaticFiles:
         return cls(files)
 
     def lookup(self, path: str) -> StaticFile | None:
-        """The file for a URL path; the app's page for ``/`` and share links."""
-        if path in ("", "/") or _SHARE_LINK.match(path):
+        """The file for a URL path; the app's page for ``/`` and the app's own addresses."""
+        if path in ("", "/") or _APP_PAGES.match(path):
             path = "/index.html"
         return self.files.get(path)
 

@@ -5,6 +5,7 @@ game's history at ``/api/rooms/CODE/history`` replays through the rules core."""
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import time
 import urllib.error
@@ -42,6 +43,16 @@ async def server(request: pytest.FixtureRequest) -> AsyncIterator[CardroomServer
 async def get(server: CardroomServer, path: str) -> tuple[int, Any]:
     """GET on the server's port (in a thread: the server runs in this test's event loop)."""
     return await asyncio.to_thread(_get, server, path)
+
+
+def _get_gzip(server: CardroomServer, path: str) -> tuple[str | None, Any]:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{server.port}{path}", headers={"Accept-Encoding": "gzip"}
+    )
+    with urllib.request.urlopen(request, timeout=5) as r:
+        encoding = r.headers.get("Content-Encoding")
+        raw = r.read()
+    return encoding, json.loads(gzip.decompress(raw) if encoding == "gzip" else raw)
 
 
 def _get(server: CardroomServer, path: str) -> tuple[int, Any]:
@@ -138,6 +149,11 @@ async def test_history_replays_and_opens_to_everyone_after_the_room(
     assert item["result"] == game.outcome().to_json()
     assert [(s, Action.from_str(a)) for s, a in item["log"]] == game.log
     assert item["names"] == ["Ann", "Bot 2"]
+    # a browser that accepts gzip gets the same JSON compressed (replay steps are large)
+    path = f"/api/rooms/{code}/history?token={token}&steps=1"
+    plain = (await get(server, path))[1]
+    encoding, unzipped = await asyncio.to_thread(_get_gzip, server, path)
+    assert encoding == "gzip" and unzipped == plain and plain["games"][0]["steps"]
 
     _, table = await get(server, f"/api/leaderboard?board=shithead&player={Player(ANN, 'x').id}")
     assert table["you"]["games"] == 1 and table["you"]["name"] == "Ann"

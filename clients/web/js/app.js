@@ -1,14 +1,18 @@
 // Cardroom in the browser: screens, the messages from the server, and the player's input.
 import * as home from "./home.js";
 import { detectLang, errorText, LANGS, lang, LANG_NAMES, setLang, t } from "./i18n.js";
+import * as leaders from "./leaders.js";
 import * as lobby from "./lobby.js";
 import { Net } from "./net.js";
+import * as replay from "./replay.js";
 import * as sheepshead from "./sheepshead.js";
 import * as shithead from "./shithead.js";
 import { cleanCode, esc, formatSeconds, patch, toast } from "./ui.js";
 
 const GAMES = { shithead, sheepshead };
-const STORE = { name: "cardroom.name", session: "cardroom.session", prefs: "cardroom.prefs", lang: "cardroom.lang" };
+const STORE = { name: "cardroom.name", session: "cardroom.session", prefs: "cardroom.prefs", lang: "cardroom.lang", device: "cardroom.device" };
+// Pages of their own: the leaderboards and a finished game's replay (drawn once, then patched).
+const PAGES = { leaderboard: { mod: leaders, cls: "boards" }, replay: { mod: replay, cls: "replay" } };
 
 function load(key, fallback) {
   try {
@@ -28,9 +32,22 @@ function save(key, value) {
   }
 }
 
+// This browser's random token, made once and kept: the leaderboards know a player by it.
+function deviceToken() {
+  let token = load(STORE.device, null);
+  if (typeof token === "string" && /^[A-Za-z0-9_-]{16,64}$/.test(token)) return token;
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  token = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+  save(STORE.device, token);
+  return token;
+}
+
 const app = {
   net: null,
-  screen: "home", // home | room
+  screen: "home", // home | room | leaderboard | replay
+  boards: null, // board name -> its standings (the leaderboard page)
+  replay: null, // {code, games, g, step, error} (the replay page)
   name: load(STORE.name, ""),
   prefs: { game: "shithead", seats: 4, level: "basic", timer: 0, ...load(STORE.prefs, {}) },
   session: load(STORE.session, null), // {room, token, seat} or {room, watch: true}
@@ -117,6 +134,11 @@ const app = {
   nextGameHTML() {
     const info = this.info;
     if (!info) return "";
+    return this.afterGameLinks() + this.nextGameButton();
+  },
+
+  nextGameButton() {
+    const info = this.info;
     if (info.status === "over") return `<p class="muted">${esc(t("ss.matchOver"))}</p>`;
     if (info.status !== "between") return "";
     if (this.isHost()) {
@@ -124,6 +146,22 @@ const app = {
       return `<button type="button" class="btn primary wide" data-act="host" data-op="next_game" data-key="next">${esc(label)}</button>`;
     }
     return `<p class="muted">${esc(t("table.waitNext"))}</p>`;
+  },
+
+  // After a game: its replay (players only while the room is open), and today's table once
+  // a daily match is over.
+  afterGameLinks() {
+    const info = this.info;
+    if (info.status !== "between" && info.status !== "over") return "";
+    const links = [];
+    if (this.seat != null) {
+      const label = info.game === "sheepshead" ? t("rp.replayHand") : t("rp.replayGame");
+      links.push(`<a class="btn" href="/r/${esc(info.room)}/history" data-nav data-key="replay">${esc(label)}</a>`);
+    }
+    if (info.daily && info.status === "over") {
+      links.push(`<a class="btn" href="/leaderboard" data-nav data-key="leaders">${esc(t("lb.seeToday"))}</a>`);
+    }
+    return links.length ? `<p class="after-links">${links.join("")}</p>` : "";
   },
 
   redraw() {
@@ -146,6 +184,7 @@ function onMessage(msg) {
         app.log = [];
         app.chat = [];
       }
+      if (PAGES[app.screen]) break; // resumed behind the replay: the room waits
       app.screen = "room";
       if (location.pathname !== "/r/" + msg.room) history.replaceState(null, "", "/r/" + msg.room);
       buildRoom();
@@ -232,9 +271,10 @@ function shell() {
   const header = document.getElementById("top");
   // redrawn only when it changes: the language menu keeps focus while the game moves
   const key = [lang(), app.screen, app.room, app.info && app.info.status].join("|");
+  const inRoom = app.screen === "room";
   if (header.dataset.drawn === key) return drawNet();
   header.dataset.drawn = key;
-  const roomBit = app.screen === "room" && app.room
+  const roomBit = inRoom && app.room
     ? `<span class="roomcode" title="${esc(t("home.code"))}">${esc(app.room)}</span>` +
       (app.info ? `<span class="status">${esc(t("status." + app.info.status))}</span>` : "") +
       `<span id="turn-timer" class="timer" role="timer" aria-live="off"></span>`
@@ -258,6 +298,11 @@ function drawNet() {
 function render() {
   shell();
   const main = document.getElementById("main");
+  const page = PAGES[app.screen];
+  if (page) {
+    if (!main.querySelector("." + page.cls)) main.innerHTML = page.mod.render(app);
+    return;
+  }
   if (app.screen === "home") {
     if (!main.querySelector(".home")) main.innerHTML = home.render(app);
     return;
@@ -314,6 +359,127 @@ function drawChat(scroll) {
     .map((c) => `<p><b>${esc(c.seat == null ? t("chat.spectator") : c.name)}:</b> ${esc(c.text)}</p>`)
     .join("");
   if (scroll) el.scrollTop = el.scrollHeight;
+}
+
+// ------------------------------------------------------------------------------ pages
+
+// Draw a page of its own again (new data, another language), keeping focus where it was.
+function redrawPage() {
+  const page = PAGES[app.screen];
+  const main = document.getElementById("main");
+  if (!page) return;
+  patch(main, page.mod.render(app));
+}
+
+// Where an address inside the app leads: the leaderboards, a replay, a room, home.
+function route() {
+  const path = location.pathname;
+  const main = document.getElementById("main");
+  const hist = path.match(/^\/r\/([A-Za-z0-9]{5})\/history\/?$/);
+  const room = path.match(/^\/r\/([A-Za-z0-9]{5})\/?$/);
+  if (path === "/leaderboard" || path === "/leaderboard/") {
+    app.screen = "leaderboard";
+    main.innerHTML = "";
+    render();
+    loadBoards();
+  } else if (hist) {
+    app.screen = "replay";
+    app.replay = { code: hist[1].toUpperCase(), games: null, g: 0, step: 0, error: null };
+    main.innerHTML = "";
+    render();
+    loadReplay();
+  } else if (room && app.room === room[1].toUpperCase()) {
+    app.screen = "room"; // back at the table we never left
+    main.innerHTML = "";
+    buildRoom();
+  } else {
+    location.assign(path); // home, or another room: a fresh start
+  }
+}
+
+function navigate(path) {
+  if (path !== location.pathname) history.pushState(null, "", path);
+  route();
+}
+
+// The three boards through the protocol: the server fills `you` from this browser's device.
+async function loadBoards() {
+  if (!app.online) return; // asked again when the connection is up
+  await Promise.all(
+    leaders.BOARDS.map(async ({ board }) => {
+      try {
+        const msg = await app.net.request({ type: "leaderboard", board, limit: 20 });
+        app.boards = { ...app.boards, [board]: msg };
+      } catch (err) {
+        app.boards = { ...app.boards, [board]: { error: errorText(err.code, err.message) } };
+      }
+    }),
+  );
+  if (app.screen === "leaderboard") redrawPage();
+}
+
+// The room's finished games, then the steps of the one shown (a long game's steps are big:
+// each is fetched when it is chosen).
+async function loadReplay() {
+  const r = app.replay;
+  const body = await fetchHistory(r);
+  if (!body) return;
+  if (!body.games.length) {
+    r.error = t("rp.noHistory");
+  } else {
+    r.games = body.games;
+    r.g = body.games.length - 1; // the game just finished
+    r.step = 0;
+  }
+  if (app.replay === r && app.screen === "replay") redrawPage();
+  if (r.games) loadSteps(r, r.g);
+}
+
+async function loadSteps(r, i) {
+  const game = r.games[i];
+  if (game.steps) return;
+  const body = await fetchHistory(r, game.g);
+  if (body && body.games.length) game.steps = body.games[0].steps;
+  else if (body) r.error = t("rp.noHistory");
+  if (app.replay === r && app.screen === "replay" && r.g === i) redrawPage();
+}
+
+// One history request; null (and the reason shown) when it fails.
+async function fetchHistory(r, g = null) {
+  const s = app.session;
+  const token = s && s.room === r.code && !s.watch ? s.token : null;
+  try {
+    const res = await fetch(replay.historyURL(r.code, token, g), { headers: { Accept: "application/json" } });
+    const body = await res.json();
+    if (res.ok) return body;
+    // the two a person meets (not at the table, no such room) in words; others as codes
+    const own = { not_at_table: "rp.notAtTable", room_not_found: "rp.noHistory" }[body.error];
+    r.error = own ? t(own) : errorText(body.error, body.message);
+  } catch {
+    r.error = errorText("connection_lost");
+  }
+  if (app.replay === r && app.screen === "replay") redrawPage();
+  return null;
+}
+
+// Move the replay to another step (clamped), redrawing only the table and the caption.
+function replayStep(n) {
+  const r = app.replay;
+  if (!r || !r.games || !r.games[r.g].steps) return;
+  const total = r.games[r.g].steps.length - 1;
+  const step = Math.max(0, Math.min(total, n));
+  if (step === r.step) return;
+  r.step = step;
+  patch(document.getElementById("replay-board"), replay.boardHTML(r));
+  document.getElementById("replay-caption").textContent = replay.captionText(r);
+  const range = document.getElementById("replay-range");
+  if (range) range.value = String(step);
+  for (const [act, end] of [["rp-first", step === 0], ["rp-prev", step === 0], ["rp-next", step === total], ["rp-last", step === total]]) {
+    const b = document.querySelector(`[data-act="${act}"]`);
+    if (!b) continue;
+    if (end) b.setAttribute("aria-disabled", "true");
+    else b.removeAttribute("aria-disabled");
+  }
 }
 
 function goHome() {
@@ -395,12 +561,27 @@ async function createRoom(daily) {
 }
 
 async function onClick(e) {
+  const link = e.target.closest("a[data-nav]");
+  if (link && !e.ctrlKey && !e.metaKey && !e.shiftKey && e.button === 0) {
+    e.preventDefault();
+    navigate(link.getAttribute("href"));
+    return;
+  }
   const el = e.target.closest("[data-act]");
   if (!el || el.disabled) return;
   const act = el.dataset.act;
   if (el.tagName === "A") return;
   if (el.tagName === "SELECT") return;
+  const r = app.replay;
   switch (act) {
+    case "rp-first":
+      return replayStep(0);
+    case "rp-prev":
+      return replayStep(r.step - 1);
+    case "rp-next":
+      return replayStep(r.step + 1);
+    case "rp-last":
+      return replayStep(Infinity);
     case "resume":
       if (app.session) resumeSession();
       return;
@@ -506,6 +687,13 @@ function onSubmit(e) {
 
 function onChange(e) {
   const el = e.target;
+  if (el.id === "replay-game" && app.replay) {
+    app.replay.g = Number(el.value);
+    app.replay.step = 0;
+    redrawPage();
+    loadSteps(app.replay, app.replay.g);
+    return;
+  }
   if (el.id === "lang") {
     setLang(el.value);
     save(STORE.lang, el.value);
@@ -536,6 +724,15 @@ function onKey(e) {
   const target = e.target;
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   if (target.closest && target.closest("input, textarea, select")) return;
+  if (app.screen === "replay" && app.replay) {
+    // arrows step through the replay; Home and End jump to its ends
+    const moves = { ArrowRight: 1, ArrowLeft: -1, Home: -Infinity, End: Infinity };
+    if (!(e.key in moves)) return;
+    const d = moves[e.key];
+    replayStep(Math.abs(d) === Infinity ? d : app.replay.step + d);
+    e.preventDefault();
+    return;
+  }
   const inTable = app.screen === "room" && app.state;
   if (!inTable) return;
   const area = document.getElementById("area");
@@ -614,19 +811,26 @@ function start() {
   document.addEventListener("submit", onSubmit);
   document.addEventListener("change", onChange);
   document.addEventListener("keydown", onKey);
+  document.addEventListener("input", (e) => {
+    if (e.target.id === "replay-range") replayStep(Number(e.target.value));
+  });
   window.addEventListener("popstate", () => {
-    if (location.pathname === "/" && app.screen === "room") {
+    const ownPage = /^\/(leaderboard|r\/[A-Za-z0-9]{5}\/history)\/?$/.test(location.pathname);
+    if (ownPage || PAGES[app.screen]) {
+      route();
+    } else if (location.pathname === "/" && app.screen === "room") {
       history.pushState(null, "", "/r/" + app.room);
     }
   });
   const url = location.origin.replace(/^http/, "ws") + "/";
-  app.net = new Net(url);
+  app.net = new Net(url, deviceToken());
   app.net.addEventListener("message", (e) => onMessage(e.detail));
   app.net.addEventListener("up", () => {
     app.online = true;
     app.everOnline = true;
     drawNet();
-    if (app.screen === "room") resumeSession();
+    if (app.screen === "room" || (PAGES[app.screen] && app.room)) resumeSession();
+    if (app.screen === "leaderboard") loadBoards();
   });
   app.net.addEventListener("down", () => {
     app.online = false;
@@ -634,6 +838,14 @@ function start() {
     app.awaiting = null;
     drawNet();
   });
+  const page = location.pathname.match(/^\/(leaderboard|r\/([A-Za-z0-9]{5})\/history)\/?$/);
+  if (page) {
+    app.screen = page[2] ? "replay" : "leaderboard";
+    if (page[2]) {
+      app.replay = { code: page[2].toUpperCase(), games: null, g: 0, step: 0, error: null };
+      loadReplay();
+    }
+  }
   render();
   app.net.start();
   setInterval(tick, 250);

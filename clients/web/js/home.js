@@ -66,6 +66,7 @@ export function render(app) {
       <h2 id="h-daily">${esc(t("home.dailyTitle"))}</h2>
       <p>${esc(t("home.dailyNote"))}</p>
       <button type="button" class="btn wide" data-act="daily">${esc(t("home.daily"))}</button>
+      <p class="to-boards"><a href="/leaderboard" data-nav>${esc(t("lb.link"))}</a></p>
     </section>
     <section class="panel" aria-labelledby="h-rules">
       <h2 id="h-rules">${esc(t("home.rules"))}</h2>

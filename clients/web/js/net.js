@@ -5,9 +5,12 @@ const RETRY_MS = [250, 500, 1000, 2000, 3000, 5000];
 const REPLY_TIMEOUT_MS = 10000;
 
 export class Net extends EventTarget {
-  constructor(url) {
+  // device: this browser's stable random token, sent in every hello (leaderboards know the
+  // player by it; there are no accounts)
+  constructor(url, device = null) {
     super();
     this.url = url;
+    this.device = device;
     this.ws = null;
     this.ready = false; // welcomed by the server
     this.nextId = 1;
@@ -21,7 +24,9 @@ export class Net extends EventTarget {
     const ws = new WebSocket(this.url);
     this.ws = ws;
     ws.addEventListener("open", () => {
-      this.request({ type: "hello", protocol: 1, client: "cardroom-web" }, true).then(
+      const hello = { type: "hello", protocol: 1, client: "cardroom-web" };
+      if (this.device) hello.device = this.device;
+      this.request(hello, true).then(
         () => {
           this.attempt = 0;
           this.ready = true;

@@ -170,7 +170,7 @@ function actionsHTML(app, o) {
   return b.join("");
 }
 
-function resultHTML(app) {
+export function resultHTML(app) {
   const v = app.state.view;
   const r = v.result;
   if (!r) return "";

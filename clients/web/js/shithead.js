@@ -187,7 +187,7 @@ function actionsHTML(app, o) {
   return b.join("");
 }
 
-function resultHTML(app) {
+export function resultHTML(app) {
   const v = app.state.view;
   const info = app.info;
   if (!v.outcome) return "";
