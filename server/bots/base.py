@@ -23,6 +23,11 @@ DEFAULT_LEVEL = "basic"
 #: Levels that think for a time budget (seconds per decision) rather than a fixed amount of
 #: work; ``make_bot(..., seconds=S)`` overrides their default.
 TIMED_LEVELS = frozenset({"expert"})
+#: The expert's default time budget per decision (seconds).
+EXPERT_SECONDS = 1.0
+#: ``strong`` works to a fixed sample budget (the same seed, the same decisions) but stops
+#: after this long whatever: a ceiling a quiet machine never reaches.
+SAFETY_SECONDS = 2.0
 
 
 class Bot(Protocol):

@@ -14,11 +14,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from server.bots.base import Bot, make_bot
-from server.bots.sheepshead_strong import EXPERT_SECONDS, SAFETY_SECONDS
+from server.bots.base import EXPERT_SECONDS, SAFETY_SECONDS, Bot, make_bot
 from server.rules.base import Action
 
 log = logging.getLogger(__name__)
@@ -54,14 +54,20 @@ def _warm() -> None:
 class BotPool:
     """A lazily started pool of worker processes for slow bots."""
 
-    def __init__(self, workers: int = 1, grace: float = GRACE_SECONDS) -> None:
+    def __init__(
+        self,
+        workers: int = 1,
+        grace: float = GRACE_SECONDS,
+        think: Mapping[str, float] = THINK_SECONDS,
+    ) -> None:
         self.workers = workers
         self.grace = grace
+        self.think = think
         self._pool: ProcessPoolExecutor | None = None
 
     def timeout(self, level: str) -> float:
         """How long :meth:`choose` waits for the worker before the fallback answers."""
-        return THINK_SECONDS.get(level, SAFETY_SECONDS) + self.grace
+        return self.think.get(level, SAFETY_SECONDS) + self.grace
 
     async def choose(self, level: str, game: str, seed: int, view: dict[str, Any]) -> Action:
         """The decision of the ``level`` bot seeded ``seed`` for ``view``, or, if the worker has

@@ -19,6 +19,7 @@ import random
 import time
 from typing import Any
 
+from server.bots.base import EXPERT_SECONDS, SAFETY_SECONDS
 from server.bots.sampling import SheepsheadSampler
 from server.bots.sheepshead_basic import SheepsheadBasicBot, table_from_view
 from server.bots.sheepshead_bidding import Bidder
@@ -36,11 +37,8 @@ DEFAULT_ITERATIONS = 120
 #: heuristic's best burials are compared.
 DEFAULT_BID_SAMPLES = 64
 DEFAULT_BURY_CANDIDATES = 4
-#: ``strong`` stops searching after this long (seconds) whatever its sample budget.
-SAFETY_SECONDS = 1.0
 
-#: ``expert``: its time budget per decision (seconds) and sample caps it rarely reaches.
-EXPERT_SECONDS = 1.0
+#: ``expert``: sample caps it rarely reaches within its time budget.
 EXPERT_ITERATIONS = 20_000
 EXPERT_BID_SAMPLES = 2_000
 EXPERT_BURY_CANDIDATES = 8
@@ -105,11 +103,17 @@ class SheepsheadStrongBot:
 class SheepsheadExpertBot(SheepsheadStrongBot):
     """``strong`` with a time budget instead of a sample budget (default 1 s per decision)."""
 
-    def __init__(self, seed: int | None = None, seconds: float = EXPERT_SECONDS) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        seconds: float = EXPERT_SECONDS,
+        iterations: int = EXPERT_ITERATIONS,
+        bid_samples: int = EXPERT_BID_SAMPLES,
+    ) -> None:
         super().__init__(
             seed,
-            iterations=EXPERT_ITERATIONS,
-            bid_samples=EXPERT_BID_SAMPLES,
+            iterations=iterations,
+            bid_samples=bid_samples,
             bury_candidates=EXPERT_BURY_CANDIDATES,
             seconds=seconds,
         )

@@ -22,6 +22,7 @@ import time
 from typing import Any
 
 from protocol.cards import parse_cards
+from server.bots.base import EXPERT_SECONDS, SAFETY_SECONDS
 from server.bots.sampling import sample_shithead, shithead_public
 from server.bots.shithead_basic import RepeatGuard, ShitheadBasicBot, danger_next
 from server.bots.shithead_policy import choose_play, face_up_value
@@ -36,10 +37,7 @@ DEFAULT_ITERATIONS = 96
 DEFAULT_HORIZON = 60
 #: How sharply the estimated chance of losing follows the cards still held.
 SHARPNESS = 0.35
-#: ``strong`` stops searching after this long (seconds) whatever its playout budget.
-SAFETY_SECONDS = 1.0
-#: ``expert``: its time budget per decision (seconds) and a playout cap it rarely reaches.
-EXPERT_SECONDS = 1.0
+#: ``expert``: a playout cap it rarely reaches within its time budget.
 EXPERT_ITERATIONS = 20_000
 
 
@@ -164,5 +162,10 @@ class ShitheadStrongBot:
 class ShitheadExpertBot(ShitheadStrongBot):
     """``strong`` with a time budget instead of a playout budget (default 1 s per decision)."""
 
-    def __init__(self, seed: int | None = None, seconds: float = EXPERT_SECONDS) -> None:
-        super().__init__(seed, iterations=EXPERT_ITERATIONS, seconds=seconds)
+    def __init__(
+        self,
+        seed: int | None = None,
+        seconds: float = EXPERT_SECONDS,
+        iterations: int = EXPERT_ITERATIONS,
+    ) -> None:
+        super().__init__(seed, iterations=iterations, seconds=seconds)
