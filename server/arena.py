@@ -1,6 +1,8 @@
 """``cardroom arena GAME --seats strong,basic,basic,basic,basic --hands N --seed S [--jobs J]``:
 bots of several levels play many games against each other, and the arena reports per level.
-``--seconds T`` sets the time budget per decision of the timed level, ``expert`` (default 1 s).
+``--seconds T`` sets the time budget per decision of the timed level, ``expert`` (default 1 s);
+``--cpu`` times decisions in the CPU time of the playing process, which on a busy machine shows
+what a quiet core would take (the wall clock also counts other processes' turns).
 
 Position cancels out: the games come in blocks of one deal per seat count; within a block the
 same deal (same deck, same dealer) is played once per rotation of the seat list, so every entry
@@ -77,10 +79,17 @@ def _deal_seed(seed: int, block: int) -> int:
 
 
 def play_one(
-    game: str, levels: list[str], index: int, seed: int, cap: int, seconds: float | None = None
+    game: str,
+    levels: list[str],
+    index: int,
+    seed: int,
+    cap: int,
+    seconds: float | None = None,
+    cpu: bool = False,
 ) -> GameRecord:
     """Play game ``index``: block ``index // P`` fixes the deal, ``index % P`` the rotation.
-    ``seconds`` is the time budget of timed levels (``expert``), else their default."""
+    ``seconds`` is the time budget of timed levels (``expert``), else their default; ``cpu``
+    times decisions in process CPU time instead of wall time."""
     players = len(levels)
     block, rotation = divmod(index, players)
     deal_seed = _deal_seed(seed, block)
@@ -103,7 +112,7 @@ def play_one(
     else:
         g = Sheepshead.new(players, dealer, seed=deal_seed)
     actions = 0
-    clock = time.perf_counter
+    clock = time.process_time if cpu else time.perf_counter
     while not g.is_over() and actions < cap:
         seat = g.to_act()[0]
         view = g.view(seat)
@@ -134,7 +143,7 @@ def play_one(
     return record
 
 
-def _work(args: tuple[str, list[str], int, int, int, float | None]) -> GameRecord:
+def _work(args: tuple[str, list[str], int, int, int, float | None, bool]) -> GameRecord:
     return play_one(*args)
 
 
@@ -257,9 +266,16 @@ class Summary:
 
 
 def _records(
-    game: str, levels: list[str], games: int, seed: int, jobs: int, cap: int, seconds: float | None
+    game: str,
+    levels: list[str],
+    games: int,
+    seed: int,
+    jobs: int,
+    cap: int,
+    seconds: float | None,
+    cpu: bool,
 ) -> Iterator[GameRecord]:
-    tasks = [(game, levels, i, seed, cap, seconds) for i in range(games)]
+    tasks = [(game, levels, i, seed, cap, seconds, cpu) for i in range(games)]
     if jobs <= 1:
         for t in tasks:
             yield _work(t)
@@ -291,12 +307,13 @@ def run(
     cap: int = DEFAULT_CAP,
     progress: bool = False,
     seconds: float | None = None,
+    cpu: bool = False,
 ) -> Summary:
     """Play ``games`` games and pool the results per level (``seconds``: the time budget of
-    timed levels such as ``expert``, else their default)."""
+    timed levels such as ``expert``, else their default; ``cpu``: time decisions in CPU time)."""
     summary = Summary(game, levels)
     start = shown = time.perf_counter()
-    for done, record in enumerate(_records(game, levels, games, seed, jobs, cap, seconds), 1):
+    for done, record in enumerate(_records(game, levels, games, seed, jobs, cap, seconds, cpu), 1):
         summary.add(record)
         if progress and (done == games or time.perf_counter() - shown > 0.5):
             shown = time.perf_counter()
@@ -307,7 +324,7 @@ def run(
 
 def main(argv: list[str]) -> int:
     """``cardroom arena GAME --seats L,L,… [--hands N] [--seed S] [--jobs J] [--cap A]
-    [--seconds T]``."""
+    [--seconds T] [--cpu]``."""
     parser = argparse.ArgumentParser(prog="cardroom arena")
     parser.add_argument("game", choices=GAME_NAMES)
     parser.add_argument("--seats", required=True, help="comma-separated levels, one per seat")
@@ -320,6 +337,9 @@ def main(argv: list[str]) -> int:
         type=float,
         default=None,
         help="time budget per decision of timed levels (expert; default 1 s)",
+    )
+    parser.add_argument(
+        "--cpu", action="store_true", help="time decisions in process CPU time, not wall time"
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     parser.add_argument("--no-progress", action="store_true")
@@ -343,6 +363,7 @@ def main(argv: list[str]) -> int:
         args.cap,
         not args.no_progress,
         args.seconds,
+        args.cpu,
     )
     print(summary.format())
     if args.json:

@@ -104,7 +104,7 @@ async def test_pool_answers_from_the_worker_and_falls_back_when_it_overruns(
 def test_arena_accepts_expert_with_a_budget(capsys: pytest.CaptureFixture[str]) -> None:
     summary = run("sheepshead", ["expert", "basic", "basic", "basic", "basic"], 1, seconds=0.01)
     assert summary.games == 1 and len(summary.times["expert"]) > 0
-    args = ["shithead", "--seats", "expert,basic", "--hands", "1", "--seconds", "0.01"]
+    args = ["shithead", "--seats", "expert,basic", "--hands", "1", "--seconds", "0.01", "--cpu"]
     assert arena_main([*args, "--no-progress"]) == 0
     assert "expert" in capsys.readouterr().out
     with pytest.raises(SystemExit):
