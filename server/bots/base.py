@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -28,6 +29,20 @@ EXPERT_SECONDS = 1.0
 #: ``strong`` works to a fixed sample budget (the same seed, the same decisions) but stops
 #: after this long whatever: a ceiling a quiet machine never reaches.
 SAFETY_SECONDS = 2.0
+
+
+class Deadline:
+    """When a search must answer: ``seconds`` from now (``None``: never). Searches check it
+    between playouts and drop a sample left half done, so every candidate is compared on the
+    same samples and a decision overruns by one playout at most."""
+
+    __slots__ = ("at",)
+
+    def __init__(self, seconds: float | None) -> None:
+        self.at = None if seconds is None else time.perf_counter() + seconds
+
+    def passed(self) -> bool:
+        return self.at is not None and time.perf_counter() > self.at
 
 
 class Bot(Protocol):

@@ -20,11 +20,11 @@ deadline: past it the search stops and answers with the best candidate so far.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from protocol.cards import parse_cards
+from server.bots.base import Deadline
 from server.bots.sampling import bidding_likelihood
 from server.bots.sheepshead_basic import choose_call, unknown_key
 from server.bots.sheepshead_policy import PLAYERS, rank_burials, should_pick
@@ -121,25 +121,29 @@ def compare(
     play: Callable[[Sheepshead, C, random.Random], float],
     samples: int,
     rng: random.Random,
-    deadline: float | None = None,
+    deadline: Deadline,
 ) -> tuple[list[float], int]:
     """Mean value of each candidate over up to ``samples`` sampled positions (each candidate on
     the same positions with the same playout seed), and how many samples were used. Stops early
-    at ``deadline`` (a :func:`time.perf_counter` time), after at least one sample."""
+    at ``deadline``, after at least one sample."""
     totals = [0.0] * len(candidates)
     used = 0
     for _ in range(samples):
-        if deadline is not None and used and time.perf_counter() > deadline:
+        if used and deadline.passed():
             break
         g = sample(rng)
         if g is None:
             continue
         seed = rng.getrandbits(32)
-        for i, cand in enumerate(candidates):
-            totals[i] += play(g.clone(), cand, random.Random(seed))
+        values: list[float] = []
+        for cand in candidates:
+            values.append(play(g.clone(), cand, random.Random(seed)))
+            if used and deadline.passed():
+                break
+        if len(values) < len(candidates):
+            break  # a half-done sample would favour the candidates tried first
+        totals = [t + v for t, v in zip(totals, values, strict=True)]
         used += 1
-        if deadline is not None and time.perf_counter() > deadline:
-            break
     return [t / max(used, 1) for t in totals], used
 
 
@@ -160,7 +164,7 @@ class Bidder:
         self.samples = samples
         self.bury_candidates = bury_candidates
 
-    def choose(self, view: View, default: Action, deadline: float | None) -> Action:
+    def choose(self, view: View, default: Action, deadline: Deadline) -> Action:
         """The decision for ``view``; ``default`` is the heuristic's (kept on ties)."""
         me: int = view["seat"]
         dealer = BidDealer(view)

@@ -16,10 +16,9 @@ safety deadline it never reaches on a quiet machine; ``expert`` searches until i
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
-from server.bots.base import EXPERT_SECONDS, SAFETY_SECONDS
+from server.bots.base import EXPERT_SECONDS, SAFETY_SECONDS, Deadline
 from server.bots.sampling import SheepsheadSampler
 from server.bots.sheepshead_basic import SheepsheadBasicBot, table_from_view
 from server.bots.sheepshead_bidding import Bidder
@@ -65,7 +64,7 @@ class SheepsheadStrongBot:
         legal = view["legal"]
         if not legal:
             raise ValueError("this view has no legal action: it is not this seat's turn")
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        deadline = Deadline(self.seconds)
         if len(legal) == 1:
             return Action.from_json(legal[0])
         if view["phase"] != "play":
@@ -73,9 +72,10 @@ class SheepsheadStrongBot:
         cards = [Action.from_json(a).cards[0] for a in legal]
         return Action("play", (self.search(view, cards, deadline),))
 
-    def search(self, view: View, cards: list[int], deadline: float | None = None) -> int:
+    def search(self, view: View, cards: list[int], deadline: Deadline | None = None) -> int:
         """The card with the best mean units over sampled deals; stops at ``deadline`` (after
         one sample) with the best so far."""
+        deadline = deadline or Deadline(None)
         me: int = view["seat"]
         sampler = SheepsheadSampler(view)
         rng = self.rng
@@ -83,16 +83,23 @@ class SheepsheadStrongBot:
         counts = dict.fromkeys(cards, 0)
         fallback = choose_card(table_from_view(view), rng)
         samples = max(4, self.iterations // len(cards))
-        for i in range(samples):
-            if deadline is not None and i and time.perf_counter() > deadline:
+        for done in range(samples):  # each pass starts with ``done`` samples complete
+            if done and deadline.passed():
                 break
             game = sampler.sample(rng)
             if game is None:
                 break
+            values: list[float] = []
             for c in cards:
                 child = game.clone()
                 child.apply(me, PLAY[c])
-                totals[c] += evaluate(child, me, rng)
+                values.append(evaluate(child, me, rng))
+                if done and deadline.passed():
+                    break
+            if len(values) < len(cards):
+                break  # a half-done sample would favour the cards tried first
+            for c, v in zip(cards, values, strict=True):
+                totals[c] += v
                 counts[c] += 1
         if not any(counts.values()):
             return fallback

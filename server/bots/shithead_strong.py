@@ -18,11 +18,10 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from typing import Any
 
 from protocol.cards import parse_cards
-from server.bots.base import EXPERT_SECONDS, SAFETY_SECONDS
+from server.bots.base import EXPERT_SECONDS, SAFETY_SECONDS, Deadline
 from server.bots.sampling import sample_shithead, shithead_public
 from server.bots.shithead_basic import RepeatGuard, ShitheadBasicBot, danger_next
 from server.bots.shithead_policy import choose_play, face_up_value
@@ -121,7 +120,7 @@ class ShitheadStrongBot:
         legal = [Action.from_json(a) for a in view["legal"]]
         if not legal:
             raise ValueError("this view has no legal action: it is not this seat's turn")
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        deadline = Deadline(self.seconds)
         burned = self._remember(view)
         if view["phase"] == "swap" or legal[0].kind == "flip":
             return self.basic.choose(view)
@@ -139,7 +138,7 @@ class ShitheadStrongBot:
         cands: list[Action],
         burned: set[int],
         default: Action,
-        deadline: float | None = None,
+        deadline: Deadline | None = None,
     ) -> Action:
         """The candidate with the lowest mean chance of losing; stops at ``deadline`` (after one
         sample) with the best so far."""
@@ -147,14 +146,21 @@ class ShitheadStrongBot:
         rng = self.rng
         totals = [0.0] * len(cands)
         per = max(4, self.iterations // len(cands))
-        for i in range(per):
-            if deadline is not None and i and time.perf_counter() > deadline:
+        deadline = deadline or Deadline(None)
+        for done in range(per):  # each pass starts with ``done`` samples complete
+            if done and deadline.passed():
                 break
             base = sample_shithead(view, rng, burned)
-            for j, action in enumerate(cands):
+            values: list[float] = []
+            for action in cands:
                 g = base.clone()
                 g.apply(me, action)
-                totals[j] += playout(g, me, self.horizon, rng)
+                values.append(playout(g, me, self.horizon, rng))
+                if done and deadline.passed():
+                    break
+            if len(values) < len(cands):
+                break  # a half-done sample would favour the actions tried first
+            totals = [t + v for t, v in zip(totals, values, strict=True)]
         best = min(range(len(cands)), key=lambda j: (totals[j], cands[j] != default))
         return cands[best]
 
