@@ -1,4 +1,5 @@
-"""Cardroom clients: the async Python client library (the web and terminal clients live here too).
+"""Cardroom clients: the async Python client library (``docs/clients.md``), and the terminal
+client (``clients.terminal``, ``cardroom play``).
 
 Clients speak only the wire format of :mod:`protocol`; they never import ``server``.
 """
@@ -11,6 +12,7 @@ from clients.client import (
     ConnectionLost,
     ReplyTimeout,
     UnexpectedReply,
+    action_text,
     to_action_model,
 )
 
@@ -22,5 +24,6 @@ __all__ = [
     "ConnectionLost",
     "ReplyTimeout",
     "UnexpectedReply",
+    "action_text",
     "to_action_model",
 ]

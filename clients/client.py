@@ -14,16 +14,20 @@ replies to the requests waiting for them, and appends every message to a bounded
             await host.create("shithead", seats=3, name="Ann")
             await host.host("fill_bots", level="random")
             await host.host("start")
-            while True:
-                state = await host.wait_turn()                    # my seat is to act
+            async for state in host.turns():                      # each state I must act in
                 if state.view["phase"] == "over":
                     break
                 try:
                     await host.act(state.view["legal"][0])        # at the latest version
                 except CardroomError as exc:                      # e.g. exc.code == "stale_version"
-                    print(exc)
+                    print(exc)                                    # the next turn follows
 
     asyncio.run(main())
+
+``docs/clients.md`` is the guide; ``examples/example_bot.py`` a complete bot.
+
+Reconnection. After :class:`ConnectionLost`, :meth:`CardroomClient.reconnect` opens a new
+connection to the same URL and takes the seat back with its token (``resume``), or watches again.
 
 Reading position. The client reads its messages like a file: :meth:`~CardroomClient.wait_for`,
 :meth:`~CardroomClient.wait_state` and friends return the first matching message *after the read
@@ -52,6 +56,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import math
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Generator, Mapping
 from types import TracebackType
@@ -60,8 +65,9 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.client import connect as ws_connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from protocol.errors import ErrorCode
 from protocol.messages import (
     PROTOCOL_VERSION,
     Ack,
@@ -77,6 +83,7 @@ from protocol.messages import (
     HostOp,
     Join,
     Joined,
+    Leaderboard,
     Leave,
     Ping,
     Pong,
@@ -84,6 +91,7 @@ from protocol.messages import (
     Room,
     RoomInfo,
     ServerMessage,
+    Standings,
     State,
     Watch,
     Welcome,
@@ -100,6 +108,7 @@ __all__ = [
     "ConnectionLost",
     "ReplyTimeout",
     "UnexpectedReply",
+    "action_text",
     "to_action_model",
 ]
 
@@ -112,7 +121,7 @@ DEFAULT_TIMEOUT = 10.0
 #: Messages kept for :meth:`CardroomClient.wait_for` and :meth:`CardroomClient.messages`.
 DEFAULT_HISTORY = 2000
 #: Errors without a ``ref`` after which the server no longer counts this connection in its room.
-_DETACHING_CODES = frozenset({"replaced", "removed"})
+_DETACHING_CODES = frozenset({ErrorCode.REPLACED, ErrorCode.REMOVED})
 
 ActionLike = ActionModel | Mapping[str, Any] | str
 
@@ -128,23 +137,49 @@ class CardroomError(ClientError):
     """The server refused a request with an ``error`` frame.
 
     Attributes:
-        code: the stable machine-readable code, e.g. ``"stale_version"``.
-        message: the server's human-readable explanation.
+        code: the stable machine-readable code, e.g. ``"stale_version"`` (what was refused, as
+            a program reads it; docs/protocol.md lists every code).
+        message: the server's human-readable explanation (why).
         ref: the ``id`` of the refused request (``None`` for an unsolicited error).
+        request: the refused client message (``None`` for an unsolicited error), e.g. the
+            :class:`~protocol.messages.Act` whose action the rules refused.
+
+    >>> str(CardroomError("not_your_turn", "it is seat 2's turn", "c7",
+    ...                   Act(id="c7", room="K7Q2M", version=4, action=ActionModel(kind="pickup"))))
+    "act pickup refused: not_your_turn: it is seat 2's turn"
     """
 
-    def __init__(self, code: str, message: str, ref: str | int | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        ref: str | int | None = None,
+        request: BaseModel | None = None,
+    ) -> None:
         super().__init__(code, message, ref)
         self.code = code
         self.message = message
         self.ref = ref
+        self.request = request
 
     @classmethod
-    def from_message(cls, error: Error) -> CardroomError:
-        return cls(error.code, error.message, error.ref)
+    def from_message(cls, error: Error, request: BaseModel | None = None) -> CardroomError:
+        return cls(error.code, error.message, error.ref, request)
 
     def __str__(self) -> str:
-        return f"{self.code}: {self.message}"
+        if self.request is None:
+            return f"{self.code}: {self.message}"
+        return f"{_describe(self.request)} refused: {self.code}: {self.message}"
+
+
+def _describe(request: BaseModel) -> str:
+    """A short name for a request in messages: ``"act play 7D 7S"``, ``"host start"``."""
+    kind = str(getattr(request, "type", type(request).__name__))
+    if isinstance(request, Act):
+        return f"{kind} {action_text(request.action)}"
+    if isinstance(request, Host):
+        return f"{kind} {request.op}"
+    return kind
 
 
 class ClientStateError(ClientError):
@@ -210,9 +245,17 @@ class CardroomClient:
         *,
         timeout: float = DEFAULT_TIMEOUT,
         history: int = DEFAULT_HISTORY,
+        url: str | None = None,
+        ws_options: Mapping[str, Any] | None = None,
     ) -> None:
-        """Wrap an open connection and start reading it (prefer :meth:`connect`)."""
+        """Wrap an open connection and start reading it (prefer :meth:`connect`).
+
+        ``url`` and ``ws_options`` are what :meth:`reconnect` opens a new connection with.
+        """
         self.timeout = timeout
+        self.url = url
+        self._label = "cardroom-python"
+        self._ws_options = dict(ws_options or {})
         self.welcome: Welcome | None = None
         self.room: str | None = None
         self.seat: int | None = None
@@ -240,7 +283,7 @@ class CardroomClient:
         cls,
         url: str,
         *,
-        hello: bool = True,
+        hello: bool | str = True,
         timeout: float = DEFAULT_TIMEOUT,
         history: int = DEFAULT_HISTORY,
         **ws_options: Any,
@@ -252,7 +295,8 @@ class CardroomClient:
 
         Args:
             url: the server's WebSocket URL.
-            hello: send ``hello`` and await the ``welcome`` before returning.
+            hello: send ``hello`` and await the ``welcome`` before returning (a string: the
+                ``client`` label to say it with; default ``"cardroom-python"``).
             timeout: default seconds to wait for replies and ``wait_*`` matches.
             history: messages kept for ``wait_for`` and ``messages``.
             **ws_options: passed to :func:`websockets.asyncio.client.connect`
@@ -298,6 +342,24 @@ class CardroomClient:
         return list(view.get("legal") or []) if view is not None else []
 
     @property
+    def legal_actions(self) -> list[ActionModel]:
+        """:attr:`legal` as typed :class:`~protocol.messages.ActionModel` values."""
+        return [ActionModel.model_validate(a) for a in self.legal]
+
+    @property
+    def play_sets(self) -> list[list[str]]:
+        """Shithead: the cards that may be played together now, one list per rank (any
+        non-empty subset of one list is a legal ``play``); ``[]`` when no cards can be played."""
+        view = self.view
+        return [list(s) for s in view.get("play_sets") or []] if view is not None else []
+
+    @property
+    def bury_from(self) -> list[str]:
+        """Sheepshead: the cards the picker may bury now (any two distinct ones), else ``[]``."""
+        view = self.view
+        return list(view.get("bury_from") or []) if view is not None else []
+
+    @property
     def my_turn(self) -> bool:
         """Whether the latest view lists this seat among those to act, with a legal action."""
         view = self.view
@@ -315,16 +377,29 @@ class CardroomClient:
 
     # ------------------------------------------------------------------ requests
 
-    async def hello(self, client: str = "cardroom-python") -> Welcome:
-        """Open the session; the server answers ``welcome``.
+    async def hello(self, client: str = "cardroom-python", device: str | None = None) -> Welcome:
+        """Open the session; the server answers ``welcome``. ``device``: the token this
+        client keeps, under which its player's finished games are ranked (optional).
 
         Raises:
             CardroomError: e.g. an unsupported protocol version.
         """
+        self._label = client  # said again by reconnect()
         return await self.request(
-            Hello(id=self._next_id(), protocol=PROTOCOL_VERSION, client=client),
+            Hello(id=self._next_id(), protocol=PROTOCOL_VERSION, client=client, device=device),
             Welcome,
         )
+
+    async def leaderboard(
+        self, board: str = "daily", limit: int = 20, *, timeout: float | None = None
+    ) -> Standings:
+        """A leaderboard (``daily``, ``daily:YYYY-MM-DD``, ``sheepshead``, ``shithead``).
+
+        Raises:
+            CardroomError: ``bad_board``, or ``store_unavailable``.
+        """
+        msg = Leaderboard(id=self._next_id(), board=board, limit=limit)
+        return await self.request(msg, Standings, timeout=timeout)
 
     async def create(
         self,
@@ -348,7 +423,7 @@ class CardroomClient:
             seats=seats,
             name=name,
             turn_timer=turn_timer,
-            options=options or {},
+            options=options or {},  # type: ignore[arg-type]  # validated into the game's options
             daily=daily,
         )
         return await self.request(msg, Joined, timeout=timeout)
@@ -482,7 +557,7 @@ class CardroomClient:
             self._pending.pop(key, None)
         self._cursor = max(self._cursor, index + 1)
         if isinstance(answer, Error):
-            raise CardroomError.from_message(answer)
+            raise CardroomError.from_message(answer, message)
         if not isinstance(answer, reply):
             raise UnexpectedReply(getattr(message, "type", "?"), answer)
         return answer
@@ -516,7 +591,7 @@ class CardroomClient:
         """
         wait = self.timeout if timeout is None else timeout
         try:
-            async with asyncio.timeout(wait):
+            async with asyncio.timeout(None if math.isinf(wait) else wait):
                 index, msg = await self._next_match(self._cursor, predicate)
         except TimeoutError:
             raise ReplyTimeout("matching message", wait) from None
@@ -554,9 +629,18 @@ class CardroomClient:
         The latest state is not used while a newer one is known to be on its way (after an
         ``ack`` with a newer version, or a ``stale_version`` error), so a loop of ``wait_turn``
         and :meth:`act` never acts twice on the same state.
-        """
 
+        Raises:
+            CardroomError: the seat was lost while waiting (``removed`` by the host, or
+                ``replaced`` by a resume from another connection).
+            ReplyTimeout, ConnectionLost: as :meth:`wait_for`.
+        """
+        return await self._wait_turn(timeout, None)
+
+    async def _wait_turn(self, timeout: float | None, skip: State | None) -> State:
         def due(state: State) -> bool:
+            if state is skip:
+                return False
             if self.version is not None and state.version < self.version:
                 return False  # superseded by a state already received
             view = state.view
@@ -564,14 +648,48 @@ class CardroomClient:
             mine = self.seat is not None and self.seat in (view.get("to_act") or [])
             return over or (mine and bool(view.get("legal")))
 
+        def match(msg: ServerMessage) -> bool:
+            if isinstance(msg, Error):
+                return msg.ref is None and msg.code in _DETACHING_CODES
+            return isinstance(msg, State) and due(msg)
+
         if self.state is not None and not self._behind and due(self.state):
             return self.state
-        return await self.wait_state(due, timeout)
+        msg = await self.wait_for(match, timeout)
+        if isinstance(msg, Error):
+            raise CardroomError.from_message(msg)
+        assert isinstance(msg, State)
+        return msg
 
-    async def messages(self) -> AsyncIterator[ServerMessage]:
-        """Every message from the read position on, with its own cursor (the shared read
-        position does not move); ends once the connection is closed and all were yielded."""
-        position = self._cursor
+    async def states(self) -> AsyncIterator[State]:
+        """Every ``state`` from the read position on (its own cursor, like :meth:`messages`);
+        ends when the connection closes."""
+        async for msg in self.messages():
+            if isinstance(msg, State):
+                yield msg
+
+    async def turns(self, timeout: float | None = None) -> AsyncIterator[State]:
+        """The states in which this seat must act, one per turn, ending after the state whose
+        ``phase`` is ``"over"`` (which is yielded too). Act on each before asking for the next:
+        a state is never yielded twice, so a refused action (say ``stale_version``) simply
+        leads to the next fresh state. ``timeout`` bounds each wait (default: none).
+
+        Raises:
+            CardroomError: the seat was lost (``removed``, ``replaced``).
+            ConnectionLost: the connection closed (call :meth:`reconnect`, then iterate again).
+        """
+        last: State | None = None
+        while True:
+            last = await self._wait_turn(math.inf if timeout is None else timeout, last)
+            yield last
+            if last.view.get("phase") == "over":
+                return
+
+    async def messages(self, start: int | None = None) -> AsyncIterator[ServerMessage]:
+        """Every message from the read position (or from the absolute index ``start``, see
+        :attr:`received`) on, with its own cursor (the shared read position does not move);
+        ends once the connection is closed and all were yielded."""
+        position = self._cursor if start is None else start
         while True:
             try:
                 index, msg = await self._next_match(position, None)
@@ -579,6 +697,12 @@ class CardroomClient:
                 return
             position = index + 1
             yield msg
+
+    @property
+    def received(self) -> int:
+        """How many messages have arrived on this client (over every connection it had): the
+        absolute index the next one will have."""
+        return self._count
 
     @property
     def history(self) -> list[ServerMessage]:
@@ -593,12 +717,66 @@ class CardroomClient:
         if self._closed:
             return
         self._closed = True
+        await self._stop_reading()
+        self._fail_pending(ConnectionLost("the client closed the connection"))
+
+    async def reconnect(
+        self, *, attempts: int = 10, delay: float = 0.25, max_delay: float = 4.0
+    ) -> Joined | None:
+        """Open a new connection to the same server (after this one was lost, or to replace
+        it), say ``hello`` and take the room back: ``resume`` with the seat's token, or
+        ``watch`` again as a spectator. A snapshot ``state`` follows the ``joined`` once a game
+        has started. The history and its read positions carry on across connections.
+
+        Tries ``attempts`` times, waiting ``delay`` seconds after the first failure and twice
+        as long after each next one (at most ``max_delay``).
+
+        Returns:
+            the ``joined`` reply, or ``None`` if the client was in no room.
+
+        Raises:
+            ClientStateError: :meth:`close` was called, or the client has no URL.
+            CardroomError: the server refused to give the room back (``bad_token``: the seat
+                is no longer this client's, e.g. after a kick; ``room_not_found``).
+            ConnectionLost: every attempt failed.
+        """
+        if self._closed:
+            raise ClientStateError("the client is closed")
+        if self.url is None:
+            raise ClientStateError("no URL to reconnect to: use CardroomClient.connect(url)")
+        room, token = self.room, self.token
+        failure: BaseException | None = None
+        for attempt in range(max(1, attempts)):
+            if attempt:
+                await asyncio.sleep(min(delay * 2 ** (attempt - 1), max_delay))
+            try:
+                ws = await ws_connect(self.url, **self._ws_options)
+            except (OSError, InvalidHandshake, TimeoutError) as exc:
+                failure = exc
+                continue
+            await self._stop_reading()
+            self._ws, self._lost = ws, None
+            self._reader = asyncio.get_running_loop().create_task(
+                self._read(), name="cardroom-client-reader"
+            )
+            try:
+                await self.hello(self._label)
+                if room is None:
+                    return None
+                if token is not None:
+                    return await self.resume(room, token)
+                return await self.watch(room)
+            except (ConnectionLost, ReplyTimeout) as exc:
+                failure = exc
+        raise ConnectionLost(f"could not reconnect to {self.url} in {attempts} tries: {failure}")
+
+    async def _stop_reading(self) -> None:
+        """Close the current socket and wait for its reader to finish."""
         with contextlib.suppress(Exception):
             await self._ws.close()
         _, running = await asyncio.wait({self._reader}, timeout=5)
         for task in running:
             task.cancel()
-        self._fail_pending(ConnectionLost("the client closed the connection"))
 
     # ------------------------------------------------------------------ internals
 
@@ -702,7 +880,7 @@ class CardroomClient:
             if msg.version is not None and msg.version != self.version:
                 self._behind = True  # its state follows
         elif isinstance(msg, Error):
-            if msg.code == "stale_version":
+            if msg.code == ErrorCode.STALE_VERSION:
                 self._behind = True  # a fresh state follows
             elif msg.ref is None and msg.code in _DETACHING_CODES:
                 self._forget_room()  # the server no longer counts us in the room
@@ -735,7 +913,7 @@ class _Connect:
         self,
         cls: type[CardroomClient],
         url: str,
-        hello: bool,
+        hello: bool | str,
         timeout: float,
         history: int,
         ws_options: dict[str, Any],
@@ -750,10 +928,19 @@ class _Connect:
 
     async def _open(self) -> CardroomClient:
         ws = await ws_connect(self._url, **self._ws_options)
-        client = self._cls(ws, timeout=self._timeout, history=self._history)
+        client = self._cls(
+            ws,
+            timeout=self._timeout,
+            history=self._history,
+            url=self._url,
+            ws_options=self._ws_options,
+        )
         if self._hello:
             try:
-                await client.hello()
+                if isinstance(self._hello, str):
+                    await client.hello(self._hello)
+                else:
+                    await client.hello()
             except BaseException:
                 await client.close()
                 raise
@@ -805,3 +992,17 @@ def to_action_model(action: ActionLike) -> ActionModel:
                 data["cards"].append(word)
         return ActionModel.model_validate(data)
     return ActionModel.model_validate(dict(action))
+
+
+def action_text(action: ActionModel) -> str:
+    """The string form of an action, as :func:`to_action_model` reads it.
+
+    >>> action_text(ActionModel(kind="play", cards=["7D", "7S"]))
+    'play 7D 7S'
+    >>> action_text(to_action_model({"kind": "flip", "slot": 1}))
+    'flip #1'
+    """
+    parts = [action.kind, *action.cards]
+    if action.slot is not None:
+        parts.append(f"#{action.slot}")
+    return " ".join(parts)

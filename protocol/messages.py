@@ -32,7 +32,13 @@ CardCode = Annotated[
     StringConstraints(strip_whitespace=True, to_upper=True, pattern=r"^[2-9TJQKAtjqka][CDHScdhs]$"),
 ]
 RequestId = Annotated[str, StringConstraints(min_length=1, max_length=64)] | int
-PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
+# bounded here; normalised and checked by the room (``bad_name``, ``name_taken``)
+PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
+#: A secret the client makes once and keeps (no accounts): it ranks the results of the games
+#: its player finishes on the leaderboards; boards show only a digest of it.
+DeviceToken = Annotated[
+    str, StringConstraints(min_length=16, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
+]
 ChatText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=280)]
 
 #: Longest chat message, in characters.
@@ -54,11 +60,26 @@ class ActionModel(_Model):
     slot: Annotated[int, Field(ge=0, le=8)] | None = None
 
 
+class ShitheadOptions(_Model):
+    """Shithead's room options: none yet (anything else is ``invalid_message``)."""
+
+
+class SheepsheadOptions(_Model):
+    """Sheepshead's room options: none yet (anything else is ``invalid_message``)."""
+
+
+#: A room's options: one typed, bounded model per game (free objects are refused).
+GameOptions = ShitheadOptions | SheepsheadOptions
+
+SeatKind = Literal["empty", "human", "bot"]
+RoomStatusName = Literal["lobby", "playing", "between", "paused", "over", "closed"]
+
+
 class SeatInfo(_Model):
     """One seat as everyone sees it (never its token)."""
 
     seat: int
-    kind: Literal["empty", "human", "bot"]
+    kind: SeatKind
     name: str | None = None
     bot_level: BotLevel | None = None
     connected: bool = False
@@ -73,12 +94,12 @@ class RoomInfo(_Model):
 
     room: str
     game: GameName
-    status: Literal["lobby", "playing", "between", "paused", "over", "closed"]
+    status: RoomStatusName
     seats: list[SeatInfo]
     spectators: int
     locked: bool
     turn_timer: int | None
-    options: dict[str, Any]
+    options: GameOptions
     games_played: int
     totals: list[int] = Field(description="shithead: losses per seat; sheepshead: units per seat")
     match_length: int | None = Field(default=None, description="games in the match, if bounded")
@@ -93,6 +114,7 @@ class Hello(_Model):
     id: RequestId
     protocol: int
     client: Annotated[str, StringConstraints(max_length=64)] = ""
+    device: DeviceToken | None = None
 
 
 class Create(_Model):
@@ -101,10 +123,11 @@ class Create(_Model):
     type: Literal["create"] = "create"
     id: RequestId
     game: GameName
-    seats: Annotated[int, Field(ge=2, le=5)]
+    # bounded here, checked per game by the server (``bad_seats``)
+    seats: Annotated[int, Field(ge=0, le=64)]
     name: PlayerName
     turn_timer: Annotated[int, Field(ge=1, le=600)] | None = None
-    options: dict[str, Any] = Field(default_factory=dict)
+    options: GameOptions = Field(default_factory=ShitheadOptions)
     daily: bool = False
 
 
@@ -115,7 +138,7 @@ class Join(_Model):
     id: RequestId
     room: RoomCode
     name: PlayerName
-    seat: Annotated[int, Field(ge=0, le=4)] | None = None
+    seat: Annotated[int, Field(ge=0, le=64)] | None = None  # checked by the room (bad_seat)
 
 
 class Watch(_Model):
@@ -163,7 +186,7 @@ class Host(_Model):
     id: RequestId
     room: RoomCode
     op: HostOp
-    seat: Annotated[int, Field(ge=0, le=4)] | None = None
+    seat: Annotated[int, Field(ge=0, le=64)] | None = None  # checked by the room (bad_seat)
     level: BotLevel | None = None
 
 
@@ -185,8 +208,18 @@ class Ping(_Model):
     id: RequestId
 
 
+class Leaderboard(_Model):
+    """Ask for a leaderboard: ``daily`` (today, UTC), ``daily:YYYY-MM-DD``, ``sheepshead`` or
+    ``shithead`` (all-time). The answer is ``standings``."""
+
+    type: Literal["leaderboard"] = "leaderboard"
+    id: RequestId
+    board: Annotated[str, StringConstraints(max_length=32)] = "daily"
+    limit: Annotated[int, Field(ge=1, le=100)] = 20
+
+
 ClientMessage = Annotated[
-    Hello | Create | Join | Watch | Resume | Act | Host | Chat | Leave | Ping,
+    Hello | Create | Join | Watch | Resume | Act | Host | Chat | Leave | Ping | Leaderboard,
     Field(discriminator="type"),
 ]
 
@@ -206,7 +239,7 @@ class Error(_Model):
     """A refusal, sent only to the connection whose message caused it."""
 
     type: Literal["error"] = "error"
-    code: str
+    code: str = Field(description="one of protocol.errors.ERROR_CODES (schema: error_codes)")
     message: str
     ref: RequestId | None = None
 
@@ -267,8 +300,29 @@ class Closing(_Model):
     reason: str
 
 
+class StandingsEntry(_Model):
+    rank: int = Field(description="equal scores share a rank (1, 2, 2, 4)")
+    player: str = Field(description="a digest of the player's device token")
+    name: str
+    score: int = Field(description="daily and sheepshead: units; shithead: games got out of")
+    games: int
+
+
+class Standings(_Model):
+    """A leaderboard: its best entries, and yours (by your hello's ``device``) if you are on it.
+
+    Only results the server computed are ever on a board: no message submits a score.
+    """
+
+    type: Literal["standings"] = "standings"
+    ref: RequestId
+    board: str
+    entries: list[StandingsEntry]
+    you: StandingsEntry | None = None
+
+
 ServerMessage = Annotated[
-    Welcome | Error | Joined | Ack | Room | State | ChatLine | Pong | Closing,
+    Welcome | Error | Joined | Ack | Room | State | ChatLine | Pong | Closing | Standings,
     Field(discriminator="type"),
 ]
 

@@ -1,17 +1,24 @@
 """The ``cardroom`` command: ``serve`` runs the server, ``sim`` plays simulated games, ``bench``
-measures the rules cores."""
+measures the rules cores, ``bot`` seats a bot at a room over the protocol, ``play`` is the
+terminal client."""
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from server.rules.registry import GAME_NAMES
 
 #: One simulation module per game of the registry, named for it.
 SIMS = {name: f"server.sim.{name}" for name in GAME_NAMES}
-BENCHES = {"rules": "server.bench.rules", "server": "server.bench.server"}
+BENCHES = {
+    "rules": "server.bench.rules",
+    "server": "server.bench.server",
+    "redis": "server.bench.redis",
+    "takeover": "server.bench.takeover",
+}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -24,10 +31,16 @@ def main(argv: list[str] | None = None) -> int:
     bench = sub.add_parser("bench", help="run a benchmark and print its figures", add_help=False)
     bench.add_argument("what", choices=sorted(BENCHES))
     sub.add_parser("arena", help="bots play each other; per-level results", add_help=False)
+    sub.add_parser("bot", help="seat a bot at a room as a remote client", add_help=False)
+    sub.add_parser("play", help="play in the terminal (Textual)", add_help=False)
     args, rest = parser.parse_known_args(argv)
     if args.command == "serve":
         return serve(rest)
-    if args.command == "sim":
+    if args.command == "bot":
+        module = importlib.import_module("server.remote_bot")
+    elif args.command == "play":
+        module = importlib.import_module("clients.terminal.app")
+    elif args.command == "sim":
         module = importlib.import_module(SIMS[args.game])
     elif args.command == "arena":
         module = importlib.import_module("server.arena")
@@ -72,6 +85,31 @@ def serve(argv: list[str]) -> int:
         help="messages a second a connection may send on average",
     )
     parser.add_argument("--burst", type=float, default=40.0, help="burst above --rate")
+    parser.add_argument(
+        "--hello-timeout",
+        type=float,
+        default=10.0,
+        help="seconds a new connection has to send hello before it is closed",
+    )
+    parser.add_argument(
+        "--max-connections", type=int, default=10_000, help="open WebSockets in this process"
+    )
+    parser.add_argument(
+        "--max-per-address", type=int, default=50, help="open WebSockets from one IP address"
+    )
+    parser.add_argument(
+        "--no-trim-memory",
+        dest="trim_memory",
+        action="store_false",
+        help="do not hand freed memory back to the system after bursts of closed connections",
+    )
+    parser.add_argument(
+        "--redis",
+        default=os.environ.get("REDIS_URL") or None,
+        metavar="URL",
+        help="keep rooms, history and leaderboards in Redis at this redis:// URL, so games "
+        "survive a restart or crash (default: $REDIS_URL; unset: in memory)",
+    )
     parser.add_argument("--log-level", default="INFO")
     args = parser.parse_args(argv)
     logging.getLogger("websockets").setLevel(logging.WARNING)
@@ -87,17 +125,23 @@ def serve(argv: list[str]) -> int:
         origins=origins,
         rate=args.rate,
         burst=args.burst,
+        hello_timeout=args.hello_timeout,
+        max_connections=args.max_connections,
+        max_per_address=args.max_per_address,
+        trim_memory=args.trim_memory,
+        redis_url=args.redis,
         rooms=RoomSettings(
             grace=args.grace, idle_timeout=args.idle_timeout, bot_delay=args.bot_delay
         ),
     )
+    server = CardroomServer(config)
     try:
-        import uvloop
-
-        uvloop.install()
+        import uvloop  # declared for Linux in pyproject.toml; optional elsewhere
     except ImportError:
-        pass
-    asyncio.run(CardroomServer(config).serve_forever())
+        logging.getLogger("cardroom").info("uvloop is not installed: using asyncio's own loop")
+        asyncio.run(server.serve_forever())
+    else:
+        uvloop.run(server.serve_forever())  # the listening line names the loop
     return 0
 
 

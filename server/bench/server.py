@@ -18,9 +18,11 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from clients import CardroomClient, CardroomError
+from protocol.messages import GameName
 
 
 def free_port() -> int:
@@ -53,10 +55,11 @@ def _choose(view: dict[str, Any]) -> dict[str, Any]:
     if view["phase"] == "swap":
         return {"kind": "ready"}
     plays = [a for a in legal if a["kind"] == "play"]
-    return plays[0] if plays else legal[0]
+    chosen: dict[str, Any] = plays[0] if plays else legal[0]
+    return chosen
 
 
-async def _human(url: str, game: str, seats: int, level: str, stop: float) -> int:
+async def _human(url: str, game: GameName, seats: int, level: str, stop: float) -> int:
     """One room: create, fill with bots, play this seat until ``stop``; return own actions."""
     acted = 0
     async with CardroomClient.connect(url, timeout=30) as me:
@@ -100,18 +103,37 @@ def _metrics(port: int) -> dict[str, float]:
     return out
 
 
-async def _run(
-    game: str, rooms: int, seconds: float, level: str, port: int | None
+async def run_load(
+    game: GameName,
+    rooms: int,
+    seconds: float,
+    level: str,
+    port: int | None = None,
+    *,
+    extra: Sequence[str] = (),
+    on_done: Callable[[int], object] | None = None,
 ) -> dict[str, float]:
+    """Play the load against a server (``port``: one already running; else one started here
+    with ``extra`` arguments); ``on_done(port)`` runs before a started server is stopped."""
     own = port is None
     port = port or free_port()
-    command = serve_command(port, "--rate", "1000", "--burst", "1000")
-    proc = subprocess.Popen(
+    # a loopback load test raises the limits that protect a public server
+    command = serve_command(
+        port,
+        "--rate",
+        "1000",
+        "--burst",
+        "1000",
+        "--max-per-address",
+        str(10 * rooms + 100),
+        *extra,
+    )
+    proc = subprocess.Popen(  # noqa: ASYNC220  # starts at once; the bench waits on its port
         command if own else ["true"],
         stdout=subprocess.DEVNULL,
         preexec_fn=lambda: os.sched_setaffinity(0, {0}),  # the server on CPU 0
     )
-    os.sched_setaffinity(0, {1} if os.cpu_count() and os.cpu_count() > 1 else {0})
+    os.sched_setaffinity(0, {1} if (os.cpu_count() or 1) > 1 else {0})
     try:
         url = f"ws://127.0.0.1:{port}/"
         for _ in range(100):
@@ -129,6 +151,8 @@ async def _run(
         )
         elapsed = time.monotonic() - start
         after = await asyncio.to_thread(_metrics, port)
+        if on_done is not None:
+            await asyncio.to_thread(on_done, port)
     finally:
         proc.terminate()
         try:
@@ -159,7 +183,7 @@ def main(argv: list[str]) -> int:
         "(started with --bot-delay 0) instead of starting one",
     )
     args = parser.parse_args(argv)
-    r = asyncio.run(_run(args.game, args.rooms, args.seconds, args.level, args.port))
+    r = asyncio.run(run_load(args.game, args.rooms, args.seconds, args.level, args.port))
     print(
         f"server, {args.game}: {args.rooms} rooms x (1 scripted human + 4 {args.level} bots), "
         f"{args.seconds:.0f} s, server in its own process:\n"

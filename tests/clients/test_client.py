@@ -21,6 +21,7 @@ from clients import (
     to_action_model,
 )
 from protocol import messages as m
+from protocol.errors import ErrorCode
 
 ROOM = "K7Q2M"
 
@@ -37,10 +38,15 @@ def _info(status: str = "lobby") -> m.RoomInfo:
         spectators=0,
         locked=False,
         turn_timer=None,
-        options={},
+        options=m.ShitheadOptions(),
         games_played=0,
         totals=[0, 0],
     )
+
+
+def error(code: str, message: str, ref: m.RequestId | None = None) -> m.Error:
+    """An error frame with a code the real server sends (protocol/errors.py lists them all)."""
+    return m.Error(code=ErrorCode(code), message=message, ref=ref)
 
 
 class FakeServer:
@@ -68,10 +74,11 @@ class FakeServer:
             assert isinstance(frame, str)
             self.received.append(frame)
             try:
-                msg = m.parse_client(frame)
-            except ValidationError:
-                await ws.send(m.dump(m.Error(code="bad_message", message="unreadable")))
+                json.loads(frame)
+            except ValueError:  # what the real server answers a frame that is not JSON
+                await ws.send(m.dump(error(code="bad_json", message="not JSON")))
                 continue
+            msg = m.parse_client(frame)  # the tests send only valid messages past this point
             for out in self.answer(msg):
                 if out == "CLOSE":
                     await ws.close(1001, "going away")
@@ -90,7 +97,7 @@ class FakeServer:
                 m.dump(m.Room(room=_info())),
             ]
         if isinstance(msg, m.Join | m.Resume | m.Watch) and msg.room != ROOM:
-            return [m.dump(m.Error(code="room_not_found", message="no", ref=msg.id))]
+            return [m.dump(error(code="room_not_found", message="no", ref=msg.id))]
         if isinstance(msg, m.Join | m.Resume):
             self.version = max(self.version, 1)
             return [
@@ -107,7 +114,7 @@ class FakeServer:
         if isinstance(msg, m.Act):
             if msg.version != self.version:
                 return [
-                    m.dump(m.Error(code="stale_version", message="moved on", ref=msg.id)),
+                    m.dump(error(code="stale_version", message="moved on", ref=msg.id)),
                     self.state(0),
                 ]
             self.version += 1
@@ -120,7 +127,7 @@ class FakeServer:
             if msg.op == "kick":
                 return [
                     m.dump(m.Ack(ref=msg.id, version=self.version)),
-                    m.dump(m.Error(code="removed", message="the host removed you")),
+                    m.dump(error(code="removed", message="the host removed you")),
                 ]
             self.version += 1
             return [
@@ -199,7 +206,9 @@ async def test_stale_version_raises_and_the_fresh_state_follows(
         await c.join(ROOM, "Ann")
         with pytest.raises(CardroomError) as info:
             await c.act("pickup", version=99)
-        assert info.value.code == "stale_version" and str(info.value) == "stale_version: moved on"
+        assert info.value.code == "stale_version"
+        assert isinstance(info.value.request, m.Act)
+        assert str(info.value) == "act pickup refused: stale_version: moved on"
         state = await c.wait_state()
         assert state.version == c.version == 1
 
@@ -246,7 +255,7 @@ async def test_garbage_gets_an_unsolicited_error(fake: tuple[FakeServer, str]) -
     async with CardroomClient.connect(url) as c:
         await c.send_raw("{not json")
         error = await c.wait_for(lambda msg: isinstance(msg, m.Error))
-        assert isinstance(error, m.Error) and error.ref is None
+        assert isinstance(error, m.Error) and error.ref is None and error.code == "bad_json"
 
 
 async def test_timeouts(fake: tuple[FakeServer, str]) -> None:

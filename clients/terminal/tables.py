@@ -1,0 +1,262 @@
+"""The lobby and the two tables as text for a panel about 48 columns wide and 14 rows high.
+
+Each function takes the latest view (``None`` before the first game), the room info and this
+client's seat (``None`` for a spectator), and returns one :class:`rich.text.Text`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+
+from clients.terminal.cards import BACK, NONE, card_text, cards_text
+from clients.terminal.describe import is_, seat_names
+from protocol.messages import RoomInfo, State
+
+NAME_WIDTH = 10
+TURN = Text("▶ ", style="bold yellow")
+IDLE = Text("  ")
+
+
+def _short(name: str, width: int = NAME_WIDTH) -> str:
+    return name if len(name) <= width else name[: width - 1] + "…"
+
+
+def _names(info: RoomInfo | None, me: int | None, players: int) -> list[str]:
+    return [_short(n) for n in seat_names(info, me, players)]
+
+
+def _name(name: str, me: bool, width: int = NAME_WIDTH) -> Text:
+    return Text(_short(name, width).ljust(width), style="bold green" if me else "bold")
+
+
+_CONNECTION = {
+    "online": ("● online", "green"),
+    "reconnecting": ("◌ reconnecting…", "bold red"),
+    "offline": ("✗ offline", "bold red"),
+}
+
+
+def top_line(
+    info: RoomInfo | None,
+    state: State | None,
+    me: int | None,
+    connection: str,
+    now: float,
+    width: int = 78,
+) -> Text:
+    """The header: room, game, status, game or hand number, watching, whose turn, the time left
+    for the turn (from the state's ``deadline``), the connection. Parts of least importance are
+    left out until it fits ``width`` columns."""
+    parts: list[tuple[int, str, str]] = []  # (importance: higher stays longer, text, style)
+    if info is None:
+        parts.append((9, "Joining…", ""))
+    else:
+        parts += [(9, info.room, "bold reverse"), (8, f" {info.game.capitalize()}", "")]
+        if info.status != "playing":
+            parts.append((5, f" · {info.status}", ""))
+        if info.match_length:
+            played = info.games_played + (1 if info.status in ("playing", "paused") else 0)
+            parts.append((2, f" · hand {max(1, played)}/{info.match_length}", ""))
+        elif info.games_played or info.status != "lobby":
+            parts.append((2, f" · game {info.games_played + (info.status != 'between')}", ""))
+        if me is None:
+            parts.append((3, " · watching", "italic"))
+    if state is not None and state.view.get("phase") != "over":
+        to_act = state.view.get("to_act") or []
+        if me is not None and me in to_act and state.view.get("legal"):
+            parts.append((7, " · YOUR TURN", "bold yellow"))
+        elif to_act and state.view.get("phase") != "swap":
+            names = _names(info, me, state.view.get("players", 5))
+            parts.append((4, f" · {names[to_act[0]]} to play", ""))
+        if state.deadline is not None:
+            left = max(0, int(state.deadline - now))
+            # plain digits: clock symbols are missing or double width in many terminals
+            clock = f" · {left // 60}:{left % 60:02d} left"
+            parts.append((6, clock, "bold red" if left < 10 else "bold"))
+    text, style = _CONNECTION[connection]
+    parts.append((9, f"  {text}", style))
+    while sum(len(p[1]) for p in parts) > width:
+        parts.remove(min(parts, key=lambda p: p[0]))
+    return Text.assemble(*((t, st) for _, t, st in parts))
+
+
+def lobby(info: RoomInfo, me: int | None) -> Text:
+    """Before the first game: who sits where, and what the room is set to."""
+    game = info.game.capitalize()
+    out = Text.assemble(
+        ("Room ", "dim"), (info.room, "bold reverse"), f"  {game}, {len(info.seats)} seats\n"
+    )
+    out.append("Share the code: others join it or watch it.\n\n", style="dim")
+    for s in info.seats:
+        mark = Text("★ ", "yellow") if s.host else IDLE
+        line = Text.assemble(mark, f"{s.seat + 1}  ")
+        if s.kind == "empty":
+            line.append("(empty)", style="dim")
+        else:
+            line.append_text(_name(s.name or "?", s.seat == me, 14))
+            if s.kind == "bot":
+                line.append(f"{s.bot_level} bot", style="cyan")
+            elif not s.connected:
+                line.append("away", style="red")
+            elif s.seat == me:
+                line.append("you", style="green")
+        out.append_text(line)
+        out.append("\n")
+    timer = f"{info.turn_timer}s a turn" if info.turn_timer else "no turn timer"
+    lock = "locked" if info.locked else "open"
+    out.append(f"\n{info.spectators} watching · {lock} · {timer}\n", style="dim")
+    host = any(s.host and s.seat == me for s in info.seats)
+    if host:
+        out.append("You are the host: your commands are below.", style="cyan")
+    else:
+        out.append("Waiting for the host to start the game.", style="dim")
+    return out
+
+
+def shithead(view: dict[str, Any], info: RoomInfo | None, me: int | None) -> Text:
+    """Every seat's hand size, face-up and face-down cards and losses; the pile and stock."""
+    players = view["players"]
+    names = _names(info, me, players)
+    totals = info.totals if info is not None else [0] * players
+    to_act = set(view.get("to_act") or [])
+    columns = "  " + "name".ljust(NAME_WIDTH) + "hand   face up      down  lost\n"
+    out = Text.assemble((columns, "dim"))
+    for i, s in enumerate(view["seats"]):
+        line = Text.assemble(TURN if i in to_act else IDLE, _name(names[i], i == me))
+        line.append(f"{s['hand_count']:>3}   ")
+        up = cards_text(s["face_up"]) if s["face_up"] else NONE.copy()
+        line.append_text(up)
+        line.append(" " * max(1, 13 - len(up.plain)))
+        line.append_text(Text("").join(BACK if d else NONE for d in s["face_down"]))
+        line.append(" " * max(1, 6 - len(s["face_down"])))
+        line.append(f"{totals[i] if i < len(totals) else 0:>2}")
+        if s.get("place"):
+            line.append(f" out {_ordinal(s['place'])}", style="green")
+        elif view["phase"] == "swap" and s.get("ready"):
+            line.append(" ready", style="dim")
+        out.append_text(line)
+        out.append("\n")
+    pile: list[str] = view.get("pile") or []
+    out.append(f"\nPile {len(pile):>2}: ", style="bold")
+    if pile:
+        shown = pile[-6:]
+        if len(pile) > 6:
+            out.append("… ", style="dim")
+        out.append_text(cards_text(shown[:-1]))
+        out.append(" " if len(shown) > 1 else "")
+        out.append_text(card_text(shown[-1], "reverse"))
+    else:
+        out.append("empty", style="dim")
+    out.append(f"\nStock {view.get('stock', 0)} · burned {view.get('burned', 0)}\n", style="dim")
+    out.append_text(_shithead_status(view, names, me))
+    return out
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n, 'th') }"
+
+
+def _shithead_status(view: dict[str, Any], names: list[str], me: int | None) -> Text:
+    phase = view["phase"]
+    if phase == "over":
+        outcome = view.get("outcome") or {}
+        loser = outcome.get("loser")
+        who = names[loser] if isinstance(loser, int) else "?"
+        return Text(f"\nGame over: {who} {is_(who)} the shithead.", style="bold yellow")
+    if phase == "swap":
+        if me is not None and me in (view.get("to_act") or []):
+            return Text("\nSwap hand and face-up cards, then Ready.", style="cyan")
+        return Text("\nSwap phase: waiting for everyone to be ready.", style="dim")
+    turn = view.get("turn")
+    source = {"hand": "hand", "face_up": "face-up cards", "face_down": "face-down cards"}
+    where = source.get(view.get("source") or "", "")
+    if turn == me:
+        return Text(f"\nYour turn: play from your {where}.", style="bold cyan")
+    who = names[turn] if isinstance(turn, int) else "?"
+    return Text(f"\n{who} to play from {where}.", style="dim")
+
+
+def sheepshead(
+    view: dict[str, Any], info: RoomInfo | None, me: int | None, hands: str = ""
+) -> Text:
+    """The deal, each seat's cards held, tricks, points and total; the trick on the table."""
+    names = _names(info, me, 5)
+    totals = info.totals if info is not None else [0] * 5
+    to_act = set(view.get("to_act") or [])
+    picker, partner = view.get("picker"), view.get("partner")
+    head = Text(hands, style="dim")
+    if view.get("leaster"):
+        head.append(" Leaster: fewest points wins", style="bold")
+    elif picker is not None:
+        head.append(f" Picker {names[picker]}")
+        if view.get("alone"):
+            head.append(", alone")
+        elif view.get("called"):
+            head.append_text(Text.assemble(", called ", card_text(view["called"])))
+    columns = "  " + "name".ljust(NAME_WIDTH) + " role   held tricks pts total\n"
+    out = Text.assemble(head, "\n", (columns, "dim"))
+    for i in range(5):
+        role = "picker" if i == picker else "partner" if i == partner else ""
+        if i == me and view.get("you_are_partner"):
+            role = "partner"
+        if i == view.get("dealer") and not role:
+            role = "dealer"
+        line = Text.assemble(TURN if i in to_act else IDLE, _name(names[i], i == me))
+        line.append(f" {role:<7}", style="yellow" if role in ("picker", "partner") else "dim")
+        line.append(f"{view['hand_counts'][i]:>4} {view['tricks_won'][i]:>6}")
+        line.append(f" {view['visible_points'][i]:>3} {totals[i] if i < len(totals) else 0:>+5}\n")
+        out.append_text(line)
+    out.append_text(_trick(view, names))
+    out.append_text(_sheepshead_status(view, names, me))
+    return out
+
+
+def _trick(view: dict[str, Any], names: list[str]) -> Text:
+    trick = view.get("trick") or {}
+    cards = trick.get("cards") or []
+    out = Text()
+    if view["phase"] == "play" or cards:
+        out.append(f"\nTrick {trick.get('number') or '-'}: ", style="bold")
+        for n, played in enumerate(cards):
+            if n and n % 2 == 0:  # two to a row: long names stay inside the panel
+                out.append("\n         ")
+            out.append(f"{names[played['seat']]} ")
+            out.append_text(card_text(played.get("card")))
+            out.append("  ")
+    tricks = view.get("tricks") or []
+    if tricks:
+        last = tricks[-1]
+        out.append(f"\nLast trick: {names[last['winner']]} won {last['points']} pts", style="dim")
+    return out
+
+
+def _sheepshead_status(view: dict[str, Any], names: list[str], me: int | None) -> Text:
+    phase = view["phase"]
+    extra = Text()
+    if view.get("blind"):
+        extra = Text.assemble("\nBlind ", cards_text(view["blind"]))
+        if view.get("buried"):
+            extra.append_text(Text.assemble(" · buried ", cards_text(view["buried"])))
+    if phase == "over":
+        result = view.get("result") or {}
+        if result.get("leaster"):
+            won = result.get("leaster_winner")
+            msg = f"\nHand over: leaster won by {names[won] if isinstance(won, int) else '?'}"
+        else:
+            msg = (
+                f"\nHand over: picker's side {result.get('picker_points', '?')},"
+                f" defenders {result.get('defender_points', '?')}"
+            )
+        return Text.assemble(extra, (msg, "bold yellow"))
+    prompts = {
+        "pick": "pick up the blind or pass",
+        "bury": "select two cards to bury",
+        "call": "call a partner, or go alone",
+        "play": "play a card",
+    }
+    if me is not None and me in (view.get("to_act") or []):
+        return Text.assemble(extra, (f"\nYour turn: {prompts.get(phase, phase)}.", "bold cyan"))
+    waiting = [names[s] for s in view.get("to_act") or []]
+    return Text.assemble(extra, (f"\nWaiting for {', '.join(waiting) or '…'}.", "dim"))

@@ -1,0 +1,161 @@
+"""``cardroom bot``: one of the server's bots (:func:`server.bots.make_bot`) sitting at a table as
+a remote client, exactly as a third-party bot would: it joins a room by code over the WebSocket
+protocol with :class:`clients.CardroomClient` and decides from the views the protocol sends its
+seat, nothing else. It plays until the room closes (or ``--games`` games are over), and takes its
+seat back with its token if the connection drops.
+
+    cardroom bot --server ws://127.0.0.1:8765/ --room K7Q2M --level strong --seat-name Robin
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import math
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from clients import CardroomClient, CardroomError, ConnectionLost
+from protocol.errors import ErrorCode
+from protocol.messages import Room, ServerMessage, State
+from server.bots import BOT_LEVELS, Bot, make_bot
+
+log = logging.getLogger("cardroom.bot")
+
+#: Levels whose decision may take a noticeable time: decided in a thread so pings keep flowing.
+_SLOW = frozenset({"strong"})
+#: Notices and refusals that mean the seat is gone for good: the bot leaves quietly.
+_SEAT_GONE = frozenset(
+    {ErrorCode.REMOVED, ErrorCode.REPLACED, ErrorCode.BAD_TOKEN, ErrorCode.ROOM_NOT_FOUND}
+)
+
+
+@dataclass(frozen=True)
+class BotOptions:
+    server: str
+    room: str
+    level: str = "basic"
+    name: str | None = None
+    seat: int | None = None
+    games: int | None = None  # stop after this many finished games (None: until the room ends)
+    seed: int | None = None
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cardroom bot",
+        description="Seat one of the server's bots at a room as a remote client.",
+    )
+    parser.add_argument("--server", required=True, help="the server's URL, e.g. ws://host:8765/")
+    parser.add_argument("--room", required=True, help="the five-letter room code")
+    parser.add_argument("--level", choices=BOT_LEVELS, default="basic", help="default: basic")
+    parser.add_argument("--seat-name", dest="name", help="the name to sit under")
+    parser.add_argument("--seat", type=int, help="a particular seat (default: any free one)")
+    parser.add_argument("--games", type=int, help="leave after this many games (default: stay)")
+    parser.add_argument("--seed", type=int, help="seed of the bot's own random choices")
+    parser.add_argument("--log-level", default="WARNING")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    logging.basicConfig(
+        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    options = BotOptions(
+        server=args.server,
+        room=args.room,
+        level=args.level,
+        name=args.name,
+        seat=args.seat,
+        games=args.games,
+        seed=args.seed,
+    )
+    try:
+        finished = asyncio.run(run_bot(options))
+    except CardroomError as exc:
+        print(f"cardroom bot: {exc}", file=sys.stderr)
+        return 1
+    except (ConnectionLost, OSError) as exc:
+        print(f"cardroom bot: cannot reach {args.server}: {exc}", file=sys.stderr)
+        return 1
+    print(f"cardroom bot: {finished} game(s) played in room {args.room.upper()}")
+    return 0
+
+
+async def _take_seat(client: CardroomClient, options: BotOptions) -> None:
+    """Join under the given name, or under ``Remote <level>`` with a number added until no one
+    in the room has it (names are unique within a room)."""
+    base = options.name or f"Remote {options.level}"
+    for n in range(1, 10):
+        name = base if n == 1 else f"{base} {n}"
+        try:
+            await client.join(options.room, name, options.seat)
+            return
+        except CardroomError as exc:
+            if exc.code != ErrorCode.NAME_TAKEN or options.name is not None:
+                raise
+    raise CardroomError(ErrorCode.NAME_TAKEN, f"no free name like {base!r}")
+
+
+async def _decide(bot: Bot, level: str, view: dict[str, Any]) -> dict[str, Any]:
+    if level in _SLOW:
+        action = await asyncio.to_thread(bot.choose, view)
+    else:
+        action = bot.choose(view)
+    return action.to_json()
+
+
+async def run_bot(options: BotOptions) -> int:
+    """Sit at the room and play; return how many games this bot saw to the end."""
+    finished = 0
+    async with CardroomClient.connect(options.server, hello="cardroom-bot") as client:
+        await _take_seat(client, options)
+        info = client.room_info or await client.wait_room()
+        bot = make_bot(options.level, info.game, seed=options.seed)
+        log.info("seat %s in room %s as a %s bot", client.seat, client.room, options.level)
+        while options.games is None or finished < options.games:
+            try:
+                async for state in client.turns():
+                    if state.view["phase"] == "over":
+                        finished += 1
+                        break
+                    await _act(client, bot, options.level, state)
+                if (options.games is None or finished < options.games) and not await _next_game(
+                    client
+                ):
+                    break
+            except CardroomError as exc:
+                if exc.code not in _SEAT_GONE:
+                    raise
+                log.warning("the seat is gone: %s", exc)
+                break
+            except ConnectionLost:
+                log.warning("connection lost; resuming seat %s", client.seat)
+                await client.reconnect(attempts=20)
+    return finished
+
+
+async def _next_game(client: CardroomClient) -> bool:
+    """Wait for the next deal; ``False`` once the room is over (the match played out)."""
+
+    def news(msg: ServerMessage) -> bool:
+        if isinstance(msg, Room):
+            return msg.room.status in ("over", "closed")
+        return isinstance(msg, State) and msg.view["phase"] != "over"
+
+    if client.room_info is not None and client.room_info.status in ("over", "closed"):
+        return False
+    msg = await client.wait_for(news, timeout=math.inf)
+    return isinstance(msg, State)
+
+
+async def _act(client: CardroomClient, bot: Bot, level: str, state: State) -> None:
+    action = await _decide(bot, level, state.view)
+    try:
+        await client.act(action, version=state.version)
+    except CardroomError as exc:
+        if exc.code != ErrorCode.STALE_VERSION:  # another seat moved first: the next turn follows
+            log.warning("%s", exc)

@@ -1,0 +1,86 @@
+"""The terminal client driven by Textual's pilot, by keyboard, against a real server on loopback.
+Screenshots (SVG) of each table go to ``build/screenshots/terminal/`` (gitignored)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input, RichLog
+
+from clients import CardroomClient
+from clients.terminal.app import CardroomApp, RoomScreen
+from clients.terminal.moves import Move
+from server.net.server import CardroomServer
+from tests.server.conftest import make_config
+
+SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots" / "terminal"
+SIZE = (80, 24)
+
+
+@pytest.fixture
+async def live() -> AsyncIterator[CardroomServer]:
+    async with CardroomServer(make_config()) as srv:
+        yield srv
+
+
+async def until(
+    pilot: Pilot[None], ready: Callable[[], bool], what: str, timeout: float = 30
+) -> None:
+    """Let the app run until ``ready()`` holds (checked after each screen update)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not ready():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(0.01)
+
+
+async def type_text(pilot: Pilot[None], selector: str, text: str) -> None:
+    """Click a field, erase it and type ``text`` key by key."""
+    await pilot.click(selector)
+    field = pilot.app.screen.query_one(selector, Input)
+    await pilot.press("end", *["backspace"] * len(field.value))
+    await pilot.press(*[{" ": "space"}.get(ch, ch) for ch in text])
+    assert field.value == text
+
+
+async def choose_move(pilot: Pilot[None], pick: Callable[[Move], bool], what: str) -> None:
+    """Pick a line of the moves list with the keyboard: Escape (to the list), Home, ↓…, Enter."""
+    screen = pilot.app.screen
+    assert isinstance(screen, RoomScreen)
+    await until(pilot, lambda: any(pick(m) for m in screen.moves), what)
+    index = next(i for i, m in enumerate(screen.moves) if pick(m))
+    await pilot.press("escape", "home", *["down"] * index, "enter")
+
+
+def room_screen(app: CardroomApp) -> RoomScreen:
+    screen = app.screen
+    assert isinstance(screen, RoomScreen), screen
+    return screen
+
+
+async def screenshot(pilot: Pilot[None], name: str) -> Path:
+    """Save the screen as ``build/screenshots/NAME.svg`` once pending refreshes have run."""
+    await pilot.pause()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    return Path(pilot.app.save_screenshot(filename=f"{name}.svg", path=str(SHOTS)))
+
+
+def log(screen: RoomScreen) -> str:
+    """The log panel's text, wrapped lines joined and spaces collapsed."""
+    lines = screen.query_one("#log", RichLog).lines
+    return " ".join(" ".join(line.text for line in lines).split())
+
+
+def kind_is(kind: str) -> Callable[[Move], bool]:
+    """A moves-list line playing an action of ``kind``."""
+    return lambda move: move.action is not None and move.action.kind == kind
+
+
+def moved_on(client: CardroomClient, before: int | None) -> Callable[[], bool]:
+    """Whether the client has seen a newer state than ``before``."""
+    return lambda: client.version != before

@@ -1,0 +1,101 @@
+"""The terminal client joins a Sheepshead room by its code and plays a whole hand by keyboard,
+against a live server; its connection is cut halfway and it takes its seat back by itself."""
+
+from __future__ import annotations
+
+import asyncio
+
+from clients import CardroomClient
+from clients.terminal.app import CardroomApp
+from clients.terminal.widgets import HandBar
+from server.net.server import CardroomServer
+from tests.server.conftest import play_until_over
+from tests.terminal.conftest import (
+    SIZE,
+    choose_move,
+    kind_is,
+    log,
+    moved_on,
+    room_screen,
+    screenshot,
+    until,
+)
+
+
+async def test_join_a_sheepshead_room_and_play_a_hand(live: CardroomServer) -> None:
+    async with CardroomClient.connect(live.url) as host:
+        await host.create("sheepshead", seats=5, name="Hal")
+        for seat in (2, 3, 4):
+            await host.host("add_bot", seat=seat, level="basic")
+        app = CardroomApp(live.url, host.room, name="Tess")
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.click("#join")
+            await until(pilot, lambda: app.client is not None and app.client.seat == 1, "a seat")
+            screen = room_screen(app)
+            client = screen.client
+            await until(pilot, lambda: "Tess" in str(screen.query_one("#table").render()), "lobby")
+            await host.host("start")
+            host_plays = asyncio.create_task(play_until_over(host))
+            await until(pilot, lambda: client.view is not None, "the deal")
+            cut = False
+            buried = picked = False
+            shot = False
+            while True:
+                await until(
+                    pilot,
+                    lambda: client.my_turn or (client.view or {}).get("phase") == "over",
+                    "my turn",
+                )
+                await until(pilot, lambda: screen.shown_version == client.version, "the screen")
+                view = client.view
+                assert view is not None
+                if view["phase"] == "over":
+                    break
+                before = client.version
+                phase = view["phase"]
+                hand = screen.query_one("#hand", HandBar)
+                if phase == "pick":
+                    kind = "pick" if any(a["kind"] == "pick" for a in view["legal"]) else "pass"
+                    picked = kind == "pick"
+                    await choose_move(pilot, kind_is(kind), kind)
+                elif phase == "bury":
+                    # two cards chosen in the hand: Space, →, Space, Enter
+                    await pilot.press("escape", "shift+tab")
+                    assert hand.has_focus and hand.choice.mode == "bury"
+                    await pilot.press("space", "right", "space")
+                    assert len(hand.selected) == 2
+                    await screenshot(pilot, "sheepshead-bury")
+                    await pilot.press("enter")
+                    buried = True
+                elif phase == "call":
+                    await choose_move(pilot, lambda m: m.action is not None, "a call")
+                else:
+                    if not shot and view["trick"]["cards"]:
+                        await screenshot(pilot, "sheepshead-table")
+                        shot = True
+                    # the card under the cursor (the first legal one) with Enter
+                    await pilot.press("escape", "shift+tab")
+                    assert hand.has_focus and hand.choice.mode in ("one", "none")
+                    if hand.choice.mode == "one":
+                        await pilot.press("enter")
+                    else:  # the unknown card, not in the hand: from the moves list
+                        await choose_move(pilot, lambda m: m.action is not None, "a play")
+                await until(pilot, moved_on(client, before), "the move to be applied")
+                if not cut and view["phase"] == "play":
+                    # the connection drops: the client resumes its seat with its token
+                    cut = True
+                    client._ws.transport.abort()  # the network drops
+                    await until(pilot, lambda: screen.connection == "reconnecting", "the drop")
+                    await until(pilot, lambda: screen.connection == "online", "the resume")
+                    assert client.seat == 1
+            await screenshot(pilot, "sheepshead-over")
+            final = client.view
+            assert final is not None and final["result"] is not None
+            assert final["played_counts"][1] == 6
+            assert cut, "the connection was never cut"
+            assert buried == picked  # who picks, buries
+            log_text = log(screen)
+            assert "Connection lost" in log_text and "Reconnected" in log_text
+            assert "Hand over" in log_text
+            await asyncio.wait_for(host_plays, 30)
+            await client.close()
