@@ -23,7 +23,7 @@ PROTOCOL_VERSION = 1
 SUPPORTED_VERSIONS = (1,)
 
 GameName = Literal["shithead", "sheepshead"]
-BotLevel = Literal["random", "basic", "strong"]
+BotLevel = Literal["random", "basic", "strong", "expert"]
 RoomCode = Annotated[
     str, StringConstraints(strip_whitespace=True, to_upper=True, pattern=r"^[A-Za-z0-9]{5}$")
 ]

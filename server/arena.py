@@ -1,5 +1,8 @@
 """``cardroom arena GAME --seats strong,basic,basic,basic,basic --hands N --seed S [--jobs J]``:
 bots of several levels play many games against each other, and the arena reports per level.
+``--seconds T`` sets the time budget per decision of the timed level, ``expert`` (default 1 s);
+``--cpu`` times decisions in the CPU time of the playing process, which on a busy machine shows
+what a quiet core would take (the wall clock also counts other processes' turns).
 
 Position cancels out: the games come in blocks of one deal per seat count; within a block the
 same deal (same deck, same dealer) is played once per rotation of the seat list, so every entry
@@ -7,9 +10,13 @@ sits in every seat with the same cards. Each bot sees only its seat's view.
 
 Per level it prints: Sheepshead average units per hand with a 95% confidence interval, pick and
 alone rates (and the table's leaster rate); Shithead loss rate with its 95% interval (par is one
-over the number of players) and how many games hit the length cap; and the decision time
-(median and p99) of every level. ``--jobs`` plays games in parallel processes; the results do
-not depend on it (every game and every bot is seeded from ``--seed`` and the game number).
+over the number of players) and how many games hit the length cap; and the decision time (median
+and p99) of every level. The games of one deal are not independent (the same cards, and several
+seats of one level in the same hand), so the intervals are computed over deals: each deal's result
+for a level is the mean over its rotations and seats, and the interval is the mean of those ± 1.96
+sample standard deviations over the square root of the number of deals. ``--jobs`` plays games in
+parallel processes; the results do not depend on it (every game and every bot is seeded from
+``--seed`` and the game number).
 
 >>> summary = run("sheepshead", ["basic", "random", "random", "random", "random"], 5, seed=1)
 >>> summary.games, round(sum(summary.units["basic"]) + sum(summary.units["random"]), 6)
@@ -71,8 +78,18 @@ def _deal_seed(seed: int, block: int) -> int:
     return random.Random(seed * 1_000_003 + block).getrandbits(63)
 
 
-def play_one(game: str, levels: list[str], index: int, seed: int, cap: int) -> GameRecord:
-    """Play game ``index``: block ``index // P`` fixes the deal, ``index % P`` the rotation."""
+def play_one(
+    game: str,
+    levels: list[str],
+    index: int,
+    seed: int,
+    cap: int,
+    seconds: float | None = None,
+    cpu: bool = False,
+) -> GameRecord:
+    """Play game ``index``: block ``index // P`` fixes the deal, ``index % P`` the rotation.
+    ``seconds`` is the time budget of timed levels (``expert``), else their default; ``cpu``
+    times decisions in process CPU time instead of wall time."""
     players = len(levels)
     block, rotation = divmod(index, players)
     deal_seed = _deal_seed(seed, block)
@@ -80,7 +97,12 @@ def play_one(game: str, levels: list[str], index: int, seed: int, cap: int) -> G
     # Entry j sits at seat (j + rotation) % players.
     seat_entry = [(s - rotation) % players for s in range(players)]
     bots = [
-        make_bot(levels[seat_entry[s]], game, seed=(seed * 7919 + index * 31 + s) % 2**63)
+        make_bot(
+            levels[seat_entry[s]],
+            game,
+            seed=(seed * 7919 + index * 31 + s) % 2**63,
+            seconds=seconds,
+        )
         for s in range(players)
     ]
     times: list[list[float]] = [[] for _ in range(players)]
@@ -90,7 +112,7 @@ def play_one(game: str, levels: list[str], index: int, seed: int, cap: int) -> G
     else:
         g = Sheepshead.new(players, dealer, seed=deal_seed)
     actions = 0
-    clock = time.perf_counter
+    clock = time.process_time if cpu else time.perf_counter
     while not g.is_over() and actions < cap:
         seat = g.to_act()[0]
         view = g.view(seat)
@@ -121,7 +143,7 @@ def play_one(game: str, levels: list[str], index: int, seed: int, cap: int) -> G
     return record
 
 
-def _work(args: tuple[str, list[str], int, int, int]) -> GameRecord:
+def _work(args: tuple[str, list[str], int, int, int, float | None, bool]) -> GameRecord:
     return play_one(*args)
 
 
@@ -135,6 +157,8 @@ class Summary:
     capped: int = 0
     leasters: int = 0
     units: dict[str, list[float]] = field(default_factory=dict)
+    # level -> deal (block) -> the level's results in that deal's games
+    by_deal: dict[str, dict[int, list[float]]] = field(default_factory=dict)
     picks: dict[str, int] = field(default_factory=dict)
     alones: dict[str, int] = field(default_factory=dict)
     times: dict[str, list[float]] = field(default_factory=dict)
@@ -149,9 +173,28 @@ class Summary:
             if r.capped:
                 continue
             self.units.setdefault(level, []).append(r.units[j])
+            block = r.index // len(self.levels)
+            self.by_deal.setdefault(level, {}).setdefault(block, []).append(r.units[j])
             if r.picked:
                 self.picks[level] = self.picks.get(level, 0) + r.picked[j]
                 self.alones[level] = self.alones.get(level, 0) + r.alone[j]
+
+    def over_deals(self, level: str) -> tuple[float, float, int]:
+        """The level's mean over deals, the half-width of its 95% interval, and the number of
+        deals (each deal's rotations averaged first, sample standard deviation).
+
+        >>> s = Summary("sheepshead", ["a", "b"])
+        >>> s.by_deal = {"a": {0: [1.0, 3.0], 1: [2.0, 2.0], 2: [5.0, 1.0]}}
+        >>> mean, half, deals = s.over_deals("a")
+        >>> round(mean, 3), round(half, 3), deals  # deal means 2, 2, 3
+        (2.333, 0.653, 3)
+        """
+        deals = [statistics.fmean(xs) for xs in self.by_deal.get(level, {}).values()]
+        if not deals:
+            return 0.0, 0.0, 0
+        mean = statistics.fmean(deals)
+        sd = statistics.stdev(deals) if len(deals) > 1 else 0.0
+        return mean, 1.96 * sd / math.sqrt(len(deals)), len(deals)
 
     def stats(self) -> dict[str, Any]:
         """Per-level figures as plain data."""
@@ -168,14 +211,12 @@ class Summary:
         else:
             out["par_loss_rate"] = 1 / len(self.levels)
         for level in dict.fromkeys(self.levels):
-            xs = self.units.get(level, [])
-            n = len(xs)
-            mean = sum(xs) / n if n else 0.0
-            sd = statistics.pstdev(xs) if n > 1 else 0.0
-            half = 1.96 * sd / math.sqrt(n) if n else 0.0
+            n = len(self.units.get(level, []))
+            mean, half, deals = self.over_deals(level)
             ts = sorted(self.times.get(level, []))
             entry: dict[str, Any] = {
                 "seat_games": n,
+                "deals": deals,
                 "decisions": len(ts),
                 "time_median_ms": 1000 * ts[len(ts) // 2] if ts else 0.0,
                 "time_p99_ms": 1000 * ts[min(len(ts) - 1, int(0.99 * len(ts)))] if ts else 0.0,
@@ -189,7 +230,10 @@ class Summary:
                     alone_rate=self.alones.get(level, 0) / max(picks, 1),
                 )
             else:
-                entry.update(loss_rate=mean, ci95=wilson(round(sum(xs)), n))
+                lo, hi = max(0.0, mean - half), min(1.0, mean + half)
+                if half == 0.0:  # every deal alike (e.g. never lost): Wilson over the deals
+                    lo, hi = wilson(round(mean * deals), deals)
+                entry.update(loss_rate=mean, ci95=(lo, hi))
             out["levels"][level] = entry
         return out
 
@@ -213,7 +257,8 @@ class Summary:
             else:
                 result = f"loss rate {e['loss_rate']:.3f} (95% CI {lo:.3f} .. {hi:.3f})"
             lines.append(
-                f"  {level:<7} {result}; {e['seat_games']} seat-games; decision "
+                f"  {level:<7} {result}; {e['seat_games']} seat-games over {e['deals']} deals; "
+                "decision "
                 f"median {e['time_median_ms']:.2f} ms, p99 {e['time_p99_ms']:.1f} ms "
                 f"({e['decisions']} decisions)"
             )
@@ -221,9 +266,16 @@ class Summary:
 
 
 def _records(
-    game: str, levels: list[str], games: int, seed: int, jobs: int, cap: int
+    game: str,
+    levels: list[str],
+    games: int,
+    seed: int,
+    jobs: int,
+    cap: int,
+    seconds: float | None,
+    cpu: bool,
 ) -> Iterator[GameRecord]:
-    tasks = [(game, levels, i, seed, cap) for i in range(games)]
+    tasks = [(game, levels, i, seed, cap, seconds, cpu) for i in range(games)]
     if jobs <= 1:
         for t in tasks:
             yield _work(t)
@@ -254,11 +306,14 @@ def run(
     jobs: int = 1,
     cap: int = DEFAULT_CAP,
     progress: bool = False,
+    seconds: float | None = None,
+    cpu: bool = False,
 ) -> Summary:
-    """Play ``games`` games and pool the results per level."""
+    """Play ``games`` games and pool the results per level (``seconds``: the time budget of
+    timed levels such as ``expert``, else their default; ``cpu``: time decisions in CPU time)."""
     summary = Summary(game, levels)
     start = shown = time.perf_counter()
-    for done, record in enumerate(_records(game, levels, games, seed, jobs, cap), 1):
+    for done, record in enumerate(_records(game, levels, games, seed, jobs, cap, seconds, cpu), 1):
         summary.add(record)
         if progress and (done == games or time.perf_counter() - shown > 0.5):
             shown = time.perf_counter()
@@ -268,7 +323,8 @@ def run(
 
 
 def main(argv: list[str]) -> int:
-    """``cardroom arena GAME --seats L,L,… [--hands N] [--seed S] [--jobs J] [--cap A]``."""
+    """``cardroom arena GAME --seats L,L,… [--hands N] [--seed S] [--jobs J] [--cap A]
+    [--seconds T] [--cpu]``."""
     parser = argparse.ArgumentParser(prog="cardroom arena")
     parser.add_argument("game", choices=GAME_NAMES)
     parser.add_argument("--seats", required=True, help="comma-separated levels, one per seat")
@@ -276,6 +332,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--cap", type=int, default=DEFAULT_CAP, help="max actions per game")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=None,
+        help="time budget per decision of timed levels (expert; default 1 s)",
+    )
+    parser.add_argument(
+        "--cpu", action="store_true", help="time decisions in process CPU time, not wall time"
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
@@ -287,10 +352,18 @@ def main(argv: list[str]) -> int:
         game_spec(args.game).check_players(len(levels))
     except ValueError as exc:
         parser.error(str(exc))
-    if args.games < 1 or args.jobs < 1:
-        parser.error("--hands and --jobs must be positive")
+    if args.games < 1 or args.jobs < 1 or (args.seconds is not None and args.seconds <= 0):
+        parser.error("--hands, --jobs and --seconds must be positive")
     summary = run(
-        args.game, levels, args.games, args.seed, args.jobs, args.cap, not args.no_progress
+        args.game,
+        levels,
+        args.games,
+        args.seed,
+        args.jobs,
+        args.cap,
+        not args.no_progress,
+        args.seconds,
+        args.cpu,
     )
     print(summary.format())
     if args.json:

@@ -1,6 +1,6 @@
 """The ``cardroom`` command: ``serve`` runs the server, ``sim`` plays simulated games, ``bench``
 measures the rules cores, ``bot`` seats a bot at a room over the protocol, ``play`` is the
-terminal client."""
+terminal client, ``fuzz`` and ``soak`` try the server with hostile input and churn."""
 
 from __future__ import annotations
 
@@ -33,6 +33,8 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("arena", help="bots play each other; per-level results", add_help=False)
     sub.add_parser("bot", help="seat a bot at a room as a remote client", add_help=False)
     sub.add_parser("play", help="play in the terminal (Textual)", add_help=False)
+    sub.add_parser("fuzz", help="hostile frames against a loopback server", add_help=False)
+    sub.add_parser("soak", help="rooms and people churning for --minutes", add_help=False)
     args, rest = parser.parse_known_args(argv)
     if args.command == "serve":
         return serve(rest)
@@ -44,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
         module = importlib.import_module(SIMS[args.game])
     elif args.command == "arena":
         module = importlib.import_module("server.arena")
+    elif args.command in ("fuzz", "soak"):
+        module = importlib.import_module(f"server.fuzz.{args.command}")
     else:
         module = importlib.import_module(BENCHES[args.what])
     result: int = module.main(rest)

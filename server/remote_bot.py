@@ -21,11 +21,12 @@ from clients import CardroomClient, CardroomError, ConnectionLost
 from protocol.errors import ErrorCode
 from protocol.messages import Room, ServerMessage, State
 from server.bots import BOT_LEVELS, Bot, make_bot
+from server.bots.pool import SLOW_LEVELS
 
 log = logging.getLogger("cardroom.bot")
 
 #: Levels whose decision may take a noticeable time: decided in a thread so pings keep flowing.
-_SLOW = frozenset({"strong"})
+_SLOW = SLOW_LEVELS
 #: Notices and refusals that mean the seat is gone for good: the bot leaves quietly.
 _SEAT_GONE = frozenset(
     {ErrorCode.REMOVED, ErrorCode.REPLACED, ErrorCode.BAD_TOKEN, ErrorCode.ROOM_NOT_FOUND}

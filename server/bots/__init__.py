@@ -7,13 +7,23 @@ Importing this package registers every level of both games:
 'ShitheadBasicBot'
 >>> make_bot("strong", "sheepshead", seed=1).__class__.__name__
 'SheepsheadStrongBot'
+>>> make_bot("expert", "shithead", seed=1, seconds=0.5).seconds
+0.5
 """
 
-from server.bots.base import BOT_LEVELS, DEFAULT_LEVEL, Bot, RandomBot, make_bot, register
+from server.bots.base import (
+    BOT_LEVELS,
+    DEFAULT_LEVEL,
+    TIMED_LEVELS,
+    Bot,
+    RandomBot,
+    make_bot,
+    register,
+)
 from server.bots.sheepshead_basic import SheepsheadBasicBot
-from server.bots.sheepshead_strong import SheepsheadStrongBot
+from server.bots.sheepshead_strong import SheepsheadExpertBot, SheepsheadStrongBot
 from server.bots.shithead_basic import ShitheadBasicBot
-from server.bots.shithead_strong import ShitheadStrongBot
+from server.bots.shithead_strong import ShitheadExpertBot, ShitheadStrongBot
 from server.rules.registry import GAME_NAMES
 
 for _game in GAME_NAMES:
@@ -22,15 +32,20 @@ register("basic", "shithead", ShitheadBasicBot)
 register("basic", "sheepshead", SheepsheadBasicBot)
 register("strong", "shithead", ShitheadStrongBot)
 register("strong", "sheepshead", SheepsheadStrongBot)
+register("expert", "shithead", ShitheadExpertBot)
+register("expert", "sheepshead", SheepsheadExpertBot)
 
 __all__ = [
     "BOT_LEVELS",
     "DEFAULT_LEVEL",
+    "TIMED_LEVELS",
     "Bot",
     "RandomBot",
     "SheepsheadBasicBot",
+    "SheepsheadExpertBot",
     "SheepsheadStrongBot",
     "ShitheadBasicBot",
+    "ShitheadExpertBot",
     "ShitheadStrongBot",
     "make_bot",
 ]

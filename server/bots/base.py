@@ -10,16 +10,39 @@
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
 from server.rules.base import Action
 from server.rules.registry import game_spec
 
-#: The levels a host may choose, weakest first; the first one the server offers by default is
+#: The levels a host may choose, weakest first; the one the server offers by default is
 #: ``DEFAULT_LEVEL``.
-BOT_LEVELS = ("random", "basic", "strong")
+BOT_LEVELS = ("random", "basic", "strong", "expert")
 DEFAULT_LEVEL = "basic"
+#: Levels that think for a time budget (seconds per decision) rather than a fixed amount of
+#: work; ``make_bot(..., seconds=S)`` overrides their default.
+TIMED_LEVELS = frozenset({"expert"})
+#: The expert's default time budget per decision (seconds).
+EXPERT_SECONDS = 1.0
+#: ``strong`` works to a fixed sample budget (the same seed, the same decisions) but stops
+#: after this long whatever: a ceiling a quiet machine never reaches.
+SAFETY_SECONDS = 2.0
+
+
+class Deadline:
+    """When a search must answer: ``seconds`` from now (``None``: never). Searches check it
+    between playouts and drop a sample left half done, so every candidate is compared on the
+    same samples and a decision overruns by one playout at most."""
+
+    __slots__ = ("at",)
+
+    def __init__(self, seconds: float | None) -> None:
+        self.at = None if seconds is None else time.perf_counter() + seconds
+
+    def passed(self) -> bool:
+        return self.at is not None and time.perf_counter() > self.at
 
 
 class Bot(Protocol):
@@ -44,22 +67,29 @@ class RandomBot:
         return Action.from_json(legal[self.rng.randrange(len(legal))])
 
 
-_FACTORIES: dict[tuple[str, str], Callable[[int | None], Bot]] = {}
+#: ``factory(seed)``, or for a timed level ``factory(seed, seconds=S)`` too.
+BotFactory = Callable[..., Bot]
+_FACTORIES: dict[tuple[str, str], BotFactory] = {}
 
 
-def register(level: str, game: str, factory: Callable[[int | None], Bot]) -> None:
+def register(level: str, game: str, factory: BotFactory) -> None:
     """Make ``factory(seed)`` the bot of ``level`` for ``game``."""
     _FACTORIES[(level, game)] = factory
 
 
-def make_bot(level: str, game: str, seed: int | None = None) -> Bot:
+def make_bot(
+    level: str, game: str, seed: int | None = None, *, seconds: float | None = None
+) -> Bot:
     """A bot of ``level`` for ``game``; levels without a registered bot fall back to the
-    strongest level below them that has one, and finally to :class:`RandomBot`."""
+    strongest level below them that has one, and finally to :class:`RandomBot`. ``seconds``
+    sets the time budget of a timed level (ignored for the others)."""
     if level not in BOT_LEVELS:
         raise ValueError(f"no bot level {level!r}; levels are {', '.join(BOT_LEVELS)}")
     game_spec(game)  # ValueError for a game the registry does not have
     for candidate in reversed(BOT_LEVELS[: BOT_LEVELS.index(level) + 1]):
         factory = _FACTORIES.get((candidate, game))
         if factory is not None:
+            if seconds is not None and candidate in TIMED_LEVELS:
+                return factory(seed, seconds=seconds)
             return factory(seed)
     return RandomBot(seed)

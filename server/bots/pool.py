@@ -3,20 +3,34 @@ event loop (a thread would hold the GIL). Fast levels run inline in the room's a
 
 The worker keeps one bot per ``(level, game, seed)``, as the actor does for inline bots, so a
 bot's memory lasts across its decisions.
+
+No bot stalls a room: each search stops at its own deadline with its best move so far, and if
+the worker's answer still has not come (a busy or just-started worker, a queue of decisions from
+other rooms) when :meth:`BotPool.choose`'s watchdog fires, the ``basic`` bot answers inline.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
+from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from server.bots.base import Bot, make_bot
+from server.bots.base import EXPERT_SECONDS, SAFETY_SECONDS, Bot, make_bot
 from server.rules.base import Action
 
+log = logging.getLogger(__name__)
+
 #: Levels whose decisions go to the worker process.
-SLOW_LEVELS = frozenset({"strong"})
+SLOW_LEVELS = frozenset({"strong", "expert"})
+#: The longest a slow level's own deadline lets it think (seconds).
+THINK_SECONDS = {"strong": SAFETY_SECONDS, "expert": EXPERT_SECONDS}
+#: Extra time the watchdog allows beyond that for the queue and the process round trip.
+GRACE_SECONDS = 1.0
+#: The level that answers when the watchdog fires (fast, inline).
+FALLBACK_LEVEL = "basic"
 
 _worker_bots: dict[tuple[str, str, int], Bot] = {}
 
@@ -32,20 +46,43 @@ def _choose(level: str, game: str, seed: int, view: dict[str, Any]) -> Action:
     return bot.choose(view)
 
 
+def _warm() -> None:
+    """Runs in a new worker: import the bots before the first decision needs them."""
+    import server.bots  # noqa: F401
+
+
 class BotPool:
     """A lazily started pool of worker processes for slow bots."""
 
-    def __init__(self, workers: int = 1) -> None:
+    def __init__(
+        self,
+        workers: int = 1,
+        grace: float = GRACE_SECONDS,
+        think: Mapping[str, float] = THINK_SECONDS,
+    ) -> None:
         self.workers = workers
+        self.grace = grace
+        self.think = think
         self._pool: ProcessPoolExecutor | None = None
 
+    def timeout(self, level: str) -> float:
+        """How long :meth:`choose` waits for the worker before the fallback answers."""
+        return self.think.get(level, SAFETY_SECONDS) + self.grace
+
     async def choose(self, level: str, game: str, seed: int, view: dict[str, Any]) -> Action:
+        """The decision of the ``level`` bot seeded ``seed`` for ``view``, or, if the worker has
+        not answered within :meth:`timeout`, the ``basic`` bot's."""
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn")
+                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_warm
             )
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, _choose, level, game, seed, view)
+        future = loop.run_in_executor(self._pool, _choose, level, game, seed, view)
+        try:
+            return await asyncio.wait_for(future, self.timeout(level))
+        except TimeoutError:
+            log.warning("%s %s bot overran %.1f s: basic answers", level, game, self.timeout(level))
+            return make_bot(FALLBACK_LEVEL, game, seed=seed).choose(view)
 
     def close(self) -> None:
         if self._pool is not None:

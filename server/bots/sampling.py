@@ -10,6 +10,11 @@ unknown card) are dealt so that every void a seat revealed by not following suit
 called card lies with a seat that could be the partner, and the picker keeps a card of the
 called suit until it is led; the hand is then rebuilt by replaying the public history on a deal
 that gives each seat its sampled cards, so every rule of the core applies to the sample.
+
+Beliefs (Sheepshead): the seats' picks and passes were made under a model of their play
+(``basic``'s pick rule). A sample whose dealt hands make a seen pass or pick unlikely under the
+model is kept only with that likelihood (:func:`action_likelihood`): rejection sampling, so a
+seat that passed is seldom given a hand it would have picked with.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import random
 from typing import Any
 
 from protocol.cards import CODES, parse_card, parse_cards
+from server.bots.sheepshead_policy import should_pick
 from server.rules.base import Action, IllegalAction
 from server.rules.sheepshead import PLAYERS, Sheepshead
 from server.rules.sheepshead_cards import DECK32, FAIL_ACES, SUIT_CLASS, TRUMP
@@ -80,6 +86,33 @@ def sample_shithead(
 
 # ------------------------------------------------------------------------------------ Sheepshead
 
+#: Likelihood, relative to the action the model expects, of a pass (or pick) the model would not
+#: have made with the sampled hand: people are not the model, so it is not zero.
+OFF_MODEL = 0.2
+#: Whether samples are weighted by the seats' picks and passes (off: uniform over consistent
+#: deals, for measuring what the beliefs gain).
+BELIEFS = True
+
+
+def action_likelihood(hand: list[int], position: int, picked: bool) -> float:
+    """How likely, under the model, a seat dealt ``hand`` (six cards) with ``position`` passes
+    before it was to pick (``picked``) or to pass."""
+    return 1.0 if should_pick(hand, position) == picked else OFF_MODEL
+
+
+def bidding_likelihood(dealt: list[list[int]], passed: list[int], picker: int, me: int) -> float:
+    """Likelihood of the seen passes (in order) and pick under the model, for the dealt hands;
+    ``me`` (whose hand is known) is left out."""
+    if not BELIEFS:
+        return 1.0
+    w = 1.0
+    for position, s in enumerate(passed):
+        if s != me:
+            w *= action_likelihood(dealt[s], position, picked=False)
+    if picker >= 0 and picker != me:
+        w *= action_likelihood(dealt[picker], len(passed), picked=True)
+    return w
+
 
 def _history(view: View) -> list[tuple[int, int | None]]:
     """Every card played so far, in order: (seat, card or None when face down)."""
@@ -110,6 +143,7 @@ class SheepsheadSampler:
 
     def __init__(self, view: View) -> None:
         self.view = view
+        self._dealt: list[list[int]] = []  # the last rebuilt sample's hands as dealt
         self.me: int = view["seat"]
         self.hand = parse_cards(view["hand"])
         self.history = _history(view)
@@ -219,15 +253,22 @@ class SheepsheadSampler:
         return hands, extra, face_down, pending
 
     def sample(self, rng: random.Random, tries: int = 40) -> Sheepshead | None:
-        """A complete hand at the current position, or ``None`` if no try was consistent."""
+        """A complete hand at the current position, kept with the likelihood of the seats'
+        picks and passes (the last consistent one if every try was unlikely), or ``None`` if no
+        try was consistent."""
+        last: Sheepshead | None = None
         for _ in range(tries):
             dealt = self._deal(rng)
             if dealt is None:
                 continue
             game = self._rebuild(*dealt)
-            if game is not None:
+            if game is None:
+                continue
+            last = game
+            w = bidding_likelihood(self._dealt, self.view["passed"], self.picker, self.me)
+            if w >= 1.0 or rng.random() < w:
                 return game
-        return None
+        return last
 
     # ------------------------------------------------------------------ replaying the history
 
@@ -269,6 +310,7 @@ class SheepsheadSampler:
         deck.extend(blind)
         if sorted(deck) != list(DECK32):
             return None
+        self._dealt = original
         game = Sheepshead(deck, dealer)
         try:
             for s in view["passed"]:

@@ -115,12 +115,14 @@ def choose_call(hand: list[int], legal: list[Action]) -> Action:
 
         return min(calls, key=key)
 
-    def unknown_key(a: Action) -> tuple[int, int, int]:
-        card = a.cards[1]
-        # Set aside a low, pointless card (never an ace, which could win for us).
-        return (card in FAIL_ACES, POINTS[card], STRENGTH[card] + (SUIT_CLASS[card] == TRUMP) * 50)
-
     return min(unknowns, key=unknown_key)
+
+
+def unknown_key(a: Action) -> tuple[int, int, int]:
+    """Order of ``call_unknown`` actions, best first: set aside a low, pointless card (never an
+    ace, which could win for us)."""
+    card = a.cards[1]
+    return (card in FAIL_ACES, POINTS[card], STRENGTH[card] + (SUIT_CLASS[card] == TRUMP) * 50)
 
 
 class SheepsheadBasicBot:

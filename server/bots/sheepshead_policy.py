@@ -180,19 +180,23 @@ def can_call(keep: list[int], bury: tuple[int, int]) -> bool:
 NO_CALL_PENALTY = 6.0
 
 
-def choose_bury(hand: list[int]) -> tuple[int, int]:
-    """The two of eight cards to bury, keeping a partner call open unless going alone."""
-    best: tuple[int, int] | None = None
-    best_score = -1e9
-    for pair in combinations(sorted(hand), 2):
+def rank_burials(hand: list[int]) -> list[tuple[int, int]]:
+    """Every pair of the eight cards, best burial first by the heuristic score (which keeps a
+    partner call open unless going alone); ties keep the order of the sorted pairs."""
+    scored: list[tuple[float, int, tuple[int, int]]] = []
+    for i, pair in enumerate(combinations(sorted(hand), 2)):
         keep = [c for c in hand if c not in pair]
         s = bury_score(keep, pair)
         if not go_alone(keep) and not can_call(keep, pair):
             s -= NO_CALL_PENALTY
-        if s > best_score:
-            best, best_score = pair, s
-    assert best is not None
-    return best
+        scored.append((-s, i, pair))
+    scored.sort()
+    return [pair for _, _, pair in scored]
+
+
+def choose_bury(hand: list[int]) -> tuple[int, int]:
+    """The two of eight cards to bury, keeping a partner call open unless going alone."""
+    return rank_burials(hand)[0]
 
 
 def go_alone(hand: list[int]) -> bool:

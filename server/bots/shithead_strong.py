@@ -1,12 +1,14 @@
-"""The ``strong`` Shithead bot: Monte Carlo search over determinised positions.
+"""The ``strong`` and ``expert`` Shithead bots: Monte Carlo search over determinised positions.
 
 The swap phase and face-down flips use the ``basic`` heuristics (a flip is a blind choice). For
 any other decision with a real choice, each candidate action is tried on positions sampled from
 the view (:func:`~server.bots.sampling.sample_shithead`), and the game is played on by the
 heuristic policy for every seat, to its end or for ``horizon`` actions, where the chance of
 losing is estimated from the cards each player still holds. The action with the lowest mean
-chance of losing wins. The budget is a number of playouts per decision (``iterations``), so the
-same seed gives the same decisions.
+chance of losing wins. ``strong``'s budget is a number of playouts per decision (``iterations``),
+so the same seed gives the same decisions, with a safety deadline it never reaches on a quiet
+machine; ``expert`` plays out until its time budget (default 1 s) runs out. Past its deadline
+either answers with its best action so far.
 
 It remembers every card it has seen in public during the game: a card once seen and now nowhere
 in public has been burned, which sharpens the samples (the view alone still suffices).
@@ -19,6 +21,7 @@ import random
 from typing import Any
 
 from protocol.cards import parse_cards
+from server.bots.base import EXPERT_SECONDS, SAFETY_SECONDS, Deadline
 from server.bots.sampling import sample_shithead, shithead_public
 from server.bots.shithead_basic import RepeatGuard, ShitheadBasicBot, danger_next
 from server.bots.shithead_policy import choose_play, face_up_value
@@ -33,6 +36,8 @@ DEFAULT_ITERATIONS = 96
 DEFAULT_HORIZON = 60
 #: How sharply the estimated chance of losing follows the cards still held.
 SHARPNESS = 0.35
+#: ``expert``: a playout cap it rarely reaches within its time budget.
+EXPERT_ITERATIONS = 20_000
 
 
 def _held(g: Shithead, s: int) -> int:
@@ -91,10 +96,12 @@ class ShitheadStrongBot:
         seed: int | None = None,
         iterations: int = DEFAULT_ITERATIONS,
         horizon: int = DEFAULT_HORIZON,
+        seconds: float | None = SAFETY_SECONDS,
     ) -> None:
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.horizon = horizon
+        self.seconds = seconds
         self.basic = ShitheadBasicBot(seed)
         self.guard = RepeatGuard()
         self.remembered: set[int] = set()
@@ -113,6 +120,7 @@ class ShitheadStrongBot:
         legal = [Action.from_json(a) for a in view["legal"]]
         if not legal:
             raise ValueError("this view has no legal action: it is not this seat's turn")
+        deadline = Deadline(self.seconds)
         burned = self._remember(view)
         if view["phase"] == "swap" or legal[0].kind == "flip":
             return self.basic.choose(view)
@@ -122,18 +130,48 @@ class ShitheadStrongBot:
         if self.guard.repeats(view):
             return legal[self.rng.randrange(len(legal))]
         default = choose_play(legal, parse_cards(view["pile"]), None, danger_next(view))
-        return self.search(view, cands, burned, default)
+        return self.search(view, cands, burned, default, deadline)
 
-    def search(self, view: View, cands: list[Action], burned: set[int], default: Action) -> Action:
+    def search(
+        self,
+        view: View,
+        cands: list[Action],
+        burned: set[int],
+        default: Action,
+        deadline: Deadline | None = None,
+    ) -> Action:
+        """The candidate with the lowest mean chance of losing; stops at ``deadline`` (after one
+        sample) with the best so far."""
         me: int = view["seat"]
         rng = self.rng
         totals = [0.0] * len(cands)
         per = max(4, self.iterations // len(cands))
-        for _ in range(per):
+        deadline = deadline or Deadline(None)
+        for done in range(per):  # each pass starts with ``done`` samples complete
+            if done and deadline.passed():
+                break
             base = sample_shithead(view, rng, burned)
-            for i, action in enumerate(cands):
+            values: list[float] = []
+            for action in cands:
                 g = base.clone()
                 g.apply(me, action)
-                totals[i] += playout(g, me, self.horizon, rng)
-        best = min(range(len(cands)), key=lambda i: (totals[i], cands[i] != default))
+                values.append(playout(g, me, self.horizon, rng))
+                if done and deadline.passed():
+                    break
+            if len(values) < len(cands):
+                break  # a half-done sample would favour the actions tried first
+            totals = [t + v for t, v in zip(totals, values, strict=True)]
+        best = min(range(len(cands)), key=lambda j: (totals[j], cands[j] != default))
         return cands[best]
+
+
+class ShitheadExpertBot(ShitheadStrongBot):
+    """``strong`` with a time budget instead of a playout budget (default 1 s per decision)."""
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        seconds: float = EXPERT_SECONDS,
+        iterations: int = EXPERT_ITERATIONS,
+    ) -> None:
+        super().__init__(seed, iterations=iterations, seconds=seconds)

@@ -90,7 +90,7 @@ def test_sheepshead_mixed_tables_cover_unknown_card_calls() -> None:
 def test_strong_bots_play_legally() -> None:
     rng = random.Random(13)
     for i in range(25):
-        bots_ss = [SheepsheadStrongBot(seed=i + s, iterations=12) for s in range(5)]
+        bots_ss = [SheepsheadStrongBot(seed=i + s, iterations=12, bid_samples=8) for s in range(5)]
         game_ss = Sheepshead.new(5, i % 5, seed=rng.getrandbits(32))
         play(game_ss, bots_ss)
     for i in range(6):
@@ -109,7 +109,7 @@ def test_strong_sheepshead_in_forced_leasters() -> None:
         for _ in range(5):
             game.apply(game.to_act()[0], Action("pass"))
         assert game.leaster
-        bots = [SheepsheadStrongBot(seed=i + s, iterations=10) for s in range(5)]
+        bots = [SheepsheadStrongBot(seed=i + s, iterations=10, bid_samples=8) for s in range(5)]
         play(game, bots)
 
 
@@ -134,7 +134,7 @@ def test_strong_sheepshead_after_unknown_card_calls() -> None:
         assert {a.kind for a in calls} == {"call_unknown", "alone"}
         game.apply(picker, rng.choice([a for a in calls if a.kind == "call_unknown"]))
         assert game.unknown_card is not None
-        bots = [SheepsheadStrongBot(seed=i + s, iterations=10) for s in range(5)]
+        bots = [SheepsheadStrongBot(seed=i + s, iterations=10, bid_samples=8) for s in range(5)]
         play(game, bots)
         assert game.is_over()
         # the unknown card was played face down, by the picker, in some trick

@@ -6,9 +6,11 @@ import copy
 import inspect
 import json
 import random
+from typing import get_args
 
 import pytest
 
+from protocol.messages import BotLevel
 from server.bots import make_bot
 from server.bots.base import BOT_LEVELS, DEFAULT_LEVEL
 from server.rules.base import Action
@@ -17,21 +19,27 @@ from server.rules.shithead import Shithead
 
 
 def test_levels_and_default() -> None:
-    assert BOT_LEVELS == ("random", "basic", "strong")
+    assert BOT_LEVELS == ("random", "basic", "strong", "expert")
     assert DEFAULT_LEVEL == "basic"
+    assert get_args(BotLevel) == BOT_LEVELS  # the protocol offers exactly the server's levels
     for game in ("shithead", "sheepshead"):
         for level in BOT_LEVELS:
             bot = make_bot(level, game, seed=1)
             assert list(inspect.signature(bot.choose).parameters) == ["view"]
+        expert = make_bot("expert", game, seed=1)
+        assert type(expert).__name__ == f"{game.capitalize()}ExpertBot"
+        assert getattr(expert, "seconds", None) == 1.0  # the default time budget
+        assert getattr(make_bot("expert", game, seed=1, seconds=0.2), "seconds", None) == 0.2
 
 
-@pytest.mark.parametrize("level", ["random", "basic", "strong"])
+@pytest.mark.parametrize("level", ["random", "basic", "strong", "expert"])
 @pytest.mark.parametrize("name", ["shithead", "sheepshead"])
 def test_bot_sees_only_plain_json(name: str, level: str) -> None:
     """The bot gets a JSON round-trip of the view (no game object is reachable from it) and
-    does not mutate it."""
+    does not mutate it; the Sheepshead hand starts with bidding, so the simulated picks, burials
+    and calls are covered."""
     game = Shithead.new(4, 0, seed=3) if name == "shithead" else Sheepshead.new(5, 0, seed=3)
-    bots = {s: make_bot(level, name, seed=s) for s in range(game.num_players)}
+    bots = {s: make_bot(level, name, seed=s, seconds=0.02) for s in range(game.num_players)}
     for _ in range(40):
         if game.is_over():
             break

@@ -10,7 +10,7 @@ export function render(app) {
   const timerOpts = TIMERS.map(
     (s) => `<option value="${s}"${prefs.timer === s ? " selected" : ""}>${esc(s ? t("timer.seconds", { n: s }) : t("timer.none"))}</option>`,
   ).join("");
-  const levelOpts = ["random", "basic", "strong"]
+  const levelOpts = ["random", "basic", "strong", "expert"]
     .map((l) => `<option value="${l}"${prefs.level === l ? " selected" : ""}>${esc(t("level." + l))}</option>`)
     .join("");
   const seatOpts = [2, 3, 4, 5]

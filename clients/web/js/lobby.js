@@ -30,7 +30,7 @@ function seatLine(app, s) {
       controls.push(`<button type="button" class="btn small" data-act="host" data-op="add_bot" data-seat="${s.seat}" data-key="add:${s.seat}">${esc(t("lobby.addBot"))}</button>`);
     }
     if (s.kind === "bot") {
-      const opts = ["random", "basic", "strong"]
+      const opts = ["random", "basic", "strong", "expert"]
         .map((l) => `<option value="${l}"${l === s.bot_level ? " selected" : ""}>${esc(t("level." + l))}</option>`)
         .join("");
       controls.push(`<select class="small" data-act="level" data-seat="${s.seat}" data-key="lvl:${s.seat}" aria-label="${esc(t("lobby.levelOf", { n: s.seat + 1 }))}">${opts}</select>`);

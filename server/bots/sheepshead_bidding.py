@@ -1,0 +1,208 @@
+"""Bidding by simulation: pick or pass, the two cards to bury, and the call.
+
+For a pick-, bury- or call-phase view, :class:`BidDealer` deals the cards the view does not
+show (the other hands and, before a pick, the blind) and rebuilds the hand from the public
+history, so every rule of the core applies to the sample. Each candidate decision is then played
+out on the same samples (common random numbers) by the heuristic policy for every seat: the
+others pick or pass by ``basic``'s rule, every picker buries and calls by the heuristics, and
+the cards are played by :func:`~server.bots.sheepshead_rollout.playout`. The candidate with the
+best mean units for this seat wins; the heuristic's own choice wins ties and near-ties, since the
+maximum of noisy means flatters the others.
+
+Beliefs: a seat that passed did so under a model of its play (``basic``'s pick rule); a sample
+is kept with the likelihood of the seen passes
+(:func:`~server.bots.sampling.bidding_likelihood`).
+
+The budget is a number of samples (the same seed gives the same decisions) and an optional
+deadline: past it the search stops and answers with the best candidate so far.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from protocol.cards import parse_cards
+from server.bots.base import Deadline
+from server.bots.sampling import bidding_likelihood
+from server.bots.sheepshead_basic import choose_call, unknown_key
+from server.bots.sheepshead_policy import PLAYERS, rank_burials, should_pick
+from server.bots.sheepshead_rollout import playout
+from server.rules.base import Action, IllegalAction
+from server.rules.sheepshead import PASS, PICK, Sheepshead
+from server.rules.sheepshead_cards import DECK32
+
+View = dict[str, Any]
+C = TypeVar("C")
+
+#: A candidate must beat the heuristic's choice by this many units per hand to replace it.
+MARGIN = 0.05
+
+
+def finish(g: Sheepshead, rng: random.Random) -> None:
+    """Play ``g`` to its end in place with the heuristics for every seat and every phase."""
+    while not g.is_over():
+        seat = g.turn
+        phase = g.phase
+        if phase == "pick":
+            g.apply(seat, PICK if should_pick(g.hand(seat), g.passes) else PASS)
+        elif phase == "bury":
+            g.apply(seat, Action("bury", rank_burials(g.hand(seat))[0]))
+        elif phase == "call":
+            g.apply(seat, choose_call(g.hand(seat), g.legal_actions(seat)))
+        else:
+            playout(g, rng)
+
+
+class BidDealer:
+    """Samples complete hands consistent with one pick-, bury- or call-phase view."""
+
+    def __init__(self, view: View) -> None:
+        self.me: int = view["seat"]
+        self.dealer: int = view["dealer"]
+        self.passed: list[int] = list(view["passed"])
+        self.phase: str = view["phase"]
+        hand = parse_cards(view["hand"])
+        self.buried = parse_cards(view["buried"]) if view["buried"] else []
+        blind = parse_cards(view["blind"]) if view["blind"] else []
+        if self.phase == "pick":
+            self.six = hand
+            self.blind: list[int] = []
+        else:
+            # The picker: its dealt six are what it holds now, less the blind it took.
+            self.six = [c for c in [*hand, *self.buried] if c not in blind]
+            self.blind = blind
+        known = set(self.six) | set(self.blind)
+        self.pool = [c for c in DECK32 if c not in known]
+
+    def sample(self, rng: random.Random, tries: int = 30) -> Sheepshead | None:
+        """A hand at the view's position; samples are kept with the likelihood of the other
+        seats' actions so far (the last consistent one if every try was unlikely)."""
+        last: Sheepshead | None = None
+        for _ in range(tries):
+            pool = list(self.pool)
+            rng.shuffle(pool)
+            hands: list[list[int]] = [[] for _ in range(PLAYERS)]
+            it = iter(pool)
+            for s in range(PLAYERS):
+                hands[s] = list(self.six) if s == self.me else [next(it) for _ in range(6)]
+            blind = self.blind or [next(it), next(it)]
+            g = self._rebuild(hands, blind)
+            if g is None:
+                continue
+            last = g
+            w = bidding_likelihood(hands, self.passed, -1, self.me)
+            if w >= 1.0 or rng.random() < w:
+                return g
+        return last
+
+    def _rebuild(self, hands: list[list[int]], blind: list[int]) -> Sheepshead | None:
+        deck: list[int] = []
+        for i in range(PLAYERS):
+            deck.extend(hands[(self.dealer + 1 + i) % PLAYERS])
+        deck.extend(blind)
+        g = Sheepshead(deck, self.dealer)
+        try:
+            for s in self.passed:
+                g.apply(s, PASS)
+            if self.phase != "pick":
+                g.apply(self.me, PICK)
+            if self.phase == "call":
+                g.apply(self.me, Action("bury", tuple(self.buried)))
+        except IllegalAction:
+            return None
+        return g
+
+
+def compare(
+    sample: Callable[[random.Random], Sheepshead | None],
+    candidates: Sequence[C],
+    play: Callable[[Sheepshead, C, random.Random], float],
+    samples: int,
+    rng: random.Random,
+    deadline: Deadline,
+) -> tuple[list[float], int]:
+    """Mean value of each candidate over up to ``samples`` sampled positions (each candidate on
+    the same positions with the same playout seed), and how many samples were used. Stops early
+    at ``deadline``, after at least one sample."""
+    totals = [0.0] * len(candidates)
+    used = 0
+    for _ in range(samples):
+        if used and deadline.passed():
+            break
+        g = sample(rng)
+        if g is None:
+            continue
+        seed = rng.getrandbits(32)
+        values: list[float] = []
+        for cand in candidates:
+            values.append(play(g.clone(), cand, random.Random(seed)))
+            if used and deadline.passed():
+                break
+        if len(values) < len(candidates):
+            break  # a half-done sample would favour the candidates tried first
+        totals = [t + v for t, v in zip(totals, values, strict=True)]
+        used += 1
+    return [t / max(used, 1) for t in totals], used
+
+
+def pick_best(candidates: Sequence[C], means: list[float], used: int, default: C) -> C:
+    """The best candidate by mean; ``default`` unless another beats it by :data:`MARGIN`."""
+    if not used:
+        return default
+    i_default = list(candidates).index(default)
+    best = max(range(len(candidates)), key=lambda i: means[i])
+    return candidates[best] if means[best] > means[i_default] + MARGIN else default
+
+
+class Bidder:
+    """Decides pick/pass, bury and call for one seat by simulation (see the module doc)."""
+
+    def __init__(self, rng: random.Random, samples: int, bury_candidates: int) -> None:
+        self.rng = rng
+        self.samples = samples
+        self.bury_candidates = bury_candidates
+
+    def choose(self, view: View, default: Action, deadline: Deadline) -> Action:
+        """The decision for ``view``; ``default`` is the heuristic's (kept on ties)."""
+        me: int = view["seat"]
+        dealer = BidDealer(view)
+        legal = [Action.from_json(a) for a in view["legal"]]
+        phase = view["phase"]
+        candidates: list[Action]
+        if phase == "pick":
+            candidates = [PICK, PASS]
+        elif phase == "bury":
+            ranked = rank_burials(parse_cards(view["hand"]))[: self.bury_candidates]
+            candidates = [Action("bury", pair) for pair in ranked]
+            default = candidates[0]
+        else:
+            candidates = call_candidates(legal)
+            if default not in candidates:
+                candidates.append(default)
+        if len(candidates) == 1:
+            return candidates[0]
+
+        def play(g: Sheepshead, action: Action, rng: random.Random) -> float:
+            g.apply(me, action)
+            finish(g, rng)
+            result = g.outcome()
+            assert result is not None
+            return float(result.units[me])
+
+        means, used = compare(dealer.sample, candidates, play, self.samples, self.rng, deadline)
+        return pick_best(candidates, means, used, default)
+
+
+def call_candidates(legal: list[Action]) -> list[Action]:
+    """Every ace or ten call and alone; of the unknown-card calls, per ace the two cards best to
+    set aside by the heuristic (the rest rarely differ but cost time)."""
+    out = [a for a in legal if a.kind in ("call", "alone")]
+    unknowns = sorted((a for a in legal if a.kind == "call_unknown"), key=unknown_key)
+    per_ace: dict[int, int] = {}
+    for a in unknowns:
+        if per_ace.get(a.cards[0], 0) < 2:
+            per_ace[a.cards[0]] = per_ace.get(a.cards[0], 0) + 1
+            out.append(a)
+    return out

@@ -1,0 +1,111 @@
+"""The expert level: a time budget per decision, never overrun by more than one sample; its
+decisions are legal and, under a sample cap it reaches before the deadline, reproducible; the
+worker pool never lets a slow bot stall a room; the arena accepts the level."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+
+import pytest
+
+from server.arena import main as arena_main
+from server.arena import run
+from server.bots import make_bot
+from server.bots.pool import BotPool
+from server.bots.sheepshead_strong import SheepsheadExpertBot
+from server.bots.shithead_strong import ShitheadExpertBot
+from server.rules.base import Action, Game
+from server.rules.sheepshead import Sheepshead
+from server.rules.shithead import Shithead
+
+
+def decisions(game: Game, bots: list, limit: int) -> list[tuple[Action, float, int]]:
+    """Play up to ``limit`` actions; each (action, seconds it took, number of legal actions)."""
+    out = []
+    while not game.is_over() and len(out) < limit:
+        seat = game.to_act()[0]
+        view = game.view(seat)
+        start = time.perf_counter()
+        action = bots[seat].choose(view)
+        out.append((action, time.perf_counter() - start, len(view["legal"])))
+        game.apply(seat, action)  # IllegalAction if the bot proposed an illegal one
+    return out
+
+
+@pytest.mark.parametrize("name", ["sheepshead", "shithead"])
+def test_expert_stops_at_its_budget_with_a_legal_move(name: str) -> None:
+    """Sample caps far beyond what the budget allows: every real decision stops at the deadline
+    (plus at most one sample) and plays its best move so far."""
+    budget = 0.05
+    rng = random.Random(4)
+    timed = []
+    for i in range(2):
+        game = (
+            Sheepshead.new(5, i, seed=rng.getrandbits(32))
+            if name == "sheepshead"
+            else Shithead.new(4, i, seed=rng.getrandbits(32))
+        )
+        bots = [make_bot("expert", name, seed=s, seconds=budget) for s in range(game.num_players)]
+        timed += [t for _, t, n in decisions(game, bots, 40) if n > 1]
+    assert timed
+    # One sample plays out every candidate: well under half a second even on a busy machine.
+    assert max(timed) < budget + 0.5
+    # The budget is used, not ignored: most real decisions run to the deadline.
+    assert sorted(timed)[len(timed) // 2] >= budget * 0.9
+
+
+def test_expert_is_reproducible_under_a_sample_cap() -> None:
+    def record(seed: int) -> list[Action]:
+        out: list[Action] = []
+        g1 = Sheepshead.new(5, 1, seed=7)
+        ss = [
+            SheepsheadExpertBot(seed + s, seconds=60, iterations=24, bid_samples=6)
+            for s in range(5)
+        ]
+        out += [a for a, _, _ in decisions(g1, ss, 20)]
+        g2 = Shithead.new(3, 0, seed=7)
+        sh = [ShitheadExpertBot(seed + s, seconds=60, iterations=12) for s in range(3)]
+        out += [a for a, _, _ in decisions(g2, sh, 30)]
+        return out
+
+    assert record(3) == record(3)
+
+
+async def test_pool_answers_from_the_worker_and_falls_back_when_it_overruns(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    game = Sheepshead.new(5, 0, seed=5)
+    view = game.view(1)
+    caplog.set_level(logging.WARNING, logger="server.bots.pool")
+    # A watchdog shorter than a worker process takes to start: the basic bot answers at once.
+    hasty = BotPool(grace=0.001, think={"expert": 0.0})
+    try:
+        start = time.perf_counter()
+        action = await hasty.choose("expert", "sheepshead", 11, view)
+        assert time.perf_counter() - start < 0.5
+        assert action in game.legal_actions(1)
+        assert "overran" in caplog.text
+    finally:
+        hasty.close()
+    caplog.clear()
+    # With room to think, the worker's expert answers.
+    patient = BotPool(grace=60.0, think={"expert": 0.05})
+    try:
+        action = await asyncio.wait_for(patient.choose("expert", "sheepshead", 11, view), 90)
+        assert action in game.legal_actions(1)
+        assert "overran" not in caplog.text
+    finally:
+        patient.close()
+
+
+def test_arena_accepts_expert_with_a_budget(capsys: pytest.CaptureFixture[str]) -> None:
+    summary = run("sheepshead", ["expert", "basic", "basic", "basic", "basic"], 1, seconds=0.01)
+    assert summary.games == 1 and len(summary.times["expert"]) > 0
+    args = ["shithead", "--seats", "expert,basic", "--hands", "1", "--seconds", "0.01", "--cpu"]
+    assert arena_main([*args, "--no-progress"]) == 0
+    assert "expert" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        arena_main(["shithead", "--seats", "expert,basic", "--seconds", "0"])
