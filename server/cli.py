@@ -21,6 +21,9 @@ def main(argv: list[str] | None = None) -> int:
     bench = sub.add_parser("bench", help="run a benchmark and print its figures", add_help=False)
     bench.add_argument("what", choices=sorted(BENCHES))
     sub.add_parser("arena", help="bots play each other; per-level results", add_help=False)
+    sub.add_parser(
+        "loadtest", help="rooms of scripted clients against one server process", add_help=False
+    )
     args, rest = parser.parse_known_args(argv)
     if args.command == "serve":
         return serve(rest)
@@ -28,6 +31,8 @@ def main(argv: list[str] | None = None) -> int:
         module = importlib.import_module(SIMS[args.game])
     elif args.command == "arena":
         module = importlib.import_module("server.arena")
+    elif args.command == "loadtest":
+        module = importlib.import_module("server.bench.loadtest")
     else:
         module = importlib.import_module(BENCHES[args.what])
     result: int = module.main(rest)
