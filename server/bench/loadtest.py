@@ -335,16 +335,21 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str]) -> int:
-    args = parser().parse_args(argv)
+def prepare(args: argparse.Namespace) -> argparse.Namespace:
+    """Check the options and pin this process to the load generator's CPU."""
     if args.game == "sheepshead" and args.seats != 5:
         raise SystemExit("Sheepshead is played by five: --seats 5")
     if not 1 <= args.humans <= args.seats:
         raise SystemExit("--humans must be between 1 and --seats")
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
     if cpus < 2:
-        args.load_cpu = None
+        args.load_cpu = args.server_cpu = None  # one CPU: nothing to pin apart
     procs.pin_self(args.load_cpu)
+    return args
+
+
+def main(argv: list[str]) -> int:
+    args = prepare(parser().parse_args(argv))
     if args.connections:
         r = asyncio.run(measure_connections(args))
         print(

@@ -61,6 +61,7 @@ class Player:
         self.status: str | None = None  # the room's status, from its ``room`` frames
         self.match_over = False  # a finished match: the room must be opened anew
         self.bots: frozenset[int] = frozenset()  # bot seats whose moves this player counts
+        self.paused = False  # acts no more (the run is ending)
         self._inflight: tuple[str, float] | None = None  # our act request: id, time sent
         self._awaiting: tuple[int, float] | None = None  # version it was acked at, time sent
         self._bot_due: tuple[int, float] | None = None  # bot seat to act, since when
@@ -72,7 +73,8 @@ class Player:
         """Whether this seat should act now: its turn, a legal action, nothing in flight."""
         view = self.view
         return (
-            self._inflight is None
+            not self.paused
+            and self._inflight is None
             and self._awaiting is None
             and view is not None
             and self.seat in view["to_act"]
@@ -80,8 +82,14 @@ class Player:
             and view.get("phase") != "over"
         )
 
-    def act(self, now: float) -> str:
-        """The ``act`` frame for the current state (call only when :attr:`due`)."""
+    @property
+    def settled(self) -> bool:
+        """Whether no act request of this player awaits its answer."""
+        return self._inflight is None
+
+    def act(self, now: float, action: dict[str, Any] | None = None) -> str:
+        """The ``act`` frame for the current state (call only when :attr:`settled`, and without
+        ``action`` only when :attr:`due`)."""
         assert self.view is not None
         ident = f"a{next(self._ids)}"
         self._inflight = (ident, now)
@@ -92,7 +100,7 @@ class Player:
             "id": ident,
             "room": self.room,
             "version": self.version,
-            "action": choose(self.view),
+            "action": choose(self.view) if action is None else action,
         }
         return orjson.dumps(frame).decode()
 
