@@ -7,9 +7,13 @@ sits in every seat with the same cards. Each bot sees only its seat's view.
 
 Per level it prints: Sheepshead average units per hand with a 95% confidence interval, pick and
 alone rates (and the table's leaster rate); Shithead loss rate with its 95% interval (par is one
-over the number of players) and how many games hit the length cap; and the decision time
-(median and p99) of every level. ``--jobs`` plays games in parallel processes; the results do
-not depend on it (every game and every bot is seeded from ``--seed`` and the game number).
+over the number of players) and how many games hit the length cap; and the decision time (median
+and p99) of every level. The games of one deal are not independent (the same cards, and several
+seats of one level in the same hand), so the intervals are computed over deals: each deal's result
+for a level is the mean over its rotations and seats, and the interval is the mean of those ± 1.96
+sample standard deviations over the square root of the number of deals. ``--jobs`` plays games in
+parallel processes; the results do not depend on it (every game and every bot is seeded from
+``--seed`` and the game number).
 
 >>> summary = run("sheepshead", ["basic", "random", "random", "random", "random"], 5, seed=1)
 >>> summary.games, round(sum(summary.units["basic"]) + sum(summary.units["random"]), 6)
@@ -135,6 +139,8 @@ class Summary:
     capped: int = 0
     leasters: int = 0
     units: dict[str, list[float]] = field(default_factory=dict)
+    # level -> deal (block) -> the level's results in that deal's games
+    by_deal: dict[str, dict[int, list[float]]] = field(default_factory=dict)
     picks: dict[str, int] = field(default_factory=dict)
     alones: dict[str, int] = field(default_factory=dict)
     times: dict[str, list[float]] = field(default_factory=dict)
@@ -149,9 +155,28 @@ class Summary:
             if r.capped:
                 continue
             self.units.setdefault(level, []).append(r.units[j])
+            block = r.index // len(self.levels)
+            self.by_deal.setdefault(level, {}).setdefault(block, []).append(r.units[j])
             if r.picked:
                 self.picks[level] = self.picks.get(level, 0) + r.picked[j]
                 self.alones[level] = self.alones.get(level, 0) + r.alone[j]
+
+    def over_deals(self, level: str) -> tuple[float, float, int]:
+        """The level's mean over deals, the half-width of its 95% interval, and the number of
+        deals (each deal's rotations averaged first, sample standard deviation).
+
+        >>> s = Summary("sheepshead", ["a", "b"])
+        >>> s.by_deal = {"a": {0: [1.0, 3.0], 1: [2.0, 2.0], 2: [5.0, 1.0]}}
+        >>> mean, half, deals = s.over_deals("a")
+        >>> round(mean, 3), round(half, 3), deals  # deal means 2, 2, 3
+        (2.333, 0.653, 3)
+        """
+        deals = [statistics.fmean(xs) for xs in self.by_deal.get(level, {}).values()]
+        if not deals:
+            return 0.0, 0.0, 0
+        mean = statistics.fmean(deals)
+        sd = statistics.stdev(deals) if len(deals) > 1 else 0.0
+        return mean, 1.96 * sd / math.sqrt(len(deals)), len(deals)
 
     def stats(self) -> dict[str, Any]:
         """Per-level figures as plain data."""
@@ -168,14 +193,12 @@ class Summary:
         else:
             out["par_loss_rate"] = 1 / len(self.levels)
         for level in dict.fromkeys(self.levels):
-            xs = self.units.get(level, [])
-            n = len(xs)
-            mean = sum(xs) / n if n else 0.0
-            sd = statistics.pstdev(xs) if n > 1 else 0.0
-            half = 1.96 * sd / math.sqrt(n) if n else 0.0
+            n = len(self.units.get(level, []))
+            mean, half, deals = self.over_deals(level)
             ts = sorted(self.times.get(level, []))
             entry: dict[str, Any] = {
                 "seat_games": n,
+                "deals": deals,
                 "decisions": len(ts),
                 "time_median_ms": 1000 * ts[len(ts) // 2] if ts else 0.0,
                 "time_p99_ms": 1000 * ts[min(len(ts) - 1, int(0.99 * len(ts)))] if ts else 0.0,
@@ -189,7 +212,10 @@ class Summary:
                     alone_rate=self.alones.get(level, 0) / max(picks, 1),
                 )
             else:
-                entry.update(loss_rate=mean, ci95=wilson(round(sum(xs)), n))
+                lo, hi = max(0.0, mean - half), min(1.0, mean + half)
+                if half == 0.0:  # every deal alike (e.g. never lost): Wilson over the deals
+                    lo, hi = wilson(round(mean * deals), deals)
+                entry.update(loss_rate=mean, ci95=(lo, hi))
             out["levels"][level] = entry
         return out
 
@@ -213,7 +239,8 @@ class Summary:
             else:
                 result = f"loss rate {e['loss_rate']:.3f} (95% CI {lo:.3f} .. {hi:.3f})"
             lines.append(
-                f"  {level:<7} {result}; {e['seat_games']} seat-games; decision "
+                f"  {level:<7} {result}; {e['seat_games']} seat-games over {e['deals']} deals; "
+                "decision "
                 f"median {e['time_median_ms']:.2f} ms, p99 {e['time_p99_ms']:.1f} ms "
                 f"({e['decisions']} decisions)"
             )
