@@ -64,10 +64,17 @@ class Conn:
     """One connection of a scripted human: a reader that hands every frame to the player,
     sends its act as soon as it is due (or when the pacer allows), and answers setup requests."""
 
-    def __init__(self, ws: ClientConnection, player: Player, pacer: Pacer) -> None:
+    def __init__(
+        self,
+        ws: ClientConnection,
+        player: Player,
+        pacer: Pacer,
+        on_frame: Callable[[], None] | None = None,
+    ) -> None:
         self.ws = ws
         self.player = player
         self.pacer = pacer
+        self.on_frame = on_frame
         self.last_frame = time.monotonic()
         self.match_over = asyncio.Event()
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
@@ -104,6 +111,8 @@ class Conn:
                     self.match_over.set()
                 if player.due and self._timer is None:
                     await self._act_when_allowed(now)
+                if self.on_frame is not None:
+                    self.on_frame()
 
     async def _act_when_allowed(self, now: float) -> None:
         at = self.pacer.slot(now)
@@ -152,11 +161,23 @@ class Room:
         self.pacer = pacer
         self.conns: list[Conn] = []
         self.started = asyncio.Event()
+        self._changed: asyncio.Event | None = None
+
+    def _frame_arrived(self) -> None:
+        if self._changed is not None:
+            self._changed.set()
+
+    async def until(self, predicate: Callable[[], bool]) -> None:
+        """Wait until ``predicate()`` holds, checking after each frame the room receives."""
+        while not predicate():
+            self._changed = asyncio.Event()
+            await self._changed.wait()
 
     async def connect(self, compression: str | None) -> None:
         for i in range(self.spec.humans):
             ws = await open_ws(self.url, compression)
-            self.conns.append(Conn(ws, Player(self.tally, host=i == 0), self.pacer))
+            player = Player(self.tally, host=i == 0)
+            self.conns.append(Conn(ws, player, self.pacer, self._frame_arrived))
         for c in self.conns:
             welcome = await c.request({"type": "hello", "protocol": 1, "client": "loadtest"})
             if welcome.get("type") != "welcome":

@@ -226,14 +226,12 @@ async def measure_rooms(args: argparse.Namespace) -> tuple[Figures, list[str], l
 
 
 async def measure_echo(
-    args: argparse.Namespace, clients: int, samples: list[str]
+    args: argparse.Namespace, clients: int, samples: list[str], path: Path
 ) -> tuple[Figures, list[str]]:
-    """The ceiling: the echo server on the same CPU with the same number of clients."""
+    """The ceiling: the echo server on the same CPU with the same number of clients, sending
+    ``samples`` (written to ``path``)."""
     groups = max(1, math.ceil(clients / ECHO_SIZE))
     port = procs.free_port()
-    with tempfile.NamedTemporaryFile("wb", suffix=".json", delete=False) as f:
-        f.write(orjson.dumps(samples))
-        path = Path(f.name)
     command = procs.pinned(
         [sys.executable, "-m", "server.bench.echo", "--port", str(port), "--samples", str(path)],
         args.server_cpu,
@@ -257,7 +255,6 @@ async def measure_echo(
         )
     finally:
         procs.stop(proc)
-        path.unlink(missing_ok=True)
     label = (
         f"ceiling, bare websockets server: {groups} groups x {ECHO_SIZE} clients, "
         f"{ECHO_SIZE} frames out per request"
@@ -378,7 +375,10 @@ def main(argv: list[str]) -> int:
     result: dict[str, Any] = {"ours": asdict(ours)}
     if not args.no_ceiling:
         clients = args.rooms * args.humans
-        echo, notes = asyncio.run(measure_echo(args, clients, samples))
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "samples.json"
+            path.write_bytes(orjson.dumps(samples))
+            echo, notes = asyncio.run(measure_echo(args, clients, samples, path))
         for line in notes:
             print(line)
         print("\n".join(echo.lines()))

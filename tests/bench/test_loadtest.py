@@ -32,13 +32,6 @@ async def served() -> AsyncIterator[tuple[CardroomServer, MemoryStore]]:
         yield server, store
 
 
-async def _until(check: object, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():  # type: ignore[operator]
-        assert time.monotonic() < deadline, "timed out"
-        await asyncio.sleep(0.01)
-
-
 async def test_acks_counted_equal_the_actions_the_server_stored_and_refusals_are_apart(
     served: tuple[CardroomServer, MemoryStore],
 ) -> None:
@@ -58,13 +51,15 @@ async def test_acks_counted_equal_the_actions_the_server_stored_and_refusals_are
             if c.player.view and c.player.settled and c.player.seat not in c.player.view["to_act"]
         )
         await idle.ws.send(idle.player.act(time.perf_counter(), {"kind": "pass"}))
-        await _until(lambda: sum(tally.refused.values()) == 1)
-        # play past the end of at least one hand (next_game bumps the version)
-        await _until(lambda: tally.accepted >= 80)
-        for c in room.conns:
-            c.player.paused = True
-        await _until(lambda: all(c.player.settled for c in room.conns))
-        await asyncio.sleep(0.05)  # the last acks' states
+        async with asyncio.timeout(30):
+            await room.until(lambda: sum(tally.refused.values()) == 1)
+            # play past the end of at least one hand (next_game bumps the version)
+            await room.until(lambda: tally.accepted >= 80)
+            for c in room.conns:
+                c.player.paused = True
+            # every answer in, and the state of every acknowledged action
+            await room.until(lambda: len(tally.latencies) == tally.accepted)
+            await room.until(lambda: all(c.player.settled for c in room.conns))
     finally:
         stop.set()
         playing.cancel()
@@ -110,10 +105,9 @@ async def test_idle_connections_are_held_and_counted(
     held, failed = await hold_idle(server.url, 30, "deflate")
     try:
         assert (len(held), failed) == (30, 0)
-        await _until(lambda: len(server.connections) == 30)
+        assert len(server.connections) == 30  # each was welcomed, so the server holds it
     finally:
         await asyncio.gather(*(ws.close() for ws in held))
-    await _until(lambda: len(server.connections) == 0)
 
 
 def test_the_command_runs_both_servers_and_prints_its_figures() -> None:
