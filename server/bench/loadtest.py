@@ -28,16 +28,17 @@ import json
 import math
 import os
 import shlex
+import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from server.bench import procs
+from server.bench import procs, profile
 from server.bench.drive import RoomSpec, hold_idle, run_echo, run_rooms
 from server.bench.tally import Tally
 
@@ -133,12 +134,14 @@ class Watch:
     """Reads one server process's CPU time and memory around the measured window."""
 
     pid: int | None
+    profile: Path | None = None  # py-spy's collapsed stacks of the window go here
+    seconds: float = 0.0
     base_rss: int | None = None
     rss: int | None = None
     cpu: float | None = None
     _cpu0: float = 0.0
     _t0: float = 0.0
-    samples: list[int] = field(default_factory=list)
+    _spy: subprocess.Popen[bytes] | None = None
 
     def begin(self) -> None:
         if self.pid is not None:
@@ -149,10 +152,22 @@ class Watch:
             return
         if opening:
             self._cpu0, self._t0 = procs.cpu_seconds(self.pid), time.perf_counter()
+            if self.profile is not None:
+                self._spy = profile.start(self.pid, self.seconds, self.profile)
+                if self._spy is None:
+                    print("--profile: py-spy is not installed (pip install py-spy)")
         else:
             elapsed = time.perf_counter() - self._t0
             self.cpu = (procs.cpu_seconds(self.pid) - self._cpu0) / elapsed
             self.rss = procs.rss_bytes(self.pid)
+
+    def finish(self) -> None:
+        """Let the profiler write its samples (before the server stops)."""
+        if self._spy is not None:
+            try:
+                self._spy.wait(timeout=self.seconds + 30)
+            except subprocess.TimeoutExpired:
+                self._spy.kill()
 
     def fill(self, figures: Figures) -> Figures:
         figures.server_rss, figures.server_rss_base = self.rss, self.base_rss
@@ -198,7 +213,7 @@ async def measure_rooms(args: argparse.Namespace) -> tuple[Figures, list[str], l
         await asyncio.to_thread(procs.wait_http, port)
         # taskset execs the server, so the child's pid is the server's
         pid = proc.pid if proc is not None else procs.listening_pid(port)
-        watch = Watch(pid)
+        watch = Watch(pid, args.profile, args.seconds)
         watch.begin()
         tally = Tally()
         window = await run_rooms(
@@ -212,9 +227,12 @@ async def measure_rooms(args: argparse.Namespace) -> tuple[Figures, list[str], l
             pace=args.pace,
             on_window=watch.window,
         )
+        await asyncio.to_thread(watch.finish)
     finally:
         if proc is not None:
             procs.stop(proc)
+    if args.profile is not None and args.profile.exists():
+        notes += profile.summarize(args.profile)
     bots = spec.seats - spec.humans
     label = (
         f"Cardroom, {args.game}: {args.rooms} rooms x {spec.humans} humans"
@@ -329,6 +347,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--connections", type=int, help="hold this many idle connections instead")
     p.add_argument("--hold", type=float, default=3.0, help="seconds to hold them (and to settle)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    p.add_argument(
+        "--profile",
+        type=Path,
+        help="sample our server with py-spy during the window into this file and summarise it",
+    )
     return p
 
 
