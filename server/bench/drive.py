@@ -17,12 +17,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
-from websockets.protocol import State
+from websockets.exceptions import InvalidHandshake
 
 from server.bench.players import EchoMember, Player
 from server.bench.tally import Tally
+from server.bench.wsclient import WsClient
 
 #: Seconds a request made while setting a room up may take.
 SETUP_TIMEOUT = 60.0
@@ -40,12 +39,6 @@ class RoomSpec:
     level: str = "basic"
 
 
-async def open_ws(url: str, compression: str | None) -> ClientConnection:
-    return await connect(
-        url, compression=compression, proxy=None, open_timeout=SETUP_TIMEOUT, max_size=2**20
-    )
-
-
 class Pacer:
     """At most one action per ``interval`` seconds in one room (None: as fast as possible)."""
 
@@ -61,26 +54,33 @@ class Pacer:
 
 
 class Conn:
-    """One connection of a scripted human: a reader that hands every frame to the player,
-    sends its act as soon as it is due (or when the pacer allows), and answers setup requests."""
+    """One connection of a scripted human: every frame goes to the player as it arrives; its
+    act goes out as soon as it is due (or when the pacer allows); setup requests get replies."""
 
     def __init__(
-        self,
-        ws: ClientConnection,
-        player: Player,
-        pacer: Pacer,
-        on_frame: Callable[[], None] | None = None,
+        self, player: Player, pacer: Pacer, on_frame: Callable[[], None] | None = None
     ) -> None:
-        self.ws = ws
         self.player = player
         self.pacer = pacer
         self.on_frame = on_frame
         self.last_frame = time.monotonic()
         self.match_over = asyncio.Event()
+        self.client: WsClient | None = None
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._ids = itertools.count(1)
         self._timer: asyncio.TimerHandle | None = None
-        self.reader = asyncio.create_task(self._read())
+
+    async def connect(self, url: str, compression: str | None) -> None:
+        self.client = WsClient(url, compression, self._text)  # before any frame can arrive
+        await self.client.start(SETUP_TIMEOUT)
+
+    @property
+    def open(self) -> bool:
+        return self.client is not None and self.client.open
+
+    def send(self, text: str) -> None:
+        assert self.client is not None
+        self.client.send_text(text)
 
     async def request(self, payload: dict[str, Any]) -> dict[str, Any]:
         """Send a setup request and await its reply (an error reply is returned, not raised)."""
@@ -88,57 +88,42 @@ class Conn:
         future = asyncio.get_running_loop().create_future()
         self._pending[ident] = future
         try:
-            await self.ws.send(orjson.dumps({**payload, "id": ident}).decode())
+            self.send(orjson.dumps({**payload, "id": ident}).decode())
             return await asyncio.wait_for(future, SETUP_TIMEOUT)
         finally:
             self._pending.pop(ident, None)
 
-    async def _read(self) -> None:
+    def _text(self, data: bytes) -> None:
+        now = time.perf_counter()
+        self.last_frame = time.monotonic()
         player = self.player
-        clock = time.perf_counter
-        with contextlib.suppress(ConnectionClosed):
-            async for frame in self.ws:
-                now = clock()
-                self.last_frame = time.monotonic()
-                text = frame if isinstance(frame, str) else frame.decode()
-                msg = orjson.loads(text)
-                for out in player.receive(msg, now, text):
-                    await self.ws.send(out)
-                future = self._pending.get(str(msg.get("ref")))
-                if future is not None and not future.done():
-                    future.set_result(msg)
-                if player.match_over:
-                    self.match_over.set()
-                if player.due and self._timer is None:
-                    await self._act_when_allowed(now)
-                if self.on_frame is not None:
-                    self.on_frame()
-
-    async def _act_when_allowed(self, now: float) -> None:
-        at = self.pacer.slot(now)
-        if at <= now:
-            await self.ws.send(self.player.act(time.perf_counter()))
-        else:
-            self._timer = asyncio.get_running_loop().call_later(at - now, self._paced)
+        msg = orjson.loads(data)
+        for out in player.receive(msg, now, data):
+            self.send(out)
+        future = self._pending.get(str(msg.get("ref")))
+        if future is not None and not future.done():
+            future.set_result(msg)
+        if player.match_over:
+            self.match_over.set()
+        if player.due and self._timer is None:
+            at = self.pacer.slot(now)
+            if at <= now:
+                self.send(player.act(time.perf_counter()))
+            else:
+                self._timer = asyncio.get_running_loop().call_later(at - now, self._paced)
+        if self.on_frame is not None:
+            self.on_frame()
 
     def _paced(self) -> None:
         self._timer = None
         if self.player.due:
-            task = asyncio.ensure_future(self.ws.send(self.player.act(time.perf_counter())))
-            task.add_done_callback(_quiet)
+            self.send(self.player.act(time.perf_counter()))
 
     async def close(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
-        with contextlib.suppress(Exception):
-            await self.ws.close()
-        with contextlib.suppress(BaseException):
-            await asyncio.wait_for(self.reader, 5)
-
-
-def _quiet(task: asyncio.Future[Any]) -> None:
-    if not task.cancelled():
-        task.exception()  # a send on a closing connection: nothing to do
+        if self.client is not None:
+            await self.client.close()
 
 
 async def _gather_limited(makers: list[Callable[[], Awaitable[Any]]], limit: int) -> list[Any]:
@@ -175,9 +160,9 @@ class Room:
 
     async def connect(self, compression: str | None) -> None:
         for i in range(self.spec.humans):
-            ws = await open_ws(self.url, compression)
-            player = Player(self.tally, host=i == 0)
-            self.conns.append(Conn(ws, player, self.pacer, self._frame_arrived))
+            conn = Conn(Player(self.tally, host=i == 0), self.pacer, self._frame_arrived)
+            await conn.connect(self.url, compression)
+            self.conns.append(conn)
         for c in self.conns:
             welcome = await c.request({"type": "hello", "protocol": 1, "client": "loadtest"})
             if welcome.get("type") != "welcome":
@@ -190,7 +175,7 @@ class Room:
             self.started.set()
             await self._until_over(stop)
             for c in self.conns:
-                if c.ws.state is not State.OPEN:
+                if not c.open:
                     return
                 await c.request({"type": "leave", "room": c.player.room})
 
@@ -288,7 +273,7 @@ async def run_rooms(
         if on_window:
             on_window(False)
         cpu = time.process_time() - cpu0
-        held = sum(c.ws.state is State.OPEN for r in all_rooms for c in r.conns)
+        held = sum(c.open for r in all_rooms for c in r.conns)
     finally:
         stop.set()
         for task in players:
@@ -301,25 +286,27 @@ async def run_rooms(
 class EchoConn:
     """One echo-ceiling client."""
 
-    def __init__(self, ws: ClientConnection, member: EchoMember) -> None:
-        self.ws = ws
+    def __init__(self, member: EchoMember) -> None:
         self.member = member
-        self.reader = asyncio.create_task(self._read())
+        self.client: WsClient | None = None
 
-    async def _read(self) -> None:
-        member = self.member
-        clock = time.perf_counter
-        with contextlib.suppress(ConnectionClosed):
-            async for frame in self.ws:
-                text = frame if isinstance(frame, str) else frame.decode()
-                if member.receive(text, clock()):
-                    await self.ws.send(member.request(clock()))
+    async def connect(self, url: str, compression: str | None) -> EchoConn:
+        self.client = WsClient(url, compression, self._text)  # "go" may come with the handshake
+        await self.client.start(SETUP_TIMEOUT)
+        return self
+
+    def _text(self, data: bytes) -> None:
+        member, client = self.member, self.client
+        if member.receive(data, time.perf_counter()) and client is not None:
+            client.send_text(member.request(time.perf_counter()))
+
+    @property
+    def open(self) -> bool:
+        return self.client is not None and self.client.open
 
     async def close(self) -> None:
-        with contextlib.suppress(Exception):
-            await self.ws.close()
-        with contextlib.suppress(BaseException):
-            await asyncio.wait_for(self.reader, 5)
+        if self.client is not None:
+            await self.client.close()
 
 
 async def run_echo(
@@ -336,8 +323,7 @@ async def run_echo(
     """``groups`` groups of ``size`` clients against the echo server: the same window."""
 
     async def member(g: int, k: int) -> EchoConn:
-        ws = await open_ws(f"{url}g{g}", compression)
-        return EchoConn(ws, EchoMember(tally, k, size))
+        return await EchoConn(EchoMember(tally, k, size)).connect(f"{url}g{g}", compression)
 
     makers = [lambda g=g, k=k: member(g, k) for g in range(groups) for k in range(size)]
     conns: list[EchoConn] = await _gather_limited(makers, CONNECT_AT_ONCE)  # type: ignore[arg-type]
@@ -354,32 +340,34 @@ async def run_echo(
         if on_window:
             on_window(False)
         cpu = time.process_time() - cpu0
-        held = sum(c.ws.state is State.OPEN for c in conns)
+        held = sum(c.open for c in conns)
     finally:
         await asyncio.gather(*(c.close() for c in conns), return_exceptions=True)
     return Window(elapsed, held, cpu)
 
 
-async def hold_idle(
-    url: str, count: int, compression: str | None
-) -> tuple[list[ClientConnection], int]:
+async def hold_idle(url: str, count: int, compression: str | None) -> tuple[list[WsClient], int]:
     """Open ``count`` connections that each say hello and then stay idle; return them and how
     many were refused or failed."""
 
-    async def one() -> ClientConnection | None:
+    async def one() -> WsClient | None:
+        welcome: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+
+        def arrived(data: bytes) -> None:
+            if not welcome.done():
+                welcome.set_result(data)
+
         try:
-            ws = await open_ws(url, compression)
-            await ws.send('{"type":"hello","id":1,"protocol":1,"client":"loadtest"}')
-            reply = orjson.loads(await asyncio.wait_for(ws.recv(), SETUP_TIMEOUT))
-            if reply.get("type") != "welcome":
-                await ws.close()
-                return None
-            return ws
-        except (OSError, ConnectionClosed, TimeoutError):
+            client = await WsClient.connect(url, compression, arrived, SETUP_TIMEOUT)
+            client.send_text('{"type":"hello","id":1,"protocol":1,"client":"loadtest"}')
+            reply = orjson.loads(await asyncio.wait_for(welcome, SETUP_TIMEOUT))
+        except (OSError, TimeoutError, InvalidHandshake):
+            return None  # refused (e.g. a connection cap) or failed: counted, not fatal
+        if reply.get("type") != "welcome":
+            await client.close()
             return None
-        except Exception:  # a refused handshake (e.g. a connection cap): counted, not fatal
-            return None
+        return client
 
     opened = await _gather_limited([one] * count, CONNECT_AT_ONCE)
-    held = [ws for ws in opened if ws is not None]
+    held = [c for c in opened if c is not None]
     return held, count - len(held)

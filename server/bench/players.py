@@ -104,15 +104,15 @@ class Player:
         }
         return orjson.dumps(frame).decode()
 
-    def receive(self, msg: dict[str, Any], now: float, text: str = "") -> list[str]:
+    def receive(self, msg: dict[str, Any], now: float, raw: bytes = b"") -> list[str]:
         """Take one parsed frame; return the host's frames to send at once (``next_game``)."""
         tally = self.tally
         if tally.measuring:
             tally.frames += 1
         kind = msg.get("type")
         if kind == "state":
-            if tally.measuring and text:
-                tally.sample(text)
+            if tally.measuring and raw:
+                tally.sample(raw)
             self._state(msg, now)
         elif kind == "ack":
             if self._inflight is not None and msg.get("ref") == self._inflight[0]:
@@ -184,10 +184,10 @@ class EchoMember:
     >>> from server.bench.tally import Tally
     >>> t = Tally(); t.start()
     >>> a, b = EchoMember(t, 0, 2), EchoMember(t, 1, 2)
-    >>> a.receive("go", 0.0), b.receive("go", 0.0)
+    >>> a.receive(b"go", 0.0), b.receive(b"go", 0.0)
     (True, False)
     >>> _ = a.request(0.0)
-    >>> a.receive("frame", 0.001), b.receive("frame", 0.001)
+    >>> a.receive(b"frame", 0.001), b.receive(b"frame", 0.001)
     (False, True)
     >>> t.accepted, t.frames
     (1, 2)
@@ -204,9 +204,9 @@ class EchoMember:
         self.count = 0  # answers received in this group since "go"
         self._sent: float | None = None
 
-    def receive(self, text: str, now: float) -> bool:
+    def receive(self, data: bytes, now: float) -> bool:
         """Take one frame; return whether this member sends the group's next request."""
-        if text == "go":
+        if data == b"go":
             self.count = 0
             return self.index == 0
         tally = self.tally

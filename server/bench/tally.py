@@ -43,10 +43,10 @@ class Tally:
         self.bot_times.clear()
         self.measuring = True
 
-    def sample(self, text: str) -> None:
+    def sample(self, raw: bytes) -> None:
         """Keep a state frame (every seventh, up to :data:`SAMPLES`) as a realistic payload."""
         if len(self.samples) < SAMPLES and self.frames % 7 == 0:
-            self.samples.append(text)
+            self.samples.append(raw.decode())
 
     @staticmethod
     def percentile(values: list[float], q: float) -> float:

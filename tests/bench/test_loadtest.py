@@ -50,7 +50,7 @@ async def test_acks_counted_equal_the_actions_the_server_stored_and_refusals_are
             for c in room.conns
             if c.player.view and c.player.settled and c.player.seat not in c.player.view["to_act"]
         )
-        await idle.ws.send(idle.player.act(time.perf_counter(), {"kind": "pass"}))
+        idle.send(idle.player.act(time.perf_counter(), {"kind": "pass"}))
         async with asyncio.timeout(30):
             await room.until(lambda: sum(tally.refused.values()) == 1)
             # play past the end of at least one hand (next_game bumps the version)

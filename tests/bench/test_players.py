@@ -117,10 +117,10 @@ def test_the_host_asks_for_the_next_game_once_per_hand_and_notices_the_end_of_th
 def test_an_echo_member_counts_its_own_answers_only() -> None:
     t = measuring()
     members = [EchoMember(t, k, 3) for k in range(3)]
-    assert [m.receive("go", 0.0) for m in members] == [True, False, False]
+    assert [m.receive(b"go", 0.0) for m in members] == [True, False, False]
     members[0].request(0.0)
-    assert [m.receive("x", 0.002) for m in members] == [False, True, False]
+    assert [m.receive(b"x", 0.002) for m in members] == [False, True, False]
     members[1].request(0.002)
-    assert [m.receive("x", 0.003) for m in members] == [False, False, True]
+    assert [m.receive(b"x", 0.003) for m in members] == [False, False, True]
     assert t.accepted == 2 and t.frames == 6 and t.sent == 2
     assert [round(x, 6) for x in t.latencies] == [0.002, 0.001]
