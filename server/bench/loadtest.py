@@ -121,6 +121,11 @@ class Figures:
         cpu = f"load generator {self.load_cpu:.0%}"
         if self.server_cpu is not None:
             cpu = f"server {self.server_cpu:.0%}, " + cpu
+            if self.accepted:
+                # CPU time per action barely depends on how busy the machine is: it compares
+                # versions of the server even when the throughput figures are noisy
+                per = self.server_cpu * self.seconds / self.accepted * 1e6
+                cpu += f"; server CPU per accepted action {per:,.0f} µs"
         out.append(f"  CPU (one core=100%) {cpu}")
         refused = ", ".join(f"{k} {v:,}" for k, v in sorted(self.refused.items())) or "none"
         out.append(f"  refusals           {refused}")
