@@ -38,7 +38,7 @@ from typing import Any
 
 import orjson
 
-from server.bench import procs, profile
+from server.bench import peer, procs, profile
 from server.bench.drive import RoomSpec, hold_idle, run_echo, run_rooms
 from server.bench.tally import Tally
 
@@ -124,8 +124,8 @@ class Figures:
             if self.accepted:
                 # CPU time per action barely depends on how busy the machine is: it compares
                 # versions of the server even when the throughput figures are noisy
-                per = self.server_cpu * self.seconds / self.accepted * 1e6
-                cpu += f"; server CPU per accepted action {per:,.0f} µs"
+                micros = self.server_cpu * self.seconds / self.accepted * 1e6
+                cpu += f"; server CPU per accepted action {micros:,.0f} µs"
         out.append(f"  CPU (one core=100%) {cpu}")
         refused = ", ".join(f"{k} {v:,}" for k, v in sorted(self.refused.items())) or "none"
         out.append(f"  refusals           {refused}")
@@ -353,6 +353,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--hold", type=float, default=3.0, help="seconds to hold them (and to settle)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON too")
     p.add_argument(
+        "--bgio",
+        type=Path,
+        help="also measure the boardgame.io peer set up in this folder (npm install done), "
+        "with the same rooms of five",
+    )
+    p.add_argument(
         "--profile",
         type=Path,
         help="sample our server with py-spy during the window into this file and summarise it",
@@ -414,6 +420,18 @@ def main(argv: list[str]) -> int:
         print(f"ours / ceiling: {share:.0%} of the bare server's requests/s")
         result["ceiling"] = asdict(echo)
         result["share"] = share
+    if args.bgio is not None:
+        bgio, notes = asyncio.run(
+            peer.measure(args.bgio, args.rooms, args.seconds, args.server_cpu, args.load_cpu)
+        )
+        for line in notes:
+            print(line)
+        print("\n".join(bgio.lines()))
+        print(
+            f"ours / boardgame.io: {ours.accepted_per_s / max(bgio.moves_per_s, 1e-9):.2f}x the "
+            f"actions/s; p99 {ours.p99_ms:.1f} ms vs {bgio.p99_ms:.1f} ms"
+        )
+        result["bgio"] = asdict(bgio)
     if args.json:
         print(json.dumps(result))
     return 0
