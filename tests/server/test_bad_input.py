@@ -204,9 +204,11 @@ def http_get(port: int, path: str) -> tuple[int, str]:
         return exc.code, ""
 
 
-async def test_plain_http_pages(server: CardroomServer, tmp_path: Path) -> None:
-    status, body = await asyncio.to_thread(http_get, server.port, "/")
-    assert status == 200 and "hello" in body  # no web client installed: what this server is
+async def test_plain_http_pages(tmp_path: Path) -> None:
+    bare = ServerConfig(port=0, web_root=None, rooms=make_config().rooms)
+    async with CardroomServer(bare) as server:
+        status, body = await asyncio.to_thread(http_get, server.port, "/")
+        assert status == 200 and "hello" in body  # no web client installed: what this server is
     (tmp_path / "web").mkdir()
     (tmp_path / "web" / "index.html").write_text("<h1>Cardroom</h1>")
     (tmp_path / "secret.txt").write_text("not for the web")
