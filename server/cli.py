@@ -8,7 +8,11 @@ import importlib
 import sys
 
 SIMS = {"shithead": "server.sim.shithead", "sheepshead": "server.sim.sheepshead"}
-BENCHES = {"rules": "server.bench.rules", "server": "server.bench.server"}
+BENCHES = {
+    "rules": "server.bench.rules",
+    "server": "server.bench.server",
+    "frames": "server.bench.frames",
+}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -121,3 +121,13 @@ def test_the_command_runs_both_servers_and_prints_its_figures() -> None:
     assert ours["accepted"] > 0 and ceiling["accepted"] > 0
     assert ours["server_rss"] > ours["server_rss_base"] > 0
     assert result["share"] > 0
+
+
+def test_bench_frames_prints_each_compression_setting() -> None:
+    from server.bench.frames import SETTINGS
+
+    command = [sys.executable, "-m", "server.cli", "bench", "frames", "--hands", "1"]
+    command += ["--repeat", "1", "--cpu", "-1"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=True)
+    for name in SETTINGS:
+        assert name in done.stdout
