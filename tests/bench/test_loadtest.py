@@ -131,3 +131,22 @@ def test_bench_frames_prints_each_compression_setting() -> None:
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=True)
     for name in SETTINGS:
         assert name in done.stdout
+
+
+async def test_a_paced_run_never_goes_faster_than_its_pace(
+    served: tuple[CardroomServer, MemoryStore],
+) -> None:
+    server, _ = served
+    tally = Tally()
+    pace = 40.0  # actions per second across both rooms
+    window = await run_rooms(
+        server.url,
+        RoomSpec("sheepshead", 5, 5),
+        2,
+        tally,
+        warmup=0.2,
+        seconds=1.0,
+        compression=None,
+        pace=pace,
+    )
+    assert 0 < tally.accepted <= pace * window.seconds + 2  # one slot per room at the edges
