@@ -29,7 +29,7 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/ruff format --check .
 
 typecheck: $(VENV)/.installed-dev
-	$(BIN)/mypy protocol server/rules
+	$(BIN)/mypy protocol server clients
 
 pytest: $(VENV)/.installed-dev
 	$(BIN)/pytest -q

@@ -348,7 +348,7 @@ class CardroomClient:
             seats=seats,
             name=name,
             turn_timer=turn_timer,
-            options=options or {},
+            options=options or {},  # type: ignore[arg-type]  # validated into the game's options
             daily=daily,
         )
         return await self.request(msg, Joined, timeout=timeout)

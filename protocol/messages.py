@@ -33,7 +33,8 @@ CardCode = Annotated[
     StringConstraints(strip_whitespace=True, to_upper=True, pattern=r"^[2-9TJQKAtjqka][CDHScdhs]$"),
 ]
 RequestId = Annotated[str, StringConstraints(min_length=1, max_length=64)] | int
-PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
+# bounded here; normalised and checked by the room (``bad_name``, ``name_taken``)
+PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
 ChatText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=280)]
 
 #: Longest chat message, in characters.
@@ -55,11 +56,26 @@ class ActionModel(_Model):
     slot: Annotated[int, Field(ge=0, le=8)] | None = None
 
 
+class ShitheadOptions(_Model):
+    """Shithead's room options: none yet (anything else is ``invalid_message``)."""
+
+
+class SheepsheadOptions(_Model):
+    """Sheepshead's room options: none yet (anything else is ``invalid_message``)."""
+
+
+#: A room's options: one typed, bounded model per game (free objects are refused).
+GameOptions = ShitheadOptions | SheepsheadOptions
+
+SeatKind = Literal["empty", "human", "bot"]
+RoomStatusName = Literal["lobby", "playing", "between", "paused", "over", "closed"]
+
+
 class SeatInfo(_Model):
     """One seat as everyone sees it (never its token)."""
 
     seat: int
-    kind: Literal["empty", "human", "bot"]
+    kind: SeatKind
     name: str | None = None
     bot_level: BotLevel | None = None
     connected: bool = False
@@ -74,12 +90,12 @@ class RoomInfo(_Model):
 
     room: str
     game: GameName
-    status: Literal["lobby", "playing", "between", "paused", "over", "closed"]
+    status: RoomStatusName
     seats: list[SeatInfo]
     spectators: int
     locked: bool
     turn_timer: int | None
-    options: dict[str, Any]
+    options: GameOptions
     games_played: int
     totals: list[int] = Field(description="shithead: losses per seat; sheepshead: units per seat")
     match_length: int | None = Field(default=None, description="games in the match, if bounded")
@@ -102,10 +118,11 @@ class Create(_Model):
     type: Literal["create"] = "create"
     id: RequestId
     game: GameName
-    seats: Annotated[int, Field(ge=2, le=5)]
+    # bounded here, checked per game by the server (``bad_seats``)
+    seats: Annotated[int, Field(ge=0, le=64)]
     name: PlayerName
     turn_timer: Annotated[int, Field(ge=1, le=600)] | None = None
-    options: dict[str, Any] = Field(default_factory=dict)
+    options: GameOptions = Field(default_factory=ShitheadOptions)
     daily: bool = False
 
 
@@ -116,7 +133,7 @@ class Join(_Model):
     id: RequestId
     room: RoomCode
     name: PlayerName
-    seat: Annotated[int, Field(ge=0, le=4)] | None = None
+    seat: Annotated[int, Field(ge=0, le=64)] | None = None  # checked by the room (bad_seat)
 
 
 class Watch(_Model):
@@ -164,7 +181,7 @@ class Host(_Model):
     id: RequestId
     room: RoomCode
     op: HostOp
-    seat: Annotated[int, Field(ge=0, le=4)] | None = None
+    seat: Annotated[int, Field(ge=0, le=64)] | None = None  # checked by the room (bad_seat)
     level: BotLevel | None = None
 
 
@@ -207,7 +224,7 @@ class Error(_Model):
     """A refusal, sent only to the connection whose message caused it."""
 
     type: Literal["error"] = "error"
-    code: str
+    code: str = Field(description="one of protocol.errors.ERROR_CODES (schema: error_codes)")
     message: str
     ref: RequestId | None = None
 

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from protocol.errors import ERROR_CODES
 from protocol.messages import CLIENT_ADAPTER, PROTOCOL_VERSION, SERVER_ADAPTER
 
 #: Where the committed schema lives.
@@ -39,6 +40,7 @@ def build_schema() -> dict[str, Any]:
         "protocol": PROTOCOL_VERSION,
         "client": CLIENT_ADAPTER.json_schema(),
         "server": SERVER_ADAPTER.json_schema(),
+        "error_codes": list(ERROR_CODES),
     }
 
 

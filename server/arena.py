@@ -35,10 +35,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.bots import BOT_LEVELS, make_bot
+from server.rules.registry import GAME_NAMES, game_spec
 from server.rules.sheepshead import Sheepshead
 from server.rules.shithead import Shithead
 
-GAMES = ("shithead", "sheepshead")
 #: Shithead games stop after this many actions and count as capped.
 DEFAULT_CAP = 3000
 
@@ -297,7 +297,7 @@ def run(
 def main(argv: list[str]) -> int:
     """``cardroom arena GAME --seats L,L,… [--hands N] [--seed S] [--jobs J] [--cap A]``."""
     parser = argparse.ArgumentParser(prog="cardroom arena")
-    parser.add_argument("game", choices=GAMES)
+    parser.add_argument("game", choices=GAME_NAMES)
     parser.add_argument("--seats", required=True, help="comma-separated levels, one per seat")
     parser.add_argument("--hands", "--games", dest="games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
@@ -310,9 +310,10 @@ def main(argv: list[str]) -> int:
     bad = [x for x in levels if x not in BOT_LEVELS]
     if bad:
         parser.error(f"unknown levels {bad}; levels are {', '.join(BOT_LEVELS)}")
-    counts = Sheepshead.seat_counts if args.game == "sheepshead" else Shithead.seat_counts
-    if len(levels) not in counts:
-        parser.error(f"{args.game} seats {counts} players, not {len(levels)}")
+    try:
+        game_spec(args.game).check_players(len(levels))
+    except ValueError as exc:
+        parser.error(str(exc))
     if args.games < 1 or args.jobs < 1:
         parser.error("--hands and --jobs must be positive")
     summary = run(

@@ -7,7 +7,10 @@ import argparse
 import importlib
 import sys
 
-SIMS = {"shithead": "server.sim.shithead", "sheepshead": "server.sim.sheepshead"}
+from server.rules.registry import GAME_NAMES
+
+#: One simulation module per game of the registry, named for it.
+SIMS = {name: f"server.sim.{name}" for name in GAME_NAMES}
 BENCHES = {
     "rules": "server.bench.rules",
     "server": "server.bench.server",
@@ -21,7 +24,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("serve", help="run the game server", add_help=False)
     sim = sub.add_parser("sim", help="play simulated games and print a summary", add_help=False)
-    sim.add_argument("game", choices=sorted(SIMS))
+    sim.add_argument("game", choices=GAME_NAMES)
     bench = sub.add_parser("bench", help="run a benchmark and print its figures", add_help=False)
     bench.add_argument("what", choices=sorted(BENCHES))
     sub.add_parser("arena", help="bots play each other; per-level results", add_help=False)
@@ -78,6 +81,24 @@ def serve(argv: list[str]) -> int:
         help="messages a second a connection may send on average",
     )
     parser.add_argument("--burst", type=float, default=40.0, help="burst above --rate")
+    parser.add_argument(
+        "--hello-timeout",
+        type=float,
+        default=10.0,
+        help="seconds a new connection has to send hello before it is closed",
+    )
+    parser.add_argument(
+        "--max-connections", type=int, default=10_000, help="open WebSockets in this process"
+    )
+    parser.add_argument(
+        "--max-per-address", type=int, default=50, help="open WebSockets from one IP address"
+    )
+    parser.add_argument(
+        "--no-trim-memory",
+        dest="trim_memory",
+        action="store_false",
+        help="do not hand freed memory back to the system after bursts of closed connections",
+    )
     parser.add_argument("--log-level", default="INFO")
     args = parser.parse_args(argv)
     logging.getLogger("websockets").setLevel(logging.WARNING)
@@ -93,17 +114,22 @@ def serve(argv: list[str]) -> int:
         origins=origins,
         rate=args.rate,
         burst=args.burst,
+        hello_timeout=args.hello_timeout,
+        max_connections=args.max_connections,
+        max_per_address=args.max_per_address,
+        trim_memory=args.trim_memory,
         rooms=RoomSettings(
             grace=args.grace, idle_timeout=args.idle_timeout, bot_delay=args.bot_delay
         ),
     )
+    server = CardroomServer(config)
     try:
-        import uvloop
-
-        uvloop.install()
+        import uvloop  # declared for Linux in pyproject.toml; optional elsewhere
     except ImportError:
-        pass
-    asyncio.run(CardroomServer(config).serve_forever())
+        logging.getLogger("cardroom").info("uvloop is not installed: using asyncio's own loop")
+        asyncio.run(server.serve_forever())
+    else:
+        uvloop.run(server.serve_forever())  # the listening line names the loop
     return 0
 
 

@@ -14,6 +14,12 @@ class Metrics:
         self.actions = Counter(
             "cardroom_actions", "Game actions accepted", ["game", "by"], registry=r
         )
+        self.refused = Counter(
+            "cardroom_connections_refused",
+            "WebSocket handshakes refused over a connection cap, by cap",
+            ["cap"],
+            registry=r,
+        )
         self.refusals = Counter(
             "cardroom_refusals", "Requests refused, by code", ["code"], registry=r
         )

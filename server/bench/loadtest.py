@@ -27,6 +27,7 @@ import asyncio
 import json
 import math
 import os
+import resource
 import shlex
 import subprocess
 import sys
@@ -209,7 +210,7 @@ async def measure_rooms(args: argparse.Namespace) -> tuple[Figures, list[str], l
         command = _serve_command(args, port)
         notes.append(f"server: {_show(command)}")
         notes.append(
-            "  (its rate limit raised for a loopback load test: "
+            "  (its rate limit and connection caps raised for a loopback load test: "
             + " ".join(procs.RAISED_LIMITS)
             + ")"
         )
@@ -286,8 +287,24 @@ async def measure_echo(
     return watch.fill(figures), notes
 
 
-async def measure_connections(args: argparse.Namespace) -> dict[str, Any]:
-    """Hold ``--connections`` idle connections: server memory per connection, and after."""
+async def settled_rss(pid: int, quiet: float = 2.0, limit: float = 30.0) -> int:
+    """The process's RSS once it has not moved (by 512 KiB) for ``quiet`` seconds: the server
+    hands freed memory back a moment after a burst of closes."""
+    last = procs.rss_bytes(pid)
+    still = 0.0
+    for _ in range(int(limit / 0.25)):
+        await asyncio.sleep(0.25)
+        now = procs.rss_bytes(pid)
+        still = still + 0.25 if abs(now - last) < 512 * 1024 else 0.0
+        last = now
+        if still >= quiet:
+            break
+    return last
+
+
+async def measure_connections(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Rounds of ``--connections`` idle connections (each says hello, then nothing): the server's
+    memory per connection while they are held, and once they have closed."""
     proc = None
     if args.port:
         port = args.port
@@ -296,34 +313,37 @@ async def measure_connections(args: argparse.Namespace) -> dict[str, Any]:
         command = _serve_command(args, port)
         print(f"server: {_show(command)}")
         proc = procs.start(command)
+    rounds: list[dict[str, Any]] = []
     try:
         await asyncio.to_thread(procs.wait_http, port)
         pid = proc.pid if proc is not None else procs.listening_pid(port)
         if pid is None:
             raise SystemExit("cannot find the server's process to read its memory")
-        base = procs.rss_bytes(pid)
-        start = time.perf_counter()
-        held, failed = await hold_idle(
-            f"ws://127.0.0.1:{port}/", args.connections, _compression(args)
-        )
-        opened_in = time.perf_counter() - start
-        await asyncio.sleep(args.hold)
-        loaded = procs.rss_bytes(pid)
-        await asyncio.gather(*(ws.close() for ws in held), return_exceptions=True)
-        await asyncio.sleep(args.hold)
-        after = procs.rss_bytes(pid)
+        base = await settled_rss(pid)
+        for _ in range(args.rounds):
+            start = time.perf_counter()
+            held, failed = await hold_idle(
+                f"ws://127.0.0.1:{port}/", args.connections, _compression(args)
+            )
+            opened_in = time.perf_counter() - start
+            loaded = await settled_rss(pid)
+            await asyncio.gather(*(c.close() for c in held), return_exceptions=True)
+            after = await settled_rss(pid)
+            rounds.append(
+                {
+                    "connections": len(held),
+                    "failed": failed,
+                    "opened_in_s": opened_in,
+                    "rss_start": base,
+                    "rss_held": loaded,
+                    "rss_after": after,
+                    "per_connection": (loaded - base) / max(len(held), 1),
+                }
+            )
     finally:
         if proc is not None:
             procs.stop(proc)
-    return {
-        "connections": len(held),
-        "failed": failed,
-        "opened_in_s": opened_in,
-        "rss_start": base,
-        "rss_held": loaded,
-        "rss_after": after,
-        "per_connection": (loaded - base) / max(len(held), 1),
-    }
+    return rounds
 
 
 def parser() -> argparse.ArgumentParser:
@@ -350,7 +370,7 @@ def parser() -> argparse.ArgumentParser:
         help="one more argument for the started `cardroom serve` (repeat)",
     )
     p.add_argument("--connections", type=int, help="hold this many idle connections instead")
-    p.add_argument("--hold", type=float, default=3.0, help="seconds to hold them (and to settle)")
+    p.add_argument("--rounds", type=int, default=1, help="rounds of opening and closing them")
     p.add_argument("--json", action="store_true", help="print the figures as JSON too")
     p.add_argument(
         "--bgio",
@@ -382,19 +402,24 @@ def prepare(args: argparse.Namespace) -> argparse.Namespace:
 def main(argv: list[str]) -> int:
     args = prepare(parser().parse_args(argv))
     if args.connections:
-        r = asyncio.run(measure_connections(args))
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        wanted = min(hard, max(soft, args.connections + 1000))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        rounds = asyncio.run(measure_connections(args))
+        offer = "offering permessage-deflate" if not args.no_deflate else "without compression"
         print(
-            f"idle connections: {r['connections']:,} held ({r['failed']:,} refused or failed), "
-            f"opened in {r['opened_in_s']:.1f} s, clients "
-            + ("offering permessage-deflate" if not args.no_deflate else "without compression")
+            f"idle connections (hello, then nothing), clients {offer}; server RSS once it "
+            f"settles: {rounds[0]['rss_start'] / 2**20:.1f} MB at start"
         )
-        print(
-            f"  server RSS {r['rss_start'] / 2**20:.1f} MB at start, {r['rss_held'] / 2**20:.1f} MB"
-            f" holding them ({r['per_connection'] / 1024:.1f} KiB per connection), "
-            f"{r['rss_after'] / 2**20:.1f} MB {args.hold:g} s after they closed"
-        )
+        for i, r in enumerate(rounds, 1):
+            print(
+                f"  round {i}: {r['connections']:,} held ({r['failed']:,} refused or failed, "
+                f"opened in {r['opened_in_s']:.1f} s): {r['rss_held'] / 2**20:.1f} MB holding "
+                f"them ({r['per_connection'] / 1024:.1f} KiB per connection over the start), "
+                f"{r['rss_after'] / 2**20:.1f} MB after they closed"
+            )
         if args.json:
-            print(json.dumps(r))
+            print(json.dumps(rounds))
         return 0
     mode = f"at {args.pace:g} actions/s in all" if args.pace else "as fast as the rules allow"
     print(

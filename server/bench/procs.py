@@ -15,7 +15,16 @@ from collections.abc import Sequence
 
 #: Limits of ``cardroom serve`` that protect a public server and would throttle a loopback load
 #: test: raised explicitly (the defaults stay safe), and printed by the tools that pass them.
-RAISED_LIMITS = ("--rate", "1000000", "--burst", "1000000")
+RAISED_LIMITS = (
+    "--rate",
+    "1000000",
+    "--burst",
+    "1000000",
+    "--max-connections",
+    "100000",
+    "--max-per-address",
+    "100000",
+)
 
 
 def free_port() -> int:

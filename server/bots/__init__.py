@@ -14,8 +14,9 @@ from server.bots.sheepshead_basic import SheepsheadBasicBot
 from server.bots.sheepshead_strong import SheepsheadStrongBot
 from server.bots.shithead_basic import ShitheadBasicBot
 from server.bots.shithead_strong import ShitheadStrongBot
+from server.rules.registry import GAME_NAMES
 
-for _game in ("shithead", "sheepshead"):
+for _game in GAME_NAMES:
     register("random", _game, RandomBot)
 register("basic", "shithead", ShitheadBasicBot)
 register("basic", "sheepshead", SheepsheadBasicBot)

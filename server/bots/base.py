@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from server.rules.base import Action
+from server.rules.registry import game_spec
 
 #: The levels a host may choose, weakest first; the first one the server offers by default is
 #: ``DEFAULT_LEVEL``.
@@ -56,6 +57,7 @@ def make_bot(level: str, game: str, seed: int | None = None) -> Bot:
     strongest level below them that has one, and finally to :class:`RandomBot`."""
     if level not in BOT_LEVELS:
         raise ValueError(f"no bot level {level!r}; levels are {', '.join(BOT_LEVELS)}")
+    game_spec(game)  # ValueError for a game the registry does not have
     for candidate in reversed(BOT_LEVELS[: BOT_LEVELS.index(level) + 1]):
         factory = _FACTORIES.get((candidate, game))
         if factory is not None:

@@ -291,4 +291,4 @@ class SheepsheadSampler:
 
 def legal_cards(game: Sheepshead, seat: int) -> list[int]:
     """The cards ``seat`` may play now in a sampled game (fast path for search)."""
-    return list(game._legal_cards(seat))
+    return list(game.legal_cards(seat))

@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -43,10 +44,10 @@ class Table:
     """
 
     seat: int
-    hand: list[int]
-    legal: list[int]
-    trick_seats: list[int]
-    trick_cards: list[int]
+    hand: Sequence[int]
+    legal: Sequence[int]
+    trick_seats: Sequence[int]
+    trick_cards: Sequence[int]
     seen: set[int]  # cards played so far (face up), this trick included
     leaster: bool
     picker: int
@@ -54,8 +55,8 @@ class Table:
     called_suit_led: bool
     friends: frozenset[int]
     foes: frozenset[int]
-    tricks_won: list[int]
-    points_won: list[int]
+    tricks_won: Sequence[int]
+    points_won: Sequence[int]
     voids: list[set[int]] = field(default_factory=lambda: [set() for _ in range(PLAYERS)])
     picker_side: bool = False
 
@@ -83,7 +84,7 @@ def power(c: int, led: int) -> int:
     return STRENGTH[c] if cls in (TRUMP, led) else 0
 
 
-def winner_index(cards: list[int]) -> int:
+def winner_index(cards: Sequence[int]) -> int:
     """Index of the winning card so far (face-down -1 cards never win); -1 if none."""
     led = -1
     best, best_power = -1, -1
@@ -103,7 +104,7 @@ def can_beat(card_power: int, led: int, cards: list[int]) -> bool:
     return any(power(c, led) > card_power for c in cards)
 
 
-def trick_points(cards: list[int]) -> int:
+def trick_points(cards: Sequence[int]) -> int:
     return sum(POINTS[c] for c in cards if c >= 0)
 
 
@@ -210,7 +211,7 @@ def _low_key(c: int) -> tuple[int, int]:
     return (POINTS[c], STRENGTH[c])
 
 
-def _suit_len(hand: list[int], cls: int) -> int:
+def _suit_len(hand: Sequence[int], cls: int) -> int:
     return sum(1 for c in hand if SUIT_CLASS[c] == cls)
 
 

@@ -30,71 +30,72 @@ EXACT_CARDS = 2
 
 def _table_from_game(g: Sheepshead, seat: int, seen: set[int]) -> Table:
     """A full-knowledge :class:`Table` for a playout (partner known to everyone)."""
-    picker, partner = g._picker, g._partner
-    leaster = picker < 0
-    if leaster:
+    picker, partner = g.picker, g.partner
+    leaster = picker is None
+    if picker is None:
         friends: frozenset[int] = frozenset()
         foes: frozenset[int] = frozenset()
         side = False
     else:
-        team = {picker} if partner < 0 else {picker, partner}
+        team = {picker} if partner is None else {picker, partner}
         side = seat in team
         mine = team if side else set(range(PLAYERS)) - team
         friends = frozenset(mine - {seat})
         foes = frozenset(set(range(PLAYERS)) - mine)
-    fd = g._trick_face_down
+    fd = g.trick_face_down
+    called = g.called
     return Table(
         seat=seat,
-        hand=g._hands[seat],
-        legal=g._legal_cards(seat),
-        trick_seats=g._trick_seats,
-        trick_cards=[-1 if i == fd else c for i, c in enumerate(g._trick_cards)],
+        hand=g.hand(seat),
+        legal=g.legal_cards(seat),
+        trick_seats=g.trick_seats,
+        trick_cards=[-1 if i == fd else c for i, c in enumerate(g.trick_cards)],
         seen=seen,
         leaster=leaster,
-        picker=picker,
-        called=g._called,
-        called_suit_led=g._called_led_trick >= 0,
+        picker=-1 if picker is None else picker,
+        called=-1 if called is None else called,
+        called_suit_led=g.called_suit_led,
         friends=friends,
         foes=foes,
-        tricks_won=g._won,
-        points_won=g._points,
+        tricks_won=g.tricks_won,
+        points_won=g.points_won,
         picker_side=side,
     )
 
 
 def _seen(g: Sheepshead) -> set[int]:
-    seen = {c for t in g._tricks for c in t.cards}
-    seen.update(g._trick_cards)
+    seen = {c for t in g.tricks for c in t.cards}
+    seen.update(g.trick_cards)
     return seen
 
 
 def playout(g: Sheepshead, rng: random.Random) -> None:
     """Finish ``g`` in place with the heuristic policy for every seat."""
     seen = _seen(g)
-    while g._phase == "play":
-        seat = g._turn
-        legal = g._legal_cards(seat)
+    while not g.is_over():
+        seat = g.turn
+        legal = g.legal_cards(seat)
         c = legal[0] if len(legal) == 1 else choose_card(_table_from_game(g, seat, seen), rng)
         seen.add(c)
         g.apply(seat, PLAY[c])
 
 
 def _teammates(g: Sheepshead, seat: int) -> set[int]:
-    picker, partner = g._picker, g._partner
-    if picker < 0:
+    picker, partner = g.picker, g.partner
+    if picker is None:
         return {seat}
-    team = {picker} if partner < 0 else {picker, partner}
+    team = {picker} if partner is None else {picker, partner}
     return team if seat in team else set(range(PLAYERS)) - team
 
 
 def solve(g: Sheepshead, me: int, team: set[int], alpha: float, beta: float) -> float:
     """Exact minimax value (units of ``me``) of ``g``: ``team`` maximises, the others minimise."""
-    if g._phase != "play":
+    if g.is_over():
         result = g.outcome()
         assert result is not None
         return float(result.units[me])
-    seat = g._turn
-    legal = list(g._legal_cards(seat))
+    seat = g.turn
+    legal = list(g.legal_cards(seat))
     maximise = seat in team
     best = -1e9 if maximise else 1e9
     for c in legal:
@@ -116,11 +117,11 @@ def solve(g: Sheepshead, me: int, team: set[int], alpha: float, beta: float) -> 
 
 def evaluate(g: Sheepshead, me: int, rng: random.Random) -> float:
     """Units ``me`` wins from ``g`` on: exact near the end (not in leasters), else a playout."""
-    if g._phase != "play":
+    if g.is_over():
         result = g.outcome()
         assert result is not None
         return float(result.units[me])
-    if g._picker >= 0 and max(len(h) for h in g._hands) <= EXACT_CARDS:
+    if g.picker is not None and max(len(g.hand(s)) for s in range(PLAYERS)) <= EXACT_CARDS:
         return solve(g, me, _teammates(g, me), -1e9, 1e9)
     playout(g, rng)
     result = g.outcome()

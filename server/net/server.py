@@ -17,14 +17,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
+import gc
 import itertools
 import logging
 import mimetypes
 import signal
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 import orjson
 from prometheus_client import CONTENT_TYPE_LATEST
@@ -33,12 +36,15 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
+from websockets.typing import Origin
 
 from protocol import messages as m
+from protocol.errors import ErrorCode
 from server.metrics import Metrics
 from server.net.limits import TokenBucket
 from server.rooms.manager import RoomManager
 from server.rooms.seats import Refusal, RoomSettings
+from server.rules.registry import GAME_NAMES
 from server.store.base import RoomStore
 from server.store.memory import MemoryStore
 
@@ -57,6 +63,19 @@ CLIENT_TYPES = {
     "leave",
     "ping",
 }
+#: Refusals that count as a strike: frames no well-behaved client sends.
+STRIKES = frozenset(
+    {
+        ErrorCode.BINARY_FRAME,
+        ErrorCode.TOO_LARGE,
+        ErrorCode.BAD_JSON,
+        ErrorCode.UNKNOWN_TYPE,
+        ErrorCode.INVALID_MESSAGE,
+        ErrorCode.HELLO_REQUIRED,
+    }
+)
+TRIM_EVERY = 256  # closes between two memory trims while connections stay open
+TRIM_DELAY = 1.0  # seconds from the close that asks for a trim to the trim
 WEB_ROOT = Path(__file__).resolve().parents[2] / "clients" / "web"
 
 
@@ -72,6 +91,10 @@ class ServerConfig:
     flood_limit: int = 100  # consecutive rate-limited frames before it is closed with 1008
     origins: tuple[str | None, ...] | None = None  # browser Origins allowed (None: any)
     outbox: int = 512  # frames queued for a client before it is dropped as too slow
+    hello_timeout: float = 10.0  # seconds a new connection has to say hello (else 1008)
+    max_connections: int = 10_000  # open WebSockets in this process; more are refused (503)
+    max_per_address: int = 50  # open WebSockets from one IP address; more are refused (503)
+    trim_memory: bool = True  # collect and return freed memory to the system after closes
     rooms: RoomSettings = field(default_factory=RoomSettings)
     web_root: Path | None = WEB_ROOT
 
@@ -88,6 +111,7 @@ class Connection:
         self.strikes = 0
         self.flooded = 0
         self.closing = False
+        self.address = _address(ws)
         self.limited_notice = 0.0
         self.writer = asyncio.create_task(self._write(), name=f"writer-{conn_id}")
         self.closer: asyncio.Future[None] | None = None
@@ -130,6 +154,9 @@ class CardroomServer:
         self._ids = itertools.count(1)
         self._ws: Server | None = None
         self._stopping = False
+        self._closes = 0
+        self._trim: asyncio.TimerHandle | None = None
+        self.per_address: dict[str, int] = {}
 
     # lifecycle
 
@@ -141,7 +168,7 @@ class CardroomServer:
             self.config.port,
             process_request=self._http,
             max_size=self.config.max_frame,
-            origins=list(self.config.origins) if self.config.origins is not None else None,
+            origins=_origins(self.config.origins),
             server_header=SERVER_NAME,
         )
 
@@ -161,7 +188,8 @@ class CardroomServer:
         if self._stopping or self._ws is None:
             return
         self._stopping = True
-        self._ws.server.close()  # no new connections
+        # The listener stays open while rooms are saved, so a load balancer polling /healthz
+        # sees "503 stopping" and new WebSockets are turned away with 1001.
         notice = m.dump(m.Closing(reason="server shutting down; reconnect to resume your seat"))
         for conn in list(self.connections.values()):
             conn.send(notice)
@@ -170,6 +198,9 @@ class CardroomServer:
             *(c.drain(timeout / 2) for c in list(self.connections.values())),
             return_exceptions=True,
         )
+        self._ws.server.close()  # no new connections
+        if self._trim is not None:
+            self._trim.cancel()
         self._ws.close(close_connections=True)
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(self._ws.wait_closed(), timeout)
@@ -186,7 +217,7 @@ class CardroomServer:
 
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         if request.headers.get("Upgrade", "").lower() == "websocket":
-            return None
+            return self._admit(connection)
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
             status = "stopping" if self._stopping else "ok"
@@ -195,6 +226,18 @@ class CardroomServer:
             self.metrics.connections.set(len(self.connections))
             return _response(200, self.metrics.render(), CONTENT_TYPE_LATEST)
         return self._static(path)
+
+    def _admit(self, connection: ServerConnection) -> Response | None:
+        """Refuse a WebSocket handshake over the global or per-address cap (HTTP 503)."""
+        why = None
+        if len(self.connections) >= self.config.max_connections:
+            why = "global"
+        elif self.per_address.get(_address(connection), 0) >= self.config.max_per_address:
+            why = "per_address"
+        if why is None:
+            return None
+        self.metrics.refused.labels(why).inc()
+        return _response(503, b"too many connections; try again later\n", "text/plain")
 
     def _static(self, path: str) -> Response:
         root = self.config.web_root
@@ -217,8 +260,12 @@ class CardroomServer:
             return
         conn = Connection(next(self._ids), ws, self.config)
         self.connections[conn.id] = conn
+        self.per_address[conn.address] = self.per_address.get(conn.address, 0) + 1
         self.manager.connected(conn.id, conn)
         self.metrics.connections.set(len(self.connections))
+        hello = asyncio.get_running_loop().call_later(
+            self.config.hello_timeout, self._hello_overdue, conn
+        )
         try:
             async for frame in ws:
                 if not await self._frame(conn, frame):
@@ -226,11 +273,44 @@ class CardroomServer:
         except ConnectionClosed:
             pass
         finally:
+            hello.cancel()
             self.connections.pop(conn.id, None)
+            left = self.per_address.pop(conn.address, 1) - 1
+            if left > 0:
+                self.per_address[conn.address] = left
             self.manager.disconnected(conn.id)
             self.metrics.connections.set(len(self.connections))
             with contextlib.suppress(asyncio.QueueFull):
                 conn.queue.put_nowait(None)
+            self._closed_some()
+
+    def _hello_overdue(self, conn: Connection) -> None:
+        if conn.greeted or conn.closing:
+            return
+        self.metrics.refusals.labels(ErrorCode.HELLO_TIMEOUT.value).inc()
+        conn.send(_err(ErrorCode.HELLO_TIMEOUT, "no hello in time; closing the connection", None))
+        conn.closing = True
+
+        async def close() -> None:
+            await conn.drain(1.0)
+            await conn.ws.close(1008, "no hello in time")
+
+        conn.closer = asyncio.ensure_future(close())
+
+    def _closed_some(self) -> None:
+        """After a burst of closes, hand freed memory back to the system (glibc keeps it)."""
+        self._closes += 1
+        if not self.config.trim_memory or self._trim is not None:
+            return
+        if not self.connections or self._closes >= TRIM_EVERY:
+            # a moment later, once the closed connections' last references are dropped
+            loop = asyncio.get_running_loop()
+            self._trim = loop.call_later(TRIM_DELAY, self._trim_now)
+
+    def _trim_now(self) -> None:
+        self._trim = None
+        self._closes = 0
+        trim_memory()
 
     async def _frame(self, conn: Connection, frame: str | bytes) -> bool:
         """Handle one frame; ``False`` closes the connection."""
@@ -243,7 +323,8 @@ class CardroomServer:
             conn.flooded += 1
             if now - conn.limited_notice > 1.0:  # one notice a second, not one per frame
                 conn.limited_notice = now
-                conn.send(_err("rate_limited", "slow down: too many messages", _peek_ref(frame)))
+                notice = "slow down: too many messages"
+                conn.send(_err(ErrorCode.RATE_LIMITED, notice, _peek_ref(frame)))
             if conn.flooded >= self.config.flood_limit:
                 return await self._close_policy(conn, "flooding")
             return True
@@ -251,39 +332,39 @@ class CardroomServer:
         ref = None
         try:
             if isinstance(frame, bytes):
-                raise Refusal("binary_frame", "send JSON as text frames")
+                raise Refusal(ErrorCode.BINARY_FRAME, "send JSON as text frames")
             if len(frame.encode()) > self.config.max_message:
-                raise Refusal("too_large", f"messages are at most {self.config.max_message} bytes")
+                limit = self.config.max_message
+                raise Refusal(ErrorCode.TOO_LARGE, f"messages are at most {limit} bytes")
             try:
                 data = orjson.loads(frame)
             except orjson.JSONDecodeError:
-                raise Refusal("bad_json", "that frame is not JSON") from None
+                raise Refusal(ErrorCode.BAD_JSON, "that frame is not JSON") from None
             if isinstance(data, dict):
                 ref = _ref(data.get("id"))
                 kind = data.get("type")
-                if kind not in CLIENT_TYPES:
-                    raise Refusal("unknown_type", f"unknown message type {kind!r}")
+                if not isinstance(kind, str) or kind not in CLIENT_TYPES:
+                    shown = kind[:32] if isinstance(kind, str) else type(kind).__name__
+                    raise Refusal(ErrorCode.UNKNOWN_TYPE, f"unknown message type {shown!r}")
             try:
                 msg = m.CLIENT_ADAPTER.validate_python(data)
             except ValidationError as exc:
                 first = exc.errors()[0]
                 where = ".".join(str(p) for p in first["loc"][1:]) or "message"
-                raise Refusal("invalid_message", f"{where}: {first['msg']}") from None
+                raise Refusal(ErrorCode.INVALID_MESSAGE, f"{where}: {first['msg']}") from None
             conn.strikes = 0
             await self._dispatch(conn, msg, received)
         except Refusal as r:
             self.metrics.refusals.labels(r.code).inc()
             conn.send(_err(r.code, r.message, ref))
-            if r.code in (
-                "binary_frame",
-                "too_large",
-                "bad_json",
-                "unknown_type",
-                "invalid_message",
-                "hello_required",
-            ):
+            if r.code in STRIKES:
                 conn.strikes += 1
                 return await self._strike_out(conn)
+        except Exception:  # a bug must not close the connection with 1011
+            log.exception("connection %d: a frame failed", conn.id)
+            self.metrics.refusals.labels(ErrorCode.INTERNAL_ERROR.value).inc()
+            message = "the server failed to handle that; nothing changed"
+            conn.send(_err(ErrorCode.INTERNAL_ERROR, message, ref))
         return True
 
     async def _strike_out(self, conn: Connection) -> bool:
@@ -297,8 +378,8 @@ class CardroomServer:
         The close runs beside the reader, which goes on reading (and dropping) frames: a
         reader that stopped would leave the peer's close frame unread behind them.
         """
-        self.metrics.refusals.labels("policy_violation").inc()
-        conn.send(_err("policy_violation", f"{why}; closing the connection", None))
+        self.metrics.refusals.labels(ErrorCode.POLICY_VIOLATION.value).inc()
+        conn.send(_err(ErrorCode.POLICY_VIOLATION, f"{why}; closing the connection", None))
         conn.closing = True
 
         async def close() -> None:
@@ -308,37 +389,36 @@ class CardroomServer:
         conn.closer = asyncio.ensure_future(close())
         return True
 
-    async def _dispatch(self, conn: Connection, msg: Any, received: float) -> None:
-        if isinstance(msg, m.Hello):
-            if msg.protocol not in m.SUPPORTED_VERSIONS:
-                speaks = ", ".join(str(v) for v in m.SUPPORTED_VERSIONS)
+    async def _dispatch(self, conn: Connection, msg: m.ClientMessage, received: float) -> None:
+        match msg:
+            case m.Hello():
+                self._hello(conn, msg)
+            case m.Ping():
+                conn.send(m.dump(m.Pong(ref=msg.id)))
+            case _ if not conn.greeted:
                 raise Refusal(
-                    "unsupported_protocol",
-                    f"this server speaks protocol {speaks}, not {msg.protocol}",
+                    ErrorCode.HELLO_REQUIRED, "start with a hello naming the protocol version"
                 )
-            conn.greeted = True
-            conn.send(
-                m.dump(
-                    m.Welcome(
-                        ref=msg.id,
-                        protocol=msg.protocol,
-                        server=SERVER_NAME,
-                        games=["shithead", "sheepshead"],
-                    )
+            case _ if self._stopping:
+                raise Refusal(
+                    ErrorCode.SHUTTING_DOWN, "the server is restarting; try again shortly"
                 )
+            case m.Create():
+                await self.manager.create(conn.id, msg, received)
+            case _:
+                self.manager.route(conn.id, msg, received)
+
+    def _hello(self, conn: Connection, msg: m.Hello) -> None:
+        if msg.protocol not in m.SUPPORTED_VERSIONS:
+            speaks = ", ".join(str(v) for v in m.SUPPORTED_VERSIONS)
+            raise Refusal(
+                ErrorCode.UNSUPPORTED_PROTOCOL,
+                f"this server speaks protocol {speaks}, not {msg.protocol}",
             )
-            return
-        if isinstance(msg, m.Ping):
-            conn.send(m.dump(m.Pong(ref=msg.id)))
-            return
-        if not conn.greeted:
-            raise Refusal("hello_required", "start with a hello naming the protocol version")
-        if self._stopping:
-            raise Refusal("shutting_down", "the server is restarting; try again shortly")
-        if isinstance(msg, m.Create):
-            await self.manager.create(conn.id, msg, received)
-        else:
-            self.manager.route(conn.id, msg, received)
+        conn.greeted = True
+        games = [cast(m.GameName, name) for name in GAME_NAMES]
+        welcome = m.Welcome(ref=msg.id, protocol=msg.protocol, server=SERVER_NAME, games=games)
+        conn.send(m.dump(welcome))
 
     # running from the command line
 
@@ -350,7 +430,14 @@ class CardroomServer:
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(sig, stop.set)
-        log.info("cardroom listening on %s (http://%s:%d/)", self.url, self.config.host, self.port)
+        log.info(
+            "cardroom listening on %s (http://%s:%d/), event loop %s.%s",
+            self.url,
+            self.config.host,
+            self.port,
+            type(loop).__module__,
+            type(loop).__name__,
+        )
         print(
             f"cardroom serving on http://{self.config.host}:{self.port}/ "
             f"(WebSocket {self.url}); Ctrl-C to stop",
@@ -380,8 +467,46 @@ def _response(status: int, body: bytes, content_type: str) -> Response:
     return Response(status, reasons.get(status, "OK"), headers, body)
 
 
-def _err(code: str, message: str, ref: m.RequestId | None) -> str:
+def _err(code: ErrorCode, message: str, ref: m.RequestId | None) -> str:
     return m.dump(m.Error(code=code, message=message, ref=ref))
+
+
+def _origins(allowed: tuple[str | None, ...] | None) -> list[Origin | None] | None:
+    """The browser Origins ``websockets`` should accept (``None`` in the list: no Origin)."""
+    if allowed is None:
+        return None
+    return [Origin(o) if o is not None else None for o in allowed]
+
+
+def _address(ws: ServerConnection) -> str:
+    """The peer's IP address (its port left out), for the per-address cap."""
+    peer = ws.remote_address
+    return str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+
+
+def trim_memory() -> None:
+    """Free what closed connections left behind and hand it back to the system.
+
+    A closed connection's objects sit in reference cycles (socket, protocol, tasks) that only a
+    full collection frees, and glibc keeps freed heap pages unless asked (``malloc_trim``).
+    """
+    gc.collect()
+    if _LIBC is not None:
+        _LIBC.malloc_trim(0)
+
+
+def _load_libc() -> ctypes.CDLL | None:
+    if sys.platform != "linux":
+        return None
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        libc.malloc_trim  # noqa: B018  # glibc only (musl has none)
+    except (OSError, AttributeError):
+        return None
+    return libc
+
+
+_LIBC = _load_libc()
 
 
 def _peek_ref(frame: str | bytes) -> m.RequestId | None:

@@ -9,12 +9,20 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from server.bots.base import Bot, RandomBot, make_bot
 from server.bots.pool import SLOW_LEVELS
 from server.metrics import Metrics
 from server.rooms.core import RoomCore
+from server.rooms.inputs import (
+    BotMove,
+    CreateHost,
+    Request,
+    RoomInput,
+    TimerFired,
+)
 from server.rooms.outputs import (
     CancelTimer,
     CloseRoom,
@@ -34,7 +42,28 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-_STOP = object()
+
+@dataclass(frozen=True, slots=True)
+class Queued:
+    """An input waiting for the room, with when its frame arrived (``None``: not a client's)."""
+
+    input: RoomInput
+    received: float | None = None
+
+
+class Stop:
+    """Ends the actor's loop after everything queued before it."""
+
+
+def _counted_as(item: RoomInput) -> str:
+    """Who an accepted action is counted for in the ``cardroom_actions`` metric."""
+    match item:
+        case BotMove():
+            return "bot"
+        case TimerFired():
+            return "timer"
+        case _:
+            return "player"
 
 
 class RoomActor:
@@ -53,7 +82,7 @@ class RoomActor:
         self.store = store
         self.metrics = metrics
         self.clock = clock
-        self.queue: asyncio.Queue[Any] = asyncio.Queue()
+        self.queue: asyncio.Queue[Queued | Stop] = asyncio.Queue()
         self._timers: dict[TimerKey, asyncio.TimerHandle] = {}
         self._bot_tasks: set[asyncio.Task[None]] = set()
         self._bots: dict[tuple[int, str], Bot] = {}
@@ -66,71 +95,68 @@ class RoomActor:
     def start(self, initial: list[Output] | None = None) -> None:
         self._task = asyncio.create_task(self._run(initial or []), name=f"room-{self.code}")
 
-    def submit(self, method: str, *args: Any, received: float | None = None) -> None:
-        """Queue a call of ``core.<method>(*args, now=...)``."""
-        self.queue.put_nowait((method, args, received))
+    def submit(self, item: RoomInput, received: float | None = None) -> None:
+        """Queue one input; the room handles inputs one at a time, in order."""
+        self.queue.put_nowait(Queued(item, received))
 
     async def _run(self, initial: list[Output]) -> None:
-        await self._perform(initial, None, "init")
+        await self._perform(initial, None)
         while True:
             item = await self.queue.get()
-            if item is _STOP:
+            if isinstance(item, Stop):
                 return
-            method, args, received = item
             before = self.core.version
-            try:
-                outputs = getattr(self.core, method)(*args, now=self.clock())
-            except Exception:  # a bug in the room must not kill the room
-                log.exception("room %s: %s failed", self.code, method)
-                continue
-            if method in ("request", "create_host"):
-                conn = args[0]
+            # the core never raises: a failure puts the room back and answers internal_error
+            outputs = self.core.handle(item.input, now=self.clock())
+            if isinstance(item.input, Request | CreateHost):
+                conn = item.input.conn
                 self.manager.sync_member(conn, self.code, conn in self.core.where)
             if self.core.version != before and self.core.match is not None:
-                by = {"request": "player", "bot_action": "bot", "timer": "timer"}.get(
-                    method, method
-                )
+                by = _counted_as(item.input)
                 self.metrics.actions.labels(self.core.game, by).inc(self.core.version - before)
             try:
-                await self._perform(outputs, received, method)
-            except Exception:
-                log.exception("room %s: performing outputs of %s failed", self.code, method)
+                await self._perform(outputs, item.received)
+            except Exception:  # a store that failed: the room goes on (see server/store)
+                log.exception("room %s: performing outputs of %s failed", self.code, item.input)
 
-    async def _perform(self, outputs: list[Output], received: float | None, method: str) -> None:
-        loop = asyncio.get_running_loop()
+    async def _perform(self, outputs: list[Output], received: float | None) -> None:
+        """Do what the core asked, in order: a save is awaited before anything after it."""
         for o in outputs:
-            if isinstance(o, Send):
-                if o.refusal:
-                    self.metrics.refusals.labels(o.refusal).inc()
-                self.manager.send(o.conn, o.text)
-            elif isinstance(o, PersistAction):
-                await self.store.append(self.code, o.entry)
-            elif isinstance(o, Persist):
-                await self.store.save(self.code, o.record)
-            elif isinstance(o, SetTimer):
-                old = self._timers.pop(o.key, None)
-                if old is not None:
-                    old.cancel()
-                delay = max(0.0, o.at - self.clock())
-                self._timers[o.key] = loop.call_later(delay, self._fire, o.key)
-            elif isinstance(o, CancelTimer):
-                old = self._timers.pop(o.key, None)
-                if old is not None:
-                    old.cancel()
-            elif isinstance(o, RunBot):
-                task = asyncio.create_task(self._run_bot(o))
-                self._bot_tasks.add(task)
-                task.add_done_callback(self._bot_tasks.discard)
-            elif isinstance(o, Detach):
-                self.manager.detach(o.conn, self.code)
-            elif isinstance(o, CloseRoom):
-                self.manager.close_room_soon(self.code, o.reason)
+            match o:
+                case Send(conn=conn, text=text, refusal=refusal):
+                    if refusal is not None:
+                        self.metrics.refusals.labels(refusal.value).inc()
+                    self.manager.send(conn, text)
+                case PersistAction(entry=entry):
+                    await self.store.append(self.code, entry)
+                case Persist(record=record):
+                    await self.store.save(self.code, record)
+                case SetTimer(key=key, at=at):
+                    self._cancel_timer(key)
+                    delay = max(0.0, at - self.clock())
+                    loop = asyncio.get_running_loop()
+                    self._timers[key] = loop.call_later(delay, self._fire, key)
+                case CancelTimer(key=key):
+                    self._cancel_timer(key)
+                case RunBot():
+                    task = asyncio.create_task(self._run_bot(o))
+                    self._bot_tasks.add(task)
+                    task.add_done_callback(self._bot_tasks.discard)
+                case Detach(conn=conn):
+                    self.manager.detach(conn, self.code)
+                case CloseRoom(reason=reason):
+                    self.manager.close_room_soon(self.code, reason)
         if received is not None:
             self.metrics.latency.observe(time.perf_counter() - received)
 
+    def _cancel_timer(self, key: TimerKey) -> None:
+        old = self._timers.pop(key, None)
+        if old is not None:
+            old.cancel()
+
     def _fire(self, key: TimerKey) -> None:
         self._timers.pop(key, None)
-        self.submit("timer", key)
+        self.submit(TimerFired(key))
 
     def _bot_seed(self, seat: int) -> int:
         return (self.core.seed + 7919 * seat) % 2**63
@@ -155,7 +181,7 @@ class RoomActor:
         except Exception:
             log.exception("room %s: %s bot failed in seat %d", self.code, o.level, o.seat)
             action = RandomBot().choose(o.view)
-        self.submit("bot_action", o.seat, o.version, action)
+        self.submit(BotMove(o.seat, o.version, action))
 
     async def stop(self) -> None:
         """Stop after the changes already queued; cancel timers and bots."""
@@ -165,5 +191,5 @@ class RoomActor:
         for task in list(self._bot_tasks):
             task.cancel()
         if self._task is not None and not self._task.done():
-            self.queue.put_nowait(_STOP)
+            self.queue.put_nowait(Stop())
             await self._task

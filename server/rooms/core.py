@@ -1,43 +1,69 @@
-"""The room as a sans-I/O state machine: requests, disconnections, timers and bot moves go in;
-frames to send, timers to set, bots to run and records to persist come out.
+"""The room as a sans-I/O state machine: typed inputs (:mod:`server.rooms.inputs`: requests,
+disconnections, timers, bot moves) go in through :meth:`RoomCore.handle`; frames to send, timers
+to set, bots to run and records to persist (:mod:`server.rooms.outputs`) come out.
 
 The asyncio actor (:mod:`server.rooms.actor`) owns the queue, the clock and the sockets and does
 what the outputs say, in order; a :class:`Persist` is awaited before anything after it is sent,
 so nothing is acknowledged before it is saved. Tests drive this class directly, without sockets.
 
+An input that fails with an unexpected exception changes nothing: the room is put back as it
+was before the input (its match rebuilt from the action log) and the sender gets
+``internal_error``.
+
 >>> from protocol.messages import Watch
+>>> from server.rooms.inputs import Request
 >>> room = RoomCore("ABCDE", "shithead", 3, seed=1, settings=RoomSettings())
->>> out = room.request(7, Watch(id="w", room="ABCDE"), now=0.0)
+>>> out = room.handle(Request(7, Watch(id="w", room="ABCDE")), now=0.0)
 >>> [type(o).__name__ for o in out][:2]
 ['Send', 'Send']
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
+import logging
 import secrets
 from collections.abc import Callable
 from typing import Any
 
 from protocol import messages as m
 from protocol.cards import parse_card
+from protocol.errors import ErrorCode, rules_code
 from server.bots.base import DEFAULT_LEVEL
+from server.rooms import host as host_ops
+from server.rooms.inputs import (
+    BotMove,
+    CreateHost,
+    Disconnect,
+    Request,
+    RoomInput,
+    TimerFired,
+    sender,
+)
 from server.rooms.matches import Match
+from server.rooms.names import clean_name
 from server.rooms.outputs import (
     CancelTimer,
     CloseRoom,
     ConnId,
     Detach,
+    GraceTimer,
+    IdleTimer,
     Output,
     Persist,
     PersistAction,
     RunBot,
     Send,
     SetTimer,
-    TimerKey,
+    TurnTimer,
 )
 from server.rooms.seats import Refusal, RoomSettings, Seat, error_frame
+from server.rooms.status import BETWEEN_GAMES, RoomStatus
 from server.rules.base import Action, Event, IllegalAction
+from server.rules.registry import game_spec
+
+log = logging.getLogger(__name__)
 
 
 def to_rules_action(action: m.ActionModel) -> Action:
@@ -49,32 +75,57 @@ def to_rules_action(action: m.ActionModel) -> Action:
     )
 
 
+# What a failed input may have changed (besides seats and the match), for _save/_restore.
+_PLAIN_FIELDS = (
+    "host",
+    "locked",
+    "version",
+    "closed",
+    "deadline",
+    "_deadline_version",
+    "_idle_armed",
+    "daily_date",
+)
+_COPIED_FIELDS = ("spectators", "where", "_pending", "_stand_in")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Saved:
+    """What :meth:`RoomCore.handle` needs to put the room back after a failed input: the room's
+    own fields, and where the match's append-only logs stood."""
+
+    fields: dict[str, Any]
+    seats: list[tuple[m.SeatKind, str | None, str | None, str | None, ConnId | None, bool]]
+    match: Match | None
+    log_at: tuple[int, int]
+
+
 class RoomCore:
     """One room: seats, spectators, the match, its version, and the timers it wants."""
 
     def __init__(
         self,
         code: str,
-        game: str,
+        game: m.GameName,
         players: int,
         *,
         settings: RoomSettings,
         seed: int | None = None,
-        options: dict[str, Any] | None = None,
+        options: m.GameOptions | None = None,
         turn_timer: int | None = None,
         daily: bool = False,
         make_token: Callable[[], str] | None = None,
     ) -> None:
-        if game == "sheepshead" and players != 5:
-            raise Refusal("bad_seats", "Sheepshead is played by five")
-        if game == "shithead" and not 2 <= players <= 5:
-            raise Refusal("bad_seats", "Shithead is played by two to five")
+        try:
+            game_spec(game).check_players(players)  # the game registry knows the seat counts
+        except ValueError as exc:
+            raise Refusal(ErrorCode.BAD_SEATS, str(exc)) from None
         self.code = code
-        self.game = game
+        self.game: m.GameName = game
         self.players = players
         self.settings = settings
         self.seed = secrets.randbits(63) if seed is None else seed
-        self.options = dict(options or {})
+        self.options: m.GameOptions = options or m.ShitheadOptions()
         self.turn_timer = turn_timer
         self.daily = daily
         self.daily_date: datetime.date | None = None
@@ -95,16 +146,16 @@ class RoomCore:
 
     # ------------------------------------------------------------------ queries
 
-    def status(self) -> str:
+    def status(self) -> RoomStatus:
         if self.closed:
-            return "closed"
+            return RoomStatus.CLOSED
         if self.match is None:
-            return "lobby"
+            return RoomStatus.LOBBY
         if self.match.current.is_over():
-            return "over" if self.match.is_over() else "between"
+            return RoomStatus.OVER if self.match.is_over() else RoomStatus.BETWEEN
         if not self.humans_connected():
-            return "paused"
-        return "playing"
+            return RoomStatus.PAUSED
+        return RoomStatus.PLAYING
 
     def humans_connected(self) -> bool:
         return any(s.kind == "human" and s.conn is not None for s in self.seats)
@@ -124,8 +175,8 @@ class RoomCore:
             seats.append(info)
         return m.RoomInfo(
             room=self.code,
-            game=self.game,  # type: ignore[arg-type]
-            status=self.status(),  # type: ignore[arg-type]
+            game=self.game,
+            status=self.status().value,
             seats=seats,
             spectators=len(self.spectators),
             locked=self.locked,
@@ -133,83 +184,132 @@ class RoomCore:
             options=self.options,
             games_played=match.games_played() if match else 0,
             totals=match.totals() if match else [0] * self.players,
-            match_length=match.match_length
-            if match
-            else (10 if self.game == "sheepshead" else None),
+            match_length=match.match_length if match else game_spec(self.game).match_length,
             daily=self.daily_date.isoformat() if self.daily_date else None,
         )
 
     # ------------------------------------------------------------------ inputs
 
-    def request(self, conn: ConnId, msg: Any, now: float) -> list[Output]:
-        """Handle one parsed client message addressed to this room."""
+    def handle(self, item: RoomInput, now: float) -> list[Output]:
+        """Everything that happens to a room comes through here, one input at a time.
+
+        The room computes and commits in one go; if anything unexpected goes wrong it is put
+        back as it was, and the sender (if any) gets ``internal_error``.
+        """
+        saved = self._save()
+        try:
+            return self._dispatch(item, now)
+        except Exception:
+            log.exception("room %s: %s failed; the room is put back", self.code, item)
+            try:
+                self._restore(saved)
+            except Exception:  # the log itself no longer replays: close rather than drift
+                log.exception("room %s could not be put back; closing it", self.code)
+                self.closed = True
+                return [CloseRoom("internal error")]
+            conn = sender(item)
+            if conn is None:
+                return []
+            ref = item.msg.id if isinstance(item, Request | CreateHost) else None
+            message = "the server failed to handle that; nothing changed"
+            return [error_frame(conn, ref, ErrorCode.INTERNAL_ERROR, message)]
+
+    def _dispatch(self, item: RoomInput, now: float) -> list[Output]:
+        match item:
+            case Request(conn=conn, msg=msg):
+                return self._request(conn, msg, now)
+            case CreateHost(conn=conn, msg=msg):
+                return self._create_host(conn, msg, now)
+            case Disconnect(conn=conn):
+                return self._disconnected(conn, now)
+            case TimerFired(key=key):
+                return self._timer(key, now)
+            case BotMove(seat=seat, version=version, action=action):
+                return self._bot_move(seat, version, action, now)
+
+    def _request(self, conn: ConnId, msg: m.ClientMessage, now: float) -> list[Output]:
         out: list[Output] = []
         try:
-            handler = getattr(self, f"_on_{msg.type}")
-        except AttributeError:
-            return [
-                error_frame(conn, getattr(msg, "id", None), "unknown_type", "not a room message")
-            ]
-        try:
-            handler(conn, msg, now, out)
+            match msg:
+                case m.Join():
+                    self._on_join(conn, msg, now, out)
+                case m.Watch():
+                    self._on_watch(conn, msg, now, out)
+                case m.Resume():
+                    self._on_resume(conn, msg, now, out)
+                case m.Act():
+                    self._on_act(conn, msg, now, out)
+                case m.Host():
+                    self._on_host(conn, msg, now, out)
+                case m.Chat():
+                    self._on_chat(conn, msg, now, out)
+                case m.Leave():
+                    self._on_leave(conn, msg, now, out)
+                case _:
+                    raise Refusal(ErrorCode.UNKNOWN_TYPE, "not a room message")
         except Refusal as r:
             return [error_frame(conn, msg.id, r.code, r.message)]
         return out
 
-    def create_host(self, conn: ConnId, msg: m.Create, now: float) -> list[Output]:
+    def _create_host(self, conn: ConnId, msg: m.Create, now: float) -> list[Output]:
         """Seat the creator in seat 0 as the host."""
         out: list[Output] = []
-        token = self._seat_human(0, conn, msg.name)
+        try:
+            name = clean_name(msg.name, [])
+        except Refusal as r:
+            return [error_frame(conn, msg.id, r.code, r.message)]
+        token = self._seat_human(0, conn, name)
         self.host = 0
         self.where[conn] = 0
         out.append(Persist(self.meta()))
         out.append(Send(conn, m.dump(m.Joined(ref=msg.id, room=self.code, seat=0, token=token))))
         self._send_room(out)
+        self._schedule(now, out)
         return out
 
-    def disconnected(self, conn: ConnId, now: float) -> list[Output]:
+    def _disconnected(self, conn: ConnId, now: float) -> list[Output]:
         out: list[Output] = []
         seat = self.where.pop(conn, None)
         self.spectators.discard(conn)
         if seat is not None and self.seats[seat].conn == conn:
             self.seats[seat].conn = None
-            out.append(SetTimer(("grace", seat), now + self.settings.grace))
+            out.append(SetTimer(GraceTimer(seat), now + self.settings.grace))
         self._send_room(out)
         self._schedule(now, out)
         return out
 
-    def timer(self, key: TimerKey, now: float) -> list[Output]:
+    def _timer(self, key: GraceTimer | TurnTimer | IdleTimer, now: float) -> list[Output]:
         out: list[Output] = []
-        kind = key[0]
-        if kind == "grace":
-            seat = self.seats[key[1]]
-            if seat.kind == "human" and seat.conn is None:
-                if self.match is None:
-                    self.seats[key[1]] = Seat()  # a lobby seat is freed
-                    self._pass_host_from(key[1])
-                    out.append(Persist(self.meta()))
-                else:
-                    seat.away = True
-                self._send_room(out)
-                self._schedule(now, out)
-        elif kind == "turn":
-            if key[1] == self.version and self.status() == "playing":
-                self._turn_expired(now, out)
-        elif kind == "idle":
-            self._idle_armed = False
-            if not self.anyone_connected() and not self.closed:
-                self.closed = True
-                out.append(CloseRoom("idle"))
+        match key:
+            case GraceTimer(seat=index):
+                seat = self.seats[index]
+                if seat.kind == "human" and seat.conn is None:
+                    if self.match is None:
+                        self.seats[index] = Seat()  # a lobby seat is freed
+                        self._pass_host_from(index)
+                        out.append(Persist(self.meta()))
+                    else:
+                        seat.away = True
+                    self._send_room(out)
+                    self._schedule(now, out)
+            case TurnTimer(version=version):
+                if version == self.version and self.status() is RoomStatus.PLAYING:
+                    self._turn_expired(now, out)
+            case IdleTimer():
+                self._idle_armed = False
+                if not self.anyone_connected() and not self.closed:
+                    self.closed = True
+                    out.append(CloseRoom("idle"))
         return out
 
-    def bot_action(self, seat: int, version: int, action: Action, now: float) -> list[Output]:
+    def _bot_move(self, seat: int, version: int, action: Action, now: float) -> list[Output]:
         """A bot's move for ``seat`` chosen against ``version``. It is dropped (and the bot asked
         again if still due) when the game moved on, except in a simultaneous phase, where other
         seats' moves do not change this seat's choice."""
         if self._pending.get(seat) == version:
             del self._pending[seat]
         out: list[Output] = []
-        if self.status() == "playing" and self.match is not None:
+        if self.status() is RoomStatus.PLAYING and self.match is not None:
             game = self.match.current
             s = self.seats[seat]
             due = s.kind == "bot" or (s.kind == "human" and (s.away or seat in self._stand_in))
@@ -225,25 +325,30 @@ class RoomCore:
 
     # ------------------------------------------------------------------ requests
 
+    def _taken_names(self, skip: int | None = None) -> list[str]:
+        return [s.name for i, s in enumerate(self.seats) if s.name and i != skip]
+
     def _on_join(self, conn: ConnId, msg: m.Join, now: float, out: list[Output]) -> None:
         self._not_here(conn)
         if self.locked:
-            raise Refusal("room_locked", "the host has locked this room; you can still watch")
-        if self.match is not None and self.status() not in ("between", "over"):
-            raise Refusal("game_in_progress", "seats open between games; you can watch now")
+            why = "the host has locked this room; you can still watch"
+            raise Refusal(ErrorCode.ROOM_LOCKED, why)
+        if self.status() not in BETWEEN_GAMES:
+            raise Refusal(ErrorCode.GAME_IN_PROGRESS, "seats open between games; you can watch now")
         free = [i for i, s in enumerate(self.seats) if s.kind != "human"]  # empty, or a bot's
         if msg.seat is not None:
             if msg.seat >= self.players:
-                raise Refusal("bad_seat", f"this room has seats 0 to {self.players - 1}")
+                raise Refusal(ErrorCode.BAD_SEAT, f"this room has seats 0 to {self.players - 1}")
             if msg.seat not in free:
-                raise Refusal("seat_taken", f"seat {msg.seat} is not free")
+                raise Refusal(ErrorCode.SEAT_TAKEN, f"seat {msg.seat} is not free")
             index = msg.seat
         elif free:
             # a truly empty seat before a bot's
             index = min(free, key=lambda i: (self.seats[i].kind != "empty", i))
         else:
-            raise Refusal("room_full", "no free seat; you can watch")
-        token = self._seat_human(index, conn, msg.name)
+            raise Refusal(ErrorCode.ROOM_FULL, "no free seat; you can watch")
+        name = clean_name(msg.name, self._taken_names(skip=index))
+        token = self._seat_human(index, conn, name)
         self.where[conn] = index
         out.append(Persist(self.meta()))
         out.append(
@@ -262,33 +367,32 @@ class RoomCore:
         self._send_state_to(conn, None, out)
         self._schedule(now, out)
 
+    def _seat_with_token(self, token: str) -> int | None:
+        given = token.encode()  # bytes: compare_digest refuses non-ASCII str
+        for i, s in enumerate(self.seats):
+            if s.kind == "human" and s.token and secrets.compare_digest(s.token.encode(), given):
+                return i
+        return None
+
     def _on_resume(self, conn: ConnId, msg: m.Resume, now: float, out: list[Output]) -> None:
-        index = next(
-            (
-                i
-                for i, s in enumerate(self.seats)
-                if s.kind == "human"
-                and s.token is not None
-                and secrets.compare_digest(s.token, msg.token)
-            ),
-            None,
-        )
+        index = self._seat_with_token(msg.token)
         if index is None:
-            raise Refusal("bad_token", "that token holds no seat in this room")
-        current = self.where.get(conn, "absent")
-        if current != "absent" and current != index:
-            raise Refusal("already_in_room", "leave your current place in this room first")
+            raise Refusal(ErrorCode.BAD_TOKEN, "that token holds no seat in this room")
+        if conn in self.where and self.where[conn] != index:
+            raise Refusal(ErrorCode.ALREADY_IN_ROOM, "leave your current place in this room first")
         seat = self.seats[index]
         old = seat.conn
         if old is not None and old != conn:
             # the same player from a new connection: the old one is replaced
             self.where.pop(old, None)
-            out.append(error_frame(old, None, "replaced", "this seat was resumed from elsewhere"))
+            out.append(
+                error_frame(old, None, ErrorCode.REPLACED, "this seat was resumed from elsewhere")
+            )
             out.append(Detach(old))
         seat.conn = conn
         seat.away = False
         self.where[conn] = index
-        out.append(CancelTimer(("grace", index)))
+        out.append(CancelTimer(GraceTimer(index)))
         out.append(
             Send(conn, m.dump(m.Joined(ref=msg.id, room=self.code, seat=index, token=seat.token)))
         )
@@ -299,101 +403,38 @@ class RoomCore:
     def _on_act(self, conn: ConnId, msg: m.Act, now: float, out: list[Output]) -> None:
         seat = self._seat_of(conn)
         if self.match is None:
-            raise Refusal("not_started", "the game has not started")
+            raise Refusal(ErrorCode.NOT_STARTED, "the game has not started")
         if msg.version != self.version:
-            out.append(
-                error_frame(
-                    conn,
-                    msg.id,
-                    "stale_version",
-                    f"the game is at version {self.version}; here is the current view",
-                )
-            )
+            message = f"the game is at version {self.version}; here is the current view"
+            out.append(error_frame(conn, msg.id, ErrorCode.STALE_VERSION, message))
             self._send_state_to(conn, seat, out)
             return
         try:
             action = to_rules_action(msg.action)
         except ValueError as exc:
-            raise Refusal("malformed_action", str(exc)) from None
+            raise Refusal(ErrorCode.MALFORMED_ACTION, str(exc)) from None
         try:
             self._apply(seat, action, now, out, ref=msg.id)
         except IllegalAction as exc:
-            raise Refusal(exc.code, exc.message) from None
+            raise Refusal(rules_code(exc.code), exc.message) from None
 
     def _on_host(self, conn: ConnId, msg: m.Host, now: float, out: list[Output]) -> None:
-        seat = self._seat_of(conn)
-        if seat != self.host:
-            raise Refusal("not_host", "only the host can do that")
-        op = msg.op
-        between = self.match is None or self.status() in ("between", "over")
-        level = msg.level or DEFAULT_LEVEL
-        target = Seat()
-        if op in ("add_bot", "remove_bot", "set_bot_level", "kick"):
-            if msg.seat is None or msg.seat >= self.players:
-                raise Refusal("bad_seat", f"name a seat from 0 to {self.players - 1}")
-            target = self.seats[msg.seat]
-        if op == "add_bot":
-            assert msg.seat is not None
-            if not between:
-                raise Refusal("game_in_progress", "bots are added between games")
-            if target.kind != "empty":
-                raise Refusal("seat_taken", f"seat {msg.seat} is not empty")
-            self.seats[msg.seat] = Seat.bot(msg.seat, level)
-        elif op == "remove_bot":
-            assert msg.seat is not None
-            if target.kind != "bot":
-                raise Refusal("not_a_bot", f"seat {msg.seat} holds no bot")
-            if self.match is not None:
-                raise Refusal(
-                    "game_in_progress",
-                    "once play has begun a bot keeps its seat until a person takes it",
-                )
-            self.seats[msg.seat] = Seat()
-        elif op == "set_bot_level":
-            if target.kind != "bot":
-                raise Refusal("not_a_bot", f"seat {msg.seat} holds no bot")
-            target.level = level
-        elif op == "fill_bots":
-            if not between:
-                raise Refusal("game_in_progress", "bots are added between games")
-            self._fill_empty(level)
-        elif op == "kick":
-            assert msg.seat is not None
-            if target.kind != "human" or msg.seat == self.host:
-                raise Refusal("bad_seat", "the host can remove another player only")
-            if target.conn is not None:
-                self.where.pop(target.conn, None)
-                out.append(error_frame(target.conn, None, "removed", "the host removed you"))
-                out.append(Detach(target.conn))
-            self._replace_human(msg.seat)
-        elif op in ("lock", "unlock"):
-            self.locked = op == "lock"
-        elif op == "start":
-            if self.match is not None:
-                raise Refusal("already_started", "the game has started; use next_game after it")
-            self._fill_empty(DEFAULT_LEVEL)  # empty seats are filled with bots
-            self._start_match(now)
-        elif op == "next_game":
-            status = self.status()
-            if self.match is None or status != "between":
-                why = {
-                    "lobby": "the first game has not started",
-                    "over": "the match is over",
-                }.get(status, "the next game starts once this one is over")
-                raise Refusal("not_between_games", why)
-            self._fill_empty(DEFAULT_LEVEL)
-            self.match.next_game()
-            self.version += 1
+        if conn not in self.where:
+            raise Refusal(ErrorCode.NOT_IN_ROOM, "join this room first")
+        if self.where[conn] is None or self.where[conn] != self.host:
+            raise Refusal(ErrorCode.NOT_HOST, "only the host can do that")
+        host_ops.perform(self, conn, msg, now, out)
         out.append(Persist(self.meta()))
         out.append(Send(conn, m.dump(m.Ack(ref=msg.id, version=self.version))))
         self._send_room(out)
-        if op in ("start", "next_game"):
+        if msg.op in ("start", "next_game"):
+            self._refresh_deadline(now, out)
             self._send_states([], out)
         self._schedule(now, out)
 
     def _on_chat(self, conn: ConnId, msg: m.Chat, now: float, out: list[Output]) -> None:
         if conn not in self.where:
-            raise Refusal("not_in_room", "join or watch this room first")
+            raise Refusal(ErrorCode.NOT_IN_ROOM, "join or watch this room first")
         seat = self.where[conn]
         name = (self.seats[seat].name or f"Seat {seat + 1}") if seat is not None else "spectator"
         line = m.dump(m.ChatLine(room=self.code, seat=seat, name=name, text=msg.text, at=now))
@@ -402,7 +443,7 @@ class RoomCore:
 
     def _on_leave(self, conn: ConnId, msg: m.Leave, now: float, out: list[Output]) -> None:
         if conn not in self.where:
-            raise Refusal("not_in_room", "you are not in this room")
+            raise Refusal(ErrorCode.NOT_IN_ROOM, "you are not in this room")
         seat = self.where.pop(conn)
         self.spectators.discard(conn)
         if seat is not None:
@@ -417,14 +458,14 @@ class RoomCore:
 
     def _not_here(self, conn: ConnId) -> None:
         if conn in self.where:
-            raise Refusal("already_in_room", "you are already in this room")
+            raise Refusal(ErrorCode.ALREADY_IN_ROOM, "you are already in this room")
 
     def _seat_of(self, conn: ConnId) -> int:
         if conn not in self.where:
-            raise Refusal("not_in_room", "join this room first")
+            raise Refusal(ErrorCode.NOT_IN_ROOM, "join this room first")
         seat = self.where[conn]
         if seat is None:
-            raise Refusal("not_seated", "spectators cannot act")
+            raise Refusal(ErrorCode.NOT_SEATED, "spectators cannot act")
         return seat
 
     def _seat_human(self, index: int, conn: ConnId, name: str) -> str:
@@ -470,6 +511,7 @@ class RoomCore:
         events = self.match.apply(seat, action)  # raises IllegalAction before any change
         self.version += 1
         self._stand_in.clear()
+        self._refresh_deadline(now, out)  # the states below carry this version's deadline
         entry = {"v": self.version, "g": self.match.game_index, "s": seat, "a": action.to_str()}
         out.append(PersistAction(entry))
         if ref is not None:
@@ -511,31 +553,42 @@ class RoomCore:
         if not self.anyone_connected() and not self.closed:
             if not self._idle_armed:
                 self._idle_armed = True
-                out.append(SetTimer(("idle",), now + self.settings.idle_timeout))
+                out.append(SetTimer(IdleTimer(), now + self.settings.idle_timeout))
         elif self._idle_armed:
             self._idle_armed = False
-            out.append(CancelTimer(("idle",)))
-        if self.status() != "playing":
-            self.deadline = None  # lobby, between games, over, or paused: no bots, no timers
-            return
+            out.append(CancelTimer(IdleTimer()))
+        self._refresh_deadline(now, out)
+        if self.status() is not RoomStatus.PLAYING:
+            return  # lobby, between games, over, or paused: no bots
         assert self.match is not None
-        game = self.match.current
-        humans_waiting = False
-        for seat in game.to_act():
+        for seat in self.match.current.to_act():
             s = self.seats[seat]
             if s.kind == "bot":
                 self._ask_bot(seat, s.level or DEFAULT_LEVEL, self.settings.bot_delay, out)
             elif s.away or seat in self._stand_in:
                 self._ask_bot(seat, self.settings.stand_in_level, self.settings.bot_delay, out)
-            else:
-                humans_waiting = True
-        if not (humans_waiting and self.turn_timer):
+
+    def _human_waiting(self) -> bool:
+        """Whether a person (not a bot, not a stand-in) must act in the current version."""
+        if self.status() is not RoomStatus.PLAYING:
+            return False
+        assert self.match is not None
+        return any(
+            self.seats[seat].kind == "human"
+            and not self.seats[seat].away
+            and seat not in self._stand_in
+            for seat in self.match.current.to_act()
+        )
+
+    def _refresh_deadline(self, now: float, out: list[Output]) -> None:
+        """The turn timer of the current version, set before any state of it is rendered."""
+        if not (self.turn_timer and self._human_waiting()):
             self.deadline = None
         elif self.deadline is None or self._deadline_version != self.version:
             # one deadline per version: joins, chat or reconnections do not extend it
             self.deadline = now + self.turn_timer
             self._deadline_version = self.version
-            out.append(SetTimer(("turn", self.version), self.deadline))
+            out.append(SetTimer(TurnTimer(self.version), self.deadline))
 
     def _send_room(self, out: list[Output]) -> None:
         text = m.dump(m.Room(room=self.info()))
@@ -568,6 +621,38 @@ class RoomCore:
             text = self._state_text(None, ev)
             out.extend(Send(c, text) for c in self.spectators)
 
+    # ------------------------------------------------------------------ rollback
+
+    def _save(self) -> _Saved:
+        """A cheap snapshot: the room's own fields, and how far the match's logs reached."""
+        fields: dict[str, Any] = {name: getattr(self, name) for name in _PLAIN_FIELDS}
+        for name in _COPIED_FIELDS:
+            fields[name] = getattr(self, name).copy()
+        match = self.match
+        log_at = (match.game_index + 1, len(match.current.log)) if match else (0, 0)
+        seats = [(s.kind, s.name, s.token, s.level, s.conn, s.away) for s in self.seats]
+        return _Saved(fields, seats, match, log_at)
+
+    def _restore(self, saved: _Saved) -> None:
+        """Put the room back as :meth:`_save` found it; the match is rebuilt from its log
+        prefix, since a failure inside the rules may have left it half changed."""
+        for name, value in saved.fields.items():
+            setattr(self, name, value)
+        self.seats = [Seat(*fields) for fields in saved.seats]
+        match = saved.match
+        if match is None:
+            self.match = None
+            return
+        games, moves = saved.log_at
+        logs = [list(g) for g in match.logs[:games]]
+        logs[-1] = logs[-1][:moves]
+        record = {
+            **match.meta(),
+            "games": games,
+            "logs": [[[seat, a.to_str()] for seat, a in g] for g in logs],
+        }
+        self.match = Match.from_record(record)
+
     # ------------------------------------------------------------------ persistence
 
     def record(self) -> dict[str, Any]:
@@ -581,7 +666,7 @@ class RoomCore:
             "game": self.game,
             "players": self.players,
             "seed": self.seed,
-            "options": self.options,
+            "options": self.options.model_dump(),
             "turn_timer": self.turn_timer,
             "daily": self.daily,
             "daily_date": self.daily_date.isoformat() if self.daily_date else None,
@@ -622,7 +707,7 @@ class RoomCore:
             record["players"],
             settings=settings,
             seed=record["seed"],
-            options=record["options"],
+            options=m.ShitheadOptions.model_validate(record["options"] or {}),
             turn_timer=record["turn_timer"],
             daily=record["daily"],
         )
@@ -644,6 +729,6 @@ class RoomCore:
         out: list[Output] = []
         for i, s in enumerate(self.seats):
             if s.kind == "human":
-                out.append(SetTimer(("grace", i), now + self.settings.grace))
+                out.append(SetTimer(GraceTimer(i), now + self.settings.grace))
         self._schedule(now, out)
         return out

@@ -8,13 +8,16 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 from protocol import messages as m
+from protocol.errors import ErrorCode
 from server.bots.pool import BotPool
 from server.metrics import Metrics
 from server.rooms.actor import RoomActor
 from server.rooms.core import RoomCore
+from server.rooms.inputs import CreateHost, Disconnect, Request, RoomRequest
+from server.rooms.names import clean_name
 from server.rooms.seats import Refusal, RoomSettings
 from server.store.base import RoomStore
 
@@ -62,7 +65,7 @@ class RoomManager:
         self.conns.pop(conn, None)
         code = self.room_of.pop(conn, None)
         if code is not None and code in self.rooms:
-            self.rooms[code].submit("disconnected", conn)
+            self.rooms[code].submit(Disconnect(conn))
 
     def send(self, conn: int, text: str) -> None:
         outbox = self.conns.get(conn)
@@ -70,12 +73,17 @@ class RoomManager:
             outbox.send(text)
 
     def sync_member(self, conn: int, code: str, member: bool) -> None:
-        """Record whether ``conn`` is in room ``code`` after that room handled its request."""
+        """Record whether ``conn`` is in room ``code`` after that room handled its request.
+
+        A connection is claimed for a room when its request is queued (:meth:`route`), so a
+        second ``join``/``watch``/``create`` pipelined behind it is refused at once; a refused
+        request releases the claim here.
+        """
         if member:
             if conn in self.conns:
                 self.room_of[conn] = code
             elif code in self.rooms:  # it went away while its request waited in the queue
-                self.rooms[code].submit("disconnected", conn)
+                self.rooms[code].submit(Disconnect(conn))
         elif self.room_of.get(conn) == code:
             del self.room_of[conn]
 
@@ -87,7 +95,8 @@ class RoomManager:
 
     async def create(self, conn: int, msg: m.Create, received: float) -> None:
         if conn in self.room_of:
-            raise Refusal("already_in_room", "leave your room before opening another")
+            raise Refusal(ErrorCode.ALREADY_IN_ROOM, "leave your room before opening another")
+        clean_name(msg.name, [])  # a bad name opens no room
         core = None
         for _ in range(20):
             code = new_code()
@@ -106,23 +115,37 @@ class RoomManager:
                 break
             core = None
         if core is None:
-            raise Refusal("busy", "could not find a free room code; try again")
+            raise Refusal(ErrorCode.BUSY, "could not find a free room code; try again")
         actor = RoomActor(core, self, self.store, self.metrics, self.clock)
         self.rooms[core.code] = actor
         self.metrics.rooms.set(len(self.rooms))
         actor.start()
-        actor.submit("create_host", conn, msg, received=received)
+        self.room_of[conn] = core.code  # claimed before the next frame is read
+        actor.submit(CreateHost(conn, msg), received=received)
 
-    def route(self, conn: int, msg: Any, received: float) -> None:
+    def claim(self, conn: int, code: str) -> None:
+        """Mark ``conn`` as in room ``code`` before its entering request is handled, so that
+        it belongs to at most one room from the moment the frame is dispatched."""
+        current = self.room_of.get(conn)
+        if current is not None and current != code:
+            raise Refusal(ErrorCode.ALREADY_IN_ROOM, f"you are in room {current}: leave it first")
+        self.room_of[conn] = code
+
+    def route(self, conn: int, msg: RoomRequest, received: float) -> None:
         """Send a room message to its room's actor."""
         code = msg.room
         actor = self.rooms.get(code)
         if actor is None:
-            raise Refusal("room_not_found", f"no open room has the code {code}")
-        current = self.room_of.get(conn)
-        if current is not None and current != code:
-            raise Refusal("already_in_room", f"you are in room {current}: leave it first")
-        actor.submit("request", conn, msg, received=received)
+            raise Refusal(ErrorCode.ROOM_NOT_FOUND, f"no open room has the code {code}")
+        if isinstance(msg, m.Join | m.Watch | m.Resume):
+            self.claim(conn, code)
+        else:
+            current = self.room_of.get(conn)
+            if current is not None and current != code:
+                raise Refusal(
+                    ErrorCode.ALREADY_IN_ROOM, f"you are in room {current}: leave it first"
+                )
+        actor.submit(Request(conn, msg), received=received)
 
     async def restore(self) -> int:
         """Reopen every room in the store (after a restart); players resume with tokens."""

@@ -16,13 +16,14 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from server.rules.base import Action, Event, Game, IllegalAction
-from server.rules.sheepshead_match import SheepsheadMatch
-from server.rules.shithead_series import ShitheadSeries
+from server.rules.base import Action, Event, Game
+from server.rules.registry import game_spec
+from server.rules.series import Series, logs
 
 
 class Match:
-    """A series or match in progress, with the action log of each of its games."""
+    """A series or match in progress (any :class:`~server.rules.series.Series` of the game
+    registry); each of its games keeps its own action log, the only one."""
 
     def __init__(
         self,
@@ -36,20 +37,7 @@ class Match:
         self.players = players
         self.seed = seed
         self.daily = daily
-        self._series: ShitheadSeries | None = None
-        self._match: SheepsheadMatch | None = None
-        if game == "shithead":
-            self._series = ShitheadSeries(players, seed=seed)
-        elif game == "sheepshead":
-            if players != 5:
-                raise ValueError("Sheepshead is played by five")
-            if daily is not None:
-                self._match = SheepsheadMatch(daily=daily)
-            else:
-                self._match = SheepsheadMatch(seed, first_dealer=seed % 5)
-        else:
-            raise ValueError(f"unknown game {game!r}")
-        self.logs: list[list[tuple[int, Action]]] = [[]]
+        self.series: Series = game_spec(game).new_series(players, seed=seed, daily=daily)
 
     @classmethod
     def create(
@@ -59,58 +47,43 @@ class Match:
 
     @property
     def current(self) -> Game:
-        if self._series is not None:
-            return self._series.current
-        assert self._match is not None
-        return self._match.current
+        return self.series.current
 
     @property
     def match_length(self) -> int | None:
         """Games in the match, or ``None`` for an open-ended series."""
-        return None if self._series is not None else 10
+        return self.series.match_length
 
     def games_played(self) -> int:
         """Finished games, the current one included once over."""
-        return len(self.logs) - 1 + int(self.current.is_over())
+        return self.series.games_played()
 
     def totals(self) -> list[int]:
         """Shithead: losses per seat (SH-6.5). Sheepshead: units per seat (SS-9.1)."""
-        if self._series is not None:
-            return self._series.losses()
-        assert self._match is not None
-        self._match.sync()
-        return list(self._match.totals)
+        return self.series.totals()
 
     def is_over(self) -> bool:
         """Whether no further game can be started (a Sheepshead match after ten hands)."""
-        if self._match is not None:
-            return self._match.is_over()
-        return False
+        return self.series.is_over()
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Apply an action to the current game (raises :class:`IllegalAction`)."""
-        events = self.current.apply(seat, action)
-        self.logs[-1].append((seat, action))
-        return events
+        return self.series.current.apply(seat, action)
 
     def next_game(self) -> Game:
-        """Deal the next game of the series or match."""
-        if not self.current.is_over():
-            raise IllegalAction("game_not_over", "the current game is still being played")
-        if self.is_over():
-            raise IllegalAction("match_over", "the match is over")
-        if self._series is not None:
-            self._series.next_game()
-        else:
-            assert self._match is not None
-            self._match.next_hand()
-        self.logs.append([])
-        return self.current
+        """Deal the next game of the series or match (raises :class:`IllegalAction`:
+        ``game_not_over`` or ``match_over``)."""
+        return self.series.next_game()
 
     @property
     def game_index(self) -> int:
         """Index of the current game in the match (0 for the first)."""
-        return len(self.logs) - 1
+        return self.series.game_index
+
+    @property
+    def logs(self) -> list[list[tuple[int, Action]]]:
+        """The action log of every game so far, the current one last."""
+        return logs(self.series)
 
     def meta(self) -> dict[str, Any]:
         """How the match was dealt and how many games it has begun, without the actions."""
@@ -119,7 +92,7 @@ class Match:
             "players": self.players,
             "seed": self.seed,
             "daily": self.daily.isoformat() if self.daily else None,
-            "games": len(self.logs),
+            "games": self.game_index + 1,
         }
 
     def record(self) -> dict[str, Any]:
@@ -134,10 +107,10 @@ class Match:
         """Rebuild a match from :meth:`record`, or from :meth:`meta` plus ``logs``."""
         daily = datetime.date.fromisoformat(record["daily"]) if record.get("daily") else None
         match = cls(record["game"], record["players"], seed=record["seed"], daily=daily)
-        logs = record["logs"]
-        for i in range(max(len(logs), record.get("games", 1))):
+        saved = record["logs"]
+        for i in range(max(len(saved), record.get("games", 1))):
             if i:
                 match.next_game()
-            for seat, text in logs[i] if i < len(logs) else ():
+            for seat, text in saved[i] if i < len(saved) else ():
                 match.apply(seat, Action.from_str(text))
         return match

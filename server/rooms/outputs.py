@@ -5,8 +5,31 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from protocol.errors import ErrorCode
+
 ConnId = int
-TimerKey = tuple[Any, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GraceTimer:
+    """A disconnected human's seat is held until this fires."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnTimer:
+    """The turn timer of one version: stale once the game has moved on."""
+
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class IdleTimer:
+    """Closes a room nobody is connected to."""
+
+
+TimerKey = GraceTimer | TurnTimer | IdleTimer
 
 
 @dataclass(frozen=True, slots=True)
@@ -15,12 +38,13 @@ class Send:
 
     conn: ConnId
     text: str
-    refusal: str | None = None
+    refusal: ErrorCode | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class SetTimer:
-    """Call :meth:`RoomCore.timer` with ``key`` at unix time ``at`` (replacing a same key)."""
+    """Feed the core a :class:`~server.rooms.inputs.TimerFired` with ``key`` at unix time
+    ``at`` (replacing a timer of the same key)."""
 
     key: TimerKey
     at: float
@@ -33,8 +57,8 @@ class CancelTimer:
 
 @dataclass(frozen=True, slots=True)
 class RunBot:
-    """Ask the bot of ``level`` for a move from ``view`` after ``delay`` seconds, then call
-    :meth:`RoomCore.bot_action` with it and ``version``."""
+    """Ask the bot of ``level`` for a move from ``view`` after ``delay`` seconds, then feed the
+    core a :class:`~server.rooms.inputs.BotMove` with it and ``version``."""
 
     seat: int
     level: str

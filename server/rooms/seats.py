@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from protocol import messages as m
+from protocol.errors import ErrorCode
 from server.bots.base import DEFAULT_LEVEL
 from server.rooms.outputs import ConnId, Send
 
@@ -19,7 +20,7 @@ class RoomSettings:
 
 @dataclass(slots=True)
 class Seat:
-    kind: str = "empty"  # empty | human | bot
+    kind: m.SeatKind = "empty"
     name: str | None = None
     token: str | None = None
     level: str | None = None
@@ -34,7 +35,7 @@ class Seat:
     def info(self, index: int, host: int | None) -> m.SeatInfo:
         return m.SeatInfo(
             seat=index,
-            kind=self.kind,  # type: ignore[arg-type]
+            kind=self.kind,
             name=self.name,
             bot_level=self.level if self.kind == "bot" else None,  # type: ignore[arg-type]
             connected=self.conn is not None or self.kind == "bot",
@@ -46,11 +47,11 @@ class Seat:
 class Refusal(Exception):
     """A request refused by the room: becomes an ``error`` frame to its sender only."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(code, message)
-        self.code = code
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(code.value, message)
+        self.code: ErrorCode = code
         self.message = message
 
 
-def error_frame(conn: ConnId, ref: m.RequestId | None, code: str, message: str) -> Send:
+def error_frame(conn: ConnId, ref: m.RequestId | None, code: ErrorCode, message: str) -> Send:
     return Send(conn, m.dump(m.Error(code=code, message=message, ref=ref)), refusal=code)

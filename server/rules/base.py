@@ -37,7 +37,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple, TypeVar
 
-from protocol.cards import CardError, card_codes, parse_cards
+from protocol.cards import CardError, card_codes, parse_card, parse_cards
 
 JSON = dict[str, Any]
 G = TypeVar("G", bound="Game")
@@ -158,6 +158,49 @@ def _cards(codes: Sequence[object]) -> tuple[int, ...]:
         raise IllegalAction("malformed_action", str(exc)) from None
 
 
+def parse_deck(deck: Sequence[int | str], cards: Sequence[int], game: str) -> list[int]:
+    """An explicit deck (card codes or integers, top first) as integers, checked to hold each
+    of ``cards`` exactly once.
+
+    >>> parse_deck(["7D", 5], [5, 21], "test")
+    [21, 5]
+    >>> parse_deck(["7D", "7d"], [5, 21], "test")
+    Traceback (most recent call last):
+    ValueError: a test deck holds each of its 2 cards once: 2 given; missing 3D; twice 7D
+    """
+    if isinstance(deck, str | bytes):
+        raise ValueError(f"a {game} deck is a list of card codes, not one string")
+    out: list[int] = []
+    for i, c in enumerate(deck):
+        if isinstance(c, bool) or not isinstance(c, int | str):
+            raise ValueError(f"deck position {i}: {c!r} is not a card code like '7D'")
+        if isinstance(c, int):
+            if not 0 <= c < 52:
+                raise ValueError(f"deck position {i}: no card integer {c} (0..51)")
+            out.append(c)
+            continue
+        try:
+            out.append(parse_card(c))
+        except CardError as exc:
+            raise ValueError(f"deck position {i}: {exc}") from None
+    if len(out) != len(cards) or set(out) != set(cards):
+        wanted = set(cards)
+        problems = [f"{len(out)} given"]
+        missing = [c for c in cards if c not in out]
+        if missing:
+            problems.append("missing " + " ".join(card_codes(missing)))
+        twice = sorted({c for c in out if out.count(c) > 1})
+        if twice:
+            problems.append("twice " + " ".join(card_codes(twice)))
+        foreign = [c for c in out if c not in wanted]
+        if foreign:
+            problems.append("not in this deck " + " ".join(card_codes(foreign)))
+        raise ValueError(
+            f"a {game} deck holds each of its {len(cards)} cards once: {'; '.join(problems)}"
+        )
+    return out
+
+
 def _slot(text: str) -> int:
     if not text.isdigit():
         raise IllegalAction("malformed_action", f"bad slot {text!r}: expected #0, #1, …")
@@ -191,7 +234,13 @@ class Game(ABC):
     :class:`~server.rules.sheepshead.Sheepshead`.
 
     Seats are numbered ``0 .. num_players - 1`` clockwise; "left" is the next seat clockwise.
+
+    Conventions both games follow: the state lives in private attributes (``__slots__``; the
+    phase as a ``Phase`` enum), read through public properties and methods; :meth:`clone` copies
+    field by field; every refusal is built by :meth:`_refuse`.
     """
+
+    __slots__ = ()
 
     #: Short name used on the wire and in the CLI.
     name: ClassVar[str]
@@ -209,10 +258,15 @@ class Game(ABC):
         dealer: int = 0,
         *,
         seed: int | None = None,
-        deck: Sequence[int] | None = None,
+        deck: Sequence[int | str] | None = None,
         options: Mapping[str, Any] | None = None,
     ) -> G:
-        """Deal a new game from ``seed`` or from an explicit ``deck`` (top card first)."""
+        """Deal a new game from ``seed`` or from an explicit ``deck`` (top card first), given
+        as card codes (``"7D"``) or card integers.
+
+        Raises:
+            ValueError: a seat count, dealer, deck or option the game does not have.
+        """
 
     @property
     @abstractmethod
@@ -229,8 +283,19 @@ class Game(ABC):
 
     @abstractmethod
     def legal_actions(self, seat: int) -> list[Action]:
-        """The distinct legal actions of ``seat`` now, one representative per outcome
-        (where suits do not matter, any equivalent choice of cards is accepted by ``apply``)."""
+        """The legal actions of ``seat`` now, cheaply, for bots and search. Each game's docstring
+        says where this is one representative per choice (Shithead: one play per rank and
+        count, one swap per pair of ranks, one face-up card per rank for SH-5.2's pick-up) rather
+        than every accepted action; :meth:`is_legal` answers for any one action, and
+        :meth:`view` lists every choice exactly."""
+
+    def is_legal(self, seat: int, action: Action) -> bool:
+        """Whether :meth:`apply` would accept ``action`` from ``seat`` now (nothing changes)."""
+        try:
+            self.clone().apply(seat, action)
+        except IllegalAction:
+            return False
+        return True
 
     @abstractmethod
     def apply(self, seat: int, action: Action) -> list[Event]:
@@ -253,6 +318,10 @@ class Game(ABC):
         """What ``seat`` may see (``None``: a spectator), as plain JSON-able data, including that
         seat's legal actions. The only road from state to the wire."""
 
+    def _refuse(self, code: str, message: str, seat: int, action: Action | None) -> IllegalAction:
+        """The refusal of ``action`` by ``seat`` in the current phase (raise it)."""
+        return IllegalAction(code, message, seat=seat, action=action, phase=self.phase)
+
     @abstractmethod
     def clone(self: G) -> G:
         """An independent copy, for search."""
@@ -272,7 +341,7 @@ class Game(ABC):
         return cls.new(
             record["players"],
             record["dealer"],
-            deck=parse_cards(record["deck"]),
+            deck=record["deck"],
             options=record.get("options"),
         )
 

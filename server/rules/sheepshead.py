@@ -1,4 +1,4 @@
-"""Sheepshead, five-handed called ace: the rules core (RULES.md SS-1 … SS-8).
+"""Sheepshead, five-handed called ace: the rules core (docs/rules.md, SS-1 … SS-8).
 
 One :class:`Sheepshead` object is one hand: pick or pass, bury, call, six tricks, scoring.
 A match of ten hands is :class:`~server.rules.sheepshead_match.SheepsheadMatch`.
@@ -16,6 +16,9 @@ Actions (``slot`` is never used)::
     call_unknown AH C               SS-4.3, the called ace and the card set aside as unknown
     alone                           SS-4.4
     play C                          SS-5, one card; the unknown card is played with its own code
+
+``legal_actions`` lists every legal action exactly (a bury pair once, its cards in increasing
+order; ``apply`` takes them in either order).
 
 The unknown card (SS-6.4) is kept apart from the picker's hand. On the first trick in which the
 called suit is led, or on the last trick if it never is, the picker's only legal action is
@@ -66,7 +69,7 @@ from itertools import combinations
 from typing import Any, NamedTuple
 
 from protocol.cards import card_code, card_codes
-from server.rules.base import JSON, Action, Event, Game, IllegalAction
+from server.rules.base import JSON, Action, Event, Game, IllegalAction, parse_deck
 from server.rules.sheepshead_cards import (
     DECK32,
     FAIL_ACES,
@@ -82,7 +85,6 @@ from server.rules.sheepshead_view import build_view
 PLAYERS = 5
 HAND_SIZE = 6
 TRICKS = 6
-_DECK_SET = frozenset(DECK32)
 _new_tuple = tuple.__new__  # builds an Event without the NamedTuple constructor (hot path)
 _NEXT = tuple((s + 1) % PLAYERS for s in range(PLAYERS))
 
@@ -91,16 +93,6 @@ PASS = Action("pass")
 ALONE = Action("alone")
 #: One ``play`` action per card integer, built once.
 PLAY: tuple[Action, ...] = tuple(Action("play", (c,)) for c in range(52))
-
-_KINDS = {
-    "pick": "pick",
-    "pass": "pick",
-    "bury": "bury",
-    "call": "call",
-    "call_unknown": "call",
-    "alone": "call",
-    "play": "play",
-}
 
 
 class Phase(StrEnum):
@@ -113,12 +105,24 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-# Plain-string phase values: the state stores these (cheaper than enum members on the hot path).
-_PICK: str = Phase.PICK.value
-_BURY: str = Phase.BURY.value
-_CALL: str = Phase.CALL.value
-_PLAY: str = Phase.PLAY.value
-_OVER: str = Phase.OVER.value
+#: The phase each action kind belongs to.
+_KINDS = {
+    "pick": Phase.PICK,
+    "pass": Phase.PICK,
+    "bury": Phase.BURY,
+    "call": Phase.CALL,
+    "call_unknown": Phase.CALL,
+    "alone": Phase.CALL,
+    "play": Phase.PLAY,
+}
+
+
+# Module-level aliases of the members: the hot path compares with ``is`` against a global.
+_PICK = Phase.PICK
+_BURY = Phase.BURY
+_CALL = Phase.CALL
+_PLAY = Phase.PLAY
+_OVER = Phase.OVER
 
 
 class Trick(NamedTuple):
@@ -150,12 +154,47 @@ class Sheepshead(Game):
     name = "sheepshead"
     seat_counts = (PLAYERS,)
 
+    __slots__ = (
+        "_alone",
+        "_blind",
+        "_buried",
+        "_called",
+        "_called_led_trick",
+        "_called_suit",
+        "_deck",
+        "_hands",
+        "_leader",
+        "_led",
+        "_legal_cache",
+        "_log",
+        "_partner",
+        "_passes",
+        "_phase",
+        "_picker",
+        "_played",
+        "_points",
+        "_result",
+        "_revealed",
+        "_trick_cards",
+        "_trick_face_down",
+        "_trick_no",
+        "_trick_seats",
+        "_tricks",
+        "_turn",
+        "_unknown",
+        "_unknown_pending",
+        "_won",
+        "dealer",
+        "num_players",
+    )
+
     def __init__(self, deck: Sequence[int], dealer: int) -> None:
+        """Deal ``deck`` (32 card integers, top first; unchecked: use :meth:`new`)."""
         self.num_players = PLAYERS
         self.dealer = dealer
         self._deck = tuple(deck)
         self._hands, self._blind = deal(self._deck, dealer)
-        self._phase = _PICK
+        self._phase: Phase = _PICK
         self._turn = (dealer + 1) % PLAYERS
         self._passes = 0
         self._picker = -1
@@ -191,11 +230,12 @@ class Sheepshead(Game):
         dealer: int = 0,
         *,
         seed: int | None = None,
-        deck: Sequence[int] | None = None,
+        deck: Sequence[int | str] | None = None,
         options: Mapping[str, Any] | None = None,
     ) -> Sheepshead:
         """Deal a hand from ``seed`` (``random.Random(seed)`` shuffles the sorted 32 cards) or
-        from an explicit ``deck`` of the 32 cards, top first (deal order: module docstring).
+        from an explicit ``deck`` of the 32 cards as codes or integers, top first (deal order:
+        module docstring).
 
         Raises:
             ValueError: not five players, a bad dealer, a bad deck, or an unknown option.
@@ -209,25 +249,45 @@ class Sheepshead(Game):
         if deck is None:
             cards = list(DECK32)
             random.Random(seed).shuffle(cards)
-            deck = cards
-        elif len(deck) != 32 or set(deck) != _DECK_SET:
-            raise ValueError("a sheepshead deck is the 32 cards 7..A of each suit, once each")
-        return cls(deck, dealer)
+        else:
+            cards = parse_deck(deck, DECK32, "sheepshead (7 to A of each suit)")
+        return cls(cards, dealer)
 
     def clone(self) -> Sheepshead:
         """An independent copy (lists copied, immutable values shared)."""
-        other = Sheepshead.__new__(Sheepshead)
-        other.__dict__.update(self.__dict__)
-        other._hands = [list(h) for h in self._hands]
-        other._trick_seats = list(self._trick_seats)
-        other._trick_cards = list(self._trick_cards)
-        other._tricks = list(self._tricks)
-        other._points = list(self._points)
-        other._won = list(self._won)
-        other._played = list(self._played)
-        other._log = list(self._log)
-        other._legal_cache = None
-        return other
+        g = Sheepshead.__new__(Sheepshead)
+        g.num_players = self.num_players
+        g.dealer = self.dealer
+        g._deck = self._deck
+        g._hands = [list(h) for h in self._hands]
+        g._blind = self._blind
+        g._phase = self._phase
+        g._turn = self._turn
+        g._passes = self._passes
+        g._picker = self._picker
+        g._buried = self._buried
+        g._called = self._called
+        g._called_suit = self._called_suit
+        g._alone = self._alone
+        g._unknown = self._unknown
+        g._unknown_pending = self._unknown_pending
+        g._partner = self._partner
+        g._revealed = self._revealed
+        g._called_led_trick = self._called_led_trick
+        g._trick_no = self._trick_no
+        g._leader = self._leader
+        g._led = self._led
+        g._trick_seats = list(self._trick_seats)
+        g._trick_cards = list(self._trick_cards)
+        g._trick_face_down = self._trick_face_down
+        g._tricks = list(self._tricks)
+        g._points = list(self._points)
+        g._won = list(self._won)
+        g._played = list(self._played)
+        g._log = list(self._log)
+        g._result = self._result
+        g._legal_cache = None
+        return g
 
     def deal_record(self) -> JSON:
         """What :meth:`new` needs to deal this hand again."""
@@ -243,7 +303,7 @@ class Sheepshead(Game):
 
     @property
     def phase(self) -> str:
-        return self._phase
+        return self._phase.value
 
     @property
     def log(self) -> list[tuple[int, Action]]:
@@ -259,13 +319,122 @@ class Sheepshead(Game):
         """The called card, or ``None`` (no call yet, alone, or a leaster)."""
         return None if self._called < 0 else self._called
 
+    # Read API for views, bots and tools. Lists returned are the state's own: read, never change.
+
+    @property
+    def turn(self) -> int:
+        """The seat to act, or -1 once over."""
+        return -1 if self._phase is _OVER else self._turn
+
+    @property
+    def partner(self) -> int | None:
+        """The partner's seat: hidden information until revealed (see :attr:`revealed`)."""
+        return None if self._partner < 0 else self._partner
+
+    @property
+    def revealed(self) -> bool:
+        """Whether the called card has been played, showing the partner to everyone."""
+        return self._revealed
+
+    @property
+    def alone(self) -> bool:
+        """Whether the picker went alone (SS-4.4)."""
+        return self._alone
+
+    @property
+    def passes(self) -> int:
+        """How many seats passed (SS-3.1), in turn from the dealer's left."""
+        return self._passes
+
+    @property
+    def buried(self) -> tuple[int, ...]:
+        """The picker's buried cards (hidden from the others until the hand is over)."""
+        return self._buried
+
+    @property
+    def blind(self) -> tuple[int, int]:
+        """The two blind cards as dealt (hidden until picked, or until the hand is over)."""
+        return self._blind
+
+    @property
+    def unknown_card(self) -> int | None:
+        """The card the picker set aside for an unknown call (SS-4.3; hidden), or ``None``."""
+        return None if self._unknown < 0 else self._unknown
+
+    @property
+    def unknown_pending(self) -> bool:
+        """Whether the unknown card is set aside and not yet played."""
+        return self._unknown_pending
+
+    @property
+    def called_suit_led(self) -> bool:
+        """Whether the called suit has been led (SS-6)."""
+        return self._called_led_trick >= 0
+
+    @property
+    def trick_number(self) -> int:
+        """The current trick, 0 … 5 (6 once over)."""
+        return self._trick_no
+
+    @property
+    def leader(self) -> int:
+        """The seat that led (or leads) the current trick."""
+        return self._leader
+
+    @property
+    def trick_seats(self) -> list[int]:
+        """Seats that played to the current trick, in order."""
+        return self._trick_seats
+
+    @property
+    def trick_cards(self) -> list[int]:
+        """Cards of the current trick, in order (see :attr:`trick_face_down`)."""
+        return self._trick_cards
+
+    @property
+    def trick_face_down(self) -> int:
+        """Index in the current trick of the face-down unknown card, or -1."""
+        return self._trick_face_down
+
+    @property
+    def tricks(self) -> list[Trick]:
+        """The completed tricks, in order."""
+        return self._tricks
+
+    @property
+    def tricks_won(self) -> list[int]:
+        """Tricks won per seat."""
+        return self._won
+
+    @property
+    def points_won(self) -> list[int]:
+        """Card points won per seat (the face-down card's included: hidden information)."""
+        return self._points
+
+    @property
+    def played_counts(self) -> list[int]:
+        """Cards each seat has played."""
+        return self._played
+
+    def hand_count(self, seat: int) -> int:
+        """Cards ``seat`` holds, the picker's unknown card included."""
+        n = len(self._hands[seat])
+        return n + 1 if self._unknown_pending and seat == self._picker else n
+
+    def legal_cards(self, seat: int) -> list[int]:
+        """The cards ``seat`` may play now ([] outside its turn in the play phase); cheap, for
+        search: the same list :meth:`legal_actions` is built from."""
+        if self._phase is not _PLAY or seat != self._turn:
+            return []
+        return self._legal_cards(seat)
+
     @property
     def leaster(self) -> bool:
         """Whether all five passed (SS-3.3)."""
         return self._passes == PLAYERS
 
     def is_over(self) -> bool:
-        return self._phase == _OVER
+        return self._phase is _OVER
 
     def outcome(self) -> HandResult | None:
         return self._result
@@ -276,7 +445,7 @@ class Sheepshead(Game):
         return None if self._result is None else self._result.units
 
     def to_act(self) -> tuple[int, ...]:
-        return () if self._phase == _OVER else (self._turn,)
+        return () if self._phase is _OVER else (self._turn,)
 
     def hand(self, seat: int) -> list[int]:
         """A copy of ``seat``'s hand (the picker's unknown card is not in it)."""
@@ -295,7 +464,7 @@ class Sheepshead(Game):
         for seat, hand in enumerate(self._hands):
             for c in hand:
                 put(c, f"hand:{seat}")
-        if self._phase == _PICK:
+        if self._phase is _PICK:
             for c in self._blind:
                 put(c, "blind")
         elif self.leaster:
@@ -316,16 +485,16 @@ class Sheepshead(Game):
 
     def legal_actions(self, seat: int) -> list[Action]:
         phase = self._phase
-        if phase == _PLAY and seat == self._turn:
+        if phase is _PLAY and seat == self._turn:
             cache = self._legal_cache
             if cache is None:
                 cache = self._legal_cache = self._compute_legal_cards(seat)
             return [PLAY[c] for c in cache]
-        if phase == _OVER or seat != self._turn:
+        if phase is _OVER or seat != self._turn:
             return []
-        if phase == _PICK:
+        if phase is _PICK:
             return [PICK, PASS]
-        if phase == _BURY:
+        if phase is _BURY:
             return [Action("bury", pair) for pair in combinations(sorted(self._hands[seat]), 2)]
         return self._legal_calls()
 
@@ -407,11 +576,10 @@ class Sheepshead(Game):
 
     def _play_refusal(self, seat: int, c: int) -> IllegalAction:
         """The reason a card outside the legal set is refused (SS-5.2, SS-6)."""
-        phase = self.phase
-        action = PLAY[c] if 0 <= c < 52 else None
+        action = PLAY[c] if 0 <= c < 52 else Action("play", (c,))
 
         def no(code: str, message: str) -> IllegalAction:
-            return IllegalAction(code, message, seat=seat, action=action, phase=phase)
+            return self._refuse(code, message, seat, action)
 
         hand = self._hands[seat]
         legal = self._legal_cards(seat)
@@ -459,7 +627,7 @@ class Sheepshead(Game):
         kind, cards, slot = action
         phase = self._phase
         if (
-            phase == _PLAY
+            phase is _PLAY
             and kind == "play"
             and seat == self._turn
             and slot == -1
@@ -468,60 +636,30 @@ class Sheepshead(Game):
         ):
             self._log.append((seat, action))  # the fast path: a legal play
             return self._play(seat, cards[0], cards)
-        if phase == _OVER:
-            raise IllegalAction(
-                "game_over", "the hand is over", seat=seat, action=action, phase=phase
-            )
+        if phase is _OVER:
+            raise self._refuse("game_over", "the hand is over", seat, action)
         wanted = _KINDS.get(kind)
         if wanted is None:
-            raise IllegalAction(
-                "unknown_action",
-                f"sheepshead has no action {kind!r}",
-                seat=seat,
-                action=action,
-                phase=phase,
-            )
-        if wanted != phase:
-            raise IllegalAction(
-                "wrong_phase",
-                f"{kind!r} is not an action of the {phase} phase",
-                seat=seat,
-                action=action,
-                phase=phase,
+            raise self._refuse("unknown_action", f"sheepshead has no action {kind!r}", seat, action)
+        if wanted is not phase:
+            raise self._refuse(
+                "wrong_phase", f"{kind!r} is not an action of the {phase} phase", seat, action
             )
         if seat != self._turn:
-            raise IllegalAction(
-                "not_your_turn",
-                f"it is seat {self._turn}'s turn",
-                seat=seat,
-                action=action,
-                phase=phase,
-            )
+            raise self._refuse("not_your_turn", f"it is seat {self._turn}'s turn", seat, action)
         if slot != -1:
-            raise IllegalAction(
-                "malformed_action",
-                "sheepshead actions have no slot",
-                seat=seat,
-                action=action,
-                phase=phase,
-            )
-        if phase == _PLAY:
+            raise self._refuse("malformed_action", "sheepshead actions have no slot", seat, action)
+        if phase is _PLAY:
             if kind != "play" or len(cards) != 1:
-                raise IllegalAction(
-                    "malformed_action",
-                    "play exactly one card",
-                    seat=seat,
-                    action=action,
-                    phase=phase,
-                )
+                raise self._refuse("malformed_action", "play exactly one card", seat, action)
             c = cards[0]
             if c not in self._legal_cards(seat):
                 raise self._play_refusal(seat, c)
             self._log.append((seat, action))
             return self._play(seat, c, cards)
-        if phase == _PICK:
+        if phase is _PICK:
             events = self._pick(seat, action)
-        elif phase == _BURY:
+        elif phase is _BURY:
             events = self._bury(seat, action)
         else:
             events = self._call(seat, action)
@@ -530,13 +668,7 @@ class Sheepshead(Game):
 
     def _pick(self, seat: int, action: Action) -> list[Event]:
         if action.cards:
-            raise IllegalAction(
-                "malformed_action",
-                f"{action.kind} names no cards",
-                seat=seat,
-                action=action,
-                phase="pick",
-            )
+            raise self._refuse("malformed_action", f"{action.kind} names no cards", seat, action)
         if action.kind == "pick":  # SS-3.1, SS-3.2
             self._picker = seat
             self._hands[seat].extend(self._blind)
@@ -555,22 +687,12 @@ class Sheepshead(Game):
     def _bury(self, seat: int, action: Action) -> list[Event]:
         cards = action.cards
         if action.kind != "bury" or len(cards) != 2 or cards[0] == cards[1]:
-            raise IllegalAction(
-                "must_bury_two",
-                "bury exactly two different cards",
-                seat=seat,
-                action=action,
-                phase="bury",
-            )
+            raise self._refuse("must_bury_two", "bury exactly two different cards", seat, action)
         hand = self._hands[seat]
         for c in cards:
             if c not in hand:
-                raise IllegalAction(
-                    "cards_not_held",
-                    f"you do not hold {card_code(c)}",
-                    seat=seat,
-                    action=action,
-                    phase="bury",
+                raise self._refuse(
+                    "cards_not_held", f"you do not hold {card_code(c)}", seat, action
                 )
         for c in cards:
             hand.remove(c)
@@ -590,7 +712,7 @@ class Sheepshead(Game):
                 code, message = "malformed_action", "call names one card"
             elif action.kind == "call_unknown" and action.cards[1] not in self._hands[seat]:
                 code, message = "cards_not_held", "you can set aside only a card you hold"
-            raise IllegalAction(code, message, seat=seat, action=action, phase="call")
+            raise self._refuse(code, message, seat, action)
         self._phase = _PLAY
         self._turn = self._leader
         if action.kind == "alone":

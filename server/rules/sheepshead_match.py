@@ -1,4 +1,5 @@
 """A Sheepshead match: ten hands with the deal rotating and running totals (SS-9).
+Implements :class:`~server.rules.series.Series`.
 
 A match is the unit a room plays. Its ten decks are fixed when it is created:
 
@@ -13,8 +14,8 @@ A match is the unit a room plays. Its ten decks are fixed when it is created:
 
 >>> import datetime
 >>> m = SheepsheadMatch(daily=datetime.date(2024, 5, 1))
->>> m.hand_number, m.current.dealer, m.is_over()
-(1, 0, False)
+>>> m.game_index, m.current.dealer, m.is_over()
+(0, 0, False)
 >>> m.deal_records()[0]["deck"] == SheepsheadMatch.daily_deck(datetime.date(2024, 5, 1), 0)
 True
 """
@@ -27,7 +28,7 @@ import random
 from typing import Any
 
 from protocol.cards import card_codes
-from server.rules.base import IllegalAction
+from server.rules.series import check_next_game, places
 from server.rules.sheepshead import PLAYERS, Sheepshead
 from server.rules.sheepshead_cards import DECK32
 from server.rules.sheepshead_scoring import HandResult
@@ -38,6 +39,9 @@ HANDS = 10
 
 class SheepsheadMatch:
     """Ten hands of Sheepshead with running totals (SS-9.1). ``current`` is the hand in play."""
+
+    players = PLAYERS
+    match_length: int | None = HANDS
 
     def __init__(
         self,
@@ -68,10 +72,7 @@ class SheepsheadMatch:
                 rng.shuffle(deck)
                 self._decks.append(deck)
             self._dealers = [(first_dealer + i) % PLAYERS for i in range(HANDS)]
-        self.totals: list[int] = [0] * PLAYERS
-        self.results: list[HandResult] = []
-        self._hand_index = 0
-        self.current: Sheepshead = Sheepshead.new(PLAYERS, self._dealers[0], deck=self._decks[0])
+        self._games = [Sheepshead.new(PLAYERS, self._dealers[0], deck=self._decks[0])]
 
     @staticmethod
     def _daily_ints(date: datetime.date, hand: int) -> list[int]:
@@ -86,55 +87,54 @@ class SheepsheadMatch:
         return card_codes(cls._daily_ints(date, hand))
 
     @property
-    def hand_number(self) -> int:
-        """The number (1 … 10) of the current hand."""
-        return self._hand_index + 1
+    def current(self) -> Sheepshead:
+        return self._games[-1]
 
-    def _record(self) -> None:
-        if self.current.is_over() and len(self.results) == self._hand_index:
-            result = self.current.outcome()
-            assert result is not None
-            self.results.append(result)
+    @property
+    def game_index(self) -> int:
+        """Index (0 … 9) of the current hand."""
+        return len(self._games) - 1
+
+    def games(self) -> list[Sheepshead]:
+        return list(self._games)
+
+    @property
+    def results(self) -> list[HandResult]:
+        """The result of every finished hand, in order."""
+        return [r for r in (g.outcome() for g in self._games) if r is not None]
+
+    def games_played(self) -> int:
+        return len(self._games) - 1 + int(self.current.is_over())
+
+    def totals(self) -> list[int]:
+        """Units per seat, the current hand included once over (SS-9.1)."""
+        totals = [0] * PLAYERS
+        for result in self.results:
             for seat, units in enumerate(result.units):
-                self.totals[seat] += units
+                totals[seat] += units
+        return totals
 
-    def sync(self) -> None:
-        """Record the current hand's result into the totals once it is over (idempotent)."""
-        self._record()
-
-    def next_hand(self) -> Sheepshead:
-        """Record the finished current hand and deal the next one (SS-2.1: the deal rotates).
+    def next_game(self) -> Sheepshead:
+        """Deal the next hand (SS-2.1: the deal rotates).
 
         Raises:
-            IllegalAction: ``hand_not_over`` or ``match_over``.
+            IllegalAction: ``game_not_over`` or ``match_over``.
         """
-        if not self.current.is_over():
-            raise IllegalAction("hand_not_over", "finish the current hand first")
-        self._record()
-        if self._hand_index + 1 >= HANDS:
-            raise IllegalAction("match_over", "the match has ended after ten hands")
-        self._hand_index += 1
-        i = self._hand_index
-        self.current = Sheepshead.new(PLAYERS, self._dealers[i], deck=self._decks[i])
+        check_next_game(self)
+        i = len(self._games)
+        self._games.append(Sheepshead.new(PLAYERS, self._dealers[i], deck=self._decks[i]))
         return self.current
 
     def is_over(self) -> bool:
-        """Whether all ten hands have been played."""
-        self._record()
-        return len(self.results) == HANDS
+        """Whether all the match's hands have been played."""
+        return len(self._games) == HANDS and self.current.is_over()
 
     def standings(self) -> list[tuple[int, int, int]]:
         """``(place, seat, total)`` best first; equal totals share a place."""
-        self._record()
-        order = sorted(range(PLAYERS), key=lambda s: (-self.totals[s], s))
-        out: list[tuple[int, int, int]] = []
-        for rank, seat in enumerate(order):
-            place = out[-1][0] if out and self.totals[seat] == out[-1][2] else rank + 1
-            out.append((place, seat, self.totals[seat]))
-        return out
+        return places(self.totals(), lower_is_better=False)
 
     def deal_records(self) -> list[dict[str, Any]]:
-        """The deal record of each of the ten hands (dealer and deck), known from the start."""
+        """The deal record of each hand of the match (dealer and deck), known from the start."""
         return [
             {
                 "game": Sheepshead.name,
@@ -148,13 +148,12 @@ class SheepsheadMatch:
 
     def to_json(self) -> dict[str, Any]:
         """The public state of the match: hand number, totals, each finished hand's units."""
-        self._record()
         return {
-            "game": "sheepshead",
+            "game": Sheepshead.name,
             "hands": HANDS,
-            "hand": self._hand_index + 1,
+            "hand": self.game_index + 1,
             "daily": None if self.daily is None else self.daily.isoformat(),
-            "totals": list(self.totals),
+            "totals": self.totals(),
             "hand_units": [list(r.units) for r in self.results],
-            "over": len(self.results) == HANDS,
+            "over": self.is_over(),
         }

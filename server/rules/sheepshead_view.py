@@ -2,7 +2,12 @@
 
 Fields of :func:`build_view` (cards as wire codes)::
 
-    game, phase, seat, dealer, players, to_act, legal   legal: this seat's actions ([] otherwise)
+    game, phase, seat, dealer, players, to_act
+    legal           this seat's legal actions ([] otherwise), every one listed exactly: pick,
+                    pass, every bury pair, every call / call_unknown (ace, card) / alone, and
+                    every card it may play
+    bury_from       the picker's own view in the bury phase: the cards it may bury (its hand,
+                    blind included); any 2 distinct cards of it are a legal ``bury``. Else []
     hand            own cards, sorted (None for a spectator); the unknown card is not in it
     hand_counts     cards each seat still holds (the picker's unknown card included)
     played_counts   cards each seat has played
@@ -55,14 +60,13 @@ def build_view(game: Sheepshead, seat: int | None) -> JSON:
     g = game
     over = g.is_over()
     is_player = seat is not None and 0 <= seat < g.num_players
-    is_picker = is_player and seat == g._picker
-    picked = g._picker >= 0
-    hand_counts = [len(h) for h in g._hands]
-    if g._unknown_pending:
-        hand_counts[g._picker] += 1
+    picker = g.picker
+    is_picker = is_player and picker is not None and seat == picker
+    partner = g.partner
+    unknown = g.unknown_card
     visible_points = [0] * g.num_players
     tricks: list[JSON] = []
-    for t in g._tricks:
+    for t in g.tricks:
         pts = sum(POINTS[c] for i, c in enumerate(t.cards) if over or i != t.face_down)
         visible_points[t.winner] += pts
         tricks.append(
@@ -75,7 +79,8 @@ def build_view(game: Sheepshead, seat: int | None) -> JSON:
             }
         )
     result = g.outcome()
-    partner_known = g._partner >= 0 and (g._revealed or over)
+    called = g.called
+    own = sorted(CODES[c] for c in g.hand(seat)) if is_player and seat is not None else None
     see_picker_secrets = over or is_picker
     return {
         "game": g.name,
@@ -87,30 +92,33 @@ def build_view(game: Sheepshead, seat: int | None) -> JSON:
         "legal": [a.to_json() for a in g.legal_actions(seat)]
         if is_player and seat is not None
         else [],
-        "hand": sorted(CODES[c] for c in g._hands[seat])
-        if is_player and seat is not None
-        else None,
-        "hand_counts": hand_counts,
-        "played_counts": list(g._played),
-        "passed": [(g.dealer + 1 + i) % g.num_players for i in range(g._passes)],
-        "picker": g._picker if picked else None,
+        "bury_from": own if is_picker and own is not None and g.phase == "bury" else [],
+        "hand": own,
+        "hand_counts": [g.hand_count(s) for s in range(g.num_players)],
+        "played_counts": list(g.played_counts),
+        "passed": [(g.dealer + 1 + i) % g.num_players for i in range(g.passes)],
+        "picker": picker,
         "leaster": g.leaster,
-        "called": CODES[g._called] if g._called >= 0 else None,
-        "alone": g._alone,
-        "unknown_call": g._unknown >= 0,
-        "called_suit_led": g._called_led_trick >= 0,
-        "you_are_partner": is_player and g._partner >= 0 and seat == g._partner,
-        "partner": g._partner if partner_known else None,
-        "buried": [CODES[c] for c in g._buried] if see_picker_secrets and picked else None,
-        "blind": [CODES[c] for c in g._blind] if (over or (is_picker and picked)) else None,
-        "unknown_card": CODES[g._unknown] if see_picker_secrets and g._unknown >= 0 else None,
+        "called": CODES[called] if called is not None else None,
+        "alone": g.alone,
+        "unknown_call": unknown is not None,
+        "called_suit_led": g.called_suit_led,
+        "you_are_partner": is_player and partner is not None and seat == partner,
+        "partner": partner if partner is not None and (g.revealed or over) else None,
+        "buried": [CODES[c] for c in g.buried]
+        if see_picker_secrets and picker is not None
+        else None,
+        "blind": [CODES[c] for c in g.blind]
+        if (over or (is_picker and picker is not None))
+        else None,
+        "unknown_card": CODES[unknown] if see_picker_secrets and unknown is not None else None,
         "trick": {
-            "number": g._trick_no + 1 if not over else None,
-            "leader": g._leader if not over else None,
-            "cards": _cards_json(g._trick_seats, g._trick_cards, g._trick_face_down, over),
+            "number": g.trick_number + 1 if not over else None,
+            "leader": g.leader if not over else None,
+            "cards": _cards_json(g.trick_seats, g.trick_cards, g.trick_face_down, over),
         },
         "tricks": tricks,
-        "tricks_won": list(g._won),
+        "tricks_won": list(g.tricks_won),
         "visible_points": visible_points,
         "result": result.to_json() if result is not None else None,
     }

@@ -1,4 +1,4 @@
-"""Shithead (Palace) for 2–5 players, exactly as RULES.md SH-1 … SH-6.
+"""Shithead (Palace) for 2–5 players, exactly as docs/rules.md SH-1 … SH-6.
 
 >>> from server.rules.base import Action
 >>> from protocol.cards import parse_cards
@@ -16,8 +16,11 @@ The deal (SH-2.2) takes an explicit deck top card first: one card at a time cloc
 dealer's left, three rounds face down (slots 0, 1, 2), three rounds face up, three rounds into the
 hand; the rest is the stock, drawn from the top.
 
-Actions (suits never matter, so ``legal_actions`` lists one representative per rank and count;
-``apply`` accepts any cards of that rank the seat holds):
+Actions. Suits never matter, so ``legal_actions`` (cheap, for bots and search) lists one
+representative per choice: one play per rank and count, one swap per pair of ranks, one face-up
+card per rank for an SH-5.2 pick-up; ``apply`` accepts any cards of that rank the seat holds.
+:meth:`Shithead.exact_legal_actions` and :meth:`Shithead.play_sets` (what the view shows) spell
+out every choice, and :meth:`~server.rules.base.Game.is_legal` answers for any one action:
 
 - ``swap H U``: swap hand card H with face-up card U (swap phase, SH-2.3);
 - ``ready``: end your swap phase;
@@ -36,7 +39,7 @@ from types import MappingProxyType
 from typing import Any
 
 from protocol.cards import TEN, TWO, card_code, card_codes, parse_cards
-from server.rules.base import JSON, Action, Event, Game, IllegalAction
+from server.rules.base import JSON, Action, Event, Game, IllegalAction, parse_deck
 from server.rules.shithead_deal import deal
 from server.rules.shithead_view import build_view
 
@@ -101,43 +104,43 @@ class Shithead(Game):
     seat_counts = (2, 3, 4, 5)
 
     __slots__ = (
+        "_burned",
         "_deck",
         "_down_left",
+        "_face_down",
+        "_face_up",
+        "_hands",
+        "_known",
         "_log",
         "_need",
         "_origin",
+        "_out",
         "_phase",
+        "_pile",
+        "_ready",
         "_source",
-        "burned",
+        "_starter",
+        "_stock",
+        "_turn",
         "dealer",
-        "face_down",
-        "face_up",
-        "hands",
-        "known",
         "num_players",
-        "out",
-        "pile",
-        "ready",
-        "starter",
-        "stock",
-        "turn",
     )
 
     def __init__(self) -> None:  # use Shithead.new(...)
         self.num_players = 0
         self.dealer = 0
-        self.hands: list[list[int]] = []
-        self.face_up: list[list[int]] = []
-        self.face_down: list[list[int | None]] = []
+        self._hands: list[list[int]] = []
+        self._face_up: list[list[int]] = []
+        self._face_down: list[list[int | None]] = []
         self._down_left: list[int] = []  # face-down cards each seat still has
-        self.known: list[list[int]] = []  # public cards known to be in each hand
-        self.stock: list[int] = []  # top of the stock is the END of the list
-        self.pile: list[int] = []
-        self.burned: list[int] = []
-        self.ready: list[bool] = []
-        self.out: list[int] = []  # seats in the order they went out
-        self.turn = -1
-        self.starter = -1
+        self._known: list[list[int]] = []  # public cards known to be in each hand
+        self._stock: list[int] = []  # top of the stock is the END of the list
+        self._pile: list[int] = []
+        self._burned: list[int] = []
+        self._ready: list[bool] = []
+        self._out: list[int] = []  # seats in the order they went out
+        self._turn = -1
+        self._starter = -1
         self._phase = Phase.SWAP
         self._source = HAND
         self._need = 0
@@ -154,35 +157,40 @@ class Shithead(Game):
         dealer: int = 0,
         *,
         seed: int | None = None,
-        deck: Sequence[int] | None = None,
+        deck: Sequence[int | str] | None = None,
         options: Mapping[str, Any] | None = None,
     ) -> Shithead:
-        """Deal a game (SH-2.2) from ``seed`` or an explicit ``deck`` (52 cards, top first)."""
+        """Deal a game (SH-2.2) from ``seed`` or an explicit ``deck`` (the 52 cards as codes or
+        integers, top first).
+
+        Raises:
+            ValueError: a seat count, dealer, deck or option Shithead does not have.
+        """
         if num_players not in cls.seat_counts:
             raise ValueError(f"Shithead is played by 2 to 5 players, not {num_players}")
         if not 0 <= dealer < num_players:
             raise ValueError(f"dealer {dealer} is not a seat of {num_players}")
+        if options:
+            raise ValueError(f"shithead has no options: {sorted(options)}")
         if deck is None:
             cards = list(range(52))
             random.Random(seed).shuffle(cards)
         else:
-            cards = list(deck)
-            if sorted(cards) != list(range(52)):
-                raise ValueError("an explicit Shithead deck holds each of the 52 cards once")
+            cards = parse_deck(deck, range(52), "shithead")
         g = cls()
         n = g.num_players = num_players
         g.dealer = dealer
         g._deck = tuple(cards)
         dealt = deal(cards, n, dealer)
         face_down: list[list[int | None]] = [list(d) for d in dealt.face_down]
-        g.face_down = face_down
-        g.face_up = dealt.face_up
-        g.hands = dealt.hands
-        g.known = [[] for _ in range(n)]
+        g._face_down = face_down
+        g._face_up = dealt.face_up
+        g._hands = dealt.hands
+        g._known = [[] for _ in range(n)]
         g._down_left = [3] * n
-        g.stock = dealt.stock
-        g.ready = [False] * n
-        g.starter = dealt.starter
+        g._stock = dealt.stock
+        g._ready = [False] * n
+        g._starter = dealt.starter
         return g
 
     @classmethod
@@ -215,30 +223,88 @@ class Shithead(Game):
         g = cls()
         g.num_players = n
         g.dealer = dealer
-        g.hands = [parse_cards(h) for h in hands]
-        g.face_up = [parse_cards(u) for u in face_up]
-        g.face_down = [
+        g._hands = [parse_cards(h) for h in hands]
+        g._face_up = [parse_cards(u) for u in face_up]
+        g._face_down = [
             [None if w == "-" else parse_cards(w)[0] for w in d.split()] for d in face_down
         ]
-        g._down_left = [sum(c is not None for c in d) for d in g.face_down]
-        g.known = [parse_cards(k) for k in known] if known is not None else [[] for _ in range(n)]
-        g.stock = parse_cards(stock)[::-1]
-        g.pile = parse_cards(pile)
-        placed = [*g.stock, *g.pile]
+        g._down_left = [sum(c is not None for c in d) for d in g._face_down]
+        g._known = [parse_cards(k) for k in known] if known is not None else [[] for _ in range(n)]
+        g._stock = parse_cards(stock)[::-1]
+        g._pile = parse_cards(pile)
+        placed = [*g._stock, *g._pile]
         for s in range(n):
-            placed += g.hands[s] + g.face_up[s] + [c for c in g.face_down[s] if c is not None]
+            placed += g._hands[s] + g._face_up[s] + [c for c in g._face_down[s] if c is not None]
         if len(set(placed)) != len(placed):
             raise ValueError("a card is placed twice")
-        g.burned = parse_cards(burned) if burned else [c for c in range(52) if c not in placed]
-        if sorted(placed + g.burned) != list(range(52)):
+        g._burned = parse_cards(burned) if burned else [c for c in range(52) if c not in placed]
+        if sorted(placed + g._burned) != list(range(52)):
             raise ValueError("with 'burned' given, every card must be placed exactly once")
-        g.ready = [True] * n
-        g.out = list(out)
-        g.starter = turn
+        g._ready = [True] * n
+        g._out = list(out)
+        g._starter = turn
         g._phase = Phase.PLAY
         g._origin = g.snapshot()
         g._start_turn(turn)
         return g
+
+    # Read API for views, bots, sims and tests. Lists returned are the state's own: read, never
+    # change them (the game checks nothing done behind its back).
+
+    @property
+    def hands(self) -> list[list[int]]:
+        """Each seat's hand (hidden information)."""
+        return self._hands
+
+    @property
+    def face_up(self) -> list[list[int]]:
+        """Each seat's face-up cards."""
+        return self._face_up
+
+    @property
+    def face_down(self) -> list[list[int | None]]:
+        """Each seat's face-down slots 0-2 (``None``: played); hidden information."""
+        return self._face_down
+
+    @property
+    def known(self) -> list[list[int]]:
+        """Cards everyone knows to be in each hand (picked up from the pile or the table)."""
+        return self._known
+
+    @property
+    def stock(self) -> list[int]:
+        """The stock; its top is the END of the list (hidden information)."""
+        return self._stock
+
+    @property
+    def pile(self) -> list[int]:
+        """The pile, bottom first."""
+        return self._pile
+
+    @property
+    def burned(self) -> list[int]:
+        """Cards burned so far (SH-4.3, SH-4.4)."""
+        return self._burned
+
+    @property
+    def ready(self) -> list[bool]:
+        """Which seats declared themselves ready in the swap phase."""
+        return self._ready
+
+    @property
+    def out(self) -> list[int]:
+        """Seats that went out, in order."""
+        return self._out
+
+    @property
+    def turn(self) -> int:
+        """The seat to play in the play phase, else -1."""
+        return self._turn
+
+    @property
+    def starter(self) -> int:
+        """The seat that starts the play phase (SH-3)."""
+        return self._starter
 
     # ------------------------------------------------------------------ queries
 
@@ -255,16 +321,16 @@ class Shithead(Game):
 
     def to_act(self) -> tuple[int, ...]:
         if self._phase is Phase.PLAY:
-            return (self.turn,)
+            return (self._turn,)
         if self._phase is Phase.SWAP:
-            return tuple(s for s in range(self.num_players) if not self.ready[s])
+            return tuple(s for s in range(self.num_players) if not self._ready[s])
         return ()
 
     def outcome(self) -> ShitheadOutcome | None:
         if self._phase is not Phase.OVER:
             return None
-        loser = next(s for s in range(self.num_players) if s not in self.out)
-        return ShitheadOutcome(loser, tuple(self.out), self.num_players)
+        loser = next(s for s in range(self.num_players) if s not in self._out)
+        return ShitheadOutcome(loser, tuple(self._out), self.num_players)
 
     @property
     def source(self) -> str:
@@ -272,22 +338,22 @@ class Shithead(Game):
         return SOURCE_NAMES[self._source]
 
     def holds_cards(self, seat: int) -> bool:
-        return bool(self.hands[seat] or self.face_up[seat] or self._down_left[seat])
+        return bool(self._hands[seat] or self._face_up[seat] or self._down_left[seat])
 
     def legal_actions(self, seat: int) -> list[Action]:
         if self._phase is Phase.PLAY:
-            if seat != self.turn:
+            if seat != self._turn:
                 return []
             return self._legal_plays()
-        if self._phase is Phase.SWAP and not self.ready[seat]:
+        if self._phase is Phase.SWAP and not self._ready[seat]:
             return self._legal_swaps(seat)
         return []
 
     def _legal_swaps(self, seat: int) -> list[Action]:
         actions = [READY]
         seen: set[tuple[int, int]] = set()
-        for h in self.hands[seat]:
-            for u in self.face_up[seat]:
+        for h in self._hands[seat]:
+            for u in self._face_up[seat]:
                 key = (h >> 2, u >> 2)
                 if key[0] != key[1] and key not in seen:
                     seen.add(key)
@@ -295,11 +361,11 @@ class Shithead(Game):
         return actions
 
     def _legal_plays(self) -> list[Action]:
-        seat = self.turn
+        seat = self._turn
         src = self._source
         if src == FACE_DOWN:
-            return [_FLIPS[i] for i, c in enumerate(self.face_down[seat]) if c is not None]
-        cards = self.hands[seat] if src == HAND else self.face_up[seat]
+            return [_FLIPS[i] for i, c in enumerate(self._face_down[seat]) if c is not None]
+        cards = self._hands[seat] if src == HAND else self._face_up[seat]
         need = self._need
         masks: dict[int, int] = {}  # play order -> suits held, as bits
         for c in cards:
@@ -309,13 +375,47 @@ class Shithead(Game):
         for o in sorted(masks):
             if o >= need:
                 actions += _PREFIX_PLAYS[o * 16 + masks[o]]
-        if self.pile:
+        if self._pile:
             if src == FACE_UP and actions:
                 # SH-5.2: picking up instead of a legal face-up play costs one face-up card.
                 for o, m in masks.items():
                     actions.append(_PICKUP_WITH[_RANK_OF_ORDER[o] * 4 + _LOWEST_SUIT[m]])
             else:
                 actions.append(PICKUP)
+        return actions
+
+    def play_sets(self, seat: int) -> list[list[int]]:
+        """The cards ``seat`` may play now, one list per rank (play order low to high, suits
+        in order); any non-empty subset of one list is a legal ``play`` (SH-4.1, SH-5.1).
+        Empty when the seat cannot play cards now (not its turn, swap phase, face-down cards).
+        """
+        if self._phase is not Phase.PLAY or seat != self._turn or self._source == FACE_DOWN:
+            return []
+        cards = self._hands[seat] if self._source == HAND else self._face_up[seat]
+        need = self._need
+        by_order: dict[int, list[int]] = {}
+        for c in cards:
+            if _ORDER[c] >= need:
+                by_order.setdefault(_ORDER[c], []).append(c)
+        return [sorted(by_order[o]) for o in sorted(by_order)]
+
+    def exact_legal_actions(self, seat: int) -> list[Action]:
+        """:meth:`legal_actions` with every choice spelled out except multi-card plays: every
+        swap pair (SH-2.3), every face-up card a pick-up may add (SH-5.2), every flip slot.
+        Plays stay one representative per rank and count; :meth:`play_sets` lists them all.
+        Slower than :meth:`legal_actions`: for views, not for search."""
+        if self._phase is Phase.SWAP:
+            if self._ready[seat]:
+                return []
+            return [
+                READY,
+                *(Action("swap", (h, u)) for h in self._hands[seat] for u in self._face_up[seat]),
+            ]
+        actions = self.legal_actions(seat)
+        if self._source == FACE_UP and self._pile and actions and actions[0].kind == "play":
+            # SH-5.2: legal_actions lists one face-up card per rank; any of them may be added.
+            actions = [a for a in actions if a.kind == "play"]
+            actions += [_PICKUP_WITH[u] for u in sorted(self._face_up[seat])]
         return actions
 
     # ------------------------------------------------------------------ apply
@@ -330,8 +430,8 @@ class Shithead(Game):
             raise self._refuse("bad_seat", f"there is no seat {seat}", seat, action)
         kind = action.kind
         if self._phase is Phase.PLAY:
-            if seat != self.turn:
-                raise self._refuse("not_your_turn", f"it is seat {self.turn}'s turn", seat, action)
+            if seat != self._turn:
+                raise self._refuse("not_your_turn", f"it is seat {self._turn}'s turn", seat, action)
             if kind == "play":
                 events = self._play(seat, action)
             elif kind == "pickup":
@@ -348,7 +448,7 @@ class Shithead(Game):
             if kind == "swap":
                 events = self._swap(seat, action)
             elif kind == "ready":
-                events = self._ready(seat, action)
+                events = self._declare_ready(seat, action)
             elif kind in ("play", "pickup", "flip"):
                 raise self._refuse(
                     "wrong_phase", "play starts when every seat is ready", seat, action
@@ -362,20 +462,17 @@ class Shithead(Game):
         self._log.append((seat, action))
         return events
 
-    def _refuse(self, code: str, message: str, seat: int, action: Action) -> IllegalAction:
-        return IllegalAction(code, message, seat=seat, action=action, phase=self._phase.value)
-
     # swap phase (SH-2.3)
 
     def _swap(self, seat: int, action: Action) -> list[Event]:
-        if self.ready[seat]:
+        if self._ready[seat]:
             raise self._refuse("already_ready", "you declared yourself ready", seat, action)
         if len(action.cards) != 2 or action.slot != -1:
             raise self._refuse(
                 "malformed_action", "swap names a hand card then a face-up card", seat, action
             )
         h, u = action.cards
-        hand, up = self.hands[seat], self.face_up[seat]
+        hand, up = self._hands[seat], self._face_up[seat]
         if h not in hand or u not in up:
             raise self._refuse(
                 "cards_not_held",
@@ -385,42 +482,42 @@ class Shithead(Game):
             )
         hand[hand.index(h)] = u
         up[up.index(u)] = h
-        known = self.known[seat]
+        known = self._known[seat]
         if h in known:
             known.remove(h)
         known.append(u)  # it lay face up: everyone saw it go into the hand
         return [Event("swapped", seat, (h, u))]
 
-    def _ready(self, seat: int, action: Action) -> list[Event]:
-        if self.ready[seat]:
+    def _declare_ready(self, seat: int, action: Action) -> list[Event]:
+        if self._ready[seat]:
             raise self._refuse("already_ready", "you declared yourself ready", seat, action)
         if action.cards or action.slot != -1:
             raise self._refuse("malformed_action", "ready takes no cards", seat, action)
-        self.ready[seat] = True
+        self._ready[seat] = True
         events = [Event("ready", seat)]
-        if all(self.ready):
+        if all(self._ready):
             self._phase = Phase.PLAY
-            self._start_turn(self.starter)
-            events.append(Event("started", self.starter))
+            self._start_turn(self._starter)
+            events.append(Event("started", self._starter))
         return events
 
     # play phase (SH-4, SH-5)
 
     def _start_turn(self, seat: int) -> None:
-        self.turn = seat
-        if self.hands[seat]:
+        self._turn = seat
+        if self._hands[seat]:
             self._source = HAND
-        elif self.face_up[seat]:
+        elif self._face_up[seat]:
             self._source = FACE_UP
         else:
             self._source = FACE_DOWN
-        pile = self.pile
+        pile = self._pile
         self._need = _NEED[pile[-1]] if pile else 0
 
     def _play(self, seat: int, action: Action) -> list[Event]:
         cards = action.cards
         src = self._source
-        held = self.hands[seat] if src == HAND else self.face_up[seat]
+        held = self._hands[seat] if src == HAND else self._face_up[seat]
         # Fast check of the common case; _play_refusal says why when it fails.
         ok = False
         if cards and src != FACE_DOWN and action.slot == -1:
@@ -437,12 +534,12 @@ class Shithead(Game):
         for c in cards:
             held.remove(c)
         if src == HAND:
-            known = self.known[seat]
+            known = self._known[seat]
             if known:
                 for c in cards:
                     if c in known:
                         known.remove(c)
-        self.pile.extend(cards)
+        self._pile.extend(cards)
         events = [_new_event(Event, ("played", seat, cards, _SOURCE_DATA[src]))]
         self._after_play(seat, rank, events)
         return events
@@ -460,10 +557,10 @@ class Shithead(Game):
         src = self._source
         if src == FACE_DOWN:
             return self._refuse("must_flip", "turn over one of your face-down cards", seat, action)
-        held = self.hands[seat] if src == HAND else self.face_up[seat]
+        held = self._hands[seat] if src == HAND else self._face_up[seat]
         for c in cards:
             if c not in held:
-                if src == HAND and c in self.face_up[seat]:
+                if src == HAND and c in self._face_up[seat]:
                     return self._refuse(
                         "must_play_from_hand",
                         "you began this turn with cards in hand: play from the hand",
@@ -475,21 +572,21 @@ class Shithead(Game):
                 )
         return self._refuse(
             "illegal_card",
-            f"{card_code(cards[0])} does not go on {card_code(self.pile[-1])}",
+            f"{card_code(cards[0])} does not go on {card_code(self._pile[-1])}",
             seat,
             action,
         )
 
     def _after_play(self, seat: int, rank: int, events: list[Event]) -> None:
         """SH-4.5 draw, then SH-4.3/4.4 burn, SH-6 going out, and the next turn."""
-        hand = self.hands[seat]
-        stock = self.stock
+        hand = self._hands[seat]
+        stock = self._stock
         if stock and len(hand) < 3:
             take = min(3 - len(hand), len(stock))
             for _ in range(take):
                 hand.append(stock.pop())
             events.append(_new_event(Event, ("drew", seat, (), {"count": take})))
-        pile = self.pile
+        pile = self._pile
         burn = ""
         if rank == TEN:
             burn = "ten"
@@ -499,9 +596,9 @@ class Shithead(Game):
             burn = "four"
         if burn:
             events.append(Event("burned", seat, (), {"count": len(pile), "reason": burn}))
-            self.burned.extend(pile)
+            self._burned.extend(pile)
             pile.clear()
-        if not (hand or self.face_up[seat] or self._down_left[seat]):
+        if not (hand or self._face_up[seat] or self._down_left[seat]):
             self._go_out(seat, events)
             if self._phase is Phase.OVER:
                 return
@@ -512,18 +609,18 @@ class Shithead(Game):
             self._start_turn(self._next_active(seat))
 
     def _go_out(self, seat: int, events: list[Event]) -> None:
-        self.out.append(seat)
-        events.append(Event("went_out", seat, (), {"place": len(self.out)}))
-        if len(self.out) == self.num_players - 1:
+        self._out.append(seat)
+        events.append(Event("went_out", seat, (), {"place": len(self._out)}))
+        if len(self._out) == self.num_players - 1:
             self._phase = Phase.OVER
-            self.turn = -1
-            loser = next(s for s in range(self.num_players) if s not in self.out)
+            self._turn = -1
+            loser = next(s for s in range(self.num_players) if s not in self._out)
             events.append(Event("game_over", loser, (), {"loser": loser}))
 
     def _next_active(self, seat: int) -> int:
         n = self.num_players
         s = (seat + 1) % n
-        while s in self.out:
+        while s in self._out:
             s = (s + 1) % n
         return s
 
@@ -536,12 +633,12 @@ class Shithead(Game):
             raise self._refuse(
                 "must_flip", "with only face-down cards left you must turn one over", seat, action
             )
-        pile = self.pile
+        pile = self._pile
         if not pile:
             raise self._refuse(
                 "empty_pile", "an empty pile cannot be picked up: play a card", seat, action
             )
-        up = self.face_up[seat]
+        up = self._face_up[seat]
         must_add = self._source == FACE_UP and any(_ORDER[c] >= self._need for c in up)
         if must_add:
             if not action.cards:
@@ -565,8 +662,8 @@ class Shithead(Game):
         elif action.cards:
             raise self._refuse("unexpected_card", "this pick-up takes the pile alone", seat, action)
         taken = tuple(pile)
-        self.hands[seat].extend(taken)
-        self.known[seat].extend(taken)  # every card of the pile was face up (SH-5.4 reveals too)
+        self._hands[seat].extend(taken)
+        self._known[seat].extend(taken)  # every card of the pile was face up (SH-5.4 reveals too)
         pile.clear()
         events = [_new_event(Event, ("picked_up", seat, taken, None))]
         self._start_turn(self._next_active(seat))
@@ -577,7 +674,7 @@ class Shithead(Game):
             code = "must_play_from_hand" if self._source == HAND else "must_play_face_up"
             raise self._refuse(code, "face-down cards come last (SH-5.4)", seat, action)
         slot = action.slot
-        down = self.face_down[seat]
+        down = self._face_down[seat]
         if action.cards or not 0 <= slot < len(down) or down[slot] is None:
             raise self._refuse(
                 "bad_slot", "choose one of your remaining face-down slots", seat, action
@@ -587,16 +684,16 @@ class Shithead(Game):
         down[slot] = None
         self._down_left[seat] -= 1
         rank = c >> 2
-        self.pile.append(c)
+        self._pile.append(c)
         if _ORDER[c] >= self._need:
             events = [Event("played", seat, (c,), {"source": "face_down", "slot": slot})]
             self._after_play(seat, rank, events)
             return events
         # SH-5.4, SH-6.2: an unplayable blind card goes into the hand with the whole pile.
-        taken = tuple(self.pile)
-        self.hands[seat].extend(taken)
-        self.known[seat].extend(taken)
-        self.pile.clear()
+        taken = tuple(self._pile)
+        self._hands[seat].extend(taken)
+        self._known[seat].extend(taken)
+        self._pile.clear()
         events = [
             Event("flipped", seat, (c,), {"slot": slot, "legal": False}),
             Event("picked_up", seat, taken),
@@ -614,18 +711,18 @@ class Shithead(Game):
         g = Shithead.__new__(Shithead)
         g.num_players = self.num_players
         g.dealer = self.dealer
-        g.hands = [list(h) for h in self.hands]
-        g.face_up = [list(u) for u in self.face_up]
-        g.face_down = [list(d) for d in self.face_down]
+        g._hands = [list(h) for h in self._hands]
+        g._face_up = [list(u) for u in self._face_up]
+        g._face_down = [list(d) for d in self._face_down]
         g._down_left = list(self._down_left)
-        g.known = [list(k) for k in self.known]
-        g.stock = list(self.stock)
-        g.pile = list(self.pile)
-        g.burned = list(self.burned)
-        g.ready = list(self.ready)
-        g.out = list(self.out)
-        g.turn = self.turn
-        g.starter = self.starter
+        g._known = [list(k) for k in self._known]
+        g._stock = list(self._stock)
+        g._pile = list(self._pile)
+        g._burned = list(self._burned)
+        g._ready = list(self._ready)
+        g._out = list(self._out)
+        g._turn = self._turn
+        g._starter = self._starter
         g._phase = self._phase
         g._source = self._source
         g._need = self._need
@@ -672,19 +769,19 @@ class Shithead(Game):
         """The whole state as plain data (all hidden cards included): for tests and storage."""
         return {
             "phase": self._phase.value,
-            "turn": self.turn,
+            "turn": self._turn,
             "source": self._source,
             "need": self._need,
-            "hands": [card_codes(h) for h in self.hands],
-            "face_up": [card_codes(u) for u in self.face_up],
+            "hands": [card_codes(h) for h in self._hands],
+            "face_up": [card_codes(u) for u in self._face_up],
             "face_down": [
-                [card_code(c) if c is not None else None for c in d] for d in self.face_down
+                [card_code(c) if c is not None else None for c in d] for d in self._face_down
             ],
-            "known": [card_codes(k) for k in self.known],
-            "stock": card_codes(self.stock),
-            "pile": card_codes(self.pile),
-            "burned": card_codes(self.burned),
-            "ready": list(self.ready),
-            "out": list(self.out),
+            "known": [card_codes(k) for k in self._known],
+            "stock": card_codes(self._stock),
+            "pile": card_codes(self._pile),
+            "burned": card_codes(self._burned),
+            "ready": list(self._ready),
+            "out": list(self._out),
             "log": [(s, a.to_str()) for s, a in self._log],
         }

@@ -1,5 +1,6 @@
 """A Shithead series (SH-2.1, SH-6.5): games in a row at one table, the deal passing left, one
-loss per game for its loser, players ranked by fewest losses.
+loss per game for its loser, players ranked by fewest losses. Open-ended: it is never over.
+Implements :class:`~server.rules.series.Series`.
 
 >>> series = ShitheadSeries(3, seed=5)
 >>> first = series.dealer
@@ -12,47 +13,62 @@ from __future__ import annotations
 
 import random
 
+from server.rules.series import check_next_game, places
 from server.rules.shithead import Shithead, ShitheadOutcome
 
 
 class ShitheadSeries:
     """Consecutive games of Shithead; the room's unit of play for this game."""
 
+    match_length: int | None = None  # open-ended
+
     def __init__(self, players: int, *, seed: int | None = None, dealer: int | None = None) -> None:
         self.players = players
         self._rng = random.Random(seed)
         # SH-2.1: the first dealer is drawn at random, then the deal passes left.
         self.dealer = self._rng.randrange(players) if dealer is None else dealer
-        self.results: list[ShitheadOutcome] = []
-        self.current = Shithead.new(players, self.dealer, seed=self._rng.getrandbits(64))
+        self._games = [Shithead.new(players, self.dealer, seed=self._rng.getrandbits(64))]
 
     @property
-    def games_finished(self) -> int:
-        return len(self.results) + int(self.current.is_over())
+    def current(self) -> Shithead:
+        return self._games[-1]
 
-    def losses(self) -> list[int]:
-        """Losses of each seat so far, the current game included once it is over."""
+    @property
+    def game_index(self) -> int:
+        return len(self._games) - 1
+
+    def games(self) -> list[Shithead]:
+        return list(self._games)
+
+    @property
+    def results(self) -> list[ShitheadOutcome]:
+        """The outcome of every finished game, in order."""
+        return [o for o in (g.outcome() for g in self._games) if o is not None]
+
+    def games_played(self) -> int:
+        return len(self._games) - 1 + int(self.current.is_over())
+
+    def totals(self) -> list[int]:
+        """Losses of each seat so far, the current game included once it is over (SH-6.5)."""
         totals = [0] * self.players
-        outcomes = list(self.results)
-        current = self.current.outcome()
-        if current is not None:
-            outcomes.append(current)
-        for outcome in outcomes:
+        for outcome in self.results:
             totals[outcome.loser] += 1
         return totals
 
     def standings(self) -> list[tuple[int, int, int]]:
         """``(place, seat, losses)`` by fewest losses; equal totals share a place (SH-6.5)."""
-        losses = self.losses()
-        order = sorted(range(self.players), key=lambda s: (losses[s], s))
-        return [(1 + sum(1 for t in losses if t < losses[s]), s, losses[s]) for s in order]
+        return places(self.totals(), lower_is_better=True)
+
+    def is_over(self) -> bool:
+        return False
 
     def next_game(self) -> Shithead:
-        """Start the next game, the deal passing to the left (SH-2.1)."""
-        outcome = self.current.outcome()
-        if outcome is None:
-            raise ValueError("the current game is not over")
-        self.results.append(outcome)
+        """Start the next game, the deal passing to the left (SH-2.1).
+
+        Raises:
+            IllegalAction: ``game_not_over``.
+        """
+        check_next_game(self)
         self.dealer = (self.dealer + 1) % self.players
-        self.current = Shithead.new(self.players, self.dealer, seed=self._rng.getrandbits(64))
+        self._games.append(Shithead.new(self.players, self.dealer, seed=self._rng.getrandbits(64)))
         return self.current

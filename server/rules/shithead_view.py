@@ -10,7 +10,16 @@ Fields of :func:`build_view` (cards as wire codes)::
                     face_up, face_down (which slots still hold a card; never the cards),
                     ready, out, place
     hand            own cards (None for a spectator), ordinary ranks low to high, then 2s, 10s
-    legal           this seat's legal actions ([] otherwise);  outcome: once over
+    legal           this seat's legal actions ([] otherwise), exact except for plays: every
+                    ``ready``, every swap pair (hand card, face-up card), every ``pickup`` (plain,
+                    or one entry per face-up card it may add, SH-5.2), every ``flip`` slot; plays
+                    as one representative per rank and count
+    play_sets       lists of card codes, one per rank the seat may play now (from the place it
+                    must play from): ANY non-empty subset of ONE list is a legal ``play``.
+                    [] when the seat cannot play cards now (and for spectators)
+    outcome         the outcome once over, else None
+
+Clients read ``legal`` and ``play_sets`` and never re-implement a rule.
 
 >>> from server.rules.shithead import Shithead
 >>> v = Shithead.new(3, dealer=0, seed=2).view(None)
@@ -69,6 +78,7 @@ def build_view(game: Shithead, seat: int | None) -> JSON:
         "burned": len(g.burned),
         "seats": seats,
         "hand": card_codes(sorted(g.hands[seat], key=_hand_order)) if seat is not None else None,
-        "legal": [a.to_json() for a in g.legal_actions(seat)] if seat is not None else [],
+        "legal": [a.to_json() for a in g.exact_legal_actions(seat)] if seat is not None else [],
+        "play_sets": [card_codes(cs) for cs in g.play_sets(seat)] if seat is not None else [],
         "outcome": outcome.to_json() if outcome else None,
     }

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from server.rules.base import Action
+from server.rules.registry import game_spec
 from server.rules.shithead import READY, Shithead
 
 Policy = Callable[[Shithead, int, list[Action]], Action]
@@ -111,7 +112,9 @@ def simulate(
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="cardroom sim shithead")
-    parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5))
+    parser.add_argument(
+        "--players", type=int, default=4, choices=game_spec(Shithead.name).seat_counts
+    )
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--policy", choices=("random", "lowest"), default="random")

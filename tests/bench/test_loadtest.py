@@ -114,7 +114,7 @@ def test_the_command_runs_both_servers_and_prints_its_figures() -> None:
     command = [sys.executable, "-m", "server.cli", "loadtest", "--rooms", "2", "--seconds", "1"]
     command += ["--warmup", "0.3", "--json"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=True)
-    assert "rate limit raised" in done.stdout
+    assert "connection caps raised" in done.stdout
     result = json.loads(done.stdout.strip().splitlines()[-1])
     ours, ceiling = result["ours"], result["ceiling"]
     assert ours["connections"] == ceiling["connections"] == 10

@@ -11,6 +11,7 @@ from server.bots.sheepshead_strong import SheepsheadStrongBot
 from server.bots.shithead_strong import ShitheadStrongBot
 from server.rules.base import Action, Game
 from server.rules.sheepshead import Sheepshead
+from server.rules.sheepshead_cards import DECK32, SUIT_CLASS, TRUMP
 from server.rules.shithead import Shithead
 
 
@@ -100,20 +101,41 @@ def test_strong_bots_play_legally() -> None:
         assert not capped
 
 
-def test_strong_sheepshead_with_forced_leasters_and_unknown_calls() -> None:
-    """Strong bots sampling in leasters and after an unknown-card call stay legal."""
+def test_strong_sheepshead_in_forced_leasters() -> None:
+    """Strong bots sampling in leasters stay legal."""
     rng = random.Random(21)
-    for i in range(12):
+    for i in range(6):
         game = Sheepshead.new(5, i % 5, seed=rng.getrandbits(32))
-        if i % 2 == 0:
-            for _ in range(5):
-                game.apply(game.to_act()[0], Action("pass"))
-        else:
-            picker = game.to_act()[0]
-            game.apply(picker, Action("pick"))
-            game.apply(picker, game.legal_actions(picker)[0])
-            calls = game.legal_actions(picker)
-            unknown_calls = [a for a in calls if a.kind == "call_unknown"]
-            game.apply(picker, (unknown_calls or calls)[0])
+        for _ in range(5):
+            game.apply(game.to_act()[0], Action("pass"))
+        assert game.leaster
         bots = [SheepsheadStrongBot(seed=i + s, iterations=10) for s in range(5)]
         play(game, bots)
+
+
+def test_strong_sheepshead_after_unknown_card_calls() -> None:
+    """Strong bots sampling after an unknown-card call (SS-4.3) stay legal, the picker included
+    when it must play the face-down card. Each hand gives the picker only trumps, so the only
+    calls open to it are unknown-card calls (and alone)."""
+    # rule SS-4.3, SS-6.4
+    rng = random.Random(22)
+    trumps = [c for c in DECK32 if SUIT_CLASS[c] == TRUMP]
+    for i in range(8):
+        dealer = i % 5
+        picker = (dealer + 1) % 5
+        mine = rng.sample(trumps, 8)
+        rest = [c for c in DECK32 if c not in mine]
+        rng.shuffle(rest)
+        deck = mine[:6] + rest[:24] + mine[6:]  # the picker's six cards, the others', the blind
+        game = Sheepshead.new(5, dealer, deck=deck)
+        game.apply(picker, Action("pick"))
+        game.apply(picker, rng.choice(game.legal_actions(picker)))
+        calls = game.legal_actions(picker)
+        assert {a.kind for a in calls} == {"call_unknown", "alone"}
+        game.apply(picker, rng.choice([a for a in calls if a.kind == "call_unknown"]))
+        assert game.unknown_card is not None
+        bots = [SheepsheadStrongBot(seed=i + s, iterations=10) for s in range(5)]
+        play(game, bots)
+        assert game.is_over()
+        # the unknown card was played face down, by the picker, in some trick
+        assert [t.seats[t.face_down] for t in game.tricks if t.face_down >= 0] == [picker]

@@ -183,10 +183,17 @@ def _with(tag: str, **changes: Any) -> str:
         pytest.param(_with("join", room="K7Q2MX"), id="long room code"),
         pytest.param(_with("join", room="K7-2M"), id="room code punctuation"),
         pytest.param(_with("join", name=""), id="empty name"),
-        pytest.param(_with("join", name="n" * 25), id="long name"),
-        pytest.param(_with("join", seat=5), id="seat out of range"),
+        # names are bounded here and checked by the room (24 characters, bad_name)
+        pytest.param(_with("join", name="n" * 65), id="long name"),
+        pytest.param(_with("join", seat=65), id="seat out of range"),
         pytest.param(_with("create", game="poker"), id="unknown game"),
-        pytest.param(_with("create", seats=6), id="too many seats"),
+        # seat counts are bounded here and checked per game by the server (bad_seats)
+        pytest.param(_with("create", seats=65), id="too many seats"),
+        pytest.param(_with("create", options={"speed": 2}), id="unknown option"),
+        pytest.param(
+            _with("create", options={"a": json.loads("[" * 300 + "]" * 300)}),
+            id="deeply nested options",
+        ),
         pytest.param(_with("create", turn_timer=0), id="turn timer too short"),
         pytest.param(_with("host", op="explode"), id="unknown host op"),
         pytest.param(_with("host", level="godlike"), id="unknown bot level"),

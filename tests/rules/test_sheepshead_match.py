@@ -29,19 +29,19 @@ def test_ten_hands_with_running_totals() -> None:
     dealers = []
     running = [0] * 5
     for number in range(1, 11):
-        assert match.hand_number == number and not match.is_over()
+        assert match.game_index == number - 1 and not match.is_over()
         dealers.append(match.current.dealer)
         finish(match, rng)
         result = match.current.outcome()
         assert result is not None
         running = [a + b for a, b in zip(running, result.units, strict=True)]
         if number < 10:
-            match.next_hand()
-            assert match.totals == running
-    assert match.is_over() and match.totals == running and sum(running) == 0
+            match.next_game()
+            assert match.totals() == running
+    assert match.is_over() and match.totals() == running and sum(running) == 0
     assert len(match.results) == 10
     with pytest.raises(IllegalAction) as err:
-        match.next_hand()
+        match.next_game()
     assert err.value.code == "match_over"
     # Each player deals twice.
     assert sorted(dealers) == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4]
@@ -57,18 +57,18 @@ def test_dealer_rotates_clockwise_every_hand() -> None:
     seen = [match.current.dealer]
     for _ in range(4):
         finish(match, rng)
-        seen.append(match.next_hand().dealer)
+        seen.append(match.next_game().dealer)
     assert seen == [4, 0, 1, 2, 3]
     assert match.current.to_act() == (4,)  # the new dealer's left picks first
 
 
-def test_next_hand_refused_while_hand_in_play() -> None:
+def test_next_game_refused_while_hand_in_play() -> None:
     # rule SS-9.1
     match = SheepsheadMatch(seed=5)
     with pytest.raises(IllegalAction) as err:
-        match.next_hand()
-    assert err.value.code == "hand_not_over"
-    assert match.hand_number == 1
+        match.next_game()
+    assert err.value.code == "game_not_over"
+    assert match.game_index == 0
 
 
 def test_daily_match_deals_from_the_date_alone() -> None:

@@ -218,10 +218,10 @@ def test_series_counts_losses_and_shares_places() -> None:
         assert outcome is not None
         losers.append(outcome.loser)
         series.next_game()
-    assert series.losses() == [losers.count(s) for s in range(3)]
-    assert sum(series.losses()) == 6
+    assert series.totals() == [losers.count(s) for s in range(3)]
+    assert sum(series.totals()) == 6
     places = series.standings()
     for place, _seat, losses in places:
-        assert place == 1 + sum(1 for t in series.losses() if t < losses)
+        assert place == 1 + sum(1 for t in series.totals() if t < losses)
     series2 = ShitheadSeries(2, seed=1)
     assert series2.standings() == [(1, 0, 0), (1, 1, 0)]  # equal totals share a place

@@ -78,10 +78,10 @@ async def test_spectator_and_seats_never_see_hidden_cards(server: CardroomServer
         bob_states = asyncio.create_task(collect_states(bob))
         ann_states = asyncio.create_task(collect_states(ann))
         play = asyncio.gather(play_until_over(ann), play_until_over(bob))
-        room = server.manager.rooms[code].core
         async with asyncio.timeout(20):
-            while room.version < 10:  # the spectator arrives mid-game
-                await asyncio.sleep(0.002)
+            async for msg in ann.messages():  # the spectator arrives mid-game
+                if isinstance(msg, State) and msg.version >= 10:
+                    break
         await eve.watch(code)
         watch_states = asyncio.create_task(collect_states(eve))
         await play

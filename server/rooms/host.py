@@ -1,0 +1,146 @@
+"""The host's commands: one small handler each, and the room statuses each is allowed in.
+
+:func:`perform` checks the command against :data:`OPS` (status, then seat) and runs its
+handler; the caller (:meth:`server.rooms.core.RoomCore._on_host`) acknowledges it and tells the
+room.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from protocol import messages as m
+from protocol.errors import ErrorCode
+from server.bots.base import DEFAULT_LEVEL
+from server.rooms.outputs import ConnId, Detach, Output
+from server.rooms.seats import Refusal, Seat, error_frame
+from server.rooms.status import BETWEEN_GAMES, RoomStatus
+
+if TYPE_CHECKING:
+    from server.rooms.core import RoomCore
+
+Handler = Callable[["RoomCore", m.Host, float, list[Output]], None]
+
+
+@dataclass(frozen=True, slots=True)
+class HostOp:
+    run: Handler
+    allowed: frozenset[RoomStatus]  # statuses the command is allowed in
+    refusal: ErrorCode  # the code when it is not
+    why: str
+    needs_seat: bool = False
+
+
+def _level(msg: m.Host) -> str:
+    return msg.level or DEFAULT_LEVEL
+
+
+def _seat(room: RoomCore, msg: m.Host) -> int:
+    assert msg.seat is not None  # checked by perform() for every op that needs_seat
+    return msg.seat
+
+
+def add_bot(room: RoomCore, msg: m.Host, now: float, out: list[Output]) -> None:
+    index = _seat(room, msg)
+    if room.seats[index].kind != "empty":
+        raise Refusal(ErrorCode.SEAT_TAKEN, f"seat {index} is not empty")
+    room.seats[index] = Seat.bot(index, _level(msg))
+
+
+def remove_bot(room: RoomCore, msg: m.Host, now: float, out: list[Output]) -> None:
+    index = _seat(room, msg)
+    if room.seats[index].kind != "bot":
+        raise Refusal(ErrorCode.NOT_A_BOT, f"seat {index} holds no bot")
+    room.seats[index] = Seat()
+
+
+def set_bot_level(room: RoomCore, msg: m.Host, now: float, out: list[Output]) -> None:
+    index = _seat(room, msg)
+    if room.seats[index].kind != "bot":
+        raise Refusal(ErrorCode.NOT_A_BOT, f"seat {index} holds no bot")
+    room.seats[index].level = _level(msg)
+
+
+def fill_bots(room: RoomCore, msg: m.Host, now: float, out: list[Output]) -> None:
+    room._fill_empty(_level(msg))
+
+
+def kick(room: RoomCore, msg: m.Host, now: float, out: list[Output]) -> None:
+    index = _seat(room, msg)
+    target = room.seats[index]
+    if target.kind != "human" or index == room.host:
+        raise Refusal(ErrorCode.BAD_SEAT, "the host can remove another player only")
+    if target.conn is not None:
+        gone: ConnId = target.conn
+        room.where.pop(gone, None)
+        out.append(error_frame(gone, None, ErrorCode.REMOVED, "the host removed you"))
+        out.append(Detach(gone))
+    room._replace_human(index)
+
+
+def lock(room: RoomCore, msg: m.Host, now: float, out: list[Output]) -> None:
+    room.locked = True
+
+
+def unlock(room: RoomCore, msg: m.Host, now: float, out: list[Output]) -> None:
+    room.locked = False
+
+
+def start(room: RoomCore, msg: m.Host, now: float, out: list[Output]) -> None:
+    room._fill_empty(DEFAULT_LEVEL)  # empty seats are filled with bots
+    room._start_match(now)
+
+
+def next_game(room: RoomCore, msg: m.Host, now: float, out: list[Output]) -> None:
+    assert room.match is not None  # BETWEEN implies a match
+    room._fill_empty(DEFAULT_LEVEL)
+    room.match.next_game()
+    room.version += 1
+
+
+ANY = frozenset(RoomStatus)
+
+#: Every host command: its handler and the statuses it may run in.
+OPS: dict[m.HostOp, HostOp] = {
+    "add_bot": HostOp(
+        add_bot, BETWEEN_GAMES, ErrorCode.GAME_IN_PROGRESS, "bots are added between games", True
+    ),
+    "remove_bot": HostOp(
+        remove_bot,
+        frozenset({RoomStatus.LOBBY}),
+        ErrorCode.GAME_IN_PROGRESS,
+        "once play has begun a bot keeps its seat until a person takes it",
+        True,
+    ),
+    "set_bot_level": HostOp(set_bot_level, ANY, ErrorCode.BAD_SEAT, "", True),
+    "fill_bots": HostOp(
+        fill_bots, BETWEEN_GAMES, ErrorCode.GAME_IN_PROGRESS, "bots are added between games"
+    ),
+    "kick": HostOp(kick, ANY, ErrorCode.BAD_SEAT, "", True),
+    "lock": HostOp(lock, ANY, ErrorCode.BAD_SEAT, ""),
+    "unlock": HostOp(unlock, ANY, ErrorCode.BAD_SEAT, ""),
+    "start": HostOp(
+        start,
+        frozenset({RoomStatus.LOBBY}),
+        ErrorCode.ALREADY_STARTED,
+        "the game has started; use next_game after it",
+    ),
+    "next_game": HostOp(
+        next_game,
+        frozenset({RoomStatus.BETWEEN}),
+        ErrorCode.NOT_BETWEEN_GAMES,
+        "the next game starts once this one is over (and not after the last of a match)",
+    ),
+}
+
+
+def perform(room: RoomCore, conn: ConnId, msg: m.Host, now: float, out: list[Output]) -> None:
+    """Run the host command ``msg`` (the sender is known to be the host)."""
+    op = OPS[msg.op]
+    if room.status() not in op.allowed:
+        raise Refusal(op.refusal, op.why)
+    if op.needs_seat and (msg.seat is None or msg.seat >= room.players):
+        raise Refusal(ErrorCode.BAD_SEAT, f"name a seat from 0 to {room.players - 1}")
+    op.run(room, msg, now, out)

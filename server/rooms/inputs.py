@@ -1,0 +1,62 @@
+"""What goes into a room core: typed values, one per kind of event, handled by one ``match`` in
+:meth:`server.rooms.core.RoomCore.handle`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from protocol import messages as m
+from server.rooms.outputs import ConnId, TimerKey
+from server.rules.base import Action
+
+#: The client messages a room handles (``hello``, ``ping`` and ``create`` stop at the server).
+RoomRequest = m.Join | m.Watch | m.Resume | m.Act | m.Host | m.Chat | m.Leave
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """A client's message addressed to this room."""
+
+    conn: ConnId
+    msg: RoomRequest
+
+
+@dataclass(frozen=True, slots=True)
+class CreateHost:
+    """The creator of a fresh room takes seat 0 as its host."""
+
+    conn: ConnId
+    msg: m.Create
+
+
+@dataclass(frozen=True, slots=True)
+class Disconnect:
+    """A connection in this room closed."""
+
+    conn: ConnId
+
+
+@dataclass(frozen=True, slots=True)
+class TimerFired:
+    key: TimerKey
+
+
+@dataclass(frozen=True, slots=True)
+class BotMove:
+    """A bot's move for ``seat``, chosen against ``version``."""
+
+    seat: int
+    version: int
+    action: Action
+
+
+RoomInput = Request | CreateHost | Disconnect | TimerFired | BotMove
+
+
+def sender(item: RoomInput) -> ConnId | None:
+    """The connection an input came from, if any (it is told when the input fails)."""
+    match item:
+        case Request(conn=conn) | CreateHost(conn=conn):
+            return conn
+        case _:
+            return None

@@ -1,0 +1,127 @@
+"""Every game the server offers, in one table: its name, seat range, options type, how a room's
+series or match is dealt, and the match length. Rooms, the CLI, sims, the arena and the bots
+read games from here, in the spirit of OpenSpiel's game registry.
+
+>>> spec = game_spec("sheepshead")
+>>> spec.min_players, spec.max_players, spec.match_length
+(5, 5, 10)
+>>> series = spec.new_series(5, seed=3)
+>>> series.current.phase
+'pick'
+>>> GAME_NAMES
+('shithead', 'sheepshead')
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from server.rules.base import Game
+from server.rules.series import Series
+from server.rules.sheepshead import Sheepshead
+from server.rules.sheepshead_match import HANDS, SheepsheadMatch
+from server.rules.shithead import Shithead
+from server.rules.shithead_series import ShitheadSeries
+
+
+@dataclass(frozen=True, slots=True)
+class NoOptions:
+    """The options of a game that has none (both games today)."""
+
+
+#: ``factory(players, seed, daily)``: the series or match a room plays.
+SeriesFactory = Callable[[int, int, "datetime.date | None"], Series]
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """What the server needs to know about one game."""
+
+    name: str
+    game: type[Game]
+    min_players: int
+    max_players: int
+    #: The (frozen dataclass) type of the game's options.
+    options: type
+    #: Games in a match, or ``None`` for an open-ended series.
+    match_length: int | None
+    #: Whether the game has a daily deal (the same deal everywhere on a UTC date).
+    daily: bool
+    factory: SeriesFactory
+
+    @property
+    def seat_counts(self) -> range:
+        return range(self.min_players, self.max_players + 1)
+
+    def check_players(self, players: int) -> None:
+        """Raise ``ValueError`` unless ``players`` can play this game."""
+        if players not in self.seat_counts:
+            seats = (
+                str(self.min_players)
+                if self.min_players == self.max_players
+                else f"{self.min_players} to {self.max_players}"
+            )
+            raise ValueError(f"{self.name} is played by {seats} players, not {players}")
+
+    def new_series(self, players: int, *, seed: int, daily: datetime.date | None = None) -> Series:
+        """The series or match a room of ``players`` plays, dealt from ``seed`` (or ``daily``).
+
+        Raises:
+            ValueError: a seat count this game does not have, or a daily deal it does not offer.
+        """
+        self.check_players(players)
+        if daily is not None and not self.daily:
+            raise ValueError(f"{self.name} has no daily deal")
+        return self.factory(players, seed, daily)
+
+
+def _shithead_series(players: int, seed: int, daily: datetime.date | None) -> Series:
+    return ShitheadSeries(players, seed=seed)
+
+
+def _sheepshead_match(players: int, seed: int, daily: datetime.date | None) -> Series:
+    if daily is not None:
+        return SheepsheadMatch(daily=daily)
+    return SheepsheadMatch(seed, first_dealer=seed % players)
+
+
+GAMES: Mapping[str, GameSpec] = MappingProxyType(
+    {
+        spec.name: spec
+        for spec in (
+            GameSpec(
+                name=Shithead.name,
+                game=Shithead,
+                min_players=min(Shithead.seat_counts),
+                max_players=max(Shithead.seat_counts),
+                options=NoOptions,
+                match_length=None,
+                daily=False,
+                factory=_shithead_series,
+            ),
+            GameSpec(
+                name=Sheepshead.name,
+                game=Sheepshead,
+                min_players=min(Sheepshead.seat_counts),
+                max_players=max(Sheepshead.seat_counts),
+                options=NoOptions,
+                match_length=HANDS,
+                daily=True,
+                factory=_sheepshead_match,
+            ),
+        )
+    }
+)
+#: The games' names, in the order the server lists them.
+GAME_NAMES: tuple[str, ...] = tuple(GAMES)
+
+
+def game_spec(name: str) -> GameSpec:
+    """The spec of game ``name``; ``ValueError`` for a game the server does not have."""
+    spec = GAMES.get(name)
+    if spec is None:
+        raise ValueError(f"unknown game {name!r}; games are {', '.join(GAME_NAMES)}")
+    return spec
