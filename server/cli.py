@@ -99,6 +99,13 @@ def serve(argv: list[str]) -> int:
         action="store_false",
         help="do not hand freed memory back to the system after bursts of closed connections",
     )
+    parser.add_argument(
+        "--compression",
+        choices=("off", "deflate"),
+        default="off",
+        help="permessage-deflate for clients that offer it (off: frames go uncompressed; "
+        "docs/benchmarks.md has the measured cost of each)",
+    )
     parser.add_argument("--log-level", default="INFO")
     args = parser.parse_args(argv)
     logging.getLogger("websockets").setLevel(logging.WARNING)
@@ -118,6 +125,7 @@ def serve(argv: list[str]) -> int:
         max_connections=args.max_connections,
         max_per_address=args.max_per_address,
         trim_memory=args.trim_memory,
+        compression=args.compression,
         rooms=RoomSettings(
             grace=args.grace, idle_timeout=args.idle_timeout, bot_delay=args.bot_delay
         ),

@@ -6,8 +6,7 @@ frame a member sends is answered with one frame to each member of its group (``s
 out per request, as a Cardroom action sends a state to each seat of a room of five). The
 frames are samples of real Cardroom state frames (``FILE``: a JSON list of strings), so the
 compression work is like the real server's. The event loop is the one ``cardroom serve`` uses
-(uvloop when installed), and the server's compression setting is websockets' default, as
-Cardroom's is.
+(uvloop when installed), and ``--compression`` is given Cardroom's policy by the load test.
 """
 
 from __future__ import annotations
@@ -55,13 +54,13 @@ class EchoServer:
             members.remove(ws)
 
 
-async def _serve(port: int, samples: list[str], size: int) -> None:
+async def _serve(port: int, samples: list[str], size: int, compression: str | None) -> None:
     echo = EchoServer(samples, size)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    async with serve(echo.handle, "127.0.0.1", port, max_size=65536):
+    async with serve(echo.handle, "127.0.0.1", port, max_size=65536, compression=compression):
         print(f"echo serving on ws://127.0.0.1:{port}/", flush=True)
         await stop.wait()
 
@@ -71,15 +70,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--samples", type=Path, help="JSON list of frames to send")
     parser.add_argument("--size", type=int, default=5, help="members per group")
+    parser.add_argument(
+        "--compression",
+        choices=("off", "deflate"),
+        default="off",
+        help="permessage-deflate policy (the load test passes Cardroom's)",
+    )
     args = parser.parse_args(argv)
     samples: list[str] = orjson.loads(args.samples.read_bytes()) if args.samples else []
+    compression = "deflate" if args.compression == "deflate" else None
+    serving = _serve(args.port, samples, args.size, compression)
     try:
         import uvloop  # the loop cardroom serve uses when it is installed
-
-        uvloop.install()
     except ImportError:
-        pass
-    asyncio.run(_serve(args.port, samples, args.size))
+        asyncio.run(serving)
+    else:
+        uvloop.run(serving)
     return 0
 
 

@@ -186,7 +186,7 @@ def _compression(args: argparse.Namespace) -> str | None:
 
 
 def _serve_command(args: argparse.Namespace, port: int) -> list[str]:
-    extra = [*procs.RAISED_LIMITS, *args.serve_arg]
+    extra = [*procs.RAISED_LIMITS, "--compression", args.compression, *args.serve_arg]
     return procs.pinned(procs.serve_command(port, *extra), args.server_cpu)
 
 
@@ -256,8 +256,10 @@ async def measure_echo(
     ``samples`` (written to ``path``)."""
     groups = max(1, math.ceil(clients / ECHO_SIZE))
     port = procs.free_port()
+    echo = [sys.executable, "-m", "server.bench.echo", "--port", str(port)]
+    echo += ["--samples", str(path), "--compression", args.compression]
     command = procs.pinned(
-        [sys.executable, "-m", "server.bench.echo", "--port", str(port), "--samples", str(path)],
+        echo,
         args.server_cpu,
     )
     notes = [f"ceiling: {_show(command)} ({len(samples)} sampled state frames)"]
@@ -359,6 +361,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--warmup", type=float, default=2.0, help="seconds played before it")
     p.add_argument("--pace", type=float, help="actions/s in all (default: as fast as possible)")
     p.add_argument("--no-deflate", action="store_true", help="clients do not offer compression")
+    p.add_argument(
+        "--compression",
+        choices=("off", "deflate"),
+        default="off",
+        help="the servers' permessage-deflate policy (cardroom serve's and the echo's); "
+        "off is cardroom serve's default",
+    )
     p.add_argument("--port", type=int, help="use a server already running on this port")
     p.add_argument("--server-cpu", type=int, default=0, help="CPU the started servers run on")
     p.add_argument("--load-cpu", type=int, default=1, help="CPU this load generator runs on")
@@ -425,6 +434,7 @@ def main(argv: list[str]) -> int:
     print(
         f"cardroom loadtest: {mode}, {args.warmup:g} s warm-up then {args.seconds:g} s measured; "
         f"clients {'do not offer compression' if args.no_deflate else 'offer permessage-deflate'}"
+        f" and the servers {'accept' if args.compression == 'deflate' else 'decline'} it"
         f"; load generator on CPU {args.load_cpu}"
     )
     ours, notes, samples = asyncio.run(measure_rooms(args))
