@@ -36,6 +36,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
+from websockets.protocol import State
 from websockets.typing import Origin
 
 from protocol import messages as m
@@ -130,12 +131,27 @@ class Connection:
             self.closer = asyncio.ensure_future(self.ws.close(1013, "too slow to keep up"))
 
     async def _write(self) -> None:
+        """Send what the rooms queued, in order. Frames queued together (an ack and its state,
+        a state and the room's news) go out in one write while the socket keeps up; once its
+        buffer backs up, one frame at a time with websockets' flow control."""
+        ws = self.ws
+        queue = self.queue
         with contextlib.suppress(ConnectionClosed):
             while True:
-                text = await self.queue.get()
-                if text is None:
+                batch = [await queue.get()]
+                while batch[-1] is not None and not queue.empty():
+                    batch.append(queue.get_nowait())
+                done = batch[-1] is None
+                texts = [t for t in batch if t is not None]
+                if ws.protocol.state is State.OPEN and not ws.transport.get_write_buffer_size():
+                    for text in texts:
+                        ws.protocol.send_text(text.encode())
+                    ws.transport.writelines(ws.protocol.data_to_send())
+                else:
+                    for text in texts:
+                        await ws.send(text)
+                if done:
                     return
-                await self.ws.send(text)
 
     async def drain(self, timeout: float) -> None:
         """Let the writer send what is queued (used at shutdown)."""
