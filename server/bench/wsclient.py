@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
+from typing import cast
 
 from websockets.client import ClientProtocol
 from websockets.exceptions import InvalidHandshake
@@ -78,8 +79,7 @@ class WsClient(asyncio.Protocol):
     # asyncio.Protocol
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
         self.protocol.send_request(self.protocol.connect())
         self._flush()
 
