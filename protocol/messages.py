@@ -331,3 +331,10 @@ def dump_state(
         "deadline": deadline,
     }
     return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def dump_ack(ref: RequestId, version: int | None = None) -> str:
+    """An :class:`Ack` the server built, serialised straight: the same text as
+    ``dump(Ack(ref=ref, version=version))`` (one per accepted action, so it is on the hot path).
+    """
+    return orjson.dumps({"type": "ack", "ref": ref, "version": version}).decode()

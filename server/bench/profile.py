@@ -17,12 +17,13 @@ from pathlib import Path
 #: any of its frames is in.
 PARTS = {
     "building views (the rules cores' view)": [("view", "server/rules/")],
-    "pydantic: building, validating, dumping": [("", "pydantic/"), ("dump", "protocol/")],
-    "permessage-deflate (compressing, decompressing)": [("", "permessage_deflate")],
-    "websockets + transport send path": [
+    "serialising frames with orjson (dump_state, dump_ack)": [("dump_", "protocol/")],
+    "pydantic: building, validating, dumping models": [("", "pydantic")],
+    "writing frames (websockets framing, socket writes)": [
         ("send", "websockets/"),
         ("serialize", "websockets/"),
-        ("write", "selector_events"),
+        ("flush", "server/net/"),
+        ("_write", "server/net/"),
     ],
     "receive path (socket reads, websockets parsing)": [("_read_ready", ""), ("received", "")],
     "reading client frames (size, rate, JSON, schema)": [("_frame", "server/net/")],

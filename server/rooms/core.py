@@ -517,7 +517,7 @@ class RoomCore:
         if ref is not None:
             human = self.seats[seat].conn
             if human is not None:
-                out.append(Send(human, m.dump(m.Ack(ref=ref, version=self.version))))
+                out.append(Send(human, m.dump_ack(ref, self.version)))
         self._send_states(events, out)
         if self.match.current.is_over():
             self._send_room(out)

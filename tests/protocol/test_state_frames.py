@@ -1,5 +1,6 @@
-"""``dump_state`` (the server's fast path for state frames) writes exactly what ``dump(State(...))``
-writes, for real views of both games in every phase, seated and spectating."""
+"""The server's fast paths write exactly what the models would: ``dump_state`` as
+``dump(State(...))`` for real views of both games in every phase, seated and spectating, and
+``dump_ack`` as ``dump(Ack(...))``."""
 
 from __future__ import annotations
 
@@ -37,3 +38,11 @@ def test_dump_state_matches_the_model_for_every_view_of_random_games(seed: int) 
             legal = game.legal_actions(seat)
             events = [e.to_json() for e in game.apply(seat, legal[rng.randrange(len(legal))])]
             version += 1
+
+
+@pytest.mark.parametrize("ref", ["a1", "c-17", 0, 42, "ü"])
+@pytest.mark.parametrize("version", [None, 0, 12345])
+def test_dump_ack_matches_the_model(ref: str | int, version: int | None) -> None:
+    fast = m.dump_ack(ref, version)
+    assert fast == m.dump(m.Ack(ref=ref, version=version))
+    assert m.parse_server(fast) == m.Ack(ref=ref, version=version)
