@@ -55,6 +55,7 @@ def main(argv: list[str]) -> int:
         f"p50 {r.bot_p50_ms:.2f} ms, p99 {r.bot_p99_ms:.2f} ms\n"
         f"  all game actions {r.accepted_per_s + r.bot_moves_per_s:,.0f}/s; server CPU "
         + (f"{r.server_cpu:.0%}" if r.server_cpu is not None else "unknown")
-        + f"; refusals {sum(r.refused.values())}"
+        + "; refusals "
+        + (", ".join(f"{code} {n:,}" for code, n in sorted(r.refused.items())) or "none")
     )
     return 0
