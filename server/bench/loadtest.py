@@ -33,9 +33,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Coroutine
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
@@ -43,6 +44,7 @@ from server.bench import peer, procs, profile
 from server.bench.drive import RoomSpec, hold_idle, run_echo, run_rooms
 from server.bench.tally import Tally
 
+T = TypeVar("T")
 ECHO_SIZE = 5  # frames out per request in the ceiling, as in a room of five
 
 
@@ -395,6 +397,16 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def run(main: Coroutine[Any, Any, T]) -> T:
+    """Run the load generator's event loop: uvloop when installed, as for the server, so that
+    the clients cost as little as they can and the server is what is measured."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    return uvloop.run(main)
+
+
 def prepare(args: argparse.Namespace) -> argparse.Namespace:
     """Check the options and pin this process to the load generator's CPU."""
     if args.game == "sheepshead" and args.seats != 5:
@@ -414,7 +426,7 @@ def main(argv: list[str]) -> int:
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         wanted = min(hard, max(soft, args.connections + 1000))
         resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
-        rounds = asyncio.run(measure_connections(args))
+        rounds = run(measure_connections(args))
         offer = "offering permessage-deflate" if not args.no_deflate else "without compression"
         print(
             f"idle connections (hello, then nothing), clients {offer}; server RSS once it "
@@ -437,7 +449,7 @@ def main(argv: list[str]) -> int:
         f" and the servers {'accept' if args.compression == 'deflate' else 'decline'} it"
         f"; load generator on CPU {args.load_cpu}"
     )
-    ours, notes, samples = asyncio.run(measure_rooms(args))
+    ours, notes, samples = run(measure_rooms(args))
     for line in notes:
         print(line)
     print("\n".join(ours.lines()))
@@ -447,7 +459,7 @@ def main(argv: list[str]) -> int:
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "samples.json"
             path.write_bytes(orjson.dumps(samples))
-            echo, notes = asyncio.run(measure_echo(args, clients, samples, path))
+            echo, notes = run(measure_echo(args, clients, samples, path))
         for line in notes:
             print(line)
         print("\n".join(echo.lines()))
@@ -456,7 +468,7 @@ def main(argv: list[str]) -> int:
         result["ceiling"] = asdict(echo)
         result["share"] = share
     if args.bgio is not None:
-        bgio, notes = asyncio.run(
+        bgio, notes = run(
             peer.measure(args.bgio, args.rooms, args.seconds, args.server_cpu, args.load_cpu)
         )
         for line in notes:

@@ -14,9 +14,8 @@ states they produce.
 from __future__ import annotations
 
 import argparse
-import asyncio
 
-from server.bench.loadtest import measure_rooms, prepare
+from server.bench.loadtest import measure_rooms, prepare, run
 from server.bench.loadtest import parser as loadtest_parser
 from server.bench.procs import free_port, serve_command
 
@@ -41,7 +40,7 @@ def main(argv: list[str]) -> int:
     if args.port:
         options += ["--port", str(args.port)]
     full = prepare(loadtest_parser().parse_args(options))
-    r, notes, _ = asyncio.run(measure_rooms(full))
+    r, notes, _ = run(measure_rooms(full))
     print(
         f"server, {args.game}: {args.rooms} rooms x (1 scripted human + 4 {args.level} bots), "
         f"{r.seconds:.0f} s measured after {full.warmup:g} s, server in its own process"
