@@ -39,7 +39,8 @@ class PeerFigures:
             f"  accepted moves     {self.moves_per_s:>9,.0f}/s",
             f"  move -> own view   p50 {self.p50_ms:.1f} ms  p99 {self.p99_ms:.1f} ms",
             f"  server RSS         {self.server_rss / 2**20:9.1f} MB (largest seen in the run)",
-            f"  CPU (one core=100%) server {self.server_cpu:.0%} (over the whole load run)",
+            f"  CPU (one core=100%) server {self.server_cpu:.0%} over the whole load run, about "
+            f"{self.server_cpu / max(self.moves_per_s, 1e-9) * 1e6:,.0f} µs per move",
         ]
 
 
