@@ -43,6 +43,8 @@ import orjson
 from server.bench import peer, procs, profile
 from server.bench.drive import RoomSpec, hold_idle, run_echo, run_rooms
 from server.bench.tally import Tally
+from server.bots import BOT_LEVELS
+from server.rules.registry import GAME_NAMES
 
 T = TypeVar("T")
 ECHO_SIZE = 5  # frames out per request in the ceiling, as in a room of five
@@ -352,13 +354,13 @@ async def measure_connections(args: argparse.Namespace) -> list[dict[str, Any]]:
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cardroom loadtest", description=__doc__.split("\n\n")[0])
-    p.add_argument("--game", choices=("sheepshead", "shithead"), default="sheepshead")
+    p.add_argument("--game", choices=GAME_NAMES, default="sheepshead")
     p.add_argument("--seats", type=int, default=5, help="seats per room (Sheepshead: 5)")
     p.add_argument("--rooms", type=int, default=20)
     p.add_argument(
         "--humans", type=int, default=5, help="scripted humans per room; bots fill the rest"
     )
-    p.add_argument("--level", default="basic", help="level of the bots")
+    p.add_argument("--level", choices=BOT_LEVELS, default="basic", help="level of the bots")
     p.add_argument("--seconds", type=float, default=10.0, help="length of the measured window")
     p.add_argument("--warmup", type=float, default=2.0, help="seconds played before it")
     p.add_argument("--pace", type=float, help="actions/s in all (default: as fast as possible)")
@@ -378,7 +380,8 @@ def parser() -> argparse.ArgumentParser:
         "--serve-arg",
         action="append",
         default=[],
-        help="one more argument for the started `cardroom serve` (repeat)",
+        help="one more argument for the started `cardroom serve` (repeat; a flag as "
+        "--serve-arg=--no-trim-memory)",
     )
     p.add_argument("--connections", type=int, help="hold this many idle connections instead")
     p.add_argument("--rounds", type=int, default=1, help="rounds of opening and closing them")
