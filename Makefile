@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8765
 
-.PHONY: serve test lint typecheck pytest bench sim clean schema
+.PHONY: serve test lint typecheck pytest bench sim clean schema chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,8 +31,13 @@ lint: $(VENV)/.installed-dev
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy protocol server clients
 
-pytest: $(VENV)/.installed-dev
+pytest: $(VENV)/.installed-dev chromium
 	$(BIN)/pytest -q
+
+# The browser tests drive Debian's Chromium (Playwright's own download does not work here);
+# CI runs as root on a fresh Debian machine, so install it there when it is missing.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
 
 bench: $(VENV)/.installed
 	$(BIN)/cardroom bench rules

@@ -77,6 +77,7 @@ from protocol.messages import (
     HostOp,
     Join,
     Joined,
+    Leaderboard,
     Leave,
     Ping,
     Pong,
@@ -84,6 +85,7 @@ from protocol.messages import (
     Room,
     RoomInfo,
     ServerMessage,
+    Standings,
     State,
     Watch,
     Welcome,
@@ -315,16 +317,28 @@ class CardroomClient:
 
     # ------------------------------------------------------------------ requests
 
-    async def hello(self, client: str = "cardroom-python") -> Welcome:
-        """Open the session; the server answers ``welcome``.
+    async def hello(self, client: str = "cardroom-python", device: str | None = None) -> Welcome:
+        """Open the session; the server answers ``welcome``. ``device``: the token this
+        client keeps, under which its player's finished games are ranked (optional).
 
         Raises:
             CardroomError: e.g. an unsupported protocol version.
         """
         return await self.request(
-            Hello(id=self._next_id(), protocol=PROTOCOL_VERSION, client=client),
+            Hello(id=self._next_id(), protocol=PROTOCOL_VERSION, client=client, device=device),
             Welcome,
         )
+
+    async def leaderboard(
+        self, board: str = "daily", limit: int = 20, *, timeout: float | None = None
+    ) -> Standings:
+        """A leaderboard (``daily``, ``daily:YYYY-MM-DD``, ``sheepshead``, ``shithead``).
+
+        Raises:
+            CardroomError: ``bad_board``, or ``store_unavailable``.
+        """
+        msg = Leaderboard(id=self._next_id(), board=board, limit=limit)
+        return await self.request(msg, Standings, timeout=timeout)
 
     async def create(
         self,

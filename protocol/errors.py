@@ -30,6 +30,8 @@ class ErrorCode(StrEnum):
     POLICY_VIOLATION = "policy_violation"
     SHUTTING_DOWN = "shutting_down"
     INTERNAL_ERROR = "internal_error"
+    STORE_UNAVAILABLE = "store_unavailable"
+    BAD_BOARD = "bad_board"
     # rooms (server/rooms)
     ROOM_NOT_FOUND = "room_not_found"
     BUSY = "busy"

@@ -35,6 +35,11 @@ CardCode = Annotated[
 RequestId = Annotated[str, StringConstraints(min_length=1, max_length=64)] | int
 # bounded here; normalised and checked by the room (``bad_name``, ``name_taken``)
 PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
+#: A secret the client makes once and keeps (no accounts): it ranks the results of the games
+#: its player finishes on the leaderboards; boards show only a digest of it.
+DeviceToken = Annotated[
+    str, StringConstraints(min_length=16, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
+]
 ChatText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=280)]
 
 #: Longest chat message, in characters.
@@ -110,6 +115,7 @@ class Hello(_Model):
     id: RequestId
     protocol: int
     client: Annotated[str, StringConstraints(max_length=64)] = ""
+    device: DeviceToken | None = None
 
 
 class Create(_Model):
@@ -203,8 +209,18 @@ class Ping(_Model):
     id: RequestId
 
 
+class Leaderboard(_Model):
+    """Ask for a leaderboard: ``daily`` (today, UTC), ``daily:YYYY-MM-DD``, ``sheepshead`` or
+    ``shithead`` (all-time). The answer is ``standings``."""
+
+    type: Literal["leaderboard"] = "leaderboard"
+    id: RequestId
+    board: Annotated[str, StringConstraints(max_length=32)] = "daily"
+    limit: Annotated[int, Field(ge=1, le=100)] = 20
+
+
 ClientMessage = Annotated[
-    Hello | Create | Join | Watch | Resume | Act | Host | Chat | Leave | Ping,
+    Hello | Create | Join | Watch | Resume | Act | Host | Chat | Leave | Ping | Leaderboard,
     Field(discriminator="type"),
 ]
 
@@ -285,8 +301,29 @@ class Closing(_Model):
     reason: str
 
 
+class StandingsEntry(_Model):
+    rank: int = Field(description="equal scores share a rank (1, 2, 2, 4)")
+    player: str = Field(description="a digest of the player's device token")
+    name: str
+    score: int = Field(description="daily and sheepshead: units; shithead: games got out of")
+    games: int
+
+
+class Standings(_Model):
+    """A leaderboard: its best entries, and yours (by your hello's ``device``) if you are on it.
+
+    Only results the server computed are ever on a board: no message submits a score.
+    """
+
+    type: Literal["standings"] = "standings"
+    ref: RequestId
+    board: str
+    entries: list[StandingsEntry]
+    you: StandingsEntry | None = None
+
+
 ServerMessage = Annotated[
-    Welcome | Error | Joined | Ack | Room | State | ChatLine | Pong | Closing,
+    Welcome | Error | Joined | Ack | Room | State | ChatLine | Pong | Closing | Standings,
     Field(discriminator="type"),
 ]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from server.rules.registry import GAME_NAMES
@@ -15,6 +16,8 @@ BENCHES = {
     "rules": "server.bench.rules",
     "server": "server.bench.server",
     "frames": "server.bench.frames",
+    "redis": "server.bench.redis",
+    "takeover": "server.bench.takeover",
 }
 
 
@@ -106,6 +109,13 @@ def serve(argv: list[str]) -> int:
         help="permessage-deflate for clients that offer it (off: frames go uncompressed; "
         "docs/benchmarks.md has the measured cost of each)",
     )
+    parser.add_argument(
+        "--redis",
+        default=os.environ.get("REDIS_URL") or None,
+        metavar="URL",
+        help="keep rooms, history and leaderboards in Redis at this redis:// URL, so games "
+        "survive a restart or crash (default: $REDIS_URL; unset: in memory)",
+    )
     parser.add_argument("--log-level", default="INFO")
     args = parser.parse_args(argv)
     logging.getLogger("websockets").setLevel(logging.WARNING)
@@ -126,6 +136,7 @@ def serve(argv: list[str]) -> int:
         max_per_address=args.max_per_address,
         trim_memory=args.trim_memory,
         compression=args.compression,
+        redis_url=args.redis,
         rooms=RoomSettings(
             grace=args.grace, idle_timeout=args.idle_timeout, bot_delay=args.bot_delay
         ),

@@ -30,5 +30,33 @@ class Metrics:
             registry=r,
         )
 
+        self.persist = Histogram(
+            "cardroom_persist_seconds",
+            "Storing one accepted action in the room store, before it is acknowledged",
+            buckets=(
+                0.00005,
+                0.0001,
+                0.00015,
+                0.0002,
+                0.0003,
+                0.0004,
+                0.0005,
+                0.00075,
+                0.001,
+                0.0015,
+                0.002,
+                0.003,
+                0.005,
+                0.0075,
+                0.01,
+                0.025,
+                0.05,
+                0.1,
+                0.25,
+                1.0,
+            ),
+            registry=r,
+        )
+
     def render(self) -> bytes:
         return generate_latest(self.registry)

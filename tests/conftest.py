@@ -1,10 +1,15 @@
-"""Shared test settings."""
+"""Shared test settings, and the real redis-server fixture."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from server.bench.redis_server import RedisServer
 
 settings.register_profile(
     "default", deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=False
@@ -14,3 +19,10 @@ settings.register_profile(
 )
 # CI sets CI=true: the same examples on every run, so a red build is reproducible
 settings.load_profile("ci" if os.environ.get("CI", "").lower() in ("true", "1") else "default")
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    """A real redis-server on a free loopback port (stop and start it mid-test)."""
+    with RedisServer(tmp_path) as server:
+        yield server

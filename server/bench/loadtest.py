@@ -33,7 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -59,6 +59,7 @@ class Figures:
     accepted_per_s: float
     accepted: int
     sent: int
+    mean_ms: float
     p50_ms: float
     p95_ms: float
     p99_ms: float
@@ -86,6 +87,7 @@ class Figures:
             accepted_per_s=tally.accepted / seconds,
             accepted=tally.accepted,
             sent=tally.sent,
+            mean_ms=1000 * sum(tally.latencies) / max(len(tally.latencies), 1),
             p50_ms=1000 * q(tally.latencies, 0.5),
             p95_ms=1000 * q(tally.latencies, 0.95),
             p99_ms=1000 * q(tally.latencies, 0.99),
@@ -198,8 +200,11 @@ def _show(command: list[str]) -> str:
     return " ".join(shlex.quote(c) for c in command)
 
 
-async def measure_rooms(args: argparse.Namespace) -> tuple[Figures, list[str], list[str]]:
-    """Our server under rooms of scripted humans; returns figures, notes and state samples."""
+async def measure_rooms(
+    args: argparse.Namespace, on_done: Callable[[int], object] | None = None
+) -> tuple[Figures, list[str], list[str]]:
+    """Our server under rooms of scripted humans; returns figures, notes and state samples.
+    ``on_done(port)`` runs (in a thread) after the window, before a started server stops."""
     notes: list[str] = []
     spec = RoomSpec(args.game, args.seats, args.humans, args.level)
     proc = None
@@ -238,6 +243,8 @@ async def measure_rooms(args: argparse.Namespace) -> tuple[Figures, list[str], l
             on_window=watch.window,
         )
         await asyncio.to_thread(watch.finish)
+        if on_done is not None:
+            await asyncio.to_thread(on_done, port)
     finally:
         if proc is not None:
             procs.stop(proc)

@@ -14,12 +14,44 @@ states they produce.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable, Sequence
 
 from server.bench.loadtest import measure_rooms, prepare, run
 from server.bench.loadtest import parser as loadtest_parser
 from server.bench.procs import free_port, serve_command
 
-__all__ = ["free_port", "main", "serve_command"]
+__all__ = ["free_port", "main", "run_load", "serve_command"]
+
+
+async def run_load(
+    game: str,
+    rooms: int,
+    seconds: float,
+    level: str,
+    port: int | None = None,
+    *,
+    extra: Sequence[str] = (),
+    on_done: Callable[[int], object] | None = None,
+) -> dict[str, float]:
+    """This bench's load against a server (``port``: one already running; else one started with
+    ``extra`` arguments besides the raised limits), for other benches: actions/s (the human's
+    acks plus the bots' moves), the human's, and its act → own view (mean, p50, p99, share
+    within 5 ms). ``on_done(port)`` runs before a started server is stopped."""
+    options = ["--game", game, "--rooms", str(rooms), "--humans", "1", "--level", level]
+    options += ["--seconds", str(seconds), "--no-ceiling"]
+    options += [f"--serve-arg={a}" for a in extra]
+    if port:
+        options += ["--port", str(port)]
+    args = prepare(loadtest_parser().parse_args(options))
+    r, _, _ = await measure_rooms(args, on_done)
+    return {
+        "actions_per_s": r.accepted_per_s + r.bot_moves_per_s,
+        "human_actions_per_s": r.accepted_per_s,
+        "mean_latency_ms": r.mean_ms,
+        "p50_ms": r.p50_ms,
+        "p99_ms": r.p99_ms,
+        "within_5ms": r.within_5ms,
+    }
 
 
 def main(argv: list[str]) -> int:

@@ -19,9 +19,9 @@ import asyncio
 import contextlib
 import ctypes
 import gc
+import gzip
 import itertools
 import logging
-import mimetypes
 import signal
 import sys
 import time
@@ -43,12 +43,17 @@ from websockets.typing import Origin
 from protocol import messages as m
 from protocol.errors import ErrorCode
 from server.metrics import Metrics
+from server.net import api
 from server.net.limits import TokenBucket
+from server.net.static import CSP, StaticFiles, accepts_gzip
+from server.rooms.cluster import Cluster
 from server.rooms.manager import RoomManager
 from server.rooms.seats import Refusal, RoomSettings
 from server.rules.registry import GAME_NAMES
-from server.store.base import RoomStore
-from server.store.memory import MemoryStore
+from server.store.base import RoomStore, StoreUnavailable
+from server.store.leaderboard import BadBoard, Board, Entry, Player
+from server.store.lease import Leases
+from server.store.open import open_stores
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +69,7 @@ CLIENT_TYPES = {
     "chat",
     "leave",
     "ping",
+    "leaderboard",
 }
 #: Refusals that count as a strike: frames no well-behaved client sends.
 STRIKES = frozenset(
@@ -102,6 +108,7 @@ class ServerConfig:
     compression: Literal["off", "deflate"] = "off"
     rooms: RoomSettings = field(default_factory=RoomSettings)
     web_root: Path | None = WEB_ROOT
+    redis_url: str | None = None  # rooms, history and leaderboards in Redis (None: memory)
 
 
 class Connection:
@@ -202,13 +209,23 @@ class CardroomServer:
 
     def __init__(self, config: ServerConfig | None = None, store: RoomStore | None = None) -> None:
         self.config = config or ServerConfig()
-        self.store = store or MemoryStore()
+        self.stores = open_stores(self.config.redis_url, rooms=store)
+        self.store = self.stores.rooms
         self.metrics = Metrics()
-        self.manager = RoomManager(self.store, self.metrics, self.config.rooms)
+        self.manager = RoomManager(
+            self.store,
+            self.metrics,
+            self.config.rooms,
+            boards=self.stores.boards,
+            health=self.stores.health,
+            # a store that outlives this process: rooms come back when their players do
+            load_on_demand=self.stores.redis is not None,
+        )
         self.connections: dict[int, Connection] = {}
         self._ids = itertools.count(1)
         self._ws: Server | None = None
         self._stopping = False
+        self.static: StaticFiles | None = None
         self._closes = 0
         self._trim: asyncio.TimerHandle | None = None
         self.per_address: dict[str, int] = {}
@@ -230,7 +247,16 @@ class CardroomServer:
     # lifecycle
 
     async def start(self) -> None:
-        await self.manager.restore()
+        root = self.config.web_root
+        if root is not None and (root / "index.html").is_file():
+            # read once, off the event loop: serving a file never touches the disk
+            self.static = await asyncio.to_thread(StaticFiles.load, root)
+        if self.stores.redis is not None:
+            leases = Leases(self.stores.redis)
+            self.manager.cluster = Cluster(self.stores.redis, self.manager, leases)
+            await self.manager.cluster.start()
+        if not self.manager.load_on_demand:
+            await self.manager.restore()
         self._ws = await serve(
             self._handle,
             self.config.host,
@@ -264,6 +290,8 @@ class CardroomServer:
         for conn in list(self.connections.values()):
             conn.send(notice)
         await self.manager.shutdown()  # rooms stop after what they queued, records saved
+        if self.manager.cluster is not None:
+            await self.manager.cluster.stop()  # leases released: others take over at once
         await asyncio.gather(
             *(c.drain(timeout / 2) for c in list(self.connections.values())),
             return_exceptions=True,
@@ -274,7 +302,7 @@ class CardroomServer:
         self._ws.close(close_connections=True)
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(self._ws.wait_closed(), timeout)
-        await self.store.close()
+        await self.stores.close()
 
     async def __aenter__(self) -> CardroomServer:
         await self.start()
@@ -285,17 +313,41 @@ class CardroomServer:
 
     # HTTP on the same port
 
-    def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+    async def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         if request.headers.get("Upgrade", "").lower() == "websocket":
             return self._admit(connection)
-        path = request.path.split("?", 1)[0]
+        path, _, query = request.path.partition("?")
         if path == "/healthz":
-            status = "stopping" if self._stopping else "ok"
-            return _response(503 if self._stopping else 200, f"{status}\n".encode(), "text/plain")
+            return await self._health()
+        if path.startswith("/api/"):
+            return await self._api(path, query, request.headers)
         if path == "/metrics":
             self.metrics.connections.set(len(self.connections))
             return _response(200, self.metrics.render(), CONTENT_TYPE_LATEST)
-        return self._static(path)
+        return self._static(path, request.headers)
+
+    async def _health(self) -> Response:
+        """200 ``ok``; 503 ``stopping``, or ``degraded`` while the room store is away."""
+        if self._stopping:
+            return _response(503, b"stopping\n", "text/plain")
+        if not await self.stores.health.check():
+            return _response(503, b"degraded: room store unavailable\n", "text/plain")
+        return _response(200, b"ok\n", "text/plain")
+
+    async def _api(self, path: str, query: str, headers: Headers) -> Response:
+        parts = path.strip("/").split("/")
+        if parts == ["api", "leaderboard"]:
+            status, body = await api.leaderboard(self.stores.boards, query)
+        elif len(parts) == 4 and parts[:2] == ["api", "rooms"] and parts[3] == "history":
+            status, body = await api.history(self.store, parts[2], query)
+        else:
+            status, body = 404, b'{"error":"not_found","message":"no such API"}'
+        extra = [("Cache-Control", "no-store")]
+        if len(body) > 1024 and accepts_gzip(headers.get("Accept-Encoding", "")):
+            # a long game's replay steps are hundreds of KB of JSON and compress ~40x
+            body = await asyncio.to_thread(gzip.compress, body, 6)
+            extra += [("Content-Encoding", "gzip"), ("Vary", "Accept-Encoding")]
+        return _response(status, body, "application/json", extra)
 
     def _admit(self, connection: ServerConnection) -> Response | None:
         """Refuse a WebSocket handshake over the global or per-address cap (HTTP 503)."""
@@ -309,18 +361,31 @@ class CardroomServer:
         self.metrics.refused.labels(why).inc()
         return _response(503, b"too many connections; try again later\n", "text/plain")
 
-    def _static(self, path: str) -> Response:
-        root = self.config.web_root
-        if root is None or not root.is_dir():
+    def _static(self, path: str, headers: Headers) -> Response:
+        """The web client's files (from memory), ``/r/CODE`` share links, else 404."""
+        if self.static is None:
             if path in ("", "/"):
                 return _response(200, _ABOUT, "text/plain; charset=utf-8")
             return _response(404, b"not found\n", "text/plain")
-        rel = "index.html" if path in ("", "/") else path.lstrip("/")
-        target = (root / rel).resolve()
-        if root.resolve() not in target.parents or not target.is_file():
+        found = self.static.lookup(path)
+        if found is None:
             return _response(404, b"not found\n", "text/plain")
-        kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
-        return _response(200, target.read_bytes(), kind)
+        extra = [
+            ("ETag", found.etag),
+            # no hashed file names: let the browser keep files but check them (304) each load
+            ("Cache-Control", "no-cache"),
+            ("Vary", "Accept-Encoding"),
+            ("X-Content-Type-Options", "nosniff"),
+            ("Content-Security-Policy", CSP),
+            ("Referrer-Policy", "no-referrer"),
+        ]
+        if found.etag in headers.get("If-None-Match", ""):
+            return _response(304, b"", None, extra)
+        body = found.body
+        if found.gzip is not None and accepts_gzip(headers.get("Accept-Encoding", "")):
+            body = found.gzip
+            extra.append(("Content-Encoding", "gzip"))
+        return _response(200, body, found.content_type, extra)
 
     # WebSockets
 
@@ -474,8 +539,10 @@ class CardroomServer:
                 )
             case m.Create():
                 await self.manager.create(conn.id, msg, received)
+            case m.Leaderboard():
+                await self._standings(conn, msg)
             case _:
-                self.manager.route(conn.id, msg, received)
+                await self.manager.route(conn.id, msg, received)
 
     def _hello(self, conn: Connection, msg: m.Hello) -> None:
         if msg.protocol not in m.SUPPORTED_VERSIONS:
@@ -485,9 +552,39 @@ class CardroomServer:
                 f"this server speaks protocol {speaks}, not {msg.protocol}",
             )
         conn.greeted = True
+        if msg.device is not None:
+            self.manager.devices[conn.id] = msg.device
         games = [cast(m.GameName, name) for name in GAME_NAMES]
         welcome = m.Welcome(ref=msg.id, protocol=msg.protocol, server=SERVER_NAME, games=games)
         conn.send(m.dump(welcome))
+
+    async def _standings(self, conn: Connection, msg: m.Leaderboard) -> None:
+        try:
+            board = Board.parse(msg.board)
+        except BadBoard as exc:
+            raise Refusal(ErrorCode.BAD_BOARD, str(exc)) from None
+        device = self.manager.device_of(conn.id)
+        try:
+            entries = await self.stores.boards.top(board, msg.limit)
+            you = await self.stores.boards.entry(board, Player(device, "").id) if device else None
+        except StoreUnavailable:
+            self.stores.health.down()
+            raise Refusal(
+                ErrorCode.STORE_UNAVAILABLE, "leaderboards cannot be read now; try again"
+            ) from None
+
+        def wire(e: Entry) -> m.StandingsEntry:
+            return m.StandingsEntry(
+                rank=e.rank, player=e.player, name=e.name, score=e.score, games=e.games
+            )
+
+        reply = m.Standings(
+            ref=msg.id,
+            board=board.key,
+            entries=[wire(e) for e in entries],
+            you=wire(you) if you else None,
+        )
+        conn.send(m.dump(reply))
 
     # running from the command line
 
@@ -524,16 +621,24 @@ _ABOUT = (
 ).encode()
 
 
-def _response(status: int, body: bytes, content_type: str) -> Response:
-    reasons = {200: "OK", 404: "Not Found", 503: "Service Unavailable"}
-    headers = Headers(
-        [
-            ("Content-Type", content_type),
-            ("Content-Length", str(len(body))),
-            ("Cache-Control", "no-store"),
-        ]
-    )
-    return Response(status, reasons.get(status, "OK"), headers, body)
+def _response(
+    status: int,
+    body: bytes,
+    content_type: str | None,
+    extra: list[tuple[str, str]] | None = None,
+) -> Response:
+    reasons = {
+        200: "OK",
+        304: "Not Modified",
+        400: "Bad Request",
+        403: "Forbidden",
+        404: "Not Found",
+        503: "Service Unavailable",
+    }
+    pairs = [("Content-Type", content_type)] if content_type else []
+    pairs.append(("Content-Length", str(len(body))))
+    pairs += extra if extra is not None else [("Cache-Control", "no-store")]
+    return Response(status, reasons.get(status, "OK"), Headers(pairs), body)
 
 
 def _err(code: ErrorCode, message: str, ref: m.RequestId | None) -> str:

@@ -12,16 +12,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from protocol.errors import ErrorCode
 from server.bots.base import Bot, RandomBot, make_bot
 from server.bots.pool import SLOW_LEVELS
 from server.metrics import Metrics
 from server.rooms.core import RoomCore
+from server.rooms.finished import FinishedGames
 from server.rooms.inputs import (
     BotMove,
     CreateHost,
     Request,
     RoomInput,
     TimerFired,
+    sender,
 )
 from server.rooms.outputs import (
     CancelTimer,
@@ -35,7 +38,8 @@ from server.rooms.outputs import (
     SetTimer,
     TimerKey,
 )
-from server.store.base import RoomStore
+from server.rooms.seats import error_frame
+from server.store.base import RoomStore, StoreUnavailable, WriteRejected
 
 if TYPE_CHECKING:
     from server.rooms.manager import RoomManager
@@ -87,6 +91,10 @@ class RoomActor:
         self._bot_tasks: set[asyncio.Task[None]] = set()
         self._bots: dict[tuple[int, str], Bot] = {}
         self._task: asyncio.Task[None] | None = None
+        self.fence = 0  # the room lease's fencing token (0: one process, no lease)
+        self._held: list[Queued] = []  # the server's own inputs waiting for the store
+        self._retry: asyncio.Task[None] | None = None
+        self.games = FinishedGames(self)
 
     @property
     def code(self) -> str:
@@ -101,23 +109,61 @@ class RoomActor:
 
     async def _run(self, initial: list[Output]) -> None:
         await self._perform(initial, None)
+        await self.games.record(None)  # a room reloaded just after a game ended
         while True:
             item = await self.queue.get()
             if isinstance(item, Stop):
                 return
             before = self.core.version
+            progress = self.games.progress()
             # the core never raises: a failure puts the room back and answers internal_error
             outputs = self.core.handle(item.input, now=self.clock())
-            if isinstance(item.input, Request | CreateHost):
-                conn = item.input.conn
-                self.manager.sync_member(conn, self.code, conn in self.core.where)
+            self._sync_member(item.input)
+            try:
+                await self._perform(outputs, item.received)
+            except StoreUnavailable as exc:
+                self._unsaved(item, exc)
+                continue
+            except WriteRejected as exc:  # another process holds the room, or it expired
+                log.warning("room %s: %s; letting it go", self.code, exc)
+                self.manager.evict_soon(self.code, "the room moved; resume with your token")
+                continue
+            except Exception:  # a bug in an output: logged, the room goes on
+                log.exception("room %s: performing outputs of %s failed", self.code, item.input)
             if self.core.version != before and self.core.match is not None:
                 by = _counted_as(item.input)
                 self.metrics.actions.labels(self.core.game, by).inc(self.core.version - before)
-            try:
-                await self._perform(outputs, item.received)
-            except Exception:  # a store that failed: the room goes on (see server/store)
-                log.exception("room %s: performing outputs of %s failed", self.code, item.input)
+            await self.games.record(progress)
+
+    def _sync_member(self, item: RoomInput) -> None:
+        if isinstance(item, Request | CreateHost):
+            self.manager.sync_member(item.conn, self.code, item.conn in self.core.where)
+
+    def _unsaved(self, item: Queued, exc: StoreUnavailable) -> None:
+        """What ``item`` did could not be stored: it is undone (nothing of it was sent, since
+        every send waits on the persist before it); a client is told to try again, and the
+        server's own inputs (bots, timers) are retried once the store is back."""
+        self.core.undo()
+        self._sync_member(item.input)
+        self.manager.health.down()
+        conn = sender(item.input)
+        if conn is None:
+            log.warning("room %s: %s; will retry %s", self.code, exc, type(item.input).__name__)
+            self._held.append(item)
+            if self._retry is None or self._retry.done():
+                self._retry = asyncio.create_task(self._retry_held(), name=f"retry-{self.code}")
+            return
+        ref = item.input.msg.id if isinstance(item.input, Request | CreateHost) else None
+        text = "the room cannot be saved right now, so nothing changed; try again shortly"
+        refusal = error_frame(conn, ref, ErrorCode.STORE_UNAVAILABLE, text)
+        self.metrics.refusals.labels(ErrorCode.STORE_UNAVAILABLE.value).inc()
+        self.manager.send(conn, refusal.text)
+
+    async def _retry_held(self) -> None:
+        await self.manager.health.wait_up()
+        held, self._held = self._held, []
+        for item in held:
+            self.queue.put_nowait(item)
 
     async def _perform(self, outputs: list[Output], received: float | None) -> None:
         """Do what the core asked, in order: a save is awaited before anything after it."""
@@ -128,9 +174,11 @@ class RoomActor:
                         self.metrics.refusals.labels(refusal.value).inc()
                     self.manager.send(conn, text)
                 case PersistAction(entry=entry):
-                    await self.store.append(self.code, entry)
+                    started = time.perf_counter()
+                    await self.store.append(self.code, entry, fence=self.fence)
+                    self.metrics.persist.observe(time.perf_counter() - started)
                 case Persist(record=record):
-                    await self.store.save(self.code, record)
+                    await self.store.save(self.code, record, fence=self.fence)
                 case SetTimer(key=key, at=at):
                     self._cancel_timer(key)
                     delay = max(0.0, at - self.clock())

@@ -143,6 +143,7 @@ class RoomCore:
         self._pending: dict[int, int] = {}  # seat -> version a bot was asked to move at
         self._stand_in: set[int] = set()  # humans out of time this turn: a bot may move for them
         self._idle_armed = False
+        self._before: _Saved | None = None  # the room before the last input, for undo()
 
     # ------------------------------------------------------------------ queries
 
@@ -197,6 +198,7 @@ class RoomCore:
         back as it was, and the sender (if any) gets ``internal_error``.
         """
         saved = self._save()
+        self._before = saved
         try:
             return self._dispatch(item, now)
         except Exception:
@@ -615,6 +617,12 @@ class RoomCore:
             out.extend(Send(c, text) for c in self.spectators)
 
     # ------------------------------------------------------------------ rollback
+
+    def undo(self) -> None:
+        """Put the room back as it was before the last input: its outputs could not be stored
+        (the store is away), so nothing of it may stand or be sent."""
+        if self._before is not None:
+            self._restore(self._before)
 
     def _save(self) -> _Saved:
         """A cheap snapshot: the room's own fields, and how far the match's logs reached."""

@@ -15,17 +15,22 @@ from protocol.errors import ErrorCode
 from server.bots.pool import BotPool
 from server.metrics import Metrics
 from server.rooms.actor import RoomActor
+from server.rooms.cluster import Cluster, Elsewhere
 from server.rooms.core import RoomCore
 from server.rooms.inputs import CreateHost, Disconnect, Request, RoomRequest
 from server.rooms.names import clean_name
 from server.rooms.seats import Refusal, RoomSettings
-from server.store.base import RoomStore
+from server.store.base import RoomStore, StoredRoom, StoreError, StoreUnavailable
+from server.store.health import StoreHealth
+from server.store.leaderboard import Leaderboards, MemoryLeaderboards
 
 log = logging.getLogger(__name__)
 
 #: Room codes: five characters from an alphabet without look-alikes (no 0/O, 1/I/L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
+
+_UNSAVED = "the room store cannot be reached right now, so nothing changed; try again shortly"
 
 
 def new_code() -> str:
@@ -39,21 +44,35 @@ class Outbox(Protocol):
 
 
 class RoomManager:
+    """The rooms of this process. With ``load_on_demand`` (a store shared beyond this process,
+    such as Redis), a room this process does not hold is loaded from the store the first time a
+    message names it: players resume after a restart or crash whenever they come back."""
+
     def __init__(
         self,
         store: RoomStore,
         metrics: Metrics,
         settings: RoomSettings,
         clock: Callable[[], float] = time.time,
+        *,
+        boards: Leaderboards | None = None,
+        health: StoreHealth | None = None,
+        load_on_demand: bool = False,
     ) -> None:
         self.store = store
         self.metrics = metrics
         self.settings = settings
         self.clock = clock
+        self.boards = boards or MemoryLeaderboards()
+        self.health = health or StoreHealth(store)
+        self.load_on_demand = load_on_demand
         self.rooms: dict[str, RoomActor] = {}
         self.conns: dict[int, Outbox] = {}
         self.room_of: dict[int, str] = {}
+        self.devices: dict[int, str] = {}  # connection -> device token from its hello
         self._closing: set[asyncio.Task[None]] = set()
+        self._loading: dict[str, asyncio.Future[RoomActor | Elsewhere | None]] = {}
+        self.cluster: Cluster | None = None  # several processes on one Redis (set by the server)
         self.bot_pool = BotPool()
 
     # connections
@@ -63,9 +82,16 @@ class RoomManager:
 
     def disconnected(self, conn: int) -> None:
         self.conns.pop(conn, None)
+        self.devices.pop(conn, None)
+        if self.cluster is not None:
+            self.cluster.disconnected(conn)
         code = self.room_of.pop(conn, None)
         if code is not None and code in self.rooms:
             self.rooms[code].submit(Disconnect(conn))
+
+    def device_of(self, conn: int) -> str | None:
+        """The device token the connection said hello with, if any (for leaderboards)."""
+        return self.devices.get(conn)
 
     def send(self, conn: int, text: str) -> None:
         outbox = self.conns.get(conn)
@@ -94,14 +120,21 @@ class RoomManager:
     # rooms
 
     async def create(self, conn: int, msg: m.Create, received: float) -> None:
-        if conn in self.room_of:
+        relayed = self.cluster is not None and conn in self.cluster.forwarded
+        if conn in self.room_of or relayed:
             raise Refusal(ErrorCode.ALREADY_IN_ROOM, "leave your room before opening another")
         clean_name(msg.name, [])  # a bad name opens no room
         core = None
+        fence = 0
         for _ in range(20):
             code = new_code()
             if code in self.rooms:
                 continue
+            if self.cluster is not None:
+                lease = await self.cluster.claim(code)
+                if isinstance(lease, Elsewhere):
+                    continue
+                fence = lease.fence
             core = RoomCore(
                 code,
                 msg.game,
@@ -111,12 +144,20 @@ class RoomManager:
                 turn_timer=msg.turn_timer,
                 daily=msg.daily,
             )
-            if await self.store.create(code, core.meta()):
+            try:
+                created = await self.store.create(code, core.meta(), fence=fence)
+            except StoreUnavailable:
+                self.health.down()
+                raise Refusal(ErrorCode.STORE_UNAVAILABLE, _UNSAVED) from None
+            if created:
                 break
+            if self.cluster is not None:
+                self.cluster.drop(code)
             core = None
         if core is None:
             raise Refusal(ErrorCode.BUSY, "could not find a free room code; try again")
         actor = RoomActor(core, self, self.store, self.metrics, self.clock)
+        actor.fence = fence
         self.rooms[core.code] = actor
         self.metrics.rooms.set(len(self.rooms))
         actor.start()
@@ -131,10 +172,34 @@ class RoomManager:
             raise Refusal(ErrorCode.ALREADY_IN_ROOM, f"you are in room {current}: leave it first")
         self.room_of[conn] = code
 
-    def route(self, conn: int, msg: RoomRequest, received: float) -> None:
-        """Send a room message to its room's actor."""
+    async def route(
+        self, conn: int, msg: RoomRequest, received: float, *, forwarded: bool = False
+    ) -> None:
+        """Send a room message to its room's actor (loading the room first if need be), or to
+        the process that owns it (``forwarded``: it came from another process already)."""
         code = msg.room
-        actor = self.rooms.get(code)
+        relayed = self.cluster.forwarded.get(conn) if self.cluster is not None else None
+        if relayed is not None and relayed[0] != code:  # one room at a time, here or there
+            raise Refusal(
+                ErrorCode.ALREADY_IN_ROOM, f"you are in room {relayed[0]}: leave it first"
+            )
+        where = self.rooms.get(code) or await self._load(code)
+        if isinstance(where, Elsewhere) and not forwarded:
+            assert self.cluster is not None
+            current = self.room_of.get(conn)
+            if current is not None:
+                raise Refusal(
+                    ErrorCode.ALREADY_IN_ROOM, f"you are in room {current}: leave it first"
+                )
+            if await self.cluster.forward(conn, code, where.owner, msg):
+                return
+            # its owner died: take the room over once its lease runs out (a load already on
+            # its way may not have waited for that: ask again)
+            for _ in range(3):
+                where = await self._load(code, wait=self.cluster.lease_ttl + 1)
+                if not isinstance(where, Elsewhere):
+                    break
+        actor = where if isinstance(where, RoomActor) else None
         if actor is None:
             raise Refusal(ErrorCode.ROOM_NOT_FOUND, f"no open room has the code {code}")
         if isinstance(msg, m.Join | m.Watch | m.Resume):
@@ -152,26 +217,70 @@ class RoomManager:
         count = 0
         for code in await self.store.list():
             stored = await self.store.load(code)
-            if stored is None or code in self.rooms:
-                continue
-            try:
-                core = RoomCore.from_stored(stored.record, stored.actions, self.settings)
-            except Exception:
-                log.exception("room %s could not be restored", code)
-                continue
-            actor = RoomActor(core, self, self.store, self.metrics, self.clock)
-            self.rooms[code] = actor
-            actor.start(core.restored(self.clock()))
-            count += 1
+            if stored is not None and code not in self.rooms and self._open(code, stored):
+                count += 1
         self.metrics.rooms.set(len(self.rooms))
         return count
+
+    async def _load(self, code: str, wait: float = 0.0) -> RoomActor | Elsewhere | None:
+        """The room ``code`` from the store, once even if several messages ask at once (or
+        the process that owns it; ``wait``: seconds to wait for a dead owner's lease)."""
+        if not self.load_on_demand or len(code) != CODE_LENGTH:
+            return None
+        loading = self._loading.get(code)
+        if loading is None:
+            loading = asyncio.ensure_future(self._load_now(code, wait))
+            self._loading[code] = loading
+            loading.add_done_callback(lambda _: self._loading.pop(code, None))
+        return await asyncio.shield(loading)
+
+    async def _load_now(self, code: str, wait: float) -> RoomActor | Elsewhere | None:
+        fence = 0
+        if self.cluster is not None:
+            lease = await self.cluster.claim(code, wait)
+            if isinstance(lease, Elsewhere):
+                return lease
+            fence = lease.fence
+        try:
+            stored = await self.store.load(code)
+        except StoreUnavailable:
+            self.health.down()
+            raise Refusal(ErrorCode.STORE_UNAVAILABLE, _UNSAVED) from None
+        if code in self.rooms:  # opened meanwhile (created here, say)
+            return self.rooms[code]
+        if stored is None or not self._open(code, stored, fence):
+            if self.cluster is not None:
+                self.cluster.drop(code)
+            return None
+        self.metrics.rooms.set(len(self.rooms))
+        log.info("room %s loaded from the store at version %d", code, self.rooms[code].core.version)
+        return self.rooms[code]
+
+    def _open(self, code: str, stored: StoredRoom, fence: int = 0) -> bool:
+        """Start an actor for a stored room; ``False`` if its record does not rebuild."""
+        try:
+            core = RoomCore.from_stored(stored.record, stored.actions, self.settings)
+        except Exception:
+            log.exception("room %s could not be restored", code)
+            return False
+        actor = RoomActor(core, self, self.store, self.metrics, self.clock)
+        actor.fence = fence
+        self.rooms[code] = actor
+        actor.start(core.restored(self.clock()))
+        return True
+
+    def evict_soon(self, code: str, reason: str) -> None:
+        """Let a room go from this process without deleting it (it lives on in the store)."""
+        task = asyncio.create_task(self.close_room(code, reason, delete=False))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
 
     def close_room_soon(self, code: str, reason: str) -> None:
         task = asyncio.create_task(self.close_room(code, reason))
         self._closing.add(task)
         task.add_done_callback(self._closing.discard)
 
-    async def close_room(self, code: str, reason: str) -> None:
+    async def close_room(self, code: str, reason: str, delete: bool = True) -> None:
         actor = self.rooms.pop(code, None)
         if actor is None:
             return
@@ -182,13 +291,24 @@ class RoomManager:
                 self.send(conn, text)
                 del self.room_of[conn]
         await actor.stop()
-        await self.store.delete(code)
+        if self.cluster is not None and not delete:
+            self.cluster.drop(code)
+        if delete:
+            try:
+                await self.store.delete(code, fence=actor.fence)
+            except StoreError as exc:  # it expires by itself (see server/store/base.py)
+                log.warning("room %s closed here but not deleted from the store: %s", code, exc)
+            if self.cluster is not None:
+                self.cluster.drop(code)
 
     async def shutdown(self) -> None:
         """Stop every room after what it has queued, and save each one's record."""
         for actor in list(self.rooms.values()):
             await actor.stop()
-            await self.store.save(actor.code, actor.core.meta())
+            try:
+                await self.store.save(actor.code, actor.core.meta(), fence=actor.fence)
+            except StoreError as exc:  # every action is stored already; only the record waits
+                log.warning("room %s: record not saved at shutdown: %s", actor.code, exc)
         for task in list(self._closing):
             await task
         self.bot_pool.close()

@@ -1,43 +1,113 @@
-"""The embedded default store: records kept in this process's memory (lost on exit)."""
+"""The embedded default store: records kept in this process's memory (lost on exit).
+
+It checks versions and fences exactly as the Redis store does (one process has no leases, so a
+room's fence is the one it was created with), so code written against it behaves the same on
+Redis.
+"""
 
 from __future__ import annotations
 
 import copy
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
-from server.store.base import RoomStore, StoredRoom
+from server.store.base import (
+    HISTORY_TTL,
+    Fenced,
+    RoomGone,
+    RoomStore,
+    StoredRoom,
+    VersionConflict,
+)
+
+
+@dataclass
+class _Room:
+    record: dict[str, Any]
+    version: int
+    fence: int
+    actions: list[dict[str, Any]] = field(default_factory=list)
 
 
 class MemoryStore(RoomStore):
     """Room records and action logs in dicts, copied in and out as a real store would."""
 
-    def __init__(self) -> None:
-        self._rooms: dict[str, dict[str, Any]] = {}
-        self._actions: dict[str, list[dict[str, Any]]] = {}
+    def __init__(
+        self, history_ttl: float = HISTORY_TTL, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self._rooms: dict[str, _Room] = {}
+        self._history: dict[str, dict[int, dict[str, Any]]] = {}  # code -> game index -> item
+        self._history_until: dict[str, float] = {}  # closed rooms: when their history goes
+        self.history_ttl = history_ttl
+        self.clock = clock
 
-    async def create(self, code: str, record: dict[str, Any]) -> bool:
+    def _room(self, code: str, fence: int) -> _Room:
+        room = self._rooms.get(code)
+        if room is None:
+            raise RoomGone(code)
+        if fence != room.fence:
+            raise Fenced(code, fence, room.fence)
+        return room
+
+    async def create(self, code: str, record: dict[str, Any], *, fence: int = 0) -> bool:
         if code in self._rooms:
             return False
-        self._rooms[code] = copy.deepcopy(record)
-        self._actions[code] = []
+        self._rooms[code] = _Room(copy.deepcopy(record), record.get("version", 0), fence)
+        self._history.pop(code, None)  # a code used again starts with no history
+        self._history_until.pop(code, None)
         return True
 
-    async def save(self, code: str, record: dict[str, Any]) -> None:
-        self._rooms[code] = copy.deepcopy(record)
-        self._actions.setdefault(code, [])
+    async def save(self, code: str, record: dict[str, Any], *, fence: int = 0) -> None:
+        room = self._room(code, fence)
+        version = record.get("version", 0)
+        if version < room.version:
+            raise VersionConflict(code, version, room.version)
+        room.record = copy.deepcopy(record)
+        room.version = version
 
-    async def append(self, code: str, entry: dict[str, Any]) -> None:
-        self._actions.setdefault(code, []).append(dict(entry))
+    async def append(self, code: str, entry: dict[str, Any], *, fence: int = 0) -> None:
+        room = self._room(code, fence)
+        version = entry["v"]
+        if version == room.version and room.actions and room.actions[-1] == entry:
+            return  # a retry of the append that already landed
+        if version != room.version + 1:
+            raise VersionConflict(code, version, room.version)
+        room.actions.append(dict(entry))
+        room.version = version
 
     async def load(self, code: str) -> StoredRoom | None:
-        record = self._rooms.get(code)
-        if record is None:
+        room = self._rooms.get(code)
+        if room is None:
             return None
-        return StoredRoom(copy.deepcopy(record), [dict(e) for e in self._actions.get(code, [])])
+        return StoredRoom(copy.deepcopy(room.record), [dict(e) for e in room.actions])
 
+    async def delete(self, code: str, *, fence: int = 0) -> None:
+        if code not in self._rooms:
+            return
+        self._room(code, fence)
+        del self._rooms[code]
+        self._purge()
+        if code in self._history:
+            self._history_until[code] = self.clock() + self.history_ttl
+
+    async def add_history(self, code: str, item: dict[str, Any], *, fence: int = 0) -> None:
+        self._room(code, fence)
+        self._history.setdefault(code, {})[int(item.get("g", 0))] = copy.deepcopy(item)
+
+    async def history(self, code: str) -> list[dict[str, Any]]:
+        self._purge()
+        games = self._history.get(code, {})
+        return [copy.deepcopy(games[g]) for g in sorted(games)]
+
+    def _purge(self) -> None:
+        """Drop the history of rooms closed more than ``history_ttl`` ago."""
+        now = self.clock()
+        for code in [c for c, until in self._history_until.items() if until <= now]:
+            self._history.pop(code, None)
+            del self._history_until[code]
+
+    # last: inside the class body, the name "list" is this method
     async def list(self) -> list[str]:
         return sorted(self._rooms)
-
-    async def delete(self, code: str) -> None:
-        self._rooms.pop(code, None)
-        self._actions.pop(code, None)

@@ -62,6 +62,7 @@ CLIENT_EXAMPLES: dict[str, dict[str, Any]] = {
     "chat": {"type": "chat", "id": "8", "room": "K7Q2M", "text": "good luck"},
     "leave": {"type": "leave", "id": "9", "room": "K7Q2M"},
     "ping": {"type": "ping", "id": "10"},
+    "leaderboard": {"type": "leaderboard", "id": "11", "board": "daily:2026-11-30", "limit": 5},
 }
 
 #: One example frame of every server message type.
@@ -96,6 +97,13 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
     },
     "pong": {"type": "pong", "ref": "10"},
     "closing": {"type": "closing", "reason": "server shutting down"},
+    "standings": {
+        "type": "standings",
+        "ref": "11",
+        "board": "shithead",
+        "entries": [{"rank": 1, "player": "9f2c41d0", "name": "Ann", "score": 3, "games": 4}],
+        "you": None,
+    },
 }
 
 

@@ -20,10 +20,33 @@ def test_committed_schema_matches_the_models() -> None:
 def test_schema_names_every_message_type() -> None:
     data = json.loads(schema.SCHEMA_PATH.read_text(encoding="utf-8"))
     assert sorted(data["client"]["discriminator"]["mapping"]) == sorted(
-        ["hello", "create", "join", "watch", "resume", "act", "host", "chat", "leave", "ping"]
+        [
+            "hello",
+            "create",
+            "join",
+            "watch",
+            "resume",
+            "act",
+            "host",
+            "chat",
+            "leave",
+            "ping",
+            "leaderboard",
+        ]
     )
     assert sorted(data["server"]["discriminator"]["mapping"]) == sorted(
-        ["welcome", "error", "joined", "ack", "room", "state", "chat", "pong", "closing"]
+        [
+            "welcome",
+            "error",
+            "joined",
+            "ack",
+            "room",
+            "state",
+            "chat",
+            "pong",
+            "closing",
+            "standings",
+        ]
     )
 
 

@@ -264,11 +264,11 @@ class SlowStore(MemoryStore):
         self.saving = asyncio.Event()
         self.release = asyncio.Event()
 
-    async def save(self, code: str, record: dict[str, Any]) -> None:
+    async def save(self, code: str, record: dict[str, Any], *, fence: int = 0) -> None:
         if self.armed:
             self.saving.set()
             await self.release.wait()
-        await super().save(code, record)
+        await super().save(code, record, fence=fence)
 
 
 async def test_healthz_is_503_while_stopping() -> None:

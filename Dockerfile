@@ -1,0 +1,20 @@
+# Cardroom: one `cardroom serve` process. docker-compose.yml runs two of them on one Redis.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+WORKDIR /app
+
+# Dependencies first, so editing the code does not reinstall them.
+COPY pyproject.toml README.md ./
+COPY protocol protocol
+COPY server server
+COPY clients clients
+# Editable: the server finds the web client's files beside its own code (clients/web).
+RUN pip install --no-cache-dir -e . \
+    && useradd --system --no-create-home cardroom
+USER cardroom
+
+EXPOSE 8765
+HEALTHCHECK --interval=10s --timeout=3s --retries=3 \
+    CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8765/healthz', timeout=2)"
+CMD ["cardroom", "serve", "--host", "0.0.0.0", "--port", "8765"]

@@ -1,0 +1,79 @@
+// The home screen: your name, a new room, today's Sheepshead, join or watch by code.
+import { lang, t } from "./i18n.js";
+import { esc } from "./ui.js";
+
+const TIMERS = [0, 15, 30, 60, 120];
+
+export function render(app) {
+  const prefs = app.prefs;
+  const code = app.pendingCode || "";
+  const timerOpts = TIMERS.map(
+    (s) => `<option value="${s}"${prefs.timer === s ? " selected" : ""}>${esc(s ? t("timer.seconds", { n: s }) : t("timer.none"))}</option>`,
+  ).join("");
+  const levelOpts = ["random", "basic", "strong"]
+    .map((l) => `<option value="${l}"${prefs.level === l ? " selected" : ""}>${esc(t("level." + l))}</option>`)
+    .join("");
+  const seatOpts = [2, 3, 4, 5]
+    .map((n) => `<option value="${n}"${prefs.seats === n ? " selected" : ""}>${n}</option>`)
+    .join("");
+  const resume = app.session
+    ? `<button type="button" class="btn primary wide" data-act="resume">${esc(t("home.resume", { code: app.session.room }))}</button>`
+    : "";
+  const invited = code
+    ? `<p class="invite">${esc(t("home.invited", { code }))}</p>`
+    : "";
+  return `
+  <div class="home">
+    <section class="hero">
+      <h1>${esc(t("app.title"))}</h1>
+      <p>${esc(t("app.tagline"))}</p>
+      ${resume}
+    </section>
+    <section class="panel" aria-labelledby="h-you">
+      <h2 id="h-you">${esc(t("home.you"))}</h2>
+      <label class="field"><span>${esc(t("home.name"))}</span>
+        <input id="name" name="name" maxlength="24" autocomplete="nickname" value="${esc(app.name)}" placeholder="${esc(t("home.namePlaceholder"))}"></label>
+    </section>
+    <section class="panel${code ? " first" : ""}" aria-labelledby="h-join">
+      <h2 id="h-join">${esc(t("home.join"))}</h2>
+      ${invited}
+      <form id="join-form" class="inline">
+        <label class="field"><span>${esc(t("home.code"))}</span>
+          <input id="code" name="code" maxlength="12" autocomplete="off" autocapitalize="characters" spellcheck="false" value="${esc(code)}" placeholder="K7Q2M"></label>
+        <div class="buttons">
+          <button type="submit" class="btn primary" data-act="join">${esc(t("home.joinBtn"))}</button>
+          <button type="button" class="btn" data-act="watch">${esc(t("home.watchBtn"))}</button>
+        </div>
+      </form>
+    </section>
+    <section class="panel" aria-labelledby="h-new">
+      <h2 id="h-new">${esc(t("home.new"))}</h2>
+      <form id="create-form">
+        <fieldset class="games">
+          <legend>${esc(t("home.game"))}</legend>
+          <label class="choice"><input type="radio" name="game" value="shithead"${prefs.game !== "sheepshead" ? " checked" : ""}> <span>${esc(t("game.shithead"))}</span><small>${esc(t("home.shitheadBlurb"))}</small></label>
+          <label class="choice"><input type="radio" name="game" value="sheepshead"${prefs.game === "sheepshead" ? " checked" : ""}> <span>${esc(t("game.sheepshead"))}</span><small>${esc(t("home.sheepsheadBlurb"))}</small></label>
+        </fieldset>
+        <div class="grid3">
+          <label class="field"><span>${esc(t("home.seats"))}</span><select id="seats" name="seats"${prefs.game === "sheepshead" ? " disabled" : ""}>${seatOpts}</select></label>
+          <label class="field"><span>${esc(t("home.botLevel"))}</span><select id="level" name="level">${levelOpts}</select></label>
+          <label class="field"><span>${esc(t("home.timer"))}</span><select id="timer" name="timer">${timerOpts}</select></label>
+        </div>
+        <button type="submit" class="btn primary wide" data-act="create">${esc(t("home.create"))}</button>
+      </form>
+    </section>
+    <section class="panel daily" aria-labelledby="h-daily">
+      <h2 id="h-daily">${esc(t("home.dailyTitle"))}</h2>
+      <p>${esc(t("home.dailyNote"))}</p>
+      <button type="button" class="btn wide" data-act="daily">${esc(t("home.daily"))}</button>
+      <p class="to-boards"><a href="/leaderboard" data-nav>${esc(t("lb.link"))}</a></p>
+    </section>
+    <section class="panel" aria-labelledby="h-rules">
+      <h2 id="h-rules">${esc(t("home.rules"))}</h2>
+      <ul class="links">
+        <li><a href="/rules/${lang()}/shithead.html">${esc(t("rules.shithead"))}</a></li>
+        <li><a href="/rules/${lang()}/sheepshead.html">${esc(t("rules.sheepshead"))}</a></li>
+      </ul>
+    </section>
+  </div>`;
+}

@@ -1,0 +1,106 @@
+// The lobby: the code to share, who sits where, the host's controls; and the seat list beside
+// the table (the same controls between games).
+import { lang, t } from "./i18n.js";
+import { esc } from "./ui.js";
+
+function seatLine(app, s) {
+  const info = app.info;
+  const iAmHost = app.isHost();
+  const mine = s.seat === app.seat;
+  const open = info.status === "lobby" || info.status === "between" || info.status === "over";
+  let who;
+  let state = "";
+  if (s.kind === "empty") {
+    who = `<span class="muted">${esc(t("lobby.empty"))}</span>`;
+  } else if (s.kind === "bot") {
+    who = `<span class="who">${esc(app.nameOf(s.seat))}</span>`;
+    // the host sees the level in its selector
+    if (!iAmHost) state = `<span class="badge dim">${esc(t("lobby.botLevel", { level: t("level." + s.bot_level) }))}</span>`;
+  } else {
+    who = `<span class="who">${esc(s.name)}</span>${mine ? ` <span class="muted">(${esc(t("you"))})</span>` : ""}`;
+    state = s.connected
+      ? `<span class="badge ok">${esc(t("lobby.connected"))}</span>`
+      : `<span class="badge bad">${esc(t("lobby.away"))}</span>`;
+    if (s.playing_for) state += ` <span class="badge dim">${esc(t("lobby.playingFor"))}</span>`;
+  }
+  if (s.host) state += ` <span class="badge gold">${esc(t("lobby.host"))}</span>`;
+  const controls = [];
+  if (iAmHost) {
+    if (s.kind === "empty" && open) {
+      controls.push(`<button type="button" class="btn small" data-act="host" data-op="add_bot" data-seat="${s.seat}" data-key="add:${s.seat}">${esc(t("lobby.addBot"))}</button>`);
+    }
+    if (s.kind === "bot") {
+      const opts = ["random", "basic", "strong"]
+        .map((l) => `<option value="${l}"${l === s.bot_level ? " selected" : ""}>${esc(t("level." + l))}</option>`)
+        .join("");
+      controls.push(`<select class="small" data-act="level" data-seat="${s.seat}" data-key="lvl:${s.seat}" aria-label="${esc(t("lobby.levelOf", { n: s.seat + 1 }))}">${opts}</select>`);
+      if (info.status === "lobby") {
+        controls.push(`<button type="button" class="btn small ghost" data-act="host" data-op="remove_bot" data-seat="${s.seat}" data-key="rm:${s.seat}" aria-label="${esc(t("lobby.removeBotN", { n: s.seat + 1 }))}">${esc(t("lobby.removeBot"))}</button>`);
+      }
+    }
+    if (s.kind === "human" && !mine) {
+      controls.push(`<button type="button" class="btn small ghost" data-act="host" data-op="kick" data-seat="${s.seat}" data-key="kick:${s.seat}" aria-label="${esc(t("lobby.kickN", { name: s.name }))}">${esc(t("lobby.kick"))}</button>`);
+    }
+  } else if (s.kind !== "human" && open && app.seat == null && !info.locked) {
+    // a spectator may take a free seat (before the start or between games)
+    controls.push(`<button type="button" class="btn small" data-act="sit" data-seat="${s.seat}" data-key="sit:${s.seat}">${esc(t("lobby.sit"))}</button>`);
+  }
+  return (
+    `<li class="seat${mine ? " mine" : ""}"><span class="num">${s.seat + 1}</span>` +
+    `<span class="desc">${who} ${state}</span><span class="ctl">${controls.join("")}</span></li>`
+  );
+}
+
+export function seatsHTML(app) {
+  const info = app.info;
+  if (!info) return "";
+  const totals = info.games_played
+    ? `<p class="muted">${esc(t("lobby.gamesPlayed", { n: info.games_played }))}</p>`
+    : "";
+  return (
+    `<h2 id="h-seats">${esc(t("lobby.players"))}</h2>` +
+    `<ul class="seats" aria-labelledby="h-seats">${info.seats.map((s) => seatLine(app, s)).join("")}</ul>` +
+    `<p class="muted">${esc(t("lobby.watching", { n: info.spectators }))}${info.locked ? " · " + esc(t("lobby.locked")) : ""}</p>` +
+    (app.seat == null ? `<p><span class="badge gold">${esc(t("lobby.spectator"))}</span></p>` : "") +
+    totals +
+    `<div class="hostbar">${hostBar(app)}<button type="button" class="btn small ghost" data-act="leave" data-key="leave">${esc(t("lobby.leave"))}</button></div>` +
+    `<p class="rules-link"><a href="/rules/${lang()}/${info.game}.html" target="_blank" rel="noopener">${esc(t("rules." + info.game))}</a></p>`
+  );
+}
+
+function hostBar(app) {
+  const info = app.info;
+  if (!app.isHost()) return "";
+  const b = [];
+  const open = info.status === "lobby" || info.status === "between";
+  if (open && info.seats.some((s) => s.kind === "empty")) {
+    b.push(`<button type="button" class="btn small" data-act="host" data-op="fill_bots" data-key="fill">${esc(t("lobby.fill"))}</button>`);
+  }
+  const lockOp = info.locked ? "unlock" : "lock";
+  b.push(`<button type="button" class="btn small ghost" data-act="host" data-op="${lockOp}" data-key="lock">${esc(t(info.locked ? "lobby.unlock" : "lobby.lock"))}</button>`);
+  return b.join("");
+}
+
+// The main area before the first game: the code, the link, start.
+export function render(app) {
+  const info = app.info;
+  const code = info.room;
+  const link = `${location.origin}/r/${code}`;
+  const start = app.isHost()
+    ? `<button type="button" class="btn primary wide" data-act="host" data-op="start" data-key="start">${esc(t("lobby.start"))}</button><p class="muted">${esc(t("lobby.startNote"))}</p>`
+    : `<p class="prompt">${esc(app.seat == null ? t("lobby.spectator") : t("lobby.waitHost"))}</p>`;
+  return `
+  <div class="lobby">
+    <section class="panel share" aria-labelledby="h-share">
+      <h2 id="h-share">${esc(t("lobby.share"))}</h2>
+      <p class="code" aria-label="${esc(t("lobby.codeIs", { code: code.split("").join(" ") }))}">${esc(code)}</p>
+      <p class="link"><a href="/r/${esc(code)}">${esc(link)}</a></p>
+      <div class="buttons">
+        <button type="button" class="btn" data-act="copy" data-text="${esc(link)}" data-key="copy-link">${esc(t("lobby.copyLink"))}</button>
+        <button type="button" class="btn ghost" data-act="copy" data-text="${esc(code)}" data-key="copy-code">${esc(t("lobby.copyCode"))}</button>
+      </div>
+      <p class="muted">${esc(t("game." + info.game))} · ${esc(info.turn_timer ? t("timer.seconds", { n: info.turn_timer }) : t("timer.none"))}</p>
+    </section>
+    <section class="panel">${start}</section>
+  </div>`;
+}

@@ -1,0 +1,94 @@
+// The WebSocket connection: hello, requests matched to their replies by id, reconnection.
+// It knows nothing of screens: the app listens for "message", "up" and "down".
+
+const RETRY_MS = [250, 500, 1000, 2000, 3000, 5000];
+const REPLY_TIMEOUT_MS = 10000;
+
+export class Net extends EventTarget {
+  // device: this browser's stable random token, sent in every hello (leaderboards know the
+  // player by it; there are no accounts)
+  constructor(url, device = null) {
+    super();
+    this.url = url;
+    this.device = device;
+    this.ws = null;
+    this.ready = false; // welcomed by the server
+    this.nextId = 1;
+    this.pending = new Map(); // id -> {resolve, reject, timer}
+    this.attempt = 0;
+    this.retryTimer = null;
+  }
+
+  start() {
+    if (this.ws) return;
+    const ws = new WebSocket(this.url);
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      const hello = { type: "hello", protocol: 1, client: "cardroom-web" };
+      if (this.device) hello.device = this.device;
+      this.request(hello, true).then(
+        () => {
+          this.attempt = 0;
+          this.ready = true;
+          this.dispatchEvent(new Event("up"));
+        },
+        () => ws.close(),
+      );
+    });
+    ws.addEventListener("message", (e) => this._receive(e.data));
+    ws.addEventListener("close", () => this._closed(ws));
+  }
+
+  _closed(ws) {
+    if (this.ws !== ws) return;
+    this.ws = null;
+    this.ready = false;
+    for (const [, p] of this.pending) {
+      clearTimeout(p.timer);
+      p.reject({ code: "connection_lost" });
+    }
+    this.pending.clear();
+    this.dispatchEvent(new Event("down"));
+    const wait = RETRY_MS[Math.min(this.attempt, RETRY_MS.length - 1)];
+    this.attempt += 1;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.start(), wait);
+  }
+
+  _receive(text) {
+    let msg;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      return;
+    }
+    // Every message reaches the app (a `joined` sets the seat, an error is shown);
+    // a reply also settles the request that asked for it.
+    this.dispatchEvent(new CustomEvent("message", { detail: msg }));
+    const waiting = msg.ref != null ? this.pending.get(String(msg.ref)) : undefined;
+    if (waiting) {
+      this.pending.delete(String(msg.ref));
+      clearTimeout(waiting.timer);
+      if (msg.type === "error") waiting.reject(msg);
+      else waiting.resolve(msg);
+    }
+  }
+
+  // Send a message with a fresh id; resolves with its reply, rejects with an error message.
+  request(body, beforeHello = false) {
+    return new Promise((resolve, reject) => {
+      const ws = this.ws;
+      if (!ws || ws.readyState !== WebSocket.OPEN || (!this.ready && !beforeHello)) {
+        reject({ code: "connection_lost" });
+        return;
+      }
+      const id = String(this.nextId++);
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject({ code: "timeout" });
+      }, REPLY_TIMEOUT_MS);
+      this.pending.set(id, { resolve, reject, timer });
+      ws.send(JSON.stringify({ ...body, id }));
+    });
+  }
+}

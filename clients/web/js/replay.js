@@ -1,0 +1,200 @@
+// A finished game or hand, step by step, every seat's cards face up (the game is over).
+// Each step's table comes from the server (`/api/rooms/CODE/history?steps=1`: the rules core
+// replayed it); this page only draws it, like the tables draw a live view.
+import { backHTML, cardHTML, cardsText, cardText, countHTML } from "./cards.js";
+import { t } from "./i18n.js";
+import * as sheepshead from "./sheepshead.js";
+import * as shithead from "./shithead.js";
+import { esc } from "./ui.js";
+
+const GAMES = { shithead, sheepshead };
+
+// The address of a room's replay, with a token when we sit there (its history is the
+// players' alone until the room closes).
+// Without `g`: the list of finished games; with it: that game, step by step.
+export function historyURL(code, token, g = null) {
+  const q = [];
+  if (token) q.push("token=" + encodeURIComponent(token));
+  if (g != null) q.push("g=" + encodeURIComponent(g), "steps=1");
+  return `/api/rooms/${encodeURIComponent(code)}/history` + (q.length ? "?" + q.join("&") : "");
+}
+
+function nameOf(game, seat) {
+  return (game.names && game.names[seat]) || t("lobby.seat", { n: seat + 1 });
+}
+
+// A stand-in for the app, for the game modules' own drawing of a result and of events.
+function fakeApp(game, view) {
+  return { state: { view }, info: null, events: [], seat: null, nameOf: (s) => nameOf(game, s), nextGameHTML: () => "" };
+}
+
+// What one step did, in words (the game modules' event lines, else the action itself).
+export function stepText(game, step) {
+  if (step.seat == null) return t("rp.deal");
+  const who = nameOf(game, step.seat);
+  const mod = GAMES[game.game];
+  const lines = step.events.map((e) => mod.eventText(e, (s) => nameOf(game, s))).filter(Boolean);
+  if (lines.length) return lines.join(" · ");
+  const a = step.action || {};
+  if (a.kind === "swap") return t("rp.swapped", { name: who, cards: cardsText(a.cards || []) });
+  return t("rp.acted", { name: who, action: [a.kind, cardsText(a.cards || [])].join(" ").trim() });
+}
+
+function handHTML(cards, label) {
+  const inner = cards.length
+    ? cards.map((c) => cardHTML(c, { size: "s" })).join("")
+    : `<span class="muted">${esc(t("table.noHand"))}</span>`;
+  return `<div class="rp-hand" role="group" aria-label="${esc(label)}">${inner}</div>`;
+}
+
+// Shithead: the face-up cards lying on the face-down ones, the face-down ones shown open.
+function shTableCards(seat) {
+  const n = Math.max(seat.face_down.length, seat.face_up.length);
+  const stacks = [];
+  for (let slot = 0; slot < n; slot++) {
+    const up = seat.face_up[slot];
+    const down = (seat.face_down_cards || [])[slot];
+    const downHTML = down
+      ? cardHTML(down, { size: "s", extra: "was-down" })
+      : up
+        ? ""
+        : `<span class="card slot-empty size-s" aria-hidden="true"></span>`;
+    const upHTML = up ? cardHTML(up, { size: "s" }) : "";
+    stacks.push(`<span class="slot sz-s${up ? " has-up" : ""}${down ? " has-down" : ""}">${downHTML}${upHTML}</span>`);
+  }
+  return `<div class="tablecards" role="group" aria-label="${esc(t("rp.tableCards"))}">${stacks.join("")}</div>`;
+}
+
+function seatHTML(game, step, seat) {
+  const v = step.view;
+  const nm = nameOf(game, seat);
+  const acted = step.seat === seat;
+  const next = v.to_act.includes(seat) && v.phase !== "over";
+  const badges = [];
+  if (v.dealer === seat) badges.push(`<span class="badge">${esc(t("table.dealer"))}</span>`);
+  if (game.game === "shithead") {
+    const s = v.seats[seat];
+    if (s.out) badges.push(`<span class="badge ok">${esc(t("table.out", { place: s.place }))}</span>`);
+    if (v.outcome && v.outcome.loser === seat) badges.push(`<span class="badge bad">${esc(t("sh.loserBadge"))}</span>`);
+  } else {
+    if (v.picker === seat) badges.push(`<span class="badge gold">${esc(t("ss.picker"))}</span>`);
+    if (v.partner === seat) badges.push(`<span class="badge gold">${esc(t("ss.partner"))}</span>`);
+  }
+  if (next) badges.push(`<span class="badge dim">${esc(t("rp.toAct"))}</span>`);
+  const hand = v.hands[seat] || [];
+  let body = handHTML(hand, t("rp.handOf", { name: nm, n: hand.length }));
+  if (game.game === "shithead") body = `<div class="rp-row">${shTableCards(v.seats[seat])}${body}</div>`;
+  else body += `<span class="stats">${esc(t("ss.tricksN", { n: v.tricks_won[seat] }))} · ${esc(t("ss.pointsN", { n: v.visible_points[seat] }))}</span>`;
+  return (
+    `<section class="seatbox rp-seat${acted ? " acted" : ""}" data-seat="${seat}" aria-label="${esc(nm)}">` +
+    `<header><span class="who">${esc(nm)}</span>${badges.join("")}</header>${body}</section>`
+  );
+}
+
+function shCenter(step) {
+  const v = step.view;
+  const fresh = new Set();
+  for (const e of step.events) if (e.kind === "played" && e.cards) e.cards.forEach((c) => fresh.add(c));
+  const top = v.pile.slice(-6);
+  const cards = top.length
+    ? top.map((c) => cardHTML(c, { size: "m", extra: fresh.has(c) ? "fresh" : "" })).join("")
+    : `<span class="card empty size-m">${esc(t("table.emptyPile"))}</span>`;
+  const label = v.pile.length ? t("table.pileLabel", { n: v.pile.length, top: cardsText(v.pile.slice(-1)) }) : t("table.emptyPile");
+  return (
+    `<div class="center">` +
+    `<div class="stock"><span class="lbl">${esc(t("table.stock"))}</span>${countHTML(v.stock, t("table.stockLabel", { n: v.stock }))}</div>` +
+    `<div class="pile" role="group" aria-label="${esc(label)}"><span class="lbl">${esc(t("table.pile"))} · ${v.pile.length}</span><div class="fan">${cards}</div></div>` +
+    `<div class="stock"><span class="lbl">${esc(t("table.burned"))}</span><span class="num">${v.burned}</span></div>` +
+    `</div>`
+  );
+}
+
+function ssCenter(game, step) {
+  const v = step.view;
+  let cards = v.trick.cards;
+  let caption = v.trick.number ? t("ss.trick", { n: v.trick.number }) : "";
+  let winner = null;
+  if (!cards.length && v.tricks.length) {
+    const done = v.tricks[v.tricks.length - 1];
+    cards = done.cards;
+    winner = done.winner;
+    caption = t("ss.lastTrick", { name: nameOf(game, done.winner), points: done.points });
+  }
+  const plays = cards
+    .map((p) => {
+      const face = p.card == null ? backHTML({ size: "m", label: t("ss.unknownCard") }) : cardHTML(p.card, { size: "m" });
+      return `<figure class="play${p.seat === winner ? " won" : ""}">${face}<figcaption>${esc(nameOf(game, p.seat))}</figcaption></figure>`;
+    })
+    .join("");
+  const blind = v.phase === "pick"
+    ? `<figure class="play"><span class="pair">${backHTML({ size: "m", label: t("ss.blind") })}${backHTML({ size: "m", label: t("ss.blind") })}</span><figcaption>${esc(t("ss.blind"))}</figcaption></figure>`
+    : "";
+  const info = [];
+  if (v.leaster) info.push(esc(t("ss.leaster")));
+  if (v.called) info.push(esc(t(v.unknown_call ? "ss.calledUnknown" : "ss.called", { card: cardText(v.called) })));
+  if (v.alone && v.picker != null) info.push(esc(t("ss.calledAlone", { name: nameOf(game, v.picker) })));
+  const small = (cs) => cs.map((c) => cardHTML(c, { size: "xs" })).join("");
+  if (v.blind && v.phase !== "over") info.push(`${esc(t("ss.blind"))}: ${small(v.blind)}`);
+  if (v.buried) info.push(`${esc(t("ss.buried"))}: ${small(v.buried)}`);
+  if (v.unknown_card) info.push(`${esc(t("ss.unknownCard"))}: ${small([v.unknown_card])}`);
+  return (
+    `<div class="center trick" role="group" aria-label="${esc(caption || t("ss.trickArea"))}">` +
+    `<span class="lbl">${esc(caption)}</span><div class="plays">${blind}${plays}</div></div>` +
+    (info.length ? `<p class="info">${info.map((i) => `<span class="nowrap">${i}</span>`).join(" · ")}</p>` : "")
+  );
+}
+
+// The table at the current step.
+export function boardHTML(r) {
+  const game = r.games[r.g];
+  const step = game.steps[r.step];
+  const seats = step.view.hands.map((_, s) => seatHTML(game, step, s)).join("");
+  const center = game.game === "shithead" ? shCenter(step) : ssCenter(game, step);
+  const over = step.view.phase === "over" ? GAMES[game.game].resultHTML(fakeApp(game, step.view)) : "";
+  return `<div class="felt replay-felt ${game.game}"><div class="rp-seats n${step.view.hands.length}">${seats}</div>${center}${over}</div>`;
+}
+
+export function captionText(r) {
+  const game = r.games[r.g];
+  return t("rp.step", { n: r.step, total: game.steps.length - 1 }) + " · " + stepText(game, game.steps[r.step]);
+}
+
+function gameLabel(game) {
+  const word = game.game === "sheepshead" ? "rp.hand" : "rp.game";
+  return t(word, { n: game.g + 1 }) + " · " + t("game." + game.game);
+}
+
+export function render(app) {
+  const r = app.replay;
+  const back = app.session && app.session.room === r.code && !app.session.watch
+    ? `<a href="/r/${esc(r.code)}" class="btn small ghost" data-nav>${esc(t("rp.backToTable"))}</a>`
+    : `<a href="/" class="btn small ghost">${esc(t("page.home"))}</a>`;
+  const head = `<div class="page-head"><h1>${esc(t("rp.title", { code: r.code }))}</h1>${back}</div>`;
+  if (r.error) return `<div class="replay">${head}<p class="panel" role="alert">${esc(r.error)}</p></div>`;
+  if (!r.games) return `<div class="replay">${head}<p class="muted">${esc(t("net.connecting"))}</p></div>`;
+  const picker = r.games.length > 1
+    ? `<label class="field rp-pick"><span>${esc(t("rp.choose"))}</span><select id="replay-game">${r.games
+        .map((g, i) => `<option value="${i}"${i === r.g ? " selected" : ""}>${esc(gameLabel(g))}</option>`)
+        .join("")}</select></label>`
+    : `<p class="rp-one">${esc(gameLabel(r.games[r.g]))}</p>`;
+  if (!r.games[r.g].steps) {
+    return `<div class="replay">${head}${picker}<p class="muted">${esc(t("net.connecting"))}</p></div>`;
+  }
+  const total = r.games[r.g].steps.length - 1;
+  const btn = (act, key, label, text, end) =>
+    `<button type="button" class="btn${act === "rp-next" ? " primary" : ""}" data-act="${act}" data-key="${act}" aria-keyshortcuts="${key}" aria-label="${esc(label)}"${end ? ' aria-disabled="true"' : ""}>${text}</button>`;
+  return (
+    `<div class="replay">${head}${picker}` +
+    `<div id="replay-board">${boardHTML(r)}</div>` +
+    `<div class="rp-controls" role="toolbar" aria-label="${esc(t("rp.controls"))}">` +
+    btn("rp-first", "Home", t("rp.first"), "«", r.step === 0) +
+    btn("rp-prev", "ArrowLeft", t("rp.prev"), `◀ <span class="lbl">${esc(t("rp.prev"))}</span>`, r.step === 0) +
+    `<input type="range" id="replay-range" min="0" max="${total}" value="${r.step}" aria-label="${esc(t("rp.slider"))}">` +
+    btn("rp-next", "ArrowRight", t("rp.next"), `<span class="lbl">${esc(t("rp.next"))}</span> ▶`, r.step === total) +
+    btn("rp-last", "End", t("rp.last"), "»", r.step === total) +
+    `</div>` +
+    `<p id="replay-caption" class="rp-caption" aria-live="polite">${esc(captionText(r))}</p>` +
+    `<p class="muted rp-keys">${r.games[r.g].game === "shithead" ? esc(t("rp.wasDown")) + " " : ""}${esc(t("rp.keys"))}</p>` +
+    `</div>`
+  );
+}

@@ -1,0 +1,338 @@
+// The Sheepshead table: pick or pass, bury two, call, six tricks, the hand's result.
+// Every move offered comes from the view (`legal`, and `bury_from` for burying).
+import { backHTML, cardHTML, cardText, countHTML } from "./cards.js";
+import { t } from "./i18n.js";
+import { esc } from "./ui.js";
+
+function name(app, seat) {
+  return app.nameOf(seat);
+}
+
+// The order a hand is shown in: trumps high to low, then each fail suit (display only:
+// what may be played always comes from the view).
+const SHOW_ORDER = "QC QS QH QD JC JS JH JD AD TD KD 9D 8D 7D AC TC KC 9C 8C 7C AS TS KS 9S 8S 7S AH TH KH 9H 8H 7H".split(" ");
+
+function shown(cards) {
+  return [...cards].sort((a, b) => SHOW_ORDER.indexOf(a) - SHOW_ORDER.indexOf(b));
+}
+
+function legalOf(view, kind) {
+  return view.legal.filter((a) => a.kind === kind);
+}
+
+function buryFrom(view) {
+  if (Array.isArray(view.bury_from)) return view.bury_from;
+  const all = new Set();
+  for (const a of legalOf(view, "bury")) a.cards.forEach((c) => all.add(c));
+  return [...all];
+}
+
+function options(app) {
+  const v = app.state.view;
+  const calls = legalOf(v, "call");
+  const unknown = legalOf(v, "call_unknown");
+  const unknownAces = [...new Set(unknown.map((a) => a.cards[0]))];
+  return {
+    v,
+    pick: legalOf(v, "pick").length > 0,
+    pass: legalOf(v, "pass").length > 0,
+    bury: v.phase === "bury" && v.legal.length ? buryFrom(v) : [],
+    calls,
+    unknown,
+    unknownAces,
+    alone: legalOf(v, "alone").length > 0,
+    plays: legalOf(v, "play").map((a) => a.cards[0]),
+  };
+}
+
+// The partner revealed, a trick taken, the blind picked: that seat flashes once.
+function flash(app, seat) {
+  const kinds = ["partner_revealed", "trick", "picked"];
+  return app.events.some((e) => e.seat === seat && kinds.includes(e.kind)) ? " flash" : "";
+}
+
+function badges(app, seat) {
+  const v = app.state.view;
+  const info = app.info && app.info.seats[seat];
+  const out = [];
+  if (v.dealer === seat) out.push(`<span class="badge">${esc(t("table.dealer"))}</span>`);
+  if (v.picker === seat) out.push(`<span class="badge gold">${esc(t("ss.picker"))}</span>`);
+  if (v.partner === seat || (seat === app.seat && v.you_are_partner)) {
+    out.push(`<span class="badge gold">${esc(t("ss.partner"))}</span>`);
+  }
+  if (v.phase === "pick" && v.passed.includes(seat)) out.push(`<span class="badge dim">${esc(t("ss.passedBadge"))}</span>`);
+  if (info && info.kind === "bot") out.push(`<span class="badge dim">${esc(t("level." + info.bot_level))}</span>`);
+  if (info && info.kind === "human" && !info.connected) out.push(`<span class="badge bad">${esc(t("lobby.away"))}</span>`);
+  return out.join("");
+}
+
+function statsHTML(v, seat) {
+  return `<span class="stats">${esc(t("ss.tricksN", { n: v.tricks_won[seat] }))} · ${esc(t("ss.pointsN", { n: v.visible_points[seat] }))}</span>`;
+}
+
+function opponentHTML(app, seat) {
+  const v = app.state.view;
+  const turn = v.to_act.includes(seat) && v.phase !== "over";
+  const nm = name(app, seat);
+  return (
+    `<section class="seatbox${turn ? " turn" : ""}${flash(app, seat)}" data-seat="${seat}" aria-label="${esc(nm)}">` +
+    `<header><span class="who">${esc(nm)}</span>${badges(app, seat)}</header>` +
+    `<div class="row">${countHTML(v.hand_counts[seat], t("table.handCount", { name: nm, n: v.hand_counts[seat] }))}${statsHTML(v, seat)}</div>` +
+    `</section>`
+  );
+}
+
+function trickHTML(app) {
+  const v = app.state.view;
+  let cards = v.trick.cards;
+  let caption = v.trick.number ? t("ss.trick", { n: v.trick.number }) : "";
+  let last = false;
+  if (!cards.length && v.tricks.length && v.phase !== "pick") {
+    // show the trick just won until the next card is led
+    const done = v.tricks[v.tricks.length - 1];
+    cards = done.cards;
+    caption = t("ss.lastTrick", { name: name(app, done.winner), points: done.points });
+    last = true;
+  }
+  const fresh = new Set();
+  for (const e of app.events) if (e.kind === "played") fresh.add(e.seat);
+  const winner = last ? v.tricks[v.tricks.length - 1].winner : null;
+  const plays = cards
+    .map((p) => {
+      const face =
+        p.card == null
+          ? backHTML({ size: "m", label: t("ss.unknownCard") })
+          : cardHTML(p.card, { size: "m", extra: fresh.has(p.seat) && !last ? "enter" : "" });
+      return `<figure class="play${p.seat === winner ? " won" : ""}">${face}<figcaption>${esc(name(app, p.seat))}</figcaption></figure>`;
+    })
+    .join("");
+  let blind = "";
+  if (v.phase === "pick") {
+    blind =
+      `<figure class="play"><span class="pair">${backHTML({ size: "m", label: t("ss.blind") })}${backHTML({ size: "m", label: t("ss.blind") })}</span>` +
+      `<figcaption>${esc(t("ss.blind"))}</figcaption></figure>`;
+  }
+  return (
+    `<div class="center trick${last ? " last" : ""}" role="group" aria-label="${esc(caption || t("ss.trickArea"))}">` +
+    `<span class="lbl">${esc(caption)}</span><div class="plays">${blind}${plays}</div>` +
+    `</div>`
+  );
+}
+
+function infoLine(app) {
+  const v = app.state.view;
+  const parts = [];
+  if (v.leaster) parts.push(t("ss.leaster"));
+  else if (v.picker != null && v.phase !== "pick" && v.phase !== "bury") {
+    if (v.alone) parts.push(t("ss.calledAlone", { name: name(app, v.picker) }));
+    else if (v.called) {
+      parts.push(t(v.unknown_call ? "ss.calledUnknown" : "ss.called", { card: cardText(v.called) }));
+    }
+  }
+  if (v.you_are_partner && v.partner == null) parts.push(t("ss.youPartner"));
+  if (app.info && app.info.match_length) {
+    parts.push(t("ss.handOf", { n: Math.min(app.info.games_played + (v.phase === "over" ? 0 : 1), app.info.match_length), total: app.info.match_length }));
+  }
+  const secret = [];
+  if (v.phase !== "over" && v.buried) secret.push(`${esc(t("ss.buried"))}: ${v.buried.map((c) => cardHTML(c, { size: "xs" })).join("")}`);
+  if (v.phase !== "over" && v.unknown_card) secret.push(`${esc(t("ss.unknownCard"))}: ${cardHTML(v.unknown_card, { size: "xs" })}`);
+  const sep = parts.length && secret.length ? " · " : " ";
+  return `<p class="info">${esc(parts.join(" · "))}${secret.length ? `${sep}<span class="secret">${secret.join(" ")}</span>` : ""}</p>`;
+}
+
+function prompt(app, o) {
+  const v = o.v;
+  if (v.phase === "over") return "";
+  if (app.seat == null || !v.to_act.includes(app.seat) || !v.legal.length) {
+    return v.to_act.length ? t("table.turnOf", { name: name(app, v.to_act[0]) }) : "";
+  }
+  if (v.phase === "pick") return t("ss.pickHint");
+  if (v.phase === "bury") return t("ss.buryHint");
+  if (v.phase === "call") return app.mode ? t("ss.unknownHint") : t("ss.callHint");
+  return t("ss.playHint");
+}
+
+function actionsHTML(app, o) {
+  const b = [];
+  const btn = (act, label, extra = "", cls = "btn") =>
+    b.push(`<button type="button" class="${cls}" data-act="${act}" data-key="btn:${act}${extra ? ":" + extra : ""}"${extra ? ` data-card="${extra}"` : ""}>${esc(label)}</button>`);
+  if (o.pick) btn("pick", t("ss.pick"), "", "btn primary");
+  if (o.pass) btn("pass", t("ss.pass"));
+  if (o.bury.length) {
+    b.push(
+      `<button type="button" class="btn primary" data-act="bury" data-key="btn:bury"${app.sel.length === 2 ? "" : " disabled"}>${esc(t("ss.buryN", { n: app.sel.length }))}</button>`,
+    );
+  }
+  for (const a of o.calls) btn("call", t("ss.call", { card: cardText(a.cards[0]) }), a.cards[0], "btn primary");
+  if (!app.mode) for (const ace of o.unknownAces) btn("callu", t("ss.callUnknownBtn", { card: cardText(ace) }), ace);
+  if (o.alone) btn("alone", t("ss.alone"));
+  if (app.sel.length || app.mode) btn("cancel", t("table.cancel"), "", "btn ghost");
+  return b.join("");
+}
+
+export function resultHTML(app) {
+  const v = app.state.view;
+  const r = v.result;
+  if (!r) return "";
+  const info = app.info;
+  let head;
+  if (r.leaster) {
+    head = r.leaster_winner != null ? t("ss.leasterWinner", { name: name(app, r.leaster_winner) }) : t("ss.leasterNone");
+  } else {
+    const won = r.picker_points >= 61;
+    head = t(won ? "ss.pickerWins" : "ss.defendersWin", { name: name(app, r.picker) });
+  }
+  const lines = [];
+  if (!r.leaster) {
+    lines.push(t("ss.sides", { picker: r.picker_points, defenders: r.defender_points, pt: r.picker_tricks, dt: r.defender_tricks }));
+    if (r.partner != null && !r.alone) lines.push(t("ss.partnerWas", { name: name(app, r.partner) }));
+    if (r.alone) lines.push(t("ss.calledAlone", { name: name(app, r.picker) }));
+    if (r.schwarz) lines.push(t("ss.schwarz"));
+    else if (r.schneider) lines.push(t("ss.schneider"));
+  }
+  const buried = r.buried && r.buried.length ? `<p>${esc(t("ss.buried"))}: ${r.buried.map((c) => cardHTML(c, { size: "xs" })).join("")}</p>` : "";
+  const rows = r.units
+    .map((u, s) => {
+      const total = info ? info.totals[s] : u;
+      return `<tr><th scope="row">${esc(name(app, s))}</th><td>${r.seat_points[s]}</td><td class="${u > 0 ? "good" : u < 0 ? "bad" : ""}">${u > 0 ? "+" : ""}${u}</td><td>${total}</td></tr>`;
+    })
+    .join("");
+  return (
+    `<section class="result" aria-label="${esc(t("table.result"))}">` +
+    `<h2>${esc(head)}</h2>${lines.map((l) => `<p>${esc(l)}</p>`).join("")}${buried}` +
+    `<table><thead><tr><th scope="col">${esc(t("table.player"))}</th><th scope="col">${esc(t("ss.pointsCol"))}</th><th scope="col">${esc(t("ss.units"))}</th><th scope="col">${esc(t("ss.total"))}</th></tr></thead><tbody>${rows}</tbody></table>` +
+    app.nextGameHTML() +
+    `</section>`
+  );
+}
+
+export function render(app) {
+  const o = options(app);
+  const v = o.v;
+  const me = app.seat;
+  const others = [];
+  for (let k = 1; k <= 5; k++) {
+    const s = me == null ? k - 1 : (me + k) % 5;
+    if (s !== me) others.push(s);
+  }
+  let myArea = "";
+  if (me != null) {
+    const hand = shown(v.hand || [])
+      .map((c) => cardHTML(c, { size: "l", zone: "hand", key: "hand:" + c, ...cardState(app, o, c) }))
+      .join("");
+    const turn = v.to_act.includes(me) && v.phase !== "over";
+    myArea =
+      `<section class="me${turn ? " turn" : ""}${flash(app, me)}" aria-label="${esc(t("table.yourPlace"))}">` +
+      `<header><span class="who">${esc(name(app, me))} <span class="you">(${esc(t("you"))})</span></span>${badges(app, me)}${statsHTML(v, me)}</header>` +
+      `<div class="hand" role="group" aria-label="${esc(t("table.handLabel", { n: (v.hand || []).length }))}">${hand || `<span class="muted">${esc(t("table.noHand"))}</span>`}</div>` +
+      `</section>`;
+  }
+  return (
+    `<div class="felt sheepshead">` +
+    `<div class="opps n${others.length}">${others.map((s) => opponentHTML(app, s)).join("")}</div>` +
+    trickHTML(app) +
+    infoLine(app) +
+    `<p class="prompt" id="prompt">${esc(prompt(app, o))}</p>` +
+    resultHTML(app) +
+    myArea +
+    `<div class="actions" role="toolbar" aria-label="${esc(t("table.actions"))}">${me != null ? actionsHTML(app, o) : ""}</div>` +
+    `</div>`
+  );
+}
+
+function cardState(app, o, code) {
+  if (o.bury.length) {
+    return o.bury.includes(code) ? { act: "card", playable: true, selected: app.sel.includes(code), pressable: true } : {};
+  }
+  if (app.mode) {
+    const ok = o.unknown.some((a) => a.cards[0] === app.mode && a.cards[1] === code);
+    return ok ? { act: "card", playable: true } : {};
+  }
+  if (o.plays.includes(code)) return { act: "card", playable: true };
+  return {};
+}
+
+export function onAction(app, el) {
+  const o = options(app);
+  const act = el.dataset.act;
+  switch (act) {
+    case "pick":
+    case "pass":
+    case "alone":
+      return app.act({ kind: act });
+    case "call":
+      return app.act({ kind: "call", cards: [el.dataset.card] });
+    case "callu": {
+      const ace = el.dataset.card;
+      const choices = o.unknown.filter((a) => a.cards[0] === ace);
+      if (choices.length === 1) return app.act(choices[0]);
+      app.mode = ace;
+      app.sel = [];
+      return app.redraw();
+    }
+    case "cancel":
+      app.sel = [];
+      app.mode = null;
+      return app.redraw();
+    case "bury":
+      if (app.sel.length === 2) return app.act({ kind: "bury", cards: [...app.sel] });
+      return;
+    case "card":
+      return chooseCard(app, o, el.dataset.card);
+  }
+}
+
+function chooseCard(app, o, code) {
+  if (o.bury.length) {
+    if (app.sel.includes(code)) app.sel = app.sel.filter((c) => c !== code);
+    else if (o.bury.includes(code)) app.sel = [...app.sel, code].slice(-2);
+    return app.redraw();
+  }
+  if (app.mode) {
+    const choice = o.unknown.find((a) => a.cards[0] === app.mode && a.cards[1] === code);
+    if (choice) return app.act(choice);
+    return;
+  }
+  if (o.plays.includes(code)) return app.act({ kind: "play", cards: [code] });
+}
+
+export function onEnter(app, el) {
+  const o = options(app);
+  if (el.dataset.act === "card" && o.bury.length && app.sel.length === 1 && !app.sel.includes(el.dataset.card)) {
+    app.sel = [...app.sel, el.dataset.card];
+    app.act({ kind: "bury", cards: [...app.sel] });
+    return true;
+  }
+  return false;
+}
+
+export function retryStale() {
+  return false;
+}
+
+export function eventText(e, nameOf) {
+  const who = e.seat != null ? nameOf(e.seat) : "";
+  switch (e.kind) {
+    case "passed":
+      return t("ev.passed", { name: who });
+    case "leaster":
+      return t("ev.leaster");
+    case "picked":
+      return t("ev.picked", { name: who });
+    case "buried":
+      return t("ev.buried", { name: who });
+    case "called":
+      if (e.alone) return t("ev.alone", { name: who });
+      return t(e.unknown ? "ev.calledUnknown" : "ev.called", { name: who, card: cardText((e.cards || ["??"])[0]) });
+    case "played":
+      return e.face_down ? t("ev.playedDown", { name: who }) : t("ev.played", { name: who, cards: cardText(e.cards[0]) });
+    case "partner_revealed":
+      return t("ev.partner", { name: who });
+    case "trick":
+      return t("ev.trick", { name: who, points: e.points });
+    case "hand_over":
+      return t("ev.handOver");
+    default:
+      return "";
+  }
+}

@@ -1,0 +1,377 @@
+// The Shithead table. Every move offered comes from the view: `legal` (swaps, ready, pick-ups,
+// flips) and `play_sets` (the cards of one rank that may be played now, any subset of one set).
+import { backHTML, cardHTML, cardsText, countHTML } from "./cards.js";
+import { t } from "./i18n.js";
+import { esc } from "./ui.js";
+
+// play_sets from the view; a server without it (older) still lists one play per rank.
+function playSets(view) {
+  if (Array.isArray(view.play_sets)) return view.play_sets;
+  const byRank = new Map();
+  for (const a of view.legal) {
+    if (a.kind !== "play") continue;
+    for (const c of a.cards) {
+      const set = byRank.get(c[0]) || new Set();
+      set.add(c);
+      byRank.set(c[0], set);
+    }
+  }
+  return [...byRank.values()].map((s) => [...s]);
+}
+
+function setOf(sets, code) {
+  return sets.find((s) => s.includes(code)) || null;
+}
+
+function legalOf(view, kind) {
+  return view.legal.filter((a) => a.kind === kind);
+}
+
+function sameAction(a, b) {
+  return (
+    a.kind === b.kind &&
+    (a.slot ?? null) === (b.slot ?? null) &&
+    (a.cards || []).join() === (b.cards || []).join()
+  );
+}
+
+export function isLegal(view, action) {
+  return view.legal.some((a) => sameAction(a, action));
+}
+
+// What the seat can do right now, derived from the view only.
+function options(app) {
+  const v = app.state.view;
+  const sets = v.phase === "play" ? playSets(v) : [];
+  const swaps = legalOf(v, "swap");
+  const pickups = legalOf(v, "pickup");
+  return {
+    v,
+    sets,
+    swaps,
+    pickups,
+    flips: legalOf(v, "flip"),
+    ready: legalOf(v, "ready").length > 0,
+    plainPickup: pickups.some((a) => !a.cards || a.cards.length === 0),
+    giveUp: pickups.filter((a) => a.cards && a.cards.length === 1).map((a) => a.cards[0]),
+  };
+}
+
+function name(app, seat) {
+  return app.nameOf(seat);
+}
+
+// --------------------------------------------------------------------------- drawing
+
+// A seat that just burned, picked up or went out flashes once (never blocks anything).
+function flash(app, seat) {
+  const kinds = ["burned", "picked_up", "flipped", "went_out"];
+  return app.events.some((e) => e.seat === seat && kinds.includes(e.kind)) ? " flash" : "";
+}
+
+function badges(app, seat) {
+  const v = app.state.view;
+  const s = v.seats[seat];
+  const info = app.info && app.info.seats[seat];
+  const out = [];
+  if (v.dealer === seat) out.push(`<span class="badge">${esc(t("table.dealer"))}</span>`);
+  if (v.phase === "swap" && s.ready) out.push(`<span class="badge ok">${esc(t("table.readyBadge"))}</span>`);
+  if (s.out) out.push(`<span class="badge ok">${esc(t("table.out", { place: s.place }))}</span>`);
+  if (v.outcome && v.outcome.loser === seat) out.push(`<span class="badge bad">${esc(t("sh.loserBadge"))}</span>`);
+  if (info && info.kind === "bot") out.push(`<span class="badge dim">${esc(t("level." + info.bot_level))}</span>`);
+  if (info && info.kind === "human" && !info.connected) out.push(`<span class="badge bad">${esc(t("lobby.away"))}</span>`);
+  return out.join("");
+}
+
+function opponentHTML(app, seat) {
+  const v = app.state.view;
+  const s = v.seats[seat];
+  const turn = v.to_act.includes(seat) && v.phase === "play";
+  const nm = name(app, seat);
+  const known = s.known_in_hand.length
+    ? `<div class="known" aria-label="${esc(t("sh.known"))}">${s.known_in_hand
+        .slice(0, 12)
+        .map((c) => cardHTML(c, { size: "xs" }))
+        .join("")}${s.known_in_hand.length > 12 ? "…" : ""}</div>`
+    : "";
+  return (
+    `<section class="seatbox${turn ? " turn" : ""}${s.out ? " done" : ""}${flash(app, seat)}" data-seat="${seat}" aria-label="${esc(nm)}">` +
+    `<header><span class="who">${esc(nm)}</span>${badges(app, seat)}</header>` +
+    `<div class="row">${countHTML(s.hand_count, t("table.handCount", { name: nm, n: s.hand_count }))}${tableCardsHTML(s, "s")}</div>` +
+    known +
+    `</section>`
+  );
+}
+
+// Face-up cards lying on the face-down ones, as on the table: one stack per slot.
+function tableCardsHTML(s, size, mine = null) {
+  const n = Math.max(s.face_down.length, s.face_up.length);
+  const stacks = [];
+  for (let slot = 0; slot < n; slot++) {
+    const up = s.face_up[slot];
+    let down = "";
+    if (s.face_down[slot]) {
+      const flip = mine && mine.flips.some((a) => a.slot === slot);
+      down = flip
+        ? backHTML({ size, act: "flip", slot, playable: true, key: "down:" + slot, label: t("sh.flipSlot", { n: slot + 1 }) })
+        : backHTML({ size, label: t("table.faceDownN", { n: slot + 1 }) });
+    } else if (!up) {
+      down = `<span class="card slot-empty size-${size}" aria-hidden="true"></span>`;
+    }
+    const face = up
+      ? mine
+        ? cardHTML(up, { size, zone: "up", key: "up:" + up, ...mine.cardState(up, "up") })
+        : cardHTML(up, { size })
+      : "";
+    stacks.push(`<span class="slot sz-${size}${up ? " has-up" : ""}${s.face_down[slot] ? " has-down" : ""}">${down}${face}</span>`);
+  }
+  return `<div class="tablecards" role="group" aria-label="${esc(t("table.tableCards"))}">${stacks.join("")}</div>`;
+}
+
+function pileHTML(app) {
+  const v = app.state.view;
+  const fresh = new Set();
+  for (const e of app.events) if (e.kind === "played" && e.cards) e.cards.forEach((c) => fresh.add(c));
+  const burnedNow = app.events.some((e) => e.kind === "burned");
+  const pickedNow = app.events.some((e) => e.kind === "picked_up" || e.kind === "flipped");
+  const top = v.pile.slice(-5);
+  const cards = top.length
+    ? top.map((c) => cardHTML(c, { size: "m", extra: fresh.has(c) ? "enter" : "" })).join("")
+    : `<span class="card empty size-m">${esc(burnedNow ? t("sh.burnedShort") : t("table.emptyPile"))}</span>`;
+  const topText = v.pile.length ? cardsText(v.pile.slice(-1)) : "";
+  const label = v.pile.length
+    ? t("table.pileLabel", { n: v.pile.length, top: topText })
+    : t("table.emptyPile");
+  const fx = burnedNow ? " burn" : pickedNow ? " taken" : "";
+  return (
+    `<div class="center">` +
+    `<div class="stock"><span class="lbl">${esc(t("table.stock"))}</span>${countHTML(v.stock, t("table.stockLabel", { n: v.stock }))}</div>` +
+    `<div class="pile${fx}" role="group" aria-label="${esc(label)}"><span class="lbl">${esc(t("table.pile"))} · ${v.pile.length}</span><div class="fan">${cards}</div></div>` +
+    `<div class="stock"><span class="lbl">${esc(t("table.burned"))}</span><span class="num">${v.burned}</span></div>` +
+    `</div>`
+  );
+}
+
+function prompt(app, o) {
+  const v = o.v;
+  if (v.phase === "over") return "";
+  if (app.seat == null) return v.turn != null ? t("table.turnOf", { name: name(app, v.turn) }) : t("sh.swapWatch");
+  if (v.phase === "swap") return o.ready ? t("sh.swapHint") : t("sh.waitOthers");
+  if (!v.to_act.includes(app.seat)) return t("table.turnOf", { name: name(app, v.turn) });
+  if (app.mode === "giveup") return t("sh.giveUpHint");
+  if (o.flips.length) return t("sh.flipHint");
+  if (!o.sets.length && o.pickups.length) return t("sh.mustPickup");
+  return t("sh.playHint");
+}
+
+function actionsHTML(app, o) {
+  const v = o.v;
+  const b = [];
+  if (app.seat == null || v.phase === "over") return "";
+  if (v.phase === "swap" && o.ready) {
+    b.push(`<button type="button" class="btn primary" data-act="ready" data-key="btn:ready" aria-keyshortcuts="r">${esc(t("table.ready"))}</button>`);
+  }
+  if (o.sets.length && app.mode !== "giveup") {
+    const n = app.sel.length;
+    b.push(
+      `<button type="button" class="btn primary" data-act="play" data-key="btn:play" aria-keyshortcuts="p"${n ? "" : " disabled"}>` +
+        `${esc(n > 1 ? t("table.playN", { n }) : t("table.play"))}</button>`,
+    );
+  }
+  if (o.pickups.length) {
+    b.push(`<button type="button" class="btn" data-act="pickup" data-key="btn:pickup" aria-keyshortcuts="u">${esc(t("table.pickup"))}</button>`);
+  }
+  if (app.sel.length || app.mode) {
+    b.push(`<button type="button" class="btn ghost" data-act="cancel" data-key="btn:cancel">${esc(t("table.cancel"))}</button>`);
+  }
+  return b.join("");
+}
+
+export function resultHTML(app) {
+  const v = app.state.view;
+  const info = app.info;
+  if (!v.outcome) return "";
+  const loser = v.outcome.loser;
+  const rows = v.seats
+    .map((_, s) => {
+      const place = v.outcome.out_order.indexOf(s);
+      return (
+        `<tr${s === loser ? ' class="bad"' : ""}><th scope="row">${esc(name(app, s))}</th>` +
+        `<td>${place >= 0 ? place + 1 : "–"}</td><td>${info ? info.totals[s] ?? 0 : v.outcome.losses[s]}</td></tr>`
+      );
+    })
+    .join("");
+  return (
+    `<section class="result" aria-label="${esc(t("table.result"))}">` +
+    `<h2>${esc(t("sh.loser", { name: name(app, loser) }))}</h2>` +
+    `<table><thead><tr><th scope="col">${esc(t("table.player"))}</th><th scope="col">${esc(t("sh.place"))}</th><th scope="col">${esc(t("sh.losses"))}</th></tr></thead><tbody>${rows}</tbody></table>` +
+    app.nextGameHTML() +
+    `</section>`
+  );
+}
+
+export function render(app) {
+  const o = options(app);
+  const v = o.v;
+  const me = app.seat;
+  const n = v.players;
+  const others = [];
+  for (let k = 1; k <= n; k++) {
+    const s = me == null ? k - 1 : (me + k) % n;
+    if (s !== me) others.push(s);
+  }
+  const mine = me == null ? null : mineState(app, o);
+  let myArea = "";
+  if (mine) {
+    const s = v.seats[me];
+    const hand = (v.hand || [])
+      .map((c) => cardHTML(c, { size: "l", zone: "hand", key: "hand:" + c, ...mine.cardState(c, "hand") }))
+      .join("");
+    const turn = v.to_act.includes(me);
+    myArea =
+      `<section class="me${turn ? " turn" : ""}${flash(app, me)}" aria-label="${esc(t("table.yourPlace"))}">` +
+      `<header><span class="who">${esc(name(app, me))} <span class="you">(${esc(t("you"))})</span></span>${badges(app, me)}</header>` +
+      tableCardsHTML(s, "m", mine) +
+      `<div class="hand${(v.hand || []).length > 12 ? " many" : ""}" role="group" aria-label="${esc(t("table.handLabel", { n: (v.hand || []).length }))}">${hand || `<span class="muted">${esc(t("table.noHand"))}</span>`}</div>` +
+      `</section>`;
+  }
+  return (
+    `<div class="felt shithead">` +
+    `<div class="opps n${others.length}">${others.map((s) => opponentHTML(app, s)).join("")}</div>` +
+    pileHTML(app) +
+    `<p class="prompt" id="prompt">${esc(prompt(app, o))}</p>` +
+    resultHTML(app) +
+    myArea +
+    `<div class="actions" role="toolbar" aria-label="${esc(t("table.actions"))}">${actionsHTML(app, o)}</div>` +
+    `</div>`
+  );
+}
+
+// How each of my cards is drawn: playable (a button), selected.
+function mineState(app, o) {
+  const v = o.v;
+  const swapSel = app.sel[0];
+  return {
+    flips: o.flips,
+    cardState(code, zone) {
+      if (v.phase === "swap") {
+        const can = o.swaps.some((a) => (zone === "hand" ? a.cards[0] : a.cards[1]) === code);
+        return can ? { act: "card", playable: true, selected: swapSel === code, pressable: true } : {};
+      }
+      if (app.mode === "giveup") {
+        return zone === "up" && o.giveUp.includes(code) ? { act: "card", playable: true } : {};
+      }
+      if (setOf(o.sets, code)) {
+        return { act: "card", playable: true, selected: app.sel.includes(code), pressable: true };
+      }
+      return {};
+    },
+  };
+}
+
+// --------------------------------------------------------------------------- input
+
+export function onAction(app, el) {
+  const o = options(app);
+  const act = el.dataset.act;
+  if (act === "ready") return app.act({ kind: "ready" });
+  if (act === "cancel") {
+    app.sel = [];
+    app.mode = null;
+    return app.redraw();
+  }
+  if (act === "flip") return app.act({ kind: "flip", slot: Number(el.dataset.slot) });
+  if (act === "play") {
+    if (app.sel.length) return app.act({ kind: "play", cards: [...app.sel] });
+    return;
+  }
+  if (act === "pickup") {
+    if (o.plainPickup) return app.act({ kind: "pickup" });
+    if (o.giveUp.length === 1) return app.act({ kind: "pickup", cards: [o.giveUp[0]] });
+    app.mode = app.mode === "giveup" ? null : "giveup";
+    app.sel = [];
+    return app.redraw();
+  }
+  if (act === "card") return chooseCard(app, o, el.dataset.card, el.dataset.zone, false);
+}
+
+// A card was chosen (click or Space); with play=true (Enter, double click) the selection is
+// played at once.
+function chooseCard(app, o, code, zone, play) {
+  const v = o.v;
+  if (v.phase === "swap") {
+    const first = app.sel[0];
+    if (first && first !== code) {
+      const firstZone = (v.hand || []).includes(first) ? "hand" : "up";
+      if (firstZone !== zone) {
+        const pair = zone === "up" ? [first, code] : [code, first];
+        const swap = { kind: "swap", cards: pair };
+        if (o.swaps.some((a) => sameAction(a, swap))) {
+          app.sel = [];
+          return app.act(swap);
+        }
+      }
+    }
+    app.sel = first === code ? [] : [code];
+    return app.redraw();
+  }
+  if (app.mode === "giveup") {
+    if (o.giveUp.includes(code)) return app.act({ kind: "pickup", cards: [code] });
+    return;
+  }
+  const set = setOf(o.sets, code);
+  if (!set) return;
+  const sameSet = app.sel.length && set.includes(app.sel[0]);
+  if (play) {
+    const cards = sameSet ? [...new Set([...app.sel, code])] : [code];
+    return app.act({ kind: "play", cards });
+  }
+  if (!sameSet) app.sel = [code];
+  else if (app.sel.includes(code)) app.sel = app.sel.filter((c) => c !== code);
+  else app.sel = [...app.sel, code];
+  app.redraw();
+}
+
+// Enter on a card, or a double click: choose it and play at once.
+export function onEnter(app, el) {
+  const o = options(app);
+  if (el.dataset.act === "card" && o.v.phase === "play") {
+    chooseCard(app, o, el.dataset.card, el.dataset.zone, true);
+    return true;
+  }
+  return false;
+}
+
+// Swap-phase actions may go stale when another seat moves: resend the same one if it is
+// still legal in the fresh view (our own cards did not change).
+export function retryStale(view, action) {
+  return view.phase === "swap" && isLegal(view, action);
+}
+
+// --------------------------------------------------------------------------- events
+
+export function eventText(e, nameOf) {
+  const who = e.seat != null ? nameOf(e.seat) : "";
+  switch (e.kind) {
+    case "ready":
+      return t("ev.ready", { name: who });
+    case "started":
+      return t("ev.started", { name: who });
+    case "played":
+      return e.source === "face_down"
+        ? t("ev.playedBlind", { name: who, cards: cardsText(e.cards) })
+        : t("ev.played", { name: who, cards: cardsText(e.cards) });
+    case "burned":
+      return t(e.reason === "four" ? "ev.burnedFour" : "ev.burned", { name: who });
+    case "picked_up":
+      return t("ev.pickedUp", { name: who, n: (e.cards || []).length });
+    case "flipped":
+      return t("ev.flipped", { name: who, cards: cardsText(e.cards || []) });
+    case "went_out":
+      return t("ev.wentOut", { name: who, place: e.place });
+    case "game_over":
+      return t("ev.gameOver", { name: nameOf(e.loser) });
+    default:
+      return ""; // swaps and draws are not worth a line
+  }
+}

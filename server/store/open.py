@@ -1,0 +1,43 @@
+"""The stores of one server process, from one setting: no URL, everything in memory; a Redis
+URL (``cardroom serve --redis``, or ``REDIS_URL``), rooms, history and leaderboards in Redis on
+one shared connection pool."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from redis.asyncio import Redis
+
+from server.store.base import RoomStore
+from server.store.health import StoreHealth
+from server.store.leaderboard import Leaderboards, MemoryLeaderboards
+from server.store.memory import MemoryStore
+from server.store.redis_client import connect
+from server.store.redis_leaderboard import RedisLeaderboards
+from server.store.redis_store import RedisStore
+
+
+@dataclass
+class Stores:
+    rooms: RoomStore
+    boards: Leaderboards
+    health: StoreHealth
+    redis: Redis | None = None  # the shared client, when on Redis
+
+    async def close(self) -> None:
+        await self.health.close()
+        if self.redis is not None:
+            await self.redis.aclose()
+        else:
+            await self.rooms.close()
+            await self.boards.close()
+
+
+def open_stores(redis_url: str | None = None, rooms: RoomStore | None = None) -> Stores:
+    """Stores on Redis at ``redis_url``, or in memory (``rooms``: a room store to use as is)."""
+    if redis_url:
+        client = connect(redis_url)
+        on_redis = RedisStore(client=client)
+        return Stores(on_redis, RedisLeaderboards(client=client), StoreHealth(on_redis), client)
+    in_memory = rooms or MemoryStore()
+    return Stores(in_memory, MemoryLeaderboards(), StoreHealth(in_memory))

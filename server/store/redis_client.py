@@ -1,0 +1,75 @@
+"""One way to reach Redis for every Redis-backed store: a client that fails fast when Redis is
+gone and reconnects by itself when it returns, key names, and the mapping of Redis's connection
+errors to :class:`~server.store.base.StoreUnavailable`.
+
+Keys of one room share a hash tag (``{CODE}``), so a room's keys live in one slot and its
+scripts stay valid on a Redis Cluster.
+
+>>> room_key("ABCDE", "log")
+'cr:{ABCDE}:log'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import redis.exceptions as rex
+from redis.asyncio import Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+
+from server.store.base import StoreUnavailable
+
+#: Seconds to wait for Redis to accept or answer before calling it unavailable.
+TIMEOUT = 2.0
+PREFIX = "cr"
+
+# Errors that mean "Redis cannot take this now", as opposed to a bug in a command.
+_UNAVAILABLE: tuple[type[BaseException], ...] = (
+    rex.ConnectionError,  # refused, reset, still loading its data set
+    rex.TimeoutError,
+    rex.ReadOnlyError,  # a replica, or a primary demoted during a failover
+    rex.OutOfMemoryError,
+    OSError,
+)
+
+
+def room_key(code: str, part: str) -> str:
+    """The key of one part of a room: ``room``, ``log``, ``fence``, ``lease`` or ``hist``."""
+    return f"{PREFIX}:{{{code}}}:{part}"
+
+
+def global_key(name: str) -> str:
+    """A key shared by every room (the fence counter, the room index, leaderboards)."""
+    return f"{PREFIX}:{name}"
+
+
+def connect(url: str, timeout: float = TIMEOUT) -> Redis:
+    """A client for ``url`` (``redis://host:port/db``) that fails within ``timeout`` seconds.
+
+    A dropped connection is retried once at once: after a Redis restart the pool's first
+    command meets a dead socket and the retry opens a fresh one, so callers see the outage
+    only while Redis is really down. Every script is safe to run twice.
+    """
+    return Redis.from_url(
+        url,
+        socket_timeout=timeout,
+        socket_connect_timeout=timeout,
+        retry=Retry(NoBackoff(), 1),
+        retry_on_error=[rex.ConnectionError],
+        health_check_interval=30,
+    )
+
+
+@contextmanager
+def unavailable_as_store_error() -> Iterator[None]:
+    """Turn Redis's "cannot reach / cannot write now" errors into :class:`StoreUnavailable`."""
+    try:
+        yield
+    except _UNAVAILABLE as exc:
+        raise StoreUnavailable(f"{type(exc).__name__}: {exc}") from exc
+    except rex.ResponseError as exc:
+        if str(exc).startswith(("MISCONF", "LOADING", "MASTERDOWN")):
+            raise StoreUnavailable(str(exc)) from exc
+        raise

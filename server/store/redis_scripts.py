@@ -1,0 +1,184 @@
+"""The Lua scripts that make each Redis write one atomic, checked step.
+
+Every room script takes the same keys, ``[room, log, fence, hist, lease, index]``
+(see :func:`server.store.redis_client.room_key`), and answers ``{status, number}``:
+``ok``, ``taken`` (create: the code is in use), ``gone`` (no such room), ``fenced`` (the number is
+the room's fence now) or ``conflict`` (the number is the stored version).
+
+A room's keys: ``room`` is a hash with the record (``rec``) and the version (``v``); ``log`` the
+list of action entries; ``fence`` the fencing token of the room's owner (absent: no lease was
+ever taken, fence 0); ``hist`` a hash of finished games by index; ``lease`` who owns the room
+now. ``index`` is one sorted set of every room code scored by when it expires, for listing.
+Scripts read the clock with ``TIME`` so every process agrees on expiry times.
+"""
+
+from __future__ import annotations
+
+_PRELUDE = """
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local function fence_now()
+  return tonumber(redis.call('GET', KEYS[3]) or '0')
+end
+-- every write keeps the room's keys alive for another ttl milliseconds
+local function touch(ttl, code)
+  for i = 1, 4 do redis.call('PEXPIRE', KEYS[i], ttl) end
+  redis.call('ZADD', KEYS[6], now_ms() + ttl, code)
+end
+-- nil when the room exists and the writer's fence is current, else the refusal
+local function refuse(fence)
+  if redis.call('EXISTS', KEYS[1]) == 0 then return {'gone', 0} end
+  local current = fence_now()
+  if tonumber(fence) ~= current then return {'fenced', current} end
+  return nil
+end
+"""
+
+# ARGV: fence, version, record, ttl, code
+CREATE = (
+    _PRELUDE
+    + """
+if redis.call('EXISTS', KEYS[1]) == 1 then return {'taken', 0} end
+-- a code used again: nothing of an earlier room with it survives
+redis.call('DEL', KEYS[2], KEYS[4])
+if tonumber(ARGV[1]) > 0 then
+  redis.call('SET', KEYS[3], ARGV[1])
+else
+  redis.call('DEL', KEYS[3], KEYS[5])
+end
+redis.call('HSET', KEYS[1], 'rec', ARGV[3], 'v', ARGV[2])
+touch(tonumber(ARGV[4]), ARGV[5])
+return {'ok', tonumber(ARGV[2])}
+"""
+)
+
+# ARGV: fence, version, record, ttl, code
+SAVE = (
+    _PRELUDE
+    + """
+local no = refuse(ARGV[1])
+if no then return no end
+local stored = tonumber(redis.call('HGET', KEYS[1], 'v'))
+if tonumber(ARGV[2]) < stored then return {'conflict', stored} end
+redis.call('HSET', KEYS[1], 'rec', ARGV[3], 'v', ARGV[2])
+touch(tonumber(ARGV[4]), ARGV[5])
+return {'ok', tonumber(ARGV[2])}
+"""
+)
+
+# ARGV: fence, version, entry, ttl, code
+APPEND = (
+    _PRELUDE
+    + """
+local no = refuse(ARGV[1])
+if no then return no end
+local stored = tonumber(redis.call('HGET', KEYS[1], 'v'))
+local v = tonumber(ARGV[2])
+if v == stored and redis.call('LINDEX', KEYS[2], -1) == ARGV[3] then
+  return {'ok', v}  -- a retry of the append that already landed
+end
+if v ~= stored + 1 then return {'conflict', stored} end
+redis.call('RPUSH', KEYS[2], ARGV[3])
+redis.call('HSET', KEYS[1], 'v', v)
+touch(tonumber(ARGV[4]), ARGV[5])
+return {'ok', v}
+"""
+)
+
+# ARGV: fence, history ttl, code
+DELETE = (
+    _PRELUDE
+    + """
+if redis.call('EXISTS', KEYS[1]) == 0 then return {'ok', 0} end
+local current = fence_now()
+if tonumber(ARGV[1]) ~= current then return {'fenced', current} end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[5])
+redis.call('ZREM', KEYS[6], ARGV[3])
+redis.call('PEXPIRE', KEYS[4], tonumber(ARGV[2]))
+return {'ok', 0}
+"""
+)
+
+# ARGV: fence, game index, item, ttl, code
+ADD_HISTORY = (
+    _PRELUDE
+    + """
+local no = refuse(ARGV[1])
+if no then return no end
+redis.call('HSET', KEYS[4], ARGV[2], ARGV[3])
+touch(tonumber(ARGV[4]), ARGV[5])
+return {'ok', 0}
+"""
+)
+
+# KEYS: index. Codes of rooms not yet expired (expired ones leave the index here).
+LIST = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+return redis.call('ZRANGE', KEYS[1], 0, -1)
+"""
+
+# Leases. KEYS: lease, fence, fence counter. The lease's value is "<owner> <fence>".
+
+# ARGV: owner, lease ttl, room ttl. {1, fence} when held by the caller (taken or renewed),
+# {0, fence, owner, ms left} when another owner holds it.
+ACQUIRE = """
+local held = redis.call('GET', KEYS[1])
+if held then
+  local owner, fence = string.match(held, '^(.*) (%d+)$')
+  if owner == ARGV[1] then
+    redis.call('PEXPIRE', KEYS[1], ARGV[2])
+    return {1, tonumber(fence)}
+  end
+  return {0, tonumber(fence), owner, redis.call('PTTL', KEYS[1])}
+end
+-- one counter for every room: a token never repeats, even for a code used again
+local fence = redis.call('INCR', KEYS[3])
+redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. fence, 'PX', ARGV[2])
+redis.call('SET', KEYS[2], fence, 'PX', ARGV[3])
+return {1, fence}
+"""
+
+# ARGV: owner, fence, lease ttl. 1 if renewed, 0 if the lease is lost.
+RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] .. ' ' .. ARGV[2] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[3])
+  return 1
+end
+return 0
+"""
+
+# ARGV: owner, fence. 1 if released, 0 if it was not ours any more.
+RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] .. ' ' .. ARGV[2] then
+  redis.call('DEL', KEYS[1])
+  return 1
+end
+return 0
+"""
+
+# Leaderboards. KEYS: board (sorted set), games (hash), names (hash), seen (this result's
+# marker, or the board again when the result has no name).
+# ARGV: player id, score, name, once (1: keep the first score), ttl ms (0: keep for ever),
+# seen ttl ms. 1 if recorded; 0 if a once-per-player board already had this player, or this
+# result was recorded before.
+RECORD = """
+if KEYS[4] ~= KEYS[1] then
+  if not redis.call('SET', KEYS[4], 1, 'NX', 'PX', ARGV[6]) then return 0 end
+end
+if ARGV[4] == '1' then
+  if redis.call('ZADD', KEYS[1], 'NX', ARGV[2], ARGV[1]) == 0 then return 0 end
+else
+  redis.call('ZINCRBY', KEYS[1], ARGV[2], ARGV[1])
+end
+redis.call('HINCRBY', KEYS[2], ARGV[1], 1)
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[3])
+if tonumber(ARGV[5]) > 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[5])
+  redis.call('PEXPIRE', KEYS[2], ARGV[5])
+end
+return 1
+"""

@@ -1,0 +1,123 @@
+"""docker-compose.yml, the Dockerfile and the nginx config agree with each other and with the
+code (Docker does not run here; the same topology runs for real in the multi-process tests)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def compose() -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    return data
+
+
+@pytest.fixture(scope="module")
+def serve_help() -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "server.cli", "serve", "--help"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    return done.stdout
+
+
+def cardroom_services(compose: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {
+        name: s
+        for name, s in compose["services"].items()
+        if s.get("command", [""])[0] == "cardroom"
+    }
+
+
+def option(command: list[str], flag: str) -> str:
+    return command[command.index(flag) + 1]
+
+
+def nginx_upstreams() -> list[tuple[str, int]]:
+    text = (ROOT / "deploy" / "nginx.conf").read_text()
+    block = re.search(r"upstream cardroom \{(.*?)\}", text, re.S)
+    assert block, "nginx.conf has no upstream cardroom"
+    return [(h, int(p)) for h, p in re.findall(r"^\s*server\s+([\w.-]+):(\d+)", block[1], re.M)]
+
+
+def test_redis_keeps_an_append_only_file(compose: dict[str, Any]) -> None:
+    redis = compose["services"]["redis"]
+    assert redis["image"].startswith("redis:")
+    command = redis["command"]
+    assert command[0] == "redis-server" and option(command, "--appendonly") == "yes"
+    assert any(v.endswith(":/data") for v in redis["volumes"])  # the AOF outlives the container
+    assert set(compose["volumes"]) >= {v.split(":")[0] for v in redis["volumes"]}
+
+
+def test_two_cardroom_processes_share_redis(compose: dict[str, Any], serve_help: str) -> None:
+    services = cardroom_services(compose)
+    assert len(services) >= 2
+    for name, service in services.items():
+        assert service["build"] == "."
+        command = service["command"]
+        assert command[:2] == ["cardroom", "serve"], name
+        for flag in (w for w in command if w.startswith("--")):
+            assert re.search(rf"\s{re.escape(flag)}\b", serve_help), f"{name}: {flag} unknown"
+        assert option(command, "--host") == "0.0.0.0"  # reachable from the proxy's container
+        assert option(command, "--port") in service["expose"]
+        assert "REDIS_URL" in serve_help  # serve reads it when --redis is not given
+        url = urlsplit(service["environment"]["REDIS_URL"])
+        assert url.scheme == "redis" and url.hostname in compose["services"]
+        assert compose["services"][url.hostname]["image"].startswith("redis:")
+        assert url.port == 6379
+        assert service["depends_on"]["redis"]["condition"] == "service_healthy"
+
+
+def test_the_proxy_reaches_every_process_with_websockets(compose: dict[str, Any]) -> None:
+    services = cardroom_services(compose)
+    ports = {name: int(option(s["command"], "--port")) for name, s in services.items()}
+    assert sorted(nginx_upstreams()) == sorted(ports.items())
+    proxy = compose["services"]["proxy"]
+    assert proxy["image"].startswith("nginx:")
+    mounted = [v.split(":") for v in proxy["volumes"]]
+    assert ["./deploy/nginx.conf", "/etc/nginx/conf.d/default.conf", "ro"] in mounted
+    assert set(proxy["depends_on"]) == set(services)
+    host_port, _, container_port = proxy["ports"][0].partition(":")
+    text = (ROOT / "deploy" / "nginx.conf").read_text()
+    assert re.search(rf"listen\s+{container_port};", text)
+    assert int(host_port) > 0
+    # the WebSocket handshake passes through: HTTP/1.1 and the Upgrade headers forwarded
+    assert "proxy_http_version 1.1;" in text
+    assert "proxy_set_header Upgrade $http_upgrade;" in text
+    assert "proxy_set_header Connection $connection_upgrade;" in text
+
+
+def test_every_service_named_exists(compose: dict[str, Any]) -> None:
+    names = set(compose["services"])
+    for service in compose["services"].values():
+        assert set(service.get("depends_on", ())) <= names
+
+
+def test_the_image_runs_the_cli_it_installs(serve_help: str) -> None:
+    text = (ROOT / "Dockerfile").read_text()
+    for source in re.findall(r"^COPY\s+(.+?)\s+\S+$", text, re.M):
+        for path in source.split():
+            assert (ROOT / path).exists(), f"Dockerfile copies {path}, which is not in the repo"
+    exposed = re.search(r"^EXPOSE\s+(\d+)", text, re.M)
+    assert exposed
+    cmd = re.search(r"^CMD\s+(\[.*\])$", text, re.M)
+    assert cmd
+    command = yaml.safe_load(cmd[1])
+    assert command[:2] == ["cardroom", "serve"] and option(command, "--port") == exposed[1]
+    for flag in (w for w in command if w.startswith("--")):
+        assert flag in serve_help
+    assert "/healthz" in text  # the health check asks the server's own health page

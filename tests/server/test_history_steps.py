@@ -1,0 +1,99 @@
+"""``/api/rooms/CODE/history?steps=1``: a finished game step by step, every seat's cards open,
+each step the rules core's own views after that action (a client replays it knowing no rule)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from server.net.server import CardroomServer
+from server.rules.base import Action, Game
+from server.rules.sheepshead import Sheepshead
+from server.rules.shithead import Shithead
+from server.store.history import history_item, replay_steps
+from tests.server.conftest import play_until_over
+from tests.server.test_results_api import ANN, client, get
+
+
+def play_out(game: Game, seed: int) -> Game:
+    rng = random.Random(seed)
+    while not game.is_over():
+        seat = rng.choice(game.to_act())
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    return game
+
+
+def check_steps(item: dict[str, Any], steps: list[dict[str, Any]]) -> None:
+    """Each step is the table after that many actions, as each seat's own view shows it."""
+    assert len(steps) == len(item["log"]) + 1
+    assert steps[0]["seat"] is None and steps[0]["action"] is None
+    game = type_of(item).from_deal_record(item["deal"])
+    for k, step in enumerate(steps):
+        if k:
+            seat, text = item["log"][k - 1]
+            assert (step["seat"], step["action"]) == (seat, Action.from_str(text).to_json())
+            events = game.apply(seat, Action.from_str(text))
+            assert step["events"] == [e.to_json() for e in events]
+        view = step["view"]
+        assert view["hands"] == [game.view(s)["hand"] for s in range(game.num_players)]
+        assert view["phase"] == game.phase and view["to_act"] == list(game.to_act())
+        assert "legal" not in view  # a replay offers no moves
+    assert steps[-1]["view"]["phase"] == "over"
+
+
+def type_of(item: dict[str, Any]) -> type[Game]:
+    return Shithead if item["game"] == "shithead" else Sheepshead
+
+
+def test_shithead_steps_show_every_card() -> None:
+    item = history_item(0, play_out(Shithead.new(4, seed=7), 1), ["A", "B", "C", "D"])
+    steps = replay_steps(item)
+    check_steps(item, steps)
+    first = steps[0]["view"]
+    # the whole deck is on the table at the deal: hands, face-up, face-down (open), stock
+    seen = [c for h in first["hands"] for c in h]
+    for s in first["seats"]:
+        seen += s["face_up"] + [c for c in s["face_down_cards"] if c]
+    assert len(set(seen)) == len(seen) == 4 * 9
+    assert len(seen) + first["stock"] == 52
+    # a face-down card turned over leaves its slot empty (None) in the next steps
+    last = steps[-1]["view"]["seats"]
+    assert all(len(s["face_down_cards"]) == len(s["face_down"]) for s in last)
+    assert all(
+        (c is None) == (not down)
+        for s in last
+        for c, down in zip(s["face_down_cards"], s["face_down"], strict=True)
+    )
+
+
+def test_sheepshead_steps_open_the_pickers_secrets() -> None:
+    game = Sheepshead.new(5, dealer=4, seed=11)
+    play_out(game, 3)
+    item = history_item(0, game, [f"P{i}" for i in range(5)])
+    steps = replay_steps(item)
+    check_steps(item, steps)
+    if game.picker is not None:  # the blind and the buried cards, from the picker's own view
+        picked = next(i for i, s in enumerate(steps) if s["view"]["picker"] is not None)
+        assert steps[picked]["view"]["blind"] is not None
+        assert steps[-1]["view"]["buried"] is not None
+
+
+async def test_history_steps_through_the_server(server: CardroomServer) -> None:
+    me = await client(server, ANN)
+    await me.create("shithead", seats=3, name="Ann")
+    await me.host("start")
+    await play_until_over(me)
+    code, token = me.room, me.token
+    # while the room is open, steps are the players' alone, like the rest of the history
+    assert (await get(server, f"/api/rooms/{code}/history?steps=1"))[0] == 403
+    status, body = await get(server, f"/api/rooms/{code}/history?steps=1&token={token}")
+    assert status == 200
+    (item,) = body["games"]
+    check_steps(item, item["steps"])
+    plain = (await get(server, f"/api/rooms/{code}/history?token={token}"))[1]
+    assert "steps" not in plain["games"][0]  # only when asked: a history stays small
+    one = (await get(server, f"/api/rooms/{code}/history?token={token}&g=0&steps=1"))[1]
+    assert one["games"] == body["games"]  # the one game there is, by its index
+    none = (await get(server, f"/api/rooms/{code}/history?token={token}&g=1&steps=1"))[1]
+    assert none["games"] == []
+    await me.close()

@@ -1,0 +1,142 @@
+"""Redis stops mid-game: actions are refused with ``store_unavailable`` and nothing
+acknowledged is lost; ``/healthz`` says degraded; Redis starts again and play resumes without
+restarting Cardroom."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import urllib.error
+import urllib.request
+from collections.abc import AsyncIterator
+from dataclasses import replace
+
+import pytest
+
+from clients import CardroomClient, CardroomError
+from server.bench.redis_server import RedisServer
+from server.net.server import CardroomServer
+from server.store.redis_store import RedisStore
+from tests.server.conftest import choose, make_config
+
+
+@pytest.fixture
+async def on_redis(redis_server: RedisServer) -> AsyncIterator[CardroomServer]:
+    config = replace(make_config(), redis_url=redis_server.url)
+    async with CardroomServer(config) as server:
+        yield server
+
+
+def health(port: int) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode()
+
+
+async def wait_healthy(port: int, timeout: float = 10) -> None:
+    deadline = time.monotonic() + timeout
+    while (await asyncio.to_thread(health, port))[0] != 200:
+        assert time.monotonic() < deadline, "never healthy again"
+        await asyncio.sleep(0.1)
+
+
+async def test_redis_away_mid_game_then_back(
+    on_redis: CardroomServer, redis_server: RedisServer
+) -> None:
+    acked: list[int] = []
+    async with CardroomClient.connect(on_redis.url) as ann:
+        await ann.create("shithead", seats=2, name="Ann")
+        await ann.host("start")  # a bot in the other seat
+        while len(acked) < 3 or ann.view is None or ann.view["phase"] == "swap":
+            state = await ann.wait_turn(timeout=10)
+            try:
+                ack = await ann.act(choose(state.view), version=state.version)
+            except CardroomError as exc:  # the bot got ready first (a simultaneous phase)
+                assert exc.code == "stale_version"
+                continue
+            assert ack.version is not None
+            acked.append(ack.version)
+
+        state = await ann.wait_turn(timeout=10)  # Ann's turn: the bot waits for her
+        assert state.view["phase"] == "play"
+        redis_server.stop()
+        assert await asyncio.to_thread(health, on_redis.port) == (
+            503,
+            "degraded: room store unavailable\n",
+        )
+        for _ in range(2):  # refused, typed, and the room did not move
+            with pytest.raises(CardroomError) as refused:
+                await ann.act(choose(state.view), version=state.version)
+            assert refused.value.code == "store_unavailable"
+        assert ann.version == state.version
+        await ann.chat("still there?")  # nothing to save: still answered
+
+        redis_server.start()  # same data (append-only file), same port
+        await wait_healthy(on_redis.port)
+        ack = await ann.act(choose(state.view), version=state.version)  # the same move now
+        assert ack.version == state.version + 1
+        acked.append(ack.version)
+        while True:  # the bot (its moves held while Redis was away) and Ann play on
+            state = await ann.wait_turn(timeout=10)
+            if state.view["phase"] == "over":
+                break
+            try:
+                ack = await ann.act(choose(state.view), version=state.version)
+            except CardroomError as exc:
+                assert exc.code == "stale_version"
+                continue
+            assert ack.version is not None
+            acked.append(ack.version)
+        room = ann.room
+        assert room is not None
+
+    store = RedisStore(redis_server.url)
+    try:
+        stored = await store.load(room)
+    finally:
+        await store.close()
+    assert stored is not None
+    versions = [e["v"] for e in stored.actions]
+    assert versions == list(range(versions[0], versions[0] + len(versions)))
+    assert set(acked) <= set(versions)
+
+
+async def test_a_bot_move_waits_for_redis(redis_server: RedisServer) -> None:
+    config = replace(make_config(bot_delay=1.0), redis_url=redis_server.url)
+    async with CardroomServer(config) as server, CardroomClient.connect(server.url) as ann:
+        await ann.create("shithead", seats=2, name="Ann")
+        await ann.host("start")
+        while True:
+            state = await ann.wait_turn(timeout=10)
+            try:
+                ack = await ann.act(choose(state.view), version=state.version)
+            except CardroomError as exc:
+                assert exc.code == "stale_version"
+                continue
+            if state.view["phase"] != "swap" and ack.version is not None:
+                break
+        mine = ack.version
+        assert mine is not None
+        redis_server.stop()  # the bot is about to move: its move cannot be stored
+        await asyncio.sleep(2.0)  # well past the bot's delay: nothing may arrive
+        assert ann.version == mine
+        redis_server.start()
+        state = await ann.wait_turn(timeout=10)  # the bot's held move, retried by itself
+        assert state.version == mine + 1 or state.view["phase"] == "over"
+
+
+async def test_a_server_started_while_redis_is_away(redis_server: RedisServer) -> None:
+    redis_server.stop()
+    config = replace(make_config(), redis_url=redis_server.url)
+    async with CardroomServer(config) as server, CardroomClient.connect(server.url) as ann:
+        assert (await asyncio.to_thread(health, server.port))[0] == 503
+        with pytest.raises(CardroomError) as refused:
+            await ann.create("shithead", seats=2, name="Ann")
+        assert refused.value.code == "store_unavailable"
+        redis_server.start()
+        await wait_healthy(server.port)
+        await ann.create("shithead", seats=2, name="Ann")
+        await ann.host("start")
+        assert (await ann.wait_state(timeout=10)).version >= 1

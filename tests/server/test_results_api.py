@@ -1,0 +1,200 @@
+"""Leaderboards and hand history through a real server: the daily Sheepshead table fed only by
+the server's own results, readable through the protocol and ``/api/leaderboard``; a finished
+game's history at ``/api/rooms/CODE/history`` replays through the rules core."""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+import time
+import urllib.error
+import urllib.request
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import connect
+
+from clients import CardroomClient, CardroomError
+from server.bench.redis_server import RedisServer
+from server.net.server import CardroomServer
+from server.rules.base import Action
+from server.store.base import StoreUnavailable
+from server.store.history import replay
+from server.store.leaderboard import Player
+from server.store.memory import MemoryStore
+from tests.server.conftest import make_config, play_until_over
+
+ANN, BOB = "ann-device-0123456789", "bob-device-0123456789"
+
+
+@pytest.fixture(params=["memory", "redis"])
+async def server(request: pytest.FixtureRequest) -> AsyncIterator[CardroomServer]:
+    config = make_config(idle_timeout=0.2)
+    if request.param == "redis":
+        redis: RedisServer = request.getfixturevalue("redis_server")
+        config = replace(config, redis_url=redis.url)
+    async with CardroomServer(config) as srv:
+        yield srv
+
+
+async def get(server: CardroomServer, path: str) -> tuple[int, Any]:
+    """GET on the server's port (in a thread: the server runs in this test's event loop)."""
+    return await asyncio.to_thread(_get, server, path)
+
+
+def _get_gzip(server: CardroomServer, path: str) -> tuple[str | None, Any]:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{server.port}{path}", headers={"Accept-Encoding": "gzip"}
+    )
+    with urllib.request.urlopen(request, timeout=5) as r:
+        encoding = r.headers.get("Content-Encoding")
+        raw = r.read()
+    return encoding, json.loads(gzip.decompress(raw) if encoding == "gzip" else raw)
+
+
+def _get(server: CardroomServer, path: str) -> tuple[int, Any]:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{server.port}{path}", timeout=5) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+async def client(server: CardroomServer, device: str) -> CardroomClient:
+    c = await CardroomClient.connect(server.url, hello=False)
+    await c.hello(device=device)
+    return c
+
+
+async def daily_match(server: CardroomServer, device: str, name: str) -> tuple[str, str, int]:
+    """One human against four bots on today's deals (rule SS-9.2), all ten hands."""
+    me = await client(server, device)
+    await me.create("sheepshead", seats=5, name=name, daily=True)
+    await me.host("start")
+    for hand in range(10):
+        await play_until_over(me)
+        if hand < 9:
+            await me.host("next_game")
+    room = await me.wait_room(lambda r: r.games_played == 10)
+    assert me.room is not None and me.token is not None
+    code, token = me.room, me.token
+    await me.close()
+    return code, token, room.totals[0]
+
+
+async def test_daily_table_ranks_the_servers_own_results(server: CardroomServer) -> None:
+    (ann_room, ann_token, ann_units), (bob_room, bob_token, bob_units) = await asyncio.gather(
+        daily_match(server, ANN, "Ann"), daily_match(server, BOB, "Bob")
+    )
+    # rule SS-9.2: both played the same ten deals
+    _, ann_games = await get(server, f"/api/rooms/{ann_room}/history?token={ann_token}")
+    _, bob_games = await get(server, f"/api/rooms/{bob_room}/history?token={bob_token}")
+    assert [g["deal"] for g in ann_games["games"]] == [g["deal"] for g in bob_games["games"]]
+    assert len(ann_games["games"]) == 10
+
+    status, table = await get(server, "/api/leaderboard?board=daily")
+    assert status == 200
+    scores = {e["name"]: e["score"] for e in table["entries"]}
+    assert scores == {"Ann": ann_units, "Bob": bob_units}
+    assert [e["score"] for e in table["entries"]] == sorted(scores.values(), reverse=True)
+
+    # a client cannot put a score on a board: no message does that
+    async with connect(server.url) as raw:
+        await raw.send(json.dumps({"type": "hello", "id": 1, "protocol": 1, "device": ANN}))
+        await raw.recv()
+        for forged in (
+            {"type": "standings", "ref": 1, "board": "daily", "entries": []},
+            {"type": "score", "id": 2, "board": "daily", "score": 99},
+        ):
+            await raw.send(json.dumps(forged))
+            error = json.loads(await raw.recv())
+            assert error["type"] == "error" and error["code"] in ("unknown_type", "invalid_message")
+    assert (await get(server, "/api/leaderboard?board=daily"))[1] == table
+
+    me = await client(server, ANN)  # the protocol: the same table, and Ann's own entry
+    standings = await me.leaderboard("daily")
+    assert [(e.name, e.score) for e in standings.entries] == [
+        (e["name"], e["score"]) for e in table["entries"]
+    ]
+    assert standings.you is not None and standings.you.name == "Ann"
+    assert standings.you.player == Player(ANN, "Ann").id
+    with pytest.raises(CardroomError) as bad:
+        await me.leaderboard("poker")
+    assert bad.value.code == "bad_board"
+    await me.close()
+    assert (await get(server, "/api/leaderboard?board=nope"))[0] == 400
+
+
+async def test_history_replays_and_opens_to_everyone_after_the_room(
+    server: CardroomServer,
+) -> None:
+    me = await client(server, ANN)
+    await me.create("shithead", seats=2, name="Ann")
+    await me.host("start")
+    final = await play_until_over(me)
+    assert me.room is not None and me.token is not None
+    code, token = me.room, me.token
+
+    assert (await get(server, f"/api/rooms/{code}/history"))[
+        0
+    ] == 403  # the room is open: players only
+    status, body = await get(server, f"/api/rooms/{code}/history?token={token}")
+    assert status == 200 and body["open"]
+    (item,) = body["games"]
+    game = replay(item)  # the rules core replays it move by move to the same end
+    assert game.is_over() and game.view(0) == final
+    assert item["result"] == game.outcome().to_json()
+    assert [(s, Action.from_str(a)) for s, a in item["log"]] == game.log
+    assert item["names"] == ["Ann", "Bot 2"]
+    # a browser that accepts gzip gets the same JSON compressed (replay steps are large)
+    path = f"/api/rooms/{code}/history?token={token}&steps=1"
+    plain = (await get(server, path))[1]
+    encoding, unzipped = await asyncio.to_thread(_get_gzip, server, path)
+    assert encoding == "gzip" and unzipped == plain and plain["games"][0]["steps"]
+
+    _, table = await get(server, f"/api/leaderboard?board=shithead&player={Player(ANN, 'x').id}")
+    assert table["you"]["games"] == 1 and table["you"]["name"] == "Ann"
+
+    await me.leave()
+    await me.close()
+    deadline = time.monotonic() + 10
+    while (answer := await get(server, f"/api/rooms/{code}/history"))[0] != 200:
+        assert answer[0] == 403 and time.monotonic() < deadline, answer
+        await asyncio.sleep(0.05)  # the room closes once idle
+    assert answer[1]["games"] == [item] and not answer[1]["open"]
+    assert (await get(server, "/api/rooms/ZZZZZ/history"))[0] == 404
+
+
+class FlakyHistory(MemoryStore):
+    """A store whose first history write finds the store away (as Redis stopping would)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.failed = False
+
+    async def add_history(self, code: str, item: dict[str, Any], *, fence: int = 0) -> None:
+        if not self.failed:
+            self.failed = True
+            raise StoreUnavailable("connection refused")
+        await super().add_history(code, item, fence=fence)
+
+
+async def test_a_game_recorded_while_the_store_was_away_is_recorded_later() -> None:
+    store = FlakyHistory()
+    async with CardroomServer(make_config(), store=store) as srv:
+        me = await client(srv, ANN)
+        await me.create("shithead", seats=2, name="Ann")
+        await me.host("start")
+        await play_until_over(me)
+        assert me.room is not None
+        deadline = time.monotonic() + 10
+        while not await store.history(me.room):  # retried once the store answers again
+            assert time.monotonic() < deadline, "never recorded"
+            await asyncio.sleep(0.05)
+        assert store.failed and len(await store.history(me.room)) == 1
+        _, table = await get(srv, "/api/leaderboard?board=shithead")
+        assert [e["name"] for e in table["entries"]] == ["Ann"]
+        await me.close()

@@ -1,0 +1,17 @@
+"""Stores on the real redis-server of ``redis_server`` (tests/conftest.py)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from server.bench.redis_server import RedisServer
+from server.store.redis_store import RedisStore
+
+
+@pytest.fixture
+async def redis_store(redis_server: RedisServer) -> AsyncIterator[RedisStore]:
+    store = RedisStore(redis_server.url)
+    yield store
+    await store.close()

@@ -1,0 +1,116 @@
+"""Leaderboards, in memory and in Redis: ranking, one daily entry per player, all-time sums."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import AsyncIterator
+
+import pytest
+
+from server.bench.redis_server import RedisServer
+from server.store.leaderboard import (
+    BadBoard,
+    Board,
+    Entry,
+    Leaderboards,
+    MemoryLeaderboards,
+    Player,
+)
+from server.store.redis_client import global_key
+from server.store.redis_leaderboard import RedisLeaderboards
+
+DAY = datetime.date(2026, 11, 30)
+ANN, BOB, CY, DEE = (Player(f"device-{n}", n) for n in ("Ann", "Bob", "Cy", "Dee"))
+
+
+@pytest.fixture(params=["memory", "redis"])
+async def boards(request: pytest.FixtureRequest) -> AsyncIterator[Leaderboards]:
+    if request.param == "memory":
+        yield MemoryLeaderboards()
+        return
+    server: RedisServer = request.getfixturevalue("redis_server")
+    redis = RedisLeaderboards(server.url)
+    yield redis
+    await redis.close()
+
+
+async def test_daily_ranks_by_units_one_entry_per_player(boards: Leaderboards) -> None:
+    daily = Board.daily(DAY)
+    assert await boards.record(daily, ANN, 6)
+    assert await boards.record(daily, BOB, -3)
+    assert await boards.record(daily, CY, 6)
+    assert await boards.record(daily, DEE, 9)
+    # Bob plays the same deals again under a new name: the first result stands (SS-9.2)
+    assert not await boards.record(daily, Player("device-Bob", "Bobby"), 30)
+    top = await boards.top(daily)
+    assert [(e.rank, e.name, e.score) for e in top] == [
+        (1, "Dee", 9),
+        (2, top[1].name, 6),
+        (2, top[2].name, 6),
+        (4, "Bob", -3),
+    ]
+    assert {top[1].name, top[2].name} == {"Ann", "Cy"}
+    assert await boards.entry(daily, BOB.id) == Entry(4, BOB.id, "Bob", -3, 1)
+    assert await boards.entry(daily, CY.id) == Entry(2, CY.id, "Cy", 6, 1)
+    assert [e.name for e in await boards.top(daily, limit=1)] == ["Dee"]
+    # another day is another table
+    other = Board.daily(DAY + datetime.timedelta(days=1))
+    assert await boards.top(other) == []
+    assert await boards.record(other, BOB, 2)
+    assert await boards.entry(other, BOB.id) == Entry(1, BOB.id, "Bob", 2, 1)
+
+
+async def test_alltime_tables_add_up_per_game(boards: Leaderboards) -> None:
+    sheepshead, shithead = Board.alltime("sheepshead"), Board.alltime("shithead")
+    for units in (2, -1, 4):
+        assert await boards.record(sheepshead, ANN, units)
+    assert await boards.record(sheepshead, BOB, 3)
+    await boards.record(shithead, BOB, 1)
+    await boards.record(shithead, BOB, 0)  # Bob was the shithead this time
+    assert [(e.name, e.score, e.games) for e in await boards.top(sheepshead)] == [
+        ("Ann", 5, 3),
+        ("Bob", 3, 1),
+    ]
+    # the latest name a device played under shows on every board
+    await boards.record(shithead, Player("device-Bob", "Robert"), 1)
+    assert [e.name for e in await boards.top(sheepshead)] == ["Ann", "Robert"]
+    assert await boards.top(shithead) == [Entry(1, BOB.id, "Robert", 2, 3)]
+    assert await boards.entry(shithead, ANN.id) is None
+
+
+async def test_boards_never_show_device_tokens(boards: Leaderboards) -> None:
+    await boards.record(Board.alltime("shithead"), ANN, 1)
+    (entry,) = await boards.top(Board.alltime("shithead"))
+    assert "device-Ann" not in repr(entry) and entry.player == ANN.id
+
+
+async def test_daily_tables_expire(redis_server: RedisServer) -> None:
+    boards = RedisLeaderboards(redis_server.url)
+    try:
+        await boards.record(Board.daily(DAY), ANN, 1)
+        await boards.record(Board.alltime("sheepshead"), ANN, 1)
+        assert await boards.redis.ttl(global_key(f"lb:daily:{DAY}")) > 30 * 24 * 3600
+        assert await boards.redis.ttl(global_key("lb:sheepshead")) == -1  # kept for ever
+    finally:
+        await boards.close()
+
+
+def test_board_names() -> None:
+    assert Board.parse("daily", today=DAY) == Board.daily(DAY)
+    assert Board.parse("daily:2026-11-30") == Board.daily(DAY)
+    assert Board.parse("sheepshead") == Board.alltime("sheepshead")
+    for bad in ("daily:yesterday", "poker", "", "daily:2026-13-01"):
+        with pytest.raises(BadBoard):
+            Board.parse(bad)
+
+
+async def test_a_result_recorded_twice_counts_once(boards: Leaderboards) -> None:
+    sheepshead = Board.alltime("sheepshead")
+    assert await boards.record(sheepshead, ANN, 3, event="ROOMX:7:0")
+    assert not await boards.record(sheepshead, ANN, 3, event="ROOMX:7:0")  # a retry
+    assert await boards.record(sheepshead, BOB, -3, event="ROOMX:7:0")  # same hand, Bob
+    assert await boards.record(sheepshead, ANN, 2, event="ROOMX:7:1")  # the next hand
+    assert [(e.name, e.score, e.games) for e in await boards.top(sheepshead)] == [
+        ("Ann", 5, 2),
+        ("Bob", -3, 1),
+    ]

@@ -1,0 +1,230 @@
+"""Browser tests: Debian's Chromium driven by Playwright (sync API) against a real server.
+
+The server runs on its own event loop in a thread (Playwright's sync API owns the test's
+thread). Every page a test opens is watched: a request to any host but the server fails it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import shutil
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+from server.net.server import CardroomServer, ServerConfig
+from server.rooms.seats import RoomSettings
+
+T = TypeVar("T")
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "build" / "screenshots"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-dev-shm-usage",  # containers often have a tiny /dev/shm
+]
+# Each action waits for the page at most this long (ms): a stuck page fails fast.
+STEP_MS = 10_000
+
+
+@dataclass
+class LiveServer:
+    server: CardroomServer
+    loop: asyncio.AbstractEventLoop
+    base: str
+    # every URL any page asked for, with the test that asked
+    requests: list[str] = field(default_factory=list)
+
+    def call(self, fn: Callable[[], T]) -> T:
+        """Run ``fn`` on the server's loop (its state belongs to that thread)."""
+        done: Future[T] = Future()
+
+        def run() -> None:
+            try:
+                done.set_result(fn())
+            except Exception as exc:  # handed to the test's thread
+                done.set_exception(exc)
+
+        self.loop.call_soon_threadsafe(run)
+        return done.result(timeout=10)
+
+    def record(self, code: str) -> dict[str, Any]:
+        """The room's record: its deal and every accepted action."""
+        return self.call(lambda: self.server.manager.rooms[code].core.record())
+
+
+@pytest.fixture(scope="session")
+def live() -> Iterator[LiveServer]:
+    settings = RoomSettings(grace=60.0, idle_timeout=120.0, bot_delay=0.0)
+    # browsers act faster than people here: a generous rate limit
+    config = ServerConfig(host="127.0.0.1", port=0, rate=1000.0, burst=1000.0, rooms=settings)
+    server = CardroomServer(config)
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, name="cardroom-server", daemon=True)
+    thread.start()
+    asyncio.run_coroutine_threadsafe(server.start(), loop).result(timeout=20)
+    yield LiveServer(server, loop, f"http://127.0.0.1:{server.port}")
+    asyncio.run_coroutine_threadsafe(server.stop(), loop).result(timeout=20)
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(timeout=10)
+    loop.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    # one per module, closed after it: Playwright's sync API holds an event loop on this
+    # thread while it lives, and later asyncio tests need the thread to themselves
+    path = shutil.which("chromium")
+    assert path, "Chromium is needed: apt-get install -y chromium (make test installs it)"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def new_context(live: LiveServer, browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
+    """Open browser contexts (separate people); all their requests must go to the server."""
+    contexts: list[BrowserContext] = []
+    foreign: list[str] = []
+    server_host = urlsplit(live.base).netloc
+
+    def make(**kwargs: Any) -> BrowserContext:
+        # without animations Playwright need not wait for cards to settle before a click
+        defaults = {"viewport": {"width": 1280, "height": 900}, "reduced_motion": "reduce"}
+        ctx = browser.new_context(**{**defaults, **kwargs})
+        ctx.set_default_timeout(STEP_MS)
+
+        def seen(request: Any) -> None:
+            live.requests.append(request.url)
+            if urlsplit(request.url).netloc != server_host and not request.url.startswith("data:"):
+                foreign.append(request.url)
+
+        ctx.on("request", seen)
+        contexts.append(ctx)
+        return ctx
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+    assert not foreign, f"the page asked another host: {foreign}"
+
+
+def watch_errors(page: Page) -> list[str]:
+    """Collect the page's uncaught errors (a test asserts there are none)."""
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return errors
+
+
+# ------------------------------------------------------------------------------ flows
+
+
+def create_room(
+    page: Page, base: str, name: str, game: str, seats: int | None = None, timer: int = 0
+) -> str:
+    """Open the home page, create a room, and return its code (the lobby is showing)."""
+    page.goto(base + "/")
+    page.fill("#name", name)
+    page.check(f'input[name="game"][value="{game}"]')
+    if seats is not None:
+        page.select_option("#seats", str(seats))
+    page.select_option("#timer", str(timer))
+    page.click('#create-form button[type="submit"]')
+    page.wait_for_selector(".lobby .code")
+    code = page.inner_text(".lobby .code").strip()
+    assert re.fullmatch(r"[A-Z0-9]{5}", code), code
+    return code
+
+
+TURN_JS = """() => {
+                const a = document.getElementById("area");
+                if (!a || !window.cardroom || window.cardroom.acting) return false;
+                if (a.querySelector(".result")) return "over";
+                if (a.querySelector('[data-act="ready"]')) return "ready";
+                if (a.querySelector('button.card.playable[data-act="card"]')) return "play";
+                if (a.querySelector('button.card.playable[data-act="flip"]')) return "flip";
+                if (a.querySelector('[data-act="pickup"]')) return "pickup";
+                for (const b of a.querySelectorAll('.actions button:not([disabled])')) {
+                    if (b.dataset.act !== "cancel") return "act";
+                }
+                return false;
+            }"""
+
+
+def wait_turn(page: Page, timeout: float = STEP_MS) -> str:
+    """Wait until this page can do something; return what: ready, play, flip, pickup, over."""
+    return str(page.wait_for_function(TURN_JS, timeout=timeout).json_value())
+
+
+def can_act(page: Page) -> str | None:
+    """What this page can do right now (``None``: nothing, not its turn), without waiting."""
+    what = page.evaluate(f"({TURN_JS})()")
+    return str(what) if what else None
+
+
+def shithead_click_turn(page: Page) -> str:
+    """Play one Shithead turn with the mouse: the first highlighted card(s), else pick up."""
+    what = wait_turn(page)
+    try:
+        if what == "ready":
+            page.click('[data-act="ready"]', timeout=2000)
+        elif what == "play":
+            first = page.locator('#area button.card.playable[data-act="card"]').first
+            code = first.get_attribute("data-card", timeout=2000)
+            first.click(timeout=2000)
+            # the other cards of its rank that may go with it: choose them too
+            sets = page.evaluate("window.cardroom.state.view.play_sets")
+            for other in [c for c in next((s for s in sets if code in s), []) if c != code]:
+                page.click(f'#area button.card.playable[data-card="{other}"]', timeout=2000)
+            play = page.locator('[data-act="play"]:not([disabled])')
+            if play.count():  # in the give-up mode the card itself was the move
+                play.click(timeout=2000)
+        elif what == "flip":
+            page.click('#area button.card.playable[data-act="flip"]', timeout=2000)
+        elif what == "pickup":
+            page.click('[data-act="pickup"]', timeout=2000)
+    except Exception:  # the view moved on under the click (a bot played): look again
+        if what == "over":
+            raise
+    return what
+
+
+def seen_cards_script() -> str:
+    """An init script that records, per state version on screen, every card code the page's
+    DOM held (card attributes, and rank-and-suit text such as "10♦" in text or attributes)."""
+    return """
+    (() => {
+      const seen = {};
+      window.__seenCards = seen;
+      const ranks = {"10": "T"};
+      const suits = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"};
+      const scan = () => {
+        const app = window.cardroom;
+        const version = app && app.state ? app.state.version : 0;
+        const got = new Set(seen[version] || []);
+        const html = document.documentElement.outerHTML;
+        for (const m of html.matchAll(/data-card="([2-9TJQKA][CDHS])"/g)) got.add(m[1]);
+        const text = (document.body ? document.body.innerText : "") + html;
+        for (const m of text.matchAll(/(10|[2-9JQKA])\\s*([♣♦♥♠])/g)) {
+          got.add((ranks[m[1]] || m[1]) + suits[m[2]]);
+        }
+        seen[version] = [...got];
+      };
+      const all = {subtree: true, childList: true, attributes: true, characterData: true};
+      new MutationObserver(scan).observe(document, all);
+      document.addEventListener("DOMContentLoaded", scan);
+    })();
+    """

@@ -1,0 +1,250 @@
+"""The leaderboard page and the replay of a finished game, in the browser.
+
+- The page keeps one random device token and says hello with it; the leaderboard shows the
+  results the server recorded (seeded here through the server's own recording path, in its
+  process: no client can claim a score) with this browser's own line highlighted.
+- A Shithead game played to its end is replayed step by step from the result screen, with
+  every seat's cards as the rules core had them after each step.
+- axe finds no serious or critical violation on either page; screenshots at 375 and 1280 px.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import json
+import re
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from typing import Any
+
+from playwright.sync_api import BrowserContext, Page
+
+from clients import CardroomClient
+from server.store.leaderboard import Board, Player
+from server.store.results import game_results, match_results, record_results
+from tests.server.conftest import play_until_over
+from tests.web.conftest import LiveServer, watch_errors
+from tests.web.test_a11y_screens import shoot
+
+TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+def on_server(live: LiveServer, coro: Any, timeout: float = 60) -> Any:
+    """Run a coroutine on the server's own event loop (its stores belong to that loop)."""
+    return asyncio.run_coroutine_threadsafe(coro, live.loop).result(timeout)
+
+
+def device_of(page: Page) -> str:
+    token = page.evaluate("JSON.parse(localStorage.getItem('cardroom.device'))")
+    assert isinstance(token, str) and TOKEN.fullmatch(token), token
+    return token
+
+
+def test_leaderboard_shows_the_servers_results_and_your_rank(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    page = new_context(reduced_motion="no-preference").new_page()
+    errors = watch_errors(page)
+    page.goto(live.base + "/")
+    page.wait_for_function("() => window.cardroom && window.cardroom.online")
+    device = device_of(page)
+    page.reload()  # the same token after a reload, and the hello carries it
+    page.wait_for_function("() => window.cardroom && window.cardroom.online")
+    assert device_of(page) == device
+    assert live.call(lambda: device in live.server.manager.devices.values())
+
+    # results as the server records a finished daily match and finished games
+    ann, bob, cy = Player(device, "Ann"), Player("bob-" + "b" * 20, "Bob"), Player("c" * 24, "Cy")
+    today = datetime.datetime.now(datetime.UTC).date()
+    results = match_results(today, (7, 31, -12), [ann, bob, cy])
+    results += game_results("sheepshead", (4, -2, 1), [ann, bob, cy])
+    results += game_results("shithead", (0, 1), [ann, bob])
+    on_server(live, record_results(live.server.stores.boards, results, "web-test:lb"))
+
+    # after a daily match, its result screen links here (and to the hand's replay)
+    links = page.evaluate(
+        """() => window.cardroom.afterGameLinks.call({seat: 0, info: {room: "ABCDE",
+            game: "sheepshead", status: "over", daily: "2026-11-30"}})"""
+    )
+    assert 'href="/leaderboard"' in links and 'href="/r/ABCDE/history"' in links
+    page.click("a[href='/leaderboard']")  # from home
+    page.wait_for_selector(".board[data-board='daily'] tbody tr")
+    assert page.evaluate("location.pathname") == "/leaderboard"
+    daily = page.locator(".board[data-board='daily']")
+    names = daily.locator("tbody th[scope='row']").all_inner_texts()
+    assert [n.split(" (")[0] for n in names] == ["Bob", "Ann", "Cy"]  # by units, best first
+    mine = daily.locator("tr.mine")
+    assert mine.count() == 1 and "Ann" in mine.inner_text()
+    assert mine.get_attribute("aria-current") == "true"
+    with urllib.request.urlopen(
+        f"{live.base}/api/leaderboard?board=daily&player={ann.id}", timeout=5
+    ) as r:
+        you = json.loads(r.read())["you"]
+    assert mine.locator("td.rank").inner_text() == str(you["rank"]) == "2"
+    # the all-time tables: this browser's own line on each
+    for board, score in (("sheepshead", "4"), ("shithead", "1")):
+        row = page.locator(f".board[data-board='{board}'] tr.mine")
+        row.wait_for()
+        assert "Ann" in row.inner_text() and row.locator("td.num").first.inner_text() == score
+    assert Board.daily(today).key in page.evaluate("window.cardroom.boards.daily.board")
+
+    page.select_option("#lang", "pt")  # the page in another language
+    page.wait_for_selector(".board[data-board='daily'] tr.mine")
+    assert "Classificações" in page.inner_text("h1")
+    page.select_option("#lang", "en")
+    page.wait_for_selector(".board[data-board='daily'] tr.mine")
+    shoot(page, "leaderboard")
+    assert not errors
+
+
+def finished(live: LiveServer, game: str, seats: int, games: int = 1) -> tuple[str, str]:
+    """Games (or hands) played to their end by a scripted player and bots: (room, seat token)."""
+
+    async def play() -> tuple[str, str]:
+        me = await CardroomClient.connect(live.server.url)
+        await me.create(game, seats=seats, name="Ann")
+        await me.host("start")
+        await play_until_over(me)
+        for _ in range(games - 1):
+            await me.host("next_game")
+            await play_until_over(me)
+        assert me.room is not None and me.token is not None
+        room, token = me.room, me.token
+        await me.close()
+        return room, token
+
+    result: tuple[str, str] = on_server(live, play())
+    return result
+
+
+def history(live: LiveServer, room: str, token: str, g: int = 0) -> Any:
+    """Finished game ``g`` of a room, step by step, as the API gives it to its players."""
+    with urllib.request.urlopen(
+        f"{live.base}/api/rooms/{room}/history?steps=1&g={g}&token={token}", timeout=5
+    ) as r:
+        (game,) = json.loads(r.read())["games"]
+    return game
+
+
+def seated(ctx: BrowserContext, room: str, token: str) -> BrowserContext:
+    """A browser that holds the seat (its token kept as the page keeps it)."""
+    session = json.dumps({"room": room, "token": token, "seat": 0})
+    ctx.add_init_script(
+        f"if (!localStorage.getItem('cardroom.session')) "
+        f"localStorage.setItem('cardroom.session', {json.dumps(session)})"
+    )
+    return ctx
+
+
+def shown_hands(page: Page) -> Any:
+    return page.evaluate(
+        """() => [...document.querySelectorAll('.rp-seat')].map(s =>
+            [...s.querySelectorAll('.rp-hand [data-card]')].map(c => c.dataset.card))"""
+    )
+
+
+def test_replay_steps_through_a_finished_shithead_game(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    room, token = finished(live, "shithead", 2)
+    game = history(live, room, token)
+    steps = game["steps"]
+    total = len(steps) - 1
+
+    ctx = seated(new_context(reduced_motion="no-preference"), room, token)
+    page = ctx.new_page()
+    errors = watch_errors(page)
+    page.goto(f"{live.base}/r/{room}")  # back at the table: the result, and its replay
+    page.click(".result a[href$='/history']")
+    page.wait_for_selector("#replay-board .rp-seat")
+    assert page.evaluate("location.pathname") == f"/r/{room}/history"
+
+    page.focus("[data-act='rp-next']")
+    for k in range(total + 1):
+        caption = page.inner_text("#replay-caption")
+        assert caption.startswith(f"Step {k} of {total}"), caption
+        # every seat's hand as the rules core had it after this step
+        assert shown_hands(page) == steps[k]["view"]["hands"], k
+        if k < total:
+            page.keyboard.press("ArrowRight")
+    page.wait_for_selector("#replay-board .result")  # the end: who lost
+    loser = game["result"]["loser"]
+    assert game["names"][loser] in page.inner_text("#replay-board .result h2")
+    shoot(page, "replay-end")
+    page.keyboard.press("ArrowRight")  # nothing after the end
+    assert page.inner_text("#replay-caption").startswith(f"Step {total} of")
+    page.keyboard.press("ArrowLeft")
+    assert page.inner_text("#replay-caption").startswith(f"Step {total - 1} of")
+    page.keyboard.press("Home")
+    assert page.inner_text("#replay-caption").startswith("Step 0 of")
+    # the deal: every face-down card shown too (the game is over)
+    downs = page.locator("#replay-board .card.was-down").count()
+    assert downs == sum(len(s["face_down_cards"]) for s in steps[0]["view"]["seats"]) > 0
+    page.click("[data-act='rp-next']")
+    page.click("[data-act='rp-next']")
+    assert page.inner_text("#replay-caption").startswith("Step 2 of")
+    mid = total // 2  # the slider jumps anywhere
+    page.eval_on_selector(
+        "#replay-range",
+        f"el => {{ el.value = '{mid}'; el.dispatchEvent(new Event('input', {{bubbles: true}})); }}",
+    )
+    assert page.inner_text("#replay-caption").startswith(f"Step {mid} of")
+    assert shown_hands(page) == steps[mid]["view"]["hands"]
+    shoot(page, "replay")
+
+    page.evaluate("window.__samePage = true")
+    page.click(f"a[href='/r/{room}']")  # back to the table without leaving the room
+    page.wait_for_selector("#area .result")
+    assert page.evaluate("location.pathname") == f"/r/{room}"
+    assert page.evaluate("window.__samePage") is True  # no reload: the seat stayed
+    shoot(page, "shithead-result")  # the result with its replay link
+
+    # a visitor without a seat is told why, while the room is open
+    other = new_context().new_page()
+    other.goto(f"{live.base}/r/{room}/history")
+    other.wait_for_selector(".replay [role='alert']")
+    assert "only its players" in other.inner_text(".replay [role='alert']")
+    assert not errors
+
+
+def test_replay_of_a_sheepshead_hand(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    room, token = finished(live, "sheepshead", 5, games=2)
+    page = seated(new_context(), room, token).new_page()
+    errors = watch_errors(page)
+    page.goto(f"{live.base}/r/{room}/history")  # the link itself opens the replay
+    page.wait_for_selector("#replay-board .rp-seat")
+    assert page.locator("#replay-board .rp-seat").count() == 5
+    # the hand just played first; the other one of the room's history a choice away
+    assert page.eval_on_selector("#replay-game", "el => el.value") == "1"
+    assert shown_hands(page) == history(live, room, token, 1)["steps"][0]["view"]["hands"]
+    page.select_option("#replay-game", "0")
+    game = history(live, room, token, 0)
+    steps = game["steps"]
+    total = len(steps) - 1
+    caption = "document.getElementById('replay-caption')?.textContent"
+    page.wait_for_function(f"() => /^Step 0 of {total}\\b/.test({caption})")
+    page.focus("[data-act='rp-next']")
+    for k in range(total + 1):
+        assert page.inner_text("#replay-caption").startswith(f"Step {k} of {total}")
+        assert shown_hands(page) == steps[k]["view"]["hands"], k
+        if k == total // 2:
+            shoot(page, "replay-sheepshead")
+        page.keyboard.press("ArrowRight")
+    page.wait_for_selector("#replay-board .result")
+    assert not errors
+
+
+def test_the_pages_own_addresses_serve_the_app(live: LiveServer) -> None:
+    for path in ("/leaderboard", "/r/k7q2m/history", "/r/K7Q2M/history/"):
+        with urllib.request.urlopen(live.base + path, timeout=5) as r:
+            assert r.status == 200 and b'src="/js/app.js"' in r.read(), path
+    for path in ("/leaderboards", "/r/K7Q2M/historyx", "/r/K7Q2M/history/1"):
+        try:
+            urllib.request.urlopen(live.base + path, timeout=5)
+            raise AssertionError(f"{path} served")
+        except urllib.error.HTTPError as exc:
+            assert exc.code == 404, path

@@ -1,0 +1,114 @@
+"""A Sheepshead hand in the browser: pick, bury two, call a partner, six tricks, the result."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from playwright.sync_api import BrowserContext
+
+from server.rooms.matches import Match
+from server.rules.base import Action
+from tests.web.conftest import LiveServer, create_room, wait_turn, watch_errors
+
+
+def scripted_deal() -> tuple[int, list[str]]:
+    """A seed whose first hand lets seat 0 pick first and then call an ace, and the two cards
+    to bury so that the call stays open (the rules core is the oracle; the page knows nothing)."""
+    for seed in range(4, 500, 5):  # seed % 5 == 4: seat 4 deals, seat 0 is asked first
+        game = Match.create("sheepshead", 5, seed=seed).current
+        if list(game.to_act()) != [0]:
+            continue
+        game.apply(0, Action.from_str("pick"))
+        for bury in [a for a in game.view(0)["legal"] if a["kind"] == "bury"]:
+            trial = Match.create("sheepshead", 5, seed=seed).current
+            trial.apply(0, Action.from_str("pick"))
+            trial.apply(0, Action.from_str("bury " + " ".join(bury["cards"])))
+            if any(a["kind"] == "call" for a in trial.view(0)["legal"]):
+                return seed, list(bury["cards"])
+    raise AssertionError("no scripted deal found")
+
+
+def test_a_sheepshead_hand_through_pick_bury_call_tricks_and_result(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    seed, bury = scripted_deal()
+    page = new_context(viewport={"width": 375, "height": 740}).new_page()
+    errors = watch_errors(page)
+    code = create_room(page, live.base, "Sam", "sheepshead")
+
+    def set_seed() -> None:
+        live.server.manager.rooms[code].core.seed = seed
+
+    live.call(set_seed)
+    page.click('[data-act="host"][data-op="start"]')
+
+    # pick (rule SS-3.1: seat 0 sits at the dealer's left and is asked first)
+    page.wait_for_selector('[data-act="pick"]')
+    assert page.is_visible('[data-act="pass"]')
+    page.click('[data-act="pick"]')
+    # bury two (SS-3.2): the blind is in the hand, eight cards to choose from
+    page.wait_for_selector('[data-act="bury"]')
+    assert page.locator(".me .hand button.card.playable").count() == 8
+    assert page.is_disabled('[data-act="bury"]')
+    for card in bury:
+        page.click(f'.me .hand button.card[data-card="{card}"]')
+    page.click('[data-act="bury"]:not([disabled])')
+    # call (SS-4.1)
+    page.wait_for_selector('[data-act="call"]')
+    assert page.is_visible('[data-act="alone"]')
+    called = page.get_attribute('[data-act="call"]', "data-card")
+    page.click('[data-act="call"]')
+    page.wait_for_selector('.info:has-text("Called card")')
+    assert page.evaluate("window.cardroom.state.view.called") == called
+
+    # six tricks: play a highlighted card whenever it is our turn
+    played = 0
+    while True:
+        what = wait_turn(page, timeout=20_000)
+        if what == "over":
+            break
+        assert what == "play", what
+        cards = page.locator('.me .hand button.card.playable[data-act="card"]')
+        # only cards the view allows are highlighted
+        legal = page.evaluate(
+            "window.cardroom.state.view.legal.filter(a => a.kind === 'play').map(a => a.cards[0])"
+        )
+        highlighted = cards.evaluate_all("els => els.map(e => e.dataset.card)")
+        assert sorted(highlighted) == sorted(legal)
+        try:
+            cards.first.click(timeout=2000)
+            played += 1
+        except Exception:
+            continue
+    assert played == 6
+    view = page.evaluate("window.cardroom.state.view")
+    assert len(view["tricks"]) == 6 and view["result"]["picker"] == 0
+    text = page.inner_text(".result")
+    units = view["result"]["units"]
+    assert sum(units) == 0
+    assert f"{units[0]:+d}".replace("+0", "0") in text
+    # the running total of the match and the next hand
+    page.wait_for_selector('[data-act="host"][data-op="next_game"]')
+    assert page.inner_text(".result thead").split()[-1] == "Total"
+    page.click('[data-act="host"][data-op="next_game"]')
+    page.wait_for_function("() => window.cardroom.state.view.phase !== 'over'")
+    assert page.inner_text(".info").count("Hand 2 of 10") == 1
+    assert not errors, errors
+
+
+def test_todays_sheepshead_starts_against_four_bots(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    page.goto(live.base + "/")
+    page.fill("#name", "Dana")
+    page.select_option("#level", "random")
+    page.click('[data-act="daily"]')
+    page.wait_for_selector(".felt.sheepshead")
+    info = page.evaluate("window.cardroom.info")
+    assert info["game"] == "sheepshead" and info["daily"] and info["match_length"] == 10
+    assert [s["kind"] for s in info["seats"]] == ["human", "bot", "bot", "bot", "bot"]
+    assert {s["bot_level"] for s in info["seats"][1:]} == {"random"}  # the level chosen
+    assert "Hand 1 of 10" in page.inner_text(".info")
+    assert not errors, errors
