@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
 
 #: The protocol versions this package speaks. A server refuses a ``hello`` naming another.
@@ -343,3 +344,34 @@ def parse_server(data: str | bytes) -> ServerMessage:
 def dump(message: BaseModel) -> str:
     """One message as a compact JSON text frame."""
     return message.model_dump_json(exclude_none=False)
+
+
+def dump_state(
+    room: str,
+    version: int,
+    seat: int | None,
+    view: dict[str, Any],
+    events: list[dict[str, Any]],
+    deadline: float | None,
+) -> str:
+    """A :class:`State` frame built by the server itself, serialised straight from its parts:
+    the same text as ``dump(State(...))`` without building and validating a model for every
+    recipient of every action (the server made the view; nothing in it needs checking).
+    """
+    frame = {
+        "type": "state",
+        "room": room,
+        "version": version,
+        "seat": seat,
+        "view": view,
+        "events": events,
+        "deadline": deadline,
+    }
+    return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def dump_ack(ref: RequestId, version: int | None = None) -> str:
+    """An :class:`Ack` the server built, serialised straight: the same text as
+    ``dump(Ack(ref=ref, version=version))`` (one per accepted action, so it is on the hot path).
+    """
+    return orjson.dumps({"type": "ack", "ref": ref, "version": version}).decode()

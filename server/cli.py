@@ -16,6 +16,7 @@ SIMS = {name: f"server.sim.{name}" for name in GAME_NAMES}
 BENCHES = {
     "rules": "server.bench.rules",
     "server": "server.bench.server",
+    "frames": "server.bench.frames",
     "redis": "server.bench.redis",
     "takeover": "server.bench.takeover",
 }
@@ -35,6 +36,9 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("play", help="play in the terminal (Textual)", add_help=False)
     sub.add_parser("fuzz", help="hostile frames against a loopback server", add_help=False)
     sub.add_parser("soak", help="rooms and people churning for --minutes", add_help=False)
+    sub.add_parser(
+        "loadtest", help="rooms of scripted clients against one server process", add_help=False
+    )
     args, rest = parser.parse_known_args(argv)
     if args.command == "serve":
         return serve(rest)
@@ -48,6 +52,8 @@ def main(argv: list[str] | None = None) -> int:
         module = importlib.import_module("server.arena")
     elif args.command in ("fuzz", "soak"):
         module = importlib.import_module(f"server.fuzz.{args.command}")
+    elif args.command == "loadtest":
+        module = importlib.import_module("server.bench.loadtest")
     else:
         module = importlib.import_module(BENCHES[args.what])
     result: int = module.main(rest)
@@ -108,6 +114,13 @@ def serve(argv: list[str]) -> int:
         help="do not hand freed memory back to the system after bursts of closed connections",
     )
     parser.add_argument(
+        "--compression",
+        choices=("off", "deflate"),
+        default="off",
+        help="permessage-deflate for clients that offer it (off: frames go uncompressed; "
+        "docs/benchmarks.md has the measured cost of each)",
+    )
+    parser.add_argument(
         "--redis",
         default=os.environ.get("REDIS_URL") or None,
         metavar="URL",
@@ -133,6 +146,7 @@ def serve(argv: list[str]) -> int:
         max_connections=args.max_connections,
         max_per_address=args.max_per_address,
         trim_memory=args.trim_memory,
+        compression=args.compression,
         redis_url=args.redis,
         rooms=RoomSettings(
             grace=args.grace, idle_timeout=args.idle_timeout, bot_delay=args.bot_delay

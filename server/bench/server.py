@@ -1,110 +1,30 @@
-"""``cardroom bench server``: game actions per second through one real server process.
+"""``cardroom bench server``: game actions per second through one real server process, with
+bots.
 
-Starts ``cardroom serve`` as a child process on a loopback port (bots move at once), opens
-``--rooms`` rooms, each with one scripted human (a :class:`clients.CardroomClient` in this
-process) and bots in the other seats, plays for ``--seconds`` (starting the next game whenever
-one ends), then reads the server's own ``/metrics``: accepted actions (human and bot) per second
-and the action-to-view latency. Traffic goes to 127.0.0.1 only, and everything stops by itself.
+Starts ``cardroom serve`` pinned to CPU 0 (bots move at once, rate limit raised), opens
+``--rooms`` rooms, each with one scripted human client (this process, pinned to CPU 1) and four
+bots, and measures ``--seconds`` after a warm-up with the load tester's counting
+(:mod:`server.bench.loadtest`): only the human's own acknowledged actions count as its actions
+(never version bumps, so ``start`` and ``next_game`` are not actions), latency is timed from
+sending an action to receiving the state it produced (refused requests, setup requests and
+chat are not timed), and the bots' moves are counted and timed apart, from the events of the
+states they produce.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
-import os
-import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Callable, Sequence
-from typing import Any
 
-from clients import CardroomClient, CardroomError
-from protocol.messages import GameName
+from server.bench.loadtest import measure_rooms, prepare, run
+from server.bench.loadtest import parser as loadtest_parser
+from server.bench.procs import free_port, serve_command
 
-
-def free_port() -> int:
-    """A TCP port free on 127.0.0.1 right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def serve_command(port: int, *extra: str) -> list[str]:
-    """The command line of a quiet ``cardroom serve`` on ``port`` whose bots move at once."""
-    return [
-        sys.executable,
-        "-m",
-        "server.cli",
-        "serve",
-        "--port",
-        str(port),
-        "--bot-delay",
-        "0",
-        "--log-level",
-        "WARNING",
-        *extra,
-    ]
-
-
-def _choose(view: dict[str, Any]) -> dict[str, Any]:
-    legal = view["legal"]
-    if view["phase"] == "swap":
-        return {"kind": "ready"}
-    plays = [a for a in legal if a["kind"] == "play"]
-    chosen: dict[str, Any] = plays[0] if plays else legal[0]
-    return chosen
-
-
-async def _human(url: str, game: GameName, seats: int, level: str, stop: float) -> int:
-    """One room: create, fill with bots, play this seat until ``stop``; return own actions."""
-    acted = 0
-    async with CardroomClient.connect(url, timeout=30) as me:
-        await me.create(game, seats=seats, name="Bench")
-        await me.host("fill_bots", level=level)  # type: ignore[arg-type]
-        await me.host("start")
-        while time.monotonic() < stop:
-            state = await me.wait_turn(timeout=30)
-            if state.view["phase"] == "over":
-                try:
-                    await me.host("next_game")
-                except CardroomError:  # a finished ten-hand match: open a new room
-                    await me.leave()
-                    await me.create(game, seats=seats, name="Bench")
-                    await me.host("fill_bots", level=level)  # type: ignore[arg-type]
-                    await me.host("start")
-                await me.wait_state(lambda s: s.view["phase"] != "over", timeout=30)
-                continue
-            try:
-                await me.act(_choose(state.view), version=state.version)
-                acted += 1
-            except CardroomError as exc:
-                if exc.code != "stale_version":
-                    raise
-    return acted
-
-
-def _metrics(port: int) -> dict[str, float]:
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as r:
-        text = r.read().decode()
-    out: dict[str, float] = {"actions": 0.0}
-    for line in text.splitlines():
-        if line.startswith("cardroom_actions_total"):
-            out["actions"] += float(line.rsplit(" ", 1)[1])
-        m = re.match(r"cardroom_action_to_view_seconds_(sum|count) (\S+)", line)
-        if m:
-            out[f"latency_{m.group(1)}"] = float(m.group(2))
-        m = re.match(r'cardroom_action_to_view_seconds_bucket\{le="([^"]+)"\} (\S+)', line)
-        if m:
-            out[f"le_{m.group(1)}"] = float(m.group(2))
-    return out
+__all__ = ["free_port", "main", "run_load", "serve_command"]
 
 
 async def run_load(
-    game: GameName,
+    game: str,
     rooms: int,
     seconds: float,
     level: str,
@@ -113,60 +33,24 @@ async def run_load(
     extra: Sequence[str] = (),
     on_done: Callable[[int], object] | None = None,
 ) -> dict[str, float]:
-    """Play the load against a server (``port``: one already running; else one started here
-    with ``extra`` arguments); ``on_done(port)`` runs before a started server is stopped."""
-    own = port is None
-    port = port or free_port()
-    # a loopback load test raises the limits that protect a public server
-    command = serve_command(
-        port,
-        "--rate",
-        "1000",
-        "--burst",
-        "1000",
-        "--max-per-address",
-        str(10 * rooms + 100),
-        *extra,
-    )
-    proc = subprocess.Popen(  # noqa: ASYNC220  # starts at once; the bench waits on its port
-        command if own else ["true"],
-        stdout=subprocess.DEVNULL,
-        preexec_fn=lambda: os.sched_setaffinity(0, {0}),  # the server on CPU 0
-    )
-    os.sched_setaffinity(0, {1} if (os.cpu_count() or 1) > 1 else {0})
-    try:
-        url = f"ws://127.0.0.1:{port}/"
-        for _ in range(100):
-            try:
-                await asyncio.to_thread(_metrics, port)
-                break
-            except OSError:
-                await asyncio.sleep(0.1)
-        seats = 5
-        before = await asyncio.to_thread(_metrics, port)
-        start = time.monotonic()
-        stop = start + seconds
-        humans = await asyncio.gather(
-            *(_human(url, game, seats, level, stop) for _ in range(rooms))
-        )
-        elapsed = time.monotonic() - start
-        after = await asyncio.to_thread(_metrics, port)
-        if on_done is not None:
-            await asyncio.to_thread(on_done, port)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-    count = after.get("latency_count", 0) - before.get("latency_count", 0)
+    """This bench's load against a server (``port``: one already running; else one started with
+    ``extra`` arguments besides the raised limits), for other benches: actions/s (the human's
+    acks plus the bots' moves), the human's, and its act → own view (mean, p50, p99, share
+    within 5 ms). ``on_done(port)`` runs before a started server is stopped."""
+    options = ["--game", game, "--rooms", str(rooms), "--humans", "1", "--level", level]
+    options += ["--seconds", str(seconds), "--no-ceiling"]
+    options += [f"--serve-arg={a}" for a in extra]
+    if port:
+        options += ["--port", str(port)]
+    args = prepare(loadtest_parser().parse_args(options))
+    r, _, _ = await measure_rooms(args, on_done)
     return {
-        "actions_per_s": (after["actions"] - before["actions"]) / elapsed,
-        "human_actions_per_s": sum(humans) / elapsed,
-        "mean_latency_ms": 1000
-        * (after.get("latency_sum", 0) - before.get("latency_sum", 0))
-        / max(count, 1),
-        "within_5ms": after.get("le_0.005", 0) / max(after.get("latency_count", 1), 1),
+        "actions_per_s": r.accepted_per_s + r.bot_moves_per_s,
+        "human_actions_per_s": r.accepted_per_s,
+        "mean_latency_ms": r.mean_ms,
+        "p50_ms": r.p50_ms,
+        "p99_ms": r.p99_ms,
+        "within_5ms": r.within_5ms,
     }
 
 
@@ -180,15 +64,29 @@ def main(argv: list[str]) -> int:
         "--port",
         type=int,
         help="use a server already running here "
-        "(started with --bot-delay 0) instead of starting one",
+        "(started with --bot-delay 0 and raised limits) instead of starting one",
     )
     args = parser.parse_args(argv)
-    r = asyncio.run(run_load(args.game, args.rooms, args.seconds, args.level, args.port))
+    options = ["--game", args.game, "--rooms", str(args.rooms), "--humans", "1"]
+    options += ["--seconds", str(args.seconds), "--level", args.level, "--no-ceiling"]
+    if args.port:
+        options += ["--port", str(args.port)]
+    full = prepare(loadtest_parser().parse_args(options))
+    r, notes, _ = run(measure_rooms(full))
     print(
         f"server, {args.game}: {args.rooms} rooms x (1 scripted human + 4 {args.level} bots), "
-        f"{args.seconds:.0f} s, server in its own process:\n"
-        f"  {r['actions_per_s']:,.0f} actions/s accepted ({r['human_actions_per_s']:,.0f}/s "
-        f"by the humans), mean action-to-view {r['mean_latency_ms']:.2f} ms, "
-        f"{r['within_5ms']:.0%} within 5 ms"
+        f"{r.seconds:.0f} s measured after {full.warmup:g} s, server in its own process"
+    )
+    for line in notes:
+        print(line)
+    print(
+        f"  human actions {r.accepted_per_s:,.0f}/s accepted (acks); act -> own view "
+        f"p50 {r.p50_ms:.2f} ms, p99 {r.p99_ms:.2f} ms, {r.within_5ms:.0%} within 5 ms\n"
+        f"  bot moves {r.bot_moves_per_s:,.0f}/s; state naming the bot -> state with its move "
+        f"p50 {r.bot_p50_ms:.2f} ms, p99 {r.bot_p99_ms:.2f} ms\n"
+        f"  all game actions {r.accepted_per_s + r.bot_moves_per_s:,.0f}/s; server CPU "
+        + (f"{r.server_cpu:.0%}" if r.server_cpu is not None else "unknown")
+        + "; refusals "
+        + (", ".join(f"{code} {n:,}" for code, n in sorted(r.refused.items())) or "none")
     )
     return 0

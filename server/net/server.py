@@ -25,9 +25,10 @@ import logging
 import signal
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import cast
+from typing import Literal, cast
 
 import orjson
 from prometheus_client import CONTENT_TYPE_LATEST
@@ -36,6 +37,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
+from websockets.protocol import State
 from websockets.typing import Origin
 
 from protocol import messages as m
@@ -101,18 +103,39 @@ class ServerConfig:
     max_connections: int = 10_000  # open WebSockets in this process; more are refused (503)
     max_per_address: int = 50  # open WebSockets from one IP address; more are refused (503)
     trim_memory: bool = True  # collect and return freed memory to the system after closes
+    # permessage-deflate: "off" declines it (measured: it cost about a quarter of the server's
+    # CPU per action and 40 KiB per connection; see docs/benchmarks.md), "deflate" accepts it
+    compression: Literal["off", "deflate"] = "off"
     rooms: RoomSettings = field(default_factory=RoomSettings)
     web_root: Path | None = WEB_ROOT
     redis_url: str | None = None  # rooms, history and leaderboards in Redis (None: memory)
 
 
 class Connection:
-    """One client: its socket, its outgoing queue and writer task, its limits."""
+    """One client: its socket, its limits and its outgoing frames.
 
-    def __init__(self, conn_id: int, ws: ServerConnection, config: ServerConfig) -> None:
+    The rooms' frames for a connection wait in ``pending`` until the end of the event loop's
+    turn, when the server flushes every connection that has some: while the socket keeps up
+    they go straight to it, all of them in one write (an ack and its state, a state and the
+    room's news). Once its buffer backs up, a writer task (started then) sends them one at a
+    time with websockets' flow control, so a slow client never holds up a room; more than
+    ``outbox`` frames waiting closes it (1013).
+    """
+
+    def __init__(
+        self,
+        conn_id: int,
+        ws: ServerConnection,
+        config: ServerConfig,
+        mark: Callable[[Connection], None],
+    ) -> None:
         self.id = conn_id
         self.ws = ws
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(config.outbox)
+        self.outbox = config.outbox
+        self.pending: list[str] = []
+        self.queue: asyncio.Queue[str | None] | None = None  # the slow path, once needed
+        self.writer: asyncio.Task[None] | None = None
+        self._mark = mark
         self.bucket = TokenBucket(config.rate, config.burst, time.monotonic())
         self.greeted = False
         self.strikes = 0
@@ -120,29 +143,61 @@ class Connection:
         self.closing = False
         self.address = _address(ws)
         self.limited_notice = 0.0
-        self.writer = asyncio.create_task(self._write(), name=f"writer-{conn_id}")
         self.closer: asyncio.Future[None] | None = None
 
     def send(self, text: str) -> None:
         if self.closer is not None:
             return  # being closed: nothing more goes out
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
+        waiting = len(self.pending) + (self.queue.qsize() if self.queue is not None else 0)
+        if waiting >= self.outbox:
             log.warning("connection %d is too slow; closing it", self.id)
-            self.writer.cancel()
+            self.pending.clear()
+            if self.writer is not None:
+                self.writer.cancel()
             self.closer = asyncio.ensure_future(self.ws.close(1013, "too slow to keep up"))
+            return
+        self.pending.append(text)
+        if len(self.pending) == 1:
+            self._mark(self)
 
-    async def _write(self) -> None:
+    def flush(self) -> None:
+        """Write the pending frames: at once if the socket keeps up, else through the writer."""
+        texts, self.pending = self.pending, []
+        ws = self.ws
+        if not texts or ws.protocol.state is not State.OPEN:
+            return
+        caught_up = self.queue is None or self.queue.empty()
+        if caught_up and not ws.transport.get_write_buffer_size():
+            for text in texts:
+                ws.protocol.send_text(text.encode())
+            ws.transport.writelines(ws.protocol.data_to_send())
+            return
+        if self.queue is None:
+            self.queue = asyncio.Queue(self.outbox)
+            self.writer = asyncio.create_task(self._write(self.queue), name=f"writer-{self.id}")
+        for text in texts:
+            self.queue.put_nowait(text)  # room for them: send() counted them
+
+    async def _write(self, queue: asyncio.Queue[str | None]) -> None:
         with contextlib.suppress(ConnectionClosed):
             while True:
-                text = await self.queue.get()
+                text = await queue.get()
                 if text is None:
                     return
                 await self.ws.send(text)
 
+    def finish(self) -> None:
+        """The connection is gone: end the writer, if one was started."""
+        self.pending.clear()
+        if self.queue is not None:
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)
+
     async def drain(self, timeout: float) -> None:
-        """Let the writer send what is queued (used at shutdown)."""
+        """Send what is waiting (used at shutdown and before a policy close)."""
+        self.flush()
+        if self.queue is None or self.writer is None:
+            return
         with contextlib.suppress(asyncio.QueueFull):
             self.queue.put_nowait(None)
         with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
@@ -174,6 +229,20 @@ class CardroomServer:
         self._closes = 0
         self._trim: asyncio.TimerHandle | None = None
         self.per_address: dict[str, int] = {}
+        self._dirty: list[Connection] = []  # connections with frames to flush this turn
+
+    # outgoing frames
+
+    def _mark(self, conn: Connection) -> None:
+        """``conn`` has frames to send: flush it (with every other) at the end of this turn."""
+        if not self._dirty:
+            asyncio.get_running_loop().call_soon(self._flush)
+        self._dirty.append(conn)
+
+    def _flush(self) -> None:
+        dirty, self._dirty = self._dirty, []
+        for conn in dirty:
+            conn.flush()
 
     # lifecycle
 
@@ -196,6 +265,7 @@ class CardroomServer:
             max_size=self.config.max_frame,
             origins=_origins(self.config.origins),
             server_header=SERVER_NAME,
+            compression="deflate" if self.config.compression == "deflate" else None,
         )
 
     @property
@@ -323,7 +393,7 @@ class CardroomServer:
         if self._stopping:
             await ws.close(1001, "server shutting down")
             return
-        conn = Connection(next(self._ids), ws, self.config)
+        conn = Connection(next(self._ids), ws, self.config, self._mark)
         self.connections[conn.id] = conn
         self.per_address[conn.address] = self.per_address.get(conn.address, 0) + 1
         self.manager.connected(conn.id, conn)
@@ -345,8 +415,7 @@ class CardroomServer:
                 self.per_address[conn.address] = left
             self.manager.disconnected(conn.id)
             self.metrics.connections.set(len(self.connections))
-            with contextlib.suppress(asyncio.QueueFull):
-                conn.queue.put_nowait(None)
+            conn.finish()
             self._closed_some()
 
     def _hello_overdue(self, conn: Connection) -> None:

@@ -540,7 +540,7 @@ class RoomCore:
         if ref is not None:
             human = self.seats[seat].conn
             if human is not None:
-                out.append(Send(human, m.dump(m.Ack(ref=ref, version=self.version))))
+                out.append(Send(human, m.dump_ack(ref, self.version)))
         self._send_states(events, out)
         if self.match.current.is_over():
             self._send_room(out)
@@ -634,16 +634,9 @@ class RoomCore:
 
     def _state_text(self, seat: int | None, events: list[dict[str, Any]]) -> str:
         assert self.match is not None
-        return m.dump(
-            m.State(
-                room=self.code,
-                version=self.version,
-                seat=seat,
-                view=self.match.current.view(seat),
-                events=events,
-                deadline=self.deadline,
-            )
-        )
+        # the room built every part itself: serialised straight, no model per recipient
+        view = self.match.current.view(seat)
+        return m.dump_state(self.code, self.version, seat, view, events, self.deadline)
 
     def _send_state_to(self, conn: ConnId, seat: int | None, out: list[Output]) -> None:
         if self.match is not None:

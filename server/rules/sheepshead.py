@@ -180,6 +180,7 @@ class Sheepshead(Game):
         "_trick_no",
         "_trick_seats",
         "_tricks",
+        "_tricks_view",
         "_turn",
         "_unknown",
         "_unknown_pending",
@@ -220,6 +221,9 @@ class Sheepshead(Game):
         self._log: list[tuple[int, Action]] = []
         self._result: HandResult | None = None
         self._legal_cache: list[int] | None = None
+        # the completed tricks as views show them, shared by every view of one state (see
+        # sheepshead_view): (last trick, number of tricks, hand over, tricks JSON, points)
+        self._tricks_view: tuple[Trick | None, int, bool, list[JSON], list[int]] | None = None
 
     # ----------------------------------------------------------------------------- construction
 
@@ -287,6 +291,7 @@ class Sheepshead(Game):
         g._log = list(self._log)
         g._result = self._result
         g._legal_cache = None
+        g._tricks_view = None
         return g
 
     def deal_record(self) -> JSON:

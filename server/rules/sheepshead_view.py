@@ -55,18 +55,21 @@ def _cards_json(
     return out
 
 
-def build_view(game: Sheepshead, seat: int | None) -> JSON:
-    """The view of ``game`` for ``seat`` (``None``: spectator). See the module docstring."""
-    g = game
-    over = g.is_over()
-    is_player = seat is not None and 0 <= seat < g.num_players
-    picker = g.picker
-    is_picker = is_player and picker is not None and seat == picker
-    partner = g.partner
-    unknown = g.unknown_card
+def _completed_tricks(g: Sheepshead, over: bool) -> tuple[list[JSON], list[int]]:
+    """The completed tricks as every seat sees them, and the face-up points each seat has won.
+
+    The same for every seat and spectator, so it is built once per state of the hand and kept
+    on the game: tricks are immutable and only ever appended, so the last trick (held, so its
+    identity stays unique), their number and whether the hand is over name the state.
+    """
+    done = g.tricks
+    last = done[-1] if done else None
+    cached = g._tricks_view
+    if cached is not None and cached[0] is last and cached[1] == len(done) and cached[2] == over:
+        return cached[3], cached[4]
     visible_points = [0] * g.num_players
     tricks: list[JSON] = []
-    for t in g.tricks:
+    for t in done:
         pts = sum(POINTS[c] for i, c in enumerate(t.cards) if over or i != t.face_down)
         visible_points[t.winner] += pts
         tricks.append(
@@ -78,6 +81,20 @@ def build_view(game: Sheepshead, seat: int | None) -> JSON:
                 "points": pts,
             }
         )
+    g._tricks_view = (last, len(done), over, tricks, visible_points)
+    return tricks, visible_points
+
+
+def build_view(game: Sheepshead, seat: int | None) -> JSON:
+    """The view of ``game`` for ``seat`` (``None``: spectator). See the module docstring."""
+    g = game
+    over = g.is_over()
+    is_player = seat is not None and 0 <= seat < g.num_players
+    picker = g.picker
+    is_picker = is_player and picker is not None and seat == picker
+    partner = g.partner
+    unknown = g.unknown_card
+    tricks, visible_points = _completed_tricks(g, over)
     result = g.outcome()
     called = g.called
     own = sorted(CODES[c] for c in g.hand(seat)) if is_player and seat is not None else None
@@ -117,8 +134,8 @@ def build_view(game: Sheepshead, seat: int | None) -> JSON:
             "leader": g.leader if not over else None,
             "cards": _cards_json(g.trick_seats, g.trick_cards, g.trick_face_down, over),
         },
-        "tricks": tricks,
+        "tricks": list(tricks),
         "tricks_won": list(g.tricks_won),
-        "visible_points": visible_points,
+        "visible_points": list(visible_points),
         "result": result.to_json() if result is not None else None,
     }

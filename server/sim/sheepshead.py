@@ -20,18 +20,17 @@ from server.rules.sheepshead import PASS, PICK, Sheepshead
 from server.rules.sheepshead_cards import DECK32
 
 
-def play_random_hand(
-    rng: random.Random, dealer: int, pick_prob: float = 0.35
-) -> tuple[Sheepshead, int]:
-    """Deal a hand from ``rng`` and play it to the end with the random policy.
-
-    Returns the finished game and the number of actions taken.
-    """
+def deal_random(rng: random.Random, dealer: int) -> Sheepshead:
+    """A uniformly shuffled deal from ``rng``."""
     rand = rng.random
     # A uniform shuffle (sort by random keys; ties have probability ~0), cheaper than
     # ``rng.shuffle``'s 31 bounded draws.
-    deck = sorted(DECK32, key=lambda _: rand())
-    game = Sheepshead(deck, dealer)
+    return Sheepshead(sorted(DECK32, key=lambda _: rand()), dealer)
+
+
+def play_random(game: Sheepshead, rng: random.Random, pick_prob: float = 0.35) -> int:
+    """Play a dealt hand to the end with the random policy; return the number of actions."""
+    rand = rng.random
     actions = 0
     legal_actions = game.legal_actions
     apply = game.apply
@@ -42,11 +41,22 @@ def play_random_hand(
     while True:
         seats = to_act()
         if not seats:
-            return game, actions
+            return actions
         seat = seats[0]
         legal = legal_actions(seat)
         apply(seat, legal[int(rand() * len(legal))])
         actions += 1
+
+
+def play_random_hand(
+    rng: random.Random, dealer: int, pick_prob: float = 0.35
+) -> tuple[Sheepshead, int]:
+    """Deal a hand from ``rng`` and play it to the end with the random policy.
+
+    Returns the finished game and the number of actions taken.
+    """
+    game = deal_random(rng, dealer)
+    return game, play_random(game, rng, pick_prob)
 
 
 def simulate(hands: int, seed: int, pick_prob: float = 0.35) -> dict[str, Any]:

@@ -1,0 +1,494 @@
+"""``cardroom loadtest``: many rooms of scripted human clients against one server process, and, in
+the same run, the ceiling a bare ``websockets`` server reaches with the same clients.
+
+    cardroom loadtest --rooms 20 --humans 5 --seconds 10          # rooms of five humans
+    cardroom loadtest --rooms 20 --humans 1 --level basic         # one human and four bots
+    cardroom loadtest --connections 2000                          # idle connections: memory
+
+By default it starts ``cardroom serve`` itself, pinned to one CPU with ``taskset``
+(``--server-cpu``), with its public-server limits raised for the run (it prints the command);
+the load comes from this process pinned to another CPU (``--load-cpu``). ``--port`` uses a
+server already running there instead (start it with ``--bot-delay 0`` and raised limits).
+Clients offer permessage-deflate as browsers do (``--no-deflate`` turns it off) and act the
+moment their state says they may, or at ``--pace`` actions/s in all. Loopback only; bounded
+by ``--seconds``.
+
+It prints accepted actions/s counted from the server's acks of the clients' own requests (never
+from state versions), act → own-view latency (from sending an action to receiving the state it
+produced), frames/s, connections held, server RSS per connection, refusals by code, and the
+share of the echo ceiling (``server.bench.echo``, same CPU, same clients, five frames out per
+request).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import os
+import resource
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Coroutine
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import orjson
+
+from server.bench import peer, procs, profile
+from server.bench.drive import RoomSpec, hold_idle, run_echo, run_rooms
+from server.bench.tally import Tally
+from server.bots import BOT_LEVELS
+from server.rules.registry import GAME_NAMES
+
+T = TypeVar("T")
+ECHO_SIZE = 5  # frames out per request in the ceiling, as in a room of five
+
+
+@dataclass
+class Figures:
+    """One measured window, as printed."""
+
+    label: str
+    seconds: float
+    accepted_per_s: float
+    accepted: int
+    sent: int
+    mean_ms: float
+    p50_ms: float
+    p95_ms: float
+    p99_ms: float
+    frames_per_s: float
+    connections: int
+    refused: dict[str, int]
+    stalls: int = 0
+    bot_moves_per_s: float = 0.0
+    bot_p50_ms: float = 0.0
+    bot_p99_ms: float = 0.0
+    within_5ms: float = 0.0
+    server_rss: int | None = None
+    server_rss_base: int | None = None
+    server_cpu: float | None = None  # share of one core in the window
+    load_cpu: float = 0.0
+
+    @classmethod
+    def of(
+        cls, label: str, tally: Tally, seconds: float, connections: int, load_cpu: float
+    ) -> Figures:
+        q = tally.percentile
+        return cls(
+            label=label,
+            seconds=seconds,
+            accepted_per_s=tally.accepted / seconds,
+            accepted=tally.accepted,
+            sent=tally.sent,
+            mean_ms=1000 * sum(tally.latencies) / max(len(tally.latencies), 1),
+            p50_ms=1000 * q(tally.latencies, 0.5),
+            p95_ms=1000 * q(tally.latencies, 0.95),
+            p99_ms=1000 * q(tally.latencies, 0.99),
+            frames_per_s=tally.frames / seconds,
+            connections=connections,
+            refused=dict(tally.refused),
+            stalls=tally.stalls,
+            bot_moves_per_s=tally.bot_moves / seconds,
+            bot_p50_ms=1000 * q(tally.bot_times, 0.5),
+            bot_p99_ms=1000 * q(tally.bot_times, 0.99),
+            within_5ms=tally.within(tally.latencies, 0.005),
+            load_cpu=load_cpu / seconds,
+        )
+
+    def lines(self) -> list[str]:
+        out = [
+            f"{self.label}:",
+            f"  accepted actions   {self.accepted_per_s:>9,.0f}/s  ({self.accepted:,} acks of "
+            f"{self.sent:,} act requests in {self.seconds:.1f} s)",
+            f"  act -> own view    p50 {self.p50_ms:.1f} ms  p95 {self.p95_ms:.1f} ms  "
+            f"p99 {self.p99_ms:.1f} ms  ({self.within_5ms:.0%} within 5 ms)",
+        ]
+        if self.bot_moves_per_s:
+            out.append(
+                f"  bot moves          {self.bot_moves_per_s:>9,.0f}/s  (state naming the bot -> "
+                f"state with its move: p50 {self.bot_p50_ms:.1f} ms, p99 {self.bot_p99_ms:.1f} ms)"
+            )
+        out.append(f"  frames received    {self.frames_per_s:>9,.0f}/s")
+        out.append(f"  connections held   {self.connections:>9,}")
+        if self.server_rss is not None:
+            per = ""
+            if self.server_rss_base is not None and self.connections:
+                per = (
+                    f"; {(self.server_rss - self.server_rss_base) / self.connections / 1024:,.0f}"
+                    f" KiB per connection above the {self.server_rss_base / 2**20:.1f} MB at start"
+                )
+            out.append(f"  server RSS         {self.server_rss / 2**20:9.1f} MB{per}")
+        cpu = f"load generator {self.load_cpu:.0%}"
+        if self.server_cpu is not None:
+            cpu = f"server {self.server_cpu:.0%}, " + cpu
+            if self.accepted:
+                # CPU time per action barely depends on how busy the machine is: it compares
+                # versions of the server even when the throughput figures are noisy
+                micros = self.server_cpu * self.seconds / self.accepted * 1e6
+                cpu += f"; server CPU per accepted action {micros:,.0f} µs"
+        out.append(f"  CPU (one core=100%) {cpu}")
+        refused = ", ".join(f"{k} {v:,}" for k, v in sorted(self.refused.items())) or "none"
+        out.append(f"  refusals           {refused}")
+        if self.stalls:
+            out.append(f"  stalled rooms      {self.stalls}")
+        return out
+
+
+@dataclass
+class Watch:
+    """Reads one server process's CPU time and memory around the measured window."""
+
+    pid: int | None
+    profile: Path | None = None  # py-spy's collapsed stacks of the window go here
+    seconds: float = 0.0
+    base_rss: int | None = None
+    rss: int | None = None
+    cpu: float | None = None
+    _cpu0: float = 0.0
+    _t0: float = 0.0
+    _spy: subprocess.Popen[bytes] | None = None
+
+    def begin(self) -> None:
+        if self.pid is not None:
+            self.base_rss = procs.rss_bytes(self.pid)
+
+    def window(self, opening: bool) -> None:
+        if self.pid is None:
+            return
+        if opening:
+            self._cpu0, self._t0 = procs.cpu_seconds(self.pid), time.perf_counter()
+            if self.profile is not None:
+                self._spy = profile.start(self.pid, self.seconds, self.profile)
+                if self._spy is None:
+                    print("--profile: py-spy is not installed (pip install py-spy)")
+        else:
+            elapsed = time.perf_counter() - self._t0
+            self.cpu = (procs.cpu_seconds(self.pid) - self._cpu0) / elapsed
+            self.rss = procs.rss_bytes(self.pid)
+
+    def finish(self) -> None:
+        """Let the profiler write its samples (before the server stops)."""
+        if self._spy is not None:
+            try:
+                self._spy.wait(timeout=self.seconds + 30)
+            except subprocess.TimeoutExpired:
+                self._spy.kill()
+
+    def fill(self, figures: Figures) -> Figures:
+        figures.server_rss, figures.server_rss_base = self.rss, self.base_rss
+        figures.server_cpu = self.cpu
+        return figures
+
+
+def _compression(args: argparse.Namespace) -> str | None:
+    return None if args.no_deflate else "deflate"
+
+
+def _serve_command(args: argparse.Namespace, port: int) -> list[str]:
+    extra = [*procs.RAISED_LIMITS, "--compression", args.compression, *args.serve_arg]
+    return procs.pinned(procs.serve_command(port, *extra), args.server_cpu)
+
+
+def _show(command: list[str]) -> str:
+    return " ".join(shlex.quote(c) for c in command)
+
+
+async def measure_rooms(
+    args: argparse.Namespace, on_done: Callable[[int], object] | None = None
+) -> tuple[Figures, list[str], list[str]]:
+    """Our server under rooms of scripted humans; returns figures, notes and state samples.
+    ``on_done(port)`` runs (in a thread) after the window, before a started server stops."""
+    notes: list[str] = []
+    spec = RoomSpec(args.game, args.seats, args.humans, args.level)
+    proc = None
+    if args.port:
+        port = args.port
+        notes.append(
+            f"server: already running on port {port} (it must have been started with "
+            "--bot-delay 0 and raised limits)"
+        )
+    else:
+        port = procs.free_port()
+        command = _serve_command(args, port)
+        notes.append(f"server: {_show(command)}")
+        notes.append(
+            "  (its rate limit and connection caps raised for a loopback load test: "
+            + " ".join(procs.RAISED_LIMITS)
+            + ")"
+        )
+        proc = procs.start(command)
+    try:
+        await asyncio.to_thread(procs.wait_http, port)
+        # taskset execs the server, so the child's pid is the server's
+        pid = proc.pid if proc is not None else procs.listening_pid(port)
+        watch = Watch(pid, args.profile, args.seconds)
+        watch.begin()
+        tally = Tally()
+        window = await run_rooms(
+            f"ws://127.0.0.1:{port}/",
+            spec,
+            args.rooms,
+            tally,
+            warmup=args.warmup,
+            seconds=args.seconds,
+            compression=_compression(args),
+            pace=args.pace,
+            on_window=watch.window,
+        )
+        await asyncio.to_thread(watch.finish)
+        if on_done is not None:
+            await asyncio.to_thread(on_done, port)
+    finally:
+        if proc is not None:
+            procs.stop(proc)
+    if args.profile is not None and args.profile.exists():
+        notes += profile.summarize(args.profile)
+    bots = spec.seats - spec.humans
+    label = (
+        f"Cardroom, {args.game}: {args.rooms} rooms x {spec.humans} humans"
+        + (f" + {bots} {spec.level} bots" if bots else "")
+        + f", {args.rooms * spec.humans} clients"
+    )
+    figures = Figures.of(label, tally, window.seconds, window.connections, window.load_cpu)
+    return watch.fill(figures), notes, tally.samples
+
+
+async def measure_echo(
+    args: argparse.Namespace, clients: int, samples: list[str], path: Path
+) -> tuple[Figures, list[str]]:
+    """The ceiling: the echo server on the same CPU with the same number of clients, sending
+    ``samples`` (written to ``path``)."""
+    groups = max(1, math.ceil(clients / ECHO_SIZE))
+    port = procs.free_port()
+    echo = [sys.executable, "-m", "server.bench.echo", "--port", str(port)]
+    echo += ["--samples", str(path), "--compression", args.compression]
+    command = procs.pinned(
+        echo,
+        args.server_cpu,
+    )
+    notes = [f"ceiling: {_show(command)} ({len(samples)} sampled state frames)"]
+    proc = procs.start(command)
+    try:
+        await asyncio.to_thread(procs.wait_port, port)
+        watch = Watch(proc.pid)
+        watch.begin()
+        tally = Tally()
+        window = await run_echo(
+            f"ws://127.0.0.1:{port}/",
+            groups,
+            ECHO_SIZE,
+            tally,
+            warmup=args.warmup,
+            seconds=args.seconds,
+            compression=_compression(args),
+            on_window=watch.window,
+        )
+    finally:
+        procs.stop(proc)
+    label = (
+        f"ceiling, bare websockets server: {groups} groups x {ECHO_SIZE} clients, "
+        f"{ECHO_SIZE} frames out per request"
+    )
+    figures = Figures.of(label, tally, window.seconds, window.connections, window.load_cpu)
+    return watch.fill(figures), notes
+
+
+async def settled_rss(pid: int, quiet: float = 2.0, limit: float = 30.0) -> int:
+    """The process's RSS once it has not moved (by 512 KiB) for ``quiet`` seconds: the server
+    hands freed memory back a moment after a burst of closes."""
+    last = procs.rss_bytes(pid)
+    still = 0.0
+    for _ in range(int(limit / 0.25)):
+        await asyncio.sleep(0.25)
+        now = procs.rss_bytes(pid)
+        still = still + 0.25 if abs(now - last) < 512 * 1024 else 0.0
+        last = now
+        if still >= quiet:
+            break
+    return last
+
+
+async def measure_connections(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Rounds of ``--connections`` idle connections (each says hello, then nothing): the server's
+    memory per connection while they are held, and once they have closed."""
+    proc = None
+    if args.port:
+        port = args.port
+    else:
+        port = procs.free_port()
+        command = _serve_command(args, port)
+        print(f"server: {_show(command)}")
+        proc = procs.start(command)
+    rounds: list[dict[str, Any]] = []
+    try:
+        await asyncio.to_thread(procs.wait_http, port)
+        pid = proc.pid if proc is not None else procs.listening_pid(port)
+        if pid is None:
+            raise SystemExit("cannot find the server's process to read its memory")
+        base = await settled_rss(pid)
+        for _ in range(args.rounds):
+            start = time.perf_counter()
+            held, failed = await hold_idle(
+                f"ws://127.0.0.1:{port}/", args.connections, _compression(args)
+            )
+            opened_in = time.perf_counter() - start
+            loaded = await settled_rss(pid)
+            await asyncio.gather(*(c.close() for c in held), return_exceptions=True)
+            after = await settled_rss(pid)
+            rounds.append(
+                {
+                    "connections": len(held),
+                    "failed": failed,
+                    "opened_in_s": opened_in,
+                    "rss_start": base,
+                    "rss_held": loaded,
+                    "rss_after": after,
+                    "per_connection": (loaded - base) / max(len(held), 1),
+                }
+            )
+    finally:
+        if proc is not None:
+            procs.stop(proc)
+    return rounds
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="cardroom loadtest", description=__doc__.split("\n\n")[0])
+    p.add_argument("--game", choices=GAME_NAMES, default="sheepshead")
+    p.add_argument("--seats", type=int, default=5, help="seats per room (Sheepshead: 5)")
+    p.add_argument("--rooms", type=int, default=20)
+    p.add_argument(
+        "--humans", type=int, default=5, help="scripted humans per room; bots fill the rest"
+    )
+    p.add_argument("--level", choices=BOT_LEVELS, default="basic", help="level of the bots")
+    p.add_argument("--seconds", type=float, default=10.0, help="length of the measured window")
+    p.add_argument("--warmup", type=float, default=2.0, help="seconds played before it")
+    p.add_argument("--pace", type=float, help="actions/s in all (default: as fast as possible)")
+    p.add_argument("--no-deflate", action="store_true", help="clients do not offer compression")
+    p.add_argument(
+        "--compression",
+        choices=("off", "deflate"),
+        default="off",
+        help="the servers' permessage-deflate policy (cardroom serve's and the echo's); "
+        "off is cardroom serve's default",
+    )
+    p.add_argument("--port", type=int, help="use a server already running on this port")
+    p.add_argument("--server-cpu", type=int, default=0, help="CPU the started servers run on")
+    p.add_argument("--load-cpu", type=int, default=1, help="CPU this load generator runs on")
+    p.add_argument("--no-ceiling", action="store_true", help="skip the echo ceiling")
+    p.add_argument(
+        "--serve-arg",
+        action="append",
+        default=[],
+        help="one more argument for the started `cardroom serve` (repeat; a flag as "
+        "--serve-arg=--no-trim-memory)",
+    )
+    p.add_argument("--connections", type=int, help="hold this many idle connections instead")
+    p.add_argument("--rounds", type=int, default=1, help="rounds of opening and closing them")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    p.add_argument(
+        "--bgio",
+        type=Path,
+        help="also measure the boardgame.io peer set up in this folder (npm install done), "
+        "with the same rooms of five",
+    )
+    p.add_argument(
+        "--profile",
+        type=Path,
+        help="sample our server with py-spy during the window into this file and summarise it",
+    )
+    return p
+
+
+def run(main: Coroutine[Any, Any, T]) -> T:
+    """Run the load generator's event loop: uvloop when installed, as for the server, so that
+    the clients cost as little as they can and the server is what is measured."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    return uvloop.run(main)
+
+
+def prepare(args: argparse.Namespace) -> argparse.Namespace:
+    """Check the options and pin this process to the load generator's CPU."""
+    if args.game == "sheepshead" and args.seats != 5:
+        raise SystemExit("Sheepshead is played by five: --seats 5")
+    if not 1 <= args.humans <= args.seats:
+        raise SystemExit("--humans must be between 1 and --seats")
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+    if cpus < 2:
+        args.load_cpu = args.server_cpu = None  # one CPU: nothing to pin apart
+    procs.pin_self(args.load_cpu)
+    return args
+
+
+def main(argv: list[str]) -> int:
+    args = prepare(parser().parse_args(argv))
+    if args.connections:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        wanted = min(hard, max(soft, args.connections + 1000))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        rounds = run(measure_connections(args))
+        offer = "offering permessage-deflate" if not args.no_deflate else "without compression"
+        print(
+            f"idle connections (hello, then nothing), clients {offer}; server RSS once it "
+            f"settles: {rounds[0]['rss_start'] / 2**20:.1f} MB at start"
+        )
+        for i, r in enumerate(rounds, 1):
+            print(
+                f"  round {i}: {r['connections']:,} held ({r['failed']:,} refused or failed, "
+                f"opened in {r['opened_in_s']:.1f} s): {r['rss_held'] / 2**20:.1f} MB holding "
+                f"them ({r['per_connection'] / 1024:.1f} KiB per connection over the start), "
+                f"{r['rss_after'] / 2**20:.1f} MB after they closed"
+            )
+        if args.json:
+            print(json.dumps(rounds))
+        return 0
+    mode = f"at {args.pace:g} actions/s in all" if args.pace else "as fast as the rules allow"
+    print(
+        f"cardroom loadtest: {mode}, {args.warmup:g} s warm-up then {args.seconds:g} s measured; "
+        f"clients {'do not offer compression' if args.no_deflate else 'offer permessage-deflate'}"
+        f" and the servers {'accept' if args.compression == 'deflate' else 'decline'} it"
+        f"; load generator on CPU {args.load_cpu}"
+    )
+    ours, notes, samples = run(measure_rooms(args))
+    for line in notes:
+        print(line)
+    print("\n".join(ours.lines()))
+    result: dict[str, Any] = {"ours": asdict(ours)}
+    if not args.no_ceiling:
+        clients = args.rooms * args.humans
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "samples.json"
+            path.write_bytes(orjson.dumps(samples))
+            echo, notes = run(measure_echo(args, clients, samples, path))
+        for line in notes:
+            print(line)
+        print("\n".join(echo.lines()))
+        share = ours.accepted_per_s / echo.accepted_per_s if echo.accepted_per_s else 0.0
+        print(f"ours / ceiling: {share:.0%} of the bare server's requests/s")
+        result["ceiling"] = asdict(echo)
+        result["share"] = share
+    if args.bgio is not None:
+        bgio, notes = run(
+            peer.measure(args.bgio, args.rooms, args.seconds, args.server_cpu, args.load_cpu)
+        )
+        for line in notes:
+            print(line)
+        print("\n".join(bgio.lines()))
+        print(
+            f"ours / boardgame.io: {ours.accepted_per_s / max(bgio.moves_per_s, 1e-9):.2f}x the "
+            f"actions/s; p99 {ours.p99_ms:.1f} ms vs {bgio.p99_ms:.1f} ms"
+        )
+        result["bgio"] = asdict(bgio)
+    if args.json:
+        print(json.dumps(result))
+    return 0

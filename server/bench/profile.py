@@ -1,0 +1,85 @@
+"""Where a benchmark server spends its time: ``py-spy`` sampling the process during the measured
+window (``cardroom loadtest --profile FILE``), summarised by the file and function of each frame.
+
+``py-spy`` is a developer's tool, not a dependency of Cardroom: ``pip install py-spy``. It samples
+from outside without stopping the process (``--nonblocking``), so it costs the server little.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections import Counter
+from pathlib import Path
+
+#: Parts of the server's work: a frame ``function (path:line)`` is in a part when its function's
+#: name contains the first text and its path the second; a sample counts once for every part
+#: any of its frames is in.
+PARTS = {
+    "building views (the rules cores' view)": [("view", "server/rules/")],
+    "serialising frames with orjson (dump_state, dump_ack)": [("dump_", "protocol/")],
+    "pydantic: building, validating, dumping models": [("", "pydantic")],
+    "writing frames (websockets framing, socket writes)": [
+        ("send", "websockets/"),
+        ("serialize", "websockets/"),
+        ("flush", "server/net/"),
+        ("_write", "server/net/"),
+    ],
+    "receive path (socket reads, websockets parsing)": [("_read_ready", ""), ("received", "")],
+    "reading client frames (size, rate, JSON, schema)": [("_frame", "server/net/")],
+    "applying actions (the rules cores)": [("apply", "server/rules/")],
+    "bots choosing": [("choose", "server/bots/")],
+    "waiting for events (idle or descheduled)": [("select", "selectors")],
+}
+
+
+def start(pid: int, seconds: float, path: Path) -> subprocess.Popen[bytes] | None:
+    """Sample process ``pid`` for ``seconds`` into ``path`` (collapsed stacks); None if there
+    is no ``py-spy``."""
+    spy = shutil.which("py-spy")
+    if spy is None:
+        return None
+    command = [spy, "record", "--pid", str(pid), "--duration", str(max(1, round(seconds)))]
+    command += ["--rate", "250", "--nonblocking", "--format", "raw", "--output", str(path)]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def summarize(path: Path, top: int = 20) -> list[str]:
+    """The parts of :data:`PARTS` and the functions with the most samples of their own."""
+    stacks: Counter[str] = Counter()
+    for line in path.read_text().splitlines():
+        stack, _, samples = line.rpartition(" ")
+        if stack and samples.isdigit():
+            stacks[stack] += int(samples)
+    total = sum(stacks.values())
+    if not total:
+        return ["profile: no samples"]
+    parts: Counter[str] = Counter()
+    own: Counter[str] = Counter()
+    for stack, count in stacks.items():
+        frames = stack.split(";")
+        split = [_split(f) for f in frames]
+        for name, needles in PARTS.items():
+            if any(fn in func and fp in path for func, path in split for fn, fp in needles):
+                parts[name] += count
+        own[_short(frames[-1])] += count
+    lines = [
+        f"profile of the server in the window ({total:,} samples; one may be in several parts):"
+    ]
+    lines += [f"  {100 * c / total:5.1f} %  {name}" for name, c in parts.most_common()]
+    lines.append(f"  functions with the most samples of their own (top {top}):")
+    lines += [f"  {100 * c / total:5.1f} %  {name}" for name, c in own.most_common(top)]
+    return lines
+
+
+def _split(frame: str) -> tuple[str, str]:
+    """``function (path:line)`` as its function's name and its path."""
+    name, _, where = frame.partition(" (")
+    return name, where.rstrip(")").rsplit(":", 1)[0]
+
+
+def _short(frame: str) -> str:
+    """``function (path/to/file.py:12)`` shortened to ``function (file.py)``."""
+    name, where = _split(frame)
+    parts = where.split("/")
+    return f"{name} ({'/'.join(parts[-2:])})"

@@ -1,0 +1,36 @@
+"""The arena's 95% intervals are computed over deals: games that share a deal are not independent
+samples, so more rotations of the same deals must not narrow the interval."""
+
+from __future__ import annotations
+
+import math
+
+from server.arena import GameRecord, Summary
+
+
+def summary(units_by_deal: list[list[float]], players: int = 2) -> Summary:
+    """Deal d's rotations give level "a" (entry 0) the results ``units_by_deal[d]``."""
+    s = Summary("sheepshead", ["a", "b"][:players])
+    for d, results in enumerate(units_by_deal):
+        for rotation, u in enumerate(results):
+            s.add(GameRecord(d * players + rotation, [u, -u], times=[[], []]))
+    return s
+
+
+def test_repeating_a_deals_result_in_more_rotations_does_not_narrow_the_interval() -> None:
+    deals = [[1.0, 1.0], [3.0, 3.0], [-2.0, -2.0], [0.0, 0.0]]
+    once = summary([[d[0]] for d in deals]).stats()["levels"]["a"]
+    twice = summary(deals).stats()["levels"]["a"]
+    assert twice["seat_games"] == 2 * once["seat_games"]
+    assert twice["deals"] == once["deals"] == 4
+    assert twice["ci95"] == once["ci95"]
+
+
+def test_the_interval_uses_the_sample_standard_deviation_of_the_deal_means() -> None:
+    # deal means 2, 2, 3 (rotations averaged first): mean 7/3, sample sd sqrt(1/3)
+    s = summary([[1.0, 3.0], [2.0, 2.0], [5.0, 1.0]])
+    e = s.stats()["levels"]["a"]
+    half = 1.96 * math.sqrt(1 / 3) / math.sqrt(3)
+    assert math.isclose(e["units_per_hand"], 7 / 3)
+    lo, hi = e["ci95"]
+    assert math.isclose(lo, 7 / 3 - half) and math.isclose(hi, 7 / 3 + half)

@@ -1,0 +1,48 @@
+"""The server's fast paths write exactly what the models would: ``dump_state`` as
+``dump(State(...))`` for real views of both games in every phase, seated and spectating, and
+``dump_ack`` as ``dump(Ack(...))``."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from protocol import messages as m
+from server.rules.base import Game
+from server.rules.sheepshead import Sheepshead
+from server.rules.shithead import Shithead
+
+
+def games(seed: int) -> list[Game]:
+    return [Shithead.new(3, 0, seed=seed), Shithead.new(5, 1, seed=seed),
+            Sheepshead.new(5, 2, seed=seed)]  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_dump_state_matches_the_model_for_every_view_of_random_games(seed: int) -> None:
+    rng = random.Random(seed)
+    for game in games(seed):
+        version = 0
+        events: list[dict[str, object]] = []
+        while not game.is_over() and version < 400:
+            for seat in [None, *range(game.num_players)]:
+                view = game.view(seat)
+                deadline = None if version % 2 else 1_700_000_000.25 + version
+                fast = m.dump_state("ABCDE", version, seat, view, events, deadline)
+                model = m.State(room="ABCDE", version=version, seat=seat, view=view,
+                                events=events, deadline=deadline)  # fmt: skip
+                assert fast == m.dump(model)
+                assert m.parse_server(fast) == model
+            seat = game.to_act()[0]
+            legal = game.legal_actions(seat)
+            events = [e.to_json() for e in game.apply(seat, legal[rng.randrange(len(legal))])]
+            version += 1
+
+
+@pytest.mark.parametrize("ref", ["a1", "c-17", 0, 42, "ü"])
+@pytest.mark.parametrize("version", [None, 0, 12345])
+def test_dump_ack_matches_the_model(ref: str | int, version: int | None) -> None:
+    fast = m.dump_ack(ref, version)
+    assert fast == m.dump(m.Ack(ref=ref, version=version))
+    assert m.parse_server(fast) == m.Ack(ref=ref, version=version)
