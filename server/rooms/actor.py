@@ -46,6 +46,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+_UNSAVED = "the room cannot be saved right now, so nothing changed; try again shortly"
+_MOVED = "the room was changed elsewhere, so this was not saved; resume with your token"
+
 
 @dataclass(frozen=True, slots=True)
 class Queued:
@@ -94,6 +97,7 @@ class RoomActor:
         self.fence = 0  # the room lease's fencing token (0: one process, no lease)
         self._held: list[Queued] = []  # the server's own inputs waiting for the store
         self._retry: asyncio.Task[None] | None = None
+        self._moved = False  # the store refused a write: this copy of the room is stale
         self.games = FinishedGames(self)
 
     @property
@@ -114,6 +118,9 @@ class RoomActor:
             item = await self.queue.get()
             if isinstance(item, Stop):
                 return
+            if self._moved:  # on its way out: nothing more is handled here
+                self._refuse(item.input, _MOVED)
+                continue
             before = self.core.version
             progress = self.games.progress()
             # the core never raises: a failure puts the room back and answers internal_error
@@ -125,7 +132,12 @@ class RoomActor:
                 self._unsaved(item, exc)
                 continue
             except WriteRejected as exc:  # another process holds the room, or it expired
+                # (or an earlier write whose reply was lost did land): the store is right
                 log.warning("room %s: %s; letting it go", self.code, exc)
+                self.core.undo()  # nothing of it was sent; it must not be sent later either
+                self._sync_member(item.input)
+                self._moved = True
+                self._refuse(item.input, _MOVED)
                 self.manager.evict_soon(self.code, "the room moved; resume with your token")
                 continue
             except Exception:  # a bug in an output: logged, the room goes on
@@ -146,15 +158,20 @@ class RoomActor:
         self.core.undo()
         self._sync_member(item.input)
         self.manager.health.down()
-        conn = sender(item.input)
-        if conn is None:
+        if sender(item.input) is None:
             log.warning("room %s: %s; will retry %s", self.code, exc, type(item.input).__name__)
             self._held.append(item)
             if self._retry is None or self._retry.done():
                 self._retry = asyncio.create_task(self._retry_held(), name=f"retry-{self.code}")
             return
-        ref = item.input.msg.id if isinstance(item.input, Request | CreateHost) else None
-        text = "the room cannot be saved right now, so nothing changed; try again shortly"
+        self._refuse(item.input, _UNSAVED)
+
+    def _refuse(self, item: RoomInput, text: str) -> None:
+        """Tell the sender of ``item`` (if a client sent it) that it was not stored."""
+        conn = sender(item)
+        if conn is None:
+            return
+        ref = item.msg.id if isinstance(item, Request | CreateHost) else None
         refusal = error_frame(conn, ref, ErrorCode.STORE_UNAVAILABLE, text)
         self.metrics.refusals.labels(ErrorCode.STORE_UNAVAILABLE.value).inc()
         self.manager.send(conn, refusal.text)

@@ -195,7 +195,13 @@ class Cluster:
         else:
             self.forwarded[conn] = (code, owner)
         done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        payload = {"k": "msg", "from": self.owner, "conn": conn, "msg": msg.model_dump()}
+        payload = {
+            "k": "msg",
+            "from": self.owner,
+            "conn": conn,
+            "msg": msg.model_dump(),
+            "device": self.manager.device_of(conn),  # the owner records results for it
+        }
         self._outgoing.put_nowait((owner, orjson.dumps(payload), done))
         if await done > 0:
             return True
@@ -268,6 +274,8 @@ class Cluster:
                     local = next(self._remote_ids)
                     self._remote[key] = local
                     self.manager.connected(local, RemoteOutbox(self, *key))
+                if payload.get("device"):
+                    self.manager.devices[local] = payload["device"]
                 msg = m.CLIENT_ADAPTER.validate_python(payload["msg"])
                 if not isinstance(msg, ROOM_REQUESTS):
                     return  # only room messages are forwarded

@@ -82,7 +82,9 @@ _PLAIN_FIELDS = (
     "version",
     "closed",
     "deadline",
+    "_due",
     "_deadline_version",
+    "_armed",
     "_idle_armed",
     "daily_date",
 )
@@ -95,7 +97,9 @@ class _Saved:
     own fields, and where the match's append-only logs stood."""
 
     fields: dict[str, Any]
-    seats: list[tuple[m.SeatKind, str | None, str | None, str | None, ConnId | None, bool]]
+    seats: list[
+        tuple[m.SeatKind, str | None, str | None, str | None, ConnId | None, bool, str | None]
+    ]
     match: Match | None
     log_at: tuple[int, int]
 
@@ -138,8 +142,10 @@ class RoomCore:
         self.match: Match | None = None
         self.version = 0
         self.closed = False
-        self.deadline: float | None = None
+        self.deadline: float | None = None  # the turn deadline states show (a person must act)
+        self._due: float | None = None  # the deadline of _deadline_version, shown or not
         self._deadline_version = -1
+        self._armed = -1  # the version whose turn timer is set now
         self._pending: dict[int, int] = {}  # seat -> version a bot was asked to move at
         self._stand_in: set[int] = set()  # humans out of time this turn: a bot may move for them
         self._idle_armed = False
@@ -218,10 +224,10 @@ class RoomCore:
 
     def _dispatch(self, item: RoomInput, now: float) -> list[Output]:
         match item:
-            case Request(conn=conn, msg=msg):
-                return self._request(conn, msg, now)
-            case CreateHost(conn=conn, msg=msg):
-                return self._create_host(conn, msg, now)
+            case Request(conn=conn, msg=msg, device=device):
+                return self._request(conn, msg, device, now)
+            case CreateHost(conn=conn, msg=msg, device=device):
+                return self._create_host(conn, msg, device, now)
             case Disconnect(conn=conn):
                 return self._disconnected(conn, now)
             case TimerFired(key=key):
@@ -229,16 +235,18 @@ class RoomCore:
             case BotMove(seat=seat, version=version, action=action):
                 return self._bot_move(seat, version, action, now)
 
-    def _request(self, conn: ConnId, msg: m.ClientMessage, now: float) -> list[Output]:
+    def _request(
+        self, conn: ConnId, msg: m.ClientMessage, device: str | None, now: float
+    ) -> list[Output]:
         out: list[Output] = []
         try:
             match msg:
                 case m.Join():
-                    self._on_join(conn, msg, now, out)
+                    self._on_join(conn, msg, device, now, out)
                 case m.Watch():
                     self._on_watch(conn, msg, now, out)
                 case m.Resume():
-                    self._on_resume(conn, msg, now, out)
+                    self._on_resume(conn, msg, device, now, out)
                 case m.Act():
                     self._on_act(conn, msg, now, out)
                 case m.Host():
@@ -253,14 +261,16 @@ class RoomCore:
             return [error_frame(conn, msg.id, r.code, r.message)]
         return out
 
-    def _create_host(self, conn: ConnId, msg: m.Create, now: float) -> list[Output]:
+    def _create_host(
+        self, conn: ConnId, msg: m.Create, device: str | None, now: float
+    ) -> list[Output]:
         """Seat the creator in seat 0 as the host."""
         out: list[Output] = []
         try:
             name = clean_name(msg.name, [])
         except Refusal as r:
             return [error_frame(conn, msg.id, r.code, r.message)]
-        token = self._seat_human(0, conn, name)
+        token = self._seat_human(0, conn, name, device)
         self.host = 0
         self.where[conn] = 0
         out.append(Persist(self.meta()))
@@ -330,7 +340,9 @@ class RoomCore:
     def _taken_names(self, skip: int | None = None) -> list[str]:
         return [s.name for i, s in enumerate(self.seats) if s.name and i != skip]
 
-    def _on_join(self, conn: ConnId, msg: m.Join, now: float, out: list[Output]) -> None:
+    def _on_join(
+        self, conn: ConnId, msg: m.Join, device: str | None, now: float, out: list[Output]
+    ) -> None:
         self._not_here(conn)
         if self.locked:
             why = "the host has locked this room; you can still watch"
@@ -350,7 +362,7 @@ class RoomCore:
         else:
             raise Refusal(ErrorCode.ROOM_FULL, "no free seat; you can watch")
         name = clean_name(msg.name, self._taken_names(skip=index))
-        token = self._seat_human(index, conn, name)
+        token = self._seat_human(index, conn, name, device)
         self.where[conn] = index
         out.append(Persist(self.meta()))
         out.append(
@@ -376,13 +388,18 @@ class RoomCore:
                 return i
         return None
 
-    def _on_resume(self, conn: ConnId, msg: m.Resume, now: float, out: list[Output]) -> None:
+    def _on_resume(
+        self, conn: ConnId, msg: m.Resume, device: str | None, now: float, out: list[Output]
+    ) -> None:
         index = self._seat_with_token(msg.token)
         if index is None:
             raise Refusal(ErrorCode.BAD_TOKEN, "that token holds no seat in this room")
         if conn in self.where and self.where[conn] != index:
             raise Refusal(ErrorCode.ALREADY_IN_ROOM, "leave your current place in this room first")
         seat = self.seats[index]
+        if device is not None and device != seat.device:
+            seat.device = device  # results are recorded for this device from now on
+            out.append(Persist(self.meta()))
         old = seat.conn
         if old is not None and old != conn:
             # the same player from a new connection: the old one is replaced
@@ -395,6 +412,7 @@ class RoomCore:
         seat.away = False
         self.where[conn] = index
         out.append(CancelTimer(GraceTimer(index)))
+        self._refresh_deadline(now, out)  # back from a pause: the state shows the deadline
         out.append(
             Send(conn, m.dump(m.Joined(ref=msg.id, room=self.code, seat=index, token=seat.token)))
         )
@@ -426,11 +444,12 @@ class RoomCore:
         if self.where[conn] is None or self.where[conn] != self.host:
             raise Refusal(ErrorCode.NOT_HOST, "only the host can do that")
         host_ops.perform(self, conn, msg, now, out)
+        if msg.op in ("start", "next_game"):
+            self._refresh_deadline(now, out)  # a new version: its deadline is in the record
         out.append(Persist(self.meta()))
         out.append(Send(conn, m.dump(m.Ack(ref=msg.id, version=self.version))))
         self._send_room(out)
         if msg.op in ("start", "next_game"):
-            self._refresh_deadline(now, out)
             self._send_states([], out)
         self._schedule(now, out)
 
@@ -470,9 +489,9 @@ class RoomCore:
             raise Refusal(ErrorCode.NOT_SEATED, "spectators cannot act")
         return seat
 
-    def _seat_human(self, index: int, conn: ConnId, name: str) -> str:
+    def _seat_human(self, index: int, conn: ConnId, name: str, device: str | None) -> str:
         token = self.make_token()
-        self.seats[index] = Seat(kind="human", name=name, token=token, conn=conn)
+        self.seats[index] = Seat(kind="human", name=name, token=token, conn=conn, device=device)
         return token
 
     def _replace_human(self, index: int) -> None:
@@ -515,6 +534,8 @@ class RoomCore:
         self._stand_in.clear()
         self._refresh_deadline(now, out)  # the states below carry this version's deadline
         entry = {"v": self.version, "g": self.match.game_index, "s": seat, "a": action.to_str()}
+        if self._due is not None and self._deadline_version == self.version:
+            entry["d"] = self._due  # stored with the action: a takeover keeps the deadline
         out.append(PersistAction(entry))
         if ref is not None:
             human = self.seats[seat].conn
@@ -582,15 +603,30 @@ class RoomCore:
             for seat in self.match.current.to_act()
         )
 
+    def _human_to_act(self) -> bool:
+        """Whether a human's seat (present or not) must act in the current version."""
+        if self.match is None or self.match.current.is_over():
+            return False
+        return any(self.seats[seat].kind == "human" for seat in self.match.current.to_act())
+
     def _refresh_deadline(self, now: float, out: list[Output]) -> None:
-        """The turn timer of the current version, set before any state of it is rendered."""
-        if not (self.turn_timer and self._human_waiting()):
-            self.deadline = None
-        elif self.deadline is None or self._deadline_version != self.version:
-            # one deadline per version: joins, chat or reconnections do not extend it
-            self.deadline = now + self.turn_timer
+        """The turn timer of the current version, set before any state of it is rendered.
+
+        One deadline per version, fixed when the version begins if a human's seat must act in
+        it, and stored with it: joins, chat, reconnections, pauses, restarts and takeovers
+        never move it. It is shown and armed while a person must act; a deadline that passed
+        meanwhile (the room paused, or rebuilt elsewhere) fires as soon as one must act again.
+        """
+        if self._deadline_version != self.version:
             self._deadline_version = self.version
-            out.append(SetTimer(TurnTimer(self.version), self.deadline))
+            self._due = now + self.turn_timer if self.turn_timer and self._human_to_act() else None
+        shown = self._due if self._human_waiting() else None
+        if shown is None:
+            self._armed = -1
+        elif self._armed != self.version:
+            self._armed = self.version
+            out.append(SetTimer(TurnTimer(self.version), shown))
+        self.deadline = shown
 
     def _send_room(self, out: list[Output]) -> None:
         text = m.dump(m.Room(room=self.info()))
@@ -631,7 +667,7 @@ class RoomCore:
             fields[name] = getattr(self, name).copy()
         match = self.match
         log_at = (match.game_index + 1, len(match.current.log)) if match else (0, 0)
-        seats = [(s.kind, s.name, s.token, s.level, s.conn, s.away) for s in self.seats]
+        seats = [(s.kind, s.name, s.token, s.level, s.conn, s.away, s.device) for s in self.seats]
         return _Saved(fields, seats, match, log_at)
 
     def _restore(self, saved: _Saved) -> None:
@@ -674,8 +710,16 @@ class RoomCore:
             "locked": self.locked,
             "host": self.host,
             "version": self.version,
+            # the current version's turn deadline, [version, unix time] (actions carry later ones)
+            "deadline": [self._deadline_version, self._due] if self._due is not None else None,
             "seats": [
-                {"kind": s.kind, "name": s.name, "token": s.token, "level": s.level}
+                {
+                    "kind": s.kind,
+                    "name": s.name,
+                    "token": s.token,
+                    "level": s.level,
+                    "device": s.device,  # a digest of the player's device token, for results
+                }
                 for s in self.seats
             ],
             "match": self.match.meta() if self.match else None,
@@ -694,7 +738,10 @@ class RoomCore:
                 while entry["g"] >= len(logs):
                     logs.append([])
                 logs[entry["g"]].append([entry["s"], entry["a"]])
-                last = max(last, entry["v"])
+                if entry["v"] >= last:
+                    last = entry["v"]
+                    if entry["v"] > meta["version"]:  # the action's deadline is the latest
+                        record["deadline"] = [last, entry["d"]] if "d" in entry else None
             record["match"] = {**meta["match"], "logs": logs}
             record["version"] = last
         return cls.from_record(record, settings)
@@ -716,9 +763,18 @@ class RoomCore:
         room.host = record["host"]
         room.version = record["version"]
         room.seats = [
-            Seat(kind=s["kind"], name=s["name"], token=s["token"], level=s["level"])
+            Seat(
+                kind=s["kind"],
+                name=s["name"],
+                token=s["token"],
+                level=s["level"],
+                device=s.get("device"),
+            )
             for s in record["seats"]
         ]
+        deadline = record.get("deadline")
+        if deadline is not None and deadline[0] == room.version:  # the turn timer goes on
+            room._deadline_version, room._due = deadline
         if record["daily_date"]:
             room.daily_date = datetime.date.fromisoformat(record["daily_date"])
         if record["match"] is not None:
@@ -726,7 +782,8 @@ class RoomCore:
         return room
 
     def restored(self, now: float) -> list[Output]:
-        """Timers a freshly restored room needs (held seats, idle close)."""
+        """Timers a freshly restored room needs (held seats, idle close; the turn timer is
+        armed with its stored deadline once a person must act)."""
         out: list[Output] = []
         for i, s in enumerate(self.seats):
             if s.kind == "human":

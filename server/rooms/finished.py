@@ -3,9 +3,12 @@ names) in the room store, and its results on the leaderboards (the all-time tabl
 the daily table when a daily Sheepshead match ends).
 
 Results come from the rules core's own outcome, never from a client. A seat is ranked when a
-person sits in it with a device token (``hello.device``); bots are not. Both records are safe to
-repeat (history by game index, results by the game's name), so a room reloaded after a crash
-records its last finished game again without counting it twice.
+person took it (created, joined or resumed) from a connection with a device token
+(``hello.device``): the seat keeps the token's digest, so the result counts even if the person is
+disconnected when the game ends, or the room was rebuilt from the store. Bots are not ranked.
+
+Both records are safe to repeat (history by game index, results by the game's name), so a room
+reloaded after a crash records its last finished game again without counting it twice.
 """
 
 from __future__ import annotations
@@ -42,15 +45,13 @@ class FinishedGames:
         return (match.game_index, match.current.is_over(), match.is_over())
 
     def players(self) -> list[Player | None]:
-        """Each seat's ranked player: a person connected with a device token, else ``None``."""
-        core = self.actor.core
-        out: list[Player | None] = []
-        for seat in core.seats:
-            device = None
-            if seat.kind == "human" and seat.conn is not None:
-                device = self.actor.manager.device_of(seat.conn)
-            out.append(Player(device, seat.name or "?") if device else None)
-        return out
+        """Each seat's ranked player: a person who took it with a device token, else ``None``."""
+        return [
+            Player.known(seat.device, seat.name or "?")
+            if seat.kind == "human" and seat.device
+            else None
+            for seat in self.actor.core.seats
+        ]
 
     async def record(self, before: Progress) -> None:
         """Record the current game if it has ended since ``before`` was taken."""

@@ -15,10 +15,12 @@ RoomRequest = m.Join | m.Watch | m.Resume | m.Act | m.Host | m.Chat | m.Leave
 
 @dataclass(frozen=True, slots=True)
 class Request:
-    """A client's message addressed to this room."""
+    """A client's message addressed to this room (``device``: a digest of the device token
+    the connection said hello with, for leaderboards)."""
 
     conn: ConnId
     msg: RoomRequest
+    device: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +29,7 @@ class CreateHost:
 
     conn: ConnId
     msg: m.Create
+    device: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from server.rooms.names import clean_name
 from server.rooms.seats import Refusal, RoomSettings
 from server.store.base import RoomStore, StoredRoom, StoreError, StoreUnavailable
 from server.store.health import StoreHealth
-from server.store.leaderboard import Leaderboards, MemoryLeaderboards
+from server.store.leaderboard import Leaderboards, MemoryLeaderboards, player_id
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +93,11 @@ class RoomManager:
         """The device token the connection said hello with, if any (for leaderboards)."""
         return self.devices.get(conn)
 
+    def player_of(self, conn: int) -> str | None:
+        """The connection's player id on the boards (a digest of its device token), if any."""
+        device = self.devices.get(conn)
+        return player_id(device) if device else None
+
     def send(self, conn: int, text: str) -> None:
         outbox = self.conns.get(conn)
         if outbox is not None:
@@ -162,7 +167,7 @@ class RoomManager:
         self.metrics.rooms.set(len(self.rooms))
         actor.start()
         self.room_of[conn] = core.code  # claimed before the next frame is read
-        actor.submit(CreateHost(conn, msg), received=received)
+        actor.submit(CreateHost(conn, msg, self.player_of(conn)), received=received)
 
     def claim(self, conn: int, code: str) -> None:
         """Mark ``conn`` as in room ``code`` before its entering request is handled, so that
@@ -210,7 +215,9 @@ class RoomManager:
                 raise Refusal(
                     ErrorCode.ALREADY_IN_ROOM, f"you are in room {current}: leave it first"
                 )
-        actor.submit(Request(conn, msg), received=received)
+        # a seat taken keeps its player's device digest (for results): only these need it
+        device = self.player_of(conn) if isinstance(msg, m.Join | m.Resume) else None
+        actor.submit(Request(conn, msg, device), received=received)
 
     async def restore(self) -> int:
         """Reopen every room in the store (after a restart); players resume with tokens."""

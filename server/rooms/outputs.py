@@ -79,7 +79,8 @@ class Persist:
 class PersistAction:
     """Append one accepted action to the room's stored log; send nothing after it until saved.
 
-    ``entry`` is ``{"v": version, "g": game index, "s": seat, "a": "play 7D"}``.
+    ``entry`` is ``{"v": version, "g": game index, "s": seat, "a": "play 7D"}``, with
+    ``"d"``: the new version's turn deadline (unix time) when a human's seat must act in it.
     """
 
     entry: dict[str, Any]

@@ -26,6 +26,7 @@ class Seat:
     level: str | None = None
     conn: ConnId | None = None
     away: bool = False  # grace ran out: a stand-in bot plays this human's turns
+    device: str | None = None  # digest of the device token the person played from (results)
 
     @classmethod
     def bot(cls, index: int, level: str) -> Seat:

@@ -1,8 +1,9 @@
 """The room store interface, and the errors every store raises.
 
 A stored room is its record (:meth:`server.rooms.core.RoomCore.meta`: seats, options, how the
-match was dealt, its version) plus the list of its accepted actions, appended one at a time, plus
-the history of its finished games. The room actor awaits :meth:`RoomStore.append` for every
+match was dealt, its version, the turn deadline) plus the list of its accepted actions, appended
+one at a time (each with the deadline of the version it begins), plus the history of its
+finished games. The room actor awaits :meth:`RoomStore.append` for every
 accepted action (and :meth:`RoomStore.save` for every other change) before it acknowledges it,
 so a store whose calls return only once the data is stored (Redis, with its append-only file)
 gives "nothing acknowledged is lost". Appending keeps the cost of an action constant however
@@ -41,6 +42,11 @@ from typing import Any, NamedTuple
 #: Seconds a room lives after its last write, and its history after it closes (Redis).
 ROOM_TTL = 24 * 3600.0
 HISTORY_TTL = 24 * 3600.0
+
+
+def same_action(stored: dict[str, Any], entry: dict[str, Any]) -> bool:
+    """Whether two action entries record the same action at the same version (a retry)."""
+    return all(stored.get(k) == entry.get(k) for k in ("v", "g", "s", "a"))
 
 
 class StoredRoom(NamedTuple):
@@ -110,7 +116,11 @@ class RoomStore(ABC):
 
     @abstractmethod
     async def create(self, code: str, record: dict[str, Any], *, fence: int = 0) -> bool:
-        """Store a new room; ``False`` if the code is already taken (codes are unique)."""
+        """Store a new room; ``False`` if the code is already taken (codes are unique).
+
+        A retry of a create that landed (the same record and fence, nothing appended since)
+        is ``True`` again.
+        """
 
     @abstractmethod
     async def save(self, code: str, record: dict[str, Any], *, fence: int = 0) -> None:
@@ -127,7 +137,13 @@ class RoomStore(ABC):
     async def append(self, code: str, entry: dict[str, Any], *, fence: int = 0) -> None:
         """Add one accepted action (``entry["v"]`` one more than the stored version).
 
-        A retry of the last append that already landed succeeds without adding it twice.
+        A retry of the last append that already landed (the same version, game, seat and
+        action: :func:`same_action`) succeeds without adding it twice; the retry's entry
+        replaces the stored one (its turn deadline ``"d"`` may be later). So a caller whose
+        append failed with :class:`StoreUnavailable` (the outcome unknown: Redis may have stored
+        it and the reply was lost) may send the same action again, and any other write of that
+        version then fails with :class:`VersionConflict`: the caller's copy never silently
+        drifts from the store.
 
         Raises:
             VersionConflict: another write took this version, or a version was skipped.

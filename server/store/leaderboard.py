@@ -21,6 +21,8 @@ Ranks are competition ranks: equal scores share a rank, the next rank skips (1, 
 True
 >>> Player("a-device-token", "Ann").id == Player("a-device-token", "Ann B.").id
 True
+>>> Player.known(player_id("a-device-token"), "Ann").id == Player("a-device-token", "Ann").id
+True
 """
 
 from __future__ import annotations
@@ -87,17 +89,33 @@ class Board:
         raise BadBoard(f"no board {text!r}: daily, daily:YYYY-MM-DD, {', '.join(GAMES)}")
 
 
+def player_id(device: str) -> str:
+    """The key of a device on every board: a digest, so boards (and the room records that
+    keep it for their seats) never hold the token itself."""
+    return hashlib.sha256(device.encode()).hexdigest()[:20]
+
+
 @dataclass(frozen=True, slots=True)
 class Player:
-    """A player without an account: the client's device token and the name shown."""
+    """A player without an account: the client's device token and the name shown.
 
-    device: str = field(repr=False)
+    A room keeps only the digest of its seats' tokens (:func:`player_id`); a player known by
+    that digest alone is :meth:`known`.
+    """
+
+    device: str = field(repr=False)  # "" when only the digest is known
     name: str
+    digest: str = field(default="", repr=False)
+
+    @classmethod
+    def known(cls, digest: str, name: str) -> Player:
+        """The player whose device token has the digest ``digest`` (a :func:`player_id`)."""
+        return cls("", name, digest)
 
     @property
     def id(self) -> str:
         """The key of this device on every board (a digest: boards never show tokens)."""
-        return hashlib.sha256(self.device.encode()).hexdigest()[:20]
+        return self.digest or player_id(self.device)
 
 
 @dataclass(frozen=True, slots=True)

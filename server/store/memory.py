@@ -20,6 +20,7 @@ from server.store.base import (
     RoomStore,
     StoredRoom,
     VersionConflict,
+    same_action,
 )
 
 
@@ -52,8 +53,9 @@ class MemoryStore(RoomStore):
         return room
 
     async def create(self, code: str, record: dict[str, Any], *, fence: int = 0) -> bool:
-        if code in self._rooms:
-            return False
+        if code in self._rooms:  # taken, unless this is a retry of the same create
+            room = self._rooms[code]
+            return room.fence == fence and room.record == record and not room.actions
         self._rooms[code] = _Room(copy.deepcopy(record), record.get("version", 0), fence)
         self._history.pop(code, None)  # a code used again starts with no history
         self._history_until.pop(code, None)
@@ -70,8 +72,9 @@ class MemoryStore(RoomStore):
     async def append(self, code: str, entry: dict[str, Any], *, fence: int = 0) -> None:
         room = self._room(code, fence)
         version = entry["v"]
-        if version == room.version and room.actions and room.actions[-1] == entry:
-            return  # a retry of the append that already landed
+        if version == room.version and room.actions and same_action(room.actions[-1], entry):
+            room.actions[-1] = dict(entry)  # a retry of the append that already landed
+            return
         if version != room.version + 1:
             raise VersionConflict(code, version, room.version)
         room.actions.append(dict(entry))

@@ -40,7 +40,14 @@ end
 CREATE = (
     _PRELUDE
     + """
-if redis.call('EXISTS', KEYS[1]) == 1 then return {'taken', 0} end
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  -- the same record by the same writer: a retry of this create whose reply was lost
+  if redis.call('HGET', KEYS[1], 'rec') == ARGV[3] and fence_now() == tonumber(ARGV[1])
+      and redis.call('LLEN', KEYS[2]) == 0 then
+    return {'ok', tonumber(ARGV[2])}
+  end
+  return {'taken', 0}
+end
 -- a code used again: nothing of an earlier room with it survives
 redis.call('DEL', KEYS[2], KEYS[4])
 if tonumber(ARGV[1]) > 0 then
@@ -76,8 +83,18 @@ local no = refuse(ARGV[1])
 if no then return no end
 local stored = tonumber(redis.call('HGET', KEYS[1], 'v'))
 local v = tonumber(ARGV[2])
-if v == stored and redis.call('LINDEX', KEYS[2], -1) == ARGV[3] then
-  return {'ok', v}  -- a retry of the append that already landed
+if v == stored then
+  -- a retry of the append that already landed (its reply was lost): the same action again,
+  -- perhaps with a later turn deadline, which replaces the stored one
+  local last = redis.call('LINDEX', KEYS[2], -1)
+  if last then
+    local was, now = cjson.decode(last), cjson.decode(ARGV[3])
+    if was.v == now.v and was.g == now.g and was.s == now.s and was.a == now.a then
+      redis.call('LSET', KEYS[2], -1, ARGV[3])
+      touch(tonumber(ARGV[4]), ARGV[5])
+      return {'ok', v}
+    end
+  end
 end
 if v ~= stored + 1 then return {'conflict', stored} end
 redis.call('RPUSH', KEYS[2], ARGV[3])

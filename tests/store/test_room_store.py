@@ -118,3 +118,14 @@ async def test_history_outlives_the_room(store: RoomStore) -> None:
     # the code used again starts with no history
     assert await store.create("ABCDE", record(0))
     assert await store.history("ABCDE") == []
+
+
+async def test_a_retried_create_is_created_once(store: RoomStore) -> None:
+    assert await store.create("ABCDE", record(0), fence=3)
+    assert await store.create("ABCDE", record(0), fence=3)  # the reply was lost; sent again
+    assert not await store.create("ABCDE", record(0), fence=4)  # another writer's
+    assert not await store.create("ABCDE", record(0, other=True), fence=3)
+    await store.append("ABCDE", entry(1), fence=3)
+    assert not await store.create("ABCDE", record(0), fence=3)  # the room has moved on
+    stored = await store.load("ABCDE")
+    assert stored is not None and stored.actions == [entry(1)]

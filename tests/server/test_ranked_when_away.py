@@ -1,0 +1,54 @@
+"""A person is ranked for the seat they took with a device token, even when they are not
+connected as the game ends (a stand-in played their last turns), in memory and on Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from dataclasses import replace
+
+import pytest
+
+from clients import CardroomClient
+from server.bench.redis_server import RedisServer
+from server.net.server import CardroomServer
+from server.store.leaderboard import Board, player_id
+from tests.server.conftest import make_config, play_until_over
+
+ANN, BOB = "ann-device-0123456789", "bob-device-0123456789"
+
+
+@pytest.fixture(params=["memory", "redis"])
+async def server(request: pytest.FixtureRequest) -> AsyncIterator[CardroomServer]:
+    config = make_config(grace=0.2)  # Ann's seat is soon played by a stand-in
+    if request.param == "redis":
+        redis: RedisServer = request.getfixturevalue("redis_server")
+        config = replace(config, redis_url=redis.url)
+    async with CardroomServer(config) as srv:
+        yield srv
+
+
+async def test_a_player_away_at_the_end_is_still_ranked(server: CardroomServer) -> None:
+    ann = await CardroomClient.connect(server.url, hello=False)
+    await ann.hello(device=ANN)
+    bob = await CardroomClient.connect(server.url, hello=False)
+    await bob.hello(device=BOB)
+    await ann.create("shithead", seats=3, name="Ann")
+    assert ann.room is not None
+    await bob.join(ann.room, name="Bob")
+    await ann.host("start")
+    await ann.close()  # Ann is gone for good: after the grace a stand-in plays for her
+    await bob.wait_room(lambda r: r.seats[0].playing_for is not None, timeout=10)
+    await play_until_over(bob)
+
+    board = Board.alltime("shithead")
+    deadline = time.monotonic() + 10
+    while len(entries := await server.stores.boards.top(board)) < 2:  # recorded after the end
+        assert time.monotonic() < deadline, entries
+        await asyncio.sleep(0.05)
+    assert {(e.player, e.name, e.games) for e in entries} == {
+        (player_id(ANN), "Ann", 1),
+        (player_id(BOB), "Bob", 1),
+    }
+    await bob.close()
