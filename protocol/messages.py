@@ -14,7 +14,7 @@ reply echoes as ``ref``; errors are ``{type: "error", code, message, ref}``.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
@@ -328,6 +328,10 @@ ServerMessage = Annotated[
 ]
 
 CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+#: The ``type`` of every client message, read from the union itself (one list, not two).
+CLIENT_TYPES: frozenset[str] = frozenset(
+    cls.model_fields["type"].default for cls in get_args(get_args(ClientMessage)[0])
+)
 SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 
 

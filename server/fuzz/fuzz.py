@@ -39,7 +39,7 @@ import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -228,17 +228,7 @@ class Fuzzer:
             lambda: bool(session.parse_new(self.report.tally)) and bool(session.seat_in), 10
         )
         code = next(iter(session.seat_in), "AAAAA")
-        ops = [
-            "add_bot",
-            "remove_bot",
-            "set_bot_level",
-            "fill_bots",
-            "start",
-            "lock",
-            "unlock",
-            "kick",
-            "next_game",
-        ]
+        ops = list(get_args(m.HostOp))
         for _burst in range(rng.randrange(2, 6)):
             frames: list[str | bytes] = []
             for _ in range(rng.randrange(3, 15)):

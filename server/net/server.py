@@ -58,19 +58,6 @@ from server.store.open import open_stores
 log = logging.getLogger(__name__)
 
 SERVER_NAME = "cardroom/0.1"
-CLIENT_TYPES = {
-    "hello",
-    "create",
-    "join",
-    "watch",
-    "resume",
-    "act",
-    "host",
-    "chat",
-    "leave",
-    "ping",
-    "leaderboard",
-}
 #: Refusals that count as a strike: frames no well-behaved client sends.
 STRIKES = frozenset(
     {
@@ -477,7 +464,7 @@ class CardroomServer:
             if isinstance(data, dict):
                 ref = _ref(data.get("id"))
                 kind = data.get("type")
-                if not isinstance(kind, str) or kind not in CLIENT_TYPES:
+                if not isinstance(kind, str) or kind not in m.CLIENT_TYPES:
                     shown = kind[:32] if isinstance(kind, str) else type(kind).__name__
                     raise Refusal(ErrorCode.UNKNOWN_TYPE, f"unknown message type {shown!r}")
             try:
