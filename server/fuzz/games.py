@@ -125,19 +125,26 @@ async def _refused(
     """A move the room must refuse, from a seated player in the middle of a real game: a card
     not held, a kind no game has, or a version not yet reached. The rebuild later proves the
     refusal changed nothing."""
-    hand = set(state.view.get("hand") or [])
+    view = state.view
+    # every card this seat may name in a play: its hand, its face-up cards (Shithead, played once
+    # the hand is empty) and the card a Sheepshead picker set aside for an unknown-card call
+    held = set(view.get("hand") or [])
+    if view.get("game") == "shithead" and state.seat is not None:
+        held.update(view["seats"][state.seat]["face_up"])
+    if view.get("unknown_card"):
+        held.add(view["unknown_card"])
     roll = rng.random()
     version = state.version
     if roll < 0.4:
         action: JSON = {
             "kind": "play",
-            "cards": [rng.choice([c for c in ALL_CARDS if c not in hand])],
+            "cards": [rng.choice([c for c in ALL_CARDS if c not in held])],
         }
     elif roll < 0.7:
         action = {"kind": "dance"}
     else:
         # far ahead: in a simultaneous phase the room may move a step or two meanwhile
-        action, version = rng.choice(state.view["legal"]), version + rng.choice([1000, 10**6])
+        action, version = rng.choice(view["legal"]), version + rng.choice([1000, 10**6])
     try:
         await client.act(action, version=version, timeout=60)
     except CardroomError:
