@@ -122,6 +122,7 @@ class Connection:
         self.pending: list[str] = []
         self.queue: asyncio.Queue[str | None] | None = None  # the slow path, once needed
         self.writer: asyncio.Task[None] | None = None
+        self._queued = 0  # frames given to the writer and not yet written by it
         self._mark = mark
         self.bucket = TokenBucket(config.rate, config.burst, time.monotonic())
         self.greeted = False
@@ -153,7 +154,9 @@ class Connection:
         ws = self.ws
         if not texts or ws.protocol.state is not State.OPEN:
             return
-        caught_up = self.queue is None or self.queue.empty()
+        # not while the writer still holds a frame (taken from its queue, not yet written):
+        # writing past it would put a newer state before an older one
+        caught_up = self._queued == 0
         if caught_up and not ws.transport.get_write_buffer_size():
             for text in texts:
                 ws.protocol.send_text(text.encode())
@@ -164,6 +167,7 @@ class Connection:
             self.writer = asyncio.create_task(self._write(self.queue), name=f"writer-{self.id}")
         for text in texts:
             self.queue.put_nowait(text)  # room for them: send() counted them
+        self._queued += len(texts)
 
     async def _write(self, queue: asyncio.Queue[str | None]) -> None:
         with contextlib.suppress(ConnectionClosed):
@@ -171,7 +175,10 @@ class Connection:
                 text = await queue.get()
                 if text is None:
                     return
-                await self.ws.send(text)
+                try:
+                    await self.ws.send(text)
+                finally:
+                    self._queued -= 1
 
     def finish(self) -> None:
         """The connection is gone: end the writer, if one was started."""
