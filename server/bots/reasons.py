@@ -53,7 +53,7 @@ TEXTS: dict[str, str] = {
     "hint.sh_play_low_any": "play the {ranks}: on a 2 anything goes, so your lowest card goes",
     "hint.sh_play_four": "play the {ranks}: four of a kind in a row burn the pile and you play "
     "again",
-    "hint.sh_burn": "play the 10: it burns the pile ({n} cards) and you play again",
+    "hint.sh_burn": "play the 10: it burns the pile and you play again",
     "hint.sh_two": "play the 2: no ordinary card of yours beats the {top}, and a 2 goes on "
     "anything",
     "hint.sh_block": "play the {ranks}: the next player is nearly out; a high card makes them "
@@ -62,10 +62,10 @@ TEXTS: dict[str, str] = {
     "face-up cards come next, lowest first",
     "hint.sh_play_search": "play the {ranks}: in the strong bot's playouts this loses least often",
     "hint.sh_pickup_forced": "pick up the pile: nothing you can play beats the {top}",
-    "hint.sh_pickup_keep": "pick up the {n} cards: only a 2 or a 10 would beat the {top}, "
-    "better kept for later",
-    "hint.sh_pickup_search": "pick up the {n} cards: in the strong bot's playouts playing now "
-    "loses more often",
+    "hint.sh_pickup_keep": "pick up the pile: only a 2 or a 10 would beat the {top}, better "
+    "kept for later",
+    "hint.sh_pickup_search": "pick up the pile: in the strong bot's playouts playing now loses "
+    "more often",
     "hint.sh_give_up": "add the {card} and pick up: a playable face-up card goes onto the pile "
     "before you take it",
     "hint.sh_flip": "turn over face-down card {n}: it is a blind guess, any one is as good",
@@ -266,8 +266,8 @@ def _sh_pickup(view: View, pile: list[str]) -> Reason:
     if not plays:
         return Reason("hint.sh_pickup_forced", {"top": top})
     if all(p[0][0] in _SPECIAL for p in plays):
-        return Reason("hint.sh_pickup_keep", {"n": len(pile), "top": top})
-    return Reason("hint.sh_pickup_search", {"n": len(pile)})
+        return Reason("hint.sh_pickup_keep", {"top": top})
+    return Reason("hint.sh_pickup_search")
 
 
 def _sh_play(view: View, codes: list[str], pile: list[str]) -> Reason:
@@ -275,10 +275,10 @@ def _sh_play(view: View, codes: list[str], pile: list[str]) -> Reason:
     ranks = " ".join(c[0] for c in codes)
     req = _requirement(pile)
     run_rank, run = _top_run(pile)
-    if rank == run_rank and run + len(codes) >= 4:  # SH-4.4
+    if (run if rank == run_rank else 0) + len(codes) >= 4:  # SH-4.4
         return Reason("hint.sh_play_four", {"ranks": ranks})
     if rank == "T":  # SH-4.3
-        return Reason("hint.sh_burn", {"n": len(pile)})
+        return Reason("hint.sh_burn")
     plays = _legal_plays(view)
     ordinary = sorted({p[0][0] for p in plays if p[0][0] not in _SPECIAL}, key=_ORDER.index)
     if rank == "2":  # SH-1.3
