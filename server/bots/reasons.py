@@ -51,7 +51,7 @@ TEXTS: dict[str, str] = {
     "hint.sh_play_low": "play the {ranks}: the lowest card that beats the {top} keeps your "
     "high cards",
     "hint.sh_play_low_any": "play the {ranks}: on a 2 anything goes, so your lowest card goes",
-    "hint.sh_play_four": "play the {ranks}: four of a kind in a row burn the pile and you play "
+    "hint.sh_play_four": "play the {ranks}: four of a kind in a row burns the pile and you play "
     "again",
     "hint.sh_burn": "play the 10: it burns the pile and you play again",
     "hint.sh_two": "play the 2: no ordinary card of yours beats the {top}, and a 2 goes on "
@@ -102,7 +102,7 @@ TEXTS: dict[str, str] = {
     "must play the {called}",
     "hint.ss_lead_called_card": "lead the {card}: the called card must be played the first "
     "time its suit is led",
-    "hint.ss_lead_ace": "lead the {card}: the highest {suit}, and nobody has led that suit yet",
+    "hint.ss_lead_ace": "lead the {card}: the best card of {suit}, a suit nobody has led yet",
     "hint.ss_lead_low": "lead the {card}: a card without points gives nothing away",
     "hint.ss_lead": "lead the {card}: it did best in the strong bot's sampled deals",
     "hint.ss_only_card": "play the {card}: it is the only card you may play",
