@@ -108,7 +108,7 @@ def test_a_sheepshead_hint_in_french_and_the_bury_marked(
     page.wait_for_selector('[data-act="pick"]')
     hint = ask_hint(page)
     assert hint["action"]["kind"] in ("pick", "pass")
-    shown = page.inner_text(".hint-reason")
+    shown = page.inner_text(".hint-reason").replace("\xa0", " ")  # French spacing
     assert shown.startswith("Conseil : ")
     assert hint["reason"]["text"] not in shown  # translated, not the English text
     marked = page.eval_on_selector_all("#area .suggested", "els => els.map(e => e.dataset.act)")
