@@ -72,10 +72,10 @@ TEXTS: dict[str, str] = {
     "hint.sh_flip_last": "turn over your last face-down card: it is the only move left",
     # Sheepshead: picking, burying, calling
     "hint.ss_pick_black_queens": "pick: {n} trumps including both black queens",
-    "hint.ss_pick_trumps": "pick: {n} trumps, {queens} of them queens",
-    "hint.ss_pick_last": "pick: everyone else passed, and {n} trumps are enough to try",
-    "hint.ss_pick_search": "pick: {n} trumps; in sampled deals picking wins more than passing",
-    "hint.ss_pass_few": "pass: only {n} trumps, too few to pick",
+    "hint.ss_pick_trumps": "pick: {n} trumps (queens: {queens})",
+    "hint.ss_pick_last": "pick: everyone else passed; passing too would make it a leaster",
+    "hint.ss_pick_search": "pick: in sampled deals picking wins more than passing (trumps: {n})",
+    "hint.ss_pass_few": "pass: too few trumps to pick ({n})",
     "hint.ss_pass_weak": "pass: {n} trumps but no queen; the blind rarely saves that",
     "hint.ss_pass_search": "pass: {n} trumps; in sampled deals passing loses less than picking",
     "hint.ss_bury_void": "bury the {cards}: a short suit you cannot hold; void in {suit}, you "
@@ -93,8 +93,7 @@ TEXTS: dict[str, str] = {
     "hint.ss_call_unknown": "call the {ace} and set the {card} aside as the unknown card: your "
     "only fail cards are aces",
     "hint.ss_alone_forced": "play alone: nothing can be called",
-    "hint.ss_alone_strong": "play alone: {n} trumps with {queens} queens; alone you win four "
-    "times a defender's share",
+    "hint.ss_alone_strong": "play alone: {n} trumps (queens: {queens}); alone you win four times a defender's share",
     # Sheepshead: card play
     "hint.ss_lead_top_trumps": "lead trump: you hold the top two",
     "hint.ss_lead_trump": "lead trump: it draws out the defenders' trumps",
@@ -348,7 +347,7 @@ def _ss_bid(view: View, kind: str, hand: list[str]) -> Reason:
         if all(q in hand for q in _BLACK_QUEENS):
             return Reason("hint.ss_pick_black_queens", {"n": n})
         if len(view.get("passed") or ()) == view.get("players", 5) - 1:  # else a leaster, SS-3.3
-            return Reason("hint.ss_pick_last", {"n": n})
+            return Reason("hint.ss_pick_last")
         if n >= 4:
             return Reason("hint.ss_pick_trumps", {"n": n, "queens": queens})
         return Reason("hint.ss_pick_search", {"n": n})
