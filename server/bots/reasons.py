@@ -93,7 +93,8 @@ TEXTS: dict[str, str] = {
     "hint.ss_call_unknown": "call the {ace} and set the {card} aside as the unknown card: your "
     "only fail cards are aces",
     "hint.ss_alone_forced": "play alone: nothing can be called",
-    "hint.ss_alone_strong": "play alone: {n} trumps (queens: {queens}); alone you win four times a defender's share",
+    "hint.ss_alone_strong": "play alone: {n} trumps (queens: {queens}); alone you win four "
+    "times a defender's share",
     # Sheepshead: card play
     "hint.ss_lead_top_trumps": "lead trump: you hold the top two",
     "hint.ss_lead_trump": "lead trump: it draws out the defenders' trumps",
