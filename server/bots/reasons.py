@@ -117,7 +117,24 @@ TEXTS: dict[str, str] = {
     "hint.ss_leaster_duck": "play the {card}: in a leaster you want few points, and this trick "
     "gets few from you",
     "hint.ss_play": "play the {card}: it did best in the strong bot's sampled deals",
+    # both: the strong bot ran out of time and a quick rule chose
+    "hint.quick": "a quick rule of thumb suggests this; the strong bot ran out of time",
 }
+
+#: Reasons that cite the strong bot's search (never given for a quick rule's choice).
+SEARCH_KEYS = frozenset(
+    {
+        "hint.sh_swap_search",
+        "hint.sh_play_search",
+        "hint.sh_pickup_search",
+        "hint.ss_pick_search",
+        "hint.ss_pass_search",
+        "hint.ss_bury_search",
+        "hint.ss_call",
+        "hint.ss_lead",
+        "hint.ss_play",
+    }
+)
 
 #: Params that hold card codes, and params that hold ranks (Shithead: suits never matter);
 #: ``suit`` holds a suit letter; any other param is a number.
@@ -157,11 +174,14 @@ def _label(code: str) -> str:
     return RANK_LABELS[RANKS.index(code[0])] + SUIT_SYMBOLS[SUITS.index(code[1])]
 
 
-def explain(view: View, action: Action) -> Reason:
-    """Why ``action`` for the seat whose ``view`` this is (the view of a seat that must act)."""
-    if view["game"] == "shithead":
-        return _shithead(view, action)
-    return _sheepshead(view, action)
+def explain(view: View, action: Action, searched: bool = True) -> Reason:
+    """Why ``action`` for the seat whose ``view`` this is (the view of a seat that must act).
+    ``searched``: the strong bot's search chose it (else a quick rule did, and no reason may
+    cite the search)."""
+    reason = _shithead(view, action) if view["game"] == "shithead" else _sheepshead(view, action)
+    if not searched and reason.key in SEARCH_KEYS:
+        return Reason("hint.quick")
+    return reason
 
 
 # ------------------------------------------------------------------------------ Shithead

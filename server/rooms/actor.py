@@ -264,7 +264,7 @@ class RoomActor:
         except Exception:
             log.exception("room %s: the hint bot failed in seat %d", self.code, o.seat)
             action, level = make_bot(FALLBACK_LEVEL, o.game, seed=o.seed).choose(o.view), "basic"
-        reason = explain(o.view, action)
+        reason = explain(o.view, action, searched=level == "strong")
         bot_level: BotLevel = "strong" if level == "strong" else "basic"
         self.submit(HintReady(o.conn, o.seat, o.version, o.ref, action, bot_level, reason))
 

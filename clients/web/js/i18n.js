@@ -375,6 +375,7 @@ const en = {
   "hint.ss_follow_suit": "play the {card}: you must follow suit",
   "hint.ss_leaster_duck": "play the {card}: in a leaster you want few points, and this trick gets few from you",
   "hint.ss_play": "play the {card}: it did best in the strong bot's sampled deals",
+  "hint.quick": "a quick rule of thumb suggests this; the strong bot ran out of time",
 };
 
 const ru = {
@@ -748,6 +749,7 @@ const ru = {
   "hint.ss_follow_suit": "сыграйте {card}: нужно ходить в масть",
   "hint.ss_leaster_duck": "сыграйте {card}: в листере нужно мало очков, а эта взятка получит от вас мало",
   "hint.ss_play": "сыграйте {card}: так лучше всего в пробных раздачах сильного бота",
+  "hint.quick": "так подсказывает простое правило: сильный бот не успел подумать",
 };
 
 const pt = {
@@ -1121,6 +1123,7 @@ const pt = {
   "hint.ss_follow_suit": "jogue o {card}: tem de seguir o naipe",
   "hint.ss_leaster_duck": "jogue o {card}: no leaster quer poucos pontos, e esta vaza recebe pouco de si",
   "hint.ss_play": "jogue o {card}: foi o melhor nas mãos simuladas do bot forte",
+  "hint.quick": "uma regra prática sugere isto; o bot forte ficou sem tempo",
 };
 
 const fr = {
@@ -1494,6 +1497,7 @@ const fr = {
   "hint.ss_follow_suit": "jouez le {card} : vous devez fournir à la couleur",
   "hint.ss_leaster_duck": "jouez le {card} : au leaster on veut peu de points, et ce pli en reçoit peu de vous",
   "hint.ss_play": "jouez le {card} : c’est ce qui a le mieux marché dans les donnes simulées du bot fort",
+  "hint.quick": "une règle simple suggère ceci ; le bot fort a manqué de temps",
 };
 
 // French puts a non-breaking space before : ; ! ? so they never start a line alone.
