@@ -259,3 +259,21 @@ async def test_a_hints_room_ranks_nobody(server: CardroomServer) -> None:
     assert await server.stores.boards.top(Board.alltime("shithead")) == []
     await ann.close()
     await bob.close()
+
+
+def test_a_hint_only_at_your_own_turn_in_play() -> None:
+    # rule SH-4.1: play goes clockwise, one seat at a time
+    h = hints_harness(players=2)
+    h.send(1, type="create", game="shithead", seats=2, name="Ann")
+    h.send(2, type="join", name="Bob")
+    h.send(1, type="host", op="start")
+    for conn in (1, 2):
+        h.send(conn, type="act", version=h.room.version, action={"kind": "ready"})
+    assert h.room.match is not None
+    turn = h.room.match.current.to_act()
+    assert len(turn) == 1
+    waiting = 2 if turn[0] == 0 else 1
+    assert h.send(waiting, type="hint")[0]["code"] == "not_your_turn"
+    asked = h.room.handle(m_request(3 - waiting, {"type": "hint", "id": 7, "room": "ABCDE"}), 0)
+    job = hint_jobs(asked)[0]
+    assert job.seat == turn[0] and job.view["phase"] == "play"
