@@ -42,11 +42,16 @@ async def test_the_example_bot_finishes_a_game_against_a_live_server(
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
         )
-        info = await ann.wait_room(lambda r: r.seats[1].kind == "human", timeout=30)
-        assert info.seats[1].name == "Example bot"
-        await ann.host("start")  # the other seats get the server's bots
-        final = await play_until_over(ann)
-        code, output = await finish(proc)
+        try:
+            info = await ann.wait_room(lambda r: r.seats[1].kind == "human", timeout=30)
+            assert info.seats[1].name == "Example bot"
+            await ann.host("start")  # the other seats get the server's bots
+            final = await play_until_over(ann)
+            code, output = await finish(proc)
+        finally:  # a failed wait must not leave the bot running into the next test
+            if proc.returncode is None:
+                proc.kill()
+                await proc.communicate()
         assert code == 0, output
         assert "sitting in seat 1 of room " + (ann.room or "") in output
         assert "game over:" in output

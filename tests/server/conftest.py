@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import random
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -11,6 +13,10 @@ from clients import CardroomClient, CardroomError
 from server.net.server import CardroomServer, ServerConfig
 from server.rooms.seats import RoomSettings
 from server.store.memory import MemoryStore
+
+
+#: The turn from which :func:`choose` leaves its fixed order (see there).
+LOOP_TURN = 60
 
 
 def make_config(**rooms: Any) -> ServerConfig:
@@ -32,12 +38,19 @@ async def server(store: MemoryStore) -> AsyncIterator[CardroomServer]:
         yield srv
 
 
-def choose(view: dict[str, Any]) -> dict[str, Any]:
-    """A simple human policy from the view alone: ready at once, else the lowest play."""
+def choose(view: dict[str, Any], turn: int = 0) -> dict[str, Any]:
+    """A simple human policy from the view alone: ready at once, else the lowest play.
+
+    Two fixed policies can pass the same Shithead pile back and forth for ever (a pick-up never
+    burns anything, SH-4.7), so from the ``LOOP_TURN``-th turn on a play is drawn at random
+    (seeded by ``turn``): still reproducible, and it leaves such a cycle.
+    """
     legal = view["legal"]
     if view["phase"] == "swap":
         return {"kind": "ready"}
     plays = [a for a in legal if a["kind"] == "play"]
+    if plays and turn >= LOOP_TURN:
+        return random.Random(turn).choice(plays)
     if plays and view["game"] == "shithead":
         order = "3456789JQKA2T"
         return min(plays, key=lambda a: (order.index(a["cards"][0][0]), -len(a["cards"])))
@@ -46,12 +59,12 @@ def choose(view: dict[str, Any]) -> dict[str, Any]:
 
 async def play_until_over(client: CardroomClient, timeout: float = 60.0) -> dict[str, Any]:
     """Play this client's turns until its game is over; return the final view."""
-    while True:
+    for turn in itertools.count():
         state = await client.wait_turn(timeout=timeout)
         if state.view["phase"] == "over":
             return state.view
         try:
-            await client.act(choose(state.view), version=state.version)
+            await client.act(choose(state.view, turn), version=state.version)
         except CardroomError as exc:
             # another seat moved first (a simultaneous phase): the fresh view follows
             assert exc.code == "stale_version", exc
