@@ -14,7 +14,6 @@ from server.net.server import CardroomServer, ServerConfig
 from server.rooms.seats import RoomSettings
 from server.store.memory import MemoryStore
 
-
 #: The turn from which :func:`choose` leaves its fixed order (see there).
 LOOP_TURN = 60
 
