@@ -130,6 +130,8 @@ class Connection:
         self.flooded = 0
         self.closing = False
         self.address = _address(ws)
+        # no extension negotiated (compression declined): a frame is its header and the text
+        self.plain = not ws.protocol.extensions
         self.limited_notice = 0.0
         self.closer: asyncio.Future[None] | None = None
 
@@ -158,6 +160,9 @@ class Connection:
         # writing past it would put a newer state before an older one
         caught_up = self._queued == 0
         if caught_up and not ws.transport.get_write_buffer_size():
+            if self.plain:  # no extension: the frames are framed here, all in one write
+                ws.transport.write(b"".join([text_frame(text.encode()) for text in texts]))
+                return
             for text in texts:
                 ws.protocol.send_text(text.encode())
             ws.transport.writelines(ws.protocol.data_to_send())
@@ -633,6 +638,17 @@ def _response(
     pairs.append(("Content-Length", str(len(body))))
     pairs += extra if extra is not None else [("Cache-Control", "no-store")]
     return Response(status, reasons.get(status, "OK"), Headers(pairs), body)
+
+
+def text_frame(data: bytes) -> bytes:
+    """One unfragmented, unmasked text frame (RFC 6455 5.2) as a server sends it when no
+    extension was negotiated: the bytes websockets' own framing would write for it."""
+    n = len(data)
+    if n < 126:
+        return bytes((0x81, n)) + data
+    if n < 65536:
+        return b"\x81\x7e" + n.to_bytes(2, "big") + data
+    return b"\x81\x7f" + n.to_bytes(8, "big") + data
 
 
 def _err(code: ErrorCode, message: str, ref: m.RequestId | None) -> str:
