@@ -144,7 +144,7 @@ class RoomActor:
                 log.exception("room %s: performing outputs of %s failed", self.code, item.input)
             if self.core.version != before and self.core.match is not None:
                 by = _counted_as(item.input)
-                self.metrics.actions.labels(self.core.game, by).inc(self.core.version - before)
+                self.metrics.count_actions(self.core.game, by, self.core.version - before)
             await self.games.record(progress)
 
     def _sync_member(self, item: RoomInput) -> None:
