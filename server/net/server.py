@@ -137,7 +137,7 @@ class Connection:
         self.limited_notice = 0.0
         self.closer: asyncio.Future[None] | None = None
         # frames wait here, in order, while an earlier one's handling awaits something
-        self.inbox: deque[tuple[str | bytes, float]] = deque()
+        self.inbox: deque[tuple[str | bytes, float]] | None = None  # made when first needed
         self.handling: asyncio.Task[None] | None = None
 
     def send(self, text: str) -> None:
@@ -458,6 +458,8 @@ class CardroomServer:
         if conn.handling is not None:  # keep the order: after the one that is waiting
             if not conn.inbox:
                 _pause(conn.ws)  # no more reading from this client until it has caught up
+            if conn.inbox is None:
+                conn.inbox = deque()
             conn.inbox.append((frame, received))
             return
         later = self._frame(conn, frame, received)
@@ -475,7 +477,7 @@ class CardroomServer:
                     await more
         finally:
             conn.handling = None
-            conn.inbox.clear()
+            conn.inbox = None
             _resume(conn.ws)
 
     def _frame(
