@@ -1,9 +1,12 @@
 """``cardroom serve``: one asyncio ``websockets`` server answering WebSockets and plain HTTP
 (``/healthz``, ``/metrics``, and the web client's files) on one port.
 
-Each connection has one reader (this module's handler) and one writer task with a bounded
-queue, so a slow client never holds up a room. Frames are checked here: size, rate, JSON,
-schema; a refusal never reaches a room. Room messages go to the room's actor.
+A client's frames are handled as they arrive (:mod:`server.net.receive` hands them over from
+the socket's read, in order; one whose handling must wait holds the connection's later frames
+behind it). They are checked here: size, rate, JSON, schema; a refusal never reaches a room.
+Room messages go to the room's actor. Outgoing frames wait until the end of the event loop's
+turn and go out in one write per connection; a writer task with a bounded queue takes over
+for a socket that backs up, so a slow client never holds up a room.
 
 >>> import asyncio
 >>> async def demo() -> str:
