@@ -30,5 +30,5 @@ async def test_a_grace_timer_frees_a_lobby_seat_in_the_store(redis_server: Redis
             if stored.record["seats"][1]["kind"] == "empty":
                 break
             await asyncio.sleep(0.1)
-        assert stored.record["seats"][1]["kind"] == "empty"
+        assert stored is not None and stored.record["seats"][1]["kind"] == "empty"
         await ann.close()
