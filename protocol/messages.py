@@ -396,12 +396,13 @@ def dump_state(
     version: int,
     seat: int | None,
     view: dict[str, Any],
-    events: list[dict[str, Any]],
+    events: list[dict[str, Any]] | Serialised,
     deadline: float | None,
 ) -> str:
     """A :class:`State` frame built by the server itself, serialised straight from its parts:
     the same text as ``dump(State(...))`` without building and validating a model for every
-    recipient of every action (the server made the view; nothing in it needs checking).
+    recipient of every action (the server made the view; nothing in it needs checking). Parts
+    may come pre-serialised (:func:`serialised_parts`).
     """
     frame = {
         "type": "state",
@@ -413,6 +414,22 @@ def dump_state(
         "deadline": deadline,
     }
     return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+#: A value already serialised, placed in a frame as its JSON text.
+Serialised = orjson.Fragment
+
+
+def serialised(value: Any) -> Serialised:
+    """``value`` serialised once as :func:`dump_state` would write it, for several frames."""
+    return orjson.Fragment(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
+
+
+def serialised_parts(parts: dict[str, Any]) -> dict[str, Any]:
+    """``parts`` with each list or object value serialised once, as :func:`dump_state` would
+    write it (an ``orjson.Fragment``, written as is): a state's fields that every recipient's
+    view shares are serialised once for all of them, not once per frame."""
+    return {k: serialised(v) if isinstance(v, list | dict) else v for k, v in parts.items()}
 
 
 def dump_ack(ref: RequestId, version: int | None = None) -> str:

@@ -13,23 +13,40 @@ from collections import Counter
 from pathlib import Path
 
 #: Parts of the server's work: a frame ``function (path:line)`` is in a part when its function's
-#: name contains the first text and its path the second; a sample counts once for every part
-#: any of its frames is in.
+#: name contains the first text and its path the second. A sample goes to the part of its
+#: innermost frame that is in one (so the parts add up: a room's whole handling runs inside the
+#: read of the frame that asked for it, and only what is nowhere else counts as reading).
 PARTS = {
-    "building views (the rules cores' view)": [("view", "server/rules/")],
-    "serialising frames with orjson (dump_state, dump_ack)": [("dump_", "protocol/")],
-    "pydantic: building, validating, dumping models": [("", "pydantic")],
-    "writing frames (websockets framing, socket writes)": [
-        ("send", "websockets/"),
-        ("serialize", "websockets/"),
+    "writing frames (framing, socket writes)": [
         ("flush", "server/net/"),
         ("_write", "server/net/"),
+        ("text_frame", "server/net/"),
+        ("send", "websockets/"),
+        ("serialize", "websockets/"),
     ],
-    "receive path (socket reads, websockets parsing)": [("_read_ready", ""), ("received", "")],
-    "reading client frames (size, rate, JSON, schema)": [("_frame", "server/net/")],
-    "applying actions (the rules cores)": [("apply", "server/rules/")],
+    "building views (the rules cores' view)": [("view", "server/rules/")],
+    "serialising frames with orjson (dump_state, dump_ack, shared parts)": [
+        ("dump_", "protocol/"),
+        ("serialised", "protocol/"),
+    ],
+    "pydantic: validating requests, building models": [("", "pydantic")],
+    "legal actions and applying them (the rules cores)": [
+        ("legal", "server/rules/"),
+        ("apply", "server/rules/"),
+    ],
     "bots choosing": [("choose", "server/bots/")],
-    "waiting for events (idle or descheduled)": [("select", "selectors")],
+    "checking client frames (size, rate, JSON, schema, dispatch)": [("", "server/net/server")],
+    "reading frames (socket reads, frame parsing)": [
+        ("", "server/net/receive"),
+        ("", "websockets/"),
+    ],
+    "the room: core, actor, outputs, store, metrics": [
+        ("", "server/rooms/"),
+        ("", "server/store/"),
+        ("", "server/metrics"),
+        ("", "prometheus_client"),
+    ],
+    "event loop (uvloop's polling, reads and callbacks)": [("run", "asyncio/runners")],
 }
 
 
@@ -58,18 +75,23 @@ def summarize(path: Path, top: int = 20) -> list[str]:
     own: Counter[str] = Counter()
     for stack, count in stacks.items():
         frames = stack.split(";")
-        split = [_split(f) for f in frames]
-        for name, needles in PARTS.items():
-            if any(fn in func and fp in path for func, path in split for fn, fp in needles):
-                parts[name] += count
+        parts[part_of(frames)] += count
         own[_short(frames[-1])] += count
-    lines = [
-        f"profile of the server in the window ({total:,} samples; one may be in several parts):"
-    ]
+    lines = [f"profile of the server in the window ({total:,} samples, by innermost part):"]
     lines += [f"  {100 * c / total:5.1f} %  {name}" for name, c in parts.most_common()]
     lines.append(f"  functions with the most samples of their own (top {top}):")
     lines += [f"  {100 * c / total:5.1f} %  {name}" for name, c in own.most_common(top)]
     return lines
+
+
+def part_of(frames: list[str]) -> str:
+    """The part of :data:`PARTS` a sample belongs to: that of its innermost frame in one."""
+    for frame in reversed(frames):
+        func, path = _split(frame)
+        for name, needles in PARTS.items():
+            if any(fn in func and fp in path for fn, fp in needles):
+                return name
+    return "other (Python start-up, the rest)"
 
 
 def _split(frame: str) -> tuple[str, str]:

@@ -1,9 +1,12 @@
 """``cardroom serve``: one asyncio ``websockets`` server answering WebSockets and plain HTTP
 (``/healthz``, ``/metrics``, and the web client's files) on one port.
 
-Each connection has one reader (this module's handler) and one writer task with a bounded
-queue, so a slow client never holds up a room. Frames are checked here: size, rate, JSON,
-schema; a refusal never reaches a room. Room messages go to the room's actor.
+A client's frames are handled as they arrive (:mod:`server.net.receive` hands them over from
+the socket's read, in order; one whose handling must wait holds the connection's later frames
+behind it). They are checked here: size, rate, JSON, schema; a refusal never reaches a room.
+Room messages go to the room's actor. Outgoing frames wait until the end of the event loop's
+turn and go out in one write per connection; a writer task with a bounded queue takes over
+for a socket that backs up, so a slow client never holds up a room.
 
 >>> import asyncio
 >>> async def demo() -> str:
@@ -25,10 +28,11 @@ import logging
 import signal
 import sys
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, cast
+from typing import Any, Literal, cast
 
 import orjson
 from prometheus_client import CONTENT_TYPE_LATEST
@@ -45,6 +49,7 @@ from protocol.errors import ErrorCode
 from server.metrics import Metrics
 from server.net import api
 from server.net.limits import TokenBucket
+from server.net.receive import DirectConnection
 from server.net.static import CSP, StaticFiles, accepts_gzip
 from server.rooms.cluster import Cluster
 from server.rooms.manager import RoomManager
@@ -130,8 +135,13 @@ class Connection:
         self.flooded = 0
         self.closing = False
         self.address = _address(ws)
+        # no extension negotiated (compression declined): a frame is its header and the text
+        self.plain = not ws.protocol.extensions
         self.limited_notice = 0.0
         self.closer: asyncio.Future[None] | None = None
+        # frames wait here, in order, while an earlier one's handling awaits something
+        self.inbox: deque[tuple[str | bytes, float]] | None = None  # made when first needed
+        self.handling: asyncio.Task[None] | None = None
 
     def send(self, text: str) -> None:
         if self.closer is not None:
@@ -158,6 +168,9 @@ class Connection:
         # writing past it would put a newer state before an older one
         caught_up = self._queued == 0
         if caught_up and not ws.transport.get_write_buffer_size():
+            if self.plain:  # no extension: the frames are framed here, all in one write
+                ws.transport.write(b"".join([text_frame(text.encode()) for text in texts]))
+                return
             for text in texts:
                 ws.protocol.send_text(text.encode())
             ws.transport.writelines(ws.protocol.data_to_send())
@@ -260,6 +273,7 @@ class CardroomServer:
             origins=_origins(self.config.origins),
             server_header=SERVER_NAME,
             compression="deflate" if self.config.compression == "deflate" else None,
+            create_connection=DirectConnection,
         )
 
     @property
@@ -396,11 +410,12 @@ class CardroomServer:
             self.config.hello_timeout, self._hello_overdue, conn
         )
         try:
-            async for frame in ws:
-                if not await self._frame(conn, frame):
-                    break
-        except ConnectionClosed:
-            pass
+            assert isinstance(ws, DirectConnection)
+            # frames are handled as they arrive (see _received); this task only waits for the end
+            ws.deliver_to(lambda frame: self._received(conn, frame))
+            await ws.wait_closed()
+            if conn.handling is not None:  # the last frames' handling, before the goodbye
+                await asyncio.shield(conn.handling)
         finally:
             hello.cancel()
             self.connections.pop(conn.id, None)
@@ -440,11 +455,41 @@ class CardroomServer:
         self._closes = 0
         trim_memory()
 
-    async def _frame(self, conn: Connection, frame: str | bytes) -> bool:
-        """Handle one frame; ``False`` closes the connection."""
-        if conn.closing:
-            return True  # dropped: the connection is being closed
+    def _received(self, conn: Connection, frame: str | bytes) -> None:
+        """A frame from ``conn``: handled now, or after the earlier one still being handled."""
         received = time.perf_counter()
+        if conn.handling is not None:  # keep the order: after the one that is waiting
+            if not conn.inbox:
+                _pause(conn.ws)  # no more reading from this client until it has caught up
+            if conn.inbox is None:
+                conn.inbox = deque()
+            conn.inbox.append((frame, received))
+            return
+        later = self._frame(conn, frame, received)
+        if later is not None:
+            conn.handling = asyncio.create_task(self._finish(conn, later))
+
+    async def _finish(self, conn: Connection, later: Coroutine[Any, Any, None]) -> None:
+        """Finish a frame's handling that had to wait, then handle the frames behind it."""
+        try:
+            await later
+            while conn.inbox:
+                frame, received = conn.inbox.popleft()
+                more = self._frame(conn, frame, received)
+                if more is not None:
+                    await more
+        finally:
+            conn.handling = None
+            conn.inbox = None
+            _resume(conn.ws)
+
+    def _frame(
+        self, conn: Connection, frame: str | bytes, received: float
+    ) -> Coroutine[Any, Any, None] | None:
+        """Handle one frame; what has to wait (the store, another process) is returned, to be
+        awaited before the connection's next frame."""
+        if conn.closing:
+            return None  # dropped: the connection is being closed
         now = time.monotonic()
         if not conn.bucket.allow(now):
             self.metrics.refusals.labels("rate_limited").inc()
@@ -454,15 +499,16 @@ class CardroomServer:
                 notice = "slow down: too many messages"
                 conn.send(_err(ErrorCode.RATE_LIMITED, notice, _peek_ref(frame)))
             if conn.flooded >= self.config.flood_limit:
-                return await self._close_policy(conn, "flooding")
-            return True
+                self._close_policy(conn, "flooding")
+            return None
         conn.flooded = 0
         ref = None
         try:
             if isinstance(frame, bytes):
                 raise Refusal(ErrorCode.BINARY_FRAME, "send JSON as text frames")
-            if len(frame.encode()) > self.config.max_message:
-                limit = self.config.max_message
+            limit = self.config.max_message
+            # UTF-8 takes at most 4 bytes a character: most frames need no encoding to check
+            if len(frame) * 4 > limit and len(frame.encode()) > limit:
                 raise Refusal(ErrorCode.TOO_LARGE, f"messages are at most {limit} bytes")
             try:
                 data = orjson.loads(frame)
@@ -481,26 +527,39 @@ class CardroomServer:
                 where = ".".join(str(p) for p in first["loc"][1:]) or "message"
                 raise Refusal(ErrorCode.INVALID_MESSAGE, f"{where}: {first['msg']}") from None
             conn.strikes = 0
-            await self._dispatch(conn, msg, received)
+            later = self._dispatch(conn, msg, received)
+            return None if later is None else self._later(conn, later, ref)
         except Refusal as r:
-            self.metrics.refusals.labels(r.code).inc()
-            conn.send(_err(r.code, r.message, ref))
-            if r.code in STRIKES:
-                conn.strikes += 1
-                return await self._strike_out(conn)
+            self._refused(conn, r, ref)
         except Exception:  # a bug must not close the connection with 1011
-            log.exception("connection %d: a frame failed", conn.id)
-            self.metrics.refusals.labels(ErrorCode.INTERNAL_ERROR.value).inc()
-            message = "the server failed to handle that; nothing changed"
-            conn.send(_err(ErrorCode.INTERNAL_ERROR, message, ref))
-        return True
+            self._failed(conn, ref)
+        return None
 
-    async def _strike_out(self, conn: Connection) -> bool:
-        if conn.strikes >= self.config.strikes:
-            return await self._close_policy(conn, "too many bad messages")
-        return True
+    async def _later(
+        self, conn: Connection, work: Coroutine[Any, Any, None], ref: m.RequestId | None
+    ) -> None:
+        try:
+            await work
+        except Refusal as r:
+            self._refused(conn, r, ref)
+        except Exception:
+            self._failed(conn, ref)
 
-    async def _close_policy(self, conn: Connection, why: str) -> bool:
+    def _refused(self, conn: Connection, r: Refusal, ref: m.RequestId | None) -> None:
+        self.metrics.refusals.labels(r.code).inc()
+        conn.send(_err(r.code, r.message, ref))
+        if r.code in STRIKES:
+            conn.strikes += 1
+            if conn.strikes >= self.config.strikes:
+                self._close_policy(conn, "too many bad messages")
+
+    def _failed(self, conn: Connection, ref: m.RequestId | None) -> None:
+        log.exception("connection %d: a frame failed", conn.id)
+        self.metrics.refusals.labels(ErrorCode.INTERNAL_ERROR.value).inc()
+        message = "the server failed to handle that; nothing changed"
+        conn.send(_err(ErrorCode.INTERNAL_ERROR, message, ref))
+
+    def _close_policy(self, conn: Connection, why: str) -> None:
         """Close a connection that keeps misbehaving with 1008 (policy violation).
 
         The close runs beside the reader, which goes on reading (and dropping) frames: a
@@ -515,9 +574,11 @@ class CardroomServer:
             await conn.ws.close(1008, why)
 
         conn.closer = asyncio.ensure_future(close())
-        return True
 
-    async def _dispatch(self, conn: Connection, msg: m.ClientMessage, received: float) -> None:
+    def _dispatch(
+        self, conn: Connection, msg: m.ClientMessage, received: float
+    ) -> Coroutine[Any, Any, None] | None:
+        """Act on a valid message; what has to wait is returned as a coroutine."""
         match msg:
             case m.Hello():
                 self._hello(conn, msg)
@@ -532,11 +593,12 @@ class CardroomServer:
                     ErrorCode.SHUTTING_DOWN, "the server is restarting; try again shortly"
                 )
             case m.Create():
-                await self.manager.create(conn.id, msg, received)
+                return self.manager.create(conn.id, msg, received)
             case m.Leaderboard():
-                await self._standings(conn, msg)
+                return self._standings(conn, msg)
             case _:
-                await self.manager.route(conn.id, msg, received)
+                return self.manager.route_now(conn.id, msg, received)
+        return None
 
     def _hello(self, conn: Connection, msg: m.Hello) -> None:
         if msg.protocol not in m.SUPPORTED_VERSIONS:
@@ -635,8 +697,29 @@ def _response(
     return Response(status, reasons.get(status, "OK"), Headers(pairs), body)
 
 
+def text_frame(data: bytes) -> bytes:
+    """One unfragmented, unmasked text frame (RFC 6455 5.2) as a server sends it when no
+    extension was negotiated: the bytes websockets' own framing would write for it."""
+    n = len(data)
+    if n < 126:
+        return bytes((0x81, n)) + data
+    if n < 65536:
+        return b"\x81\x7e" + n.to_bytes(2, "big") + data
+    return b"\x81\x7f" + n.to_bytes(8, "big") + data
+
+
 def _err(code: ErrorCode, message: str, ref: m.RequestId | None) -> str:
     return m.dump(m.Error(code=code, message=message, ref=ref))
+
+
+def _pause(ws: ServerConnection) -> None:
+    with contextlib.suppress(Exception):  # a transport already closing
+        ws.transport.pause_reading()
+
+
+def _resume(ws: ServerConnection) -> None:
+    with contextlib.suppress(Exception):
+        ws.transport.resume_reading()
 
 
 def _origins(allowed: tuple[str | None, ...] | None) -> list[Origin | None] | None:

@@ -1,16 +1,25 @@
 """The asyncio actor around one :class:`~server.rooms.core.RoomCore`: one task and one queue,
 so every change to a room is serialised. It owns the clock, the timers, the bot tasks and the
 store calls, and performs the core's outputs in order (a ``Persist`` is awaited before anything
-after it is sent)."""
+after it is sent).
+
+With the in-memory stores (nothing to wait for), an input that arrives while the room is idle
+(its task waiting, nothing queued) is handled at once, in the caller's turn of the event loop,
+instead of waking the task for it: the same steps in the same order, without a queue hop per
+input (should it have to wait after all, the room's task finishes it before anything queued
+after it). With Redis every input goes through the task: the client's timeouts belong to the
+task that runs the call, and the caller may be no task at all (a frame's read, a timer).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Coroutine, Generator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from protocol.errors import ErrorCode
 from protocol.messages import BotLevel
@@ -44,6 +53,8 @@ from server.rooms.outputs import (
 )
 from server.rooms.seats import error_frame
 from server.store.base import RoomStore, StoreUnavailable, WriteRejected
+from server.store.leaderboard import MemoryLeaderboards
+from server.store.memory import MemoryStore
 
 if TYPE_CHECKING:
     from server.rooms.manager import RoomManager
@@ -64,6 +75,35 @@ class Queued:
 
 class Stop:
     """Ends the actor's loop after everything queued before it."""
+
+
+class _Rest:
+    """The rest of an input's handling that was started at once and stopped to wait on
+    ``first`` (what its coroutine yielded): awaited by the room's task, which resumes the
+    coroutine exactly as a task running it from the start would have (``yield from``)."""
+
+    def __init__(self, coro: Coroutine[Any, Any, None], first: Any) -> None:
+        self.coro = coro
+        self.first = first
+
+    def __await__(self) -> Generator[Any, Any, None]:
+        coro, value = self.coro, self.first
+        while True:
+            try:
+                sent = yield value
+            except GeneratorExit:
+                coro.close()
+                raise
+            except BaseException as exc:  # cancellation, thrown in by the task
+                try:
+                    value = coro.throw(exc)
+                except StopIteration:
+                    return
+            else:
+                try:
+                    value = coro.send(sent)
+                except StopIteration:
+                    return
 
 
 def _counted_as(item: RoomInput) -> str:
@@ -93,7 +133,13 @@ class RoomActor:
         self.store = store
         self.metrics = metrics
         self.clock = clock
-        self.queue: asyncio.Queue[Queued | Stop] = asyncio.Queue()
+        self.queue: deque[Queued | Stop | _Rest] = deque()
+        self._wake: asyncio.Future[None] | None = None  # set while the task waits for input
+        self._busy = False  # an input is being handled (at once, or by the task)
+        # inputs handled at once only when nothing they do waits on I/O (see the docstring)
+        self._at_once = isinstance(store, MemoryStore) and isinstance(
+            manager.boards, MemoryLeaderboards
+        )
         self._timers: dict[TimerKey, asyncio.TimerHandle] = {}
         self._bot_tasks: set[asyncio.Task[None]] = set()
         self._bots: dict[tuple[int, str], Bot] = {}
@@ -112,44 +158,95 @@ class RoomActor:
         self._task = asyncio.create_task(self._run(initial or []), name=f"room-{self.code}")
 
     def submit(self, item: RoomInput, received: float | None = None) -> None:
-        """Queue one input; the room handles inputs one at a time, in order."""
-        self.queue.put_nowait(Queued(item, received))
+        """Hand the room one input; it handles inputs one at a time, in order: at once if it
+        is idle, else after those queued before it."""
+        queued = Queued(item, received)
+        if self._at_once and self._wake is not None and not self._busy and not self.queue:
+            self._now(queued)
+        else:
+            self._put(queued)
+
+    def _put(self, item: Queued | Stop) -> None:
+        self.queue.append(item)
+        self._wake_task()
+
+    def _now(self, item: Queued) -> None:
+        """Handle ``item`` in the caller's turn; if it must wait, the task finishes it first."""
+        self._busy = True
+        step = self._step(item)
+        try:
+            waits_on = step.send(None)
+        except StopIteration:
+            self._busy = False
+            if self.queue:  # inputs submitted while it was handled (by its own outputs)
+                self._wake_task()
+            return
+        except Exception:
+            self._busy = False
+            log.exception("room %s: handling %s failed", self.code, item.input)
+            return
+        self.queue.appendleft(_Rest(step, waits_on))
+        self._wake_task()
+
+    def _wake_task(self) -> None:
+        """Wake the task for what is queued."""
+        wake = self._wake
+        if wake is not None and not wake.done():
+            wake.set_result(None)
 
     async def _run(self, initial: list[Output]) -> None:
         await self._perform(initial, None)
         await self.games.record(None)  # a room reloaded just after a game ended
+        loop = asyncio.get_running_loop()
         while True:
-            item = await self.queue.get()
+            while not self.queue:
+                self._wake = loop.create_future()
+                try:
+                    await self._wake  # meanwhile inputs may be handled at once by submit
+                finally:
+                    self._wake = None
+            item = self.queue.popleft()
             if isinstance(item, Stop):
                 return
-            if self._moved:  # on its way out: nothing more is handled here
-                self._refuse(item.input, _MOVED)
-                continue
-            before = self.core.version
-            progress = self.games.progress()
-            # the core never raises: a failure puts the room back and answers internal_error
-            outputs = self.core.handle(item.input, now=self.clock())
-            self._sync_member(item.input)
+            self._busy = True
             try:
-                await self._perform(outputs, item.received)
-            except StoreUnavailable as exc:
-                self._unsaved(item, exc)
-                continue
-            except WriteRejected as exc:  # another process holds the room, or it expired
-                # (or an earlier write whose reply was lost did land): the store is right
-                log.warning("room %s: %s; letting it go", self.code, exc)
-                self.core.undo()  # nothing of it was sent; it must not be sent later either
-                self._sync_member(item.input)
-                self._moved = True
-                self._refuse(item.input, _MOVED)
-                self.manager.evict_soon(self.code, "the room moved; resume with your token")
-                continue
-            except Exception:  # a bug in an output: logged, the room goes on
-                log.exception("room %s: performing outputs of %s failed", self.code, item.input)
-            if self.core.version != before and self.core.match is not None:
-                by = _counted_as(item.input)
-                self.metrics.actions.labels(self.core.game, by).inc(self.core.version - before)
-            await self.games.record(progress)
+                if isinstance(item, _Rest):
+                    await item
+                else:
+                    await self._step(item)
+            finally:
+                self._busy = False
+
+    async def _step(self, item: Queued) -> None:
+        """Handle one input: the core's outputs performed in order, metrics, finished games."""
+        if self._moved:  # on its way out: nothing more is handled here
+            self._refuse(item.input, _MOVED)
+            return
+        before = self.core.version
+        progress = self.games.progress()
+        # the core never raises: a failure puts the room back and answers internal_error
+        outputs = self.core.handle(item.input, now=self.clock())
+        self._sync_member(item.input)
+        try:
+            await self._perform(outputs, item.received)
+        except StoreUnavailable as exc:
+            self._unsaved(item, exc)
+            return
+        except WriteRejected as exc:  # another process holds the room, or it expired
+            # (or an earlier write whose reply was lost did land): the store is right
+            log.warning("room %s: %s; letting it go", self.code, exc)
+            self.core.undo()  # nothing of it was sent; it must not be sent later either
+            self._sync_member(item.input)
+            self._moved = True
+            self._refuse(item.input, _MOVED)
+            self.manager.evict_soon(self.code, "the room moved; resume with your token")
+            return
+        except Exception:  # a bug in an output: logged, the room goes on
+            log.exception("room %s: performing outputs of %s failed", self.code, item.input)
+        if self.core.version != before and self.core.match is not None:
+            by = _counted_as(item.input)
+            self.metrics.count_actions(self.core.game, by, self.core.version - before)
+        await self.games.record(progress)
 
     def _sync_member(self, item: RoomInput) -> None:
         if isinstance(item, Request | CreateHost):
@@ -184,7 +281,7 @@ class RoomActor:
         await self.manager.health.wait_up()
         held, self._held = self._held, []
         for item in held:
-            self.queue.put_nowait(item)
+            self._put(item)
 
     async def _perform(self, outputs: list[Output], received: float | None) -> None:
         """Do what the core asked, in order: a save is awaited before anything after it."""
@@ -276,5 +373,5 @@ class RoomActor:
         for task in list(self._bot_tasks):
             task.cancel()
         if self._task is not None and not self._task.done():
-            self.queue.put_nowait(Stop())
+            self._put(Stop())
             await self._task

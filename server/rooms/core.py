@@ -692,10 +692,15 @@ class RoomCore:
         text = m.dump(m.Room(room=self.info()))
         out.extend(Send(c, text) for c in self.where)
 
-    def _state_text(self, seat: int | None, events: list[dict[str, Any]]) -> str:
+    def _state_text(
+        self,
+        seat: int | None,
+        events: list[dict[str, Any]] | m.Serialised,
+        shared: dict[str, Any] | None = None,
+    ) -> str:
         assert self.match is not None
         # the room built every part itself: serialised straight, no model per recipient
-        view = self.match.current.view(seat)
+        view = self.match.current.view(seat, shared)
         return m.dump_state(self.code, self.version, seat, view, events, self.deadline)
 
     def _send_state_to(self, conn: ConnId, seat: int | None, out: list[Output]) -> None:
@@ -704,12 +709,15 @@ class RoomCore:
 
     def _send_states(self, events: list[Event], out: list[Output]) -> None:
         """Each seated connection its own view; every spectator the one spectator view."""
-        ev = [e.to_json() for e in events]
+        assert self.match is not None
+        # what every view of this state has in common, built and serialised once for all
+        shared = m.serialised_parts(self.match.current.shared_view())
+        ev = m.serialised([e.to_json() for e in events])
         for i, s in enumerate(self.seats):
             if s.kind == "human" and s.conn is not None:
-                out.append(Send(s.conn, self._state_text(i, ev)))
+                out.append(Send(s.conn, self._state_text(i, ev, shared)))
         if self.spectators:
-            text = self._state_text(None, ev)
+            text = self._state_text(None, ev, shared)
             out.extend(Send(c, text) for c in self.spectators)
 
     # ------------------------------------------------------------------ rollback

@@ -7,8 +7,8 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable
-from typing import Protocol
+from collections.abc import Callable, Coroutine
+from typing import Any, Protocol
 
 from protocol import messages as m
 from protocol.errors import ErrorCode
@@ -178,6 +178,17 @@ class RoomManager:
             raise Refusal(ErrorCode.ALREADY_IN_ROOM, f"you are in room {current}: leave it first")
         self.room_of[conn] = code
 
+    def route_now(
+        self, conn: int, msg: RoomRequest, received: float
+    ) -> Coroutine[Any, Any, None] | None:
+        """:meth:`route` at once when the room is held here (the usual case); else the
+        coroutine that routes it (loading it, or forwarding it to its owner)."""
+        actor = self.rooms.get(msg.room) if self.cluster is None else None
+        if actor is None:
+            return self.route(conn, msg, received)
+        self._submit(conn, msg, received, actor)
+        return None
+
     async def route(
         self, conn: int, msg: RoomRequest, received: float, *, forwarded: bool = False
     ) -> None:
@@ -208,6 +219,11 @@ class RoomManager:
         actor = where if isinstance(where, RoomActor) else None
         if actor is None:
             raise Refusal(ErrorCode.ROOM_NOT_FOUND, f"no open room has the code {code}")
+        self._submit(conn, msg, received, actor)
+
+    def _submit(self, conn: int, msg: RoomRequest, received: float, actor: RoomActor) -> None:
+        """Hand a request to the room's actor, once its connection may send it there."""
+        code = msg.room
         if isinstance(msg, m.Join | m.Watch | m.Resume):
             self.claim(conn, code)
         else:

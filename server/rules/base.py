@@ -314,9 +314,18 @@ class Game(ABC):
         """The result once over (a game-specific value with ``to_json()``), else ``None``."""
 
     @abstractmethod
-    def view(self, seat: int | None) -> JSON:
+    def view(self, seat: int | None, shared: Mapping[str, Any] | None = None) -> JSON:
         """What ``seat`` may see (``None``: a spectator), as plain JSON-able data, including that
-        seat's legal actions. The only road from state to the wire."""
+        seat's legal actions. The only road from state to the wire.
+
+        ``shared``: :meth:`shared_view` of this same state (or values standing for its fields,
+        such as their serialised text), so that a state's views for several seats build the
+        part they have in common once; without it the view is built whole and owns its lists.
+        """
+
+    @abstractmethod
+    def shared_view(self) -> JSON:
+        """The fields of :meth:`view` that are the same for every seat and spectator."""
 
     def _refuse(self, code: str, message: str, seat: int, action: Action | None) -> IllegalAction:
         """The refusal of ``action`` by ``seat`` in the current phase (raise it)."""

@@ -80,7 +80,7 @@ from server.rules.sheepshead_cards import (
     trick_winner_index,
 )
 from server.rules.sheepshead_scoring import HandResult, score_hand
-from server.rules.sheepshead_view import build_view
+from server.rules.sheepshead_view import build_view, shared_view
 
 PLAYERS = 5
 HAND_SIZE = 6
@@ -817,7 +817,10 @@ class Sheepshead(Game):
 
     # ----------------------------------------------------------------------------- views
 
-    def view(self, seat: int | None) -> JSON:
+    def view(self, seat: int | None, shared: Mapping[str, Any] | None = None) -> JSON:
         """What ``seat`` sees (``None``: a spectator). See the module docstring of
         :mod:`server.rules.sheepshead_view` for the fields."""
-        return build_view(self, seat)
+        return build_view(self, seat, shared)
+
+    def shared_view(self) -> JSON:
+        return shared_view(self)

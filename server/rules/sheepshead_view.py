@@ -30,7 +30,8 @@ Fields of :func:`build_view` (cards as wire codes)::
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from protocol.cards import CODES
 from server.rules.base import JSON
@@ -85,50 +86,30 @@ def _completed_tricks(g: Sheepshead, over: bool) -> tuple[list[JSON], list[int]]
     return tricks, visible_points
 
 
-def build_view(game: Sheepshead, seat: int | None) -> JSON:
-    """The view of ``game`` for ``seat`` (``None``: spectator). See the module docstring."""
+def shared_view(game: Sheepshead) -> JSON:
+    """The fields of :func:`build_view` that are the same for every seat and spectator."""
     g = game
     over = g.is_over()
-    is_player = seat is not None and 0 <= seat < g.num_players
-    picker = g.picker
-    is_picker = is_player and picker is not None and seat == picker
     partner = g.partner
-    unknown = g.unknown_card
     tricks, visible_points = _completed_tricks(g, over)
     result = g.outcome()
     called = g.called
-    own = sorted(CODES[c] for c in g.hand(seat)) if is_player and seat is not None else None
-    see_picker_secrets = over or is_picker
     return {
         "game": g.name,
         "phase": g.phase,
-        "seat": seat,
         "dealer": g.dealer,
         "players": g.num_players,
         "to_act": list(g.to_act()),
-        "legal": [a.to_json() for a in g.legal_actions(seat)]
-        if is_player and seat is not None
-        else [],
-        "bury_from": own if is_picker and own is not None and g.phase == "bury" else [],
-        "hand": own,
         "hand_counts": [g.hand_count(s) for s in range(g.num_players)],
         "played_counts": list(g.played_counts),
         "passed": [(g.dealer + 1 + i) % g.num_players for i in range(g.passes)],
-        "picker": picker,
+        "picker": g.picker,
         "leaster": g.leaster,
         "called": CODES[called] if called is not None else None,
         "alone": g.alone,
-        "unknown_call": unknown is not None,
+        "unknown_call": g.unknown_card is not None,
         "called_suit_led": g.called_suit_led,
-        "you_are_partner": is_player and partner is not None and seat == partner,
         "partner": partner if partner is not None and (g.revealed or over) else None,
-        "buried": [CODES[c] for c in g.buried]
-        if see_picker_secrets and picker is not None
-        else None,
-        "blind": [CODES[c] for c in g.blind]
-        if (over or (is_picker and picker is not None))
-        else None,
-        "unknown_card": CODES[unknown] if see_picker_secrets and unknown is not None else None,
         "trick": {
             "number": g.trick_number + 1 if not over else None,
             "leader": g.leader if not over else None,
@@ -138,4 +119,55 @@ def build_view(game: Sheepshead, seat: int | None) -> JSON:
         "tricks_won": list(g.tricks_won),
         "visible_points": list(visible_points),
         "result": result.to_json() if result is not None else None,
+    }
+
+
+def build_view(game: Sheepshead, seat: int | None, shared: Mapping[str, Any] | None = None) -> JSON:
+    """The view of ``game`` for ``seat`` (``None``: spectator). See the module docstring.
+    ``shared``: :func:`shared_view` of this state (or stand-ins for its values), if built."""
+    g = game
+    sh = shared_view(g) if shared is None else shared
+    over = g.is_over()
+    is_player = seat is not None and 0 <= seat < g.num_players
+    picker = g.picker
+    is_picker = is_player and picker is not None and seat == picker
+    partner = g.partner
+    unknown = g.unknown_card
+    own = sorted(CODES[c] for c in g.hand(seat)) if is_player and seat is not None else None
+    see_picker_secrets = over or is_picker
+    return {
+        "game": sh["game"],
+        "phase": sh["phase"],
+        "seat": seat,
+        "dealer": sh["dealer"],
+        "players": sh["players"],
+        "to_act": sh["to_act"],
+        "legal": [a.to_json() for a in g.legal_actions(seat)]
+        if is_player and seat is not None
+        else [],
+        "bury_from": own if is_picker and own is not None and g.phase == "bury" else [],
+        "hand": own,
+        "hand_counts": sh["hand_counts"],
+        "played_counts": sh["played_counts"],
+        "passed": sh["passed"],
+        "picker": sh["picker"],
+        "leaster": sh["leaster"],
+        "called": sh["called"],
+        "alone": sh["alone"],
+        "unknown_call": sh["unknown_call"],
+        "called_suit_led": sh["called_suit_led"],
+        "you_are_partner": is_player and partner is not None and seat == partner,
+        "partner": sh["partner"],
+        "buried": [CODES[c] for c in g.buried]
+        if see_picker_secrets and picker is not None
+        else None,
+        "blind": [CODES[c] for c in g.blind]
+        if (over or (is_picker and picker is not None))
+        else None,
+        "unknown_card": CODES[unknown] if see_picker_secrets and unknown is not None else None,
+        "trick": sh["trick"],
+        "tricks": sh["tricks"],
+        "tricks_won": sh["tricks_won"],
+        "visible_points": sh["visible_points"],
+        "result": sh["result"],
     }

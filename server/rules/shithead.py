@@ -41,7 +41,7 @@ from typing import Any
 from protocol.cards import TEN, TWO, card_code, card_codes, parse_cards
 from server.rules.base import JSON, Action, Event, Game, IllegalAction, parse_deck
 from server.rules.shithead_deal import deal
-from server.rules.shithead_view import build_view
+from server.rules.shithead_view import build_view, shared_view
 
 HAND, FACE_UP, FACE_DOWN = 0, 1, 2
 SOURCE_NAMES = ("hand", "face_up", "face_down")
@@ -703,9 +703,12 @@ class Shithead(Game):
 
     # ------------------------------------------------------------------ views & copies
 
-    def view(self, seat: int | None) -> JSON:
+    def view(self, seat: int | None, shared: Mapping[str, Any] | None = None) -> JSON:
         """What ``seat`` sees (``None``: a spectator); see :mod:`server.rules.shithead_view`."""
-        return build_view(self, seat)
+        return build_view(self, seat, shared)
+
+    def shared_view(self) -> JSON:
+        return shared_view(self)
 
     def clone(self) -> Shithead:
         g = Shithead.__new__(Shithead)

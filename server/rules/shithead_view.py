@@ -29,7 +29,8 @@ Clients read ``legal`` and ``play_sets`` and never re-implement a rule.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from protocol.cards import TEN, TWO, card_codes
 from server.rules.base import JSON
@@ -44,8 +45,8 @@ def _hand_order(c: int) -> tuple[int, int]:
     return (13 if r == TWO else 14 if r == TEN else r, c & 3)
 
 
-def build_view(game: Shithead, seat: int | None) -> JSON:
-    """The view of ``game`` for ``seat`` (``None``: spectator). See the module docstring."""
+def shared_view(game: Shithead) -> JSON:
+    """The fields of :func:`build_view` that are the same for every seat and spectator."""
     g = game
     seats = []
     for s in range(g.num_players):
@@ -66,7 +67,6 @@ def build_view(game: Shithead, seat: int | None) -> JSON:
     return {
         "game": g.name,
         "phase": g.phase,
-        "seat": seat,
         "players": g.num_players,
         "dealer": g.dealer,
         "starter": g.starter,
@@ -77,8 +77,31 @@ def build_view(game: Shithead, seat: int | None) -> JSON:
         "stock": len(g.stock),
         "burned": len(g.burned),
         "seats": seats,
+        "outcome": outcome.to_json() if outcome else None,
+    }
+
+
+def build_view(game: Shithead, seat: int | None, shared: Mapping[str, Any] | None = None) -> JSON:
+    """The view of ``game`` for ``seat`` (``None``: spectator). See the module docstring.
+    ``shared``: :func:`shared_view` of this state (or stand-ins for its values), if built."""
+    g = game
+    sh = shared_view(g) if shared is None else shared
+    return {
+        "game": sh["game"],
+        "phase": sh["phase"],
+        "seat": seat,
+        "players": sh["players"],
+        "dealer": sh["dealer"],
+        "starter": sh["starter"],
+        "turn": sh["turn"],
+        "to_act": sh["to_act"],
+        "source": sh["source"],
+        "pile": sh["pile"],
+        "stock": sh["stock"],
+        "burned": sh["burned"],
+        "seats": sh["seats"],
         "hand": card_codes(sorted(g.hands[seat], key=_hand_order)) if seat is not None else None,
         "legal": [a.to_json() for a in g.exact_legal_actions(seat)] if seat is not None else [],
         "play_sets": [card_codes(cs) for cs in g.play_sets(seat)] if seat is not None else [],
-        "outcome": outcome.to_json() if outcome else None,
+        "outcome": sh["outcome"],
     }

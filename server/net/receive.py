@@ -1,0 +1,164 @@
+"""Incoming frames without a task wake-up per frame.
+
+websockets' asyncio connection queues each data frame in an assembler, from which the
+connection's handler task reads it (a future set, a task woken, a coroutine resumed, for every
+frame). :class:`DirectConnection` keeps websockets for everything else (the handshake, size
+limits, UTF-8 checks' close codes, ping/pong, fragments, the closing handshake) but hands each
+complete data message straight to a callback from ``data_received``, in order.
+
+Once the connection is open with no extension, the usual frame (one whole, masked, unfragmented
+text or binary frame of at most ``max_size`` bytes) is also read here rather than by websockets'
+generator-based parser: every other frame is handed to websockets whole, at a frame boundary,
+and anything unusual (a longer or unmasked frame, reserved bits) hands it the rest of the
+stream for good, so its checks and close codes apply unchanged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from websockets.asyncio.server import ServerConnection
+from websockets.frames import CloseCode, Frame, Opcode
+from websockets.protocol import Event, State
+
+try:
+    from websockets.speedups import apply_mask
+except ImportError:  # pragma: no cover  # websockets built without its C extension
+    from websockets.utils import apply_mask
+
+#: Fragments of one message at most (as websockets' own assembler allows).
+MAX_FRAGMENTS = 1024
+
+
+class DirectConnection(ServerConnection):
+    """A server connection whose complete data messages go to :meth:`deliver_to`'s callback
+    (text as ``str``, binary as ``bytes``), from ``data_received``, in the order they came."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._deliver: Callable[[str | bytes], None] | None = None
+        self._early: list[str | bytes] = []  # messages before the handler asked for them
+        self._parts: list[bytes] = []  # a fragmented message so far
+        self._binary = False
+        self._failed = False
+        self._direct = False  # frames are read here (see the module docstring)
+        self._partial = b""  # the start of a frame not yet complete
+
+    def deliver_to(self, callback: Callable[[str | bytes], None]) -> None:
+        """From now on, call ``callback`` with each message (first those already received)."""
+        self._deliver = callback
+        early, self._early = self._early, []
+        for message in early:
+            callback(message)
+        self._direct = not self.protocol.extensions and _at_frame_boundary(self.protocol)
+
+    @property
+    def reads_frames(self) -> bool:
+        """Whether the usual frames are read here (else websockets reads them all)."""
+        return self._direct
+
+    def data_received(self, data: bytes) -> None:
+        if not self._direct:
+            super().data_received(data)
+            return
+        if self._partial:
+            data, self._partial = self._partial + data, b""
+        protocol = self.protocol
+        limit = protocol.max_message_size
+        if protocol.max_fragment_size is not None:
+            limit = min(limit or protocol.max_fragment_size, protocol.max_fragment_size)
+        pos, end = 0, len(data)
+        while pos < end:
+            if protocol.state is not State.OPEN or end - pos < 2:
+                break
+            first, second = data[pos], data[pos + 1]
+            size = second & 0x7F
+            head = 6  # two bytes, then the mask
+            if size == 126:
+                if end - pos < 4:
+                    break
+                size = int.from_bytes(data[pos + 2 : pos + 4], "big")
+                head = 8
+            if not second & 0x80 or size == 127 or first & 0x70 or (limit and size > limit):
+                self._direct = False  # unusual: websockets reads the rest (and refuses it)
+                super().data_received(data[pos:])
+                return
+            stop = pos + head + size
+            if stop > end:
+                break
+            if (first == 0x81 or first == 0x82) and protocol.current_size is None:
+                payload = apply_mask(data[pos + head : stop], data[pos + head - 4 : pos + head])
+                self._message(payload, first == 0x82)
+            else:  # a control frame or a fragment: websockets' own handling, one whole frame
+                super().data_received(data[pos:stop])
+            pos = stop
+        if pos < end:
+            if protocol.state is State.OPEN:
+                self._partial = data[pos:]
+            else:
+                super().data_received(data[pos:])
+
+    def process_event(self, event: Event) -> None:
+        if not isinstance(event, Frame):  # the handshake's request
+            super().process_event(event)
+            return
+        opcode = event.opcode
+        if opcode is Opcode.TEXT or opcode is Opcode.BINARY:
+            if event.fin:
+                self._message(bytes(event.data), opcode is Opcode.BINARY)
+            else:
+                self._parts = [bytes(event.data)]
+                self._binary = opcode is Opcode.BINARY
+        elif opcode is Opcode.CONT:  # websockets checked the sequence and the total size
+            self._parts.append(bytes(event.data))
+            if event.fin:
+                parts, self._parts = self._parts, []
+                self._message(b"".join(parts), self._binary)
+            elif len(self._parts) > MAX_FRAGMENTS:
+                self._fail(CloseCode.MESSAGE_TOO_BIG, "too many fragments")
+        else:
+            super().process_event(event)  # ping, pong, close: websockets' own handling
+
+    def _message(self, data: bytes, binary: bool) -> None:
+        if self._failed:
+            return
+        message: str | bytes = data
+        if not binary:
+            try:
+                message = data.decode()
+            except UnicodeDecodeError as exc:
+                self._fail(CloseCode.INVALID_DATA, f"{exc.reason} at position {exc.start}")
+                return
+        if self._deliver is None:
+            self._early.append(message)
+        else:
+            self._deliver(message)
+
+    def _fail(self, code: CloseCode, reason: str) -> None:
+        """Close as websockets' own reader does for the same fault; nothing more is delivered."""
+        self._failed = True
+        self._parts = []
+
+        async def fail() -> None:
+            async with self.send_context():
+                self.protocol.fail(code, reason)
+
+        task = asyncio.ensure_future(fail())
+        task.add_done_callback(_ignore_result)
+
+
+def _at_frame_boundary(protocol: Any) -> bool:
+    """Whether websockets' parser waits for the start of a frame (not in the middle of one)."""
+    if protocol.state is not State.OPEN or protocol.reader.buffer:
+        return False
+    waiting = protocol.parser
+    while getattr(waiting, "gi_yieldfrom", None) is not None:
+        waiting = waiting.gi_yieldfrom
+    return getattr(waiting, "__name__", "") == "at_eof"
+
+
+def _ignore_result(task: asyncio.Future[None]) -> None:
+    if not task.cancelled():
+        task.exception()  # a closed connection raises ConnectionClosed here: expected
