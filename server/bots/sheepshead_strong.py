@@ -80,15 +80,16 @@ class SheepsheadStrongBot:
         sampler = SheepsheadSampler(view)
         rng = self.rng
         totals = dict.fromkeys(cards, 0.0)
-        counts = dict.fromkeys(cards, 0)
+        weight = 0.0
         fallback = choose_card(table_from_view(view), rng)
         samples = max(4, self.iterations // len(cards))
         for done in range(samples):  # each pass starts with ``done`` samples complete
             if done and deadline.passed():
                 break
-            game = sampler.sample(rng)
-            if game is None:
+            found = sampler.sample_weighted(rng)
+            if found is None:
                 break
+            game, w = found
             values: list[float] = []
             for c in cards:
                 child = game.clone()
@@ -99,12 +100,12 @@ class SheepsheadStrongBot:
             if len(values) < len(cards):
                 break  # a half-done sample would favour the cards tried first
             for c, v in zip(cards, values, strict=True):
-                totals[c] += v
-                counts[c] += 1
-        if not any(counts.values()):
+                totals[c] += w * v
+            weight += w
+        if weight <= 0.0:
             return fallback
-        # Ties go to the heuristic's card.
-        return max(cards, key=lambda c: (totals[c] / max(counts[c], 1), c == fallback))
+        # Ties go to the heuristic's card (every card has the same weight: compare totals).
+        return max(cards, key=lambda c: (totals[c], c == fallback))
 
 
 class SheepsheadExpertBot(SheepsheadStrongBot):
