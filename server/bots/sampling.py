@@ -14,7 +14,11 @@ that gives each seat its sampled cards, so every rule of the core applies to the
 Beliefs (Sheepshead): the seats' picks and passes were made under a model of their play
 (``basic``'s pick rule). A sample whose dealt hands make a seen pass or pick unlikely under the
 model is kept only with that likelihood (:func:`action_likelihood`): rejection sampling, so a
-seat that passed is seldom given a hand it would have picked with.
+seat that passed is seldom given a hand it would have picked with. In the card play a sample is
+also weighted by the likelihood of every card the other seats played, under ``basic``'s
+card-play rule applied to what each seat could see then (:data:`PLAY_OFF_MODEL` for a card the
+rule would not have played): importance weights rather than rejection, which would cost many
+tries late in a hand.
 """
 
 from __future__ import annotations

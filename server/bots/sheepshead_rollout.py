@@ -1,6 +1,7 @@
 """Rollouts for Sheepshead search: finish a sampled hand with the heuristic policy for every
-seat (the partner known to everyone: a cheap, slightly optimistic stand-in for real play), or
-solve it exactly once two tricks or fewer remain.
+seat, each seat knowing what it could know in real play (the partner hidden from the defenders
+and from the picker until the called card falls, the voids the others showed), or solve it
+exactly once two tricks or fewer remain.
 """
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ EXACT_CARDS = 2
 
 _ALL = frozenset(range(PLAYERS))
 #: Whether playouts let each seat know only what it could know of the teams (the partner knows,
-#: the others learn when the called card falls) rather than telling everyone.
-HIDDEN_PARTNER = False
+#: the others learn when the called card falls) rather than telling everyone. Hidden is what the
+#: ``basic`` bot sees in its view, so the playouts then model it exactly.
+HIDDEN_PARTNER = True
 #: Whether playouts tell each seat the voids the others revealed (as the ``basic`` bot sees them
 #: in its view), rather than none.
-PLAYOUT_VOIDS = False
+PLAYOUT_VOIDS = True
 
 
 def table_from_game(

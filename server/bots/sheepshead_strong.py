@@ -3,7 +3,10 @@
 Card play: for each decision it samples hidden deals consistent with its view
 (:class:`~server.bots.sampling.SheepsheadSampler`), and on each sample scores every legal card:
 the hand is finished by heuristic playouts for all seats, or solved exactly (team minimax on the
-units this seat wins) once two tricks or fewer remain. The card with the best mean units wins.
+units this seat wins) once two tricks or fewer remain. Each sample is weighted by how likely
+the cards the others played were under the model of their play
+(:meth:`~server.bots.sampling.SheepsheadSampler.sample_weighted`); the card with the best
+weighted mean units wins.
 
 Bidding (pick or pass, bury, call): by simulation over deals sampled from its view, each
 candidate played out to the end of the hand (:mod:`server.bots.sheepshead_bidding`).
