@@ -159,13 +159,14 @@ def solve(g: Sheepshead, me: int, team: set[int], alpha: float, beta: float) -> 
     return best
 
 
-def evaluate(g: Sheepshead, me: int, rng: random.Random) -> float:
-    """Units ``me`` wins from ``g`` on: exact near the end (not in leasters), else a playout."""
+def evaluate(g: Sheepshead, me: int, rng: random.Random, exact_cards: int = EXACT_CARDS) -> float:
+    """Units ``me`` wins from ``g`` on: exact once every hand holds ``exact_cards`` or fewer
+    (not in leasters, where a team minimax does not fit), else a playout."""
     if g.is_over():
         result = g.outcome()
         assert result is not None
         return float(result.units[me])
-    if g.picker is not None and max(len(g.hand(s)) for s in range(PLAYERS)) <= EXACT_CARDS:
+    if g.picker is not None and max(len(g.hand(s)) for s in range(PLAYERS)) <= exact_cards:
         return solve(g, me, _teammates(g, me), -1e9, 1e9)
     playout(g, rng)
     result = g.outcome()

@@ -26,7 +26,7 @@ from server.bots.sampling import SheepsheadSampler
 from server.bots.sheepshead_basic import SheepsheadBasicBot, table_from_view
 from server.bots.sheepshead_bidding import Bidder
 from server.bots.sheepshead_policy import choose_card
-from server.bots.sheepshead_rollout import evaluate
+from server.bots.sheepshead_rollout import EXACT_CARDS, evaluate
 from server.rules.base import Action
 from server.rules.sheepshead import PLAY
 
@@ -44,6 +44,8 @@ DEFAULT_BURY_CANDIDATES = 4
 EXPERT_ITERATIONS = 20_000
 EXPERT_BID_SAMPLES = 2_000
 EXPERT_BURY_CANDIDATES = 8
+#: ``expert`` solves the last three tricks exactly (a few ms per sample; ``strong`` two).
+EXPERT_EXACT_CARDS = 3
 
 
 class SheepsheadStrongBot:
@@ -56,9 +58,11 @@ class SheepsheadStrongBot:
         bid_samples: int = DEFAULT_BID_SAMPLES,
         bury_candidates: int = DEFAULT_BURY_CANDIDATES,
         seconds: float | None = SAFETY_SECONDS,
+        exact_cards: int = EXACT_CARDS,
     ) -> None:
         self.rng = random.Random(seed)
         self.iterations = iterations
+        self.exact_cards = exact_cards
         self.seconds = seconds
         self.basic = SheepsheadBasicBot(seed)
         self.bidder = Bidder(self.rng, bid_samples, bury_candidates)
@@ -97,7 +101,7 @@ class SheepsheadStrongBot:
             for c in cards:
                 child = game.clone()
                 child.apply(me, PLAY[c])
-                values.append(evaluate(child, me, rng))
+                values.append(evaluate(child, me, rng, self.exact_cards))
                 if done and deadline.passed():
                     break
             if len(values) < len(cards):
@@ -127,4 +131,5 @@ class SheepsheadExpertBot(SheepsheadStrongBot):
             bid_samples=bid_samples,
             bury_candidates=EXPERT_BURY_CANDIDATES,
             seconds=seconds,
+            exact_cards=EXPERT_EXACT_CARDS,
         )

@@ -1,7 +1,7 @@
 """Card-play beliefs of the strong Sheepshead bot: sampled deals are weighted by how likely the
 cards the other seats played were under a model of their play (``basic``'s rule, from what each
 seat could see), and its playouts let each seat see what it could see (the partner hidden until
-the called card falls, the voids shown so far)."""
+the called card falls, the voids shown so far); ``expert`` solves the last three tricks exactly."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ import pytest
 import server.bots.sampling as sampling
 from server.bots import make_bot
 from server.bots.sampling import SheepsheadSampler
-from server.bots.sheepshead_rollout import playout, void_suits
+from server.bots.sheepshead_rollout import evaluate, playout, solve, void_suits
+from server.bots.sheepshead_strong import SheepsheadExpertBot
 from server.rules.base import Action
 from server.rules.sheepshead import Sheepshead
 from server.rules.sheepshead_cards import SUIT_CLASS
@@ -102,3 +103,20 @@ def test_strong_plays_are_reproducible_with_beliefs() -> None:
         assert a == make_bot("strong", "sheepshead", seed=3).choose(view)
         assert a in g.legal_actions(seat)
         assert isinstance(a, Action)
+
+
+def test_expert_solves_the_last_three_tricks_exactly() -> None:
+    # rule SS-5.3: the exact value follows the trick winners; every seat plays legally (SS-5.2)
+    checked = 0
+    for g, seat in mid_hand_views(12, 15):  # three tricks played, three to go
+        assert g.picker is not None and max(len(g.hand(s)) for s in range(5)) == 3
+        side = {g.picker} if g.partner is None else {g.picker, g.partner}
+        team = side if seat in side else set(range(5)) - side
+        exact = solve(g.clone(), seat, team, -1e9, 1e9)
+        for rng_seed in (1, 2):
+            assert evaluate(g.clone(), seat, random.Random(rng_seed), 3) == exact
+        checked += 1
+        view = g.view(seat)
+        bot = SheepsheadExpertBot(seed=1, seconds=30, iterations=12, bid_samples=4)
+        assert bot.choose(view) in g.legal_actions(seat)
+    assert checked >= 6
