@@ -255,6 +255,7 @@ class CardroomClient:
         self.timeout = timeout
         self.url = url
         self._label = "cardroom-python"
+        self._device: str | None = None
         self._ws_options = dict(ws_options or {})
         self.welcome: Welcome | None = None
         self.room: str | None = None
@@ -284,6 +285,7 @@ class CardroomClient:
         url: str,
         *,
         hello: bool | str = True,
+        device: str | None = None,
         timeout: float = DEFAULT_TIMEOUT,
         history: int = DEFAULT_HISTORY,
         **ws_options: Any,
@@ -297,6 +299,7 @@ class CardroomClient:
             url: the server's WebSocket URL.
             hello: send ``hello`` and await the ``welcome`` before returning (a string: the
                 ``client`` label to say it with; default ``"cardroom-python"``).
+            device: the token said with ``hello`` (see :meth:`hello`); none by default.
             timeout: default seconds to wait for replies and ``wait_*`` matches.
             history: messages kept for ``wait_for`` and ``messages``.
             **ws_options: passed to :func:`websockets.asyncio.client.connect`
@@ -306,7 +309,7 @@ class CardroomClient:
             OSError, websockets.exceptions.InvalidHandshake: the connection failed.
             CardroomError: the server refused the ``hello``.
         """
-        return _Connect(cls, url, hello, timeout, history, ws_options)
+        return _Connect(cls, url, hello, device, timeout, history, ws_options)
 
     async def __aenter__(self) -> CardroomClient:
         return self
@@ -384,7 +387,7 @@ class CardroomClient:
         Raises:
             CardroomError: e.g. an unsupported protocol version.
         """
-        self._label = client  # said again by reconnect()
+        self._label, self._device = client, device  # said again by reconnect()
         return await self.request(
             Hello(id=self._next_id(), protocol=PROTOCOL_VERSION, client=client, device=device),
             Welcome,
@@ -760,7 +763,7 @@ class CardroomClient:
                 self._read(), name="cardroom-client-reader"
             )
             try:
-                await self.hello(self._label)
+                await self.hello(self._label, self._device)
                 if room is None:
                     return None
                 if token is not None:
@@ -914,6 +917,7 @@ class _Connect:
         cls: type[CardroomClient],
         url: str,
         hello: bool | str,
+        device: str | None,
         timeout: float,
         history: int,
         ws_options: dict[str, Any],
@@ -921,6 +925,7 @@ class _Connect:
         self._cls = cls
         self._url = url
         self._hello = hello
+        self._device = device
         self._timeout = timeout
         self._history = history
         self._ws_options = {"proxy": None, **ws_options}
@@ -937,10 +942,8 @@ class _Connect:
         )
         if self._hello:
             try:
-                if isinstance(self._hello, str):
-                    await client.hello(self._hello)
-                else:
-                    await client.hello()
+                label = self._hello if isinstance(self._hello, str) else "cardroom-python"
+                await client.hello(label, self._device)
             except BaseException:
                 await client.close()
                 raise

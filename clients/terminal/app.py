@@ -39,6 +39,7 @@ from websockets.exceptions import InvalidHandshake, InvalidURI
 from clients.client import CardroomClient, CardroomError, ClientError, ConnectionLost
 from clients.terminal import tables
 from clients.terminal.describe import chat_line, event_line, room_changes, seat_names
+from clients.terminal.device import device_token
 from clients.terminal.moves import (
     LEAVE,
     HandChoice,
@@ -110,9 +111,14 @@ class CardroomApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit")]
 
     def __init__(
-        self, url: str = DEFAULT_URL, room: str | None = None, name: str | None = None
+        self,
+        url: str = DEFAULT_URL,
+        room: str | None = None,
+        name: str | None = None,
+        device: str | None = None,
     ) -> None:
         super().__init__()
+        self.device = device  # finished games are ranked under it (None: not ranked)
         self.url = normalise_url(url)
         self.room_code = room or ""
         self.player_name = name if name is not None else _default_name()
@@ -127,7 +133,9 @@ class CardroomApp(App[None]):
             return self.client
         if self.client is not None:
             await self.client.close()
-        self.client = await CardroomClient.connect(url, hello="cardroom-terminal", timeout=10)
+        self.client = await CardroomClient.connect(
+            url, hello="cardroom-terminal", device=self.device, timeout=10
+        )
         return self.client
 
     async def on_unmount(self) -> None:
@@ -464,9 +472,14 @@ def main(argv: list[str] | None = None) -> int:
         "where", nargs="*", metavar="[ws://HOST:PORT] [CODE]", help="the server and a room code"
     )
     parser.add_argument("--name", help="your name at the table")
+    parser.add_argument(
+        "--unranked",
+        action="store_true",
+        help="do not say this machine's device token: finished games go on no leaderboard",
+    )
     args = parser.parse_args(argv)
     url, code = server_and_room(args.where)
-    CardroomApp(url, code, args.name).run()
+    CardroomApp(url, code, args.name, None if args.unranked else device_token()).run()
     return 0
 
 
