@@ -1,7 +1,7 @@
 """Rollouts for Sheepshead search: finish a sampled hand with the heuristic policy for every
 seat, each seat knowing what it could know in real play (the partner hidden from the defenders
 and from the picker until the called card falls, the voids the others showed), or solve it
-exactly once two tricks or fewer remain.
+exactly near the end (:func:`evaluate`).
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
 Card play: for each decision it samples hidden deals consistent with its view
 (:class:`~server.bots.sampling.SheepsheadSampler`), and on each sample scores every legal card:
 the hand is finished by heuristic playouts for all seats, or solved exactly (team minimax on the
-units this seat wins) once two tricks or fewer remain. Each sample is weighted by how likely
-the cards the others played were under the model of their play
+units this seat wins) once two tricks or fewer remain (``expert``: three). Each sample is
+weighted by how likely the cards the others played were under the model of their play
 (:meth:`~server.bots.sampling.SheepsheadSampler.sample_weighted`); the card with the best
 weighted mean units wins.
 
