@@ -73,12 +73,14 @@ from protocol.messages import (
     Ack,
     Act,
     ActionModel,
+    Advice,
     BotLevel,
     Closing,
     Create,
     Error,
     GameName,
     Hello,
+    Hint,
     Host,
     HostOp,
     Join,
@@ -413,12 +415,15 @@ class CardroomClient:
         options: dict[str, Any] | None = None,
         daily: bool = False,
         *,
+        hints: bool = False,
         timeout: float | None = None,
     ) -> Joined:
         """Open a room and take seat 0 as its host; then ``room`` and ``token`` are set.
+        ``hints``: seated players may ask for hints (:meth:`hint`); such a room's results go
+        to no leaderboard, and a daily room cannot have them.
 
         Raises:
-            CardroomError: e.g. ``bad_seats``, ``already_in_room``.
+            CardroomError: e.g. ``bad_seats``, ``already_in_room``, ``hints_not_allowed``.
         """
         msg = Create(
             id=self._next_id(),
@@ -428,6 +433,7 @@ class CardroomClient:
             turn_timer=turn_timer,
             options=options or {},  # type: ignore[arg-type]  # validated into the game's options
             daily=daily,
+            hints=hints,
         )
         return await self.request(msg, Joined, timeout=timeout)
 
@@ -486,6 +492,19 @@ class CardroomClient:
             action=to_action_model(action),
         )
         return await self.request(msg, Ack, timeout=timeout)
+
+    async def hint(self, *, room: str | None = None, timeout: float | None = None) -> Advice:
+        """Ask what the strong bot would do in your seat now (a room opened with hints, when
+        it is your decision). The answer's ``action`` can be passed to :meth:`act` as it is
+        (``advice.action``); ``advice.reason.text`` says why, ``advice.version`` which state it
+        is for. Nothing in the game changes.
+
+        Raises:
+            CardroomError: ``hints_off``, ``not_seated``, ``not_your_turn``, ``not_started``,
+                or ``hint_pending`` (one hint at a time per seat).
+        """
+        msg = Hint(id=self._next_id(), room=self._room(room))
+        return await self.request(msg, Advice, timeout=timeout)
 
     async def host(
         self,
