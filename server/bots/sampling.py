@@ -14,7 +14,11 @@ that gives each seat its sampled cards, so every rule of the core applies to the
 Beliefs (Sheepshead): the seats' picks and passes were made under a model of their play
 (``basic``'s pick rule). A sample whose dealt hands make a seen pass or pick unlikely under the
 model is kept only with that likelihood (:func:`action_likelihood`): rejection sampling, so a
-seat that passed is seldom given a hand it would have picked with.
+seat that passed is seldom given a hand it would have picked with. In the card play a sample is
+also weighted by the likelihood of every card the other seats played, under ``basic``'s
+card-play rule applied to what each seat could see then (:data:`PLAY_OFF_MODEL` for a card the
+rule would not have played): importance weights rather than rejection, which would cost many
+tries late in a hand.
 """
 
 from __future__ import annotations
@@ -23,7 +27,8 @@ import random
 from typing import Any
 
 from protocol.cards import CODES, parse_card, parse_cards
-from server.bots.sheepshead_policy import should_pick
+from server.bots.sheepshead_policy import Table, choose_card, should_pick
+from server.bots.sheepshead_rollout import led_class, table_from_game
 from server.rules.base import Action, IllegalAction
 from server.rules.sheepshead import PLAYERS, Sheepshead
 from server.rules.sheepshead_cards import DECK32, FAIL_ACES, SUIT_CLASS, TRUMP
@@ -92,6 +97,11 @@ OFF_MODEL = 0.2
 #: Whether samples are weighted by the seats' picks and passes (off: uniform over consistent
 #: deals, for measuring what the beliefs gain).
 BELIEFS = True
+#: Likelihood, relative to the card the model would play (``basic``'s card-play rule from what
+#: that seat could see), of a card the model would not have played with the sampled hand.
+PLAY_OFF_MODEL = 0.2
+#: Whether samples are weighted by the cards the other seats played (off: for measuring).
+PLAY_BELIEFS = True
 
 
 def action_likelihood(hand: list[int], position: int, picked: bool) -> float:
@@ -144,6 +154,7 @@ class SheepsheadSampler:
     def __init__(self, view: View) -> None:
         self.view = view
         self._dealt: list[list[int]] = []  # the last rebuilt sample's hands as dealt
+        self._play_weight = 1.0  # the last rebuilt sample's card-play likelihood
         self.me: int = view["seat"]
         self.hand = parse_cards(view["hand"])
         self.history = _history(view)
@@ -256,7 +267,16 @@ class SheepsheadSampler:
         """A complete hand at the current position, kept with the likelihood of the seats'
         picks and passes (the last consistent one if every try was unlikely), or ``None`` if no
         try was consistent."""
-        last: Sheepshead | None = None
+        found = self.sample_weighted(rng, tries)
+        return None if found is None else found[0]
+
+    def sample_weighted(
+        self, rng: random.Random, tries: int = 40
+    ) -> tuple[Sheepshead, float] | None:
+        """As :meth:`sample`, with the sample's weight: the likelihood of the cards the other
+        seats played under the model (importance weighting: rejecting unlikely deals would
+        cost many tries late in a hand), 1 without card-play beliefs."""
+        last: tuple[Sheepshead, float] | None = None
         for _ in range(tries):
             dealt = self._deal(rng)
             if dealt is None:
@@ -264,10 +284,10 @@ class SheepsheadSampler:
             game = self._rebuild(*dealt)
             if game is None:
                 continue
-            last = game
+            last = (game, self._play_weight)
             w = bidding_likelihood(self._dealt, self.view["passed"], self.picker, self.me)
             if w >= 1.0 or rng.random() < w:
-                return game
+                return last
         return last
 
     # ------------------------------------------------------------------ replaying the history
@@ -311,6 +331,7 @@ class SheepsheadSampler:
         if sorted(deck) != list(DECK32):
             return None
         self._dealt = original
+        self._play_weight = 1.0
         game = Sheepshead(deck, dealer)
         try:
             for s in view["passed"]:
@@ -324,11 +345,48 @@ class SheepsheadSampler:
                     game.apply(picker, Action("call_unknown", (self.called, unknown)))
                 else:
                     game.apply(picker, Action("call", (self.called,)))
-            for s, c in history:
-                game.apply(s, Action("play", (c,)))
+            self._play_weight = self._replay(game, history)
         except IllegalAction:
             return None
         return game
+
+    def _replay(self, game: Sheepshead, history: list[tuple[int, int]]) -> float:
+        """Play ``history`` on ``game``; the likelihood that the other seats, holding the
+        sampled cards and seeing what they saw, chose the cards they played (1 without
+        card-play beliefs)."""
+        w = 1.0
+        if not PLAY_BELIEFS:
+            for s, c in history:
+                game.apply(s, Action("play", (c,)))
+            return w
+        seen: set[int] = set()
+        voids: list[set[int]] = [set() for _ in range(PLAYERS)]
+        for (s, shown), (_, c) in zip(self.history, history, strict=True):
+            if (
+                s != self.me
+                and len(game.legal_cards(s)) > 1
+                and not _model_plays(table_from_game(game, s, seen, voids, hidden=True), c)
+            ):
+                w *= PLAY_OFF_MODEL
+            led = led_class(game.trick_cards, game.trick_face_down)
+            if shown is not None:
+                seen.add(c)
+                if led >= 0 and SUIT_CLASS[c] != led:
+                    voids[s].add(led)
+            game.apply(s, Action("play", (c,)))
+        return w
+
+
+def _model_plays(table: Table, card: int) -> bool:
+    """Whether the model could have played ``card``: the rule breaks ties between equal cards
+    by the order of the hand, which a sample does not know, so three orders are tried."""
+    if choose_card(table) == card:
+        return True
+    for order in (sorted(table.legal), sorted(table.legal, reverse=True)):
+        table.legal = order
+        if choose_card(table) == card:
+            return True
+    return False
 
 
 def legal_cards(game: Sheepshead, seat: int) -> list[int]:

@@ -1,6 +1,7 @@
 """Rollouts for Sheepshead search: finish a sampled hand with the heuristic policy for every
-seat (the partner known to everyone: a cheap, slightly optimistic stand-in for real play), or
-solve it exactly once two tricks or fewer remain.
+seat, each seat knowing what it could know in real play (the partner hidden from the defenders
+and from the picker until the called card falls, the voids the others showed), or solve it
+exactly near the end (:func:`evaluate`).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import random
 
 from server.bots.sheepshead_policy import PLAYERS, Table, choose_card
 from server.rules.sheepshead import PLAY, Sheepshead
+from server.rules.sheepshead_cards import SUIT_CLASS
 
 #: Solve exactly when every hand holds at most this many cards.
 EXACT_CARDS = 2
@@ -16,13 +18,26 @@ EXACT_CARDS = 2
 
 _ALL = frozenset(range(PLAYERS))
 #: Whether playouts let each seat know only what it could know of the teams (the partner knows,
-#: the others learn when the called card falls) rather than telling everyone.
-HIDDEN_PARTNER = False
+#: the others learn when the called card falls) rather than telling everyone. Hidden is what the
+#: ``basic`` bot sees in its view, so the playouts then model it exactly.
+HIDDEN_PARTNER = True
+#: Whether playouts tell each seat the voids the others revealed (as the ``basic`` bot sees them
+#: in its view), rather than none.
+PLAYOUT_VOIDS = True
 
 
-def _table_from_game(g: Sheepshead, seat: int, seen: set[int]) -> Table:
+def table_from_game(
+    g: Sheepshead,
+    seat: int,
+    seen: set[int],
+    voids: list[set[int]] | None = None,
+    hidden: bool | None = None,
+) -> Table:
     """The :class:`Table` of ``seat`` in a playout: cards are known from the sampled deal, the
-    teams as far as the seat could know them (see :data:`HIDDEN_PARTNER`)."""
+    teams as far as the seat could know them if ``hidden`` (default :data:`HIDDEN_PARTNER`),
+    else as they are."""
+    if hidden is None:
+        hidden = HIDDEN_PARTNER
     picker, partner = g.picker, g.partner
     leaster = picker is None
     friends: frozenset[int] = frozenset()
@@ -30,7 +45,7 @@ def _table_from_game(g: Sheepshead, seat: int, seen: set[int]) -> Table:
     side = False
     if picker is None:
         pass
-    elif partner is None or g.revealed or not HIDDEN_PARTNER:
+    elif partner is None or g.revealed or not hidden:
         team = {picker} if partner is None else {picker, partner}
         side = seat in team
         mine = team if side else _ALL - team
@@ -62,6 +77,7 @@ def _table_from_game(g: Sheepshead, seat: int, seen: set[int]) -> Table:
         tricks_won=g.tricks_won,
         points_won=g.points_won,
         picker_side=side,
+        voids=voids if voids is not None else [set() for _ in range(PLAYERS)],
     )
 
 
@@ -71,13 +87,39 @@ def _seen(g: Sheepshead) -> set[int]:
     return seen
 
 
+def led_class(cards: list[int] | tuple[int, ...], face_down: int) -> int:
+    """The suit class led in a trick (the face-down card shows none), or -1."""
+    for i, c in enumerate(cards):
+        if i != face_down:
+            return SUIT_CLASS[c]
+    return -1
+
+
+def void_suits(g: Sheepshead) -> list[set[int]]:
+    """The suits each seat showed it lacks, from the face-up cards played so far."""
+    voids: list[set[int]] = [set() for _ in range(PLAYERS)]
+    tricks = [(t.seats, t.cards, t.face_down) for t in g.tricks]
+    tricks.append((tuple(g.trick_seats), tuple(g.trick_cards), g.trick_face_down))
+    for seats, cards, fd in tricks:
+        led = led_class(cards, fd)
+        for i, (s, c) in enumerate(zip(seats, cards, strict=True)):
+            if i != fd and SUIT_CLASS[c] != led:
+                voids[s].add(led)
+    return voids
+
+
 def playout(g: Sheepshead, rng: random.Random) -> None:
     """Finish ``g`` in place with the heuristic policy for every seat."""
     seen = _seen(g)
+    voids = void_suits(g) if PLAYOUT_VOIDS else None
     while not g.is_over():
         seat = g.turn
         legal = g.legal_cards(seat)
-        c = legal[0] if len(legal) == 1 else choose_card(_table_from_game(g, seat, seen), rng)
+        c = legal[0] if len(legal) == 1 else choose_card(table_from_game(g, seat, seen, voids))
+        if voids is not None:
+            led = led_class(g.trick_cards, g.trick_face_down)
+            if led >= 0 and SUIT_CLASS[c] != led and c != g.unknown_card:
+                voids[seat].add(led)
         seen.add(c)
         g.apply(seat, PLAY[c])
 
@@ -117,13 +159,14 @@ def solve(g: Sheepshead, me: int, team: set[int], alpha: float, beta: float) -> 
     return best
 
 
-def evaluate(g: Sheepshead, me: int, rng: random.Random) -> float:
-    """Units ``me`` wins from ``g`` on: exact near the end (not in leasters), else a playout."""
+def evaluate(g: Sheepshead, me: int, rng: random.Random, exact_cards: int = EXACT_CARDS) -> float:
+    """Units ``me`` wins from ``g`` on: exact once every hand holds ``exact_cards`` or fewer
+    (not in leasters, where a team minimax does not fit), else a playout."""
     if g.is_over():
         result = g.outcome()
         assert result is not None
         return float(result.units[me])
-    if g.picker is not None and max(len(g.hand(s)) for s in range(PLAYERS)) <= EXACT_CARDS:
+    if g.picker is not None and max(len(g.hand(s)) for s in range(PLAYERS)) <= exact_cards:
         return solve(g, me, _teammates(g, me), -1e9, 1e9)
     playout(g, rng)
     result = g.outcome()

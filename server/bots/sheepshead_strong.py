@@ -3,7 +3,10 @@
 Card play: for each decision it samples hidden deals consistent with its view
 (:class:`~server.bots.sampling.SheepsheadSampler`), and on each sample scores every legal card:
 the hand is finished by heuristic playouts for all seats, or solved exactly (team minimax on the
-units this seat wins) once two tricks or fewer remain. The card with the best mean units wins.
+units this seat wins) once two tricks or fewer remain (``expert``: three). Each sample is
+weighted by how likely the cards the others played were under the model of their play
+(:meth:`~server.bots.sampling.SheepsheadSampler.sample_weighted`); the card with the best
+weighted mean units wins.
 
 Bidding (pick or pass, bury, call): by simulation over deals sampled from its view, each
 candidate played out to the end of the hand (:mod:`server.bots.sheepshead_bidding`).
@@ -23,7 +26,7 @@ from server.bots.sampling import SheepsheadSampler
 from server.bots.sheepshead_basic import SheepsheadBasicBot, table_from_view
 from server.bots.sheepshead_bidding import Bidder
 from server.bots.sheepshead_policy import choose_card
-from server.bots.sheepshead_rollout import evaluate
+from server.bots.sheepshead_rollout import EXACT_CARDS, evaluate
 from server.rules.base import Action
 from server.rules.sheepshead import PLAY
 
@@ -41,6 +44,8 @@ DEFAULT_BURY_CANDIDATES = 4
 EXPERT_ITERATIONS = 20_000
 EXPERT_BID_SAMPLES = 2_000
 EXPERT_BURY_CANDIDATES = 8
+#: ``expert`` solves the last three tricks exactly (a few ms per sample; ``strong`` two).
+EXPERT_EXACT_CARDS = 3
 
 
 class SheepsheadStrongBot:
@@ -53,9 +58,11 @@ class SheepsheadStrongBot:
         bid_samples: int = DEFAULT_BID_SAMPLES,
         bury_candidates: int = DEFAULT_BURY_CANDIDATES,
         seconds: float | None = SAFETY_SECONDS,
+        exact_cards: int = EXACT_CARDS,
     ) -> None:
         self.rng = random.Random(seed)
         self.iterations = iterations
+        self.exact_cards = exact_cards
         self.seconds = seconds
         self.basic = SheepsheadBasicBot(seed)
         self.bidder = Bidder(self.rng, bid_samples, bury_candidates)
@@ -80,31 +87,32 @@ class SheepsheadStrongBot:
         sampler = SheepsheadSampler(view)
         rng = self.rng
         totals = dict.fromkeys(cards, 0.0)
-        counts = dict.fromkeys(cards, 0)
+        weight = 0.0
         fallback = choose_card(table_from_view(view), rng)
         samples = max(4, self.iterations // len(cards))
         for done in range(samples):  # each pass starts with ``done`` samples complete
             if done and deadline.passed():
                 break
-            game = sampler.sample(rng)
-            if game is None:
+            found = sampler.sample_weighted(rng)
+            if found is None:
                 break
+            game, w = found
             values: list[float] = []
             for c in cards:
                 child = game.clone()
                 child.apply(me, PLAY[c])
-                values.append(evaluate(child, me, rng))
+                values.append(evaluate(child, me, rng, self.exact_cards))
                 if done and deadline.passed():
                     break
             if len(values) < len(cards):
                 break  # a half-done sample would favour the cards tried first
             for c, v in zip(cards, values, strict=True):
-                totals[c] += v
-                counts[c] += 1
-        if not any(counts.values()):
+                totals[c] += w * v
+            weight += w
+        if weight <= 0.0:
             return fallback
-        # Ties go to the heuristic's card.
-        return max(cards, key=lambda c: (totals[c] / max(counts[c], 1), c == fallback))
+        # Ties go to the heuristic's card (every card has the same weight: compare totals).
+        return max(cards, key=lambda c: (totals[c], c == fallback))
 
 
 class SheepsheadExpertBot(SheepsheadStrongBot):
@@ -123,4 +131,5 @@ class SheepsheadExpertBot(SheepsheadStrongBot):
             bid_samples=bid_samples,
             bury_candidates=EXPERT_BURY_CANDIDATES,
             seconds=seconds,
+            exact_cards=EXPERT_EXACT_CARDS,
         )
