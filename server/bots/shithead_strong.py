@@ -20,7 +20,7 @@ import math
 import random
 from typing import Any
 
-from protocol.cards import parse_cards
+from protocol.cards import TWO, parse_card, parse_cards
 from server.bots.base import EXPERT_SECONDS, SAFETY_SECONDS, Deadline
 from server.bots.sampling import sample_shithead, shithead_public
 from server.bots.shithead_basic import RepeatGuard, ShitheadBasicBot, danger_next
@@ -111,15 +111,37 @@ class ShitheadStrongBot:
         self.guard = RepeatGuard()
         self.remembered: set[int] = set()
         self.burned_count = -1
+        self.picked_on: dict[int, int] = {}  # seat -> top of a pile it took after the stock
+        self.counts: list[int] | None = None  # hand counts at this seat's last turn, no stock
 
     def _remember(self, view: View) -> set[int]:
         """Cards known to be burned; the memory restarts with each game."""
         if view["phase"] == "swap" or view["burned"] < self.burned_count:
             self.remembered.clear()
+            self.picked_on.clear()
+            self.counts = None
         self.burned_count = view["burned"]
+        self._note_pickups(view)
         public = shithead_public(view)
         self.remembered |= public
         return self.remembered - public
+
+    def _note_pickups(self, view: View) -> None:
+        """With the stock gone, a hand grows only by taking the pile, and between two turns of
+        this seat each other seat acts once, so its last known card is the top it took; its
+        unseen cards were in its hand then, and stay the only unseen ones (no more draws)."""
+        seats = view["seats"]
+        if self.counts is not None and view["phase"] == "play":
+            for s, info in enumerate(seats):
+                if s == view["seat"] or info["out"] or not info["known_in_hand"]:
+                    continue
+                if info["hand_count"] > self.counts[s]:
+                    top = parse_card(info["known_in_hand"][-1])
+                    old = self.picked_on.get(s)
+                    if top >> 2 != TWO and (old is None or top >> 2 < old >> 2):
+                        self.picked_on[s] = top
+        stockless = view["phase"] == "play" and view["stock"] == 0
+        self.counts = [info["hand_count"] for info in seats] if stockless else None
 
     def choose(self, view: View) -> Action:
         legal = [Action.from_json(a) for a in view["legal"]]
@@ -155,7 +177,7 @@ class ShitheadStrongBot:
         for done in range(per):  # each pass starts with ``done`` samples complete
             if done and deadline.passed():
                 break
-            base = sample_shithead(view, rng, burned)
+            base = sample_shithead(view, rng, burned, self.picked_on)
             values: list[float] = []
             for action in cands:
                 g = base.clone()
