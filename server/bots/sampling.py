@@ -11,6 +11,10 @@ called card lies with a seat that could be the partner, and the picker keeps a c
 called suit until it is led; the hand is then rebuilt by replaying the public history on a deal
 that gives each seat its sampled cards, so every rule of the core applies to the sample.
 
+Beliefs (Shithead): a seat that took the pile once the stock was gone had, under the model of
+``basic``, no card that goes on it; its unseen cards are dealt among those that do not
+(:data:`SHITHEAD_BELIEFS`).
+
 Beliefs (Sheepshead): the seats' picks and passes were made under a model of their play
 (``basic``'s pick rule). A sample whose dealt hands make a seen pass or pick unlikely under the
 model is kept only with that likelihood (:func:`action_likelihood`): rejection sampling, so a

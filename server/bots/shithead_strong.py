@@ -11,7 +11,10 @@ machine; ``expert`` plays out until its time budget (default 1 s) runs out. Past
 either answers with its best action so far.
 
 It remembers every card it has seen in public during the game: a card once seen and now nowhere
-in public has been burned, which sharpens the samples (the view alone still suffices).
+in public has been burned, which sharpens the samples (the view alone still suffices). Once the
+stock is gone it also notes the top of each pile another seat took: under the model of
+``basic``, who picks up only when nothing goes on the pile, that seat's unseen cards are lower
+(:data:`~server.bots.sampling.SHITHEAD_BELIEFS`).
 """
 
 from __future__ import annotations
