@@ -50,7 +50,7 @@ def shithead_public(view: View) -> set[int]:
 #: Whether Shithead samples believe that a seat which picked up the pile had no card that
 #: would go on it (``basic`` picks up only then); off: uniform over consistent deals (for
 #: measuring what the belief gains).
-SHITHEAD_BELIEFS = True
+SHITHEAD_BELIEFS = False
 
 
 def could_play_on(c: int, top: int) -> bool:

@@ -34,7 +34,7 @@ from server.rules.shithead import Shithead
 View = dict[str, Any]
 
 #: Default budget: playouts per decision, shared among the candidate actions.
-DEFAULT_ITERATIONS = 128
+DEFAULT_ITERATIONS = 96
 #: Actions per playout before the position is scored by the cards held: most playouts reach
 #: the end of the game (a 60-action horizon, scored by the cards held, lost more often).
 DEFAULT_HORIZON = 150
