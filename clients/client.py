@@ -73,12 +73,14 @@ from protocol.messages import (
     Ack,
     Act,
     ActionModel,
+    Advice,
     BotLevel,
     Closing,
     Create,
     Error,
     GameName,
     Hello,
+    Hint,
     Host,
     HostOp,
     Join,
@@ -255,6 +257,7 @@ class CardroomClient:
         self.timeout = timeout
         self.url = url
         self._label = "cardroom-python"
+        self._device: str | None = None
         self._ws_options = dict(ws_options or {})
         self.welcome: Welcome | None = None
         self.room: str | None = None
@@ -284,6 +287,7 @@ class CardroomClient:
         url: str,
         *,
         hello: bool | str = True,
+        device: str | None = None,
         timeout: float = DEFAULT_TIMEOUT,
         history: int = DEFAULT_HISTORY,
         **ws_options: Any,
@@ -297,6 +301,7 @@ class CardroomClient:
             url: the server's WebSocket URL.
             hello: send ``hello`` and await the ``welcome`` before returning (a string: the
                 ``client`` label to say it with; default ``"cardroom-python"``).
+            device: the token said with ``hello`` (see :meth:`hello`); none by default.
             timeout: default seconds to wait for replies and ``wait_*`` matches.
             history: messages kept for ``wait_for`` and ``messages``.
             **ws_options: passed to :func:`websockets.asyncio.client.connect`
@@ -306,7 +311,7 @@ class CardroomClient:
             OSError, websockets.exceptions.InvalidHandshake: the connection failed.
             CardroomError: the server refused the ``hello``.
         """
-        return _Connect(cls, url, hello, timeout, history, ws_options)
+        return _Connect(cls, url, hello, device, timeout, history, ws_options)
 
     async def __aenter__(self) -> CardroomClient:
         return self
@@ -384,7 +389,7 @@ class CardroomClient:
         Raises:
             CardroomError: e.g. an unsupported protocol version.
         """
-        self._label = client  # said again by reconnect()
+        self._label, self._device = client, device  # said again by reconnect()
         return await self.request(
             Hello(id=self._next_id(), protocol=PROTOCOL_VERSION, client=client, device=device),
             Welcome,
@@ -410,12 +415,15 @@ class CardroomClient:
         options: dict[str, Any] | None = None,
         daily: bool = False,
         *,
+        hints: bool = False,
         timeout: float | None = None,
     ) -> Joined:
         """Open a room and take seat 0 as its host; then ``room`` and ``token`` are set.
+        ``hints``: seated players may ask for hints (:meth:`hint`); such a room's results go
+        to no leaderboard, and a daily room cannot have them.
 
         Raises:
-            CardroomError: e.g. ``bad_seats``, ``already_in_room``.
+            CardroomError: e.g. ``bad_seats``, ``already_in_room``, ``hints_not_allowed``.
         """
         msg = Create(
             id=self._next_id(),
@@ -425,6 +433,7 @@ class CardroomClient:
             turn_timer=turn_timer,
             options=options or {},  # type: ignore[arg-type]  # validated into the game's options
             daily=daily,
+            hints=hints,
         )
         return await self.request(msg, Joined, timeout=timeout)
 
@@ -483,6 +492,19 @@ class CardroomClient:
             action=to_action_model(action),
         )
         return await self.request(msg, Ack, timeout=timeout)
+
+    async def hint(self, *, room: str | None = None, timeout: float | None = None) -> Advice:
+        """Ask what the strong bot would do in your seat now (a room opened with hints, when
+        it is your decision). The answer's ``action`` can be passed to :meth:`act` as it is
+        (``advice.action``); ``advice.reason.text`` says why, ``advice.version`` which state it
+        is for. Nothing in the game changes.
+
+        Raises:
+            CardroomError: ``hints_off``, ``not_seated``, ``not_your_turn``, ``not_started``,
+                or ``hint_pending`` (one hint at a time per seat).
+        """
+        msg = Hint(id=self._next_id(), room=self._room(room))
+        return await self.request(msg, Advice, timeout=timeout)
 
     async def host(
         self,
@@ -760,7 +782,7 @@ class CardroomClient:
                 self._read(), name="cardroom-client-reader"
             )
             try:
-                await self.hello(self._label)
+                await self.hello(self._label, self._device)
                 if room is None:
                     return None
                 if token is not None:
@@ -914,6 +936,7 @@ class _Connect:
         cls: type[CardroomClient],
         url: str,
         hello: bool | str,
+        device: str | None,
         timeout: float,
         history: int,
         ws_options: dict[str, Any],
@@ -921,6 +944,7 @@ class _Connect:
         self._cls = cls
         self._url = url
         self._hello = hello
+        self._device = device
         self._timeout = timeout
         self._history = history
         self._ws_options = {"proxy": None, **ws_options}
@@ -937,10 +961,8 @@ class _Connect:
         )
         if self._hello:
             try:
-                if isinstance(self._hello, str):
-                    await client.hello(self._hello)
-                else:
-                    await client.hello()
+                label = self._hello if isinstance(self._hello, str) else "cardroom-python"
+                await client.hello(label, self._device)
             except BaseException:
                 await client.close()
                 raise

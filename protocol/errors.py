@@ -55,6 +55,9 @@ class ErrorCode(StrEnum):
     NOT_BETWEEN_GAMES = "not_between_games"
     REPLACED = "replaced"
     REMOVED = "removed"
+    HINTS_NOT_ALLOWED = "hints_not_allowed"
+    HINTS_OFF = "hints_off"
+    HINT_PENDING = "hint_pending"
     # rules, both games (server/rules, IllegalAction)
     MALFORMED_ACTION = "malformed_action"
     UNKNOWN_ACTION = "unknown_action"

@@ -105,6 +105,9 @@ class RoomInfo(_Model):
     totals: list[int] = Field(description="shithead: losses per seat; sheepshead: units per seat")
     match_length: int | None = Field(default=None, description="games in the match, if bounded")
     daily: str | None = None
+    hints: bool = Field(
+        default=False, description="seated players may ask for hints (results not ranked)"
+    )
 
 
 # ----------------------------------------------------------------------------- client -> server
@@ -130,6 +133,11 @@ class Create(_Model):
     turn_timer: Annotated[int, Field(ge=1, le=600)] | None = None
     options: GameOptions = Field(default_factory=ShitheadOptions)
     daily: bool = False
+    hints: bool = Field(
+        default=False,
+        description="seated players may ask for hints; refused with daily (hints_not_allowed), "
+        "and the room's results never go to the leaderboards",
+    )
 
 
 class Join(_Model):
@@ -204,6 +212,15 @@ class Leave(_Model):
     room: RoomCode
 
 
+class Hint(_Model):
+    """Ask what the ``strong`` bot would do in your seat now (a room created with ``hints``;
+    only while it is your decision; one at a time). The answer is ``advice``, to you only."""
+
+    type: Literal["hint"] = "hint"
+    id: RequestId
+    room: RoomCode
+
+
 class Ping(_Model):
     type: Literal["ping"] = "ping"
     id: RequestId
@@ -220,7 +237,7 @@ class Leaderboard(_Model):
 
 
 ClientMessage = Annotated[
-    Hello | Create | Join | Watch | Resume | Act | Host | Chat | Leave | Ping | Leaderboard,
+    Hello | Create | Join | Watch | Resume | Act | Host | Chat | Leave | Hint | Ping | Leaderboard,
     Field(discriminator="type"),
 ]
 
@@ -322,8 +339,32 @@ class Standings(_Model):
     you: StandingsEntry | None = None
 
 
+class Reason(_Model):
+    """Why a hint suggests its action, for people: ``text`` in English, and a stable ``key``
+    with ``params`` for a client that shows it in another language (card params are codes)."""
+
+    key: Annotated[str, StringConstraints(pattern=r"^[a-z_]+\.[a-z_]+$")]
+    params: dict[str, str | int] = Field(default_factory=dict)
+    text: str
+
+
+class Advice(_Model):
+    """The answer to ``hint``, sent only to the player who asked: the ``strong`` bot's choice
+    for your own view at ``version`` (send ``action`` unchanged in an ``act``), and why.
+    ``level`` is the bot that answered: ``basic`` when the strong one ran out of time."""
+
+    type: Literal["hint"] = "hint"
+    ref: RequestId
+    room: str
+    version: int
+    seat: int
+    action: ActionModel
+    reason: Reason
+    level: BotLevel
+
+
 ServerMessage = Annotated[
-    Welcome | Error | Joined | Ack | Room | State | ChatLine | Pong | Closing | Standings,
+    Welcome | Error | Joined | Ack | Room | State | ChatLine | Pong | Closing | Standings | Advice,
     Field(discriminator="type"),
 ]
 

@@ -1,5 +1,8 @@
 """``cardroom play [ws://host:port] [CODE]``: the terminal client (Textual), for both games.
 
+In a room opened with hints, ``?`` asks the strong bot what to do: its reason goes to the log,
+its move is starred in the moves list (and the cursor put on it), its cards marked in the hand.
+
 Two screens. :class:`StartScreen` asks for a name, the server and a room code, and creates,
 joins or watches a room. :class:`RoomScreen` is the room, in an 80×24 terminal::
 
@@ -32,18 +35,20 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Button, Input, Label, OptionList, RichLog, Static
+from textual.widgets import Button, Checkbox, Input, Label, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 from websockets.exceptions import InvalidHandshake, InvalidURI
 
 from clients.client import CardroomClient, CardroomError, ClientError, ConnectionLost
 from clients.terminal import tables
 from clients.terminal.describe import chat_line, event_line, room_changes, seat_names
+from clients.terminal.device import device_token
 from clients.terminal.moves import (
     LEAVE,
     HandChoice,
     HostCommand,
     Move,
+    action_label,
     game_moves,
     host_moves,
 )
@@ -51,6 +56,7 @@ from clients.terminal.widgets import HandBar
 from protocol.errors import ErrorCode
 from protocol.messages import (
     ActionModel,
+    Advice,
     ChatLine,
     Closing,
     Error,
@@ -104,15 +110,21 @@ class CardroomApp(App[None]):
     .field Input { width: 1fr; height: 1; border: none; padding: 0 1; background: $surface; }
     .field Input:focus { background: $boost; }
     .buttons { height: 3; margin: 1 2 0 2; }
+    #hints { height: 1; border: none; padding: 0; margin: 0 2 0 18; background: $background; }
     .buttons Button { width: 1fr; margin: 0 1 0 0; }
     #status { height: 3; margin: 1 2; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit")]
 
     def __init__(
-        self, url: str = DEFAULT_URL, room: str | None = None, name: str | None = None
+        self,
+        url: str = DEFAULT_URL,
+        room: str | None = None,
+        name: str | None = None,
+        device: str | None = None,
     ) -> None:
         super().__init__()
+        self.device = device  # finished games are ranked under it (None: not ranked)
         self.url = normalise_url(url)
         self.room_code = room or ""
         self.player_name = name if name is not None else _default_name()
@@ -127,7 +139,9 @@ class CardroomApp(App[None]):
             return self.client
         if self.client is not None:
             await self.client.close()
-        self.client = await CardroomClient.connect(url, hello="cardroom-terminal", timeout=10)
+        self.client = await CardroomClient.connect(
+            url, hello="cardroom-terminal", device=self.device, timeout=10
+        )
         return self.client
 
     async def on_unmount(self) -> None:
@@ -168,6 +182,7 @@ class StartScreen(Screen[None]):
         )
         yield from _field("Shithead seats", Input("4", id="seats", placeholder="2 to 5"))
         yield from _field("Turn timer (s)", Input("", id="timer", placeholder="empty: none"))
+        yield Checkbox("Hints: players may ask the strong bot (not ranked)", id="hints")
         with Horizontal(classes="buttons"):
             yield Button("Create Shithead", id="create-shithead", variant="primary")
             yield Button("Create Sheepshead", id="create-sheepshead", variant="primary")
@@ -216,7 +231,9 @@ class StartScreen(Screen[None]):
             if what.startswith("create-"):
                 game: GameName = "shithead" if what == "create-shithead" else "sheepshead"
                 count = int(seats) if game == "shithead" else 5
-                await client.create(game, count, name, turn_timer=int(timer) if timer else None)
+                hints = self.query_one("#hints", Checkbox).value
+                turn_timer = int(timer) if timer else None
+                await client.create(game, count, name, turn_timer=turn_timer, hints=hints)
             elif what == "join":
                 await client.join(code, name)
             else:
@@ -248,6 +265,7 @@ class RoomScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "focus_moves", "Moves", show=False),
+        Binding("question_mark", "hint", "Hint", show=False),
     ]
 
     def __init__(self, client: CardroomClient, start: int) -> None:
@@ -259,6 +277,7 @@ class RoomScreen(Screen[None]):
         self.connection = "online"
         self.last_phase: str | None = None
         self.shown_version: int | None = None  # the version of the state on the screen
+        self.hint: Advice | None = None  # the last hint, while its version is on the screen
 
     def compose(self) -> ComposeResult:
         yield Static(id="top")
@@ -351,6 +370,9 @@ class RoomScreen(Screen[None]):
 
     def redraw(self) -> None:
         self.shown_version = self.client.version
+        if self.hint is not None and self.hint.version != self.client.version:
+            self.hint = None  # a hint is for the state it was asked in
+        self.draw_keys()
         self.draw_top()
         self.draw_table()
         self.draw_hand()
@@ -377,8 +399,17 @@ class RoomScreen(Screen[None]):
                 hand = f"Hand {max(1, done)}/{info.match_length} ·"
             table.update(tables.sheepshead(view, info, me, hand))
 
+    def draw_keys(self) -> None:
+        info = self.info or self.client.room_info
+        keys = "Tab: cards·moves·chat  ←→ Space Enter: cards  ↑↓ Enter: moves"
+        if info is not None and info.hints and self.client.seat is not None:
+            keys += "  ? hint"
+        self.query_one("#keys", Static).update(Text(keys + "  ^Q quit"))
+
     def draw_hand(self) -> None:
-        self.query_one("#hand", HandBar).set_choice(HandChoice.of(self.client.view))
+        hand = self.query_one("#hand", HandBar)
+        hand.hinted = set(self.hint.action.cards) if self.hint is not None else set()
+        hand.set_choice(HandChoice.of(self.client.view))
 
     def draw_moves(self) -> None:
         info = self.info or self.client.room_info
@@ -388,13 +419,25 @@ class RoomScreen(Screen[None]):
         if not moves:
             moves.append(Move(Text("Nothing to do now: waiting…", style="dim")))
         moves.append(LEAVE)
+        hinted = next((i for i, m in enumerate(moves) if _is_hint(m, self.hint)), None)
+        if hinted is not None:  # the hint's move, starred
+            move = moves[hinted]
+            label = Text.assemble(("★ ", "bold cyan"), move.label)
+            moves[hinted] = Move(label, move.action, move.host, move.leave)
+        elif self.hint is not None:  # a choice of cards the list spells otherwise: first
+            label = Text.assemble(("★ ", "bold cyan"), action_label(self.hint.action))
+            moves.insert(0, Move(label, action=self.hint.action))
+            hinted = 0
         if [m.label.plain for m in moves] == [m.label.plain for m in self.moves]:
             return
         self.moves = moves
         options = self.query_one("#moves", OptionList)
         options.clear_options()
         options.add_options([Option(m.label, disabled=not _does(m)) for m in moves])
-        options.highlighted = 0 if _does(moves[0]) else len(moves) - 1
+        if hinted is not None:
+            options.highlighted = hinted
+        else:
+            options.highlighted = 0 if _does(moves[0]) else len(moves) - 1
 
     # ------------------------------------------------------------------ outgoing
 
@@ -422,6 +465,26 @@ class RoomScreen(Screen[None]):
     @work(group="requests")
     async def send_action(self, action: ActionModel) -> None:
         await self._request(self.client.act(action))
+
+    def action_hint(self) -> None:
+        self.ask_hint()
+
+    @work(group="requests")
+    async def ask_hint(self) -> None:
+        """Ask for a hint: the reason goes to the log, the move is marked."""
+        try:
+            advice = await self.client.hint()
+        except CardroomError as exc:
+            self.log_line(Text(f"✗ no hint: {exc.message} ({exc.code})", style="bold red"))
+            return
+        except ClientError as exc:
+            self.log_line(Text(f"✗ {exc}", style="bold red"))
+            return
+        if advice.version != self.client.version:
+            return  # the game moved on meanwhile
+        self.hint = advice
+        self.log_line(Text.assemble(("★ Hint: ", "bold cyan"), (advice.reason.text, "cyan")))
+        self.redraw()
 
     @work(group="requests")
     async def send_host(self, command: HostCommand) -> None:
@@ -452,6 +515,14 @@ def _does(move: Move) -> bool:
     return move.action is not None or move.host is not None or move.leave
 
 
+def _is_hint(move: Move, hint: Advice | None) -> bool:
+    """Whether ``move`` plays the hinted action (cards in any order)."""
+    if hint is None or move.action is None:
+        return False
+    a, b = move.action, hint.action
+    return (a.kind, sorted(a.cards), a.slot) == (b.kind, sorted(b.cards), b.slot)
+
+
 # ----------------------------------------------------------------------------- command
 
 
@@ -464,9 +535,14 @@ def main(argv: list[str] | None = None) -> int:
         "where", nargs="*", metavar="[ws://HOST:PORT] [CODE]", help="the server and a room code"
     )
     parser.add_argument("--name", help="your name at the table")
+    parser.add_argument(
+        "--unranked",
+        action="store_true",
+        help="do not say this machine's device token: finished games go on no leaderboard",
+    )
     args = parser.parse_args(argv)
     url, code = server_and_room(args.where)
-    CardroomApp(url, code, args.name).run()
+    CardroomApp(url, code, args.name, None if args.unranked else device_token()).run()
     return 0
 
 

@@ -55,7 +55,7 @@ def play_sets(view: dict[str, Any]) -> list[list[str]]:
     return [list(s) for s in view.get("play_sets") or []]
 
 
-def _action_label(a: ActionModel) -> Text:
+def action_label(a: ActionModel) -> Text:
     c = a.cards
     match a.kind:
         case "ready":
@@ -94,11 +94,11 @@ def game_moves(view: dict[str, Any]) -> list[Move]:
     for cards in sets:
         for n in range(1, len(cards) + 1):
             action = ActionModel(kind="play", cards=cards[:n])
-            moves.append(Move(_action_label(action), action=action))
+            moves.append(Move(action_label(action), action=action))
     for action in legal:
         if sets and action.kind == "play":
             continue  # listed from play_sets above
-        moves.append(Move(_action_label(action), action=action))
+        moves.append(Move(action_label(action), action=action))
     return moves
 
 

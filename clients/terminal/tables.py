@@ -61,6 +61,8 @@ def top_line(
             parts.append((2, f" · hand {max(1, played)}/{info.match_length}", ""))
         elif info.games_played or info.status != "lobby":
             parts.append((2, f" · game {info.games_played + (info.status != 'between')}", ""))
+        if info.hints:
+            parts.append((3, " · hints on", "cyan"))
         if me is None:
             parts.append((3, " · watching", "italic"))
     if state is not None and state.view.get("phase") != "over":

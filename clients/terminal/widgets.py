@@ -44,6 +44,7 @@ class HandBar(Widget, can_focus=True):
         self.choice = HandChoice([])
         self.cursor = 0
         self.selected: list[str] = []
+        self.hinted: set[str] = set()  # the cards of the hint on screen, marked
 
     def set_choice(self, choice: HandChoice) -> None:
         """New cards or a new turn: keep the cursor on the same card and the selection that
@@ -99,6 +100,8 @@ class HandBar(Widget, can_focus=True):
             extra = []
             if code in self.selected:
                 extra.append("reverse")
+            if code in self.hinted:
+                extra.append("on dark_blue")
             if i == self.cursor and self.has_focus:
                 extra.append("underline")
             if self.choice.mode != "none" and not self.choice.selectable(code):

@@ -13,14 +13,17 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from protocol.errors import ErrorCode
+from protocol.messages import BotLevel
 from server.bots.base import Bot, RandomBot, make_bot
-from server.bots.pool import SLOW_LEVELS
+from server.bots.pool import FALLBACK_LEVEL, SLOW_LEVELS
+from server.bots.reasons import explain
 from server.metrics import Metrics
 from server.rooms.core import RoomCore
 from server.rooms.finished import FinishedGames
 from server.rooms.inputs import (
     BotMove,
     CreateHost,
+    HintReady,
     Request,
     RoomInput,
     TimerFired,
@@ -34,6 +37,7 @@ from server.rooms.outputs import (
     Persist,
     PersistAction,
     RunBot,
+    RunHint,
     Send,
     SetTimer,
     TimerKey,
@@ -207,6 +211,10 @@ class RoomActor:
                     task = asyncio.create_task(self._run_bot(o))
                     self._bot_tasks.add(task)
                     task.add_done_callback(self._bot_tasks.discard)
+                case RunHint():
+                    task = asyncio.create_task(self._run_hint(o))
+                    self._bot_tasks.add(task)
+                    task.add_done_callback(self._bot_tasks.discard)
                 case Detach(conn=conn):
                     self.manager.detach(conn, self.code)
                 case CloseRoom(reason=reason):
@@ -247,6 +255,18 @@ class RoomActor:
             log.exception("room %s: %s bot failed in seat %d", self.code, o.level, o.seat)
             action = RandomBot().choose(o.view)
         self.submit(BotMove(o.seat, o.version, action))
+
+    async def _run_hint(self, o: RunHint) -> None:
+        """Work out a hint in the bot pool (never on this loop), explain it, hand it back."""
+        level: str
+        try:
+            action, level = await self.manager.bot_pool.advise(o.game, o.seed, o.view)
+        except Exception:
+            log.exception("room %s: the hint bot failed in seat %d", self.code, o.seat)
+            action, level = make_bot(FALLBACK_LEVEL, o.game, seed=o.seed).choose(o.view), "basic"
+        reason = explain(o.view, action, searched=level == "strong")
+        bot_level: BotLevel = "strong" if level == "strong" else "basic"
+        self.submit(HintReady(o.conn, o.seat, o.version, o.ref, action, bot_level, reason))
 
     async def stop(self) -> None:
         """Stop after the changes already queued; cancel timers and bots."""

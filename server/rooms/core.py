@@ -36,6 +36,7 @@ from server.rooms.inputs import (
     BotMove,
     CreateHost,
     Disconnect,
+    HintReady,
     Request,
     RoomInput,
     TimerFired,
@@ -54,6 +55,7 @@ from server.rooms.outputs import (
     Persist,
     PersistAction,
     RunBot,
+    RunHint,
     Send,
     SetTimer,
     TurnTimer,
@@ -88,7 +90,13 @@ _PLAIN_FIELDS = (
     "_idle_armed",
     "daily_date",
 )
-_COPIED_FIELDS = ("spectators", "where", "_pending", "_stand_in")
+_COPIED_FIELDS = ("spectators", "where", "_pending", "_stand_in", "_hints")
+
+
+def hint_seed(seed: int, seat: int, version: int) -> int:
+    """The hint bot's seed for ``seat`` at state ``version`` of a room seeded ``seed``: the
+    same question in the same room always gets the same answer."""
+    return (seed * 1_000_003 + seat * 7919 + version * 104_729) % 2**63
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -118,12 +126,16 @@ class RoomCore:
         options: m.GameOptions | None = None,
         turn_timer: int | None = None,
         daily: bool = False,
+        hints: bool = False,
         make_token: Callable[[], str] | None = None,
     ) -> None:
         try:
             game_spec(game).check_players(players)  # the game registry knows the seat counts
         except ValueError as exc:
             raise Refusal(ErrorCode.BAD_SEATS, str(exc)) from None
+        if hints and daily:
+            why = "hints are not offered in a daily game: everyone plays it on their own"
+            raise Refusal(ErrorCode.HINTS_NOT_ALLOWED, why)
         self.code = code
         self.game: m.GameName = game
         self.players = players
@@ -132,6 +144,7 @@ class RoomCore:
         self.options: m.GameOptions = options or m.ShitheadOptions()
         self.turn_timer = turn_timer
         self.daily = daily
+        self.hints = hints  # seated players may ask for hints; results are not ranked
         self.daily_date: datetime.date | None = None
         self.make_token = make_token or (lambda: secrets.token_urlsafe(24))
         self.seats = [Seat() for _ in range(players)]
@@ -148,6 +161,7 @@ class RoomCore:
         self._armed = -1  # the version whose turn timer is set now
         self._pending: dict[int, int] = {}  # seat -> version a bot was asked to move at
         self._stand_in: set[int] = set()  # humans out of time this turn: a bot may move for them
+        self._hints: dict[int, int] = {}  # seat -> version of the hint it is waiting for
         self._idle_armed = False
         self._before: _Saved | None = None  # the room before the last input, for undo()
 
@@ -193,6 +207,7 @@ class RoomCore:
             totals=match.totals() if match else [0] * self.players,
             match_length=match.match_length if match else game_spec(self.game).match_length,
             daily=self.daily_date.isoformat() if self.daily_date else None,
+            hints=self.hints,
         )
 
     # ------------------------------------------------------------------ inputs
@@ -234,6 +249,8 @@ class RoomCore:
                 return self._timer(key, now)
             case BotMove(seat=seat, version=version, action=action):
                 return self._bot_move(seat, version, action, now)
+            case HintReady():
+                return self._hint_ready(item)
 
     def _request(
         self, conn: ConnId, msg: m.ClientMessage, device: str | None, now: float
@@ -255,6 +272,8 @@ class RoomCore:
                     self._on_chat(conn, msg, now, out)
                 case m.Leave():
                     self._on_leave(conn, msg, now, out)
+                case m.Hint():
+                    self._on_hint(conn, msg, out)
                 case _:
                     raise Refusal(ErrorCode.UNKNOWN_TYPE, "not a room message")
         except Refusal as r:
@@ -461,6 +480,47 @@ class RoomCore:
         line = m.dump(m.ChatLine(room=self.code, seat=seat, name=name, text=msg.text, at=now))
         out.append(Send(conn, m.dump(m.Ack(ref=msg.id))))
         out.extend(Send(c, line) for c in self.where)
+
+    def _on_hint(self, conn: ConnId, msg: m.Hint, out: list[Output]) -> None:
+        """A seated player asks what the strong bot would do in their seat: it thinks
+        elsewhere (:class:`RunHint`); nothing in the room changes."""
+        if conn not in self.where:
+            raise Refusal(ErrorCode.NOT_IN_ROOM, "join this room first")
+        if not self.hints:
+            raise Refusal(ErrorCode.HINTS_OFF, "this room was opened without hints")
+        seat = self.where[conn]
+        if seat is None:
+            raise Refusal(ErrorCode.NOT_SEATED, "only a seated player can ask for a hint")
+        if self.match is None:
+            raise Refusal(ErrorCode.NOT_STARTED, "the game has not started")
+        game = self.match.current
+        view = game.view(seat) if seat in game.to_act() else None
+        if view is None or not view["legal"]:
+            raise Refusal(ErrorCode.NOT_YOUR_TURN, "there is nothing for you to decide now")
+        if seat in self._hints:
+            raise Refusal(ErrorCode.HINT_PENDING, "your last hint is still being worked out")
+        self._hints[seat] = self.version
+        seed = hint_seed(self.seed, seat, self.version)
+        out.append(RunHint(conn, seat, self.game, view, self.version, seed, msg.id))
+
+    def _hint_ready(self, item: HintReady) -> list[Output]:
+        """A hint is ready: only the connection that asked gets it, if it still holds the seat
+        (a stale one still goes: it names its version)."""
+        if self._hints.get(item.seat) == item.version:
+            del self._hints[item.seat]
+        if self.where.get(item.conn) != item.seat:
+            return []
+        action = item.action.to_json()
+        advice = m.Advice(
+            ref=item.ref,
+            room=self.code,
+            version=item.version,
+            seat=item.seat,
+            action=m.ActionModel.model_validate(action),
+            reason=m.Reason(key=item.reason.key, params=item.reason.params, text=item.reason.text),
+            level=item.level,
+        )
+        return [Send(item.conn, m.dump(advice))]
 
     def _on_leave(self, conn: ConnId, msg: m.Leave, now: float, out: list[Output]) -> None:
         if conn not in self.where:
@@ -706,6 +766,7 @@ class RoomCore:
             "options": self.options.model_dump(),
             "turn_timer": self.turn_timer,
             "daily": self.daily,
+            "hints": self.hints,
             "daily_date": self.daily_date.isoformat() if self.daily_date else None,
             "locked": self.locked,
             "host": self.host,
@@ -758,6 +819,7 @@ class RoomCore:
             options=m.ShitheadOptions.model_validate(record["options"] or {}),
             turn_timer=record["turn_timer"],
             daily=record["daily"],
+            hints=record.get("hints", False),  # records from before hints have none
         )
         room.locked = record["locked"]
         room.host = record["host"]

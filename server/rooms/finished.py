@@ -5,7 +5,8 @@ the daily table when a daily Sheepshead match ends).
 Results come from the rules core's own outcome, never from a client. A seat is ranked when a
 person took it (created, joined or resumed) from a connection with a device token
 (``hello.device``): the seat keeps the token's digest, so the result counts even if the person is
-disconnected when the game ends, or the room was rebuilt from the store. Bots are not ranked.
+disconnected when the game ends, or the room was rebuilt from the store. Bots are not ranked,
+and a room opened with hints ranks nobody (its history is still kept).
 
 Both records are safe to repeat (history by game index, results by the game's name), so a room
 reloaded after a crash records its last finished game again without counting it twice.
@@ -68,6 +69,8 @@ class FinishedGames:
         results = game_results(core.game, outcome.scores, players)
         if match.is_over():
             results += match_results(core.daily_date, match.totals(), players)
+        if core.hints:  # the strong bot helped: not a result for the leaderboards
+            results = []
         item = history_item(index, game, [s.name for s in core.seats])
         await self._store(item, results, f"{core.code}:{core.seed}:{index}")
 

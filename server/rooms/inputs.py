@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from protocol import messages as m
+from server.bots.reasons import Reason
 from server.rooms.outputs import ConnId, TimerKey
 from server.rules.base import Action
 
 #: The client messages a room handles (``hello``, ``ping`` and ``create`` stop at the server).
-RoomRequest = m.Join | m.Watch | m.Resume | m.Act | m.Host | m.Chat | m.Leave
+RoomRequest = m.Join | m.Watch | m.Resume | m.Act | m.Host | m.Chat | m.Leave | m.Hint
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +54,21 @@ class BotMove:
     action: Action
 
 
-RoomInput = Request | CreateHost | Disconnect | TimerFired | BotMove
+@dataclass(frozen=True, slots=True)
+class HintReady:
+    """The answer to a ``hint`` that ``conn`` asked for ``seat`` at ``version`` (``level``: the
+    bot that chose ``action``, ``basic`` when the strong one overran)."""
+
+    conn: ConnId
+    seat: int
+    version: int
+    ref: m.RequestId
+    action: Action
+    level: m.BotLevel
+    reason: Reason
+
+
+RoomInput = Request | CreateHost | Disconnect | TimerFired | BotMove | HintReady
 
 
 def sender(item: RoomInput) -> ConnId | None:

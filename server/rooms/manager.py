@@ -148,6 +148,7 @@ class RoomManager:
                 options=msg.options,
                 turn_timer=msg.turn_timer,
                 daily=msg.daily,
+                hints=msg.hints,
             )
             try:
                 created = await self.store.create(code, core.meta(), fence=fence)

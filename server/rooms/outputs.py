@@ -69,6 +69,21 @@ class RunBot:
 
 
 @dataclass(frozen=True, slots=True)
+class RunHint:
+    """Ask the hint bot (the ``strong`` bot, seeded ``seed``) what ``seat`` should do from
+    ``view`` (exactly what that seat's client was sent at ``version``), then feed the core a
+    :class:`~server.rooms.inputs.HintReady` for connection ``conn`` and request ``ref``."""
+
+    conn: ConnId
+    seat: int
+    game: str
+    view: dict[str, Any]
+    version: int
+    seed: int
+    ref: int | str
+
+
+@dataclass(frozen=True, slots=True)
 class Persist:
     """Save the room's record (everything but the actions); send nothing after it until saved."""
 
@@ -100,4 +115,6 @@ class CloseRoom:
     reason: str
 
 
-Output = Send | SetTimer | CancelTimer | RunBot | Persist | PersistAction | Detach | CloseRoom
+Output = (
+    Send | SetTimer | CancelTimer | RunBot | RunHint | Persist | PersistAction | Detach | CloseRoom
+)

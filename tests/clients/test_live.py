@@ -85,6 +85,23 @@ async def test_reconnect_resumes_the_seat_after_a_dropped_connection(
         assert (await ann.ping()).type == "pong"
 
 
+async def test_the_device_token_is_said_at_connect_and_again_after_a_reconnect(
+    live: CardroomServer,
+) -> None:
+    # the token under which a player's finished games are ranked must survive a dropped line
+    device = "terminal-device-token-0001"
+    async with CardroomClient.connect(live.url, device=device) as ann:
+        await ann.create("shithead", seats=2, name="Ann")
+        (first,) = live.connections
+        assert live.manager.device_of(first) == device
+        ann._ws.transport.abort()  # the network drops
+        with pytest.raises(ConnectionLost):
+            await ann.wait_for(lambda msg: False, timeout=5)
+        assert await ann.reconnect() is not None
+        (second,) = live.connections
+        assert second != first and live.manager.device_of(second) == device
+
+
 async def test_reconnect_says_when_the_seat_is_gone(live: CardroomServer) -> None:
     async with (
         CardroomClient.connect(live.url) as ann,

@@ -61,6 +61,7 @@ CLIENT_EXAMPLES: dict[str, dict[str, Any]] = {
     },
     "chat": {"type": "chat", "id": "8", "room": "K7Q2M", "text": "good luck"},
     "leave": {"type": "leave", "id": "9", "room": "K7Q2M"},
+    "hint": {"type": "hint", "id": "12", "room": "K7Q2M"},
     "ping": {"type": "ping", "id": "10"},
     "leaderboard": {"type": "leaderboard", "id": "11", "board": "daily:2026-11-30", "limit": 5},
 }
@@ -97,6 +98,20 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
     },
     "pong": {"type": "pong", "ref": "10"},
     "closing": {"type": "closing", "reason": "server shutting down"},
+    "hint": {
+        "type": "hint",
+        "ref": "12",
+        "room": "K7Q2M",
+        "version": 9,
+        "seat": 1,
+        "action": {"kind": "play", "cards": ["JD"], "slot": None},
+        "reason": {
+            "key": "hint.sh_play_low",
+            "params": {"ranks": "J", "top": "9"},
+            "text": "play the J: the lowest card that beats the 9 keeps your high cards",
+        },
+        "level": "strong",
+    },
     "standings": {
         "type": "standings",
         "ref": "11",

@@ -30,6 +30,7 @@ def test_schema_names_every_message_type() -> None:
             "host",
             "chat",
             "leave",
+            "hint",
             "ping",
             "leaderboard",
         ]
@@ -46,6 +47,7 @@ def test_schema_names_every_message_type() -> None:
             "pong",
             "closing",
             "standings",
+            "hint",
         ]
     )
 

@@ -12,8 +12,7 @@ import pytest
 from clients import CardroomClient, CardroomError
 from server.bench.redis_server import RedisServer
 from server.bench.server import free_port
-from server.store.redis_store import RedisStore
-from tests.server.test_redis_crash import Acked, play, same_action, serving
+from tests.server.test_redis_crash import Acked, assert_log_holds, play, play_to_the_end, serving
 
 
 async def test_two_processes_one_table_owner_killed(redis_server: RedisServer) -> None:
@@ -48,23 +47,9 @@ async def test_two_processes_one_table_owner_killed(redis_server: RedisServer) -
         assert took < 8  # the dead owner's lease (3 s) ran out, then B took over
         state = await ann.wait_state(timeout=10)
         assert state.version >= max(acked)
-        await play([ann, bob], acked, 1000)
-        for c in (ann, bob):
-            if c.view is None or c.view["phase"] != "over":
-                await c.wait_state(lambda s: s.view["phase"] == "over", timeout=10)
-        await asyncio.gather(ann.close(), bob.close())
+        await play_to_the_end([ann, bob], acked)
 
-    store = RedisStore(redis_server.url)
-    try:
-        stored = await store.load(code)
-    finally:
-        await store.close()
-    assert stored is not None
-    versions = [e["v"] for e in stored.actions]
-    assert versions == list(range(versions[0], versions[0] + len(versions)))
-    by_version = {e["v"]: e for e in stored.actions}
-    for version, (seat, sent) in acked.items():
-        assert same_action(by_version[version], seat, sent), (version, sent)
+    await assert_log_holds(redis_server.url, code, acked)
 
 
 async def test_a_relaying_process_killed_frees_its_clients_seats(

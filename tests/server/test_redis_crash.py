@@ -68,6 +68,31 @@ def same_action(entry: dict[str, Any], seat: int, sent: dict[str, Any]) -> bool:
     return entry["s"] == seat and stored.kind == sent["kind"] and sorted(stored.cards) == cards
 
 
+async def play_to_the_end(clients: list[CardroomClient], acked: Acked) -> None:
+    """Play on until the game is over and every client has seen it end, then close them."""
+    await play(clients, acked, 1000)
+    for c in clients:  # each sees the end (the last state may still be on its way)
+        if c.view is None or c.view["phase"] != "over":
+            await c.wait_state(lambda s: s.view["phase"] == "over", timeout=10)
+    await asyncio.gather(*(c.close() for c in clients))
+
+
+async def assert_log_holds(redis_url: str, room: str, acked: Acked) -> None:
+    """The room's stored log has one entry per version, in order (nothing repeated, nothing
+    skipped), and every acknowledged action is in it."""
+    store = RedisStore(redis_url)
+    try:
+        stored = await store.load(room)
+    finally:
+        await store.close()
+    assert stored is not None
+    versions = [e["v"] for e in stored.actions]
+    assert versions == list(range(versions[0], versions[0] + len(versions)))
+    by_version = {e["v"]: e for e in stored.actions}
+    for version, (seat, sent) in acked.items():
+        assert same_action(by_version[version], seat, sent), (version, by_version[version], sent)
+
+
 async def test_sigkill_mid_game_every_player_resumes(redis_server: RedisServer) -> None:
     port = free_port()
     acked: Acked = {}
@@ -95,21 +120,6 @@ async def test_sigkill_mid_game_every_player_resumes(redis_server: RedisServer) 
         resumed = await ann.wait_state(timeout=10)
         # the game goes on from where it was: nothing acknowledged is missing
         assert resumed.version >= max(acked) and resumed.version >= last_seen
-        await play([ann, bob], acked, 1000)
-        for c in (ann, bob):  # both see the end (the last state may still be on its way)
-            if c.view is None or c.view["phase"] != "over":
-                await c.wait_state(lambda s: s.view["phase"] == "over", timeout=10)
-        await asyncio.gather(ann.close(), bob.close())
+        await play_to_the_end([ann, bob], acked)
 
-    store = RedisStore(redis_server.url)
-    try:
-        stored = await store.load(room)
-    finally:
-        await store.close()
-    assert stored is not None
-    versions = [e["v"] for e in stored.actions]
-    # one entry per version, in order: nothing repeated, nothing skipped
-    assert versions == list(range(versions[0], versions[0] + len(versions)))
-    by_version = {e["v"]: e for e in stored.actions}
-    for version, (seat, sent) in acked.items():  # every acknowledged action is in the log
-        assert same_action(by_version[version], seat, sent), (version, by_version[version], sent)
+    await assert_log_holds(redis_server.url, room, acked)

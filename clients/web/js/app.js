@@ -1,12 +1,13 @@
 // Cardroom in the browser: screens, the messages from the server, and the player's input.
 import * as home from "./home.js";
-import { detectLang, errorText, LANGS, lang, LANG_NAMES, setLang, t } from "./i18n.js";
+import { detectLang, errorText, LANGS, lang, LANG_NAMES, setLang, STRINGS, t } from "./i18n.js";
 import * as leaders from "./leaders.js";
 import * as lobby from "./lobby.js";
 import { Net } from "./net.js";
 import * as replay from "./replay.js";
 import * as sheepshead from "./sheepshead.js";
 import * as shithead from "./shithead.js";
+import { cardText, rankText } from "./cards.js";
 import { cleanCode, esc, formatSeconds, patch, toast } from "./ui.js";
 
 const GAMES = { shithead, sheepshead };
@@ -49,7 +50,7 @@ const app = {
   boards: null, // board name -> its standings (the leaderboard page)
   replay: null, // {code, games, g, step, error} (the replay page)
   name: load(STORE.name, ""),
-  prefs: { game: "shithead", seats: 4, level: "basic", timer: 0, ...load(STORE.prefs, {}) },
+  prefs: { game: "shithead", seats: 4, level: "basic", timer: 0, hints: false, ...load(STORE.prefs, {}) },
   session: load(STORE.session, null), // {room, token, seat} or {room, watch: true}
   pendingCode: null, // a share link's code, before joining
   room: null,
@@ -64,6 +65,8 @@ const app = {
   acting: false,
   resend: null,
   online: false,
+  hint: null, // the last `hint` answer, while its version is on screen
+  hinting: false, // a hint asked for, not answered yet
 
   isHost() {
     return this.seat != null && !!this.info && !!this.info.seats[this.seat] && this.info.seats[this.seat].host;
@@ -127,6 +130,41 @@ const app = {
     if (retry) this.act(action);
   },
 
+  // The Hint button and the last hint's reason: for a seated player whose decision it is, in a
+  // room opened with hints.
+  hintHTML() {
+    const v = this.state && this.state.view;
+    const can = this.info && this.info.hints && this.seat != null && v && v.phase !== "over" &&
+      v.to_act.includes(this.seat) && v.legal.length > 0;
+    if (!can) return "";
+    const h = this.hint && this.hint.version === this.state.version ? this.hint : null;
+    const label = this.hinting ? t("table.hintWait") : t("table.hint");
+    let out =
+      `<div class="hintbox" role="status" aria-live="polite">` +
+      `<button type="button" class="btn hint-btn" data-act="hint" data-key="btn:hint" aria-keyshortcuts="?"${this.hinting ? " disabled" : ""}>${esc(label)}</button>`;
+    if (h) {
+      out +=
+        `<p class="hint-reason"><b>${esc(t("table.hintTitle"))}</b> ${esc(reasonText(h.reason))}</p>` +
+        `<button type="button" class="btn small" data-act="hint-use" data-key="btn:hint-use">${esc(t("table.hintUse"))}</button>`;
+    }
+    return out + `</div>`;
+  },
+
+  async askHint() {
+    if (this.hinting || !this.state || !this.room) return;
+    this.hinting = true;
+    this.redraw();
+    try {
+      const msg = await this.net.request({ type: "hint", room: this.room });
+      if (this.state && msg.version === this.state.version) this.hint = msg;
+    } catch (err) {
+      this.showError(err);
+    } finally {
+      this.hinting = false;
+      this.redraw();
+    }
+  },
+
   host(op, extra = {}) {
     return this.request({ type: "host", room: this.room, op, ...extra }).catch(() => {});
   },
@@ -169,6 +207,37 @@ const app = {
   },
 };
 
+// A hint's reason in the chosen language: its key's text with the params shown as on the
+// table (cards as 10♦, ranks as 10, suits as words), else the server's English text.
+const CARD_PARAMS = new Set(["card", "cards", "beat", "hold", "ace", "called", "other"]);
+const RANK_PARAMS = new Set(["ranks", "top"]);
+
+export function reasonText(reason) {
+  if (!reason || !(reason.key in STRINGS.en)) return (reason && reason.text) || "";
+  const params = {};
+  for (const [k, v] of Object.entries(reason.params || {})) {
+    if (CARD_PARAMS.has(k)) params[k] = String(v).split(" ").map(cardText).join(" + ");
+    else if (RANK_PARAMS.has(k)) params[k] = String(v).split(" ").map((r) => rankText(r)).join(" + ");
+    else if (k === "suit") params[k] = t("suit." + v);
+    else params[k] = String(v);
+  }
+  return t(reason.key, params);
+}
+
+// The hinted action marked on the table: its cards (or face-down slot) and its button.
+function markHint(area) {
+  const h = app.hint;
+  if (!h || !app.state || h.version !== app.state.version) return;
+  const a = h.action;
+  const marks = [];
+  for (const c of a.cards || []) marks.push(`.me [data-card="${c}"]`);
+  if (a.kind === "flip") marks.push(`.me [data-act="flip"][data-slot="${a.slot}"]`);
+  if (a.kind === "call") marks.push(`.actions [data-act="call"][data-card="${a.cards[0]}"]`);
+  if (a.kind === "call_unknown") marks.push(`.actions [data-act="callu"][data-card="${a.cards[0]}"]`);
+  if (["ready", "pickup", "pick", "pass", "alone"].includes(a.kind)) marks.push(`.actions [data-act="${a.kind}"]`);
+  for (const sel of marks) for (const el of area.querySelectorAll(sel)) el.classList.add("suggested");
+}
+
 // ------------------------------------------------------------------------------ messages
 
 function onMessage(msg) {
@@ -203,6 +272,7 @@ function onMessage(msg) {
         app.acting = false;
       }
       app.events = msg.events || [];
+      if (app.hint && app.hint.version !== msg.version) app.hint = null;
       if (!prev || prev.view.phase !== msg.view.phase || !msg.view.to_act.includes(app.seat)) {
         app.sel = [];
         app.mode = null;
@@ -270,13 +340,14 @@ function shell() {
   const langOpts = LANGS.map((l) => `<option value="${l}"${l === lang() ? " selected" : ""}>${LANG_NAMES[l]}</option>`).join("");
   const header = document.getElementById("top");
   // redrawn only when it changes: the language menu keeps focus while the game moves
-  const key = [lang(), app.screen, app.room, app.info && app.info.status].join("|");
+  const key = [lang(), app.screen, app.room, app.info && app.info.status, app.info && app.info.hints].join("|");
   const inRoom = app.screen === "room";
   if (header.dataset.drawn === key) return drawNet();
   header.dataset.drawn = key;
   const roomBit = inRoom && app.room
     ? `<span class="roomcode" title="${esc(t("home.code"))}">${esc(app.room)}</span>` +
       (app.info ? `<span class="status">${esc(t("status." + app.info.status))}</span>` : "") +
+      (app.info && app.info.hints ? `<span class="badge gold hints-on">${esc(t("table.hintsOn"))}</span>` : "") +
       `<span id="turn-timer" class="timer" role="timer" aria-live="off"></span>`
     : "";
   header.innerHTML =
@@ -313,6 +384,7 @@ function render() {
     patch(area, `<p class="prompt">${esc(t("net.connecting"))}</p>`);
   } else if (app.state && app.info.status !== "lobby") {
     patch(area, GAMES[app.state.view.game].render(app));
+    markHint(area);
     drawLog();
   } else {
     patch(area, lobby.render(app));
@@ -547,10 +619,12 @@ async function createRoom(daily) {
   const level = formValue("level") || "basic";
   const timer = Number(formValue("timer")) || 0;
   const seats = game === "sheepshead" ? 5 : Number(formValue("seats")) || 4;
-  app.prefs = { game, seats: game === "sheepshead" ? app.prefs.seats : seats, level, timer };
+  // a daily game is played without hints (the server refuses them there)
+  const hints = daily ? app.prefs.hints : !!document.getElementById("hints")?.checked;
+  app.prefs = { game, seats: game === "sheepshead" ? app.prefs.seats : seats, level, timer, hints };
   save(STORE.prefs, app.prefs);
   try {
-    await app.request({ type: "create", game, seats, name, turn_timer: timer || null, options: {}, daily: !!daily });
+    await app.request({ type: "create", game, seats, name, turn_timer: timer || null, options: {}, daily: !!daily, hints: !daily && hints });
     if (daily) {
       await app.host("fill_bots", { level });
       await app.host("start");
@@ -592,6 +666,12 @@ async function onClick(e) {
     }
     case "daily":
       createRoom(true);
+      return;
+    case "hint":
+      app.askHint();
+      return;
+    case "hint-use":
+      if (app.hint && app.state && app.hint.version === app.state.version) app.act(app.hint.action);
       return;
     case "leave":
       if (app.room) app.net.request({ type: "leave", room: app.room }).catch(() => {});
@@ -767,6 +847,9 @@ function onKey(e) {
       break;
     case "r":
       click('[data-act="ready"]');
+      break;
+    case "?":
+      click('[data-act="hint"]');
       break;
     case "escape":
       app.sel = [];

@@ -59,6 +59,7 @@ export function render(app) {
           <label class="field"><span>${esc(t("home.botLevel"))}</span><select id="level" name="level">${levelOpts}</select></label>
           <label class="field"><span>${esc(t("home.timer"))}</span><select id="timer" name="timer">${timerOpts}</select></label>
         </div>
+        <label class="choice hints-choice"><input type="checkbox" id="hints" name="hints"${prefs.hints ? " checked" : ""}> <span>${esc(t("home.hints"))}</span><small>${esc(t("home.hintsNote"))}</small></label>
         <button type="submit" class="btn primary wide" data-act="create">${esc(t("home.create"))}</button>
       </form>
     </section>

@@ -242,6 +242,7 @@ export function render(app) {
     `<p class="prompt" id="prompt">${esc(prompt(app, o))}</p>` +
     resultHTML(app) +
     myArea +
+    app.hintHTML() +
     `<div class="actions" role="toolbar" aria-label="${esc(t("table.actions"))}">${actionsHTML(app, o)}</div>` +
     `</div>`
   );

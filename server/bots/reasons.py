@@ -1,0 +1,500 @@
+"""Why an action is a good idea, in a short sentence a person can read: the text of a hint.
+
+:func:`explain` looks only at one seat's view (what its client receives) and the action chosen
+for it, and says what is true of that action there: which rule it uses, what it keeps or gives
+away. It never claims more than the view shows; where no specific reason fits, it says the
+search preferred the move. Pure: no I/O, no clock, no randomness.
+
+Every reason has a stable ``key`` (``hint.…``), ``params`` and an English ``text``; a client may
+show its own translation of the key, filling in the params. Params follow one convention so a
+client can render them: ``card``/``cards``/``top``/``beat``/``hold``/``ace``: card codes
+(space-separated); ``rank``: a rank letter (``T`` for ten); ``suit``: a suit letter; the rest
+are whole numbers.
+
+>>> v = {"game": "shithead", "phase": "play", "seat": 0, "pile": ["9H"], "hand": ["3S", "JD"],
+...      "source": "hand", "stock": 20, "seats": [],
+...      "legal": [{"kind": "play", "cards": ["JD"]}, {"kind": "pickup"}]}
+>>> explain(v, Action.from_str("play JD")).text
+'play the J: the lowest card that beats the 9 keeps your high cards'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from protocol.cards import CODES, RANK_LABELS, RANKS, SUIT_SYMBOLS, SUITS, parse_card
+from server.rules.base import Action
+from server.rules.sheepshead_cards import (
+    FAIL_ACES,
+    POINTS,
+    STRENGTH,
+    SUIT_CLASS,
+    TRUMP,
+    TRUMPS,
+    trick_winner_index,
+)
+
+View = Mapping[str, Any]
+Params = dict[str, str | int]
+
+#: Every reason's English text, by key: ``{name}`` is filled from the reason's params.
+TEXTS: dict[str, str] = {
+    # Shithead
+    "hint.sh_swap": "swap: put the {card} face up and take the {other} in hand: strong cards "
+    "belong on the table for the end, low ones are played first",
+    "hint.sh_swap_search": "swap the {card} and the {other}: the strong bot prefers this table",
+    "hint.sh_ready": "ready: your strongest cards are already face up",
+    "hint.sh_ready_keep": "ready: your table is good enough; let the game start",
+    "hint.sh_open_low": "open with the {ranks}: on an empty pile your lowest cards go first",
+    "hint.sh_play_low": "play the {ranks}: the lowest card that beats the {top} keeps your "
+    "high cards",
+    "hint.sh_play_low_any": "play the {ranks}: on a 2 anything goes, so your lowest card goes",
+    "hint.sh_play_four": "play the {ranks}: four of a kind in a row burns the pile and you play "
+    "again",
+    "hint.sh_burn": "play the 10: it burns the pile and you play again",
+    "hint.sh_two": "play the 2: no ordinary card of yours beats the {top}, and a 2 goes on "
+    "anything",
+    "hint.sh_block": "play the {ranks}: the next player is nearly out; a high card makes them "
+    "beat it or pick up",
+    "hint.sh_play_face_up": "play the {ranks} from the table: your hand is empty, so your "
+    "face-up cards come next, lowest first",
+    "hint.sh_play_search": "play the {ranks}: in the strong bot's playouts this loses least often",
+    "hint.sh_pickup_forced": "pick up the pile: nothing you can play beats the {top}",
+    "hint.sh_pickup_keep": "pick up the pile: only a 2 or a 10 would beat the {top}, better "
+    "kept for later",
+    "hint.sh_pickup_search": "pick up the pile: in the strong bot's playouts playing now loses "
+    "more often",
+    "hint.sh_give_up": "add the {card} and pick up: a playable face-up card goes onto the pile "
+    "before you take it",
+    "hint.sh_flip": "turn over face-down card {n}: it is a blind guess, any one is as good",
+    "hint.sh_flip_last": "turn over your last face-down card: it is the only move left",
+    # Sheepshead: picking, burying, calling
+    "hint.ss_pick_black_queens": "pick: {n} trumps including both black queens",
+    "hint.ss_pick_trumps": "pick: {n} trumps (queens: {queens})",
+    "hint.ss_pick_last": "pick: everyone else passed; passing too would make it a leaster",
+    "hint.ss_pick_search": "pick: in sampled deals picking wins more than passing (trumps: {n})",
+    "hint.ss_pass_few": "pass: too few trumps to pick ({n})",
+    "hint.ss_pass_weak": "pass: {n} trumps but no queen; the blind rarely saves that",
+    "hint.ss_pass_search": "pass: {n} trumps; in sampled deals passing loses less than picking",
+    "hint.ss_bury_void": "bury the {cards}: a short suit you cannot hold; void in {suit}, you "
+    "can trump it",
+    "hint.ss_bury_void_points": "bury the {cards}: void in {suit}, you can trump it, and "
+    "{points} points are safe",
+    "hint.ss_bury_points": "bury the {cards}: {points} points safe in the blind, where the "
+    "defenders cannot take them",
+    "hint.ss_bury_keep": "bury the {cards}: it keeps every trump in your hand",
+    "hint.ss_bury_search": "bury the {cards}: it did best in the strong bot's sampled deals",
+    "hint.ss_call_ace": "call the {card}: you hold the {hold}; when you lead it, the partner "
+    "must play the ace",
+    "hint.ss_call": "call the {card}: it did best in the strong bot's sampled deals",
+    "hint.ss_call_ten": "call the {card}: you hold all three fail aces, so a ten is called",
+    "hint.ss_call_unknown": "call the {ace} and set the {card} aside as the unknown card: your "
+    "only fail cards are aces",
+    "hint.ss_alone_forced": "play alone: nothing can be called",
+    "hint.ss_alone_strong": "play alone: {n} trumps (queens: {queens}); alone you win four "
+    "times a defender's share",
+    # Sheepshead: card play
+    "hint.ss_lead_top_trumps": "lead trump: you hold the top two",
+    "hint.ss_lead_trump": "lead trump: it draws out the defenders' trumps",
+    "hint.ss_lead_called": "lead the {card}: when the called suit is first led, the partner "
+    "must play the {called}",
+    "hint.ss_lead_called_card": "lead the {card}: the called card must be played the first "
+    "time its suit is led",
+    "hint.ss_lead_ace": "lead the {card}: the best card of {suit}, a suit nobody has led yet",
+    "hint.ss_lead_low": "lead the {card}: a card without points gives nothing away",
+    "hint.ss_lead": "lead the {card}: it did best in the strong bot's sampled deals",
+    "hint.ss_only_card": "play the {card}: it is the only card you may play",
+    "hint.ss_follow_win": "play the {card}: it beats the {beat}, the best card so far",
+    "hint.ss_follow_win_last": "play the {card}: you play last, and it takes {points} points",
+    "hint.ss_schmear": "schmear the {card}: your side is winning this trick, so give it points",
+    "hint.ss_trump_in": "trump in with the {card}: you have no {suit}, and it beats every "
+    "card played so far",
+    "hint.ss_duck": "play the {card}: nothing you hold beats the {beat}, so give away as little "
+    "as you can",
+    "hint.ss_follow_suit": "play the {card}: you must follow suit",
+    "hint.ss_leaster_duck": "play the {card}: in a leaster you want few points, and this trick "
+    "gets few from you",
+    "hint.ss_play": "play the {card}: it did best in the strong bot's sampled deals",
+    # both: the strong bot ran out of time and a quick rule chose
+    "hint.quick": "a quick rule of thumb suggests this; the strong bot ran out of time",
+}
+
+#: Reasons that cite the strong bot's search (never given for a quick rule's choice).
+SEARCH_KEYS = frozenset(
+    {
+        "hint.sh_swap_search",
+        "hint.sh_play_search",
+        "hint.sh_pickup_search",
+        "hint.ss_pick_search",
+        "hint.ss_pass_search",
+        "hint.ss_bury_search",
+        "hint.ss_call",
+        "hint.ss_lead",
+        "hint.ss_play",
+    }
+)
+
+#: Params that hold card codes, and params that hold ranks (Shithead: suits never matter);
+#: ``suit`` holds a suit letter; any other param is a number.
+CARD_PARAMS = frozenset({"card", "cards", "beat", "hold", "ace", "called", "other"})
+RANK_PARAMS = frozenset({"ranks", "top"})
+_SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """A reason for a hint: its stable ``key``, the ``params`` its text is filled with, and
+    the English ``text``."""
+
+    key: str
+    params: Params = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        return TEXTS[self.key].format(**{k: show(k, v) for k, v in self.params.items()})
+
+
+def show(name: str, value: str | int) -> str:
+    """A param as English text: cards as ``10♦``, ranks as ``10``, several joined by ``+``,
+    suits as words."""
+    if isinstance(value, int):
+        return str(value)
+    if name in CARD_PARAMS:
+        return " + ".join(_label(code) for code in value.split())
+    if name in RANK_PARAMS:
+        return " + ".join(RANK_LABELS[RANKS.index(r)] for r in value.split())
+    if name == "suit":
+        return _SUIT_NAMES[value]
+    return value
+
+
+def _label(code: str) -> str:
+    return RANK_LABELS[RANKS.index(code[0])] + SUIT_SYMBOLS[SUITS.index(code[1])]
+
+
+def explain(view: View, action: Action, searched: bool = True) -> Reason:
+    """Why ``action`` for the seat whose ``view`` this is (the view of a seat that must act).
+    ``searched``: the strong bot's search chose it (else a quick rule did, and no reason may
+    cite the search)."""
+    reason = _shithead(view, action) if view["game"] == "shithead" else _sheepshead(view, action)
+    if not searched and reason.key in SEARCH_KEYS:
+        return Reason("hint.quick")
+    return reason
+
+
+# ------------------------------------------------------------------------------ Shithead
+
+#: SH-1.1: ordinary ranks low to high (2 and 10 are special, SH-1.2).
+_ORDER = "3456789JQKA"
+_SPECIAL = "2T"
+
+
+def _codes(cards: Sequence[int]) -> list[str]:
+    return [CODES[c] for c in cards]
+
+
+def _requirement(pile: Sequence[str]) -> str | None:
+    """The rank a play must reach (SH-4.1); ``None`` when anything goes (empty pile, or a 2 on
+    top, SH-1.3)."""
+    if not pile or pile[-1][0] == "2":
+        return None
+    return pile[-1][0]
+
+
+def _top_run(pile: Sequence[str]) -> tuple[str | None, int]:
+    """The rank on top of the pile and how many of it lie there in a row (SH-4.4)."""
+    if not pile:
+        return None, 0
+    rank = pile[-1][0]
+    n = 0
+    for c in reversed(pile):
+        if c[0] != rank:
+            break
+        n += 1
+    return rank, n
+
+
+def _held(view: View, seat: int) -> int:
+    s = view["seats"][seat]
+    return int(s["hand_count"]) + len(s["face_up"]) + sum(1 for d in s["face_down"] if d)
+
+
+def _next_nearly_out(view: View) -> bool:
+    """The next active seat holds two cards or fewer and the stock is gone."""
+    seats = view.get("seats") or []
+    if view.get("stock", 1) or not seats:
+        return False
+    n = len(seats)
+    me = view["seat"]
+    for k in range(1, n):
+        s = (me + k) % n
+        if not seats[s]["out"]:
+            return _held(view, s) <= 2
+    return False
+
+
+def _legal_plays(view: View) -> list[list[str]]:
+    return [list(a.get("cards", [])) for a in view.get("legal", []) if a["kind"] == "play"]
+
+
+def _value(rank: str) -> int:
+    """How much a rank is worth face up for the end of the game: 10, then 2, then high to
+    low."""
+    return {"T": 100, "2": 90}.get(rank, _ORDER.index(rank) if rank in _ORDER else -1)
+
+
+def _shithead(view: View, action: Action) -> Reason:
+    codes = _codes(action.cards)
+    pile: list[str] = list(view.get("pile") or [])
+    match action.kind:
+        case "ready":
+            return _sh_ready(view)
+        case "swap":  # (hand card, face-up card): the hand card goes up (SH-2.3)
+            key = (
+                "hint.sh_swap"
+                if _value(codes[0][0]) > _value(codes[1][0])
+                else "hint.sh_swap_search"
+            )
+            return Reason(key, {"card": codes[0], "other": codes[1]})
+        case "flip":  # SH-5.4
+            down = view["seats"][view["seat"]]["face_down"]
+            if sum(1 for d in down if d) == 1:
+                return Reason("hint.sh_flip_last")
+            return Reason("hint.sh_flip", {"n": action.slot + 1})
+        case "pickup" if codes:  # SH-5.2
+            return Reason("hint.sh_give_up", {"card": codes[0]})
+        case "pickup":  # SH-4.6
+            return _sh_pickup(view, pile)
+        case _:
+            return _sh_play(view, codes, pile)
+
+
+def _sh_ready(view: View) -> Reason:
+    me = view["seats"][view["seat"]]
+    hand = [c[0] for c in view.get("hand") or []]
+    up = [c[0] for c in me["face_up"]]
+    if hand and up and min(_value(r) for r in up) >= max(_value(r) for r in hand):
+        return Reason("hint.sh_ready")
+    return Reason("hint.sh_ready_keep")
+
+
+def _sh_pickup(view: View, pile: list[str]) -> Reason:
+    top = pile[-1][0] if pile else ""
+    plays = _legal_plays(view)
+    if not plays:
+        return Reason("hint.sh_pickup_forced", {"top": top})
+    if all(p[0][0] in _SPECIAL for p in plays):
+        return Reason("hint.sh_pickup_keep", {"top": top})
+    return Reason("hint.sh_pickup_search")
+
+
+def _sh_play(view: View, codes: list[str], pile: list[str]) -> Reason:
+    rank = codes[0][0]
+    ranks = " ".join(c[0] for c in codes)
+    req = _requirement(pile)
+    run_rank, run = _top_run(pile)
+    if (run if rank == run_rank else 0) + len(codes) >= 4:  # SH-4.4
+        return Reason("hint.sh_play_four", {"ranks": ranks})
+    if rank == "T":  # SH-4.3
+        return Reason("hint.sh_burn")
+    plays = _legal_plays(view)
+    ordinary = sorted({p[0][0] for p in plays if p[0][0] not in _SPECIAL}, key=_ORDER.index)
+    if rank == "2":  # SH-1.3
+        if req is not None and not ordinary:
+            return Reason("hint.sh_two", {"top": req})
+        return Reason("hint.sh_play_search", {"ranks": ranks})
+    lowest = bool(ordinary) and rank == ordinary[0]
+    if lowest and view.get("source") == "face_up":  # SH-5.1
+        return Reason("hint.sh_play_face_up", {"ranks": ranks})
+    if lowest and not pile:
+        return Reason("hint.sh_open_low", {"ranks": ranks})
+    if lowest and req is None:
+        return Reason("hint.sh_play_low_any", {"ranks": ranks})
+    if lowest and req is not None:
+        return Reason("hint.sh_play_low", {"ranks": ranks, "top": req})
+    if ordinary and rank == ordinary[-1] and _next_nearly_out(view):
+        return Reason("hint.sh_block", {"ranks": ranks})
+    return Reason("hint.sh_play_search", {"ranks": ranks})
+
+
+# ------------------------------------------------------------------------------ Sheepshead
+
+_TRUMP_CODES = frozenset(CODES[c] for c in TRUMPS)
+_BLACK_QUEENS = ("QC", "QS")
+
+
+def _trumps(cards: Sequence[str]) -> list[str]:
+    return [c for c in cards if c in _TRUMP_CODES]
+
+
+def _suit(code: str) -> int:
+    """The suit class (SS-5.2: trumps are one suit)."""
+    return SUIT_CLASS[parse_card(code)]
+
+
+def _points(cards: Sequence[str]) -> int:
+    return sum(POINTS[parse_card(c)] for c in cards)
+
+
+def _sheepshead(view: View, action: Action) -> Reason:
+    codes = _codes(action.cards)
+    hand: list[str] = list(view.get("hand") or [])
+    match action.kind:
+        case "pick" | "pass":
+            return _ss_bid(view, action.kind, hand)
+        case "bury":
+            return _ss_bury(hand, codes)
+        case "call":
+            return _ss_call(hand, codes[0])
+        case "call_unknown":  # SS-4.3
+            return Reason("hint.ss_call_unknown", {"ace": codes[0], "card": codes[1]})
+        case "alone":  # SS-4.4
+            if not any(a["kind"] in ("call", "call_unknown") for a in view["legal"]):
+                return Reason("hint.ss_alone_forced")
+            trumps = _trumps(hand)
+            queens = sum(1 for c in trumps if c[0] == "Q")
+            return Reason("hint.ss_alone_strong", {"n": len(trumps), "queens": queens})
+        case _:
+            return _ss_play(view, hand, codes[0])
+
+
+def _ss_bid(view: View, kind: str, hand: list[str]) -> Reason:
+    trumps = _trumps(hand)
+    n = len(trumps)
+    queens = sum(1 for c in trumps if c[0] == "Q")
+    if kind == "pick":
+        if all(q in hand for q in _BLACK_QUEENS):
+            return Reason("hint.ss_pick_black_queens", {"n": n})
+        if len(view.get("passed") or ()) == view.get("players", 5) - 1:  # else a leaster, SS-3.3
+            return Reason("hint.ss_pick_last")
+        if n >= 4:
+            return Reason("hint.ss_pick_trumps", {"n": n, "queens": queens})
+        return Reason("hint.ss_pick_search", {"n": n})
+    if n <= 2:
+        return Reason("hint.ss_pass_few", {"n": n})
+    if queens == 0:
+        return Reason("hint.ss_pass_weak", {"n": n})
+    return Reason("hint.ss_pass_search", {"n": n})
+
+
+def _ss_bury(hand: list[str], buried: list[str]) -> Reason:
+    """Bury (SS-3.2): the picker's hand holds the blind here; buried points are the picker's."""
+    points = _points(buried)
+    keep = [c for c in hand if c not in buried]
+    pair = " ".join(buried)
+    if _trumps(buried):
+        return Reason("hint.ss_bury_search", {"cards": pair})
+    emptied = sorted({_suit(c) for c in buried} - {_suit(c) for c in keep})
+    if emptied:
+        suit = SUITS[emptied[0]]
+        if points:
+            return Reason(
+                "hint.ss_bury_void_points", {"cards": pair, "suit": suit, "points": points}
+            )
+        return Reason("hint.ss_bury_void", {"cards": pair, "suit": suit})
+    if points >= 10:
+        return Reason("hint.ss_bury_points", {"cards": pair, "points": points})
+    return Reason("hint.ss_bury_keep", {"cards": pair})
+
+
+def _ss_call(hand: list[str], called: str) -> Reason:
+    if called[0] == "T":  # SS-4.2
+        return Reason("hint.ss_call_ten", {"card": called})
+    suit = _suit(called)
+    holds = sorted((c for c in hand if _suit(c) == suit), key=lambda c: STRENGTH[parse_card(c)])
+    if not holds:  # not an ordinary call (SS-4.1 needs a hold card)
+        return Reason("hint.ss_call", {"card": called})
+    return Reason("hint.ss_call_ace", {"card": called, "hold": holds[0]})  # SS-4.1, SS-6.2
+
+
+def _played(view: View) -> set[str]:
+    """Every card played face up so far in this hand."""
+    seen: set[str] = set()
+    for trick in [*view.get("tricks", []), view["trick"]]:
+        seen.update(p["card"] for p in trick["cards"] if p["card"])
+    return seen
+
+
+def _my_side(view: View, seat: int) -> bool | None:
+    """Whether ``seat`` plays on this view's seat's side; ``None`` while the view cannot tell
+    (the partner still secret)."""
+    me = view["seat"]
+    if seat == me:
+        return True
+    picker = view.get("picker")
+    if view.get("leaster") or picker is None:
+        return False
+    partner = view.get("partner")
+    if me == picker:
+        if view.get("alone"):
+            return False
+        return None if partner is None else seat == partner
+    if view.get("you_are_partner") or me == partner:
+        return bool(seat == picker)
+    if seat == picker:
+        return False
+    if view.get("alone"):
+        return True
+    return None if partner is None else bool(seat != partner)
+
+
+def _ss_play(view: View, hand: list[str], card: str) -> Reason:
+    legal = [a["cards"][0] for a in view["legal"] if a["kind"] == "play"]
+    plays = list(view["trick"]["cards"])
+    if len(legal) == 1:
+        return Reason("hint.ss_only_card", {"card": card})
+    if not any(p["card"] for p in plays):
+        return _ss_lead(view, hand, card)
+    face_down = next((i for i, p in enumerate(plays) if not p["card"]), -1)
+    ints = [parse_card(p["card"]) if p["card"] else 0 for p in plays]
+    best = plays[trick_winner_index(ints, face_down)]
+    led = SUIT_CLASS[ints[next(i for i, p in enumerate(plays) if p["card"])]]
+
+    def wins(c: str) -> bool:
+        return trick_winner_index([*ints, parse_card(c)], face_down) == len(plays)
+
+    mine = parse_card(card)
+    last = len(plays) == view.get("players", 5) - 1
+    cheapest = POINTS[mine] == min(_points([c]) for c in legal)
+    if view.get("leaster"):  # SS-8
+        if not wins(card) and cheapest:
+            return Reason("hint.ss_leaster_duck", {"card": card})
+        return Reason("hint.ss_play", {"card": card})
+    if wins(card):
+        if last and face_down < 0:
+            taken = _points([p["card"] for p in plays]) + POINTS[mine]
+            return Reason("hint.ss_follow_win_last", {"card": card, "points": taken})
+        if SUIT_CLASS[mine] == TRUMP and led != TRUMP and not any(_suit(c) == led for c in hand):
+            return Reason("hint.ss_trump_in", {"card": card, "suit": SUITS[led]})  # SS-5.2
+        return Reason("hint.ss_follow_win", {"card": card, "beat": best["card"]})
+    if POINTS[mine] > 0 and _my_side(view, best["seat"]) is True:
+        return Reason("hint.ss_schmear", {"card": card})
+    if cheapest and not any(wins(c) for c in legal):
+        return Reason("hint.ss_duck", {"card": card, "beat": best["card"]})
+    if all(_suit(c) == led for c in legal) and len(legal) < len(hand):  # SS-5.2
+        return Reason("hint.ss_follow_suit", {"card": card})
+    return Reason("hint.ss_play", {"card": card})
+
+
+def _ss_lead(view: View, hand: list[str], card: str) -> Reason:
+    called = view.get("called")
+    played = _played(view)
+    if card in _TRUMP_CODES:
+        gone = played | set(view.get("buried") or ())
+        left = [CODES[c] for c in TRUMPS if CODES[c] not in gone]
+        if len(left) >= 2 and left[0] in hand and left[1] in hand:
+            return Reason("hint.ss_lead_top_trumps")
+        if view.get("picker") == view["seat"] or view.get("you_are_partner"):
+            return Reason("hint.ss_lead_trump")
+        return Reason("hint.ss_lead", {"card": card})
+    if called and not view.get("called_suit_led") and _suit(card) == _suit(called):
+        if card == called:  # SS-6.2: the partner leads the called card itself
+            return Reason("hint.ss_lead_called_card", {"card": card})
+        return Reason("hint.ss_lead_called", {"card": card, "called": called})  # SS-6.2
+    if parse_card(card) in FAIL_ACES and not any(_suit(c) == _suit(card) for c in played):
+        return Reason("hint.ss_lead_ace", {"card": card, "suit": card[1]})
+    if POINTS[parse_card(card)] == 0:
+        return Reason("hint.ss_lead_low", {"card": card})
+    return Reason("hint.ss_lead", {"card": card})

@@ -1,0 +1,139 @@
+"""Hints in the browser: the create form's checkbox, the Hint button at your decision, the
+reason shown (translated when the page speaks another language) and the suggestion marked."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import Callable
+from typing import Any
+
+from playwright.sync_api import BrowserContext, Page
+
+from server.bots.reasons import TEXTS
+from server.rooms.matches import Match
+from tests.web.conftest import SCREENSHOTS, LiveServer, watch_errors
+
+NOTES = "/work/notes"  # where the lead looks at screenshots (the repo keeps build/screenshots)
+
+
+def create_hints_room(page: Page, base: str, name: str, game: str, seats: int = 2) -> str:
+    page.goto(base + "/")
+    page.fill("#name", name)
+    page.check(f'input[name="game"][value="{game}"]')
+    if game == "shithead":
+        page.select_option("#seats", str(seats))
+    page.check("#hints")
+    page.click('#create-form button[type="submit"]')
+    page.wait_for_selector(".lobby .code")
+    return page.inner_text(".lobby .code").strip()
+
+
+def shoot(page: Page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / name
+    page.screenshot(path=str(path), full_page=True)
+    if os.path.isdir(NOTES):
+        shutil.copy(path, f"{NOTES}/{name}")
+
+
+def ask_hint(page: Page) -> dict[str, Any]:
+    page.click('[data-act="hint"]')
+    page.wait_for_selector(".hint-reason")
+    hint: dict[str, Any] = page.evaluate("window.cardroom.hint")
+    return hint
+
+
+def test_a_shithead_hint_is_shown_and_marked(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    code = create_hints_room(page, live.base, "Ann", "shithead")
+    assert page.is_visible(".top .hints-on")  # everyone in the room sees hints are on
+    # a spectator sees it too, and gets no Hint button
+    watcher = new_context().new_page()
+    watcher.goto(live.base + "/")
+    watcher.fill("#code", code)
+    watcher.click('[data-act="watch"]')
+    watcher.wait_for_selector(".top .hints-on")
+    page.click('[data-act="host"][data-op="start"]')  # the empty seat gets a bot
+    page.wait_for_selector('[data-act="ready"]')
+    version = page.evaluate("window.cardroom.state.version")
+    hint = ask_hint(page)
+    assert hint["version"] == version and hint["seat"] == 0
+    legal = page.evaluate("window.cardroom.state.view.legal")
+    assert {k: v for k, v in hint["action"].items() if v is not None} in legal
+    # the reason as the page shows it is the server's English text
+    assert page.inner_text(".hint-reason") == "Hint: " + hint["reason"]["text"]
+    # the suggestion is marked: its cards, or its button
+    marked = page.eval_on_selector_all(
+        "#area .suggested", "els => els.map(e => e.dataset.card || e.dataset.act)"
+    )
+    expected = hint["action"].get("cards") or [hint["action"]["kind"]]
+    assert sorted(marked) == sorted(expected)
+    assert page.evaluate("window.cardroom.state.version") == version  # asking changed nothing
+    watcher.wait_for_selector("#area .felt")
+    assert watcher.locator('[data-act="hint"]').count() == 0
+    shoot(page, "hints-web-shithead.png")
+    # "Do it" sends the suggestion as it is
+    page.click('[data-act="hint-use"]')
+    page.wait_for_function(f"window.cardroom.state.version > {version}")
+    assert page.locator(".hint-reason").count() == 0  # a hint lasts for its version only
+    assert not errors
+
+
+def bury_seed() -> int:
+    """A seed whose first hand asks seat 0 first (seat 4 deals)."""
+    for seed in range(4, 500, 5):
+        if list(Match.create("sheepshead", 5, seed=seed).current.to_act()) == [0]:
+            return seed
+    raise AssertionError("no seed found")
+
+
+def test_a_sheepshead_hint_in_french_and_the_bury_marked(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    page = new_context(locale="fr-FR").new_page()
+    errors = watch_errors(page)
+    code = create_hints_room(page, live.base, "Zoé", "sheepshead")
+    seed = bury_seed()
+
+    def set_seed() -> None:
+        live.server.manager.rooms[code].core.seed = seed
+
+    live.call(set_seed)
+    page.click('[data-act="host"][data-op="start"]')
+    page.wait_for_selector('[data-act="pick"]')
+    hint = ask_hint(page)
+    assert hint["action"]["kind"] in ("pick", "pass")
+    shown = page.inner_text(".hint-reason").replace("\xa0", " ")  # French spacing
+    assert shown.startswith("Conseil : ")
+    assert hint["reason"]["text"] not in shown  # translated, not the English text
+    marked = page.eval_on_selector_all("#area .suggested", "els => els.map(e => e.dataset.act)")
+    assert marked == [hint["action"]["kind"]]
+    page.click('[data-act="pick"]')
+    page.wait_for_selector('[data-act="bury"]')
+    hint = ask_hint(page)
+    assert hint["action"]["kind"] == "bury"
+    marked = page.eval_on_selector_all(
+        ".me .hand .suggested", "els => els.map(e => e.dataset.card)"
+    )
+    assert sorted(marked) == sorted(hint["action"]["cards"])
+    assert re.search(r"enterrez", page.inner_text(".hint-reason"))
+    shoot(page, "hints-web-sheepshead.png")
+    assert not errors
+
+
+def test_the_english_table_is_the_servers_text(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    page = new_context().new_page()
+    page.goto(live.base + "/")
+    page.wait_for_selector(".home")
+    strings: dict[str, dict[str, str]] = page.evaluate("import('/js/i18n.js').then(m => m.STRINGS)")
+    english = {k: v for k, v in strings["en"].items() if k.startswith("hint.")}
+    assert english == TEXTS
+    for lang in ("ru", "pt", "fr"):
+        assert set(TEXTS) <= set(strings[lang])
