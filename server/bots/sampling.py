@@ -11,6 +11,10 @@ called card lies with a seat that could be the partner, and the picker keeps a c
 called suit until it is led; the hand is then rebuilt by replaying the public history on a deal
 that gives each seat its sampled cards, so every rule of the core applies to the sample.
 
+Beliefs (Shithead): a seat that took the pile once the stock was gone had, under the model of
+``basic``, no card that goes on it; its unseen cards are dealt among those that do not
+(:data:`SHITHEAD_BELIEFS`).
+
 Beliefs (Sheepshead): the seats' picks and passes were made under a model of their play
 (``basic``'s pick rule). A sample whose dealt hands make a seen pass or pick unlikely under the
 model is kept only with that likelihood (:func:`action_likelihood`): rejection sampling, so a
@@ -26,7 +30,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from protocol.cards import CODES, parse_card, parse_cards
+from protocol.cards import CODES, TEN, TWO, parse_card, parse_cards
 from server.bots.sheepshead_policy import Table, choose_card, should_pick
 from server.bots.sheepshead_rollout import led_class, table_from_game
 from server.rules.base import Action, IllegalAction
@@ -48,22 +52,52 @@ def shithead_public(view: View) -> set[int]:
     return cards
 
 
+#: Whether Shithead samples believe that a seat which picked up the pile had no card that
+#: would go on it (``basic`` picks up only then); off: uniform over consistent deals (for
+#: measuring what the belief gains).
+SHITHEAD_BELIEFS = False
+
+
+def could_play_on(c: int, top: int) -> bool:
+    """Whether card ``c`` goes on a pile topped by ``top`` (SH-1.3, SH-1.4, SH-4.1: 2s and 10s
+    on anything, anything on a 2, else ordinary ranks at least as high)."""
+    r = c >> 2
+    return r in (TWO, TEN) or top >> 2 == TWO or r >= top >> 2
+
+
 def sample_shithead(
-    view: View, rng: random.Random, burned_known: set[int] | None = None
+    view: View,
+    rng: random.Random,
+    burned_known: set[int] | None = None,
+    picked_on: dict[int, int] | None = None,
 ) -> Shithead:
     """A play-phase position consistent with ``view``; ``burned_known`` are cards known to be
-    burned (the bot saw them and they are nowhere public now)."""
+    burned (the bot saw them and they are nowhere public now). ``picked_on`` maps a seat to
+    the top card of a pile it picked up once the stock was gone: with :data:`SHITHEAD_BELIEFS`
+    the cards of its hand nobody has seen are dealt among those that could not go on that card
+    (when enough such cards are left)."""
     me = view["seat"]
     public = shithead_public(view)
     burned = [c for c in (burned_known or ()) if c not in public][: view["burned"]]
     pool = [c for c in range(52) if c not in public and c not in burned]
     rng.shuffle(pool)
+    reserved: dict[int, list[int]] = {}
+    if SHITHEAD_BELIEFS and picked_on:
+        for s, top in picked_on.items():
+            info = view["seats"][s]
+            unseen = info["hand_count"] - len(info["known_in_hand"])
+            fits = [c for c in pool if not could_play_on(c, top)][:unseen]
+            if unseen and len(fits) == unseen:
+                reserved[s] = fits
+                pool = [c for c in pool if c not in fits]
     it = iter(pool)
     hands: list[str] = []
     downs: list[str] = []
     for s, info in enumerate(view["seats"]):
         if s == me:
             hand = list(view["hand"])
+        elif s in reserved:
+            hand = list(info["known_in_hand"]) + [CODES[c] for c in reserved[s]]
         else:
             known = list(info["known_in_hand"])
             hand = known + [CODES[next(it)] for _ in range(info["hand_count"] - len(known))]

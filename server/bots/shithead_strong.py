@@ -11,7 +11,10 @@ machine; ``expert`` plays out until its time budget (default 1 s) runs out. Past
 either answers with its best action so far.
 
 It remembers every card it has seen in public during the game: a card once seen and now nowhere
-in public has been burned, which sharpens the samples (the view alone still suffices).
+in public has been burned, which sharpens the samples (the view alone still suffices). Once the
+stock is gone it also notes the top of each pile another seat took: under the model of
+``basic``, who picks up only when nothing goes on the pile, that seat's unseen cards are lower
+(:data:`~server.bots.sampling.SHITHEAD_BELIEFS`).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import math
 import random
 from typing import Any
 
-from protocol.cards import parse_cards
+from protocol.cards import TWO, parse_card, parse_cards
 from server.bots.base import EXPERT_SECONDS, SAFETY_SECONDS, Deadline
 from server.bots.sampling import sample_shithead, shithead_public
 from server.bots.shithead_basic import RepeatGuard, ShitheadBasicBot, danger_next
@@ -32,8 +35,9 @@ View = dict[str, Any]
 
 #: Default budget: playouts per decision, shared among the candidate actions.
 DEFAULT_ITERATIONS = 96
-#: Actions per playout before the position is scored by the cards held.
-DEFAULT_HORIZON = 60
+#: Actions per playout before the position is scored by the cards held: most playouts reach
+#: the end of the game (a 60-action horizon, scored by the cards held, lost more often).
+DEFAULT_HORIZON = 150
 #: How sharply the estimated chance of losing follows the cards still held.
 SHARPNESS = 0.35
 #: ``expert``: a playout cap it rarely reaches within its time budget.
@@ -68,12 +72,16 @@ def loss_chance(g: Shithead, me: int) -> float:
 
 def playout(g: Shithead, me: int, horizon: int, rng: random.Random) -> float:
     """Play on ``g`` in place with the heuristic policy; the chance that ``me`` loses."""
+    stock, out, pile = g.stock, g.out, g.pile  # the game's own lists, updated in place
     for _ in range(horizon):
-        if g.is_over() or me in g.out:
+        if g.is_over() or me in out:
             break
         seat = g.turn
         legal = g.legal_actions(seat)
-        action = legal[0] if len(legal) == 1 else choose_play(legal, g.pile, rng, _danger(g, seat))
+        if len(legal) == 1:
+            action = legal[0]
+        else:
+            action = choose_play(legal, pile, rng, not stock and _danger(g, seat))
         g.apply(seat, action)
     return loss_chance(g, me)
 
@@ -106,15 +114,37 @@ class ShitheadStrongBot:
         self.guard = RepeatGuard()
         self.remembered: set[int] = set()
         self.burned_count = -1
+        self.picked_on: dict[int, int] = {}  # seat -> top of a pile it took after the stock
+        self.counts: list[int] | None = None  # hand counts at this seat's last turn, no stock
 
     def _remember(self, view: View) -> set[int]:
         """Cards known to be burned; the memory restarts with each game."""
         if view["phase"] == "swap" or view["burned"] < self.burned_count:
             self.remembered.clear()
+            self.picked_on.clear()
+            self.counts = None
         self.burned_count = view["burned"]
+        self._note_pickups(view)
         public = shithead_public(view)
         self.remembered |= public
         return self.remembered - public
+
+    def _note_pickups(self, view: View) -> None:
+        """With the stock gone, a hand grows only by taking the pile, and between two turns of
+        this seat each other seat acts once, so its last known card is the top it took; its
+        unseen cards were in its hand then, and stay the only unseen ones (no more draws)."""
+        seats = view["seats"]
+        if self.counts is not None and view["phase"] == "play":
+            for s, info in enumerate(seats):
+                if s == view["seat"] or info["out"] or not info["known_in_hand"]:
+                    continue
+                if info["hand_count"] > self.counts[s]:
+                    top = parse_card(info["known_in_hand"][-1])
+                    old = self.picked_on.get(s)
+                    if top >> 2 != TWO and (old is None or top >> 2 < old >> 2):
+                        self.picked_on[s] = top
+        stockless = view["phase"] == "play" and view["stock"] == 0
+        self.counts = [info["hand_count"] for info in seats] if stockless else None
 
     def choose(self, view: View) -> Action:
         legal = [Action.from_json(a) for a in view["legal"]]
@@ -150,7 +180,7 @@ class ShitheadStrongBot:
         for done in range(per):  # each pass starts with ``done`` samples complete
             if done and deadline.passed():
                 break
-            base = sample_shithead(view, rng, burned)
+            base = sample_shithead(view, rng, burned, self.picked_on)
             values: list[float] = []
             for action in cands:
                 g = base.clone()
