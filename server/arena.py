@@ -74,6 +74,22 @@ def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, center - half), min(1.0, center + half))
 
 
+def over_deals(deal_means: list[float]) -> tuple[float, float, int]:
+    """The mean of per-deal results, the half-width of its 95% interval (sample standard
+    deviation), and the number of deals: pools runs on other seeds from their ``--json``
+    ``deal_means``.
+
+    >>> mean, half, n = over_deals([2.0, 2.0, 3.0])
+    >>> round(mean, 3), round(half, 3), n
+    (2.333, 0.653, 3)
+    """
+    if not deal_means:
+        return 0.0, 0.0, 0
+    mean = statistics.fmean(deal_means)
+    sd = statistics.stdev(deal_means) if len(deal_means) > 1 else 0.0
+    return mean, 1.96 * sd / math.sqrt(len(deal_means)), len(deal_means)
+
+
 def _deal_seed(seed: int, block: int) -> int:
     return random.Random(seed * 1_000_003 + block).getrandbits(63)
 
@@ -189,12 +205,7 @@ class Summary:
         >>> round(mean, 3), round(half, 3), deals  # deal means 2, 2, 3
         (2.333, 0.653, 3)
         """
-        deals = [statistics.fmean(xs) for xs in self.by_deal.get(level, {}).values()]
-        if not deals:
-            return 0.0, 0.0, 0
-        mean = statistics.fmean(deals)
-        sd = statistics.stdev(deals) if len(deals) > 1 else 0.0
-        return mean, 1.96 * sd / math.sqrt(len(deals)), len(deals)
+        return over_deals([statistics.fmean(xs) for xs in self.by_deal.get(level, {}).values()])
 
     def stats(self) -> dict[str, Any]:
         """Per-level figures as plain data."""
@@ -220,6 +231,8 @@ class Summary:
                 "decisions": len(ts),
                 "time_median_ms": 1000 * ts[len(ts) // 2] if ts else 0.0,
                 "time_p99_ms": 1000 * ts[min(len(ts) - 1, int(0.99 * len(ts)))] if ts else 0.0,
+                # each deal's mean, so that runs on other seeds can be pooled over deals
+                "deal_means": [statistics.fmean(xs) for xs in self.by_deal.get(level, {}).values()],
             }
             if self.game == "sheepshead":
                 picks = self.picks.get(level, 0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from server.arena import GameRecord, Summary
+from server.arena import GameRecord, Summary, over_deals
 
 
 def summary(units_by_deal: list[list[float]], players: int = 2) -> Summary:
@@ -34,3 +34,13 @@ def test_the_interval_uses_the_sample_standard_deviation_of_the_deal_means() -> 
     assert math.isclose(e["units_per_hand"], 7 / 3)
     lo, hi = e["ci95"]
     assert math.isclose(lo, 7 / 3 - half) and math.isclose(hi, 7 / 3 + half)
+
+
+def test_the_json_gives_each_deals_mean_so_runs_on_other_seeds_can_be_pooled() -> None:
+    first = summary([[1.0, 3.0], [2.0, 2.0]]).stats()["levels"]["a"]
+    second = summary([[5.0, 1.0]]).stats()["levels"]["a"]
+    assert first["deal_means"] == [2.0, 2.0] and second["deal_means"] == [3.0]
+    mean, half, deals = over_deals(first["deal_means"] + second["deal_means"])
+    pooled = summary([[1.0, 3.0], [2.0, 2.0], [5.0, 1.0]]).stats()["levels"]["a"]
+    assert deals == 3 and math.isclose(mean, pooled["units_per_hand"])
+    assert math.isclose(mean - half, pooled["ci95"][0])
