@@ -29,7 +29,7 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/ruff format --check .
 
 typecheck: $(VENV)/.installed-dev
-	$(BIN)/mypy protocol server clients
+	$(BIN)/mypy protocol server clients tests
 
 pytest: $(VENV)/.installed-dev chromium
 	$(BIN)/pytest -q

@@ -8,12 +8,13 @@ import asyncio
 import logging
 import random
 import time
+from collections.abc import Sequence
 
 import pytest
 
 from server.arena import main as arena_main
 from server.arena import run
-from server.bots import make_bot
+from server.bots import Bot, make_bot
 from server.bots.pool import BotPool
 from server.bots.sheepshead_strong import SheepsheadExpertBot
 from server.bots.shithead_strong import ShitheadExpertBot
@@ -22,9 +23,9 @@ from server.rules.sheepshead import Sheepshead
 from server.rules.shithead import Shithead
 
 
-def decisions(game: Game, bots: list, limit: int) -> list[tuple[Action, float, int]]:
+def decisions(game: Game, bots: Sequence[Bot], limit: int) -> list[tuple[Action, float, int]]:
     """Play up to ``limit`` actions; each (action, seconds it took, number of legal actions)."""
-    out = []
+    out: list[tuple[Action, float, int]] = []
     while not game.is_over() and len(out) < limit:
         seat = game.to_act()[0]
         view = game.view(seat)

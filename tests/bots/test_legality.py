@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
 
-from server.bots import make_bot
+from server.bots import Bot, make_bot
 from server.bots.sheepshead_strong import SheepsheadStrongBot
 from server.bots.shithead_strong import ShitheadStrongBot
 from server.rules.base import Action, Game
@@ -15,7 +16,7 @@ from server.rules.sheepshead_cards import DECK32, SUIT_CLASS, TRUMP
 from server.rules.shithead import Shithead
 
 
-def play(game: Game, bots: list, cap: int = 3000) -> tuple[set[str], bool]:
+def play(game: Game, bots: Sequence[Bot], cap: int = 3000) -> tuple[set[str], bool]:
     """Play ``game`` to the end; every action must be accepted. Returns the phases and action
     kinds seen (``phase:kind``) and whether the cap stopped the game."""
     seen: set[str] = set()

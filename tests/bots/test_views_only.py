@@ -114,7 +114,7 @@ def test_same_seed_same_decisions(name: str, level: str) -> None:
     def record(seed: int) -> list[Action]:
         game = Shithead.new(4, 0, seed=5) if name == "shithead" else Sheepshead.new(5, 2, seed=5)
         bots = [make_bot(level, name, seed=seed + s) for s in range(game.num_players)]
-        actions = []
+        actions: list[Action] = []
         while not game.is_over() and len(actions) < 60:
             seat = game.to_act()[0]
             a = bots[seat].choose(game.view(seat))

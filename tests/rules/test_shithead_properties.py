@@ -105,9 +105,9 @@ def shuffled_hidden(game: Shithead, viewer: int | None, rng: random.Random) -> S
                     known.remove(c)
                 else:
                     places.append((other.hands[s], i))
-        for i, c in enumerate(other.face_down[s]):
-            if c is not None:
-                places.append((other.face_down[s], i))
+        for slot, down in enumerate(other.face_down[s]):
+            if down is not None:
+                places.append((other.face_down[s], slot))
     places += [(other.stock, i) for i in range(len(other.stock))]
     values = [where[i] for where, i in places]
     rng.shuffle(values)
@@ -234,7 +234,8 @@ def test_events_show_only_public_cards(players: int, seed: int) -> None:
         for event in events:
             assert set(card_codes(event.cards)) <= public, event
             if event.kind == "drew":
-                assert event.cards == () and event.data == {"count": event.data["count"]}
+                assert event.cards == () and event.data is not None
+                assert event.data == {"count": event.data["count"]}
 
 
 def test_games_that_hit_the_action_cap_are_counted_not_hidden() -> None:

@@ -44,7 +44,7 @@ def choose(view: dict[str, Any], turn: int = 0) -> dict[str, Any]:
     burns anything, SH-4.7), so from the ``LOOP_TURN``-th turn on a play is drawn at random
     (seeded by ``turn``): still reproducible, and it leaves such a cycle.
     """
-    legal = view["legal"]
+    legal: list[dict[str, Any]] = view["legal"]
     if view["phase"] == "swap":
         return {"kind": "ready"}
     plays = [a for a in legal if a["kind"] == "play"]

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.typing import Origin
 
 from clients import CardroomClient, CardroomError
 from server.net.server import CardroomServer, ServerConfig
@@ -82,10 +83,10 @@ async def test_refusals_have_codes_and_change_nothing(server: CardroomServer) ->
     assert missing.value.code == "room_not_found"  # checked before membership
     assert room.record() == record and room.version == version
     # the other room is unaffected and plays on
-    state = other.state
-    assert state is not None
-    ack = await other.act({"kind": "ready"}, version=state.version)
-    assert ack.version == state.version + 1
+    other_state = other.state
+    assert other_state is not None
+    ack = await other.act({"kind": "ready"}, version=other_state.version)
+    assert ack.version == other_state.version + 1
     await ann.close()
     await other.close()
 
@@ -166,11 +167,11 @@ async def test_origin_allow_list() -> None:
         port=0, origins=("https://cards.example", None), rooms=make_config().rooms
     )
     async with CardroomServer(config) as srv:
-        async with connect(srv.url, origin="https://cards.example") as ws:
+        async with connect(srv.url, origin=Origin("https://cards.example")) as ws:
             await ws.send(json.dumps({"type": "hello", "id": 1, "protocol": 1}))
             assert json.loads(await ws.recv())["type"] == "welcome"
         with pytest.raises(InvalidStatus) as refused:
-            async with connect(srv.url, origin="https://evil.example"):
+            async with connect(srv.url, origin=Origin("https://evil.example")):
                 pass
         assert refused.value.response.status_code == 403
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from clients import CardroomClient, CardroomError
-from clients.client import State
+from protocol.messages import State
 from server.bench.redis_server import RedisServer
 from server.net.server import CardroomServer
 from server.store.redis_store import RedisStore

@@ -56,6 +56,7 @@ async def test_old_owner_cannot_write_after_a_takeover(redis_server: RedisServer
         await store_a.append("TAKEN", entry(1, 0), fence=lease_a.fence)
 
         held = await leases_b.acquire("TAKEN")  # A holds it: B is told who does
+        assert isinstance(held, Held)
         assert held == Held("TAKEN", "process-a", lease_a.fence, held.expires_in)
         assert 0 < held.expires_in <= 0.3
 
@@ -100,7 +101,10 @@ async def test_lease_renew_release_and_tokens_that_grow(redis_server: RedisServe
         assert isinstance(second, Lease) and second.fence > first.fence
         other = await a.acquire("ROOMY")  # one counter for all rooms: tokens never repeat
         assert isinstance(other, Lease) and other.fence > second.fence
-        assert await b.holder("ROOMX") == Held("ROOMX", "b", second.fence, pytest.approx(5, 0.1))
+        holder = await b.holder("ROOMX")
+        assert isinstance(holder, Held)
+        assert holder == Held("ROOMX", "b", second.fence, holder.expires_in)
+        assert holder.expires_in == pytest.approx(5, 0.1)
     finally:
         await client.aclose()
 

@@ -61,6 +61,7 @@ def test_shithead_table(live: LiveServer, new_context: Callable[..., BrowserCont
     shoot(page, "shithead-swap")
     view = page.evaluate("window.cardroom.state.view")
     hand_card = page.get_attribute(".me .hand button.card.selected", "data-card")
+    assert hand_card is not None
     up_card = next(c for c in view["seats"][0]["face_up"] if c[0] != hand_card[0])
     page.click(f'.me .tablecards button.card[data-card="{up_card}"]')
     page.wait_for_selector(f'.me .hand .card[data-card="{up_card}"]')

@@ -22,6 +22,7 @@ from typing import Any
 from playwright.sync_api import BrowserContext, Page
 
 from clients import CardroomClient
+from protocol.messages import GameName
 from server.store.leaderboard import Board, Player
 from server.store.results import game_results, match_results, record_results
 from tests.server.conftest import play_until_over
@@ -99,7 +100,7 @@ def test_leaderboard_shows_the_servers_results_and_your_rank(
     assert not errors
 
 
-def finished(live: LiveServer, game: str, seats: int, games: int = 1) -> tuple[str, str]:
+def finished(live: LiveServer, game: GameName, seats: int, games: int = 1) -> tuple[str, str]:
     """Games (or hands) played to their end by a scripted player and bots: (room, seat token)."""
 
     async def play() -> tuple[str, str]:

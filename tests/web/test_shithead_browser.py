@@ -214,7 +214,8 @@ def test_a_swap_refused_as_stale_is_sent_again_against_the_fresh_view(
 
     def stale_refusals() -> float:
         counter = live.server.metrics.refusals.labels("stale_version")
-        return live.call(lambda: counter._value.get())
+        value: float = live.call(lambda: counter._value.get())  # _value is untyped (Any)
+        return value
 
     before = stale_refusals()
     # as if another seat had moved: the version on screen is behind the room's
