@@ -146,6 +146,12 @@ class Connection:
     def send(self, text: str) -> None:
         if self.closer is not None:
             return  # being closed: nothing more goes out
+        pending = self.pending
+        if self.queue is None and len(pending) < self.outbox:  # the usual case: no writer
+            pending.append(text)
+            if len(pending) == 1:
+                self._mark(self)
+            return
         waiting = len(self.pending) + (self.queue.qsize() if self.queue is not None else 0)
         if waiting >= self.outbox:
             log.warning("connection %d is too slow; closing it", self.id)
