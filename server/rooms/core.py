@@ -707,11 +707,13 @@ class RoomCore:
         self,
         seat: int | None,
         events: list[dict[str, Any]] | m.Serialised,
-        shared: dict[str, Any] | None = None,
+        shared: bytes | None = None,
     ) -> str:
+        """``seat``'s state frame (``shared``: this state's shared view, serialised)."""
         assert self.match is not None
+        game = self.match.current
         # the room built every part itself: serialised straight, no model per recipient
-        view = self.match.current.view(seat, shared)
+        view = game.view(seat) if shared is None else m.serialised_view(shared, game.own_view(seat))
         return m.dump_state(self.code, self.version, seat, view, events, self.deadline)
 
     def _send_state_to(self, conn: ConnId, seat: int | None, out: list[Output]) -> None:
@@ -722,7 +724,7 @@ class RoomCore:
         """Each seated connection its own view; every spectator the one spectator view."""
         assert self.match is not None
         # what every view of this state has in common, built and serialised once for all
-        shared = m.serialised_parts(self.match.current.shared_view())
+        shared = m.json_bytes(self.match.current.shared_view())
         ev = m.serialised([e.to_json() for e in events])
         for i, s in enumerate(self.seats):
             if s.kind == "human" and s.conn is not None:
