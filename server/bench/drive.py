@@ -261,18 +261,7 @@ async def run_rooms(
         await asyncio.wait_for(
             asyncio.gather(*(r.started.wait() for r in all_rooms)), SETUP_TIMEOUT
         )
-        await asyncio.sleep(warmup)
-        cpu0 = time.process_time()
-        start = time.perf_counter()
-        if on_window:
-            on_window(True)
-        tally.start()
-        await asyncio.sleep(seconds)
-        tally.measuring = False
-        elapsed = time.perf_counter() - start
-        if on_window:
-            on_window(False)
-        cpu = time.process_time() - cpu0
+        elapsed, cpu = await _window(tally, warmup, seconds, on_window)
         held = sum(c.open for r in all_rooms for c in r.conns)
     finally:
         stop.set()
@@ -281,6 +270,25 @@ async def run_rooms(
         await asyncio.gather(*players, return_exceptions=True)
         await asyncio.gather(*(r.close() for r in all_rooms), return_exceptions=True)
     return Window(elapsed, held, cpu)
+
+
+async def _window(
+    tally: Tally, warmup: float, seconds: float, on_window: Callable[[bool], None] | None
+) -> tuple[float, float]:
+    """Wait ``warmup``, then count for ``seconds``: the window's wall time and this process's
+    CPU time in it."""
+    await asyncio.sleep(warmup)
+    cpu0 = time.process_time()
+    start = time.perf_counter()
+    if on_window:
+        on_window(True)
+    tally.start()
+    await asyncio.sleep(seconds)
+    tally.measuring = False
+    elapsed = time.perf_counter() - start
+    if on_window:
+        on_window(False)
+    return elapsed, time.process_time() - cpu0
 
 
 class EchoConn:
@@ -328,18 +336,7 @@ async def run_echo(
     makers = [lambda g=g, k=k: member(g, k) for g in range(groups) for k in range(size)]
     conns: list[EchoConn] = await _gather_limited(makers, CONNECT_AT_ONCE)  # type: ignore[arg-type]
     try:
-        await asyncio.sleep(warmup)
-        cpu0 = time.process_time()
-        start = time.perf_counter()
-        if on_window:
-            on_window(True)
-        tally.start()
-        await asyncio.sleep(seconds)
-        tally.measuring = False
-        elapsed = time.perf_counter() - start
-        if on_window:
-            on_window(False)
-        cpu = time.process_time() - cpu0
+        elapsed, cpu = await _window(tally, warmup, seconds, on_window)
         held = sum(c.open for c in conns)
     finally:
         await asyncio.gather(*(c.close() for c in conns), return_exceptions=True)

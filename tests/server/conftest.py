@@ -49,7 +49,8 @@ def choose(view: dict[str, Any], turn: int = 0) -> dict[str, Any]:
         return {"kind": "ready"}
     plays = [a for a in legal if a["kind"] == "play"]
     if plays and turn >= LOOP_TURN:
-        return random.Random(turn).choice(plays)
+        pick: dict[str, Any] = random.Random(turn).choice(plays)
+        return pick
     if plays and view["game"] == "shithead":
         order = "3456789JQKA2T"
         return min(plays, key=lambda a: (order.index(a["cards"][0][0]), -len(a["cards"])))
@@ -58,7 +59,9 @@ def choose(view: dict[str, Any], turn: int = 0) -> dict[str, Any]:
 
 async def play_until_over(client: CardroomClient, timeout: float = 60.0) -> dict[str, Any]:
     """Play this client's turns until its game is over; return the final view."""
-    for turn in itertools.count():
+    turns = itertools.count()
+    while True:
+        turn = next(turns)
         state = await client.wait_turn(timeout=timeout)
         if state.view["phase"] == "over":
             return state.view

@@ -41,7 +41,7 @@ async def serving(port: int, redis_url: str) -> AsyncIterator[asyncio.subprocess
 async def play(clients: list[CardroomClient], acked: Acked, turns: int) -> None:
     """Play ``turns`` human turns, each by whichever client must act (or until the game is
     over), noting each acknowledged action."""
-    for _ in range(turns):
+    for turn in range(turns):
         waits = {asyncio.create_task(c.wait_turn(timeout=30)): c for c in clients}
         done, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
         for task in pending:  # only waiting: nothing is lost by stopping it
@@ -51,7 +51,7 @@ async def play(clients: list[CardroomClient], acked: Acked, turns: int) -> None:
         client, state = waits[task], task.result()
         if state.view["phase"] == "over":
             return
-        action = choose(state.view)
+        action = choose(state.view, turn)
         try:
             ack = await client.act(action, version=state.version)
         except CardroomError as exc:

@@ -16,8 +16,8 @@ import pytest
 from clients import CardroomClient, CardroomError
 from server.bench.redis_server import RedisServer
 from server.net.server import CardroomServer
-from server.store.redis_store import RedisStore
 from tests.server.conftest import choose, make_config
+from tests.server.test_redis_crash import Acked, assert_log_holds, play, play_to_the_end
 
 
 @pytest.fixture
@@ -45,19 +45,12 @@ async def wait_healthy(port: int, timeout: float = 10) -> None:
 async def test_redis_away_mid_game_then_back(
     on_redis: CardroomServer, redis_server: RedisServer
 ) -> None:
-    acked: list[int] = []
+    acked: Acked = {}
     async with CardroomClient.connect(on_redis.url) as ann:
         await ann.create("shithead", seats=2, name="Ann")
         await ann.host("start")  # a bot in the other seat
         while len(acked) < 3 or ann.view is None or ann.view["phase"] == "swap":
-            state = await ann.wait_turn(timeout=10)
-            try:
-                ack = await ann.act(choose(state.view), version=state.version)
-            except CardroomError as exc:  # the bot got ready first (a simultaneous phase)
-                assert exc.code == "stale_version"
-                continue
-            assert ack.version is not None
-            acked.append(ack.version)
+            await play([ann], acked, 1)
 
         state = await ann.wait_turn(timeout=10)  # Ann's turn: the bot waits for her
         assert state.view["phase"] == "play"
@@ -75,32 +68,15 @@ async def test_redis_away_mid_game_then_back(
 
         redis_server.start()  # same data (append-only file), same port
         await wait_healthy(on_redis.port)
-        ack = await ann.act(choose(state.view), version=state.version)  # the same move now
+        action = choose(state.view)
+        ack = await ann.act(action, version=state.version)  # the same move now
         assert ack.version == state.version + 1
-        acked.append(ack.version)
-        while True:  # the bot (its moves held while Redis was away) and Ann play on
-            state = await ann.wait_turn(timeout=10)
-            if state.view["phase"] == "over":
-                break
-            try:
-                ack = await ann.act(choose(state.view), version=state.version)
-            except CardroomError as exc:
-                assert exc.code == "stale_version"
-                continue
-            assert ack.version is not None
-            acked.append(ack.version)
+        acked[ack.version] = (0, action)
         room = ann.room
         assert room is not None
-
-    store = RedisStore(redis_server.url)
-    try:
-        stored = await store.load(room)
-    finally:
-        await store.close()
-    assert stored is not None
-    versions = [e["v"] for e in stored.actions]
-    assert versions == list(range(versions[0], versions[0] + len(versions)))
-    assert set(acked) <= set(versions)
+        # the bot (its moves held while Redis was away) and Ann play on
+        await play_to_the_end([ann], acked)
+    await assert_log_holds(redis_server.url, room, acked)
 
 
 async def test_a_bot_move_waits_for_redis(redis_server: RedisServer) -> None:
