@@ -442,6 +442,13 @@ def serialised_view(shared: bytes, own: dict[str, Any]) -> Serialised:
     return orjson.Fragment(shared[:-1] + b"," + mine[1:])
 
 
+def dump_room(info: dict[str, Any]) -> str:
+    """A :class:`Room` frame from the fields of its :class:`RoomInfo` as plain data, serialised
+    straight: the same text as ``dump(Room(room=RoomInfo(**info)))`` (sent to everyone in a
+    room at each change of its seats or status, and at the end of every game)."""
+    return orjson.dumps({"type": "room", "room": info}).decode()
+
+
 def dump_ack(ref: RequestId, version: int | None = None) -> str:
     """An :class:`Ack` the server built, serialised straight: the same text as
     ``dump(Ack(ref=ref, version=version))`` (one per accepted action, so it is on the hot path).

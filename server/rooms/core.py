@@ -148,6 +148,7 @@ class RoomCore:
         self.settings = settings
         self.seed = secrets.randbits(63) if seed is None else seed
         self.options: m.GameOptions = options or m.ShitheadOptions()
+        self._options = self.options.model_dump()  # as the room frame writes them
         self.turn_timer = turn_timer
         self.daily = daily
         self.hints = hints  # seated players may ask for hints; results are not ranked
@@ -193,7 +194,10 @@ class RoomCore:
     def anyone_connected(self) -> bool:
         return bool(self.where)
 
-    def info(self) -> m.RoomInfo:
+    def info(self) -> dict[str, Any]:
+        """The room's public state: the fields of :class:`~protocol.messages.RoomInfo`, in
+        its order, as plain data (the room frame is written straight from it, as states are:
+        a test checks it is the model's own text)."""
         match = self.match
         seats = []
         current = match.current if match else None
@@ -201,23 +205,23 @@ class RoomCore:
         for i, seat in enumerate(self.seats):
             info = seat.info(i, self.host)
             if seat.kind == "human" and seat.away and i in acting:
-                info = info.model_copy(update={"playing_for": self.settings.stand_in_level})
+                info["playing_for"] = self.settings.stand_in_level
             seats.append(info)
-        return m.RoomInfo(
-            room=self.code,
-            game=self.game,
-            status=self.status().value,
-            seats=seats,
-            spectators=len(self.spectators),
-            locked=self.locked,
-            turn_timer=self.turn_timer,
-            options=self.options,
-            games_played=match.games_played() if match else 0,
-            totals=match.totals() if match else [0] * self.players,
-            match_length=match.match_length if match else game_spec(self.game).match_length,
-            daily=self.daily_date.isoformat() if self.daily_date else None,
-            hints=self.hints,
-        )
+        return {
+            "room": self.code,
+            "game": self.game,
+            "status": self.status().value,
+            "seats": seats,
+            "spectators": len(self.spectators),
+            "locked": self.locked,
+            "turn_timer": self.turn_timer,
+            "options": self._options,
+            "games_played": match.games_played() if match else 0,
+            "totals": match.totals() if match else [0] * self.players,
+            "match_length": match.match_length if match else game_spec(self.game).match_length,
+            "daily": self.daily_date.isoformat() if self.daily_date else None,
+            "hints": self.hints,
+        }
 
     # ------------------------------------------------------------------ inputs
 
@@ -700,7 +704,7 @@ class RoomCore:
         self.deadline = shown
 
     def _send_room(self, out: list[Output]) -> None:
-        text = m.dump(m.Room(room=self.info()))
+        text = m.dump_room(self.info())
         out.extend(Send(c, text) for c in self.where)
 
     def _state_text(
