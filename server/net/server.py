@@ -175,7 +175,7 @@ class Connection:
         caught_up = self._queued == 0
         if caught_up and not ws.transport.get_write_buffer_size():
             if self.plain:  # no extension: the frames are framed here, all in one write
-                ws.transport.write(b"".join([text_frame(text.encode()) for text in texts]))
+                ws.transport.write(framed(texts))
                 return
             for text in texts:
                 ws.protocol.send_text(text.encode())
@@ -707,12 +707,26 @@ def _response(
 def text_frame(data: bytes) -> bytes:
     """One unfragmented, unmasked text frame (RFC 6455 5.2) as a server sends it when no
     extension was negotiated: the bytes websockets' own framing would write for it."""
-    n = len(data)
+    return _header(len(data)) + data
+
+
+def framed(texts: list[str]) -> bytes:
+    """:func:`text_frame` of each text, in order, as one piece (each payload copied once)."""
+    parts = []
+    for text in texts:
+        data = text.encode()
+        parts.append(_header(len(data)))
+        parts.append(data)
+    return b"".join(parts)
+
+
+def _header(n: int) -> bytes:
+    """A text frame's header for an ``n``-byte payload (FIN, opcode 1, no mask)."""
     if n < 126:
-        return bytes((0x81, n)) + data
+        return bytes((0x81, n))
     if n < 65536:
-        return b"\x81\x7e" + n.to_bytes(2, "big") + data
-    return b"\x81\x7f" + n.to_bytes(8, "big") + data
+        return b"\x81\x7e" + n.to_bytes(2, "big")
+    return b"\x81\x7f" + n.to_bytes(8, "big")
 
 
 def _err(code: ErrorCode, message: str, ref: m.RequestId | None) -> str:
