@@ -395,14 +395,14 @@ def dump_state(
     room: str,
     version: int,
     seat: int | None,
-    view: dict[str, Any],
+    view: dict[str, Any] | Serialised,
     events: list[dict[str, Any]] | Serialised,
     deadline: float | None,
 ) -> str:
     """A :class:`State` frame built by the server itself, serialised straight from its parts:
     the same text as ``dump(State(...))`` without building and validating a model for every
-    recipient of every action (the server made the view; nothing in it needs checking). Parts
-    may come pre-serialised (:func:`serialised_parts`).
+    recipient of every action (the server made the view; nothing in it needs checking). The
+    view and the events may come serialised (:func:`serialised_view`, :func:`serialised`).
     """
     frame = {
         "type": "state",
@@ -420,16 +420,33 @@ def dump_state(
 Serialised = orjson.Fragment
 
 
+def json_bytes(value: Any) -> bytes:
+    """``value`` as :func:`dump_state` writes it inside a frame."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+
+
 def serialised(value: Any) -> Serialised:
     """``value`` serialised once as :func:`dump_state` would write it, for several frames."""
-    return orjson.Fragment(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
+    return orjson.Fragment(json_bytes(value))
 
 
-def serialised_parts(parts: dict[str, Any]) -> dict[str, Any]:
-    """``parts`` with each list or object value serialised once, as :func:`dump_state` would
-    write it (an ``orjson.Fragment``, written as is): a state's fields that every recipient's
-    view shares are serialised once for all of them, not once per frame."""
-    return {k: serialised(v) if isinstance(v, list | dict) else v for k, v in parts.items()}
+def serialised_view(shared: bytes, own: dict[str, Any]) -> Serialised:
+    """A view written as :func:`dump_state` would write the object ``{**shared_fields, **own}``,
+    where ``shared`` is the shared fields' object already serialised (:func:`json_bytes`, once per
+    state for all its recipients) and ``own`` the recipient's own fields, serialised here."""
+    mine = json_bytes(own)
+    if len(mine) == 2:  # {}
+        return orjson.Fragment(shared)
+    if len(shared) == 2:
+        return orjson.Fragment(mine)
+    return orjson.Fragment(shared[:-1] + b"," + mine[1:])
+
+
+def dump_room(info: dict[str, Any]) -> str:
+    """A :class:`Room` frame from the fields of its :class:`RoomInfo` as plain data, serialised
+    straight: the same text as ``dump(Room(room=RoomInfo(**info)))`` (sent to everyone in a
+    room at each change of its seats or status, and at the end of every game)."""
+    return orjson.dumps({"type": "room", "room": info}).decode()
 
 
 def dump_ack(ref: RequestId, version: int | None = None) -> str:

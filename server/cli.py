@@ -17,6 +17,7 @@ BENCHES = {
     "rules": "server.bench.rules",
     "server": "server.bench.server",
     "frames": "server.bench.frames",
+    "room": "server.bench.room",
     "redis": "server.bench.redis",
     "takeover": "server.bench.takeover",
 }

@@ -2,7 +2,9 @@
 window (``cardroom loadtest --profile FILE``), summarised by the file and function of each frame.
 
 ``py-spy`` is a developer's tool, not a dependency of Cardroom: ``pip install py-spy``. It samples
-from outside without stopping the process (``--nonblocking``), so it costs the server little.
+from outside, pausing the process for each sample (250 a second): without the pause
+(``--nonblocking``) it read stacks while they changed, and the profile put a third of the time in
+writing frames where ``perf`` found the kernel's whole share to be a fifth (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -57,7 +59,7 @@ def start(pid: int, seconds: float, path: Path) -> subprocess.Popen[bytes] | Non
     if spy is None:
         return None
     command = [spy, "record", "--pid", str(pid), "--duration", str(max(1, round(seconds)))]
-    command += ["--rate", "250", "--nonblocking", "--format", "raw", "--output", str(path)]
+    command += ["--rate", "250", "--format", "raw", "--output", str(path)]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 

@@ -246,7 +246,8 @@ class RoomActor:
         if self.core.version != before and self.core.match is not None:
             by = _counted_as(item.input)
             self.metrics.count_actions(self.core.game, by, self.core.version - before)
-        await self.games.record(progress)
+            # a game ends only with a new version: an input that made none ended none
+            await self.games.record(progress)
 
     def _sync_member(self, item: RoomInput) -> None:
         if isinstance(item, Request | CreateHost):
@@ -285,12 +286,14 @@ class RoomActor:
 
     async def _perform(self, outputs: list[Output], received: float | None) -> None:
         """Do what the core asked, in order: a save is awaited before anything after it."""
+        send = self.manager.send
         for o in outputs:
+            if type(o) is Send:  # most outputs: tested first, without the match below
+                if o.refusal is not None:
+                    self.metrics.refusals.labels(o.refusal.value).inc()
+                send(o.conn, o.text)
+                continue
             match o:
-                case Send(conn=conn, text=text, refusal=refusal):
-                    if refusal is not None:
-                        self.metrics.refusals.labels(refusal.value).inc()
-                    self.manager.send(conn, text)
                 case PersistAction(entry=entry):
                     started = time.perf_counter()
                     await self.store.append(self.code, entry, fence=self.fence)

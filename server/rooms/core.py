@@ -91,6 +91,11 @@ _PLAIN_FIELDS = (
     "daily_date",
 )
 _COPIED_FIELDS = ("spectators", "where", "_pending", "_stand_in", "_hints")
+# What an act or a bot's move may change besides the match: its version and deadline, the bots
+# asked and the idle timer (never the seats, who is in the room, the host, locks or hints), so
+# the snapshot taken before one, the inputs of almost every turn, copies only these.
+_MOVE_FIELDS = ("version", "deadline", "_due", "_deadline_version", "_armed", "_idle_armed")
+_MOVE_COPIED = ("_pending", "_stand_in")
 
 
 def hint_seed(seed: int, seat: int, version: int) -> int:
@@ -105,9 +110,10 @@ class _Saved:
     own fields, and where the match's append-only logs stood."""
 
     fields: dict[str, Any]
-    seats: list[
-        tuple[m.SeatKind, str | None, str | None, str | None, ConnId | None, bool, str | None]
-    ]
+    seats: (
+        list[tuple[m.SeatKind, str | None, str | None, str | None, ConnId | None, bool, str | None]]
+        | None  # a move's snapshot: the seats are the same objects, unchanged
+    )
     match: Match | None
     log_at: tuple[int, int]
 
@@ -142,6 +148,7 @@ class RoomCore:
         self.settings = settings
         self.seed = secrets.randbits(63) if seed is None else seed
         self.options: m.GameOptions = options or m.ShitheadOptions()
+        self._options = self.options.model_dump()  # as the room frame writes them
         self.turn_timer = turn_timer
         self.daily = daily
         self.hints = hints  # seated players may ask for hints; results are not ranked
@@ -179,12 +186,18 @@ class RoomCore:
         return RoomStatus.PLAYING
 
     def humans_connected(self) -> bool:
-        return any(s.kind == "human" and s.conn is not None for s in self.seats)
+        for s in self.seats:  # noqa: SIM110  # a loop, not any(): asked several times per input
+            if s.conn is not None and s.kind == "human":
+                return True
+        return False
 
     def anyone_connected(self) -> bool:
         return bool(self.where)
 
-    def info(self) -> m.RoomInfo:
+    def info(self) -> dict[str, Any]:
+        """The room's public state: the fields of :class:`~protocol.messages.RoomInfo`, in
+        its order, as plain data (the room frame is written straight from it, as states are:
+        a test checks it is the model's own text)."""
         match = self.match
         seats = []
         current = match.current if match else None
@@ -192,23 +205,23 @@ class RoomCore:
         for i, seat in enumerate(self.seats):
             info = seat.info(i, self.host)
             if seat.kind == "human" and seat.away and i in acting:
-                info = info.model_copy(update={"playing_for": self.settings.stand_in_level})
+                info["playing_for"] = self.settings.stand_in_level
             seats.append(info)
-        return m.RoomInfo(
-            room=self.code,
-            game=self.game,
-            status=self.status().value,
-            seats=seats,
-            spectators=len(self.spectators),
-            locked=self.locked,
-            turn_timer=self.turn_timer,
-            options=self.options,
-            games_played=match.games_played() if match else 0,
-            totals=match.totals() if match else [0] * self.players,
-            match_length=match.match_length if match else game_spec(self.game).match_length,
-            daily=self.daily_date.isoformat() if self.daily_date else None,
-            hints=self.hints,
-        )
+        return {
+            "room": self.code,
+            "game": self.game,
+            "status": self.status().value,
+            "seats": seats,
+            "spectators": len(self.spectators),
+            "locked": self.locked,
+            "turn_timer": self.turn_timer,
+            "options": self._options,
+            "games_played": match.games_played() if match else 0,
+            "totals": match.totals() if match else [0] * self.players,
+            "match_length": match.match_length if match else game_spec(self.game).match_length,
+            "daily": self.daily_date.isoformat() if self.daily_date else None,
+            "hints": self.hints,
+        }
 
     # ------------------------------------------------------------------ inputs
 
@@ -218,7 +231,8 @@ class RoomCore:
         The room computes and commits in one go; if anything unexpected goes wrong it is put
         back as it was, and the sender (if any) gets ``internal_error``.
         """
-        saved = self._save()
+        moves = isinstance(item, BotMove) or (isinstance(item, Request) and type(item.msg) is m.Act)
+        saved = self._save(moves)
         self._before = saved
         try:
             return self._dispatch(item, now)
@@ -680,7 +694,8 @@ class RoomCore:
         if self._deadline_version != self.version:
             self._deadline_version = self.version
             self._due = now + self.turn_timer if self.turn_timer and self._human_to_act() else None
-        shown = self._due if self._human_waiting() else None
+        # (whether a person must act is asked only when there is a deadline to show)
+        shown = self._due if self._due is not None and self._human_waiting() else None
         if shown is None:
             self._armed = -1
         elif self._armed != self.version:
@@ -689,18 +704,20 @@ class RoomCore:
         self.deadline = shown
 
     def _send_room(self, out: list[Output]) -> None:
-        text = m.dump(m.Room(room=self.info()))
+        text = m.dump_room(self.info())
         out.extend(Send(c, text) for c in self.where)
 
     def _state_text(
         self,
         seat: int | None,
         events: list[dict[str, Any]] | m.Serialised,
-        shared: dict[str, Any] | None = None,
+        shared: bytes | None = None,
     ) -> str:
+        """``seat``'s state frame (``shared``: this state's shared view, serialised)."""
         assert self.match is not None
+        game = self.match.current
         # the room built every part itself: serialised straight, no model per recipient
-        view = self.match.current.view(seat, shared)
+        view = game.view(seat) if shared is None else m.serialised_view(shared, game.own_view(seat))
         return m.dump_state(self.code, self.version, seat, view, events, self.deadline)
 
     def _send_state_to(self, conn: ConnId, seat: int | None, out: list[Output]) -> None:
@@ -711,7 +728,7 @@ class RoomCore:
         """Each seated connection its own view; every spectator the one spectator view."""
         assert self.match is not None
         # what every view of this state has in common, built and serialised once for all
-        shared = m.serialised_parts(self.match.current.shared_view())
+        shared = m.json_bytes(self.match.current.shared_view())
         ev = m.serialised([e.to_json() for e in events])
         for i, s in enumerate(self.seats):
             if s.kind == "human" and s.conn is not None:
@@ -728,13 +745,20 @@ class RoomCore:
         if self._before is not None:
             self._restore(self._before)
 
-    def _save(self) -> _Saved:
-        """A cheap snapshot: the room's own fields, and how far the match's logs reached."""
-        fields: dict[str, Any] = {name: getattr(self, name) for name in _PLAIN_FIELDS}
-        for name in _COPIED_FIELDS:
-            fields[name] = getattr(self, name).copy()
+    def _save(self, move: bool = False) -> _Saved:
+        """A cheap snapshot: the room's own fields, and how far the match's logs reached.
+        ``move``: before an act or a bot's move, only what those may change (see
+        :data:`_MOVE_FIELDS`)."""
         match = self.match
         log_at = (match.game_index + 1, len(match.current.log)) if match else (0, 0)
+        if move:
+            fields = {name: getattr(self, name) for name in _MOVE_FIELDS}
+            for name in _MOVE_COPIED:
+                fields[name] = getattr(self, name).copy()
+            return _Saved(fields, None, match, log_at)
+        fields = {name: getattr(self, name) for name in _PLAIN_FIELDS}
+        for name in _COPIED_FIELDS:
+            fields[name] = getattr(self, name).copy()
         seats = [(s.kind, s.name, s.token, s.level, s.conn, s.away, s.device) for s in self.seats]
         return _Saved(fields, seats, match, log_at)
 
@@ -743,7 +767,8 @@ class RoomCore:
         prefix, since a failure inside the rules may have left it half changed."""
         for name, value in saved.fields.items():
             setattr(self, name, value)
-        self.seats = [Seat(*fields) for fields in saved.seats]
+        if saved.seats is not None:
+            self.seats = [Seat(*fields) for fields in saved.seats]
         match = saved.match
         if match is None:
             self.match = None

@@ -43,7 +43,8 @@ class FinishedGames:
         match = self.actor.core.match
         if match is None:
             return None
-        return (match.game_index, match.current.is_over(), match.is_over())
+        over = match.current.is_over()  # (the match is over only once its last game is)
+        return (match.game_index, over, over and match.is_over())
 
     def players(self) -> list[Player | None]:
         """Each seat's ranked player: a person who took it with a device token, else ``None``."""

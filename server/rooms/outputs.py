@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from protocol.errors import ErrorCode
 
@@ -32,9 +32,12 @@ class IdleTimer:
 TimerKey = GraceTimer | TurnTimer | IdleTimer
 
 
-@dataclass(frozen=True, slots=True)
-class Send:
-    """Send one text frame to one connection (``refusal``: the error code it carries)."""
+class Send(NamedTuple):
+    """Send one text frame to one connection (``refusal``: the error code it carries).
+
+    A named tuple rather than a frozen dataclass, as immutable: some six are made per action,
+    and a frozen dataclass's ``__init__`` costs three times as much (it sets each field
+    through ``object.__setattr__``)."""
 
     conn: ConnId
     text: str

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from protocol import messages as m
 from protocol.errors import ErrorCode
@@ -33,16 +34,17 @@ class Seat:
         """A bot of ``level`` in seat ``index``."""
         return cls(kind="bot", name=f"Bot {index + 1}", level=level)
 
-    def info(self, index: int, host: int | None) -> m.SeatInfo:
-        return m.SeatInfo(
-            seat=index,
-            kind=self.kind,
-            name=self.name,
-            bot_level=self.level if self.kind == "bot" else None,  # type: ignore[arg-type]
-            connected=self.conn is not None or self.kind == "bot",
-            host=index == host,
-            playing_for=None,
-        )
+    def info(self, index: int, host: int | None) -> dict[str, Any]:
+        """The fields of :class:`~protocol.messages.SeatInfo`, in its order, as plain data."""
+        return {
+            "seat": index,
+            "kind": self.kind,
+            "name": self.name,
+            "bot_level": self.level if self.kind == "bot" else None,
+            "connected": self.conn is not None or self.kind == "bot",
+            "host": index == host,
+            "playing_for": None,
+        }
 
 
 class Refusal(Exception):

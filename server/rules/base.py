@@ -327,6 +327,12 @@ class Game(ABC):
     def shared_view(self) -> JSON:
         """The fields of :meth:`view` that are the same for every seat and spectator."""
 
+    @abstractmethod
+    def own_view(self, seat: int | None) -> JSON:
+        """The rest of :meth:`view` for ``seat``: the view is :meth:`shared_view`'s fields
+        followed by these, in this order (so a state's frames can write its shared part
+        serialised once, then each recipient's own fields)."""
+
     def _refuse(self, code: str, message: str, seat: int, action: Action | None) -> IllegalAction:
         """The refusal of ``action`` by ``seat`` in the current phase (raise it)."""
         return IllegalAction(code, message, seat=seat, action=action, phase=self.phase)

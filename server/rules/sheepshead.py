@@ -80,7 +80,7 @@ from server.rules.sheepshead_cards import (
     trick_winner_index,
 )
 from server.rules.sheepshead_scoring import HandResult, score_hand
-from server.rules.sheepshead_view import build_view, shared_view
+from server.rules.sheepshead_view import build_view, own_view, shared_view
 
 PLAYERS = 5
 HAND_SIZE = 6
@@ -824,3 +824,6 @@ class Sheepshead(Game):
 
     def shared_view(self) -> JSON:
         return shared_view(self)
+
+    def own_view(self, seat: int | None) -> JSON:
+        return own_view(self, seat)

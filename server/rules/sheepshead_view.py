@@ -1,6 +1,8 @@
 """What one seat (or a spectator) may see of a Sheepshead hand: the only road to the wire.
 
-Fields of :func:`build_view` (cards as wire codes)::
+Fields of :func:`build_view` (cards as wire codes; those the same for every seat first, in
+:func:`shared_view`, then the seat's own, in :func:`own_view`: ``seat``, ``legal``,
+``bury_from``, ``hand``, ``you_are_partner``, ``buried``, ``blind``, ``unknown_card``)::
 
     game, phase, seat, dealer, players, to_act
     legal           this seat's legal actions ([] otherwise), every one listed exactly: pick,
@@ -122,11 +124,9 @@ def shared_view(game: Sheepshead) -> JSON:
     }
 
 
-def build_view(game: Sheepshead, seat: int | None, shared: Mapping[str, Any] | None = None) -> JSON:
-    """The view of ``game`` for ``seat`` (``None``: spectator). See the module docstring.
-    ``shared``: :func:`shared_view` of this state (or stand-ins for its values), if built."""
+def own_view(game: Sheepshead, seat: int | None) -> JSON:
+    """The fields of :func:`build_view` that are ``seat``'s own (``None``: a spectator's)."""
     g = game
-    sh = shared_view(g) if shared is None else shared
     over = g.is_over()
     is_player = seat is not None and 0 <= seat < g.num_players
     picker = g.picker
@@ -136,28 +136,13 @@ def build_view(game: Sheepshead, seat: int | None, shared: Mapping[str, Any] | N
     own = sorted(CODES[c] for c in g.hand(seat)) if is_player and seat is not None else None
     see_picker_secrets = over or is_picker
     return {
-        "game": sh["game"],
-        "phase": sh["phase"],
         "seat": seat,
-        "dealer": sh["dealer"],
-        "players": sh["players"],
-        "to_act": sh["to_act"],
         "legal": [a.to_json() for a in g.legal_actions(seat)]
         if is_player and seat is not None
         else [],
         "bury_from": own if is_picker and own is not None and g.phase == "bury" else [],
         "hand": own,
-        "hand_counts": sh["hand_counts"],
-        "played_counts": sh["played_counts"],
-        "passed": sh["passed"],
-        "picker": sh["picker"],
-        "leaster": sh["leaster"],
-        "called": sh["called"],
-        "alone": sh["alone"],
-        "unknown_call": sh["unknown_call"],
-        "called_suit_led": sh["called_suit_led"],
         "you_are_partner": is_player and partner is not None and seat == partner,
-        "partner": sh["partner"],
         "buried": [CODES[c] for c in g.buried]
         if see_picker_secrets and picker is not None
         else None,
@@ -165,9 +150,11 @@ def build_view(game: Sheepshead, seat: int | None, shared: Mapping[str, Any] | N
         if (over or (is_picker and picker is not None))
         else None,
         "unknown_card": CODES[unknown] if see_picker_secrets and unknown is not None else None,
-        "trick": sh["trick"],
-        "tricks": sh["tricks"],
-        "tricks_won": sh["tricks_won"],
-        "visible_points": sh["visible_points"],
-        "result": sh["result"],
     }
+
+
+def build_view(game: Sheepshead, seat: int | None, shared: Mapping[str, Any] | None = None) -> JSON:
+    """The view of ``game`` for ``seat`` (``None``: spectator). See the module docstring.
+    ``shared``: :func:`shared_view` of this state (or stand-ins for its values), if built.
+    The shared fields come first, then the seat's own (:func:`own_view`)."""
+    return {**(shared_view(game) if shared is None else shared), **own_view(game, seat)}

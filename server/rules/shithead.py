@@ -41,7 +41,7 @@ from typing import Any
 from protocol.cards import TEN, TWO, card_code, card_codes, parse_cards
 from server.rules.base import JSON, Action, Event, Game, IllegalAction, parse_deck
 from server.rules.shithead_deal import deal
-from server.rules.shithead_view import build_view, shared_view
+from server.rules.shithead_view import build_view, own_view, shared_view
 
 HAND, FACE_UP, FACE_DOWN = 0, 1, 2
 SOURCE_NAMES = ("hand", "face_up", "face_down")
@@ -709,6 +709,9 @@ class Shithead(Game):
 
     def shared_view(self) -> JSON:
         return shared_view(self)
+
+    def own_view(self, seat: int | None) -> JSON:
+        return own_view(self, seat)
 
     def clone(self) -> Shithead:
         g = Shithead.__new__(Shithead)

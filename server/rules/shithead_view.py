@@ -1,6 +1,8 @@
 """What one seat (or a spectator) may see of a Shithead game: the only road to the wire.
 
-Fields of :func:`build_view` (cards as wire codes)::
+Fields of :func:`build_view` (cards as wire codes; those the same for every seat first, in
+:func:`shared_view`, then the seat's own, in :func:`own_view`: ``seat``, ``hand``, ``legal``,
+``play_sets``)::
 
     game, phase, seat, players, dealer, starter, to_act
     turn, source    the seat to play and where it plays from (hand, face_up, face_down)
@@ -81,27 +83,19 @@ def shared_view(game: Shithead) -> JSON:
     }
 
 
-def build_view(game: Shithead, seat: int | None, shared: Mapping[str, Any] | None = None) -> JSON:
-    """The view of ``game`` for ``seat`` (``None``: spectator). See the module docstring.
-    ``shared``: :func:`shared_view` of this state (or stand-ins for its values), if built."""
+def own_view(game: Shithead, seat: int | None) -> JSON:
+    """The fields of :func:`build_view` that are ``seat``'s own (``None``: a spectator's)."""
     g = game
-    sh = shared_view(g) if shared is None else shared
     return {
-        "game": sh["game"],
-        "phase": sh["phase"],
         "seat": seat,
-        "players": sh["players"],
-        "dealer": sh["dealer"],
-        "starter": sh["starter"],
-        "turn": sh["turn"],
-        "to_act": sh["to_act"],
-        "source": sh["source"],
-        "pile": sh["pile"],
-        "stock": sh["stock"],
-        "burned": sh["burned"],
-        "seats": sh["seats"],
         "hand": card_codes(sorted(g.hands[seat], key=_hand_order)) if seat is not None else None,
         "legal": [a.to_json() for a in g.exact_legal_actions(seat)] if seat is not None else [],
         "play_sets": [card_codes(cs) for cs in g.play_sets(seat)] if seat is not None else [],
-        "outcome": sh["outcome"],
     }
+
+
+def build_view(game: Shithead, seat: int | None, shared: Mapping[str, Any] | None = None) -> JSON:
+    """The view of ``game`` for ``seat`` (``None``: spectator). See the module docstring.
+    ``shared``: :func:`shared_view` of this state (or stand-ins for its values), if built.
+    The shared fields come first, then the seat's own (:func:`own_view`)."""
+    return {**(shared_view(game) if shared is None else shared), **own_view(game, seat)}

@@ -7,11 +7,12 @@ Redis.
 
 from __future__ import annotations
 
-import copy
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
 
 from server.store.base import (
     HISTORY_TTL,
@@ -30,6 +31,12 @@ class _Room:
     version: int
     fence: int
     actions: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _plain(value: Any) -> Any:
+    """A copy of ``value`` as the Redis store keeps it: JSON written and read back (orjson:
+    some ten times quicker than ``copy.deepcopy`` for a record or a hand's history)."""
+    return orjson.loads(orjson.dumps(value))
 
 
 class MemoryStore(RoomStore):
@@ -56,7 +63,7 @@ class MemoryStore(RoomStore):
         if code in self._rooms:  # taken, unless this is a retry of the same create
             room = self._rooms[code]
             return room.fence == fence and room.record == record and not room.actions
-        self._rooms[code] = _Room(copy.deepcopy(record), record.get("version", 0), fence)
+        self._rooms[code] = _Room(_plain(record), record.get("version", 0), fence)
         self._history.pop(code, None)  # a code used again starts with no history
         self._history_until.pop(code, None)
         return True
@@ -66,7 +73,7 @@ class MemoryStore(RoomStore):
         version = record.get("version", 0)
         if version < room.version:
             raise VersionConflict(code, version, room.version)
-        room.record = copy.deepcopy(record)
+        room.record = _plain(record)
         room.version = version
 
     async def append(self, code: str, entry: dict[str, Any], *, fence: int = 0) -> None:
@@ -84,7 +91,7 @@ class MemoryStore(RoomStore):
         room = self._rooms.get(code)
         if room is None:
             return None
-        return StoredRoom(copy.deepcopy(room.record), [dict(e) for e in room.actions])
+        return StoredRoom(_plain(room.record), [dict(e) for e in room.actions])
 
     async def delete(self, code: str, *, fence: int = 0) -> None:
         if code not in self._rooms:
@@ -97,12 +104,12 @@ class MemoryStore(RoomStore):
 
     async def add_history(self, code: str, item: dict[str, Any], *, fence: int = 0) -> None:
         self._room(code, fence)
-        self._history.setdefault(code, {})[int(item.get("g", 0))] = copy.deepcopy(item)
+        self._history.setdefault(code, {})[int(item.get("g", 0))] = _plain(item)
 
     async def history(self, code: str) -> list[dict[str, Any]]:
         self._purge()
         games = self._history.get(code, {})
-        return [copy.deepcopy(games[g]) for g in sorted(games)]
+        return [_plain(games[g]) for g in sorted(games)]
 
     def _purge(self) -> None:
         """Drop the history of rooms closed more than ``history_ttl`` ago."""

@@ -49,24 +49,28 @@ def test_dump_ack_matches_the_model(ref: str | int, version: int | None) -> None
 
 
 @pytest.mark.parametrize("seed", [3, 4, 5])
-def test_state_frames_from_shared_serialised_parts_equal_whole_views(seed: int) -> None:
-    """The room builds a state's common part once and serialises it once for all recipients:
-    every frame is byte for byte the frame of the view built whole, in every state (the last,
-    game-over one included), for every seat and the spectators."""
+def test_state_frames_from_a_shared_part_serialised_once_equal_whole_views(seed: int) -> None:
+    """The room builds a state's common part once and serialises it once for all recipients,
+    then each recipient's own fields: every frame is byte for byte the frame of the view built
+    whole, in every state (the last, game-over one included), for every seat and the
+    spectators; and a view is its shared fields followed by its own, in that order."""
     rng = random.Random(seed)
     for game in games(seed):
         version = 0
         events: list[dict[str, object]] = []
         while True:
             shared = game.shared_view()
-            parts = m.serialised_parts(shared)
+            part = m.json_bytes(shared)
             ev = m.serialised(events)
             for seat in [None, *range(game.num_players)]:
                 whole = game.view(seat)
+                own = game.own_view(seat)
                 assert game.view(seat, shared) == whole
+                assert list(whole) == [*shared, *own] and whole == {**shared, **own}
                 deadline = None if version % 2 else 1_700_000_000.25 + version
                 plain = m.dump_state("ABCDE", version, seat, whole, events, deadline)
-                fast = m.dump_state("ABCDE", version, seat, game.view(seat, parts), ev, deadline)
+                view = m.serialised_view(part, own)
+                fast = m.dump_state("ABCDE", version, seat, view, ev, deadline)
                 assert fast == plain
             if game.is_over() or version >= 400:
                 break
@@ -75,3 +79,15 @@ def test_state_frames_from_shared_serialised_parts_equal_whole_views(seed: int) 
             events = [e.to_json() for e in game.apply(seat, legal[rng.randrange(len(legal))])]
             version += 1
         assert version >= 400 or game.outcome() is not None
+
+
+@pytest.mark.parametrize(
+    ("shared", "own"), [({"a": [1]}, {"b": None}), ({}, {"b": 2}), ({"a": 1}, {}), ({}, {})]
+)
+def test_a_view_serialised_in_two_parts_is_the_whole_object(
+    shared: dict[str, object], own: dict[str, object]
+) -> None:
+    whole = {**shared, **own}
+    assert m.dump_state("ABCDE", 1, 0, m.serialised_view(m.json_bytes(shared), own), [], None) == (
+        m.dump_state("ABCDE", 1, 0, whole, [], None)
+    )
