@@ -60,6 +60,8 @@ def test_a_shithead_hint_is_shown_and_marked(
     watcher.wait_for_selector(".top .hints-on")
     page.click('[data-act="host"][data-op="start"]')  # the empty seat gets a bot
     page.wait_for_selector('[data-act="ready"]')
+    # the swap is simultaneous: once the bot is ready nothing moves until Ann does
+    page.wait_for_function("window.cardroom.state.view.seats[1].ready === true")
     version = page.evaluate("window.cardroom.state.version")
     hint = ask_hint(page)
     assert hint["version"] == version and hint["seat"] == 0
