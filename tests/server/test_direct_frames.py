@@ -167,7 +167,7 @@ def frames_of(messages: list[str | bytes], pieces: int = 1, ping_between: bool =
 
 async def test_a_frame_of_64_kib_a_byte_at_a_time_is_read_once_in_linear_time() -> None:
     async with parser() as fed:
-        text = "é" + "x" * 65532  # 65,534 bytes: a 16-bit length, the largest read here
+        text = "é" + "x" * 65532  # 65,534 bytes: a 16-bit length (at most 65,535 read here)
         data = frames_of([text, "after"])
         fed.feed(data, list(range(len(data))))  # one byte per read
         assert fed.got == [text, "after"]
