@@ -217,6 +217,8 @@ def test_a_swap_refused_as_stale_is_sent_again_against_the_fresh_view(
         value: float = live.call(lambda: counter._value.get())  # _value is untyped (Any)
         return value
 
+    # the bot's own ready would bring a fresh view (and version) between the lines below
+    page.wait_for_function("() => window.cardroom.state.view.seats[1].ready === true")
     before = stale_refusals()
     # as if another seat had moved: the version on screen is behind the room's
     page.evaluate("window.cardroom.state.version -= 1")
