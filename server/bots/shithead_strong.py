@@ -86,10 +86,22 @@ def playout(g: Shithead, me: int, horizon: int, rng: random.Random) -> float:
     return loss_chance(g, me)
 
 
-def candidates(legal: list[Action]) -> list[Action]:
-    """The actions worth comparing: every play, and one pick-up (adding the least useful
-    face-up card when a card must be added)."""
-    plays = [a for a in legal if a.kind == "play"]
+def candidates(legal: list[Action], default: Action | None = None) -> list[Action]:
+    """The actions worth comparing: one play per rank and number of cards (suits never
+    matter, SH-1.1; ``default`` stands for its kind when it is one), and one pick-up (adding
+    the least useful face-up card when a card must be added).
+
+    >>> legal = [Action.from_str(s) for s in ("play 7C", "play 7H", "play 7C 7H", "pickup")]
+    >>> [a.to_str() for a in candidates(legal, Action.from_str("play 7H"))]
+    ['play 7H', 'play 7C 7H', 'pickup']
+    """
+    kinds: dict[tuple[int, int], Action] = {}
+    for a in legal:
+        if a.kind == "play":
+            key = (a.cards[0] >> 2, len(a.cards))
+            if key not in kinds or a == default:
+                kinds[key] = a
+    plays = list(kinds.values())
     pickups = [a for a in legal if a.kind == "pickup"]
     if pickups:
         plays.append(min(pickups, key=lambda a: face_up_value(a.cards[0]) if a.cards else -1))
@@ -110,6 +122,7 @@ class ShitheadStrongBot:
         self.iterations = iterations
         self.horizon = horizon
         self.seconds = seconds
+        self.halving = False
         self.basic = ShitheadBasicBot(seed)
         self.guard = RepeatGuard()
         self.remembered: set[int] = set()
@@ -154,12 +167,12 @@ class ShitheadStrongBot:
         burned = self._remember(view)
         if view["phase"] == "swap" or legal[0].kind == "flip":
             return self.basic.choose(view)
-        cands = candidates(legal)
+        default = choose_play(legal, parse_cards(view["pile"]), None, danger_next(view))
+        cands = candidates(legal, default)
         if len(cands) == 1:
             return cands[0]
         if self.guard.repeats(view):
             return legal[self.rng.randrange(len(legal))]
-        default = choose_play(legal, parse_cards(view["pile"]), None, danger_next(view))
         return self.search(view, cands, burned, default, deadline)
 
     def search(
@@ -171,27 +184,46 @@ class ShitheadStrongBot:
         deadline: Deadline | None = None,
     ) -> Action:
         """The candidate with the lowest mean chance of losing; stops at ``deadline`` (after one
-        sample) with the best so far."""
+        sample) with the best so far.
+
+        With ``halving`` the budget is spent in rounds (sequential halving): each round plays
+        every remaining candidate out on the same fresh samples, then drops the worse half by
+        the mean so far, so the close contenders get most of the playouts."""
         me: int = view["seat"]
         rng = self.rng
-        totals = [0.0] * len(cands)
-        per = max(4, self.iterations // len(cands))
         deadline = deadline or Deadline(None)
-        for done in range(per):  # each pass starts with ``done`` samples complete
-            if done and deadline.passed():
-                break
-            base = sample_shithead(view, rng, burned, self.picked_on)
-            values: list[float] = []
-            for action in cands:
-                g = base.clone()
-                g.apply(me, action)
-                values.append(playout(g, me, self.horizon, rng))
-                if done and deadline.passed():
+        alive = list(range(len(cands)))
+        totals = [0.0] * len(cands)
+        counts = [0] * len(cands)
+        rounds = max(1, math.ceil(math.log2(len(cands)))) if self.halving else 1
+        per_round = max(4, self.iterations // rounds)
+        started = False
+        for _ in range(rounds):
+            per = max(4 if not self.halving else 2, per_round // len(alive))
+            for _ in range(per):  # every pass after the first one starts with samples complete
+                if started and deadline.passed():
                     break
-            if len(values) < len(cands):
-                break  # a half-done sample would favour the actions tried first
-            totals = [t + v for t, v in zip(totals, values, strict=True)]
-        best = min(range(len(cands)), key=lambda j: (totals[j], cands[j] != default))
+                base = sample_shithead(view, rng, burned, self.picked_on)
+                values: list[float] = []
+                for j in alive:
+                    g = base.clone()
+                    g.apply(me, cands[j])
+                    values.append(playout(g, me, self.horizon, rng))
+                    if started and deadline.passed():
+                        break
+                if len(values) < len(alive):
+                    break  # a half-done sample would favour the actions tried first
+                for j, v in zip(alive, values, strict=True):
+                    totals[j] += v
+                    counts[j] += 1
+                started = True
+            if deadline.passed() or len(alive) <= 1:
+                break
+            alive.sort(key=lambda j: (totals[j] / max(counts[j], 1), cands[j] != default))
+            alive = alive[: max(1, (len(alive) + 1) // 2)]
+        if not self.halving:
+            alive = list(range(len(cands)))
+        best = min(alive, key=lambda j: (totals[j] / max(counts[j], 1), cands[j] != default))
         return cands[best]
 
 
