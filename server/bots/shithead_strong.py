@@ -1,11 +1,13 @@
 """The ``strong`` and ``expert`` Shithead bots: Monte Carlo search over determinised positions.
 
 The swap phase and face-down flips use the ``basic`` heuristics (a flip is a blind choice). For
-any other decision with a real choice, each candidate action is tried on positions sampled from
-the view (:func:`~server.bots.sampling.sample_shithead`), and the game is played on by the
-heuristic policy for every seat, to its end or for ``horizon`` actions, where the chance of
-losing is estimated from the cards each player still holds. The action with the lowest mean
-chance of losing wins. ``strong``'s budget is a number of playouts per decision (``iterations``),
+any other decision with a real choice, each candidate action (one per rank and number of cards:
+suits never matter) is tried on positions sampled from the view
+(:func:`~server.bots.sampling.sample_shithead`), and the game is played on by the heuristic
+policy for every seat, to its end or for ``horizon`` actions, where the chance of losing is
+estimated from the cards each player still holds. The action with the lowest mean chance of
+losing wins; the playouts go mostly to the close contenders (sequential halving,
+:func:`schedule`). ``strong``'s budget is a number of playouts per decision (``iterations``),
 so the same seed gives the same decisions, with a safety deadline it never reaches on a quiet
 machine; ``expert`` plays out until its time budget (default 1 s) runs out. Past its deadline
 either answers with its best action so far.
@@ -33,8 +35,9 @@ from server.rules.shithead import Shithead
 
 View = dict[str, Any]
 
-#: Default budget: playouts per decision, shared among the candidate actions.
-DEFAULT_ITERATIONS = 96
+#: Default budget: playouts per decision, shared among the candidate actions (p99 about 160 ms
+#: of CPU on this project's 2-core machine; docs/benchmarks.md).
+DEFAULT_ITERATIONS = 192
 #: Actions per playout before the position is scored by the cards held: most playouts reach
 #: the end of the game (a 60-action horizon, scored by the cards held, lost more often).
 DEFAULT_HORIZON = 150
@@ -117,12 +120,13 @@ class ShitheadStrongBot:
         iterations: int = DEFAULT_ITERATIONS,
         horizon: int = DEFAULT_HORIZON,
         seconds: float | None = SAFETY_SECONDS,
+        halving: bool = True,
     ) -> None:
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.horizon = horizon
         self.seconds = seconds
-        self.halving = False
+        self.halving = halving
         self.basic = ShitheadBasicBot(seed)
         self.guard = RepeatGuard()
         self.remembered: set[int] = set()
@@ -183,25 +187,27 @@ class ShitheadStrongBot:
         default: Action,
         deadline: Deadline | None = None,
     ) -> Action:
-        """The candidate with the lowest mean chance of losing; stops at ``deadline`` (after one
-        sample) with the best so far.
-
-        With ``halving`` the budget is spent in rounds (sequential halving): each round plays
-        every remaining candidate out on the same fresh samples, then drops the worse half by
-        the mean so far, so the close contenders get most of the playouts."""
+        """The candidate with the lowest mean chance of losing, by sequential halving: each
+        round plays every remaining candidate out on the same fresh samples, then keeps the
+        better half by the mean so far, so the close contenders get most of the playouts
+        (:func:`schedule`). Each round ends at its share of ``deadline`` at the latest; past
+        it (after one sample) the best so far wins."""
         me: int = view["seat"]
         rng = self.rng
-        deadline = deadline or Deadline(None)
-        alive = list(range(len(cands)))
         totals = [0.0] * len(cands)
         counts = [0] * len(cands)
-        rounds = max(1, math.ceil(math.log2(len(cands)))) if self.halving else 1
-        per_round = max(4, self.iterations // rounds)
-        started = False
-        for _ in range(rounds):
-            per = max(4 if not self.halving else 2, per_round // len(alive))
-            for _ in range(per):  # every pass after the first one starts with samples complete
-                if started and deadline.passed():
+
+        def mean(j: int) -> tuple[float, bool]:
+            return totals[j] / max(counts[j], 1), cands[j] != default
+
+        alive = list(range(len(cands)))
+        plan = schedule(len(cands), self.iterations, self.halving)
+        ends = (deadline or Deadline(None)).shares(len(plan))
+        for (width, samples), end in zip(plan, ends, strict=True):
+            if width < len(alive):
+                alive = sorted(alive, key=mean)[:width]
+            for _ in range(samples):
+                if counts[alive[0]] and end.passed():
                     break
                 base = sample_shithead(view, rng, burned, self.picked_on)
                 values: list[float] = []
@@ -209,22 +215,34 @@ class ShitheadStrongBot:
                     g = base.clone()
                     g.apply(me, cands[j])
                     values.append(playout(g, me, self.horizon, rng))
-                    if started and deadline.passed():
+                    if counts[alive[0]] and end.passed():
                         break
                 if len(values) < len(alive):
                     break  # a half-done sample would favour the actions tried first
                 for j, v in zip(alive, values, strict=True):
                     totals[j] += v
                     counts[j] += 1
-                started = True
-            if deadline.passed() or len(alive) <= 1:
-                break
-            alive.sort(key=lambda j: (totals[j] / max(counts[j], 1), cands[j] != default))
-            alive = alive[: max(1, (len(alive) + 1) // 2)]
-        if not self.halving:
-            alive = list(range(len(cands)))
-        best = min(alive, key=lambda j: (totals[j] / max(counts[j], 1), cands[j] != default))
-        return cands[best]
+        return cands[min(alive, key=mean)]
+
+
+def schedule(n: int, iterations: int, halving: bool = True) -> list[tuple[int, int]]:
+    """Sequential halving's rounds for ``n`` candidates and a budget of ``iterations``
+    playouts: per round, how many candidates are still compared and on how many samples.
+    Without ``halving``, one round: every candidate on the same samples.
+
+    >>> schedule(7, 192)
+    [(7, 9), (4, 16), (2, 32)]
+    >>> schedule(7, 192, halving=False)
+    [(7, 27)]
+    """
+    if not halving or n <= 2:
+        return [(n, max(4, iterations // n))]
+    rounds = math.ceil(math.log2(n))
+    plan = []
+    for _ in range(rounds):
+        plan.append((n, max(2, iterations // rounds // n)))
+        n = (n + 1) // 2
+    return plan
 
 
 class ShitheadExpertBot(ShitheadStrongBot):
