@@ -7,10 +7,10 @@ suits never matter) is tried on positions sampled from the view
 policy for every seat, to its end or for ``horizon`` actions, where the chance of losing is
 estimated from the cards each player still holds. The action with the lowest mean chance of
 losing wins; the playouts go mostly to the close contenders (sequential halving,
-:func:`schedule`). ``strong``'s budget is a number of playouts per decision (``iterations``),
-so the same seed gives the same decisions, with a safety deadline it never reaches on a quiet
-machine; ``expert`` plays out until its time budget (default 1 s) runs out. Past its deadline
-either answers with its best action so far.
+:mod:`server.bots.halving`). ``strong``'s budget is a number of playouts per decision
+(``iterations``), so the same seed gives the same decisions, with a safety deadline it never
+reaches on a quiet machine; ``expert`` plays out until its time budget (default 1 s) runs out.
+Past its deadline either answers with its best action so far.
 
 It remembers every card it has seen in public during the game: a card once seen and now nowhere
 in public has been burned, which sharpens the samples (the view alone still suffices). Once the
@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from typing import Any
 
 from protocol.cards import TWO, parse_card, parse_cards
 from server.bots.base import EXPERT_SECONDS, SAFETY_SECONDS, Deadline
+from server.bots.halving import best, schedule
 from server.bots.sampling import sample_shithead, shithead_public
 from server.bots.shithead_basic import RepeatGuard, ShitheadBasicBot, danger_next
 from server.bots.shithead_policy import choose_play, face_up_value
@@ -187,62 +189,26 @@ class ShitheadStrongBot:
         default: Action,
         deadline: Deadline | None = None,
     ) -> Action:
-        """The candidate with the lowest mean chance of losing, by sequential halving: each
-        round plays every remaining candidate out on the same fresh samples, then keeps the
-        better half by the mean so far, so the close contenders get most of the playouts
-        (:func:`schedule`). Each round ends at its share of ``deadline`` at the latest; past
-        it (after one sample) the best so far wins."""
+        """The candidate with the lowest mean chance of losing, the playouts shared by
+        sequential halving (:mod:`server.bots.halving`); stops at ``deadline`` (after one
+        sample) with the best so far."""
         me: int = view["seat"]
         rng = self.rng
-        totals = [0.0] * len(cands)
-        counts = [0] * len(cands)
 
-        def mean(j: int) -> tuple[float, bool]:
-            return totals[j] / max(counts[j], 1), cands[j] != default
+        def draw() -> tuple[Callable[[int], float], float]:
+            base = sample_shithead(view, rng, burned, self.picked_on)
 
-        alive = list(range(len(cands)))
+            def value(j: int) -> float:
+                g = base.clone()
+                g.apply(me, cands[j])
+                return -playout(g, me, self.horizon, rng)
+
+            return value, 1.0
+
         plan = schedule(len(cands), self.iterations, self.halving)
-        ends = (deadline or Deadline(None)).shares(len(plan))
-        for (width, samples), end in zip(plan, ends, strict=True):
-            if width < len(alive):
-                alive = sorted(alive, key=mean)[:width]
-            for _ in range(samples):
-                if counts[alive[0]] and end.passed():
-                    break
-                base = sample_shithead(view, rng, burned, self.picked_on)
-                values: list[float] = []
-                for j in alive:
-                    g = base.clone()
-                    g.apply(me, cands[j])
-                    values.append(playout(g, me, self.horizon, rng))
-                    if counts[alive[0]] and end.passed():
-                        break
-                if len(values) < len(alive):
-                    break  # a half-done sample would favour the actions tried first
-                for j, v in zip(alive, values, strict=True):
-                    totals[j] += v
-                    counts[j] += 1
-        return cands[min(alive, key=mean)]
-
-
-def schedule(n: int, iterations: int, halving: bool = True) -> list[tuple[int, int]]:
-    """Sequential halving's rounds for ``n`` candidates and a budget of ``iterations``
-    playouts: per round, how many candidates are still compared and on how many samples.
-    Without ``halving``, one round: every candidate on the same samples.
-
-    >>> schedule(7, 192)
-    [(7, 9), (4, 16), (2, 32)]
-    >>> schedule(7, 192, halving=False)
-    [(7, 27)]
-    """
-    if not halving or n <= 2:
-        return [(n, max(4, iterations // n))]
-    rounds = math.ceil(math.log2(n))
-    plan = []
-    for _ in range(rounds):
-        plan.append((n, max(2, iterations // rounds // n)))
-        n = (n + 1) // 2
-    return plan
+        preferred = cands.index(default) if default in cands else None
+        found = best(range(len(cands)), plan, deadline or Deadline(None), draw, preferred)
+        return cands[found]
 
 
 class ShitheadExpertBot(ShitheadStrongBot):

@@ -11,7 +11,8 @@ import pytest
 from protocol.cards import parse_card
 from server.bots import shithead_strong
 from server.bots.base import Deadline
-from server.bots.shithead_strong import ShitheadStrongBot, candidates, schedule
+from server.bots.halving import schedule
+from server.bots.shithead_strong import ShitheadStrongBot, candidates
 from server.rules.base import Action
 from server.rules.shithead import Shithead
 
