@@ -22,7 +22,7 @@ PARTS = {
     "writing frames (framing, socket writes)": [
         ("flush", "server/net/"),
         ("_write", "server/net/"),
-        ("text_frame", "server/net/"),
+        ("framed", "server/net/"),
         ("send", "websockets/"),
         ("serialize", "websockets/"),
     ],

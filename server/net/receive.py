@@ -44,7 +44,12 @@ class DirectConnection(ServerConnection):
         self._binary = False
         self._failed = False
         self._direct = False  # frames are read here (see the module docstring)
-        self._partial = b""  # the start of a frame not yet complete
+        # the start of a frame not yet complete, and its whole length once its header is in:
+        # later pieces are appended in place until it is, so a frame that comes a byte at a
+        # time costs time in proportion to its length, not to the square of it
+        self._held = bytearray()
+        self._need = 0
+        self.held_copied = 0  # bytes copied into (or moved within) ``_held``, in all
 
     def deliver_to(self, callback: Callable[[str | bytes], None]) -> None:
         """From now on, call ``callback`` with each message (first those already received)."""
@@ -63,42 +68,69 @@ class DirectConnection(ServerConnection):
         if not self._direct:
             super().data_received(data)
             return
-        if self._partial:
-            data, self._partial = self._partial + data, b""
         protocol = self.protocol
+        held = self._held
+        chunk: bytes | bytearray = data  # whole frames are read from ``data`` itself
+        if held:
+            held += data
+            self.held_copied += len(data)
+            if len(held) < self._need and protocol.state is State.OPEN:
+                return  # the frame is not complete yet
+            chunk = held
         limit = protocol.max_message_size
         if protocol.max_fragment_size is not None:
             limit = min(limit or protocol.max_fragment_size, protocol.max_fragment_size)
-        pos, end = 0, len(data)
+        pos, end, need = 0, len(chunk), 0
         while pos < end:
             if protocol.state is not State.OPEN or end - pos < 2:
                 break
-            first, second = data[pos], data[pos + 1]
+            first, second = chunk[pos], chunk[pos + 1]
             size = second & 0x7F
             head = 6  # two bytes, then the mask
             if size == 126:
                 if end - pos < 4:
                     break
-                size = int.from_bytes(data[pos + 2 : pos + 4], "big")
+                size = int.from_bytes(chunk[pos + 2 : pos + 4], "big")
                 head = 8
             if not second & 0x80 or size == 127 or first & 0x70 or (limit and size > limit):
                 self._direct = False  # unusual: websockets reads the rest (and refuses it)
-                super().data_received(data[pos:])
+                self._hand_over(chunk, pos)
                 return
             stop = pos + head + size
             if stop > end:
+                need = stop - pos
                 break
             if (first == 0x81 or first == 0x82) and protocol.current_size is None:
-                payload = apply_mask(data[pos + head : stop], data[pos + head - 4 : pos + head])
+                payload = apply_mask(chunk[pos + head : stop], chunk[pos + head - 4 : pos + head])
                 self._message(payload, first == 0x82)
             else:  # a control frame or a fragment: websockets' own handling, one whole frame
-                super().data_received(data[pos:stop])
+                super().data_received(bytes(chunk[pos:stop]))
             pos = stop
         if pos < end:
-            if protocol.state is State.OPEN:
-                self._partial = data[pos:]
-            else:
-                super().data_received(data[pos:])
+            self._keep(chunk, pos, need)
+        elif chunk is held:
+            held.clear()
+
+    def _keep(self, chunk: bytes | bytearray, pos: int, need: int) -> None:
+        """Hold ``chunk[pos:]``, the start of a frame ``need`` bytes long (0: its header is not
+        all in yet): copied in once, or moved once to the front of what is held."""
+        if self.protocol.state is not State.OPEN:
+            self._hand_over(chunk, pos)
+            return
+        held = self._held
+        if chunk is not held:
+            held += memoryview(chunk)[pos:]
+            self.held_copied += len(chunk) - pos
+        elif pos:
+            del held[:pos]
+            self.held_copied += len(chunk)  # (what is left of it)
+        self._need = need
+
+    def _hand_over(self, chunk: bytes | bytearray, pos: int) -> None:
+        """Give websockets' parser the stream from ``chunk[pos:]`` on."""
+        rest = bytes(chunk[pos:])
+        self._held.clear()
+        super().data_received(rest)
 
     def process_event(self, event: Event) -> None:
         if not isinstance(event, Frame):  # the handshake's request

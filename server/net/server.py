@@ -704,14 +704,10 @@ def _response(
     return Response(status, reasons.get(status, "OK"), Headers(pairs), body)
 
 
-def text_frame(data: bytes) -> bytes:
-    """One unfragmented, unmasked text frame (RFC 6455 5.2) as a server sends it when no
-    extension was negotiated: the bytes websockets' own framing would write for it."""
-    return _header(len(data)) + data
-
-
 def framed(texts: list[str]) -> bytes:
-    """:func:`text_frame` of each text, in order, as one piece (each payload copied once)."""
+    """Each text as one unfragmented, unmasked text frame (RFC 6455 5.2), in order, as one
+    piece (each payload copied once): what a server sends when no extension was negotiated,
+    the bytes websockets' own framing would write for them."""
     parts = []
     for text in texts:
         data = text.encode()

@@ -3,12 +3,13 @@ so every change to a room is serialised. It owns the clock, the timers, the bot 
 store calls, and performs the core's outputs in order (a ``Persist`` is awaited before anything
 after it is sent).
 
-With the in-memory stores (nothing to wait for), an input that arrives while the room is idle
-(its task waiting, nothing queued) is handled at once, in the caller's turn of the event loop,
-instead of waking the task for it: the same steps in the same order, without a queue hop per
-input (should it have to wait after all, the room's task finishes it before anything queued
-after it). With Redis every input goes through the task: the client's timeouts belong to the
-task that runs the call, and the caller may be no task at all (a frame's read, a timer).
+With stores whose calls complete at once (``completes_at_once``: the in-memory ones, nothing
+to wait for), an input that arrives while the room is idle (its task waiting, nothing queued)
+is handled at once, in the caller's turn of the event loop, instead of waking the task for it:
+the same steps in the same order, without a queue hop per input (should it have to wait after
+all, the room's task finishes it before anything queued after it). With Redis every input goes
+through the task: the client's timeouts belong to the task that runs the call, and the caller
+may be no task at all (a frame's read, a timer).
 """
 
 from __future__ import annotations
@@ -53,8 +54,6 @@ from server.rooms.outputs import (
 )
 from server.rooms.seats import error_frame
 from server.store.base import RoomStore, StoreUnavailable, WriteRejected
-from server.store.leaderboard import MemoryLeaderboards
-from server.store.memory import MemoryStore
 
 if TYPE_CHECKING:
     from server.rooms.manager import RoomManager
@@ -137,9 +136,7 @@ class RoomActor:
         self._wake: asyncio.Future[None] | None = None  # set while the task waits for input
         self._busy = False  # an input is being handled (at once, or by the task)
         # inputs handled at once only when nothing they do waits on I/O (see the docstring)
-        self._at_once = isinstance(store, MemoryStore) and isinstance(
-            manager.boards, MemoryLeaderboards
-        )
+        self._at_once = store.completes_at_once and manager.boards.completes_at_once
         self._timers: dict[TimerKey, asyncio.TimerHandle] = {}
         self._bot_tasks: set[asyncio.Task[None]] = set()
         self._bots: dict[tuple[int, str], Bot] = {}

@@ -37,7 +37,7 @@ deleted at once and the history of its games stays ``history_ttl`` seconds (24 h
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 #: Seconds a room lives after its last write, and its history after it closes (Redis).
 ROOM_TTL = 24 * 3600.0
@@ -113,6 +113,11 @@ class RoomGone(WriteRejected):
 
 class RoomStore(ABC):
     """Async storage of room records by room code (see the module docstring for the checks)."""
+
+    #: Whether calls finish without waiting on I/O (the in-memory stores). Only then does the
+    #: room actor handle an input in its caller's turn: a client's timeouts (Redis) belong to
+    #: the task that runs the call, and the caller may be no task at all.
+    completes_at_once: ClassVar[bool] = False
 
     @abstractmethod
     async def create(self, code: str, record: dict[str, Any], *, fence: int = 0) -> bool:

@@ -31,7 +31,7 @@ import datetime
 import hashlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Literal, get_args
+from typing import ClassVar, Literal, get_args
 
 GameName = Literal["shithead", "sheepshead"]
 GAMES: tuple[GameName, ...] = get_args(GameName)
@@ -130,6 +130,9 @@ class Entry:
 class Leaderboards(ABC):
     """Where finished results are recorded and boards are read."""
 
+    #: Whether calls finish without waiting on I/O (as :attr:`RoomStore.completes_at_once`).
+    completes_at_once: ClassVar[bool] = False
+
     @abstractmethod
     async def record(
         self, board: Board, player: Player, score: int, *, event: str | None = None
@@ -168,6 +171,8 @@ def ranked(
 
 class MemoryLeaderboards(Leaderboards):
     """The in-memory default: boards in dicts, lost when the process exits."""
+
+    completes_at_once = True
 
     def __init__(self) -> None:
         self._scores: dict[str, dict[str, int]] = {}

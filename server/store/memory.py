@@ -42,6 +42,8 @@ def _plain(value: Any) -> Any:
 class MemoryStore(RoomStore):
     """Room records and action logs in dicts, copied in and out as a real store would."""
 
+    completes_at_once = True
+
     def __init__(
         self, history_ttl: float = HISTORY_TTL, clock: Callable[[], float] = time.monotonic
     ) -> None:

@@ -61,7 +61,7 @@ def test_a_shithead_hint_is_shown_and_marked(
     page.click('[data-act="host"][data-op="start"]')  # the empty seat gets a bot
     page.wait_for_selector('[data-act="ready"]')
     # the swap is simultaneous: once the bot is ready nothing moves until Ann does
-    page.wait_for_function("window.cardroom.state.view.seats[1].ready === true")
+    page.wait_for_function("() => window.cardroom.state.view.seats[1].ready === true")
     version = page.evaluate("window.cardroom.state.version")
     hint = ask_hint(page)
     assert hint["version"] == version and hint["seat"] == 0
@@ -82,7 +82,7 @@ def test_a_shithead_hint_is_shown_and_marked(
     shoot(page, "hints-web-shithead.png")
     # "Do it" sends the suggestion as it is
     page.click('[data-act="hint-use"]')
-    page.wait_for_function(f"window.cardroom.state.version > {version}")
+    page.wait_for_function(f"() => window.cardroom.state.version > {version}")
     assert page.locator(".hint-reason").count() == 0  # a hint lasts for its version only
     assert not errors
 
