@@ -44,6 +44,20 @@ class Deadline:
     def passed(self) -> bool:
         return self.at is not None and time.perf_counter() > self.at
 
+    def shares(self, parts: int) -> list[Deadline]:
+        """``parts`` deadlines that split the time left into equal shares, the last one this
+        deadline (each one never, if this one is never)."""
+        if self.at is None:
+            return [Deadline(None) for _ in range(parts)]
+        now = time.perf_counter()
+        step = (self.at - now) / parts
+        out = []
+        for k in range(1, parts + 1):
+            d = Deadline(None)
+            d.at = self.at if k == parts else now + k * step
+            out.append(d)
+        return out
+
 
 class Bot(Protocol):
     """A policy for one seat. ``view`` is that seat's view; the result must be one of its legal

@@ -163,6 +163,7 @@ class Bidder:
         self.rng = rng
         self.samples = samples
         self.bury_candidates = bury_candidates
+        self.pick_bonus = 0.0
 
     def choose(self, view: View, default: Action, deadline: Deadline) -> Action:
         """The decision for ``view``; ``default`` is the heuristic's (kept on ties)."""
@@ -192,6 +193,8 @@ class Bidder:
             return float(result.units[me])
 
         means, used = compare(dealer.sample, candidates, play, self.samples, self.rng, deadline)
+        if phase == "pick":
+            means[0] += self.pick_bonus
         return pick_best(candidates, means, used, default)
 
 

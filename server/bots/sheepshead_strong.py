@@ -19,9 +19,11 @@ safety deadline it never reaches on a quiet machine; ``expert`` searches until i
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from server.bots.base import EXPERT_SECONDS, SAFETY_SECONDS, Deadline
+from server.bots.halving import best, schedule
 from server.bots.sampling import SheepsheadSampler
 from server.bots.sheepshead_basic import SheepsheadBasicBot, table_from_view
 from server.bots.sheepshead_bidding import Bidder
@@ -59,8 +61,10 @@ class SheepsheadStrongBot:
         bury_candidates: int = DEFAULT_BURY_CANDIDATES,
         seconds: float | None = SAFETY_SECONDS,
         exact_cards: int = EXACT_CARDS,
+        halving: bool = False,
     ) -> None:
         self.rng = random.Random(seed)
+        self.halving = halving
         self.iterations = iterations
         self.exact_cards = exact_cards
         self.seconds = seconds
@@ -80,39 +84,32 @@ class SheepsheadStrongBot:
         return Action("play", (self.search(view, cards, deadline),))
 
     def search(self, view: View, cards: list[int], deadline: Deadline | None = None) -> int:
-        """The card with the best mean units over sampled deals; stops at ``deadline`` (after
-        one sample) with the best so far."""
-        deadline = deadline or Deadline(None)
+        """The card with the best weighted mean units over sampled deals, the playouts shared
+        by sequential halving if ``halving`` (:mod:`server.bots.halving`); stops at
+        ``deadline`` (after one sample) with the best so far."""
         me: int = view["seat"]
         sampler = SheepsheadSampler(view)
         rng = self.rng
-        totals = dict.fromkeys(cards, 0.0)
-        weight = 0.0
         fallback = choose_card(table_from_view(view), rng)
-        samples = max(4, self.iterations // len(cards))
-        for done in range(samples):  # each pass starts with ``done`` samples complete
-            if done and deadline.passed():
-                break
+
+        def draw() -> tuple[Callable[[int], float], float] | None:
             found = sampler.sample_weighted(rng)
             if found is None:
-                break
+                return None
             game, w = found
-            values: list[float] = []
-            for c in cards:
+
+            def value(j: int) -> float:
                 child = game.clone()
-                child.apply(me, PLAY[c])
-                values.append(evaluate(child, me, rng, self.exact_cards))
-                if done and deadline.passed():
-                    break
-            if len(values) < len(cards):
-                break  # a half-done sample would favour the cards tried first
-            for c, v in zip(cards, values, strict=True):
-                totals[c] += w * v
-            weight += w
-        if weight <= 0.0:
-            return fallback
-        # Ties go to the heuristic's card (every card has the same weight: compare totals).
-        return max(cards, key=lambda c: (totals[c], c == fallback))
+                child.apply(me, PLAY[cards[j]])
+                return evaluate(child, me, rng, self.exact_cards)
+
+            return value, w
+
+        plan = schedule(len(cards), self.iterations, self.halving)
+        found = best(
+            range(len(cards)), plan, deadline or Deadline(None), draw, cards.index(fallback)
+        )
+        return cards[found]
 
 
 class SheepsheadExpertBot(SheepsheadStrongBot):

@@ -1,14 +1,16 @@
 """The ``strong`` and ``expert`` Shithead bots: Monte Carlo search over determinised positions.
 
 The swap phase and face-down flips use the ``basic`` heuristics (a flip is a blind choice). For
-any other decision with a real choice, each candidate action is tried on positions sampled from
-the view (:func:`~server.bots.sampling.sample_shithead`), and the game is played on by the
-heuristic policy for every seat, to its end or for ``horizon`` actions, where the chance of
-losing is estimated from the cards each player still holds. The action with the lowest mean
-chance of losing wins. ``strong``'s budget is a number of playouts per decision (``iterations``),
-so the same seed gives the same decisions, with a safety deadline it never reaches on a quiet
-machine; ``expert`` plays out until its time budget (default 1 s) runs out. Past its deadline
-either answers with its best action so far.
+any other decision with a real choice, each candidate action (one per rank and number of cards:
+suits never matter) is tried on positions sampled from the view
+(:func:`~server.bots.sampling.sample_shithead`), and the game is played on by the heuristic
+policy for every seat, to its end or for ``horizon`` actions, where the chance of losing is
+estimated from the cards each player still holds. The action with the lowest mean chance of
+losing wins; the playouts go mostly to the close contenders (sequential halving,
+:mod:`server.bots.halving`). ``strong``'s budget is a number of playouts per decision
+(``iterations``), so the same seed gives the same decisions, with a safety deadline it never
+reaches on a quiet machine; ``expert`` plays out until its time budget (default 1 s) runs out.
+Past its deadline either answers with its best action so far.
 
 It remembers every card it has seen in public during the game: a card once seen and now nowhere
 in public has been burned, which sharpens the samples (the view alone still suffices). Once the
@@ -21,10 +23,12 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from typing import Any
 
 from protocol.cards import TWO, parse_card, parse_cards
 from server.bots.base import EXPERT_SECONDS, SAFETY_SECONDS, Deadline
+from server.bots.halving import best, schedule
 from server.bots.sampling import sample_shithead, shithead_public
 from server.bots.shithead_basic import RepeatGuard, ShitheadBasicBot, danger_next
 from server.bots.shithead_policy import choose_play, face_up_value
@@ -33,8 +37,9 @@ from server.rules.shithead import Shithead
 
 View = dict[str, Any]
 
-#: Default budget: playouts per decision, shared among the candidate actions.
-DEFAULT_ITERATIONS = 96
+#: Default budget: playouts per decision, shared among the candidate actions (p99 about 160 ms
+#: of CPU on this project's 2-core machine; docs/benchmarks.md).
+DEFAULT_ITERATIONS = 192
 #: Actions per playout before the position is scored by the cards held: most playouts reach
 #: the end of the game (a 60-action horizon, scored by the cards held, lost more often).
 DEFAULT_HORIZON = 150
@@ -86,10 +91,22 @@ def playout(g: Shithead, me: int, horizon: int, rng: random.Random) -> float:
     return loss_chance(g, me)
 
 
-def candidates(legal: list[Action]) -> list[Action]:
-    """The actions worth comparing: every play, and one pick-up (adding the least useful
-    face-up card when a card must be added)."""
-    plays = [a for a in legal if a.kind == "play"]
+def candidates(legal: list[Action], default: Action | None = None) -> list[Action]:
+    """The actions worth comparing: one play per rank and number of cards (suits never
+    matter, SH-1.1; ``default`` stands for its kind when it is one), and one pick-up (adding
+    the least useful face-up card when a card must be added).
+
+    >>> legal = [Action.from_str(s) for s in ("play 7C", "play 7H", "play 7C 7H", "pickup")]
+    >>> [a.to_str() for a in candidates(legal, Action.from_str("play 7H"))]
+    ['play 7H', 'play 7C 7H', 'pickup']
+    """
+    kinds: dict[tuple[int, int], Action] = {}
+    for a in legal:
+        if a.kind == "play":
+            key = (a.cards[0] >> 2, len(a.cards))
+            if key not in kinds or a == default:
+                kinds[key] = a
+    plays = list(kinds.values())
     pickups = [a for a in legal if a.kind == "pickup"]
     if pickups:
         plays.append(min(pickups, key=lambda a: face_up_value(a.cards[0]) if a.cards else -1))
@@ -105,11 +122,13 @@ class ShitheadStrongBot:
         iterations: int = DEFAULT_ITERATIONS,
         horizon: int = DEFAULT_HORIZON,
         seconds: float | None = SAFETY_SECONDS,
+        halving: bool = True,
     ) -> None:
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.horizon = horizon
         self.seconds = seconds
+        self.halving = halving
         self.basic = ShitheadBasicBot(seed)
         self.guard = RepeatGuard()
         self.remembered: set[int] = set()
@@ -154,12 +173,12 @@ class ShitheadStrongBot:
         burned = self._remember(view)
         if view["phase"] == "swap" or legal[0].kind == "flip":
             return self.basic.choose(view)
-        cands = candidates(legal)
+        default = choose_play(legal, parse_cards(view["pile"]), None, danger_next(view))
+        cands = candidates(legal, default)
         if len(cands) == 1:
             return cands[0]
         if self.guard.repeats(view):
             return legal[self.rng.randrange(len(legal))]
-        default = choose_play(legal, parse_cards(view["pile"]), None, danger_next(view))
         return self.search(view, cands, burned, default, deadline)
 
     def search(
@@ -170,29 +189,26 @@ class ShitheadStrongBot:
         default: Action,
         deadline: Deadline | None = None,
     ) -> Action:
-        """The candidate with the lowest mean chance of losing; stops at ``deadline`` (after one
+        """The candidate with the lowest mean chance of losing, the playouts shared by
+        sequential halving (:mod:`server.bots.halving`); stops at ``deadline`` (after one
         sample) with the best so far."""
         me: int = view["seat"]
         rng = self.rng
-        totals = [0.0] * len(cands)
-        per = max(4, self.iterations // len(cands))
-        deadline = deadline or Deadline(None)
-        for done in range(per):  # each pass starts with ``done`` samples complete
-            if done and deadline.passed():
-                break
+
+        def draw() -> tuple[Callable[[int], float], float]:
             base = sample_shithead(view, rng, burned, self.picked_on)
-            values: list[float] = []
-            for action in cands:
+
+            def value(j: int) -> float:
                 g = base.clone()
-                g.apply(me, action)
-                values.append(playout(g, me, self.horizon, rng))
-                if done and deadline.passed():
-                    break
-            if len(values) < len(cands):
-                break  # a half-done sample would favour the actions tried first
-            totals = [t + v for t, v in zip(totals, values, strict=True)]
-        best = min(range(len(cands)), key=lambda j: (totals[j], cands[j] != default))
-        return cands[best]
+                g.apply(me, cands[j])
+                return -playout(g, me, self.horizon, rng)
+
+            return value, 1.0
+
+        plan = schedule(len(cands), self.iterations, self.halving)
+        preferred = cands.index(default) if default in cands else None
+        found = best(range(len(cands)), plan, deadline or Deadline(None), draw, preferred)
+        return cands[found]
 
 
 class ShitheadExpertBot(ShitheadStrongBot):

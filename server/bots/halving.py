@@ -1,0 +1,89 @@
+"""Sequential halving: how the strong bots share their playouts among the candidate actions.
+
+Each round plays every remaining candidate out on the same fresh samples (common random numbers:
+the candidates are compared on equal terms), then keeps the better half by the mean so far, so
+the close contenders get most of the budget and the clearly worse ones little (Karnin, Koren and
+Somekh, "Almost optimal exploration in multi-armed bandits", 2013). Each round ends at its share
+of the deadline at the latest; past it, after one sample, the best candidate so far wins.
+
+>>> import random
+>>> rng = random.Random(1)
+>>> def draw():  # candidate j is worth j on average
+...     noise = rng.random()
+...     return (lambda j: j + noise), 1.0
+>>> best([0, 1, 2, 3, 4], schedule(5, 60), Deadline(None), draw)
+4
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+from server.bots.base import Deadline
+
+#: A sample drawn for the search: the value of each candidate (by index) on it, and the weight
+#: of the sample (1 unless the samples are importance-weighted); ``None`` if none could be drawn.
+Draw = Callable[[], tuple[Callable[[int], float], float] | None]
+
+
+def schedule(n: int, iterations: int, halving: bool = True) -> list[tuple[int, int]]:
+    """The rounds for ``n`` candidates and a budget of ``iterations`` playouts: per round, how
+    many candidates are still compared and on how many samples. Without ``halving``, or with
+    two candidates, one round: every candidate on the same samples.
+
+    >>> schedule(7, 192)
+    [(7, 9), (4, 16), (2, 32)]
+    >>> schedule(7, 192, halving=False)
+    [(7, 27)]
+    """
+    if not halving or n <= 2:
+        return [(n, max(4, iterations // n))]
+    rounds = math.ceil(math.log2(n))
+    plan = []
+    for _ in range(rounds):
+        plan.append((n, max(2, iterations // rounds // n)))
+        n = (n + 1) // 2
+    return plan
+
+
+def best(
+    candidates: Sequence[int],
+    plan: list[tuple[int, int]],
+    deadline: Deadline,
+    draw: Draw,
+    preferred: int | None = None,
+) -> int:
+    """The candidate (an index) with the highest weighted mean value over the rounds of
+    ``plan``; ties go to ``preferred``, and so does the answer if no sample was drawn."""
+    totals = dict.fromkeys(candidates, 0.0)
+    weights = dict.fromkeys(candidates, 0.0)
+
+    def mean(j: int) -> tuple[float, bool]:
+        return totals[j] / weights[j] if weights[j] else 0.0, j == preferred
+
+    alive = list(candidates)
+    for (width, samples), end in zip(plan, deadline.shares(len(plan)), strict=True):
+        if width < len(alive):
+            alive = sorted(alive, key=mean, reverse=True)[:width]
+        for _ in range(samples):
+            started = weights[alive[0]] > 0.0
+            if started and end.passed():
+                break
+            drawn = draw()
+            if drawn is None:
+                break
+            value, w = drawn
+            values: list[float] = []
+            for j in alive:
+                values.append(value(j))
+                if started and end.passed():
+                    break
+            if len(values) < len(alive):
+                break  # a half-done sample would favour the candidates tried first
+            for j, v in zip(alive, values, strict=True):
+                totals[j] += w * v
+                weights[j] += w
+    if preferred is not None and not weights[alive[0]]:
+        return preferred
+    return max(alive, key=mean)
