@@ -2,9 +2,12 @@
 
 From the TCP accept until its HTTP request has arrived, a connection is a handshake in
 progress: counted per address (the socket's peer; a trusted proxy reads whole requests itself,
-so its connections count only in the total) and in all, and closed at once over either cap or
-when it has not sent its request within ``open_timeout`` (slowloris: such connections hold a
-file descriptor each and would otherwise starve ``/healthz`` and every other client). Once the
+so its connections count only in the total) and in all, and closed when it has not sent its
+request within ``open_timeout`` (slowloris: such connections hold a file descriptor each and
+would otherwise starve ``/healthz`` and every other client). Over the per-address cap the new
+connection is closed at once; over the global one, the oldest handshake in progress is (a
+client that sends its request at once, as every real one does, is through long before it
+would be the oldest, so half-open connections from many addresses cannot lock it out). Once the
 request is in, the client's budget key is known (:mod:`server.net.address`, proxy-aware) and
 kept on the connection; a WebSocket handshake is then refused with 403 for a foreign browser
 ``Origin`` and 503 over the open-connection caps. Each refusal is counted in
@@ -101,8 +104,12 @@ class Admission:
         self.door = door
         self.metrics = metrics
         self.max_handshakes = handshake_cap(door.max_handshakes)
-        self.handshakes = 0
+        self.in_progress: dict[int, Gated] = {}  # handshakes in progress, oldest first
         self.per_peer: dict[str, int] = {}  # handshakes in progress per peer key
+
+    @property
+    def handshakes(self) -> int:
+        return len(self.in_progress)
 
     # handshakes in progress
 
@@ -113,16 +120,16 @@ class Admission:
         ip = address.parse_ip(conn.peer) if conn.peer else None
         proxied = ip is not None and self.door.proxies.trusts(ip)
         key = "" if proxied else address.key(ip)  # "": counted in the total only
-        cap = None
-        if self.handshakes >= self.max_handshakes:
-            cap = Cap.HANDSHAKES
-        elif key and self.per_peer.get(key, 0) >= self.door.max_handshakes_per_address:
-            cap = Cap.HANDSHAKES_PER_ADDRESS
-        if cap is not None:
-            self.metrics.refused.labels(cap.value).inc()
+        if key and self.per_peer.get(key, 0) >= self.door.max_handshakes_per_address:
+            self.metrics.refused.labels(Cap.HANDSHAKES_PER_ADDRESS.value).inc()
             transport.abort()  # nothing read yet: nothing to answer, and no descriptor kept
             return
-        self.handshakes += 1
+        while self.handshakes >= self.max_handshakes:
+            oldest = next(iter(self.in_progress.values()))
+            self.metrics.refused.labels(Cap.HANDSHAKES.value).inc()
+            self.settled(oldest)
+            oldest.transport.abort()
+        self.in_progress[id(conn)] = conn
         if key:
             self.per_peer[key] = self.per_peer.get(key, 0) + 1
         conn.opening_key = key
@@ -136,7 +143,7 @@ class Admission:
             return
         conn.opening.cancel()
         conn.opening = None
-        self.handshakes -= 1
+        del self.in_progress[id(conn)]
         key = conn.opening_key
         if key:
             left = self.per_peer.pop(key, 1) - 1
