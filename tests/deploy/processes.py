@@ -82,6 +82,11 @@ class Serve:
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
             self.process.wait(10)
+        self._close_pipe()
+
+    def _close_pipe(self) -> None:
+        if self.process is not None and self.process.stdout is not None:
+            self.process.stdout.close()
 
     def stop(self) -> None:
         """SIGTERM (a graceful stop), then SIGKILL if it takes too long."""
@@ -92,8 +97,7 @@ class Serve:
             self.process.wait(10)
         except subprocess.TimeoutExpired:
             self.kill()
-        if self.process.stdout is not None:
-            self.process.stdout.close()
+        self._close_pipe()
 
     def __enter__(self) -> Serve:
         return self.start()
