@@ -19,7 +19,6 @@ from websockets.exceptions import InvalidStatus
 
 from clients import CardroomClient
 from server.bench.redis_server import RedisServer
-from tests.deploy.processes import Nginx
 from tests.deploy.stack import Stack, stack
 from tests.server.test_redis_crash import Acked, assert_log_holds, play, play_to_the_end
 from tests.web.conftest import CHROMIUM_ARGS, STEP_MS, create_room, shithead_click_turn
@@ -27,10 +26,6 @@ from tests.web.conftest import CHROMIUM_ARGS, STEP_MS, create_room, shithead_cli
 PEOPLE = 300
 ADDRESSES = 30  # 10 people an address: a family, a café, a school's NAT
 TURNS = 20  # human turns each table plays (whole games: the SIGKILL test and the browser)
-
-pytestmark = pytest.mark.skipif(
-    Nginx.binary() is None, reason="nginx is not installed (make pytest installs it)"
-)
 
 
 @pytest.fixture
