@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
+from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
+from websockets.typing import Origin
 
 from clients import CardroomClient
 from server.bench.redis_server import RedisServer
@@ -96,6 +98,16 @@ async def test_one_address_behind_the_proxy_is_still_capped(deployment: Stack) -
         # someone else, behind the same proxy, is still let in
         other = await CardroomClient.connect(deployment.url, local_addr=("127.0.3.2", 0))
         await asyncio.gather(other.close(), *(c.close() for c in let_in))
+
+
+async def test_a_page_of_another_site_is_refused_through_the_proxy(deployment: Stack) -> None:
+    own = deployment.base  # the Host nginx forwards, port included: the page's own origin
+    ws = await connect(deployment.url, origin=Origin(own), local_addr=source(0))
+    await ws.close()
+    with pytest.raises(InvalidStatus) as refused:
+        await connect(deployment.url, origin=Origin("https://evil.example"), local_addr=source(0))
+    assert refused.value.response.status_code == 403
+    assert sum(deployment.metric('cardroom_connections_refused_total{cap="origin"}')) == 1
 
 
 def test_a_browser_plays_a_game_through_the_proxy(deployment: Stack) -> None:
