@@ -36,6 +36,9 @@ log = logging.getLogger(__name__)
 #: File descriptors per handshake in progress the process keeps for everything else (open
 #: WebSockets, Redis, files): the global cap is at most a quarter of the descriptor limit.
 FD_SHARE = 4
+#: Descriptors kept free beside open WebSockets and handshakes: the listening socket, Redis's
+#: pool, the event loop's own, a health check's connection.
+FD_RESERVE = 100
 
 
 class Cap(StrEnum):
@@ -61,17 +64,30 @@ class Door:
     open_timeout: float = 10.0
 
 
-def handshake_cap(configured: int) -> int:
+def descriptors() -> int | None:
+    """The process's file descriptor limit (``None``: unlimited)."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
+def handshake_cap(configured: int, fds: int | None) -> int:
     """The global cap on handshakes in progress: the setting, at most a quarter of the
     process's file descriptors (so half-open connections cannot take them all).
 
-    >>> 1 <= handshake_cap(10**9) <= resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-    True
+    >>> handshake_cap(1000, 300), handshake_cap(1000, 65536), handshake_cap(1000, None)
+    (75, 1000, 1000)
     """
-    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft == resource.RLIM_INFINITY:
-        return configured
-    return max(1, min(configured, soft // FD_SHARE))
+    return configured if fds is None else max(1, min(configured, fds // FD_SHARE))
+
+
+def connection_cap(configured: int, fds: int | None, handshakes: int) -> int:
+    """The cap on open WebSockets: the setting, at most what the descriptors left beside the
+    handshakes and :data:`FD_RESERVE` can hold (past it, accepting fails for everyone).
+
+    >>> connection_cap(10_000, 300, 75), connection_cap(10_000, 1024, 256)
+    (125, 668)
+    """
+    return configured if fds is None else max(1, min(configured, fds - handshakes - FD_RESERVE))
 
 
 class Gated(DirectConnection):
@@ -103,7 +119,16 @@ class Admission:
     def __init__(self, door: Door, metrics: Metrics) -> None:
         self.door = door
         self.metrics = metrics
-        self.max_handshakes = handshake_cap(door.max_handshakes)
+        fds = descriptors()
+        self.max_handshakes = handshake_cap(door.max_handshakes, fds)
+        self.max_connections = connection_cap(door.max_connections, fds, self.max_handshakes)
+        if self.max_connections < door.max_connections:
+            log.warning(
+                "%d file descriptors: at most %d WebSockets (not %d); raise `ulimit -n`",
+                fds,
+                self.max_connections,
+                door.max_connections,
+            )
         self.in_progress: dict[int, Gated] = {}  # handshakes in progress, oldest first
         self.per_peer: dict[str, int] = {}  # handshakes in progress per peer key
 
@@ -178,7 +203,7 @@ class Admission:
         origin = headers.get("Origin")
         if origin is not None and not self.origin_allowed(origin, conn.host):
             cap = Cap.ORIGIN
-        elif open_here >= self.door.max_connections:
+        elif open_here >= self.max_connections:
             cap = Cap.GLOBAL
         elif from_client >= self.door.max_per_address:
             cap = Cap.PER_ADDRESS

@@ -1,4 +1,5 @@
-"""Slowloris: connections that never finish their HTTP request cannot starve the others.
+"""Slowloris, and descriptors: connections that never finish their HTTP request, or more
+WebSockets than the process can hold, cannot starve the others.
 
 The server runs as its own process with 300 file descriptors (as the probe of issue 19 did):
 before handshakes in progress were counted, 290 half-sent requests from one address made
@@ -8,12 +9,17 @@ all, refused at once over a cap, closed after ``--open-timeout``, and counted.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
 import socket
 import time
 from pathlib import Path
 
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
+
+from server.net.admission import FD_RESERVE
 from tests.deploy.processes import Serve, closed_by_peer, half_sent, http
 
 OPEN_TIMEOUT = 3.0
@@ -76,3 +82,26 @@ def test_half_sent_requests_from_many_addresses_meet_the_global_cap(tmp_path: Pa
             assert wait_closed(socks, OPEN_TIMEOUT + 3) == len(socks)
         refused = metric(srv.port, 'cardroom_connections_refused_total{cap="handshakes"}')
         assert refused >= len(socks) - 2 * 75
+
+
+async def test_websockets_beyond_what_the_descriptors_hold_are_refused(tmp_path: Path) -> None:
+    # before: with 300 descriptors, 286 of 290 WebSockets opened and /healthz got no answer
+    # (accept failed for everyone); now the cap is what the descriptors hold: 300 - 75 - 100
+    with Serve([], tmp_path / "serve.log", nofile=300) as srv:
+        held, statuses = [], []
+        async with asyncio.timeout(60):
+            for i in range(290):  # 45 an address: under --max-per-address
+                try:
+                    ws = await connect(
+                        f"ws://127.0.0.1:{srv.port}/", local_addr=(f"127.0.4.{1 + i // 45}", 0)
+                    )
+                    held.append(ws)
+                except InvalidStatus as exc:
+                    statuses.append(exc.response.status_code)
+            health = await asyncio.to_thread(healthy_throughout, srv.port, 4)
+            counted = await asyncio.to_thread(
+                metric, srv.port, 'cardroom_connections_refused_total{cap="global"}'
+            )
+            await asyncio.gather(*(ws.close() for ws in held))
+        assert len(held) == 300 - 75 - FD_RESERVE and statuses == [503] * (290 - len(held))
+        assert health == [200] * 4 and counted == 290 - len(held)
