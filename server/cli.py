@@ -139,7 +139,10 @@ def serve(argv: list[str]) -> int:
         help="seconds a new connection has to send hello before it is closed",
     )
     parser.add_argument(
-        "--max-connections", type=int, default=10_000, help="open WebSockets in this process"
+        "--max-connections",
+        type=int,
+        default=10_000,
+        help="open WebSockets in this process (at most what its file descriptor limit holds)",
     )
     parser.add_argument(
         "--max-per-address",

@@ -105,7 +105,7 @@ class Gated(DirectConnection):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
-        # uvloop's transports are not asyncio.Transport instances, though they are ones
+        # uvloop's transports act as asyncio.Transport without subclassing it
         self.door.accepted(self, cast(asyncio.Transport, transport))
 
     def connection_lost(self, exc: Exception | None) -> None:
