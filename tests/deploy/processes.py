@@ -5,6 +5,7 @@ HTTP from a chosen loopback source address (so the server sees different people)
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import re
 import resource
@@ -19,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+PR_SET_PDEATHSIG = 1  # prctl(2)
 LISTENING = re.compile(rb"cardroom serving on http://[^:]+:(\d+)/")
 
 
@@ -50,6 +52,7 @@ class Serve:
         nofile = self.nofile
 
         def limit() -> None:  # in the child, before it runs Python
+            die_with_parent()
             if nofile is not None:
                 resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
 
@@ -107,6 +110,12 @@ class Serve:
         self.kill()
 
 
+def die_with_parent() -> None:
+    """In a child: SIGKILL it if the test process dies first (even SIGKILLed itself)."""
+    if sys.platform == "linux":
+        ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
 def _read_until(pipe: object, pattern: re.Pattern[bytes], timeout: float) -> bytes:
     seen = b""
     fd = pipe.fileno()  # type: ignore[attr-defined]
@@ -148,7 +157,9 @@ class Nginx:
         command = [binary, "-p", str(self.directory), "-c", str(conf), "-e", error_log]
         check = subprocess.run([*command, "-t"], capture_output=True, text=True, timeout=30)
         assert check.returncode == 0, check.stderr
-        self.process = subprocess.Popen(command, stderr=subprocess.DEVNULL)
+        self.process = subprocess.Popen(
+            command, stderr=subprocess.DEVNULL, preexec_fn=die_with_parent
+        )
         return self
 
     def __exit__(self, *exc: object) -> None:
