@@ -39,8 +39,10 @@ class Serve:
         nofile: int | None = None,
         cwd: Path = ROOT,
         host: str = "127.0.0.1",
+        env: dict[str, str] | None = None,
     ) -> None:
         self.args = [*args]
+        self.env = env or {}
         self.log = log
         self.nofile = nofile
         self.cwd = cwd
@@ -65,7 +67,7 @@ class Serve:
                 stdout=subprocess.PIPE,
                 stderr=err,
                 preexec_fn=limit,
-                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                env={**os.environ, "PYTHONUNBUFFERED": "1", **self.env},
             )
         assert self.process.stdout is not None
         seen = _read_until(self.process.stdout, LISTENING, timeout)
