@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8765
 
-.PHONY: serve test lint typecheck pytest bench sim clean schema chromium
+.PHONY: serve test lint typecheck pytest bench sim clean schema chromium nginx
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,13 +31,18 @@ lint: $(VENV)/.installed-dev
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy protocol server clients tests
 
-pytest: $(VENV)/.installed-dev chromium
+pytest: $(VENV)/.installed-dev chromium nginx
 	$(BIN)/pytest -q
 
 # The browser tests drive Debian's Chromium (Playwright's own download does not work here);
 # CI runs as root on a fresh Debian machine, so install it there when it is missing.
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
+
+# The deployment tests (tests/deploy/) run Debian's nginx in front of two processes, the same
+# way; it lives in /usr/sbin, which a non-root PATH may lack.
+nginx:
+	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y nginx; }
 
 bench: $(VENV)/.installed
 	$(BIN)/cardroom bench rules

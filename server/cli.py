@@ -65,6 +65,7 @@ def serve(argv: list[str]) -> int:
     import asyncio
     import logging
 
+    from server.net.address import Proxies, ProxyHeader
     from server.net.server import CardroomServer, ServerConfig
     from server.rooms.seats import RoomSettings
 
@@ -87,7 +88,42 @@ def serve(argv: list[str]) -> int:
         "--origin",
         action="append",
         dest="origins",
-        help="allowed browser Origin (repeat; default: any)",
+        help="a browser Origin allowed besides the server's own (repeat; '*': any; default: "
+        "only pages this server's host served; clients that send no Origin are always let in)",
+    )
+    parser.add_argument(
+        "--trusted-proxy",
+        action="append",
+        dest="trusted_proxies",
+        metavar="CIDR",
+        default=None,
+        help="a proxy (address or network) whose forwarded client address is believed "
+        "(repeat; default: $CARDROOM_TRUSTED_PROXIES, comma-separated; unset: none)",
+    )
+    parser.add_argument(
+        "--proxy-header",
+        choices=[h.value for h in ProxyHeader],
+        default=ProxyHeader.X_FORWARDED_FOR.value,
+        help="the header the trusted proxy writes the client's address into",
+    )
+    parser.add_argument(
+        "--open-timeout",
+        type=float,
+        default=10.0,
+        help="seconds a new connection has to finish its HTTP request and handshake",
+    )
+    parser.add_argument(
+        "--max-handshakes",
+        type=int,
+        default=1000,
+        help="connections still sending their request, in all (at most a quarter of the "
+        "file descriptor limit)",
+    )
+    parser.add_argument(
+        "--max-handshakes-per-address",
+        type=int,
+        default=16,
+        help="connections still sending their request from one address (not a trusted proxy)",
     )
     parser.add_argument(
         "--rate",
@@ -103,10 +139,16 @@ def serve(argv: list[str]) -> int:
         help="seconds a new connection has to send hello before it is closed",
     )
     parser.add_argument(
-        "--max-connections", type=int, default=10_000, help="open WebSockets in this process"
+        "--max-connections",
+        type=int,
+        default=10_000,
+        help="open WebSockets in this process (at most what its file descriptor limit holds)",
     )
     parser.add_argument(
-        "--max-per-address", type=int, default=50, help="open WebSockets from one IP address"
+        "--max-per-address",
+        type=int,
+        default=50,
+        help="open WebSockets from one client address (IPv6: one /64)",
     )
     parser.add_argument(
         "--no-trim-memory",
@@ -137,6 +179,13 @@ def serve(argv: list[str]) -> int:
     origins = None
     if args.origins:
         origins = (*args.origins, None)  # non-browser clients send no Origin
+    proxies = args.trusted_proxies
+    if proxies is None:
+        proxies = os.environ.get("CARDROOM_TRUSTED_PROXIES", "").replace(",", " ").split()
+    try:
+        Proxies.parse(proxies)
+    except ValueError as exc:
+        parser.error(f"--trusted-proxy: {exc}")
     config = ServerConfig(
         host=args.host,
         port=args.port,
@@ -146,6 +195,11 @@ def serve(argv: list[str]) -> int:
         hello_timeout=args.hello_timeout,
         max_connections=args.max_connections,
         max_per_address=args.max_per_address,
+        trusted_proxies=tuple(proxies),
+        proxy_header=ProxyHeader(args.proxy_header),
+        open_timeout=args.open_timeout,
+        max_handshakes=args.max_handshakes,
+        max_handshakes_per_address=args.max_handshakes_per_address,
         trim_memory=args.trim_memory,
         compression=args.compression,
         redis_url=args.redis,

@@ -93,8 +93,18 @@ class Metrics:
         self.actions: dict[tuple[str, str], int] = {}
         self.refused = Counter(
             "cardroom_connections_refused",
-            "WebSocket handshakes refused over a connection cap, by cap",
+            "Connections refused at the door, by cap (see server/net/admission.py Cap)",
             ["cap"],
+            registry=r,
+        )
+        self.handshakes = Gauge(
+            "cardroom_handshakes_in_progress",
+            "Accepted connections whose HTTP request has not arrived yet",
+            registry=r,
+        )
+        self.open_timeouts = Counter(
+            "cardroom_handshakes_timed_out",
+            "Connections closed for not sending their HTTP request within open_timeout",
             registry=r,
         )
         self.refusals = Counter(

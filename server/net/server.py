@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import functools
 import gc
 import gzip
 import itertools
@@ -42,12 +43,12 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 from websockets.protocol import State
-from websockets.typing import Origin
 
 from protocol import messages as m
 from protocol.errors import ErrorCode
 from server.metrics import Metrics
-from server.net import api
+from server.net import address, api
+from server.net.admission import Admission, Cap, Door, Gated
 from server.net.limits import TokenBucket
 from server.net.receive import DirectConnection
 from server.net.static import CSP, StaticFiles, accepts_gzip
@@ -89,11 +90,19 @@ class ServerConfig:
     burst: float = 40.0
     strikes: int = 10  # consecutive bad frames before the connection is closed with 1008
     flood_limit: int = 100  # consecutive rate-limited frames before it is closed with 1008
-    origins: tuple[str | None, ...] | None = None  # browser Origins allowed (None: any)
+    # browser Origins allowed besides the server's own host ("*": any; None entries, meaning
+    # "no Origin", are kept for older callers: clients that send none are always let in)
+    origins: tuple[str | None, ...] | None = None
     outbox: int = 512  # frames queued for a client before it is dropped as too slow
     hello_timeout: float = 10.0  # seconds a new connection has to say hello (else 1008)
     max_connections: int = 10_000  # open WebSockets in this process; more are refused (503)
-    max_per_address: int = 50  # open WebSockets from one IP address; more are refused (503)
+    max_per_address: int = 50  # open WebSockets from one client address (IPv6: /64); 503
+    # peers whose X-Forwarded-For (or Forwarded) names the client (CIDRs; none by default)
+    trusted_proxies: tuple[str, ...] = ()
+    proxy_header: address.ProxyHeader = address.ProxyHeader.X_FORWARDED_FOR
+    open_timeout: float = 10.0  # seconds from the accept to the end of the handshake
+    max_handshakes: int = 1000  # handshakes in progress (at most a quarter of the fd limit)
+    max_handshakes_per_address: int = 16  # ... from one peer address (a proxy: not capped)
     trim_memory: bool = True  # collect and return freed memory to the system after closes
     # permessage-deflate: "off" declines it (measured: it cost about a quarter of the server's
     # CPU per action and 40 KiB per connection; see docs/benchmarks.md), "deflate" accepts it
@@ -241,7 +250,20 @@ class CardroomServer:
         self.static: StaticFiles | None = None
         self._closes = 0
         self._trim: asyncio.TimerHandle | None = None
-        self.per_address: dict[str, int] = {}
+        self.per_address: dict[str, int] = {}  # open WebSockets per client key
+        c = self.config
+        self.admission = Admission(
+            Door(
+                proxies=address.Proxies.parse(c.trusted_proxies, c.proxy_header),
+                origins=tuple(o for o in c.origins or () if o is not None),
+                max_connections=c.max_connections,
+                max_per_address=c.max_per_address,
+                max_handshakes=c.max_handshakes,
+                max_handshakes_per_address=c.max_handshakes_per_address,
+                open_timeout=c.open_timeout,
+            ),
+            self.metrics,
+        )
         self._dirty: list[Connection] = []  # connections with frames to flush this turn
 
     # outgoing frames
@@ -276,10 +298,13 @@ class CardroomServer:
             self.config.port,
             process_request=self._http,
             max_size=self.config.max_frame,
-            origins=_origins(self.config.origins),
+            open_timeout=self.config.open_timeout,
             server_header=SERVER_NAME,
             compression="deflate" if self.config.compression == "deflate" else None,
-            create_connection=DirectConnection,
+            # counted from the accept (see server.net.admission); a DirectConnection
+            create_connection=cast(
+                type[ServerConnection], functools.partial(Gated, door=self.admission)
+            ),
         )
 
     @property
@@ -328,8 +353,10 @@ class CardroomServer:
     # HTTP on the same port
 
     async def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+        assert isinstance(connection, Gated)
+        self.admission.requested(connection, request)  # _address(connection) is known now
         if request.headers.get("Upgrade", "").lower() == "websocket":
-            return self._admit(connection)
+            return self._admit(connection, request.headers)
         path, _, query = request.path.partition("?")
         if path == "/healthz":
             return await self._health()
@@ -363,17 +390,17 @@ class CardroomServer:
             extra += [("Content-Encoding", "gzip"), ("Vary", "Accept-Encoding")]
         return _response(status, body, "application/json", extra)
 
-    def _admit(self, connection: ServerConnection) -> Response | None:
-        """Refuse a WebSocket handshake over the global or per-address cap (HTTP 503)."""
-        why = None
-        if len(self.connections) >= self.config.max_connections:
-            why = "global"
-        elif self.per_address.get(_address(connection), 0) >= self.config.max_per_address:
-            why = "per_address"
-        if why is None:
-            return None
-        self.metrics.refused.labels(why).inc()
-        return _response(503, b"too many connections; try again later\n", "text/plain")
+    def _admit(self, connection: Gated, headers: Headers) -> Response | None:
+        """Refuse a WebSocket handshake from a foreign browser page (403) or over the global
+        or per-address cap (503)."""
+        here = self.per_address.get(_address(connection), 0)
+        match self.admission.admit(connection, headers, len(self.connections), here):
+            case None:
+                return None
+            case Cap.ORIGIN:
+                return _response(403, b"this page's origin may not connect\n", "text/plain")
+            case _:
+                return _response(503, b"too many connections; try again later\n", "text/plain")
 
     def _static(self, path: str, headers: Headers) -> Response:
         """The web client's files (from memory), ``/r/CODE`` share links, else 404."""
@@ -739,17 +766,15 @@ def _resume(ws: ServerConnection) -> None:
         ws.transport.resume_reading()
 
 
-def _origins(allowed: tuple[str | None, ...] | None) -> list[Origin | None] | None:
-    """The browser Origins ``websockets`` should accept (``None`` in the list: no Origin)."""
-    if allowed is None:
-        return None
-    return [Origin(o) if o is not None else None for o in allowed]
-
-
 def _address(ws: ServerConnection) -> str:
-    """The peer's IP address (its port left out), for the per-address cap."""
+    """The client's key for per-address budgets: behind a trusted proxy the forwarded
+    address, IPv6 by its /64 (:mod:`server.net.address`; known once the request is in)."""
+    client = getattr(ws, "client", None)
+    if isinstance(client, str):
+        return client
     peer = ws.remote_address
-    return str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+    ip = address.parse_ip(str(peer[0])) if isinstance(peer, tuple) and peer else None
+    return address.key(ip)
 
 
 def trim_memory() -> None:

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import redis.exceptions as rex
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
@@ -24,6 +24,8 @@ from server.store.base import StoreUnavailable
 #: Seconds to wait for Redis to accept or answer before calling it unavailable.
 TIMEOUT = 2.0
 PREFIX = "cr"
+#: Connections to Redis a process keeps at most (commands beyond wait for one, up to TIMEOUT).
+POOL_SIZE = 64
 
 # Errors that mean "Redis cannot take this now", as opposed to a bug in a command.
 _UNAVAILABLE: tuple[type[BaseException], ...] = (
@@ -52,14 +54,22 @@ def connect(url: str, timeout: float = TIMEOUT) -> Redis:
     command meets a dead socket and the retry opens a fresh one, so callers see the outage
     only while Redis is really down. Every script is safe to run twice.
     """
-    return Redis.from_url(
+    # A pool that makes a command wait for a free connection: redis-py's default pool fails
+    # at once (MaxConnectionsError) past 100 commands in flight, which 300 people on two
+    # processes reached (tests/deploy/test_deployment.py); Redis runs them one at a time anyway.
+    pool = BlockingConnectionPool.from_url(
         url,
+        max_connections=POOL_SIZE,
+        timeout=timeout,
         socket_timeout=timeout,
         socket_connect_timeout=timeout,
         retry=Retry(NoBackoff(), 1),
         retry_on_error=[rex.ConnectionError],
         health_check_interval=30,
     )
+    client = Redis(connection_pool=pool)
+    client.auto_close_connection_pool = True  # closed with the client (as Redis.from_url does)
+    return client
 
 
 @contextmanager

@@ -3,6 +3,7 @@ code (Docker does not run here; the same topology runs for real in the multi-pro
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import subprocess
 import sys
@@ -121,3 +122,29 @@ def test_the_image_runs_the_cli_it_installs(serve_help: str) -> None:
     for flag in (w for w in command if w.startswith("--")):
         assert flag in serve_help
     assert "/healthz" in text  # the health check asks the server's own health page
+
+
+def test_the_processes_trust_only_the_proxy_network(
+    compose: dict[str, Any], serve_help: str
+) -> None:
+    # issue 19 finding 3: behind nginx every person looked like nginx's address, so the 51st
+    # person per process was refused; the processes believe X-Forwarded-For from nginx only
+    assert "CARDROOM_TRUSTED_PROXIES" in serve_help
+    (subnet,) = [c["subnet"] for c in compose["networks"]["default"]["ipam"]["config"]]
+    network = ipaddress.ip_network(subnet)
+    proxy = compose["services"]["proxy"]
+    assert "networks" not in proxy  # on the default network, whose range is pinned above
+    for name, service in cardroom_services(compose).items():
+        trusted = service["environment"]["CARDROOM_TRUSTED_PROXIES"].replace(",", " ").split()
+        assert [ipaddress.ip_network(t) for t in trusted] == [network], name
+        assert "--trusted-proxy" not in service["command"]  # one place says it: the env
+    assert network.is_private
+
+
+def test_nginx_forwards_the_client_address_and_the_host_as_sent() -> None:
+    text = (ROOT / "deploy" / "nginx.conf").read_text()
+    # the address nginx saw, not one a client appended to (the server reads the right-most)
+    assert "proxy_set_header X-Forwarded-For $remote_addr;" in text
+    # the port too: a page's Origin (http://localhost:8080) must match the Host it reached
+    assert "proxy_set_header Host $http_host;" in text
+    assert re.search(r"client_header_timeout\s+\d+s;", text)  # slow requests end at nginx
