@@ -46,6 +46,7 @@ from websockets.typing import Origin
 
 from protocol import messages as m
 from protocol.errors import ErrorCode
+from server.bots.pool import MAX_QUEUED_PER_OWNER, BotPool, default_workers
 from server.metrics import Metrics
 from server.net import api
 from server.net.limits import TokenBucket
@@ -101,6 +102,9 @@ class ServerConfig:
     rooms: RoomSettings = field(default_factory=RoomSettings)
     web_root: Path | None = WEB_ROOT
     redis_url: str | None = None  # rooms, history and leaderboards in Redis (None: memory)
+    bot_workers: int = field(default_factory=default_workers)  # processes for slow bots
+    # bot requests the rooms of one address may have waiting; more get the basic bot at once
+    bot_queue_per_address: int = MAX_QUEUED_PER_OWNER
 
 
 class Connection:
@@ -233,6 +237,9 @@ class CardroomServer:
             health=self.stores.health,
             # a store that outlives this process: rooms come back when their players do
             load_on_demand=self.stores.redis is not None,
+            bot_pool=BotPool(
+                self.config.bot_workers, max_queued_per_owner=self.config.bot_queue_per_address
+            ),
         )
         self.connections: dict[int, Connection] = {}
         self._ids = itertools.count(1)
