@@ -20,6 +20,7 @@ BENCHES = {
     "room": "server.bench.room",
     "redis": "server.bench.redis",
     "takeover": "server.bench.takeover",
+    "bots": "server.bench.bots",
 }
 
 

@@ -63,14 +63,18 @@ class Histogram:
         self.counts[bisect.bisect_left(self.bounds, value)] += 1
         self.sum += value
 
-    def family(self) -> HistogramMetricFamily:
+    def cumulative(self) -> list[tuple[str, float]]:
+        """The buckets as Prometheus counts them: each one counting every bucket below it."""
         cumulative: list[tuple[str, float]] = []
         total = 0
         for bound, count in zip((*map(repr, self.bounds), "+Inf"), self.counts, strict=True):
             total += count
             cumulative.append((bound, total))
+        return cumulative
+
+    def family(self) -> HistogramMetricFamily:
         return HistogramMetricFamily(
-            self.name, self.documentation, buckets=cumulative, sum_value=self.sum
+            self.name, self.documentation, buckets=self.cumulative(), sum_value=self.sum
         )
 
 
@@ -90,7 +94,14 @@ class _Hot(Collector):
         yield actions
         yield m.latency.family()
         yield m.persist.family()
-        yield m.bot_wait.family()
+        waits = HistogramMetricFamily(
+            "cardroom_bot_wait_seconds",
+            "Seconds a room's bot request or hint waited in the fair queue for a worker, by level",
+            labels=["level"],
+        )
+        for level, histogram in sorted(m.bot_waits.items()):
+            waits.add_metric([level], histogram.cumulative(), histogram.sum)
+        yield waits
         if m.bot_stats is not None:
             yield from _bot_families(m.bot_stats, m.bot_held)
 
@@ -155,14 +166,17 @@ class Metrics:
             "Storing one accepted action in the room store, before it is acknowledged",
             PERSIST_BUCKETS,
         )
-        self.bot_wait = Histogram(
-            "cardroom_bot_wait_seconds",
-            "Seconds a room's bot request or hint waited in the fair queue for a worker",
-            BOT_WAIT_BUCKETS,
-        )
+        self.bot_waits: dict[str, Histogram] = {}  # level -> queue waits (a few levels)
         self.bot_stats: PoolStats | None = None
         self.bot_held: Callable[[], tuple[int, int]] = lambda: (0, 0)
         r.register(_Hot(self))
+
+    def bot_wait(self, level: str, seconds: float) -> None:
+        """A bot request of ``level`` waited ``seconds`` for a worker."""
+        histogram = self.bot_waits.get(level)
+        if histogram is None:
+            histogram = self.bot_waits[level] = Histogram("", "", BOT_WAIT_BUCKETS)
+        histogram.observe(seconds)
 
     def watch_bots(self, stats: PoolStats, held: Callable[[], tuple[int, int]]) -> None:
         """Export the bot pool's counts, and ``held()``: the bot states the rooms hold."""

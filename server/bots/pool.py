@@ -159,11 +159,11 @@ class BotPool:
         factories: Mapping[str, str] | None = None,
         max_queued: int = MAX_QUEUED,
         max_queued_per_owner: int = MAX_QUEUED_PER_OWNER,
-        observe_wait: Callable[[float], None] | None = None,
+        observe_wait: Callable[[str, float], None] | None = None,
     ) -> None:
         """``factories``: ``{level: "module:name"}``, bots the workers make for that level
         instead (tests inject slow or failing ones); ``observe_wait``: called with each
-        request's seconds in the queue."""
+        request's level and seconds in the queue."""
         self.workers = default_workers() if workers is None else max(1, workers)
         self.grace = grace
         self.think = think
@@ -301,7 +301,7 @@ class BotPool:
                 if job is None:
                     continue
                 if self.observe_wait is not None:
-                    self.observe_wait(time.monotonic() - job.queued_at)
+                    self.observe_wait(job.level, time.monotonic() - job.queued_at)
             if job.future.done():  # its caller stopped waiting (cancelled)
                 continue
             self._run(worker, job)

@@ -74,9 +74,7 @@ class RoomManager:
         self._closing: set[asyncio.Task[None]] = set()
         self._loading: dict[str, asyncio.Future[RoomActor | Elsewhere | None]] = {}
         self.cluster: Cluster | None = None  # several processes on one Redis (set by the server)
-        self.bot_pool = bot_pool or BotPool()
-        self.bot_pool.observe_wait = metrics.bot_wait.observe
-        metrics.watch_bots(self.bot_pool.stats, self.bot_states)
+        self.use_bot_pool(bot_pool or BotPool())
 
     # connections
 
@@ -100,6 +98,12 @@ class RoomManager:
         """The connection's player id on the boards (a digest of its device token), if any."""
         device = self.devices.get(conn)
         return player_id(device) if device else None
+
+    def use_bot_pool(self, pool: BotPool) -> None:
+        """Think with ``pool`` (before any room asks a bot), its counts in this server's metrics."""
+        self.bot_pool = pool
+        pool.observe_wait = self.metrics.bot_wait
+        self.metrics.watch_bots(pool.stats, self.bot_states)
 
     def owner_of(self, conn: int) -> str | None:
         """The address a connection came from, if its outbox knows it (a socket's does): the
