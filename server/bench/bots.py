@@ -104,7 +104,7 @@ async def _fill(client: CardroomClient, level: str) -> None:
                 await client.host("add_bot", seat=seat, level="basic")
 
 
-async def _room(
+async def play_room(
     url: str,
     level: str,
     stop: Callable[[], bool],
@@ -113,10 +113,13 @@ async def _room(
     turn_timer: int | None = None,
     on_state: Callable[[State, float], None] | None = None,
     until_version: int | None = None,
+    local: str | None = None,
 ) -> None:
     """One Sheepshead room of four ``level`` bots and its creator, hands dealt one after
-    another until ``stop()`` (or ``until_version``); the creator acts at once if ``act``."""
-    async with CardroomClient.connect(url, timeout=60) as client:
+    another until ``stop()`` (or ``until_version``); the creator acts at once if ``act``
+    (``local``: the loopback address its connection comes from, such as ``127.0.0.2``)."""
+    options: dict[str, Any] = {} if local is None else {"local_addr": (local, 0)}
+    async with CardroomClient.connect(url, timeout=60, **options) as client:
         await client.create("sheepshead", seats=5, name="P", turn_timer=turn_timer)
         await _fill(client, level)
         await client.host("start")
@@ -182,7 +185,7 @@ async def fairness(args: argparse.Namespace) -> dict[str, Any]:
         try:
             # warm the workers first: a worker's start is not a decision's wait
             await asyncio.wait_for(
-                _room(url, "strong", lambda: False, act=True, until_version=6), 60
+                play_room(url, "strong", lambda: False, act=True, until_version=6), 60
             )
             log.write_bytes(b"")
             victim = _Victim()
@@ -193,9 +196,9 @@ async def fairness(args: argparse.Namespace) -> dict[str, Any]:
 
             cpu0, server0 = time.process_time(), _tree_cpu(proc.pid)
             floods = [
-                _room(url, "expert", over, act=False, turn_timer=1) for _ in range(args.flood)
+                play_room(url, "expert", over, act=False, turn_timer=1) for _ in range(args.flood)
             ]
-            mine = _room(url, "strong", over, act=True, on_state=victim.on_state)
+            mine = play_room(url, "strong", over, act=True, on_state=victim.on_state)
             await asyncio.wait_for(asyncio.gather(*floods, mine), args.seconds + 120)
             cpu, server_cpu = time.process_time() - cpu0, _tree_cpu(proc.pid) - server0
             waits = _wait_quantiles(port, "strong")
@@ -229,7 +232,7 @@ async def memory(args: argparse.Namespace) -> dict[str, Any]:
         proc = _start_server(port, extra, args.code, Path(tmp) / "server.log")
         try:
             await asyncio.wait_for(
-                _room(url, "strong", lambda: False, act=True, until_version=8), 60
+                play_room(url, "strong", lambda: False, act=True, until_version=8), 60
             )
             await _rooms_closed(port)
             before = sum(rss_bytes(c) for c in _children(proc.pid))
@@ -238,7 +241,7 @@ async def memory(args: argparse.Namespace) -> dict[str, Any]:
 
             async def one() -> None:
                 async with gate:
-                    await _room(url, "strong", lambda: False, act=True, until_version=8)
+                    await play_room(url, "strong", lambda: False, act=True, until_version=8)
 
             await asyncio.wait_for(asyncio.gather(*(one() for _ in range(args.rooms))), 600)
             await _rooms_closed(port)
