@@ -281,18 +281,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--code", default=None, help="run the server from this checkout")
     args = parser.parse_args(argv)
     print(f"cardroom serve {' '.join(args.server_arg)} (code: {args.code or 'this checkout'})")
-    if args.what in ("fairness", "both"):
-        for key, value in asyncio.run(fairness(args)).items():
-            print(
-                f"fairness {key:32} {value:.3f}"
-                if isinstance(value, float)
-                else f"fairness {key:32} {value}"
-            )
-    if args.what in ("memory", "both"):
-        for key, value in asyncio.run(memory(args)).items():
-            print(
-                f"memory   {key:32} {value:.3f}"
-                if isinstance(value, float)
-                else f"memory   {key:32} {value}"
-            )
+    parts = {"fairness": fairness, "memory": memory}
+    for name, part in parts.items():
+        if args.what in (name, "both"):
+            for key, value in asyncio.run(part(args)).items():
+                shown = f"{value:.3f}" if isinstance(value, float) else str(value)
+                print(f"{name:9}{key:32} {shown}")
     return 0

@@ -4,9 +4,10 @@ event loop (a thread would hold the GIL). Fast levels run inline in the room's a
 Several workers (:func:`default_workers`) share one :class:`~server.bots.fair.FairQueue`:
 requests are taken round-robin by owner (the address that opened the room), then by room, so a
 room with a backlog of slow expert decisions delays another room's decision by at most one
-decision per room ahead of it, and one address's rooms share one turn per round. A timed level
-(``expert``) never takes the last free worker while there are two or more: a ``strong`` bot or a
-hint never waits behind a second's worth of expert search.
+decision per room ahead of it, and one address's rooms share one turn per round. Of two or more
+workers, the first never takes a timed level (``expert``) and the others run at a lower CPU
+priority: a ``strong`` bot or a hint never waits behind a second's worth of expert search, nor
+shares a core with one on equal terms.
 
 Workers hold no bot between decisions (see :mod:`server.bots.worker`): a decision carries the
 bot's state (``Decision.state``, kept by the room's actor) there and back, so a room's bots and
@@ -62,6 +63,9 @@ MAX_QUEUED = 4096
 #: (doubled for each such death in a row, up to :data:`MAX_RESTART_DELAY`).
 RESTART_DELAY = 0.5
 MAX_RESTART_DELAY = 30.0
+#: The niceness of every worker but the first: they may search for a second's time budget, and
+#: must not slow the first (strong bots and hints) or the server's event loop on a busy machine.
+TIMED_NICE = 10
 
 
 def default_workers() -> int:
@@ -269,9 +273,10 @@ class BotPool:
         else:
             log.warning("%s bot: %s %s; basic answers", level, why, detail)
 
-    async def census(self) -> list[dict[str, int]]:
-        """Each ready worker's own count: its ``pid``, the ``bots`` alive in it (none between
-        decisions), the ``decisions`` it made and its resident memory (``rss``, bytes)."""
+    async def census(self) -> list[dict[str, Any]]:
+        """Each ready worker's own count, in worker order: its ``pid``, the ``bots`` alive in it
+        (none between decisions), the ``decisions`` it made (``levels``: by level), its
+        resident memory (``rss``, bytes) and niceness."""
         loop = asyncio.get_running_loop()
         jobs = []
         for worker in self._workers:
@@ -287,15 +292,13 @@ class BotPool:
 
     def _dispatch(self) -> None:
         """Give every idle worker its next request: its own control requests first, then the
-        fair queue's next (a timed level only while another worker stays free for the rest)."""
-        timed_limit = max(1, self.workers - 1)
+        fair queue's next (the first worker of several takes no timed level)."""
         for worker in self._workers:
             if not worker.ready or worker.job is not None:
                 continue
             job = worker.control.popleft() if worker.control else None
             if job is None:
-                timed_running = sum(1 for w in self._workers if w.job is not None and w.job.timed)
-                accept = None if timed_running < timed_limit else _untimed
+                accept = _untimed if worker.index == 0 and self.workers > 1 else None
                 job = self._queue.pop(accept)
                 self.stats.queued = len(self._queue)
                 if job is None:
@@ -357,6 +360,8 @@ class BotPool:
                 ("--factory", f"{k}={v}") for k, v in self.factories.items()
             )
         )
+        if worker.index > 0:  # the workers that may search for a time budget yield the CPU
+            args += ["--nice", str(TIMED_NICE)]
         worker.born = time.monotonic()
         worker.proc = await asyncio.create_subprocess_exec(
             sys.executable,

@@ -11,8 +11,9 @@ Requests and replies (tuples):
 
 - ``("choose", level, game, seed, view, state)`` -> ``("done", action, state)``
 - ``("advise", game, seed, view)`` -> ``("done", action, None)``: a fresh ``strong`` bot's choice
-- ``("census",)`` -> ``("census", {"pid", "bots", "decisions", "rss"})``: the bots alive in this
-  process (none between decisions), decisions made, resident memory in bytes
+- ``("census",)`` -> ``("census", {"pid", "bots", "decisions", "levels", "rss", "nice"})``: the
+  bots alive in this process (none between decisions), decisions made (and by level), resident
+  memory in bytes, CPU niceness
 - a failure -> ``("failed", text)``
 """
 
@@ -33,7 +34,7 @@ HEADER = struct.Struct(">I")
 HINT_LEVEL = "strong"
 
 _alive: weakref.WeakSet[Any] = weakref.WeakSet()  # every bot this process made or loaded
-_decisions = 0
+_decisions: dict[str, int] = {}  # level -> decisions made here (a hint counts as its level)
 
 
 def write_frame(out: BinaryIO, value: object) -> None:
@@ -68,9 +69,12 @@ def _register(specs: list[str]) -> None:
             register(level, game, factory)
 
 
+def _count(level: str) -> None:
+    _decisions[level] = _decisions.get(level, 0) + 1
+
+
 def handle(request: tuple[Any, ...]) -> tuple[Any, ...]:
     """One request's reply (see the module docstring)."""
-    global _decisions
     from server.bots.base import make_bot
 
     match request:
@@ -78,24 +82,28 @@ def handle(request: tuple[Any, ...]) -> tuple[Any, ...]:
             bot = make_bot(level, game, seed=seed) if state is None else pickle.loads(state)
             _alive.add(bot)
             action = bot.choose(view)
-            _decisions += 1
+            _count(level)
             return ("done", action, pickle.dumps(bot, protocol=pickle.HIGHEST_PROTOCOL))
         case ("advise", str(game), int(seed), dict(view)):
             bot = make_bot(HINT_LEVEL, game, seed=seed)
             _alive.add(bot)
-            _decisions += 1
+            _count(HINT_LEVEL)
             return ("done", bot.choose(view), None)
         case ("census",):
             gc.collect()  # a bot in a reference cycle counts until collected
-            census = {"pid": os.getpid(), "bots": len(_alive), "decisions": _decisions}
-            return ("census", {**census, "rss": _rss()})
+            census = {"pid": os.getpid(), "bots": len(_alive), "rss": _rss(), "nice": os.nice(0)}
+            census["decisions"] = sum(_decisions.values())
+            return ("census", {**census, "levels": dict(_decisions)})
     return ("failed", f"unknown request {request[:1]!r}")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m server.bots.worker")
     parser.add_argument("--factory", action="append", default=[], metavar="LEVEL=module:name")
+    parser.add_argument("--nice", type=int, default=0, help="lower this process's CPU priority")
     args = parser.parse_args(argv)
+    if args.nice:
+        os.nice(args.nice)
     # replies own stdout: anything else printed goes to stderr
     out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())

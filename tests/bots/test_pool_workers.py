@@ -87,6 +87,26 @@ async def test_a_bots_state_travels_with_it_and_no_worker_keeps_a_bot() -> None:
     assert sum(c["decisions"] for c in census) == 3
 
 
+async def test_of_two_workers_the_first_never_searches_for_a_time_budget() -> None:
+    view = Sheepshead.new(5, 0, seed=5).view(1)
+    pool = BotPool(2, think=PATIENT, factories={"expert": SLOW, "strong": SLOW})
+    try:
+        experts = [
+            pool.choose("expert", "sheepshead", 1, view, share=Share("e", f"E{i}"))
+            for i in range(4)
+        ]
+        strong = [
+            pool.choose("strong", "sheepshead", 1, view, share=Share("s", "S")) for _ in range(4)
+        ]
+        await asyncio.wait_for(asyncio.gather(*experts, *strong), 60)
+        first, second = await pool.census()
+    finally:
+        await pool.close()
+    assert "expert" not in first["levels"] and first["nice"] < second["nice"]
+    assert second["levels"]["expert"] == 4
+    assert first["levels"].get("strong", 0) + second["levels"].get("strong", 0) == 4
+
+
 async def test_an_owner_over_its_queue_budget_gets_the_fallback_at_once() -> None:
     view = Sheepshead.new(5, 0, seed=5).view(1)
     pool = BotPool(1, think=PATIENT, factories={"expert": SLOW}, max_queued_per_owner=2)
