@@ -144,6 +144,12 @@ def serve(argv: list[str]) -> int:
         "(more are made by the basic bot at once)",
     )
     parser.add_argument(
+        "--bot-queue",
+        type=int,
+        default=4096,
+        help="bot decisions and hints waiting for a worker in all (more: the basic bot at once)",
+    )
+    parser.add_argument(
         "--max-expert-seats",
         type=int,
         default=2,
@@ -177,6 +183,7 @@ def serve(argv: list[str]) -> int:
             max_expert_seats=args.max_expert_seats,
         ),
         bot_queue_per_address=args.bot_queue_per_address,
+        bot_queue=args.bot_queue,
         bot_workers=args.bot_workers or default_workers(),
     )
     server = CardroomServer(config)

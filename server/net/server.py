@@ -46,7 +46,7 @@ from websockets.typing import Origin
 
 from protocol import messages as m
 from protocol.errors import ErrorCode
-from server.bots.pool import MAX_QUEUED_PER_OWNER, BotPool, default_workers
+from server.bots.pool import MAX_QUEUED, MAX_QUEUED_PER_OWNER, BotPool, default_workers
 from server.metrics import Metrics
 from server.net import api
 from server.net.limits import TokenBucket
@@ -105,6 +105,7 @@ class ServerConfig:
     bot_workers: int = field(default_factory=default_workers)  # processes for slow bots
     # bot requests the rooms of one address may have waiting; more get the basic bot at once
     bot_queue_per_address: int = MAX_QUEUED_PER_OWNER
+    bot_queue: int = MAX_QUEUED  # bot requests waiting in all; more get the basic bot at once
 
 
 class Connection:
@@ -238,7 +239,9 @@ class CardroomServer:
             # a store that outlives this process: rooms come back when their players do
             load_on_demand=self.stores.redis is not None,
             bot_pool=BotPool(
-                self.config.bot_workers, max_queued_per_owner=self.config.bot_queue_per_address
+                self.config.bot_workers,
+                max_queued=self.config.bot_queue,
+                max_queued_per_owner=self.config.bot_queue_per_address,
             ),
         )
         self.connections: dict[int, Connection] = {}

@@ -183,3 +183,24 @@ async def test_a_cancelled_request_leaves_the_queue() -> None:
         assert pool.queued == 0 and pool.stats.queued == 0
     finally:
         await pool.close()
+
+
+async def test_a_hint_waits_in_the_same_fair_queue() -> None:
+    view = Sheepshead.new(5, 0, seed=5).view(1)
+    pool = BotPool(1, think=PATIENT, factories={"expert": SLOW, "strong": SLOW})
+    order: list[str] = []
+
+    async def flood(i: int) -> None:
+        await pool.choose("expert", "sheepshead", 1, view, share=Share("m", "FLOOD"))
+        order.append(f"flood{i}")
+
+    async def hint() -> None:
+        _, level = await pool.advise("sheepshead", 1, view, share=Share("p", "PLAYER"))
+        assert level == "strong"
+        order.append("hint")
+
+    try:
+        await asyncio.wait_for(asyncio.gather(*(flood(i) for i in range(5)), hint()), 60)
+    finally:
+        await pool.close()
+    assert order.index("hint") <= 1, order
