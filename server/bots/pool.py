@@ -363,14 +363,19 @@ class BotPool:
         if worker.index > 0:  # the workers that may search for a time budget yield the CPU
             args += ["--nice", str(TIMED_NICE)]
         worker.born = time.monotonic()
-        worker.proc = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "server.bots.worker",
-            *args,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-        )
+        try:
+            worker.proc = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "server.bots.worker",
+                *args,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+            )
+        except OSError as exc:  # out of processes or descriptors: the fallback answers meanwhile
+            log.warning("bot worker %d could not start (%s); trying again", worker.index, exc)
+            self._spawn(worker, MAX_RESTART_DELAY)
+            return
         worker.reader = asyncio.create_task(self._read(worker), name=f"bot-reader-{worker.index}")
 
     async def _read(self, worker: _Worker) -> None:
@@ -388,6 +393,8 @@ class BotPool:
                 self._dispatch()
         except (asyncio.IncompleteReadError, ConnectionError):
             pass  # the worker is gone
+        except Exception:  # a garbled reply: this worker cannot be trusted any more
+            log.exception("bot worker %d: bad reply; replacing it", worker.pid)
         finally:
             await self._died(worker)
 

@@ -72,10 +72,15 @@ async def test_a_victim_rooms_bot_waits_for_one_decision_per_address_ahead(
         )
 
     await asyncio.wait_for(asyncio.gather(*floods, victim()), 120)
+    metrics = slow_server.metrics.render().decode()
     assert max(backlog) >= 5  # there was a backlog to jump
     # at most the decision running when it asked, then one per other address (a first-come
     # queue served the whole backlog first)
     assert max(between) <= 3, between
+    # the waits, decisions and queue are counted
+    assert 'cardroom_bot_wait_seconds_count{level="strong"}' in metrics
+    assert 'cardroom_bot_decisions_total{level="expert"}' in metrics
+    assert "cardroom_bot_queue " in metrics and "cardroom_bot_workers 1.0" in metrics
 
 
 async def test_a_closed_room_leaves_no_bot_state_in_the_server_or_any_worker() -> None:
