@@ -74,9 +74,10 @@ async def test_a_victim_rooms_bot_waits_for_one_decision_per_address_ahead(
     await asyncio.wait_for(asyncio.gather(*floods, victim()), 120)
     metrics = slow_server.metrics.render().decode()
     assert max(backlog) >= 5  # there was a backlog to jump
-    # at most the decision running when it asked, then one per other address (a first-come
-    # queue served the whole backlog first)
-    assert max(between) <= 3, between
+    # at most the decision running when it asked, then one per other address (3; one more
+    # for a decision answered just before it asked but counted after; a first-come queue
+    # served the whole backlog first: 8)
+    assert max(between) <= 4, between
     # the waits, decisions and queue are counted
     assert 'cardroom_bot_wait_seconds_count{level="strong"}' in metrics
     assert 'cardroom_bot_decisions_total{level="expert"}' in metrics
@@ -145,7 +146,7 @@ async def test_expert_seats_beyond_the_rooms_cap_are_refused_and_change_nothing(
 
 
 async def test_a_hung_worker_costs_a_fallback_the_game_goes_on_and_it_is_replaced() -> None:
-    server = CardroomServer(make_config(max_expert_seats=4))
+    server = CardroomServer(make_config(max_expert_seats=1))  # one expert: the rest basic
     pool = BotPool(
         1, grace=0.3, think={"expert": 0.3}, factories={"expert": "tests.bots.slow_bots:HangBot"}
     )
@@ -155,7 +156,7 @@ async def test_a_hung_worker_costs_a_fallback_the_game_goes_on_and_it_is_replace
         await asyncio.wait_for(
             play_room(server.url, "expert", lambda: False, act=True, until_version=12), 60
         )
-        await until(lambda: pool.stats.restarts >= 1 and pool.stats.workers == 1)
+        await until(lambda: pool.stats.restarts >= 1 and pool.stats.workers == 1, 60)
         metrics = server.metrics.render().decode()
     assert pool.stats.fallbacks.get(("expert", "overran"), 0) >= 1
     assert 'cardroom_bot_fallbacks_total{level="expert",why="overran"}' in metrics
