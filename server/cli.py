@@ -66,7 +66,6 @@ def serve(argv: list[str]) -> int:
     import asyncio
     import logging
 
-    from server.bots.pool import default_workers
     from server.net.server import CardroomServer, ServerConfig
     from server.rooms.seats import RoomSettings
 
@@ -184,7 +183,7 @@ def serve(argv: list[str]) -> int:
         ),
         bot_queue_per_address=args.bot_queue_per_address,
         bot_queue=args.bot_queue,
-        bot_workers=args.bot_workers or default_workers(),
+        bot_workers=args.bot_workers,
     )
     server = CardroomServer(config)
     try:

@@ -46,7 +46,7 @@ from websockets.typing import Origin
 
 from protocol import messages as m
 from protocol.errors import ErrorCode
-from server.bots.pool import MAX_QUEUED, MAX_QUEUED_PER_OWNER, BotPool, default_workers
+from server.bots.pool import MAX_QUEUED, MAX_QUEUED_PER_OWNER, BotPool
 from server.metrics import Metrics
 from server.net import api
 from server.net.limits import TokenBucket
@@ -102,7 +102,7 @@ class ServerConfig:
     rooms: RoomSettings = field(default_factory=RoomSettings)
     web_root: Path | None = WEB_ROOT
     redis_url: str | None = None  # rooms, history and leaderboards in Redis (None: memory)
-    bot_workers: int = field(default_factory=default_workers)  # processes for slow bots
+    bot_workers: int | None = None  # processes for slow bots (None: one a core, up to 4)
     # bot requests the rooms of one address may have waiting; more get the basic bot at once
     bot_queue_per_address: int = MAX_QUEUED_PER_OWNER
     bot_queue: int = MAX_QUEUED  # bot requests waiting in all; more get the basic bot at once
