@@ -20,6 +20,7 @@ BENCHES = {
     "room": "server.bench.room",
     "redis": "server.bench.redis",
     "takeover": "server.bench.takeover",
+    "bots": "server.bench.bots",
 }
 
 
@@ -170,6 +171,31 @@ def serve(argv: list[str]) -> int:
         help="keep rooms, history and leaderboards in Redis at this redis:// URL, so games "
         "survive a restart or crash (default: $REDIS_URL; unset: in memory)",
     )
+    parser.add_argument(
+        "--bot-workers",
+        type=int,
+        default=None,
+        help="processes the strong and expert bots think in (default: one a core, up to 4)",
+    )
+    parser.add_argument(
+        "--bot-queue-per-address",
+        type=int,
+        default=64,
+        help="bot decisions and hints the rooms of one address may have waiting for a worker "
+        "(more are made by the basic bot at once)",
+    )
+    parser.add_argument(
+        "--bot-queue",
+        type=int,
+        default=4096,
+        help="bot decisions and hints waiting for a worker in all (more: the basic bot at once)",
+    )
+    parser.add_argument(
+        "--max-expert-seats",
+        type=int,
+        default=2,
+        help="expert bots one room may seat (more are refused: expert_limit)",
+    )
     parser.add_argument("--log-level", default="INFO")
     args = parser.parse_args(argv)
     logging.getLogger("websockets").setLevel(logging.WARNING)
@@ -204,8 +230,14 @@ def serve(argv: list[str]) -> int:
         compression=args.compression,
         redis_url=args.redis,
         rooms=RoomSettings(
-            grace=args.grace, idle_timeout=args.idle_timeout, bot_delay=args.bot_delay
+            grace=args.grace,
+            idle_timeout=args.idle_timeout,
+            bot_delay=args.bot_delay,
+            max_expert_seats=args.max_expert_seats,
         ),
+        bot_queue_per_address=args.bot_queue_per_address,
+        bot_queue=args.bot_queue,
+        bot_workers=args.bot_workers,
     )
     server = CardroomServer(config)
     try:

@@ -9,12 +9,21 @@ update, a measurable share of the server's time per action under load.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, generate_latest
-from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily, Metric
+from prometheus_client.core import (
+    CounterMetricFamily,
+    GaugeMetricFamily,
+    HistogramMetricFamily,
+    Metric,
+)
 from prometheus_client.registry import Collector
 
+from server.bots.pool import PoolStats
+
+#: Seconds a bot request waited in the pool's queue for a worker.
+BOT_WAIT_BUCKETS = (0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0)
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 PERSIST_BUCKETS = (
     0.00005,
@@ -54,14 +63,18 @@ class Histogram:
         self.counts[bisect.bisect_left(self.bounds, value)] += 1
         self.sum += value
 
-    def family(self) -> HistogramMetricFamily:
+    def cumulative(self) -> list[tuple[str, float]]:
+        """The buckets as Prometheus counts them: each one counting every bucket below it."""
         cumulative: list[tuple[str, float]] = []
         total = 0
         for bound, count in zip((*map(repr, self.bounds), "+Inf"), self.counts, strict=True):
             total += count
             cumulative.append((bound, total))
+        return cumulative
+
+    def family(self) -> HistogramMetricFamily:
         return HistogramMetricFamily(
-            self.name, self.documentation, buckets=cumulative, sum_value=self.sum
+            self.name, self.documentation, buckets=self.cumulative(), sum_value=self.sum
         )
 
 
@@ -81,6 +94,49 @@ class _Hot(Collector):
         yield actions
         yield m.latency.family()
         yield m.persist.family()
+        waits = HistogramMetricFamily(
+            "cardroom_bot_wait_seconds",
+            "Seconds a room's bot request or hint waited in the fair queue for a worker, by level",
+            labels=["level"],
+        )
+        for level, histogram in sorted(m.bot_waits.items()):
+            waits.add_metric([level], histogram.cumulative(), histogram.sum)
+        yield waits
+        if m.bot_stats is not None:
+            yield from _bot_families(m.bot_stats, m.bot_held)
+
+
+def _bot_families(stats: PoolStats, held: Callable[[], tuple[int, int]]) -> Iterator[Metric]:
+    decisions = CounterMetricFamily(
+        "cardroom_bot_decisions", "Slow bots' decisions made in a worker", labels=["level"]
+    )
+    for level, count in sorted(stats.decisions.items()):
+        decisions.add_metric([level], count)
+    yield decisions
+    fallbacks = CounterMetricFamily(
+        "cardroom_bot_fallbacks",
+        "Slow bots' decisions the basic bot made instead, by level and why (overran: the "
+        "watchdog fired; worker_lost: the worker died or hung; queue_full, owner_full: too many "
+        "waiting; failed: the bot raised)",
+        labels=["level", "why"],
+    )
+    for (level, why), count in sorted(stats.fallbacks.items()):
+        fallbacks.add_metric([level, why], count)
+    yield fallbacks
+    yield CounterMetricFamily(
+        "cardroom_bot_worker_restarts", "Bot workers started after one died", value=stats.restarts
+    )
+    yield GaugeMetricFamily(
+        "cardroom_bot_queue", "Bot requests waiting for a worker", value=stats.queued
+    )
+    yield GaugeMetricFamily("cardroom_bot_workers", "Bot workers ready", value=stats.workers)
+    states, size = held()
+    yield GaugeMetricFamily(
+        "cardroom_bot_states", "Slow bots' states held by the open rooms", value=states
+    )
+    yield GaugeMetricFamily(
+        "cardroom_bot_state_bytes", "Bytes of the slow bots' states the open rooms hold", value=size
+    )
 
 
 class Metrics:
@@ -120,7 +176,22 @@ class Metrics:
             "Storing one accepted action in the room store, before it is acknowledged",
             PERSIST_BUCKETS,
         )
+        self.bot_waits: dict[str, Histogram] = {}  # level -> queue waits (a few levels)
+        self.bot_stats: PoolStats | None = None
+        self.bot_held: Callable[[], tuple[int, int]] = lambda: (0, 0)
         r.register(_Hot(self))
+
+    def bot_wait(self, level: str, seconds: float) -> None:
+        """A bot request of ``level`` waited ``seconds`` for a worker."""
+        histogram = self.bot_waits.get(level)
+        if histogram is None:
+            histogram = self.bot_waits[level] = Histogram("", "", BOT_WAIT_BUCKETS)
+        histogram.observe(seconds)
+
+    def watch_bots(self, stats: PoolStats, held: Callable[[], tuple[int, int]]) -> None:
+        """Export the bot pool's counts, and ``held()``: the bot states the rooms hold."""
+        self.bot_stats = stats
+        self.bot_held = held
 
     def count_actions(self, game: str, by: str, count: int) -> None:
         key = (game, by)

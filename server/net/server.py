@@ -46,6 +46,7 @@ from websockets.protocol import State
 
 from protocol import messages as m
 from protocol.errors import ErrorCode
+from server.bots.pool import MAX_QUEUED, MAX_QUEUED_PER_OWNER, BotPool
 from server.metrics import Metrics
 from server.net import address, api
 from server.net.admission import Admission, Cap, Door, Gated
@@ -110,6 +111,10 @@ class ServerConfig:
     rooms: RoomSettings = field(default_factory=RoomSettings)
     web_root: Path | None = WEB_ROOT
     redis_url: str | None = None  # rooms, history and leaderboards in Redis (None: memory)
+    bot_workers: int | None = None  # processes for slow bots (None: one a core, up to 4)
+    # bot requests the rooms of one address may have waiting; more get the basic bot at once
+    bot_queue_per_address: int = MAX_QUEUED_PER_OWNER
+    bot_queue: int = MAX_QUEUED  # bot requests waiting in all; more get the basic bot at once
 
 
 class Connection:
@@ -242,6 +247,11 @@ class CardroomServer:
             health=self.stores.health,
             # a store that outlives this process: rooms come back when their players do
             load_on_demand=self.stores.redis is not None,
+            bot_pool=BotPool(
+                self.config.bot_workers,
+                max_queued=self.config.bot_queue,
+                max_queued_per_owner=self.config.bot_queue_per_address,
+            ),
         )
         self.connections: dict[int, Connection] = {}
         self._ids = itertools.count(1)

@@ -18,14 +18,14 @@ import asyncio
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Coroutine, Generator
+from collections.abc import Callable, Coroutine, Generator, Hashable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from protocol.errors import ErrorCode
 from protocol.messages import BotLevel
 from server.bots.base import Bot, RandomBot, make_bot
-from server.bots.pool import FALLBACK_LEVEL, SLOW_LEVELS
+from server.bots.pool import FALLBACK_LEVEL, SLOW_LEVELS, Share
 from server.bots.reasons import explain
 from server.metrics import Metrics
 from server.rooms.core import RoomCore
@@ -140,6 +140,10 @@ class RoomActor:
         self._timers: dict[TimerKey, asyncio.TimerHandle] = {}
         self._bot_tasks: set[asyncio.Task[None]] = set()
         self._bots: dict[tuple[int, str], Bot] = {}
+        # the slow bots' states between decisions (they think in the pool's workers, which
+        # keep nothing): (seat, level) -> state; they leave with the room
+        self._states: dict[tuple[int, str], bytes] = {}
+        self.owner: Hashable = None  # who opened the room (its creator's address), if known
         self._task: asyncio.Task[None] | None = None
         self.fence = 0  # the room lease's fencing token (0: one process, no lease)
         self._held: list[Queued] = []  # the server's own inputs waiting for the store
@@ -331,6 +335,16 @@ class RoomActor:
     def _bot_seed(self, seat: int) -> int:
         return (self.core.seed + 7919 * seat) % 2**63
 
+    @property
+    def share(self) -> Share:
+        """Whose turn this room's bot requests wait for in the pool (a room opened by no
+        known address is its own owner)."""
+        return Share(self.code if self.owner is None else self.owner, self.code)
+
+    def bot_states(self) -> tuple[int, int]:
+        """The slow bots' states this room holds: how many, and their bytes."""
+        return len(self._states), sum(len(s) for s in self._states.values())
+
     def bot(self, seat: int, level: str, game: str) -> Bot:
         bot = self._bots.get((seat, level))
         if bot is None:
@@ -343,9 +357,18 @@ class RoomActor:
             await asyncio.sleep(o.delay)
         try:
             if o.level in SLOW_LEVELS:
-                action = await self.manager.bot_pool.choose(
-                    o.level, o.game, self._bot_seed(o.seat), o.view
+                key = (o.seat, o.level)
+                decision = await self.manager.bot_pool.choose(
+                    o.level,
+                    o.game,
+                    self._bot_seed(o.seat),
+                    o.view,
+                    share=self.share,
+                    state=self._states.get(key),
                 )
+                if decision.state is not None:
+                    self._states[key] = decision.state
+                action = decision.action
             else:
                 action = self.bot(o.seat, o.level, o.game).choose(o.view)
         except Exception:
@@ -357,7 +380,9 @@ class RoomActor:
         """Work out a hint in the bot pool (never on this loop), explain it, hand it back."""
         level: str
         try:
-            action, level = await self.manager.bot_pool.advise(o.game, o.seed, o.view)
+            action, level = await self.manager.bot_pool.advise(
+                o.game, o.seed, o.view, share=self.share
+            )
         except Exception:
             log.exception("room %s: the hint bot failed in seat %d", self.code, o.seat)
             action, level = make_bot(FALLBACK_LEVEL, o.game, seed=o.seed).choose(o.view), "basic"
@@ -372,6 +397,7 @@ class RoomActor:
         self._timers.clear()
         for task in list(self._bot_tasks):
             task.cancel()
+        self._states.clear()
         if self._task is not None and not self._task.done():
             self._put(Stop())
             await self._task

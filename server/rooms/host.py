@@ -42,10 +42,26 @@ def _seat(room: RoomCore, msg: m.Host) -> int:
     return msg.seat
 
 
+def _allow_experts(room: RoomCore, level: str, seats: list[int]) -> None:
+    """Refuse to make bots of ``seats`` ``level`` bots if that seats more experts than the
+    room may have (each one thinks about a second a move in the server's shared workers)."""
+    if level != "expert":
+        return
+    others = sum(
+        1
+        for i, s in enumerate(room.seats)
+        if s.kind == "bot" and s.level == "expert" and i not in seats
+    )
+    cap = room.settings.max_expert_seats
+    if others + len(seats) > cap:
+        raise Refusal(ErrorCode.EXPERT_LIMIT, f"a room may seat at most {cap} expert bots")
+
+
 def add_bot(room: RoomCore, msg: m.Host, now: float, out: list[Output]) -> None:
     index = _seat(room, msg)
     if room.seats[index].kind != "empty":
         raise Refusal(ErrorCode.SEAT_TAKEN, f"seat {index} is not empty")
+    _allow_experts(room, _level(msg), [index])
     room.seats[index] = Seat.bot(index, _level(msg))
 
 
@@ -60,10 +76,12 @@ def set_bot_level(room: RoomCore, msg: m.Host, now: float, out: list[Output]) ->
     index = _seat(room, msg)
     if room.seats[index].kind != "bot":
         raise Refusal(ErrorCode.NOT_A_BOT, f"seat {index} holds no bot")
+    _allow_experts(room, _level(msg), [index])
     room.seats[index].level = _level(msg)
 
 
 def fill_bots(room: RoomCore, msg: m.Host, now: float, out: list[Output]) -> None:
+    _allow_experts(room, _level(msg), [i for i, s in enumerate(room.seats) if s.kind == "empty"])
     room._fill_empty(_level(msg))
 
 

@@ -58,6 +58,7 @@ class RoomManager:
         boards: Leaderboards | None = None,
         health: StoreHealth | None = None,
         load_on_demand: bool = False,
+        bot_pool: BotPool | None = None,
     ) -> None:
         self.store = store
         self.metrics = metrics
@@ -73,7 +74,7 @@ class RoomManager:
         self._closing: set[asyncio.Task[None]] = set()
         self._loading: dict[str, asyncio.Future[RoomActor | Elsewhere | None]] = {}
         self.cluster: Cluster | None = None  # several processes on one Redis (set by the server)
-        self.bot_pool = BotPool()
+        self.use_bot_pool(bot_pool or BotPool())
 
     # connections
 
@@ -97,6 +98,26 @@ class RoomManager:
         """The connection's player id on the boards (a digest of its device token), if any."""
         device = self.devices.get(conn)
         return player_id(device) if device else None
+
+    def use_bot_pool(self, pool: BotPool) -> None:
+        """Think with ``pool`` (before any room asks a bot), its counts in this server's metrics."""
+        self.bot_pool = pool
+        pool.observe_wait = self.metrics.bot_wait
+        self.metrics.watch_bots(pool.stats, self.bot_states)
+
+    def owner_of(self, conn: int) -> str | None:
+        """The address a connection came from, if its outbox knows it (a socket's does): the
+        key its rooms share the bot pool under."""
+        address = getattr(self.conns.get(conn), "address", None)
+        return address if isinstance(address, str) else None
+
+    def bot_states(self) -> tuple[int, int]:
+        """The slow bots' states the open rooms hold: how many, and their bytes."""
+        count = size = 0
+        for actor in self.rooms.values():
+            n, b = actor.bot_states()
+            count, size = count + n, size + b
+        return count, size
 
     def send(self, conn: int, text: str) -> None:
         outbox = self.conns.get(conn)
@@ -164,6 +185,7 @@ class RoomManager:
             raise Refusal(ErrorCode.BUSY, "could not find a free room code; try again")
         actor = RoomActor(core, self, self.store, self.metrics, self.clock)
         actor.fence = fence
+        actor.owner = self.owner_of(conn)
         self.rooms[core.code] = actor
         self.metrics.rooms.set(len(self.rooms))
         actor.start()
@@ -335,4 +357,4 @@ class RoomManager:
                 log.warning("room %s: record not saved at shutdown: %s", actor.code, exc)
         for task in list(self._closing):
             await task
-        self.bot_pool.close()
+        await self.bot_pool.close()

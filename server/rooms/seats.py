@@ -17,6 +17,8 @@ class RoomSettings:
     idle_timeout: float = 300.0  # seconds a room nobody is connected to stays open
     bot_delay: float = 0.8  # seconds a bot waits before moving, so people can follow
     stand_in_level: str = DEFAULT_LEVEL  # the bot that plays for an absent or slow player
+    # expert bots a room may seat (each thinks ~1 s a move in the shared bot workers)
+    max_expert_seats: int = 2
 
 
 @dataclass(slots=True)

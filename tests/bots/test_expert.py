@@ -85,21 +85,21 @@ async def test_pool_answers_from_the_worker_and_falls_back_when_it_overruns(
     hasty = BotPool(grace=0.001, think={"expert": 0.0})
     try:
         start = time.perf_counter()
-        action = await hasty.choose("expert", "sheepshead", 11, view)
+        decision = await hasty.choose("expert", "sheepshead", 11, view)
         assert time.perf_counter() - start < 0.5
-        assert action in game.legal_actions(1)
+        assert decision.action in game.legal_actions(1) and decision.level == "basic"
         assert "overran" in caplog.text
     finally:
-        hasty.close()
+        await hasty.close()
     caplog.clear()
     # With room to think, the worker's expert answers.
     patient = BotPool(grace=60.0, think={"expert": 0.05})
     try:
-        action = await asyncio.wait_for(patient.choose("expert", "sheepshead", 11, view), 90)
-        assert action in game.legal_actions(1)
+        decision = await asyncio.wait_for(patient.choose("expert", "sheepshead", 11, view), 90)
+        assert decision.action in game.legal_actions(1) and decision.level == "expert"
         assert "overran" not in caplog.text
     finally:
-        patient.close()
+        await patient.close()
 
 
 def test_arena_accepts_expert_with_a_budget(capsys: pytest.CaptureFixture[str]) -> None:

@@ -22,7 +22,7 @@ async def test_advise_is_the_strong_bots_choice_from_the_worker() -> None:
         action, level = await asyncio.wait_for(pool.advise("sheepshead", 21, view), 90)
         again, _ = await asyncio.wait_for(pool.advise("sheepshead", 21, view), 90)
     finally:
-        pool.close()
+        await pool.close()
     assert level == "strong"
     assert action == again == make_bot("strong", "sheepshead", seed=21).choose(view)
     assert action in game.legal_actions(1)
@@ -37,7 +37,7 @@ async def test_advise_falls_back_to_basic_past_the_watchdog() -> None:
         action, level = await hasty.advise("sheepshead", 21, view)
         assert time.perf_counter() - start < 0.5
     finally:
-        hasty.close()
+        await hasty.close()
     assert level == "basic"
     assert action == make_bot("basic", "sheepshead", seed=21).choose(view)
 

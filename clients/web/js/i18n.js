@@ -321,6 +321,7 @@ const en = {
   "err.hints_not_allowed": "A daily game is played without hints.",
   "err.hints_off": "This room was opened without hints.",
   "err.hint_pending": "Your last hint is still being worked out.",
+  "err.expert_limit": "This room already has as many expert bots as it may seat.",
   // hints: the server's reason keys (server/bots/reasons.py), filled with their params
   "hint.sh_swap": "swap: put the {card} face up and take the {other} in hand: strong cards belong on the table for the end, low ones are played first",
   "hint.sh_swap_search": "swap the {card} and the {other}: the strong bot prefers this table",
@@ -695,6 +696,7 @@ const ru = {
   "err.hints_not_allowed": "Игра дня проходит без подсказок.",
   "err.hints_off": "Эта комната открыта без подсказок.",
   "err.hint_pending": "Прошлая подсказка ещё готовится.",
+  "err.expert_limit": "В этой комнате уже столько ботов-экспертов, сколько разрешено.",
   // hints: the server's reason keys (server/bots/reasons.py), filled with their params
   "hint.sh_swap": "обмен: выложите {card} в открытую и возьмите {other} в руку: сильные карты нужны на столе в конце, слабые играются первыми",
   "hint.sh_swap_search": "поменяйте {card} и {other}: сильный бот предпочитает такой стол",
@@ -1069,6 +1071,7 @@ const pt = {
   "err.hints_not_allowed": "O jogo do dia é jogado sem dicas.",
   "err.hints_off": "Esta sala foi aberta sem dicas.",
   "err.hint_pending": "A sua última dica ainda está a ser calculada.",
+  "err.expert_limit": "Esta sala já tem tantos bots especialistas quantos pode ter.",
   // hints: the server's reason keys (server/bots/reasons.py), filled with their params
   "hint.sh_swap": "troque: ponha o {card} virado para cima e leve o {other} para a mão: as cartas fortes ficam na mesa para o fim, as fracas jogam-se primeiro",
   "hint.sh_swap_search": "troque o {card} e o {other}: o bot forte prefere esta mesa",
@@ -1443,6 +1446,7 @@ const fr = {
   "err.hints_not_allowed": "La partie du jour se joue sans conseils.",
   "err.hints_off": "Cette salle a été ouverte sans conseils.",
   "err.hint_pending": "Votre dernier conseil est encore en préparation.",
+  "err.expert_limit": "Cette salle a déjà autant de bots experts qu’elle peut en accueillir.",
   // hints: the server's reason keys (server/bots/reasons.py), filled with their params
   "hint.sh_swap": "échange : posez le {card} face visible et prenez le {other} en main : les cartes fortes servent sur la table à la fin, les faibles se jouent d’abord",
   "hint.sh_swap_search": "échangez le {card} et le {other} : le bot fort préfère cette table",

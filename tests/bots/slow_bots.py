@@ -1,0 +1,47 @@
+"""Bots the tests inject into the pool's workers (``BotPool(factories=...)``): deterministic,
+and slow, hung or dying on purpose."""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+from server.rules.base import Action
+
+#: Seconds :class:`SlowBot` takes per decision: only the order of decisions is asserted.
+SLOW_SECONDS = 0.05
+
+
+class SlowBot:
+    """The first legal action (ready in a swap phase), after :data:`SLOW_SECONDS`."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+
+    def choose(self, view: dict[str, Any]) -> Action:
+        time.sleep(SLOW_SECONDS)
+        if view.get("phase") == "swap":
+            return Action("ready")
+        return Action.from_json(view["legal"][0])
+
+
+class HangBot:
+    """Never answers (a search stuck in a loop)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+
+    def choose(self, view: dict[str, Any]) -> Action:
+        time.sleep(3600)
+        raise AssertionError("unreachable")
+
+
+class DyingBot:
+    """Kills its worker process (a crash, or the kernel's OOM killer)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+
+    def choose(self, view: dict[str, Any]) -> Action:
+        os._exit(3)
