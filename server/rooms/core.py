@@ -104,6 +104,21 @@ def hint_seed(seed: int, seat: int, version: int) -> int:
     return (seed * 1_000_003 + seat * 7919 + version * 104_729) % 2**63
 
 
+def check_create(game: m.GameName, players: int, *, daily: bool, hints: bool) -> None:
+    """Refuse a room that cannot be opened, before anything is claimed or stored for it.
+
+    Raises:
+        Refusal: ``bad_seats``, ``hints_not_allowed``.
+    """
+    try:
+        game_spec(game).check_players(players)  # the game registry knows the seat counts
+    except ValueError as exc:
+        raise Refusal(ErrorCode.BAD_SEATS, str(exc)) from None
+    if hints and daily:
+        why = "hints are not offered in a daily game: everyone plays it on their own"
+        raise Refusal(ErrorCode.HINTS_NOT_ALLOWED, why)
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class _Saved:
     """What :meth:`RoomCore.handle` needs to put the room back after a failed input: the room's
@@ -135,13 +150,7 @@ class RoomCore:
         hints: bool = False,
         make_token: Callable[[], str] | None = None,
     ) -> None:
-        try:
-            game_spec(game).check_players(players)  # the game registry knows the seat counts
-        except ValueError as exc:
-            raise Refusal(ErrorCode.BAD_SEATS, str(exc)) from None
-        if hints and daily:
-            why = "hints are not offered in a daily game: everyone plays it on their own"
-            raise Refusal(ErrorCode.HINTS_NOT_ALLOWED, why)
+        check_create(game, players, daily=daily, hints=hints)
         self.code = code
         self.game: m.GameName = game
         self.players = players

@@ -16,7 +16,7 @@ from server.bots.pool import BotPool
 from server.metrics import Metrics
 from server.rooms.actor import RoomActor
 from server.rooms.cluster import Cluster, Elsewhere
-from server.rooms.core import RoomCore
+from server.rooms.core import RoomCore, check_create
 from server.rooms.inputs import CreateHost, Disconnect, Request, RoomRequest
 from server.rooms.names import clean_name
 from server.rooms.seats import Refusal, RoomSettings
@@ -129,6 +129,8 @@ class RoomManager:
         if conn in self.room_of or relayed:
             raise Refusal(ErrorCode.ALREADY_IN_ROOM, "leave your room before opening another")
         clean_name(msg.name, [])  # a bad name opens no room
+        # a refused room claims nothing: no lease, no fence key, no record
+        check_create(msg.game, msg.seats, daily=msg.daily, hints=msg.hints)
         core = None
         fence = 0
         for _ in range(20):
@@ -140,25 +142,28 @@ class RoomManager:
                 if isinstance(lease, Elsewhere):
                     continue
                 fence = lease.fence
-            core = RoomCore(
-                code,
-                msg.game,
-                msg.seats,
-                settings=self.settings,
-                options=msg.options,
-                turn_timer=msg.turn_timer,
-                daily=msg.daily,
-                hints=msg.hints,
-            )
             try:
+                core = RoomCore(
+                    code,
+                    msg.game,
+                    msg.seats,
+                    settings=self.settings,
+                    options=msg.options,
+                    turn_timer=msg.turn_timer,
+                    daily=msg.daily,
+                    hints=msg.hints,
+                )
                 created = await self.store.create(code, core.meta(), fence=fence)
             except StoreUnavailable:
+                self._unclaim(code)
                 self.health.down()
                 raise Refusal(ErrorCode.STORE_UNAVAILABLE, _UNSAVED) from None
+            except BaseException:  # any other failure (cancelled, a refusal): the lease goes
+                self._unclaim(code)
+                raise
             if created:
                 break
-            if self.cluster is not None:
-                self.cluster.drop(code)
+            self._unclaim(code)
             core = None
         if core is None:
             raise Refusal(ErrorCode.BUSY, "could not find a free room code; try again")
@@ -169,6 +174,11 @@ class RoomManager:
         actor.start()
         self.room_of[conn] = core.code  # claimed before the next frame is read
         actor.submit(CreateHost(conn, msg, self.player_of(conn)), received=received)
+
+    def _unclaim(self, code: str) -> None:
+        """Release the lease of a code this process claimed but opened no room under."""
+        if self.cluster is not None and code not in self.rooms:
+            self.cluster.drop(code)
 
     def claim(self, conn: int, code: str) -> None:
         """Mark ``conn`` as in room ``code`` before its entering request is handled, so that
