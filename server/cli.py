@@ -83,6 +83,36 @@ def serve(argv: list[str]) -> int:
     parser.add_argument(
         "--bot-delay", type=float, default=0.8, help="seconds a bot waits before it moves"
     )
+    budgets = RoomSettings()  # the defaults of the room budgets (README: "Running a public server")
+    parser.add_argument(
+        "--lobby-timeout",
+        type=float,
+        default=budgets.lobby_timeout,
+        help="seconds before an empty lobby (nobody in it, no game started) closes",
+    )
+    parser.add_argument(
+        "--rooms-per-minute",
+        type=float,
+        default=budgets.rooms_per_minute,
+        help="rooms one address may create a minute on average (burst: --rooms-burst)",
+    )
+    parser.add_argument("--rooms-burst", type=float, default=budgets.rooms_burst)
+    parser.add_argument(
+        "--rooms-per-address",
+        type=int,
+        default=budgets.rooms_per_address,
+        help="rooms open at once that one address created",
+    )
+    parser.add_argument(
+        "--max-rooms", type=int, default=budgets.max_rooms, help="rooms open in this process"
+    )
+    parser.add_argument(
+        "--chat-per-minute",
+        type=float,
+        default=budgets.chat_per_minute,
+        help="chat lines one room takes a minute, all senders together (burst: --chat-burst)",
+    )
+    parser.add_argument("--chat-burst", type=float, default=budgets.chat_burst)
     parser.add_argument(
         "--origin",
         action="append",
@@ -150,7 +180,16 @@ def serve(argv: list[str]) -> int:
         compression=args.compression,
         redis_url=args.redis,
         rooms=RoomSettings(
-            grace=args.grace, idle_timeout=args.idle_timeout, bot_delay=args.bot_delay
+            grace=args.grace,
+            idle_timeout=args.idle_timeout,
+            bot_delay=args.bot_delay,
+            lobby_timeout=args.lobby_timeout,
+            rooms_per_minute=args.rooms_per_minute,
+            rooms_burst=args.rooms_burst,
+            rooms_per_address=args.rooms_per_address,
+            max_rooms=args.max_rooms,
+            chat_per_minute=args.chat_per_minute,
+            chat_burst=args.chat_burst,
         ),
     )
     server = CardroomServer(config)

@@ -43,7 +43,17 @@ from server.rooms.seats import RoomSettings
 log = logging.getLogger(__name__)
 
 TURN_TIMER = 3  # seconds per human turn in every soak room
-SETTINGS = RoomSettings(grace=2.0, idle_timeout=4.0, bot_delay=0.05)
+# every churning person comes from 127.0.0.1: the room budgets of one address are raised
+SETTINGS = RoomSettings(
+    grace=2.0,
+    idle_timeout=4.0,
+    bot_delay=0.05,
+    rooms_per_minute=1e6,
+    rooms_burst=1e6,
+    rooms_per_address=100_000,
+    chat_per_minute=1e6,
+    chat_burst=1e6,
+)
 LEVELS: tuple[BotLevel, ...] = ("random", "basic")
 
 

@@ -659,7 +659,10 @@ class RoomCore:
         if not self.anyone_connected() and not self.closed:
             if not self._idle_armed:
                 self._idle_armed = True
-                out.append(SetTimer(IdleTimer(), now + self.settings.idle_timeout))
+                idle = self.settings.idle_timeout
+                if self.match is None:  # an empty lobby: nothing to come back to, it goes soon
+                    idle = min(idle, self.settings.lobby_timeout)
+                out.append(SetTimer(IdleTimer(), now + idle))
         elif self._idle_armed:
             self._idle_armed = False
             out.append(CancelTimer(IdleTimer()))

@@ -15,6 +15,7 @@ from protocol.errors import ErrorCode
 from server.bots.pool import BotPool
 from server.metrics import Metrics
 from server.rooms.actor import RoomActor
+from server.rooms.budgets import CreateBudgets, OverBudget
 from server.rooms.cluster import Cluster, Elsewhere
 from server.rooms.core import RoomCore, check_create
 from server.rooms.inputs import CreateHost, Disconnect, Request, RoomRequest
@@ -70,6 +71,8 @@ class RoomManager:
         self.conns: dict[int, Outbox] = {}
         self.room_of: dict[int, str] = {}
         self.devices: dict[int, str] = {}  # connection -> device token from its hello
+        self.addresses: dict[int, str] = {}  # connection -> its client's address (budgets)
+        self.budgets = CreateBudgets(settings)
         self._closing: set[asyncio.Task[None]] = set()
         self._loading: dict[str, asyncio.Future[RoomActor | Elsewhere | None]] = {}
         self.cluster: Cluster | None = None  # several processes on one Redis (set by the server)
@@ -77,12 +80,17 @@ class RoomManager:
 
     # connections
 
-    def connected(self, conn: int, outbox: Outbox) -> None:
+    def connected(self, conn: int, outbox: Outbox, address: str | None = None) -> None:
+        """A client connected (``address``: where from, for the room budgets; ``None`` for a
+        client relayed by another process, which checked them)."""
         self.conns[conn] = outbox
+        if address is not None:
+            self.addresses[conn] = address
 
     def disconnected(self, conn: int) -> None:
         self.conns.pop(conn, None)
         self.devices.pop(conn, None)
+        self.addresses.pop(conn, None)
         if self.cluster is not None:
             self.cluster.disconnected(conn)
         code = self.room_of.pop(conn, None)
@@ -131,6 +139,12 @@ class RoomManager:
         clean_name(msg.name, [])  # a bad name opens no room
         # a refused room claims nothing: no lease, no fence key, no record
         check_create(msg.game, msg.seats, daily=msg.daily, hints=msg.hints)
+        address = self.addresses.get(conn)
+        try:
+            self.budgets.take(address, len(self.rooms), time.monotonic())
+        except OverBudget as over:
+            self.metrics.rooms_refused.labels(over.budget.value).inc()
+            raise
         core = None
         fence = 0
         for _ in range(20):
@@ -170,6 +184,7 @@ class RoomManager:
         actor = RoomActor(core, self, self.store, self.metrics, self.clock)
         actor.fence = fence
         self.rooms[core.code] = actor
+        self.budgets.opened(core.code, address)
         self.metrics.rooms.set(len(self.rooms))
         actor.start()
         self.room_of[conn] = core.code  # claimed before the next frame is read
@@ -318,6 +333,7 @@ class RoomManager:
         actor = self.rooms.pop(code, None)
         if actor is None:
             return
+        self.budgets.closed(code)
         self.metrics.rooms.set(len(self.rooms))
         text = m.dump(m.Closing(reason=f"room closed: {reason}"))
         for conn, room in list(self.room_of.items()):

@@ -17,6 +17,14 @@ class RoomSettings:
     idle_timeout: float = 300.0  # seconds a room nobody is connected to stays open
     bot_delay: float = 0.8  # seconds a bot waits before moving, so people can follow
     stand_in_level: str = DEFAULT_LEVEL  # the bot that plays for an absent or slow player
+    # budgets of a public server (README, "Running a public server"; refused: too_many_rooms)
+    lobby_timeout: float = 30.0  # seconds an empty lobby (nobody in it, no game yet) stays open
+    rooms_per_minute: float = 10.0  # rooms one address may create a minute, on average...
+    rooms_burst: float = 20.0  # ...and at once
+    rooms_per_address: int = 20  # rooms open at once that one address created
+    max_rooms: int = 10_000  # rooms open in this process
+    chat_per_minute: float = 60.0  # chat lines a room takes a minute, all senders together...
+    chat_burst: float = 20.0  # ...and at once (refused: chat_busy)
 
 
 @dataclass(slots=True)

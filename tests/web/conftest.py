@@ -67,7 +67,15 @@ class LiveServer:
 
 @pytest.fixture(scope="session")
 def live() -> Iterator[LiveServer]:
-    settings = RoomSettings(grace=60.0, idle_timeout=120.0, bot_delay=0.0)
+    # one server for the whole session, every page from 127.0.0.1: room budgets raised
+    settings = RoomSettings(
+        grace=60.0,
+        idle_timeout=120.0,
+        bot_delay=0.0,
+        rooms_per_minute=1e6,
+        rooms_burst=1e6,
+        rooms_per_address=100_000,
+    )
     # browsers act faster than people here: a generous rate limit
     config = ServerConfig(host="127.0.0.1", port=0, rate=1000.0, burst=1000.0, rooms=settings)
     server = CardroomServer(config)

@@ -321,6 +321,10 @@ const en = {
   "err.hints_not_allowed": "A daily game is played without hints.",
   "err.hints_off": "This room was opened without hints.",
   "err.hint_pending": "Your last hint is still being worked out.",
+  "err.too_many_rooms": "Too many rooms opened from here: try again in a minute.",
+  "err.banned": "The host removed you from this room.",
+  "err.muted": "The host has muted you in this room.",
+  "err.chat_busy": "The chat is busy: wait a moment.",
   // hints: the server's reason keys (server/bots/reasons.py), filled with their params
   "hint.sh_swap": "swap: put the {card} face up and take the {other} in hand: strong cards belong on the table for the end, low ones are played first",
   "hint.sh_swap_search": "swap the {card} and the {other}: the strong bot prefers this table",
@@ -695,6 +699,10 @@ const ru = {
   "err.hints_not_allowed": "Игра дня проходит без подсказок.",
   "err.hints_off": "Эта комната открыта без подсказок.",
   "err.hint_pending": "Прошлая подсказка ещё готовится.",
+  "err.too_many_rooms": "Отсюда открыто слишком много комнат: попробуйте через минуту.",
+  "err.banned": "Хозяин удалил вас из этой комнаты.",
+  "err.muted": "Хозяин отключил вам чат в этой комнате.",
+  "err.chat_busy": "В чате слишком много сообщений: подождите немного.",
   // hints: the server's reason keys (server/bots/reasons.py), filled with their params
   "hint.sh_swap": "обмен: выложите {card} в открытую и возьмите {other} в руку: сильные карты нужны на столе в конце, слабые играются первыми",
   "hint.sh_swap_search": "поменяйте {card} и {other}: сильный бот предпочитает такой стол",
@@ -1069,6 +1077,10 @@ const pt = {
   "err.hints_not_allowed": "O jogo do dia é jogado sem dicas.",
   "err.hints_off": "Esta sala foi aberta sem dicas.",
   "err.hint_pending": "A sua última dica ainda está a ser calculada.",
+  "err.too_many_rooms": "Demasiadas salas abertas daqui: tente daqui a um minuto.",
+  "err.banned": "O anfitrião removeu-o desta sala.",
+  "err.muted": "O anfitrião silenciou-o nesta sala.",
+  "err.chat_busy": "O chat está muito ativo: espere um momento.",
   // hints: the server's reason keys (server/bots/reasons.py), filled with their params
   "hint.sh_swap": "troque: ponha o {card} virado para cima e leve o {other} para a mão: as cartas fortes ficam na mesa para o fim, as fracas jogam-se primeiro",
   "hint.sh_swap_search": "troque o {card} e o {other}: o bot forte prefere esta mesa",
@@ -1443,6 +1455,10 @@ const fr = {
   "err.hints_not_allowed": "La partie du jour se joue sans conseils.",
   "err.hints_off": "Cette salle a été ouverte sans conseils.",
   "err.hint_pending": "Votre dernier conseil est encore en préparation.",
+  "err.too_many_rooms": "Trop de salles ouvertes d’ici : réessayez dans une minute.",
+  "err.banned": "L’hôte vous a retiré de cette salle.",
+  "err.muted": "L’hôte vous a rendu muet dans cette salle.",
+  "err.chat_busy": "Le chat est trop actif : patientez un instant.",
   // hints: the server's reason keys (server/bots/reasons.py), filled with their params
   "hint.sh_swap": "échange : posez le {card} face visible et prenez le {other} en main : les cartes fortes servent sur la table à la fin, les faibles se jouent d’abord",
   "hint.sh_swap_search": "échangez le {card} et le {other} : le bot fort préfère cette table",
