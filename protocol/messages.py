@@ -88,6 +88,7 @@ class SeatInfo(_Model):
     playing_for: BotLevel | None = Field(
         default=None, description="a bot is playing this human's turns while they are away"
     )
+    muted: bool = Field(default=False, description="the host muted this seat's chat")
 
 
 class RoomInfo(_Model):
@@ -185,6 +186,8 @@ HostOp = Literal[
     "unlock",
     "kick",
     "next_game",
+    "mute",
+    "unmute",
 ]
 
 
@@ -197,6 +200,9 @@ class Host(_Model):
     op: HostOp
     seat: Annotated[int, Field(ge=0, le=64)] | None = None  # checked by the room (bad_seat)
     level: BotLevel | None = None
+    spectator: Annotated[int, Field(ge=0)] | None = Field(
+        default=None, description="mute/unmute: the spectator's number (chat lines carry it)"
+    )
 
 
 class Chat(_Model):
@@ -304,6 +310,9 @@ class ChatLine(_Model):
     name: str
     text: str
     at: float
+    spectator: int | None = Field(
+        default=None, description="a spectator's number in the room (the host may mute it)"
+    )
 
 
 class Pong(_Model):

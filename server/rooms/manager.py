@@ -257,8 +257,9 @@ class RoomManager:
                 raise Refusal(
                     ErrorCode.ALREADY_IN_ROOM, f"you are in room {current}: leave it first"
                 )
-        # a seat taken keeps its player's device digest (for results): only these need it
-        device = self.player_of(conn) if isinstance(msg, m.Join | m.Resume) else None
+        # a seat taken keeps its player's device digest (for results), a room's bans and
+        # mutes name it: only these need it
+        device = self.player_of(conn) if isinstance(msg, m.Join | m.Resume | m.Watch) else None
         actor.submit(Request(conn, msg, device), received=received)
 
     async def restore(self) -> int:

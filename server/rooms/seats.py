@@ -36,13 +36,14 @@ class Seat:
     conn: ConnId | None = None
     away: bool = False  # grace ran out: a stand-in bot plays this human's turns
     device: str | None = None  # digest of the device token the person played from (results)
+    since: int = 0  # when the person sat down, in the room's order of seatings (host passing)
 
     @classmethod
     def bot(cls, index: int, level: str) -> Seat:
         """A bot of ``level`` in seat ``index``."""
         return cls(kind="bot", name=f"Bot {index + 1}", level=level)
 
-    def info(self, index: int, host: int | None) -> dict[str, Any]:
+    def info(self, index: int, host: int | None, muted: bool = False) -> dict[str, Any]:
         """The fields of :class:`~protocol.messages.SeatInfo`, in its order, as plain data."""
         return {
             "seat": index,
@@ -52,6 +53,7 @@ class Seat:
             "connected": self.conn is not None or self.kind == "bot",
             "host": index == host,
             "playing_for": None,
+            "muted": muted,
         }
 
 
