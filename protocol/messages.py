@@ -119,7 +119,7 @@ class Hello(_Model):
     id: RequestId
     protocol: int
     client: Annotated[str, StringConstraints(max_length=64)] = ""
-    device: DeviceToken | None = None
+    device: DeviceToken | None = Field(default=None, repr=False)  # a secret: never in logs
 
 
 class Create(_Model):
@@ -163,7 +163,9 @@ class Resume(_Model):
     type: Literal["resume"] = "resume"
     id: RequestId
     room: RoomCode
-    token: Annotated[str, StringConstraints(min_length=8, max_length=128)]
+    token: Annotated[str, StringConstraints(min_length=8, max_length=128)] = Field(
+        repr=False  # a secret: never in logs (a failed input is logged with its repr)
+    )
 
 
 class Act(_Model):
@@ -275,7 +277,11 @@ class Joined(_Model):
     ref: RequestId
     room: str
     seat: int | None
-    token: str | None = None
+    token: str | None = Field(
+        default=None,
+        repr=False,
+        description="the seat's secret; a fresh one after every resume (the old one is void)",
+    )
 
 
 class Ack(_Model):

@@ -378,6 +378,11 @@ class Fuzzer:
             return any(isinstance(x, m.Joined) for x in session.messages)
 
         await session.raw.wait(joined, 15)
+        if seated:  # a resume rotates the seat's token: the next one is made with the fresh one
+            for msg in session.messages:
+                if isinstance(msg, m.Joined) and msg.token:
+                    sentinel.token = msg.token
+                    self.known.tokens.setdefault(sentinel.code, []).append(msg.token)
         return session
 
     async def ghost_probe(self, rng: random.Random) -> None:

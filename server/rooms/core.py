@@ -61,7 +61,15 @@ from server.rooms.outputs import (
     SetTimer,
     TurnTimer,
 )
-from server.rooms.seats import Refusal, RoomSettings, Seat, error_frame
+from server.rooms.seats import (
+    Refusal,
+    RoomSettings,
+    Seat,
+    error_frame,
+    stored_digest,
+    token_digest,
+    token_matches,
+)
 from server.rooms.status import BETWEEN_GAMES, RoomStatus
 from server.rules.base import Action, Event, IllegalAction
 from server.rules.registry import game_spec
@@ -468,9 +476,8 @@ class RoomCore:
         self._schedule(now, out)
 
     def _seat_with_token(self, token: str) -> int | None:
-        given = token.encode()  # bytes: compare_digest refuses non-ASCII str
         for i, s in enumerate(self.seats):
-            if s.kind == "human" and s.token and secrets.compare_digest(s.token.encode(), given):
+            if s.kind == "human" and token_matches(token, s.token_sha256):
                 return i
         return None
 
@@ -485,7 +492,10 @@ class RoomCore:
         seat = self.seats[index]
         if device is not None and device != seat.device:
             seat.device = device  # results are recorded for this device from now on
-            out.append(Persist(self.meta()))
+        # a fresh token for every resume: the one just used is void once this is stored, so
+        # of two devices resuming with one token the second is refused (bad_token)
+        token = self.make_token()
+        seat.token_sha256 = token_digest(token)
         old = seat.conn
         if old is not None and old != conn:
             # the same player from a new connection: the old one is replaced
@@ -497,12 +507,12 @@ class RoomCore:
         seat.conn = conn
         seat.away = False
         self.where[conn] = index
-        if self._take_host_if_gone(index):
-            out.append(Persist(self.meta()))
+        self._take_host_if_gone(index)
+        out.append(Persist(self.meta()))  # before the new token goes out
         out.append(CancelTimer(GraceTimer(index)))
         self._refresh_deadline(now, out)  # back from a pause: the state shows the deadline
         out.append(
-            Send(conn, m.dump(m.Joined(ref=msg.id, room=self.code, seat=index, token=seat.token)))
+            Send(conn, m.dump(m.Joined(ref=msg.id, room=self.code, seat=index, token=token)))
         )
         self._send_room(out)
         self._send_state_to(conn, index, out)
@@ -634,7 +644,12 @@ class RoomCore:
         token = self.make_token()
         self._seatings += 1
         self.seats[index] = Seat(
-            kind="human", name=name, token=token, conn=conn, device=device, since=self._seatings
+            kind="human",
+            name=name,
+            token_sha256=token_digest(token),
+            conn=conn,
+            device=device,
+            since=self._seatings,
         )
         return token
 
@@ -885,7 +900,7 @@ class RoomCore:
         for name in _COPIED_FIELDS:
             fields[name] = getattr(self, name).copy()
         seats = [
-            (s.kind, s.name, s.token, s.level, s.conn, s.away, s.device, s.since)
+            (s.kind, s.name, s.token_sha256, s.level, s.conn, s.away, s.device, s.since)
             for s in self.seats
         ]
         return _Saved(fields, seats, match, log_at)
@@ -941,7 +956,7 @@ class RoomCore:
                 {
                     "kind": s.kind,
                     "name": s.name,
-                    "token": s.token,
+                    "token_sha256": s.token_sha256,
                     "level": s.level,
                     "device": s.device,  # a digest of the player's device token, for results
                     "since": s.since,
@@ -993,7 +1008,7 @@ class RoomCore:
             Seat(
                 kind=s["kind"],
                 name=s["name"],
-                token=s["token"],
+                token_sha256=stored_digest(s),
                 level=s["level"],
                 device=s.get("device"),
                 since=s.get("since", i),  # records from before host passing: seat order

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,11 +29,34 @@ class RoomSettings:
     chat_burst: float = 20.0  # ...and at once (refused: chat_busy)
 
 
+def token_digest(token: str) -> str:
+    """What a room keeps of a seat token, in memory and in its record: its SHA-256, in hex
+    (a stolen record or a memory dump resumes no seat).
+
+    >>> token_digest("secret-token")[:16]
+    '930bbdc51b6aed5c'
+    """
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def token_matches(token: str, digest: str | None) -> bool:
+    """Whether ``token`` is the one ``digest`` was made from (compared in constant time)."""
+    return digest is not None and hmac.compare_digest(token_digest(token), digest)
+
+
+def stored_digest(seat: dict[str, Any]) -> str | None:
+    """A stored seat's token digest (records from before digests kept the token itself)."""
+    digest = seat.get("token_sha256")
+    if digest is None and seat.get("token"):
+        digest = token_digest(seat["token"])
+    return digest
+
+
 @dataclass(slots=True)
 class Seat:
     kind: m.SeatKind = "empty"
     name: str | None = None
-    token: str | None = None
+    token_sha256: str | None = None  # the seat token's digest (token_digest), never the token
     level: str | None = None
     conn: ConnId | None = None
     away: bool = False  # grace ran out: a stand-in bot plays this human's turns
