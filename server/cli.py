@@ -96,7 +96,12 @@ def serve(argv: list[str]) -> int:
         default=budgets.rooms_per_minute,
         help="rooms one address may create a minute on average (burst: --rooms-burst)",
     )
-    parser.add_argument("--rooms-burst", type=float, default=budgets.rooms_burst)
+    parser.add_argument(
+        "--rooms-burst",
+        type=float,
+        default=budgets.rooms_burst,
+        help="rooms one address may create at once",
+    )
     parser.add_argument(
         "--rooms-per-address",
         type=int,
@@ -112,7 +117,12 @@ def serve(argv: list[str]) -> int:
         default=budgets.chat_per_minute,
         help="chat lines one room takes a minute, all senders together (burst: --chat-burst)",
     )
-    parser.add_argument("--chat-burst", type=float, default=budgets.chat_burst)
+    parser.add_argument(
+        "--chat-burst",
+        type=float,
+        default=budgets.chat_burst,
+        help="chat lines one room takes at once",
+    )
     parser.add_argument(
         "--origin",
         action="append",
