@@ -22,6 +22,17 @@ BENCHES = {
     "takeover": "server.bench.takeover",
 }
 
+#: The room budgets of a public server: ``cardroom serve`` flags for fields of RoomSettings.
+BUDGET_FLAGS: tuple[tuple[str, type, str], ...] = (
+    ("--lobby-timeout", float, "seconds before an empty lobby (nobody in it, no game) closes"),
+    ("--rooms-per-minute", float, "rooms one address may create a minute, on average"),
+    ("--rooms-burst", float, "rooms one address may create at once"),
+    ("--rooms-per-address", int, "rooms open at once that one address created"),
+    ("--max-rooms", int, "rooms open in this process"),
+    ("--chat-per-minute", float, "chat lines a room takes a minute, all senders together"),
+    ("--chat-burst", float, "chat lines a room takes at once"),
+)
+
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
@@ -84,45 +95,9 @@ def serve(argv: list[str]) -> int:
         "--bot-delay", type=float, default=0.8, help="seconds a bot waits before it moves"
     )
     budgets = RoomSettings()  # the defaults of the room budgets (README: "Running a public server")
-    parser.add_argument(
-        "--lobby-timeout",
-        type=float,
-        default=budgets.lobby_timeout,
-        help="seconds before an empty lobby (nobody in it, no game started) closes",
-    )
-    parser.add_argument(
-        "--rooms-per-minute",
-        type=float,
-        default=budgets.rooms_per_minute,
-        help="rooms one address may create a minute on average (burst: --rooms-burst)",
-    )
-    parser.add_argument(
-        "--rooms-burst",
-        type=float,
-        default=budgets.rooms_burst,
-        help="rooms one address may create at once",
-    )
-    parser.add_argument(
-        "--rooms-per-address",
-        type=int,
-        default=budgets.rooms_per_address,
-        help="rooms open at once that one address created",
-    )
-    parser.add_argument(
-        "--max-rooms", type=int, default=budgets.max_rooms, help="rooms open in this process"
-    )
-    parser.add_argument(
-        "--chat-per-minute",
-        type=float,
-        default=budgets.chat_per_minute,
-        help="chat lines one room takes a minute, all senders together (burst: --chat-burst)",
-    )
-    parser.add_argument(
-        "--chat-burst",
-        type=float,
-        default=budgets.chat_burst,
-        help="chat lines one room takes at once",
-    )
+    budget_names = [flag[2:].replace("-", "_") for flag, _, _ in BUDGET_FLAGS]  # as in settings
+    for (flag, kind, what), name in zip(BUDGET_FLAGS, budget_names, strict=True):
+        parser.add_argument(flag, type=kind, default=getattr(budgets, name), help=what)
     parser.add_argument(
         "--origin",
         action="append",
@@ -193,13 +168,7 @@ def serve(argv: list[str]) -> int:
             grace=args.grace,
             idle_timeout=args.idle_timeout,
             bot_delay=args.bot_delay,
-            lobby_timeout=args.lobby_timeout,
-            rooms_per_minute=args.rooms_per_minute,
-            rooms_burst=args.rooms_burst,
-            rooms_per_address=args.rooms_per_address,
-            max_rooms=args.max_rooms,
-            chat_per_minute=args.chat_per_minute,
-            chat_burst=args.chat_burst,
+            **{name: getattr(args, name) for name in budget_names},
         ),
     )
     server = CardroomServer(config)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from protocol import messages as m
@@ -50,6 +50,20 @@ def stored_digest(seat: dict[str, Any]) -> str | None:
     if digest is None and seat.get("token"):
         digest = token_digest(seat["token"])
     return digest
+
+
+def one_address(settings: RoomSettings) -> RoomSettings:
+    """``settings`` with the room budgets lifted: for load and soak tools and tests, whose
+    many simulated people all come from one address (127.0.0.1)."""
+    return replace(
+        settings,
+        rooms_per_minute=1e6,
+        rooms_burst=1e6,
+        rooms_per_address=100_000,
+        max_rooms=100_000,
+        chat_per_minute=1e6,
+        chat_burst=1e6,
+    )
 
 
 @dataclass(slots=True)

@@ -5,6 +5,7 @@ empty lobby closes quickly, a room with a game keeps its players' grace."""
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 
 from clients import CardroomClient, CardroomError
+from server.bench.procs import free_port, serve_command
 from server.net.server import CardroomServer
 from server.rooms.budgets import MAX_BUCKETS, CreateBudgets
 from server.rooms.seats import RoomSettings
@@ -132,3 +134,22 @@ def test_the_creation_buckets_stay_bounded() -> None:
     budgets.closed("AAAAA")
     budgets.closed("AAAAA")  # twice: no harm
     assert budgets.open_from("10.0.0.1") == 1
+
+
+async def test_cardroom_serve_flags_set_the_budgets() -> None:
+    port = free_port()
+    proc = await asyncio.create_subprocess_exec(
+        *serve_command(port, "--max-rooms", "1", "--rooms-burst", "5"),
+        stdout=asyncio.subprocess.PIPE,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        assert proc.stdout is not None
+        assert b"serving on" in await asyncio.wait_for(proc.stdout.readline(), 30)
+        url = f"ws://127.0.0.1:{port}/"
+        async with CardroomClient.connect(url) as a, CardroomClient.connect(url) as b:
+            await a.create("shithead", seats=2, name="A")
+            assert await refused(b.create("shithead", seats=2, name="B")) == "too_many_rooms"
+    finally:
+        proc.terminate()
+        await proc.wait()
