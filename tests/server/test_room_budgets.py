@@ -45,7 +45,9 @@ async def metric(srv: CardroomServer, line: str) -> bool:
 
 
 async def test_rooms_created_per_address_are_rate_limited() -> None:
-    async with serving(rooms_per_minute=60.0, rooms_burst=3.0) as srv, client(srv) as ann:
+    # a room every 3 s after a burst of three (slow enough that the burst is not refilled
+    # while it is spent, even on a loaded machine)
+    async with serving(rooms_per_minute=20.0, rooms_burst=3.0) as srv, client(srv) as ann:
         for _ in range(3):  # a burst of three, each room left at once
             await ann.create("shithead", seats=2, name="Ann")
             await ann.leave()
@@ -55,8 +57,8 @@ async def test_rooms_created_per_address_are_rate_limited() -> None:
         assert await metric(srv, 'cardroom_refusals_total{code="too_many_rooms"} 1.0')
         async with client(srv, "127.0.0.2") as bob:  # another address has its own budget
             await bob.create("shithead", seats=2, name="Bob")
-        # one room a second comes back: poll (bounded) rather than sleep a fixed time
-        deadline = time.monotonic() + 5
+        # a room comes back every 3 s: poll (bounded) rather than sleep a fixed time
+        deadline = time.monotonic() + 8
         while True:
             try:
                 await ann.create("shithead", seats=2, name="Ann")

@@ -69,7 +69,7 @@ async def test_a_kicked_device_cannot_join_or_watch_again_even_after_a_restart(
 
 
 async def test_the_room_chat_budget_counts_every_sender_together() -> None:
-    config = make_config(chat_per_minute=60.0, chat_burst=4.0)
+    config = make_config(chat_per_minute=6.0, chat_burst=4.0)  # refilled every 10 s
     async with CardroomServer(config) as srv, person(srv, ANN) as ann:
         await ann.create("shithead", seats=2, name="Ann")
         code = ann.room or ""
