@@ -512,16 +512,25 @@ class CardroomClient:
         seat: int | None = None,
         level: BotLevel | None = None,
         *,
+        spectator: int | None = None,
         room: str | None = None,
         timeout: float | None = None,
     ) -> Ack:
         """A host command: ``add_bot``, ``remove_bot``, ``set_bot_level``, ``fill_bots``,
-        ``start``, ``lock``, ``unlock``, ``kick`` or ``next_game``.
+        ``start``, ``lock``, ``unlock``, ``kick``, ``next_game``, ``mute`` or ``unmute``
+        (a ``seat``, or a ``spectator`` by the number their chat lines carry).
 
         Raises:
             CardroomError: e.g. ``not_host``, ``seat_taken``, ``not_between_games``.
         """
-        msg = Host(id=self._next_id(), room=self._room(room), op=op, seat=seat, level=level)
+        msg = Host(
+            id=self._next_id(),
+            room=self._room(room),
+            op=op,
+            seat=seat,
+            level=level,
+            spectator=spectator,
+        )
         return await self.request(msg, Ack, timeout=timeout)
 
     async def chat(

@@ -59,6 +59,11 @@ class ErrorCode(StrEnum):
     HINTS_OFF = "hints_off"
     HINT_PENDING = "hint_pending"
     EXPERT_LIMIT = "expert_limit"
+    # room budgets and moderation (server/rooms)
+    TOO_MANY_ROOMS = "too_many_rooms"
+    BANNED = "banned"
+    MUTED = "muted"
+    CHAT_BUSY = "chat_busy"
     # rules, both games (server/rules, IllegalAction)
     MALFORMED_ACTION = "malformed_action"
     UNKNOWN_ACTION = "unknown_action"

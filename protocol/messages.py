@@ -88,6 +88,7 @@ class SeatInfo(_Model):
     playing_for: BotLevel | None = Field(
         default=None, description="a bot is playing this human's turns while they are away"
     )
+    muted: bool = Field(default=False, description="the host muted this seat's chat")
 
 
 class RoomInfo(_Model):
@@ -118,7 +119,7 @@ class Hello(_Model):
     id: RequestId
     protocol: int
     client: Annotated[str, StringConstraints(max_length=64)] = ""
-    device: DeviceToken | None = None
+    device: DeviceToken | None = Field(default=None, repr=False)  # a secret: never in logs
 
 
 class Create(_Model):
@@ -162,7 +163,9 @@ class Resume(_Model):
     type: Literal["resume"] = "resume"
     id: RequestId
     room: RoomCode
-    token: Annotated[str, StringConstraints(min_length=8, max_length=128)]
+    token: Annotated[str, StringConstraints(min_length=8, max_length=128)] = Field(
+        repr=False  # a secret: never in logs (a failed input is logged with its repr)
+    )
 
 
 class Act(_Model):
@@ -185,6 +188,8 @@ HostOp = Literal[
     "unlock",
     "kick",
     "next_game",
+    "mute",
+    "unmute",
 ]
 
 
@@ -197,6 +202,9 @@ class Host(_Model):
     op: HostOp
     seat: Annotated[int, Field(ge=0, le=64)] | None = None  # checked by the room (bad_seat)
     level: BotLevel | None = None
+    spectator: Annotated[int, Field(ge=0)] | None = Field(
+        default=None, description="mute/unmute: the spectator's number (chat lines carry it)"
+    )
 
 
 class Chat(_Model):
@@ -269,7 +277,11 @@ class Joined(_Model):
     ref: RequestId
     room: str
     seat: int | None
-    token: str | None = None
+    token: str | None = Field(
+        default=None,
+        repr=False,
+        description="the seat's secret; a fresh one after every resume (the old one is void)",
+    )
 
 
 class Ack(_Model):
@@ -304,6 +316,9 @@ class ChatLine(_Model):
     name: str
     text: str
     at: float
+    spectator: int | None = Field(
+        default=None, description="a spectator's number in the room (the host may mute it)"
+    )
 
 
 class Pong(_Model):

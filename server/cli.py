@@ -23,6 +23,17 @@ BENCHES = {
     "bots": "server.bench.bots",
 }
 
+#: The room budgets of a public server: ``cardroom serve`` flags for fields of RoomSettings.
+BUDGET_FLAGS: tuple[tuple[str, type, str], ...] = (
+    ("--lobby-timeout", float, "seconds before an empty lobby (nobody in it, no game) closes"),
+    ("--rooms-per-minute", float, "rooms one address may create a minute, on average"),
+    ("--rooms-burst", float, "rooms one address may create at once"),
+    ("--rooms-per-address", int, "rooms open at once that one address created"),
+    ("--max-rooms", int, "rooms open in this process"),
+    ("--chat-per-minute", float, "chat lines a room takes a minute, all senders together"),
+    ("--chat-burst", float, "chat lines a room takes at once"),
+)
+
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
@@ -85,6 +96,10 @@ def serve(argv: list[str]) -> int:
     parser.add_argument(
         "--bot-delay", type=float, default=0.8, help="seconds a bot waits before it moves"
     )
+    budgets = RoomSettings()  # the defaults of the room budgets (README: "Running a public server")
+    budget_names = [flag[2:].replace("-", "_") for flag, _, _ in BUDGET_FLAGS]  # as in settings
+    for (flag, kind, what), name in zip(BUDGET_FLAGS, budget_names, strict=True):
+        parser.add_argument(flag, type=kind, default=getattr(budgets, name), help=what)
     parser.add_argument(
         "--origin",
         action="append",
@@ -234,6 +249,7 @@ def serve(argv: list[str]) -> int:
             idle_timeout=args.idle_timeout,
             bot_delay=args.bot_delay,
             max_expert_seats=args.max_expert_seats,
+            **{name: getattr(args, name) for name in budget_names},
         ),
         bot_queue_per_address=args.bot_queue_per_address,
         bot_queue=args.bot_queue,

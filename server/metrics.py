@@ -163,6 +163,12 @@ class Metrics:
             "Connections closed for not sending their HTTP request within open_timeout",
             registry=r,
         )
+        self.rooms_refused = Counter(
+            "cardroom_rooms_refused",
+            "Rooms not created over a budget (too_many_rooms), by budget",
+            ["budget"],
+            registry=r,
+        )
         self.refusals = Counter(
             "cardroom_refusals", "Requests refused, by code", ["code"], registry=r
         )

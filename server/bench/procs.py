@@ -24,6 +24,19 @@ RAISED_LIMITS = (
     "100000",
     "--max-per-address",
     "100000",
+    # every simulated person comes from 127.0.0.1: the room budgets of one address are raised
+    "--rooms-per-minute",
+    "1000000",
+    "--rooms-burst",
+    "1000000",
+    "--rooms-per-address",
+    "100000",
+    "--max-rooms",
+    "100000",
+    "--chat-per-minute",
+    "1000000",
+    "--chat-burst",
+    "1000000",
 )
 
 

@@ -72,6 +72,11 @@ CHILD_LIMITS = {
     "--idle-timeout": "3",  # default 300 s before an empty room closes
     "--hello-timeout": "3",  # default 10 s to say hello: idle probes wait a little longer
     "--max-per-address": "1000",  # default 50 connections from one address (all ours)
+    "--rooms-per-minute": "100000",  # default 10 rooms a minute from one address
+    "--rooms-burst": "100000",  # default 20
+    "--rooms-per-address": "10000",  # default 20 rooms open from one address
+    "--chat-per-minute": "100000",  # default 60 chat lines a minute per room
+    "--chat-burst": "100000",  # default 20
 }
 HELLO_TIMEOUT = float(CHILD_LIMITS["--hello-timeout"])
 HELLO = {"type": "hello", "protocol": 1}
@@ -373,6 +378,11 @@ class Fuzzer:
             return any(isinstance(x, m.Joined) for x in session.messages)
 
         await session.raw.wait(joined, 15)
+        if seated:  # a resume rotates the seat's token: the next one is made with the fresh one
+            for msg in session.messages:
+                if isinstance(msg, m.Joined) and msg.token:
+                    sentinel.token = msg.token
+                    self.known.tokens.setdefault(sentinel.code, []).append(msg.token)
         return session
 
     async def ghost_probe(self, rng: random.Random) -> None:

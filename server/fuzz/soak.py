@@ -38,12 +38,13 @@ from typing import Any
 from clients import CardroomClient, ClientError, ReplyTimeout
 from protocol.messages import BotLevel, GameName
 from server.net.server import CardroomServer, ServerConfig
-from server.rooms.seats import RoomSettings
+from server.rooms.seats import RoomSettings, one_address
 
 log = logging.getLogger(__name__)
 
 TURN_TIMER = 3  # seconds per human turn in every soak room
-SETTINGS = RoomSettings(grace=2.0, idle_timeout=4.0, bot_delay=0.05)
+# every churning person comes from 127.0.0.1: the room budgets of one address are lifted
+SETTINGS = one_address(RoomSettings(grace=2.0, idle_timeout=4.0, bot_delay=0.05))
 LEVELS: tuple[BotLevel, ...] = ("random", "basic")
 
 

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import secrets
 from typing import Any
 from urllib.parse import parse_qs, unquote
 
 import orjson
 
+from server.rooms.seats import stored_digest, token_matches
 from server.rules.base import IllegalAction
 from server.store.base import RoomStore, StoreUnavailable
 from server.store.history import replay_steps
@@ -87,9 +87,8 @@ async def history(store: RoomStore, code: str, query: str) -> Answer:
     except StoreUnavailable:
         return _error(503, "store_unavailable", "history cannot be read now; try again")
     if stored is not None:
-        tokens = [s.get("token") for s in stored.record.get("seats", ())]
-        given = token.encode()
-        if not token or not any(t and secrets.compare_digest(t.encode(), given) for t in tokens):
+        digests = [stored_digest(s) for s in stored.record.get("seats", ())]
+        if not token or not any(token_matches(token, d) for d in digests):
             return _error(
                 403, "not_at_table", "while the room is open only its players see its history"
             )

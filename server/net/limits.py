@@ -1,28 +1,7 @@
-"""Per-connection limits: a token bucket for floods."""
+"""Per-connection limits: a token bucket for floods (the one rooms use too)."""
 
 from __future__ import annotations
 
+from server.rooms.limits import TokenBucket
 
-class TokenBucket:
-    """``rate`` messages a second on average, bursts up to ``burst``.
-
-    >>> b = TokenBucket(rate=1, burst=2, now=0.0)
-    >>> [b.allow(0.0), b.allow(0.0), b.allow(0.0), b.allow(1.0)]
-    [True, True, False, True]
-    """
-
-    __slots__ = ("burst", "rate", "stamp", "tokens")
-
-    def __init__(self, rate: float, burst: float, now: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = burst
-        self.stamp = now
-
-    def allow(self, now: float) -> bool:
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
+__all__ = ["TokenBucket"]

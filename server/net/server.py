@@ -447,7 +447,7 @@ class CardroomServer:
         conn = Connection(next(self._ids), ws, self.config, self._mark)
         self.connections[conn.id] = conn
         self.per_address[conn.address] = self.per_address.get(conn.address, 0) + 1
-        self.manager.connected(conn.id, conn)
+        self.manager.connected(conn.id, conn, conn.address)
         self.metrics.connections.set(len(self.connections))
         hello = asyncio.get_running_loop().call_later(
             self.config.hello_timeout, self._hello_overdue, conn

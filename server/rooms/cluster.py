@@ -149,14 +149,18 @@ class Cluster:
             await asyncio.sleep(self.lease_ttl / 3)
             with contextlib.suppress(StoreUnavailable):
                 await self._check_peers()
-            for code, lease in list(self.held.items()):
-                try:
-                    kept = await self.leases.renew(lease)
-                except StoreUnavailable:
-                    kept = time.monotonic() - self._renewed.get(code, 0) < self.lease_ttl
-                else:
-                    if kept:
-                        self._renewed[code] = time.monotonic()
+            held = list(self.held.items())
+            try:  # one round trip for every lease, however many rooms this process holds
+                kept_all = await self.leases.renew_all([lease for _, lease in held])
+            except StoreUnavailable:
+                now = time.monotonic()
+                kept_all = [now - self._renewed.get(code, 0) < self.lease_ttl for code, _ in held]
+            else:
+                now = time.monotonic()
+                for (code, lease), kept in zip(held, kept_all, strict=True):
+                    if kept and self.held.get(code) == lease:
+                        self._renewed[code] = now
+            for (code, lease), kept in zip(held, kept_all, strict=True):
                 if not kept and self.held.get(code) == lease:
                     log.warning("room %s: lease lost; letting the room go", code)
                     del self.held[code]

@@ -42,6 +42,7 @@ from server.rooms.inputs import (
     TimerFired,
     sender,
 )
+from server.rooms.limits import TokenBucket
 from server.rooms.matches import Match
 from server.rooms.names import clean_name
 from server.rooms.outputs import (
@@ -60,7 +61,15 @@ from server.rooms.outputs import (
     SetTimer,
     TurnTimer,
 )
-from server.rooms.seats import Refusal, RoomSettings, Seat, error_frame
+from server.rooms.seats import (
+    Refusal,
+    RoomSettings,
+    Seat,
+    error_frame,
+    stored_digest,
+    token_digest,
+    token_matches,
+)
 from server.rooms.status import BETWEEN_GAMES, RoomStatus
 from server.rules.base import Action, Event, IllegalAction
 from server.rules.registry import game_spec
@@ -89,8 +98,24 @@ _PLAIN_FIELDS = (
     "_armed",
     "_idle_armed",
     "daily_date",
+    "_next_watcher",
+    "_seatings",
 )
-_COPIED_FIELDS = ("spectators", "where", "_pending", "_stand_in", "_hints")
+_COPIED_FIELDS = (
+    "spectators",
+    "where",
+    "_pending",
+    "_stand_in",
+    "_hints",
+    "banned",
+    "muted_seats",
+    "muted_devices",
+    "muted_watchers",
+    "watchers",
+    "_watch_devices",
+)
+#: Device digests a room keeps banned (kick) or muted; beyond, the oldest are forgotten.
+MAX_MODERATED = 64
 # What an act or a bot's move may change besides the match: its version and deadline, the bots
 # asked and the idle timer (never the seats, who is in the room, the host, locks or hints), so
 # the snapshot taken before one, the inputs of almost every turn, copies only these.
@@ -104,6 +129,21 @@ def hint_seed(seed: int, seat: int, version: int) -> int:
     return (seed * 1_000_003 + seat * 7919 + version * 104_729) % 2**63
 
 
+def check_create(game: m.GameName, players: int, *, daily: bool, hints: bool) -> None:
+    """Refuse a room that cannot be opened, before anything is claimed or stored for it.
+
+    Raises:
+        Refusal: ``bad_seats``, ``hints_not_allowed``.
+    """
+    try:
+        game_spec(game).check_players(players)  # the game registry knows the seat counts
+    except ValueError as exc:
+        raise Refusal(ErrorCode.BAD_SEATS, str(exc)) from None
+    if hints and daily:
+        why = "hints are not offered in a daily game: everyone plays it on their own"
+        raise Refusal(ErrorCode.HINTS_NOT_ALLOWED, why)
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class _Saved:
     """What :meth:`RoomCore.handle` needs to put the room back after a failed input: the room's
@@ -111,7 +151,11 @@ class _Saved:
 
     fields: dict[str, Any]
     seats: (
-        list[tuple[m.SeatKind, str | None, str | None, str | None, ConnId | None, bool, str | None]]
+        list[
+            tuple[
+                m.SeatKind, str | None, str | None, str | None, ConnId | None, bool, str | None, int
+            ]
+        ]
         | None  # a move's snapshot: the seats are the same objects, unchanged
     )
     match: Match | None
@@ -135,13 +179,7 @@ class RoomCore:
         hints: bool = False,
         make_token: Callable[[], str] | None = None,
     ) -> None:
-        try:
-            game_spec(game).check_players(players)  # the game registry knows the seat counts
-        except ValueError as exc:
-            raise Refusal(ErrorCode.BAD_SEATS, str(exc)) from None
-        if hints and daily:
-            why = "hints are not offered in a daily game: everyone plays it on their own"
-            raise Refusal(ErrorCode.HINTS_NOT_ALLOWED, why)
+        check_create(game, players, daily=daily, hints=hints)
         self.code = code
         self.game: m.GameName = game
         self.players = players
@@ -171,6 +209,16 @@ class RoomCore:
         self._hints: dict[int, int] = {}  # seat -> version of the hint it is waiting for
         self._idle_armed = False
         self._before: _Saved | None = None  # the room before the last input, for undo()
+        # moderation: devices the host removed (kick) may not come back; muted ones not chat
+        self.banned: list[str] = []  # device digests, oldest first (at most MAX_MODERATED)
+        self.muted_seats: set[int] = set()
+        self.muted_devices: list[str] = []  # device digests, oldest first (MAX_MODERATED)
+        self.muted_watchers: set[ConnId] = set()
+        self.watchers: dict[ConnId, int] = {}  # spectator -> its number in chat lines
+        self._watch_devices: dict[ConnId, str] = {}  # spectator -> its device digest
+        self._next_watcher = 0
+        self._seatings = 0  # people seated so far: the order the host role passes in
+        self._chat: TokenBucket | None = None  # the room's chat budget, all senders together
 
     # ------------------------------------------------------------------ queries
 
@@ -203,7 +251,7 @@ class RoomCore:
         current = match.current if match else None
         acting = set(current.to_act()) if current else set()
         for i, seat in enumerate(self.seats):
-            info = seat.info(i, self.host)
+            info = seat.info(i, self.host, self._seat_muted(i))
             if seat.kind == "human" and seat.away and i in acting:
                 info["playing_for"] = self.settings.stand_in_level
             seats.append(info)
@@ -275,7 +323,7 @@ class RoomCore:
                 case m.Join():
                     self._on_join(conn, msg, device, now, out)
                 case m.Watch():
-                    self._on_watch(conn, msg, now, out)
+                    self._on_watch(conn, msg, device, now, out)
                 case m.Resume():
                     self._on_resume(conn, msg, device, now, out)
                 case m.Act():
@@ -315,7 +363,7 @@ class RoomCore:
     def _disconnected(self, conn: ConnId, now: float) -> list[Output]:
         out: list[Output] = []
         seat = self.where.pop(conn, None)
-        self.spectators.discard(conn)
+        self._forget_watcher(conn)
         if seat is not None and self.seats[seat].conn == conn:
             self.seats[seat].conn = None
             out.append(SetTimer(GraceTimer(seat), now + self.settings.grace))
@@ -331,10 +379,14 @@ class RoomCore:
                 if seat.kind == "human" and seat.conn is None:
                     if self.match is None:
                         self.seats[index] = Seat()  # a lobby seat is freed
+                        self.muted_seats.discard(index)
                         self._pass_host_from(index)
                         out.append(Persist(self.meta()))
                     else:
                         seat.away = True
+                        if self.host == index:  # gone past grace: a present person hosts
+                            self._pass_host_from(index)
+                            out.append(Persist(self.meta()))
                     self._send_room(out)
                     self._schedule(now, out)
             case TurnTimer(version=version):
@@ -377,6 +429,7 @@ class RoomCore:
         self, conn: ConnId, msg: m.Join, device: str | None, now: float, out: list[Output]
     ) -> None:
         self._not_here(conn)
+        self._not_banned(device)
         if self.locked:
             why = "the host has locked this room; you can still watch"
             raise Refusal(ErrorCode.ROOM_LOCKED, why)
@@ -397,6 +450,7 @@ class RoomCore:
         name = clean_name(msg.name, self._taken_names(skip=index))
         token = self._seat_human(index, conn, name, device)
         self.where[conn] = index
+        self._take_host_if_gone(index)
         out.append(Persist(self.meta()))
         out.append(
             Send(conn, m.dump(m.Joined(ref=msg.id, room=self.code, seat=index, token=token)))
@@ -405,19 +459,25 @@ class RoomCore:
         self._send_state_to(conn, index, out)
         self._schedule(now, out)
 
-    def _on_watch(self, conn: ConnId, msg: m.Watch, now: float, out: list[Output]) -> None:
+    def _on_watch(
+        self, conn: ConnId, msg: m.Watch, device: str | None, now: float, out: list[Output]
+    ) -> None:
         self._not_here(conn)
+        self._not_banned(device)
         self.spectators.add(conn)
         self.where[conn] = None
+        self.watchers[conn] = self._next_watcher
+        self._next_watcher += 1
+        if device is not None:
+            self._watch_devices[conn] = device
         out.append(Send(conn, m.dump(m.Joined(ref=msg.id, room=self.code, seat=None))))
         self._send_room(out)
         self._send_state_to(conn, None, out)
         self._schedule(now, out)
 
     def _seat_with_token(self, token: str) -> int | None:
-        given = token.encode()  # bytes: compare_digest refuses non-ASCII str
         for i, s in enumerate(self.seats):
-            if s.kind == "human" and s.token and secrets.compare_digest(s.token.encode(), given):
+            if s.kind == "human" and token_matches(token, s.token_sha256):
                 return i
         return None
 
@@ -432,7 +492,10 @@ class RoomCore:
         seat = self.seats[index]
         if device is not None and device != seat.device:
             seat.device = device  # results are recorded for this device from now on
-            out.append(Persist(self.meta()))
+        # a fresh token for every resume: the one just used is void once this is stored, so
+        # of two devices resuming with one token the second is refused (bad_token)
+        token = self.make_token()
+        seat.token_sha256 = token_digest(token)
         old = seat.conn
         if old is not None and old != conn:
             # the same player from a new connection: the old one is replaced
@@ -444,10 +507,12 @@ class RoomCore:
         seat.conn = conn
         seat.away = False
         self.where[conn] = index
+        self._take_host_if_gone(index)
+        out.append(Persist(self.meta()))  # before the new token goes out
         out.append(CancelTimer(GraceTimer(index)))
         self._refresh_deadline(now, out)  # back from a pause: the state shows the deadline
         out.append(
-            Send(conn, m.dump(m.Joined(ref=msg.id, room=self.code, seat=index, token=seat.token)))
+            Send(conn, m.dump(m.Joined(ref=msg.id, room=self.code, seat=index, token=token)))
         )
         self._send_room(out)
         self._send_state_to(conn, index, out)
@@ -490,8 +555,20 @@ class RoomCore:
         if conn not in self.where:
             raise Refusal(ErrorCode.NOT_IN_ROOM, "join or watch this room first")
         seat = self.where[conn]
+        if self._chat_muted(conn, seat):
+            raise Refusal(ErrorCode.MUTED, "the host has muted you in this room")
+        if self._chat is None:
+            per_second = self.settings.chat_per_minute / 60.0
+            self._chat = TokenBucket(per_second, self.settings.chat_burst, now)
+        if not self._chat.allow(now):
+            raise Refusal(ErrorCode.CHAT_BUSY, "this room's chat is busy; wait a moment")
         name = (self.seats[seat].name or f"Seat {seat + 1}") if seat is not None else "spectator"
-        line = m.dump(m.ChatLine(room=self.code, seat=seat, name=name, text=msg.text, at=now))
+        watcher = self.watchers.get(conn) if seat is None else None
+        line = m.dump(
+            m.ChatLine(
+                room=self.code, seat=seat, name=name, text=msg.text, at=now, spectator=watcher
+            )
+        )
         out.append(Send(conn, m.dump(m.Ack(ref=msg.id))))
         out.extend(Send(c, line) for c in self.where)
 
@@ -540,7 +617,7 @@ class RoomCore:
         if conn not in self.where:
             raise Refusal(ErrorCode.NOT_IN_ROOM, "you are not in this room")
         seat = self.where.pop(conn)
-        self.spectators.discard(conn)
+        self._forget_watcher(conn)
         if seat is not None:
             self._replace_human(seat)
             out.append(Persist(self.meta()))
@@ -565,8 +642,48 @@ class RoomCore:
 
     def _seat_human(self, index: int, conn: ConnId, name: str, device: str | None) -> str:
         token = self.make_token()
-        self.seats[index] = Seat(kind="human", name=name, token=token, conn=conn, device=device)
+        self._seatings += 1
+        self.seats[index] = Seat(
+            kind="human",
+            name=name,
+            token_sha256=token_digest(token),
+            conn=conn,
+            device=device,
+            since=self._seatings,
+        )
         return token
+
+    def _not_banned(self, device: str | None) -> None:
+        if device is not None and device in self.banned:
+            raise Refusal(ErrorCode.BANNED, "the host removed you from this room")
+
+    def ban(self, index: int) -> None:
+        """Keep the device of seat ``index`` out of this room (the host kicked it)."""
+        device = self.seats[index].device
+        if device is not None and device not in self.banned:
+            self.banned = [*self.banned, device][-MAX_MODERATED:]
+
+    def _seat_muted(self, index: int) -> bool:
+        device = self.seats[index].device
+        return index in self.muted_seats or (device is not None and device in self.muted_devices)
+
+    def _chat_muted(self, conn: ConnId, seat: int | None) -> bool:
+        if seat is not None:
+            return self._seat_muted(seat)
+        device = self._watch_devices.get(conn)
+        return conn in self.muted_watchers or (device is not None and device in self.muted_devices)
+
+    def mute_device(self, device: str | None, muted: bool) -> None:
+        if device is None:
+            return
+        kept = [d for d in self.muted_devices if d != device]
+        self.muted_devices = [*kept, device][-MAX_MODERATED:] if muted else kept
+
+    def _forget_watcher(self, conn: ConnId) -> None:
+        self.spectators.discard(conn)
+        self.watchers.pop(conn, None)
+        self._watch_devices.pop(conn, None)
+        self.muted_watchers.discard(conn)
 
     def _replace_human(self, index: int) -> None:
         """A human leaves a seat: empty before play, a bot once the match has begun."""
@@ -574,6 +691,7 @@ class RoomCore:
             self.seats[index] = Seat()
         else:
             self.seats[index] = Seat.bot(index, self.settings.stand_in_level)
+        self.muted_seats.discard(index)
         self._pass_host_from(index)
 
     def _fill_empty(self, level: str) -> None:
@@ -582,8 +700,27 @@ class RoomCore:
                 self.seats[i] = Seat.bot(i, level)
 
     def _pass_host_from(self, index: int) -> None:
-        if self.host == index:
-            self.host = next((i for i, s in enumerate(self.seats) if s.kind == "human"), None)
+        """Seat ``index`` was left, or its person is away past grace: if it hosts, the role
+        passes to the connected person seated longest (nobody connected: to whoever has sat
+        longest, who may come back; the next person to join or resume takes it then)."""
+        if self.host != index:
+            return
+        humans = sorted((s.since, i) for i, s in enumerate(self.seats) if s.kind == "human")
+        present = [i for _, i in humans if self.seats[i].conn is not None]
+        present = [i for i in present if not self.seats[i].away]
+        if present:
+            self.host = present[0]
+        else:
+            self.host = humans[0][1] if humans else None
+
+    def _take_host_if_gone(self, index: int) -> bool:
+        """Seat ``index``'s person is here: they host if the host's person is gone (away past
+        grace, or no host at all); ``True`` if the role came to them."""
+        host = self.seats[self.host] if self.host is not None else None
+        if self.host == index or (host is not None and host.kind == "human" and not host.away):
+            return False
+        self.host = index
+        return True
 
     def _start_match(self, now: float) -> None:
         daily = None
@@ -650,7 +787,10 @@ class RoomCore:
         if not self.anyone_connected() and not self.closed:
             if not self._idle_armed:
                 self._idle_armed = True
-                out.append(SetTimer(IdleTimer(), now + self.settings.idle_timeout))
+                idle = self.settings.idle_timeout
+                if self.match is None:  # an empty lobby: nothing to come back to, it goes soon
+                    idle = min(idle, self.settings.lobby_timeout)
+                out.append(SetTimer(IdleTimer(), now + idle))
         elif self._idle_armed:
             self._idle_armed = False
             out.append(CancelTimer(IdleTimer()))
@@ -759,7 +899,10 @@ class RoomCore:
         fields = {name: getattr(self, name) for name in _PLAIN_FIELDS}
         for name in _COPIED_FIELDS:
             fields[name] = getattr(self, name).copy()
-        seats = [(s.kind, s.name, s.token, s.level, s.conn, s.away, s.device) for s in self.seats]
+        seats = [
+            (s.kind, s.name, s.token_sha256, s.level, s.conn, s.away, s.device, s.since)
+            for s in self.seats
+        ]
         return _Saved(fields, seats, match, log_at)
 
     def _restore(self, saved: _Saved) -> None:
@@ -803,6 +946,9 @@ class RoomCore:
             "daily_date": self.daily_date.isoformat() if self.daily_date else None,
             "locked": self.locked,
             "host": self.host,
+            "banned": self.banned,
+            "muted_seats": sorted(self.muted_seats),
+            "muted_devices": self.muted_devices,
             "version": self.version,
             # the current version's turn deadline, [version, unix time] (actions carry later ones)
             "deadline": [self._deadline_version, self._due] if self._due is not None else None,
@@ -810,9 +956,10 @@ class RoomCore:
                 {
                     "kind": s.kind,
                     "name": s.name,
-                    "token": s.token,
+                    "token_sha256": s.token_sha256,
                     "level": s.level,
                     "device": s.device,  # a digest of the player's device token, for results
+                    "since": s.since,
                 }
                 for s in self.seats
             ],
@@ -861,12 +1008,17 @@ class RoomCore:
             Seat(
                 kind=s["kind"],
                 name=s["name"],
-                token=s["token"],
+                token_sha256=stored_digest(s),
                 level=s["level"],
                 device=s.get("device"),
+                since=s.get("since", i),  # records from before host passing: seat order
             )
-            for s in record["seats"]
+            for i, s in enumerate(record["seats"])
         ]
+        room._seatings = max((s.since for s in room.seats), default=0)
+        room.banned = list(record.get("banned", []))
+        room.muted_seats = set(record.get("muted_seats", []))
+        room.muted_devices = list(record.get("muted_devices", []))
         deadline = record.get("deadline")
         if deadline is not None and deadline[0] == room.version:  # the turn timer goes on
             room._deadline_version, room._due = deadline

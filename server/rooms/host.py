@@ -95,7 +95,34 @@ def kick(room: RoomCore, msg: m.Host, now: float, out: list[Output]) -> None:
         room.where.pop(gone, None)
         out.append(error_frame(gone, None, ErrorCode.REMOVED, "the host removed you"))
         out.append(Detach(gone))
+    room.ban(index)  # that device may not join or watch again (kept in the room's record)
     room._replace_human(index)
+
+
+def _mute(room: RoomCore, msg: m.Host, muted: bool) -> None:
+    """Mute (or unmute) a seated person (``seat``) or a spectator (``spectator``: the number
+    their chat lines carry); their device too, so that leaving and coming back is no way out."""
+    if msg.seat is not None:
+        if msg.seat >= room.players or room.seats[msg.seat].kind != "human":
+            raise Refusal(ErrorCode.BAD_SEAT, "name a seat a person sits in")
+        if msg.seat == room.host:
+            raise Refusal(ErrorCode.BAD_SEAT, "the host cannot mute themselves")
+        (room.muted_seats.add if muted else room.muted_seats.discard)(msg.seat)
+        room.mute_device(room.seats[msg.seat].device, muted)
+        return
+    watcher = next((c for c, n in room.watchers.items() if n == msg.spectator), None)
+    if msg.spectator is None or watcher is None:
+        raise Refusal(ErrorCode.BAD_SEAT, "name a seat, or a spectator by their number")
+    (room.muted_watchers.add if muted else room.muted_watchers.discard)(watcher)
+    room.mute_device(room._watch_devices.get(watcher), muted)
+
+
+def mute(room: RoomCore, msg: m.Host, now: float, out: list[Output]) -> None:
+    _mute(room, msg, True)
+
+
+def unmute(room: RoomCore, msg: m.Host, now: float, out: list[Output]) -> None:
+    _mute(room, msg, False)
 
 
 def lock(room: RoomCore, msg: m.Host, now: float, out: list[Output]) -> None:
@@ -137,6 +164,8 @@ OPS: dict[m.HostOp, HostOp] = {
         fill_bots, BETWEEN_GAMES, ErrorCode.GAME_IN_PROGRESS, "bots are added between games"
     ),
     "kick": HostOp(kick, ANY, ErrorCode.BAD_SEAT, "", True),
+    "mute": HostOp(mute, ANY, ErrorCode.BAD_SEAT, ""),
+    "unmute": HostOp(unmute, ANY, ErrorCode.BAD_SEAT, ""),
     "lock": HostOp(lock, ANY, ErrorCode.BAD_SEAT, ""),
     "unlock": HostOp(unlock, ANY, ErrorCode.BAD_SEAT, ""),
     "start": HostOp(

@@ -15,8 +15,9 @@ from protocol.errors import ErrorCode
 from server.bots.pool import BotPool
 from server.metrics import Metrics
 from server.rooms.actor import RoomActor
+from server.rooms.budgets import CreateBudgets, OverBudget
 from server.rooms.cluster import Cluster, Elsewhere
-from server.rooms.core import RoomCore
+from server.rooms.core import RoomCore, check_create
 from server.rooms.inputs import CreateHost, Disconnect, Request, RoomRequest
 from server.rooms.names import clean_name
 from server.rooms.seats import Refusal, RoomSettings
@@ -71,6 +72,8 @@ class RoomManager:
         self.conns: dict[int, Outbox] = {}
         self.room_of: dict[int, str] = {}
         self.devices: dict[int, str] = {}  # connection -> device token from its hello
+        self.addresses: dict[int, str] = {}  # connection -> its client's address (budgets)
+        self.budgets = CreateBudgets(settings)
         self._closing: set[asyncio.Task[None]] = set()
         self._loading: dict[str, asyncio.Future[RoomActor | Elsewhere | None]] = {}
         self.cluster: Cluster | None = None  # several processes on one Redis (set by the server)
@@ -78,12 +81,17 @@ class RoomManager:
 
     # connections
 
-    def connected(self, conn: int, outbox: Outbox) -> None:
+    def connected(self, conn: int, outbox: Outbox, address: str | None = None) -> None:
+        """A client connected (``address``: where from, for the room budgets; ``None`` for a
+        client relayed by another process, which checked them)."""
         self.conns[conn] = outbox
+        if address is not None:
+            self.addresses[conn] = address
 
     def disconnected(self, conn: int) -> None:
         self.conns.pop(conn, None)
         self.devices.pop(conn, None)
+        self.addresses.pop(conn, None)
         if self.cluster is not None:
             self.cluster.disconnected(conn)
         code = self.room_of.pop(conn, None)
@@ -150,6 +158,14 @@ class RoomManager:
         if conn in self.room_of or relayed:
             raise Refusal(ErrorCode.ALREADY_IN_ROOM, "leave your room before opening another")
         clean_name(msg.name, [])  # a bad name opens no room
+        # a refused room claims nothing: no lease, no fence key, no record
+        check_create(msg.game, msg.seats, daily=msg.daily, hints=msg.hints)
+        address = self.addresses.get(conn)
+        try:
+            self.budgets.take(address, len(self.rooms), time.monotonic())
+        except OverBudget as over:
+            self.metrics.rooms_refused.labels(over.budget.value).inc()
+            raise
         core = None
         fence = 0
         for _ in range(20):
@@ -161,25 +177,28 @@ class RoomManager:
                 if isinstance(lease, Elsewhere):
                     continue
                 fence = lease.fence
-            core = RoomCore(
-                code,
-                msg.game,
-                msg.seats,
-                settings=self.settings,
-                options=msg.options,
-                turn_timer=msg.turn_timer,
-                daily=msg.daily,
-                hints=msg.hints,
-            )
             try:
+                core = RoomCore(
+                    code,
+                    msg.game,
+                    msg.seats,
+                    settings=self.settings,
+                    options=msg.options,
+                    turn_timer=msg.turn_timer,
+                    daily=msg.daily,
+                    hints=msg.hints,
+                )
                 created = await self.store.create(code, core.meta(), fence=fence)
             except StoreUnavailable:
+                self._unclaim(code)
                 self.health.down()
                 raise Refusal(ErrorCode.STORE_UNAVAILABLE, _UNSAVED) from None
+            except BaseException:  # any other failure (cancelled, a refusal): the lease goes
+                self._unclaim(code)
+                raise
             if created:
                 break
-            if self.cluster is not None:
-                self.cluster.drop(code)
+            self._unclaim(code)
             core = None
         if core is None:
             raise Refusal(ErrorCode.BUSY, "could not find a free room code; try again")
@@ -187,10 +206,16 @@ class RoomManager:
         actor.fence = fence
         actor.owner = self.owner_of(conn)
         self.rooms[core.code] = actor
+        self.budgets.opened(core.code, address)
         self.metrics.rooms.set(len(self.rooms))
         actor.start()
         self.room_of[conn] = core.code  # claimed before the next frame is read
         actor.submit(CreateHost(conn, msg, self.player_of(conn)), received=received)
+
+    def _unclaim(self, code: str) -> None:
+        """Release the lease of a code this process claimed but opened no room under."""
+        if self.cluster is not None and code not in self.rooms:
+            self.cluster.drop(code)
 
     def claim(self, conn: int, code: str) -> None:
         """Mark ``conn`` as in room ``code`` before its entering request is handled, so that
@@ -254,8 +279,9 @@ class RoomManager:
                 raise Refusal(
                     ErrorCode.ALREADY_IN_ROOM, f"you are in room {current}: leave it first"
                 )
-        # a seat taken keeps its player's device digest (for results): only these need it
-        device = self.player_of(conn) if isinstance(msg, m.Join | m.Resume) else None
+        # a seat taken keeps its player's device digest (for results), a room's bans and
+        # mutes name it: only these need it
+        device = self.player_of(conn) if isinstance(msg, m.Join | m.Resume | m.Watch) else None
         actor.submit(Request(conn, msg, device), received=received)
 
     async def restore(self) -> int:
@@ -330,6 +356,7 @@ class RoomManager:
         actor = self.rooms.pop(code, None)
         if actor is None:
             return
+        self.budgets.closed(code)
         self.metrics.rooms.set(len(self.rooms))
         text = m.dump(m.Closing(reason=f"room closed: {reason}"))
         for conn, room in list(self.room_of.items()):

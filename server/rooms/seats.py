@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import hashlib
+import hmac
+from dataclasses import dataclass, replace
 from typing import Any
 
 from protocol import messages as m
@@ -19,24 +21,70 @@ class RoomSettings:
     stand_in_level: str = DEFAULT_LEVEL  # the bot that plays for an absent or slow player
     # expert bots a room may seat (each thinks ~1 s a move in the shared bot workers)
     max_expert_seats: int = 2
+    # budgets of a public server (README, "Running a public server"; refused: too_many_rooms)
+    lobby_timeout: float = 30.0  # seconds an empty lobby (nobody in it, no game yet) stays open
+    rooms_per_minute: float = 10.0  # rooms one address may create a minute, on average...
+    rooms_burst: float = 20.0  # ...and at once
+    rooms_per_address: int = 20  # rooms open at once that one address created
+    max_rooms: int = 10_000  # rooms open in this process
+    chat_per_minute: float = 60.0  # chat lines a room takes a minute, all senders together...
+    chat_burst: float = 20.0  # ...and at once (refused: chat_busy)
+
+
+def token_digest(token: str) -> str:
+    """What a room keeps of a seat token, in memory and in its record: its SHA-256, in hex
+    (a stolen record or a memory dump resumes no seat).
+
+    >>> token_digest("secret-token")[:16]
+    '930bbdc51b6aed5c'
+    """
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def token_matches(token: str, digest: str | None) -> bool:
+    """Whether ``token`` is the one ``digest`` was made from (compared in constant time)."""
+    return digest is not None and hmac.compare_digest(token_digest(token), digest)
+
+
+def stored_digest(seat: dict[str, Any]) -> str | None:
+    """A stored seat's token digest (records from before digests kept the token itself)."""
+    digest = seat.get("token_sha256")
+    if digest is None and seat.get("token"):
+        digest = token_digest(seat["token"])
+    return digest
+
+
+def one_address(settings: RoomSettings) -> RoomSettings:
+    """``settings`` with the room budgets lifted: for load and soak tools and tests, whose
+    many simulated people all come from one address (127.0.0.1)."""
+    return replace(
+        settings,
+        rooms_per_minute=1e6,
+        rooms_burst=1e6,
+        rooms_per_address=100_000,
+        max_rooms=100_000,
+        chat_per_minute=1e6,
+        chat_burst=1e6,
+    )
 
 
 @dataclass(slots=True)
 class Seat:
     kind: m.SeatKind = "empty"
     name: str | None = None
-    token: str | None = None
+    token_sha256: str | None = None  # the seat token's digest (token_digest), never the token
     level: str | None = None
     conn: ConnId | None = None
     away: bool = False  # grace ran out: a stand-in bot plays this human's turns
     device: str | None = None  # digest of the device token the person played from (results)
+    since: int = 0  # when the person sat down, in the room's order of seatings (host passing)
 
     @classmethod
     def bot(cls, index: int, level: str) -> Seat:
         """A bot of ``level`` in seat ``index``."""
         return cls(kind="bot", name=f"Bot {index + 1}", level=level)
 
-    def info(self, index: int, host: int | None) -> dict[str, Any]:
+    def info(self, index: int, host: int | None, muted: bool = False) -> dict[str, Any]:
         """The fields of :class:`~protocol.messages.SeatInfo`, in its order, as plain data."""
         return {
             "seat": index,
@@ -46,6 +94,7 @@ class Seat:
             "connected": self.conn is not None or self.kind == "bot",
             "host": index == host,
             "playing_for": None,
+            "muted": muted,
         }
 
 

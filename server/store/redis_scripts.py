@@ -138,7 +138,10 @@ redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 return redis.call('ZRANGE', KEYS[1], 0, -1)
 """
 
-# Leases. KEYS: lease, fence, fence counter. The lease's value is "<owner> <fence>".
+# Leases. KEYS: lease, fence, fence counter, room. The lease's value is "<owner> <fence>".
+# A fence key outlives its lease only while the room's record exists (CREATE and every write
+# keep it for the room's ttl): a lease taken for a code that never became a room (a refused
+# create, a join naming no room) leaves nothing behind once released or expired.
 
 # ARGV: owner, lease ttl, room ttl. {1, fence} when held by the caller (taken or renewed),
 # {0, fence, owner, ms left} when another owner holds it.
@@ -155,7 +158,9 @@ end
 -- one counter for every room: a token never repeats, even for a code used again
 local fence = redis.call('INCR', KEYS[3])
 redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. fence, 'PX', ARGV[2])
-redis.call('SET', KEYS[2], fence, 'PX', ARGV[3])
+local keep = ARGV[2]
+if redis.call('EXISTS', KEYS[4]) == 1 then keep = ARGV[3] end
+redis.call('SET', KEYS[2], fence, 'PX', keep)
 return {1, fence}
 """
 
@@ -168,10 +173,27 @@ end
 return 0
 """
 
-# ARGV: owner, fence. 1 if released, 0 if it was not ours any more.
+# Every lease of one process in one call. KEYS: the leases; ARGV: owner, lease ttl, then each
+# lease's fence in KEYS' order. One 1 (renewed) or 0 (lost) per lease.
+RENEW_ALL = """
+local kept = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] .. ' ' .. ARGV[i + 2] then
+    redis.call('PEXPIRE', key, ARGV[2])
+    kept[i] = 1
+  else
+    kept[i] = 0
+  end
+end
+return kept
+"""
+
+# ARGV: owner, fence. 1 if released, 0 if it was not ours any more. The fence key goes too
+# when no room was ever stored under the code.
 RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] .. ' ' .. ARGV[2] then
   redis.call('DEL', KEYS[1])
+  if redis.call('EXISTS', KEYS[4]) == 0 then redis.call('DEL', KEYS[2]) end
   return 1
 end
 return 0

@@ -78,11 +78,17 @@ async def test_reconnect_resumes_the_seat_after_a_dropped_connection(
             await ann.wait_for(lambda msg: False, timeout=5)
         again = await ann.reconnect()
         assert again is not None
-        assert (again.room, again.seat, ann.token) == (joined.room, 0, joined.token)
+        assert (again.room, again.seat) == (joined.room, 0)
+        # the resume rotated the seat's token: the client keeps the fresh one
+        assert ann.token == again.token and ann.token != joined.token
         snapshot = await ann.wait_state()
         assert isinstance(snapshot, State) and snapshot.version >= before.version
         assert snapshot.events == []  # a snapshot, as after any resume
         assert (await ann.ping()).type == "pong"
+        ann._ws.transport.abort()  # dropped again: the fresh token resumes the seat
+        with pytest.raises(ConnectionLost):
+            await ann.wait_for(lambda msg: False, timeout=5)
+        assert (await ann.reconnect()) is not None and ann.seat == 0
 
 
 async def test_the_device_token_is_said_at_connect_and_again_after_a_reconnect(

@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from server.net.server import CardroomServer, ServerConfig
-from server.rooms.seats import RoomSettings
+from server.rooms.seats import RoomSettings, one_address
 
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,7 +67,8 @@ class LiveServer:
 
 @pytest.fixture(scope="session")
 def live() -> Iterator[LiveServer]:
-    settings = RoomSettings(grace=60.0, idle_timeout=120.0, bot_delay=0.0)
+    # one server for the whole session, every page from 127.0.0.1: room budgets lifted
+    settings = one_address(RoomSettings(grace=60.0, idle_timeout=120.0, bot_delay=0.0))
     # browsers act faster than people here: a generous rate limit
     config = ServerConfig(host="127.0.0.1", port=0, rate=1000.0, burst=1000.0, rooms=settings)
     server = CardroomServer(config)

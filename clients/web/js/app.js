@@ -427,8 +427,14 @@ function drawLog() {
 function drawChat(scroll) {
   const el = document.getElementById("chat-lines");
   if (!el) return;
+  const host = app.isHost();
+  // the host may mute a spectator by the number their lines carry
+  const mute = (c) =>
+    host && c.seat == null && c.spectator != null
+      ? ` <button type="button" class="btn small ghost" data-act="host" data-op="mute" data-spectator="${c.spectator}" aria-label="${esc(t("chat.muteSpectator"))}">${esc(t("lobby.mute"))}</button>`
+      : "";
   el.innerHTML = app.chat
-    .map((c) => `<p><b>${esc(c.seat == null ? t("chat.spectator") : c.name)}:</b> ${esc(c.text)}</p>`)
+    .map((c) => `<p><b>${esc(c.seat == null ? t("chat.spectator") : c.name)}:</b> ${esc(c.text)}${mute(c)}</p>`)
     .join("");
   if (scroll) el.scrollTop = el.scrollHeight;
 }
@@ -687,6 +693,7 @@ async function onClick(e) {
     case "host": {
       const extra = {};
       if (el.dataset.seat != null) extra.seat = Number(el.dataset.seat);
+      if (el.dataset.spectator != null) extra.spectator = Number(el.dataset.spectator);
       const level = app.prefs.level;
       if (el.dataset.op === "add_bot" || el.dataset.op === "fill_bots") extra.level = level;
       if (el.dataset.op === "start" && app.info.seats.some((s) => s.kind === "empty")) {

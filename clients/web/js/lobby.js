@@ -22,6 +22,7 @@ function seatLine(app, s) {
       ? `<span class="badge ok">${esc(t("lobby.connected"))}</span>`
       : `<span class="badge bad">${esc(t("lobby.away"))}</span>`;
     if (s.playing_for) state += ` <span class="badge dim">${esc(t("lobby.playingFor"))}</span>`;
+    if (s.muted) state += ` <span class="badge dim">${esc(t("lobby.muted"))}</span>`;
   }
   if (s.host) state += ` <span class="badge gold">${esc(t("lobby.host"))}</span>`;
   const controls = [];
@@ -40,6 +41,8 @@ function seatLine(app, s) {
     }
     if (s.kind === "human" && !mine) {
       controls.push(`<button type="button" class="btn small ghost" data-act="host" data-op="kick" data-seat="${s.seat}" data-key="kick:${s.seat}" aria-label="${esc(t("lobby.kickN", { name: s.name }))}">${esc(t("lobby.kick"))}</button>`);
+      const op = s.muted ? "unmute" : "mute"; // the host silences (or lets speak) a seat's chat
+      controls.push(`<button type="button" class="btn small ghost" data-act="host" data-op="${op}" data-seat="${s.seat}" data-key="${op}:${s.seat}" aria-label="${esc(t("lobby." + op + "N", { name: s.name }))}">${esc(t("lobby." + op))}</button>`);
     }
   } else if (s.kind !== "human" && open && app.seat == null && !info.locked) {
     // a spectator may take a free seat (before the start or between games)

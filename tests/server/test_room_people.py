@@ -1,0 +1,195 @@
+"""Issue 19, finding 10: the room's people. A kick bans the kicked device from the room (and
+the ban outlives a restart); the room's chat has a budget for all senders together and the host
+can mute a seat or a spectator; the host role passes to a present person when the host leaves
+or stays away past their grace, so a room whose host went away between games goes on."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import pytest
+
+from clients import CardroomClient, CardroomError
+from server.net.server import CardroomServer
+from server.store.memory import MemoryStore
+from tests.server.conftest import make_config, play_until_over
+
+ANN, BOB, CY = "ann-device-0000001", "bob-device-0000002", "cy-device-00000003"
+
+
+def person(srv: CardroomServer, device: str | None = None) -> Any:
+    return CardroomClient.connect(srv.url, device=device)
+
+
+async def refused(coro: Any) -> str:
+    with pytest.raises(CardroomError) as err:
+        await coro
+    return err.value.code
+
+
+# kick bans ---------------------------------------------------------------------------------
+
+
+async def test_a_kicked_device_cannot_join_or_watch_again_even_after_a_restart(
+    store: MemoryStore,
+) -> None:
+    first = CardroomServer(make_config(), store=store)
+    await first.start()
+    try:
+        async with person(first, ANN) as ann, person(first, BOB) as bob:
+            await ann.create("shithead", seats=3, name="Ann")
+            code = ann.room or ""
+            await bob.join(code, name="Bob")
+            await ann.host("kick", seat=1)
+            removed = await bob.wait_for(lambda msg: getattr(msg, "code", None) == "removed")
+            assert removed is not None and bob.room is None
+            assert await refused(bob.join(code, name="Bob")) == "banned"
+            assert await refused(bob.watch(code)) == "banned"
+            async with person(first, BOB) as again:  # a new connection, the same device
+                assert await refused(again.join(code, name="Bobby")) == "banned"
+            room = await ann.wait_room()
+            assert [s.kind for s in room.seats] == ["human", "empty", "empty"]  # unchanged
+            async with person(first, CY) as cy:  # someone else still may
+                await cy.join(code, name="Cy")
+    finally:
+        await first.stop()
+    second = CardroomServer(make_config(), store=store)  # restarted: rooms from the store
+    await second.start()
+    try:
+        async with person(second, BOB) as bob:
+            assert await refused(bob.watch(code)) == "banned"
+            assert await refused(bob.join(code, name="Bob")) == "banned"
+    finally:
+        await second.stop()
+
+
+# chat: budget and mute ---------------------------------------------------------------------
+
+
+async def test_the_room_chat_budget_counts_every_sender_together() -> None:
+    config = make_config(chat_per_minute=6.0, chat_burst=4.0)  # refilled every 10 s
+    async with CardroomServer(config) as srv, person(srv, ANN) as ann:
+        await ann.create("shithead", seats=2, name="Ann")
+        code = ann.room or ""
+        watchers = [await CardroomClient.connect(srv.url) for _ in range(3)]
+        try:
+            for w in watchers:
+                await w.watch(code)
+            await ann.chat("hello")
+            for i, w in enumerate(watchers):  # four lines from four senders: the burst
+                await w.chat(f"hi {i}")
+            # the fifth, from a sender who sent nothing yet, is over the room's budget
+            assert await refused(ann.chat("anyone?")) == "chat_busy"
+            assert await refused(watchers[0].chat("me too")) == "chat_busy"
+            lines = [m for m in ann.history if m.type == "chat"]
+            assert len(lines) == 4  # the refused lines reached nobody
+        finally:
+            await asyncio.gather(*(w.close() for w in watchers))
+
+
+async def test_the_host_mutes_a_seat_and_a_spectator() -> None:
+    async with (
+        CardroomServer(make_config()) as srv,
+        person(srv, ANN) as ann,
+        person(srv, BOB) as bob,
+        person(srv, CY) as cy,
+    ):
+        await ann.create("shithead", seats=3, name="Ann")
+        code = ann.room or ""
+        await bob.join(code, name="Bob")
+        await cy.watch(code)
+        await cy.chat("from the rail")
+        line = await ann.wait_for(lambda msg: msg.type == "chat" and msg.text == "from the rail")
+        spectator = getattr(line, "spectator", None)
+        assert isinstance(spectator, int) and getattr(line, "seat", 0) is None
+
+        assert await refused(bob.host("mute", seat=0)) == "not_host"  # only the host
+        await ann.host("mute", seat=1)
+        room = await ann.wait_room(lambda r: r.seats[1].muted)
+        assert not room.seats[0].muted
+        assert await refused(bob.chat("let me speak")) == "muted"
+        await ann.host("mute", spectator=spectator)
+        assert await refused(cy.chat("and me")) == "muted"
+        assert await refused(ann.host("mute", spectator=spectator + 99)) == "bad_seat"
+
+        # leaving and coming back from the same device is no way out
+        await cy.leave()
+        await cy.watch(code)
+        assert await refused(cy.chat("again")) == "muted"
+        await bob.leave()
+        await bob.join(code, name="Bob")
+        assert await refused(bob.chat("again")) == "muted"
+
+        await ann.host("unmute", seat=(bob.seat or 0))
+        await bob.chat("thanks")
+        await ann.wait_for(lambda msg: msg.type == "chat" and msg.text == "thanks")
+        assert not any(
+            m.type == "chat" and m.text in ("let me speak", "and me") for m in ann.history
+        )
+
+
+# host passing ------------------------------------------------------------------------------
+
+
+async def test_the_host_leaving_passes_the_role_to_the_longest_seated_present_person() -> None:
+    async with (
+        CardroomServer(make_config()) as srv,
+        person(srv, ANN) as ann,
+        person(srv, BOB) as bob,
+        person(srv, CY) as cy,
+    ):
+        await ann.create("shithead", seats=4, name="Ann")
+        code = ann.room or ""
+        await cy.join(code, name="Cy", seat=3)  # Cy sat down first, in the last seat
+        await bob.join(code, name="Bob", seat=1)
+        await ann.leave()
+        room = await cy.wait_room(lambda r: r.seats[0].kind == "empty")
+        assert [s.host for s in room.seats] == [False, False, False, True]  # Cy, not Bob
+        await cy.host("start")  # and Cy can use it
+        await bob.wait_state()
+
+
+async def test_a_host_away_past_grace_between_games_leaves_a_room_that_goes_on() -> None:
+    config = make_config(grace=0.3)
+    async with CardroomServer(config) as srv, person(srv, BOB) as bob:
+        ann = await CardroomClient.connect(srv.url, device=ANN)
+        await ann.create("shithead", seats=2, name="Ann")
+        code = ann.room or ""
+        await ann.host("lock")
+        await ann.host("unlock")
+        await bob.join(code, name="Bob")
+        await ann.host("start")
+        await asyncio.gather(play_until_over(ann), play_until_over(bob))
+        await bob.wait_room(lambda r: r.status == "between")
+        assert await refused(bob.host("next_game")) == "not_host"
+        await ann.close()  # the host goes away between games and does not come back
+        room = await bob.wait_room(lambda r: r.seats[1].host, timeout=10)
+        assert not room.seats[0].host and room.seats[0].name == "Ann"
+        await bob.host("next_game")  # Bob continues the room
+        state = await bob.wait_state(lambda s: s.view["phase"] != "over")
+        assert state.view["phase"] == "swap"
+
+
+async def test_the_first_person_back_hosts_a_room_whose_people_all_went_away() -> None:
+    config = make_config(grace=0.2)
+    async with CardroomServer(config) as srv:
+        ann = await CardroomClient.connect(srv.url, device=ANN)
+        bob = await CardroomClient.connect(srv.url, device=BOB)
+        await ann.create("shithead", seats=2, name="Ann")
+        code = ann.room or ""
+        await bob.join(code, name="Bob")
+        await ann.host("start")
+        await bob.wait_state()
+        bob_token = bob.token or ""
+        await asyncio.gather(ann.close(), bob.close())
+        deadline = time.monotonic() + 5
+        core = srv.manager.rooms[code].core
+        while not all(s.away for s in core.seats):
+            assert time.monotonic() < deadline, "the seats were not marked away"
+            await asyncio.sleep(0.05)
+        async with person(srv, BOB) as back:
+            await back.resume(code, bob_token)
+            room = await back.wait_room(lambda r: r.seats[1].host)
+            assert not room.seats[0].host
