@@ -24,6 +24,9 @@ RAISED_LIMITS = (
     "100000",
     "--max-per-address",
     "100000",
+    # hundreds of simulated people open their connections at once from one address
+    "--max-handshakes-per-address",
+    "100000",
     # every simulated person comes from 127.0.0.1: the room budgets of one address are raised
     "--rooms-per-minute",
     "1000000",

@@ -353,7 +353,13 @@ class Soak:
 
 async def soak(minutes: float, rooms: int, seed: int, warmup: float | None = None) -> SoakReport:
     # every simulated person connects from 127.0.0.1: the per-address cap is raised
-    config = ServerConfig(host="127.0.0.1", port=0, rooms=SETTINGS, max_per_address=100_000)
+    config = ServerConfig(
+        host="127.0.0.1",
+        port=0,
+        rooms=SETTINGS,
+        max_per_address=100_000,
+        max_handshakes_per_address=100_000,
+    )
     async with CardroomServer(config) as server:
         baseline = {t.get_name() for t in asyncio.all_tasks()}
         end = time.monotonic() + minutes * 60

@@ -33,6 +33,7 @@ async def _server(redis_url: str) -> CardroomServer:
         redis_url=redis_url,
         rate=10_000.0,
         burst=10_000.0,
+        max_handshakes_per_address=100,  # 20 flooding connections open at once from 127.0.0.1
         rooms=RoomSettings(bot_delay=0.0),
     )
     return CardroomServer(config)
