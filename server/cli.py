@@ -138,7 +138,7 @@ def serve(argv: list[str]) -> int:
     parser.add_argument(
         "--max-handshakes-per-address",
         type=int,
-        default=16,
+        default=64,
         help="connections still sending their request from one address (not a trusted proxy)",
     )
     parser.add_argument(

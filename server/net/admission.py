@@ -60,7 +60,7 @@ class Door:
     max_connections: int = 10_000
     max_per_address: int = 50
     max_handshakes: int = 1000
-    max_handshakes_per_address: int = 16
+    max_handshakes_per_address: int = 64
     open_timeout: float = 10.0
 
 

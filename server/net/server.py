@@ -103,7 +103,9 @@ class ServerConfig:
     proxy_header: address.ProxyHeader = address.ProxyHeader.X_FORWARDED_FOR
     open_timeout: float = 10.0  # seconds from the accept to the end of the handshake
     max_handshakes: int = 1000  # handshakes in progress (at most a quarter of the fd limit)
-    max_handshakes_per_address: int = 16  # ... from one peer address (a proxy: not capped)
+    # ... from one peer address (a proxy: not capped); a page or a NAT opening many at once
+    # is through in milliseconds, so the cap only bites on connections that hold back
+    max_handshakes_per_address: int = 64
     trim_memory: bool = True  # collect and return freed memory to the system after closes
     # permessage-deflate: "off" declines it (measured: it cost about a quarter of the server's
     # CPU per action and 40 KiB per connection; see docs/benchmarks.md), "deflate" accepts it
