@@ -58,6 +58,7 @@ class ErrorCode(StrEnum):
     HINTS_NOT_ALLOWED = "hints_not_allowed"
     HINTS_OFF = "hints_off"
     HINT_PENDING = "hint_pending"
+    BAD_CONTRIBUTION = "bad_contribution"
     # rules, both games (server/rules, IllegalAction)
     MALFORMED_ACTION = "malformed_action"
     UNKNOWN_ACTION = "unknown_action"

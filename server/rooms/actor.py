@@ -329,7 +329,7 @@ class RoomActor:
         self.submit(TimerFired(key))
 
     def _bot_seed(self, seat: int) -> int:
-        return (self.core.seed + 7919 * seat) % 2**63
+        return (self.core.bot_seed + 7919 * seat) % 2**63  # never a deal's seed
 
     def bot(self, seat: int, level: str, game: str) -> Bot:
         bot = self._bots.get((seat, level))

@@ -9,6 +9,7 @@ from protocol import messages as m
 from protocol.errors import ErrorCode
 from server.bots.base import DEFAULT_LEVEL
 from server.rooms.outputs import ConnId, Send
+from server.rooms.seeds import Keys
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,6 +18,8 @@ class RoomSettings:
     idle_timeout: float = 300.0  # seconds a room nobody is connected to stays open
     bot_delay: float = 0.8  # seconds a bot waits before moving, so people can follow
     stand_in_level: str = DEFAULT_LEVEL  # the bot that plays for an absent or slow player
+    # the server secret's keys, for every seed (None: this process's own; a server sets them)
+    keys: Keys | None = None
 
 
 @dataclass(slots=True)
