@@ -46,7 +46,9 @@ def test_the_page_contributes_and_its_replay_says_deal_verified(
     page.click('[data-act="host"][data-op="start"]')
     play_to_the_end(page)
     match = live.call(lambda: live.server.manager.rooms[code].core.match)
+    assert match is not None
     proof = match.proof(0)
+    assert proof is not None
     assert proof.contributions[0] is not None and proof.contributions[1] is None
 
     page.click(".result a[href$='/history']")
