@@ -252,15 +252,20 @@ class RoomCore:
             return None
         return {"game": game, "commitment": self.source.proof(game, None, ()).commitment}
 
-    def take_contributions(self) -> list[bytes | None]:
+    def _contributions(self) -> list[bytes | None]:
         """The next deal's contributions in seat order (a seat a person no longer holds has
-        none), cleared for the deal after it."""
-        given = [
+        none)."""
+        return [
             self._contributed.get(i) if s.kind == "human" else None
             for i, s in enumerate(self.seats)
         ]
+
+    def deal_next(self) -> None:
+        """Deal the match's next game with the players' values (host ``next_game``; raises
+        :class:`IllegalAction` as :meth:`Match.next_game` does, changing nothing)."""
+        assert self.match is not None
+        self.match.next_game(self._contributions())
         self._contributed = {}
-        return given
 
     # ------------------------------------------------------------------ inputs
 
@@ -658,9 +663,10 @@ class RoomCore:
             seed=self.seed,
             daily=daily,
             source=self.source,
-            contributions=self.take_contributions(),
+            contributions=self._contributions(),
             dealer=int(self.nonce, 16) % self.players if self.seed is None else 0,
         )
+        self._contributed = {}
         self.version += 1
 
     def _apply(

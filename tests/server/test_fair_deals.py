@@ -21,6 +21,7 @@ import pytest
 from redis.asyncio import Redis
 
 from clients import CardroomClient, CardroomError
+from protocol import messages as m
 from protocol.cards import CODES, card_codes
 from protocol.messages import Ack, Contribute, Room, ServerMessage, State
 from server.bench.redis_server import RedisServer
@@ -28,6 +29,9 @@ from server.bench.server import free_port
 from server.net.server import CardroomServer
 from server.rooms import core as room_core
 from server.rooms import manager as room_manager
+from server.rooms.core import RoomCore
+from server.rooms.inputs import CreateHost, Request
+from server.rooms.seats import RoomSettings
 from server.rooms.seeds import Keys
 from server.rules.deal import DealProof, commitment, shuffle
 from server.rules.sheepshead_cards import DECK32
@@ -35,6 +39,7 @@ from server.store.memory import MemoryStore
 from server.store.redis_client import global_key
 from tests.server.conftest import make_config, play_until_over
 from tests.server.test_redis_crash import serving
+from tests.server.test_room_rollback import whole
 
 SECRET_A, SECRET_B = bytes(range(32)), bytes(range(1, 33))
 MINE = bytes([7]) * 32  # a contribution a test sends itself
@@ -367,3 +372,60 @@ async def test_contributions_survive_a_sigkill_and_the_deal_replays(
         assert await redis.get(global_key("secret")) is not None
     finally:
         await redis.aclose()
+
+
+def test_a_refused_contribution_leaves_the_room_as_it_was() -> None:
+    room = RoomCore("ABCDE", "shithead", 2, settings=RoomSettings(keys=Keys(SECRET_A)))
+    room.handle(CreateHost(1, m.Create(id="1", game="shithead", seats=2, name="Ann")), 0.0)
+    room.handle(Request(2, m.Watch(id="w", room="ABCDE")), 0.0)
+
+    def contribute(conn: int, game: int, value: bytes) -> list[Any]:
+        msg = Contribute(id="c", room="ABCDE", game=game, value=value.hex())
+        return room.handle(Request(conn, msg), 0.0)
+
+    accepted = contribute(1, 0, MINE)
+    assert [type(o).__name__ for o in accepted] == ["Persist", "Send"]  # saved before the ack
+    assert accepted[0].record["contributed"] == {"0": MINE.hex()}
+    before = whole(room)
+    for conn, game, code in ((1, 0, "bad_contribution"), (1, 1, "bad_contribution"),
+                             (2, 0, "not_seated"), (3, 0, "not_in_room")):  # fmt: skip
+        (refusal,) = contribute(conn, game, bytes(32))
+        assert json.loads(refusal.text)["code"] == code
+        assert whole(room) == before
+    # the value is kept in the record: a room rebuilt from it deals the same cards
+    again = RoomCore.from_record(room.record(), room.settings)
+    again.handle(Request(1, m.Resume(id="r", room="ABCDE", token=room.seats[0].token or "")), 0.0)
+    for r in (room, again):
+        r.handle(Request(1, m.Host(id="s", room="ABCDE", op="start")), 0.0)
+    assert room.match is not None and again.match is not None
+    assert room.match.current.deal_record() == again.match.current.deal_record()
+    assert room.match.proof(0) == again.match.proof(0)
+    proof = room.match.proof(0)
+    assert proof is not None and proof.contributions == (MINE, None)
+
+
+async def test_each_hand_of_a_match_is_committed_and_contributed_to_in_turn(
+    server: CardroomServer,
+) -> None:
+    # rule SS-9.1: a match deals its hands one after another; each hand's commitment comes
+    # before the players' values for it, and those before its deal
+    async with CardroomClient.connect(server.url) as ann:
+        await ann.create("sheepshead", seats=5, name="Ann")
+        await ann.wait_room(lambda r: r.next_deal is not None)
+        await ann.host("fill_bots", level="random")
+        await ann.host("start")
+        await play_until_over(ann)
+        between = await ann.wait_room(lambda r: r.next_deal is not None)
+        assert between.next_deal is not None and between.next_deal.game == 1
+        await ann.host("next_game")
+        hand = await ann.wait_state(lambda s: s.view["phase"] != "over")
+        code = ann.room or ""
+        match = server.manager.rooms[code].core.match
+        assert match is not None and match.game_index == 1
+        for game in (0, 1):
+            proof = match.proof(game)
+            assert proof is not None
+            assert proof.contributions[0] == ann.contributions[(code, game)]  # Ann's own
+            assert proof.contributions[1:] == (None,) * 4  # bots send none
+        assert hand.commitment == between.next_deal.commitment == match.commitment(1)
+        assert match.commitment(0) != match.commitment(1)
