@@ -657,7 +657,7 @@ class RoomCore:
         if self.daily and self.game == "sheepshead":
             daily = datetime.datetime.fromtimestamp(now, datetime.UTC).date()
             self.daily_date = daily
-        self.match = Match.create(
+        self.match = Match(
             self.game,
             self.players,
             seed=self.seed,

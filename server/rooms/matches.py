@@ -13,7 +13,7 @@ same secret.
 
 >>> from server.rooms.seeds import Keys
 >>> source = DealSource(Keys(bytes(32)), "ABCDE", "00")
->>> m = Match.create("shithead", 3, source=source, contributions=[None, bytes(32), None])
+>>> m = Match("shithead", 3, source=source, contributions=[None, bytes(32), None])
 >>> m.current.phase, m.commitment(0) == source.proof(0, None, []).commitment
 ('swap', True)
 >>> Match.from_record(m.record(), source).current.deal_record() == m.current.deal_record()
@@ -100,25 +100,11 @@ class Match:
 
     @classmethod
     def create(
-        cls,
-        game: str,
-        players: int,
-        *,
-        seed: int | None = None,
-        daily: datetime.date | None = None,
-        source: DealSource | None = None,
-        contributions: Contributions = (),
-        dealer: int = 0,
+        cls, game: str, players: int, *, seed: int | None = None, daily: datetime.date | None = None
     ) -> Match:
-        return cls(
-            game,
-            players,
-            seed=seed,
-            daily=daily,
-            source=source,
-            contributions=contributions,
-            dealer=dealer,
-        )
+        """A match dealt from ``seed`` (sims, tests), or a daily one from this process's keys
+        (a room builds its fair matches itself)."""
+        return cls(game, players, seed=seed, daily=daily)
 
     def _clean(self, contributions: Contributions) -> tuple[bytes | None, ...]:
         """A game's contributions, one per seat (none for a daily hand)."""

@@ -39,6 +39,7 @@ from server.store.memory import MemoryStore
 from server.store.redis_client import global_key
 from tests.server.conftest import make_config, play_until_over
 from tests.server.test_redis_crash import serving
+from tests.server.test_results_api import _get
 from tests.server.test_room_rollback import whole
 
 SECRET_A, SECRET_B = bytes(range(32)), bytes(range(1, 33))
@@ -49,17 +50,15 @@ def today() -> datetime.date:
     return datetime.datetime.now(datetime.UTC).date()
 
 
-def _get(port: int, path: str) -> tuple[int, Any]:
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as r:
-            return r.status, json.loads(r.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
+def history_at(port: int, code: str, token: str) -> Any:
+    url = f"http://127.0.0.1:{port}/api/rooms/{code}/history?token={token}"
+    with urllib.request.urlopen(url, timeout=5) as r:
+        return json.loads(r.read())
 
 
 async def get(server: CardroomServer, path: str) -> tuple[int, Any]:
     """GET in a thread: the server runs in this test's event loop."""
-    return await asyncio.to_thread(_get, server.port, path)
+    return await asyncio.to_thread(_get, server, path)
 
 
 def server_with(secret: bytes | None, **rooms: Any) -> CardroomServer:
@@ -355,11 +354,8 @@ async def test_contributions_survive_a_sigkill_and_the_deal_replays(
         if again.view["phase"] == "swap":  # nobody moved yet: the very same table
             assert again.view["hand"] == dealt.view["hand"]
         await asyncio.gather(play_until_over(ann), play_until_over(bob))
-        status, history = await asyncio.to_thread(
-            _get, port, f"/api/rooms/{code}/history?token={tokens[0]}"
-        )
+        history = await asyncio.to_thread(history_at, port, code, tokens[0])
         await asyncio.gather(ann.close(), bob.close())
-    assert status == 200
     proof = history["games"][0]["proof"]
     assert proof["contributions"] == [values[0].hex(), values[1].hex()]  # kept across both kills
     assert proof["commitment"] == dealt.commitment
