@@ -945,14 +945,20 @@ class CardroomClient:
         msg = Contribute(id=self._next_id(), room=info.room, game=deal.game, value=value.hex())
         before = self._contributing
         self._contributing = asyncio.get_running_loop().create_task(
-            self._send_contribution(before, dump(msg)), name="cardroom-client-contribute"
+            self._send_contribution(before, msg), name="cardroom-client-contribute"
         )
 
-    async def _send_contribution(self, before: asyncio.Task[None] | None, text: str) -> None:
+    async def _send_contribution(self, before: asyncio.Task[None] | None, msg: Contribute) -> None:
         if before is not None:
             await before
-        with contextlib.suppress(ClientError):  # closed meanwhile: the deal simply lacks it
-            await self._send_text(text)
+        # answered before anything else goes out; refused or closed: the deal simply lacks it
+        with contextlib.suppress(ClientError):
+            await self.request(msg, Ack)
+
+    async def contributions_sent(self) -> None:
+        """Wait until the server has answered this client's contributions so far."""
+        if self._contributing is not None:
+            await asyncio.shield(self._contributing)
 
     def _forget_room(self) -> None:
         self._behind = False

@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
-import dataclasses
 import gc
 import gzip
 import itertools
@@ -55,7 +54,6 @@ from server.net.static import CSP, StaticFiles, accepts_gzip
 from server.rooms.cluster import Cluster
 from server.rooms.manager import RoomManager
 from server.rooms.seats import Refusal, RoomSettings
-from server.rooms.seeds import Keys
 from server.rules.registry import GAME_NAMES
 from server.store.base import RoomStore, StoreUnavailable
 from server.store.leaderboard import BadBoard, Board, Entry, Player
@@ -262,9 +260,6 @@ class CardroomServer:
     # lifecycle
 
     async def start(self) -> None:
-        if self.manager.settings.keys is None:  # no --secret: the store's, made on first start
-            secret = await self.store.server_secret()
-            self.manager.settings = dataclasses.replace(self.manager.settings, keys=Keys(secret))
         root = self.config.web_root
         if root is not None and (root / "index.html").is_file():
             # read once, off the event loop: serving a file never touches the disk
@@ -360,9 +355,12 @@ class CardroomServer:
         elif len(parts) == 4 and parts[:2] == ["api", "rooms"] and parts[3] == "history":
             status, body = await api.history(self.store, parts[2], query)
         elif parts == ["api", "daily"]:
-            keys = self.manager.settings.keys
-            assert keys is not None  # set by start()
-            status, body = api.daily(keys, query, time.time())
+            try:
+                keys = await self.manager.keys()  # no --secret: the store's, made once
+            except Refusal:
+                status, body = 503, b'{"error":"store_unavailable","message":"try again"}'
+            else:
+                status, body = api.daily(keys, query, time.time())
         else:
             status, body = 404, b'{"error":"not_found","message":"no such API"}'
         extra = [("Cache-Control", "no-store")]

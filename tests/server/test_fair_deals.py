@@ -50,10 +50,9 @@ def today() -> datetime.date:
     return datetime.datetime.now(datetime.UTC).date()
 
 
-def history_at(port: int, code: str, token: str) -> Any:
-    url = f"http://127.0.0.1:{port}/api/rooms/{code}/history?token={token}"
-    with urllib.request.urlopen(url, timeout=5) as r:
-        return json.loads(r.read())
+def _get_at(port: int, path: str) -> tuple[int, Any]:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as r:
+        return r.status, json.loads(r.read())
 
 
 async def get(server: CardroomServer, path: str) -> tuple[int, Any]:
@@ -156,6 +155,7 @@ async def test_no_client_can_predict_a_deal_from_what_it_sees(
     assert deck == card_codes(proof.deck(range(52)))  # the documented shuffle
     text = "\n".join(seen)
     assert proof.seed.hex() not in text  # the seed is nowhere before the deal
+    assert SECRET_A.hex() not in text
     # no 32-byte value a client saw, taken as the seed, deals these cards
     for found in set(re.findall(r"[0-9a-f]{64}", text)):
         assert card_codes(shuffle(range(52), bytes.fromhex(found), [MINE, None])) != deck
@@ -354,7 +354,9 @@ async def test_contributions_survive_a_sigkill_and_the_deal_replays(
         if again.view["phase"] == "swap":  # nobody moved yet: the very same table
             assert again.view["hand"] == dealt.view["hand"]
         await asyncio.gather(play_until_over(ann), play_until_over(bob))
-        history = await asyncio.to_thread(history_at, port, code, tokens[0])
+        _, history = await asyncio.to_thread(
+            _get_at, port, f"/api/rooms/{code}/history?token={tokens[0]}"
+        )
         await asyncio.gather(ann.close(), bob.close())
     proof = history["games"][0]["proof"]
     assert proof["contributions"] == [values[0].hex(), values[1].hex()]  # kept across both kills
@@ -425,3 +427,18 @@ async def test_each_hand_of_a_match_is_committed_and_contributed_to_in_turn(
             assert proof.contributions[1:] == (None,) * 4  # bots send none
         assert hand.commitment == between.next_deal.commitment == match.commitment(1)
         assert match.commitment(0) != match.commitment(1)
+
+
+async def test_serve_takes_its_secret_from_the_flag_and_refuses_a_bad_one(
+    redis_server: RedisServer,
+) -> None:
+    from server.cli import main
+
+    with pytest.raises(SystemExit) as bad:
+        main(["serve", "--secret", "not hex"])
+    assert bad.value.code == 2
+    port = free_port()
+    async with serving(port, redis_server.url, "--secret", SECRET_B.hex()):
+        _, daily = await asyncio.to_thread(_get_at, port, "/api/daily")
+    keys = Keys(SECRET_B)  # the given secret, not the one kept in Redis
+    assert daily["commitments"][0] == commitment(keys.daily(today(), 0))
