@@ -55,6 +55,17 @@ def _get_at(port: int, path: str) -> tuple[int, Any]:
         return r.status, json.loads(r.read())
 
 
+async def history_of(port: int, code: str, token: str) -> Any:
+    """The room's history once its first game is in it (recorded just after the game ends)."""
+    path = f"/api/rooms/{code}/history?token={token}"
+    for _ in range(100):  # a bound: 5 s
+        status, body = await asyncio.to_thread(_get_at, port, path)
+        if status == 200 and body["games"]:
+            return body
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"no game in {code}'s history")
+
+
 async def get(server: CardroomServer, path: str) -> tuple[int, Any]:
     """GET in a thread: the server runs in this test's event loop."""
     return await asyncio.to_thread(_get, server, path)
@@ -229,8 +240,7 @@ async def test_the_history_reveals_the_committed_seed_and_verify_checks_it(
     shown = [m.room.next_deal for m in ann.history if isinstance(m, Room) and m.room.next_deal]
     await ann.close()
     url = f"http://127.0.0.1:{server.port}/api/rooms/{code}/history?token={token}"
-    status, history = await get(server, f"/api/rooms/{code}/history?token={token}")
-    assert status == 200
+    history = await history_of(server.port, code, token)
     (game,) = history["games"]
     proof = game["proof"]
     # the commitment before the deal, and in every state of the game, is SHA-256 of the seed
@@ -278,8 +288,8 @@ async def test_a_closed_daily_room_keeps_its_history_until_the_day_is_over(
     await play_until_over(me)
     code, token = me.room or "", me.token or ""
     await me.wait_room(lambda r: r.games_played == 1)
-    status, mine = await get(server, f"/api/rooms/{code}/history?token={token}")
-    assert status == 200  # its player, while the room is open: without the day's seed
+    mine = await history_of(server.port, code, token)  # its player, while the room is open:
+    # the hand without the day's seed
     assert mine["games"][0]["proof"]["seed"] is None
     assert mine["games"][0]["proof"]["daily"] == today().isoformat()
     await me.close()
@@ -354,9 +364,7 @@ async def test_contributions_survive_a_sigkill_and_the_deal_replays(
         if again.view["phase"] == "swap":  # nobody moved yet: the very same table
             assert again.view["hand"] == dealt.view["hand"]
         await asyncio.gather(play_until_over(ann), play_until_over(bob))
-        _, history = await asyncio.to_thread(
-            _get_at, port, f"/api/rooms/{code}/history?token={tokens[0]}"
-        )
+        history = await history_of(port, code, tokens[0])
         await asyncio.gather(ann.close(), bob.close())
     proof = history["games"][0]["proof"]
     assert proof["contributions"] == [values[0].hex(), values[1].hex()]  # kept across both kills
