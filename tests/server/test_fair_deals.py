@@ -450,3 +450,13 @@ async def test_serve_takes_its_secret_from_the_flag_and_refuses_a_bad_one(
         _, daily = await asyncio.to_thread(_get_at, port, "/api/daily")
     keys = Keys(SECRET_B)  # the given secret, not the one kept in Redis
     assert daily["commitments"][0] == commitment(keys.daily(today(), 0))
+
+
+def test_the_secret_is_never_in_a_repr_or_a_message() -> None:
+    settings = RoomSettings(keys=Keys(SECRET_A))
+    room = RoomCore("ABCDE", "shithead", 2, settings=settings)
+    for text in (repr(settings), repr(room.source), repr(settings.keys), json.dumps(room.meta())):
+        assert SECRET_A.hex() not in text and str(SECRET_A) not in text
+    with pytest.raises(ValueError) as short:
+        Keys(bytes(31))  # too short to be a secret
+    assert "00" * 31 not in str(short.value)
