@@ -528,7 +528,13 @@ async function loadSteps(r, i) {
   const game = r.games[i];
   if (game.steps) return;
   const body = await fetchHistory(r, game.g);
-  if (body && body.games.length) game.steps = body.games[0].steps;
+  if (body && body.games.length) {
+    const full = body.games[0];
+    // the game's own answer has its whole deal and proof: the deal is checked from these
+    for (const k of ["deal", "proof"]) if (k in full) game[k] = full[k];
+    game.check = null;
+    game.steps = full.steps;
+  }
   else if (body) r.error = t("rp.noHistory");
   if (app.replay === r && app.screen === "replay" && r.g === i) redrawPage();
 }

@@ -163,6 +163,7 @@ export function captionText(r) {
 // Whether the game's deal checks (deal.js: its seed against its commitment, and against the one
 // this page saw before the deal, if it did; its cards against the shuffle), checked once.
 export function dealHTML(app, game) {
+  if (!game.deal) return ""; // a summary without its deal: checked once the game is loaded
   if (!game.check) {
     const shown = (app.shown || {})[`${app.replay.code}:${game.g}`] || null;
     game.check = verifyGame(game, shown);
