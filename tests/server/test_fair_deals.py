@@ -347,6 +347,7 @@ async def test_contributions_survive_a_sigkill_and_the_deal_replays(
     async with serving(port, redis_server.url) as second:
         ann = await CardroomClient.connect(url)
         await ann.resume(code, tokens[0])
+        tokens[0] = ann.token or ""  # a resume hands out a fresh token
         ann.contribute = False
         await ann.host("start")
         dealt = await ann.wait_state(lambda s: s.version >= 1, timeout=10)
@@ -360,6 +361,7 @@ async def test_contributions_survive_a_sigkill_and_the_deal_replays(
         ann.contribute = bob.contribute = False
         await ann.resume(code, tokens[0])
         await bob.resume(code, tokens[1])
+        tokens = [ann.token or "", bob.token or ""]
         again = await ann.wait_state(timeout=10)
         assert again.commitment == dealt.commitment
         if again.view["phase"] == "swap":  # nobody moved yet: the very same table
