@@ -26,6 +26,11 @@ replies to the requests waiting for them, and appends every message to a bounded
 
 ``docs/clients.md`` is the guide; ``examples/example_bot.py`` a complete bot.
 
+Fair deals. While a seated client's room shows a ``next_deal`` (docs/protocol.md, "Fair deals"),
+the client sends it 32 random bytes of its own (``contribute``) before anything else it sends,
+once per deal, and keeps them in ``contributions`` to check the history with later; set
+``contribute = False`` to send none.
+
 Reconnection. After :class:`ConnectionLost`, :meth:`CardroomClient.reconnect` opens a new
 connection to the same URL and takes the seat back with its token (``resume``), or watches again.
 
@@ -57,6 +62,7 @@ import contextlib
 import itertools
 import logging
 import math
+import secrets
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Generator, Mapping
 from types import TracebackType
@@ -76,6 +82,7 @@ from protocol.messages import (
     Advice,
     BotLevel,
     Closing,
+    Contribute,
     Create,
     Error,
     GameName,
@@ -226,6 +233,10 @@ class ConnectionLost(ClientError, ConnectionError):
 # ----------------------------------------------------------------------------- the client
 
 
+#: Deals whose contributed values a client keeps (``CardroomClient.contributions``).
+MAX_CONTRIBUTIONS = 64
+
+
 class CardroomClient:
     """One WebSocket connection to a Cardroom server, in at most one room at a time.
 
@@ -266,6 +277,10 @@ class CardroomClient:
         self.room_info: RoomInfo | None = None
         self.state: State | None = None
         self.closing: str | None = None
+        self.contribute = True  # send a random value for every deal we are seated at
+        #: (room, game) -> the value this client contributed to that deal (the latest few)
+        self.contributions: dict[tuple[str, int], bytes] = {}
+        self._contributing: asyncio.Task[None] | None = None  # the last one being sent
         self._ws = ws
         self._ids = itertools.count(1)
         self._pending: dict[str, asyncio.Future[tuple[int, ServerMessage]]] = {}
@@ -748,6 +763,8 @@ class CardroomClient:
         if self._closed:
             return
         self._closed = True
+        if self._contributing is not None:
+            self._contributing.cancel()
         await self._stop_reading()
         self._fail_pending(ConnectionLost("the client closed the connection"))
 
@@ -828,6 +845,9 @@ class CardroomClient:
             raise ConnectionLost(self._lost.reason)
 
     async def _send_text(self, text: str) -> None:
+        sending = self._contributing
+        if sending is not None and sending is not asyncio.current_task():
+            await asyncio.shield(sending)  # the deal's value goes out before what follows it
         self._check_open()
         try:
             await self._ws.send(text)
@@ -903,6 +923,7 @@ class CardroomClient:
         elif isinstance(msg, Room):
             if self.room is None or msg.room.room == self.room:
                 self.room_info = msg.room
+                self._contribute(msg.room)
         elif isinstance(msg, State):
             if self.room is None or msg.room == self.room:
                 self.state = msg
@@ -917,6 +938,36 @@ class CardroomClient:
                 self._forget_room()  # the server no longer counts us in the room
         elif isinstance(msg, Closing):
             self.closing = msg.reason
+
+    def _contribute(self, info: RoomInfo) -> None:
+        """Send our random value for the room's next deal, once (fair deals)."""
+        deal = info.next_deal
+        if not self.contribute or deal is None or self.seat is None or info.room != self.room:
+            return
+        key = (info.room, deal.game)
+        if key in self.contributions:
+            return
+        while len(self.contributions) >= MAX_CONTRIBUTIONS:
+            del self.contributions[next(iter(self.contributions))]
+        value = secrets.token_bytes(32)
+        self.contributions[key] = value
+        msg = Contribute(id=self._next_id(), room=info.room, game=deal.game, value=value.hex())
+        before = self._contributing
+        self._contributing = asyncio.get_running_loop().create_task(
+            self._send_contribution(before, msg), name="cardroom-client-contribute"
+        )
+
+    async def _send_contribution(self, before: asyncio.Task[None] | None, msg: Contribute) -> None:
+        if before is not None:
+            await before
+        # answered before anything else goes out; refused or closed: the deal simply lacks it
+        with contextlib.suppress(ClientError):
+            await self.request(msg, Ack)
+
+    async def contributions_sent(self) -> None:
+        """Wait until the server has answered this client's contributions so far."""
+        if self._contributing is not None:
+            await asyncio.shield(self._contributing)
 
     def _forget_room(self) -> None:
         self._behind = False

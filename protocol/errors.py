@@ -64,6 +64,7 @@ class ErrorCode(StrEnum):
     BANNED = "banned"
     MUTED = "muted"
     CHAT_BUSY = "chat_busy"
+    BAD_CONTRIBUTION = "bad_contribution"
     # rules, both games (server/rules, IllegalAction)
     MALFORMED_ACTION = "malformed_action"
     UNKNOWN_ACTION = "unknown_action"

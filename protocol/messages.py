@@ -91,6 +91,14 @@ class SeatInfo(_Model):
     muted: bool = Field(default=False, description="the host muted this seat's chat")
 
 
+class NextDeal(_Model):
+    """The game the host deals next (its index) and the commitment to its server seed:
+    SHA-256 of the seed, lowercase hex (docs/protocol.md, "Fair deals")."""
+
+    game: int
+    commitment: str
+
+
 class RoomInfo(_Model):
     """The public state of a room: seats, status, totals. Sent on every change."""
 
@@ -108,6 +116,10 @@ class RoomInfo(_Model):
     daily: str | None = None
     hints: bool = Field(
         default=False, description="seated players may ask for hints (results not ranked)"
+    )
+    next_deal: NextDeal | None = Field(
+        default=None,
+        description="the next game's commitment, for your client's contribute (none: daily)",
     )
 
 
@@ -229,6 +241,18 @@ class Hint(_Model):
     room: RoomCode
 
 
+class Contribute(_Model):
+    """Your client's random value for the next deal (``room.next_deal.game``): 32 random bytes
+    as 64 lowercase hex digits, sent before the host deals; the deal is a shuffle of the server's
+    seed and every seat's value (docs/protocol.md, "Fair deals"). Sent again, it replaces."""
+
+    type: Literal["contribute"] = "contribute"
+    id: RequestId
+    room: RoomCode
+    game: Annotated[int, Field(ge=0)]
+    value: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+
+
 class Ping(_Model):
     type: Literal["ping"] = "ping"
     id: RequestId
@@ -245,7 +269,19 @@ class Leaderboard(_Model):
 
 
 ClientMessage = Annotated[
-    Hello | Create | Join | Watch | Resume | Act | Host | Chat | Leave | Hint | Ping | Leaderboard,
+    Hello
+    | Create
+    | Join
+    | Watch
+    | Resume
+    | Act
+    | Host
+    | Chat
+    | Leave
+    | Hint
+    | Ping
+    | Leaderboard
+    | Contribute,
     Field(discriminator="type"),
 ]
 
@@ -307,6 +343,9 @@ class State(_Model):
     view: dict[str, Any]
     events: list[dict[str, Any]] = Field(default_factory=list)
     deadline: float | None = Field(default=None, description="unix time the turn timer ends")
+    commitment: str | None = Field(
+        default=None, description="SHA-256 of this game's server seed, hex (fair deals)"
+    )
 
 
 class ChatLine(_Model):
@@ -413,6 +452,7 @@ def dump_state(
     view: dict[str, Any] | Serialised,
     events: list[dict[str, Any]] | Serialised,
     deadline: float | None,
+    commitment: str | None = None,
 ) -> str:
     """A :class:`State` frame built by the server itself, serialised straight from its parts:
     the same text as ``dump(State(...))`` without building and validating a model for every
@@ -427,6 +467,7 @@ def dump_state(
         "view": view,
         "events": events,
         "deadline": deadline,
+        "commitment": commitment,
     }
     return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
 

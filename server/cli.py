@@ -1,6 +1,7 @@
 """The ``cardroom`` command: ``serve`` runs the server, ``sim`` plays simulated games, ``bench``
 measures the rules cores, ``bot`` seats a bot at a room over the protocol, ``play`` is the
-terminal client, ``fuzz`` and ``soak`` try the server with hostile input and churn."""
+terminal client, ``fuzz`` and ``soak`` try the server with hostile input and churn, ``verify``
+checks the deals of a hand history."""
 
 from __future__ import annotations
 
@@ -52,6 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser(
         "loadtest", help="rooms of scripted clients against one server process", add_help=False
     )
+    sub.add_parser("verify", help="check every deal of a room's hand history", add_help=False)
     args, rest = parser.parse_known_args(argv)
     if args.command == "serve":
         return serve(rest)
@@ -67,6 +69,8 @@ def main(argv: list[str] | None = None) -> int:
         module = importlib.import_module(f"server.fuzz.{args.command}")
     elif args.command == "loadtest":
         module = importlib.import_module("server.bench.loadtest")
+    elif args.command == "verify":
+        module = importlib.import_module("server.verify")
     else:
         module = importlib.import_module(BENCHES[args.what])
     result: int = module.main(rest)
@@ -80,6 +84,8 @@ def serve(argv: list[str]) -> int:
     from server.net.address import Proxies, ProxyHeader
     from server.net.server import CardroomServer, ServerConfig
     from server.rooms.seats import RoomSettings
+    from server.rooms.seeds import Keys
+    from server.store.secret import parse_secret
 
     parser = argparse.ArgumentParser(prog="cardroom serve")
     parser.add_argument("--host", default="127.0.0.1")
@@ -211,8 +217,20 @@ def serve(argv: list[str]) -> int:
         default=2,
         help="expert bots one room may seat (more are refused: expert_limit)",
     )
+    parser.add_argument(
+        "--secret",
+        default=os.environ.get("CARDROOM_SECRET") or None,
+        metavar="HEX",
+        help="the server secret every deal is derived from, 64+ hex digits (default: "
+        "$CARDROOM_SECRET, preferred: a command line is visible to other users; unset: "
+        "generated on first start and kept in the store, with Redis shared by every process)",
+    )
     parser.add_argument("--log-level", default="INFO")
     args = parser.parse_args(argv)
+    try:
+        keys = Keys(parse_secret(args.secret)) if args.secret else None
+    except ValueError as exc:
+        parser.error(str(exc))
     logging.getLogger("websockets").setLevel(logging.WARNING)
     logging.basicConfig(
         level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -250,6 +268,7 @@ def serve(argv: list[str]) -> int:
             bot_delay=args.bot_delay,
             max_expert_seats=args.max_expert_seats,
             **{name: getattr(args, name) for name in budget_names},
+            keys=keys,
         ),
         bot_queue_per_address=args.bot_queue_per_address,
         bot_queue=args.bot_queue,

@@ -3,7 +3,9 @@ every action (its own ``ack`` says at which version) and can rebuild each game w
 alone, then compare every view anyone received (seats, spectators, hostile watchers) with the
 rules' view of that seat at that version.
 
-* Sheepshead rooms play the *daily* match, whose deals follow from the UTC date alone (SS-9.2).
+* Sheepshead rooms play the *daily* match (SS-9.2). Its deals are secret (the server's keys), so
+  each hand is rebuilt from its deal as the room's history reveals it after the hand (fetched
+  by the fuzzer's seated host, while the room is open).
 * Shithead deals are secret (the server's seed), so the deal is pieced together from what the
   seats saw: each hand and the face-up cards at the deal, every card drawn (in order), every
   face-down card turned over. Cards no one ever saw are placed anywhere unseen: no view shows
@@ -16,10 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import datetime
 import itertools
 import json
 import random
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,8 +31,8 @@ from protocol import messages as m
 from protocol.cards import card_codes
 from protocol.messages import GameName
 from server.fuzz.mutate import Known
-from server.rooms.matches import Match
 from server.rules.base import Action, Game
+from server.rules.sheepshead import Sheepshead
 from server.rules.shithead import Shithead
 from server.rules.shithead_deal import deck_from_deal
 
@@ -58,6 +60,7 @@ class RoomRun:
     states: list[tuple[int | None, m.State]] = field(default_factory=list)  # (seat, state)
     finished: int = 0  # games played to the end
     refused_legal: list[str] = field(default_factory=list)  # legal refused, illegal accepted
+    deals: list[JSON] = field(default_factory=list)  # each finished game's deal (the history)
     refusals: int = 0  # illegal moves our players tried, each refused
     stalled: str | None = None  # the game stopped moving (no reply or state for 60 s)
 
@@ -183,6 +186,8 @@ async def play_room(
             run.stalled = f"{code} after v{known.versions.get(code)}: {exc!r}"
         if run.daily is None and host.room_info is not None:
             run.daily = host.room_info.daily
+        if game == "sheepshead":  # the deals, revealed once each hand is over
+            run.deals = await asyncio.to_thread(_dealt, url, code, host.token or "")
         return run
     finally:
         for client in [*clients, watcher]:
@@ -220,6 +225,16 @@ async def _play_games(
             if exc.code == "not_between_games":  # the ten hands of a match are over
                 return
             raise
+
+
+def _dealt(url: str, code: str, token: str) -> list[JSON]:
+    """Each finished game's deal record, from the room's history (its players may read it)."""
+    base = url.replace("ws://", "http://", 1).rstrip("/")
+    with urllib.request.urlopen(  # the fuzzer's own loopback server
+        f"{base}/api/rooms/{code}/history?token={token}", timeout=30
+    ) as r:
+        games: list[JSON] = json.loads(r.read())["games"]
+    return [item["deal"] for item in games]
 
 
 # ---------------------------------------------------------------------------- rebuilding
@@ -290,15 +305,12 @@ def _replay(run: RoomRun) -> Iterator[tuple[int, Game]]:
     The game object is the same one, mutated: look at it before taking the next step.
     """
     if run.game == "sheepshead":
-        date = datetime.date.fromisoformat(run.daily or "")
-        match = Match.create("sheepshead", 5, seed=0, daily=date)
-        for i, log in enumerate(run.games):
-            if i:
-                match.next_game()
-            yield log.deal, match.current
+        for log, deal in zip(run.games, run.deals, strict=False):  # hands not over: unknown
+            hand = Sheepshead.from_deal_record(deal)
+            yield log.deal, hand
             for version, seat, action in log.actions:
-                match.apply(seat, _action(action))
-                yield version, match.current
+                hand.apply(seat, _action(action))
+                yield version, hand
         return
     own = _own_states(run)
     for log in run.games:

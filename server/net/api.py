@@ -2,6 +2,7 @@
 
 - ``GET /api/leaderboard?board=daily`` (or ``daily:YYYY-MM-DD``, ``sheepshead``, ``shithead``;
   ``&limit=N`` up to 100; ``&player=ID`` adds that player's own entry and rank as ``you``).
+- ``GET /api/daily``: the daily match's commitments, and its seeds once its day is over.
 - ``GET /api/rooms/CODE/history``: the room's finished games (deal, actions, result, names).
   While the room is open, only its players see it (``?token=`` their seat token); once it has
   closed, anyone with the code does, until it expires. ``&g=N``: game ``N`` only.
@@ -16,15 +17,19 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import datetime
 from typing import Any
 from urllib.parse import parse_qs, unquote
 
 import orjson
 
 from server.rooms.seats import stored_digest, token_matches
+from server.rooms.seeds import Keys
 from server.rules.base import IllegalAction
+from server.rules.deal import commitment
+from server.rules.sheepshead_match import HANDS
 from server.store.base import RoomStore, StoreUnavailable
-from server.store.history import replay_steps
+from server.store.history import daily_hidden, replay_steps, revealed
 from server.store.leaderboard import BadBoard, Board, Leaderboards
 
 MAX_LIMIT = 100
@@ -94,6 +99,12 @@ async def history(store: RoomStore, code: str, query: str) -> Answer:
             )
     elif not games:
         return _error(404, "room_not_found", f"no room {code} has a history")
+    today = datetime.datetime.now(datetime.UTC).date()
+    if daily_hidden(games, today, player=stored is not None):
+        return _error(
+            403, "daily_not_over", "a daily match's history is served once its day is over"
+        )
+    games = revealed(games, today)
     if "g" in params:  # one game of the room's history
         games = [item for item in games if str(item.get("g")) == params["g"]]
     if params.get("steps") == "1":
@@ -102,3 +113,26 @@ async def history(store: RoomStore, code: str, query: str) -> Answer:
         except (KeyError, ValueError, IllegalAction):  # a stored item that does not replay
             return _error(500, "bad_history", "this room's history does not replay")
     return _json(200, {"room": code, "open": stored is not None, "games": games})
+
+
+def daily(keys: Keys, query: str, now: float) -> Answer:
+    """``/api/daily``: a day's daily-match commitments (published when the day begins), its
+    seeds once it is over, and the day before's (docs/protocol.md, "Fair deals")."""
+    today = datetime.datetime.fromtimestamp(now, datetime.UTC).date()
+    asked = _query(query).get("date")
+    try:
+        day = today if asked is None else datetime.date.fromisoformat(asked)
+    except ValueError:
+        return _error(400, "bad_date", "date is YYYY-MM-DD")
+    if day > today:
+        return _error(400, "bad_date", "a day's commitments are published when it begins")
+
+    def deals(date: datetime.date) -> dict[str, Any]:
+        seeds = [keys.daily(date, hand) for hand in range(HANDS)]
+        return {
+            "date": date.isoformat(),
+            "commitments": [commitment(seed) for seed in seeds],
+            "seeds": [seed.hex() for seed in seeds] if date < today else None,
+        }
+
+    return _json(200, {**deals(day), "previous": deals(day - datetime.timedelta(days=1))})

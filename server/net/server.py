@@ -393,6 +393,13 @@ class CardroomServer:
             status, body = await api.leaderboard(self.stores.boards, query)
         elif len(parts) == 4 and parts[:2] == ["api", "rooms"] and parts[3] == "history":
             status, body = await api.history(self.store, parts[2], query)
+        elif parts == ["api", "daily"]:
+            try:
+                keys = await self.manager.keys()  # no --secret: the store's, made once
+            except Refusal:
+                status, body = 503, b'{"error":"store_unavailable","message":"try again"}'
+            else:
+                status, body = api.daily(keys, query, time.time())
         else:
             status, body = 404, b'{"error":"not_found","message":"no such API"}'
         extra = [("Cache-Control", "no-store")]

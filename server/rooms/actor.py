@@ -333,7 +333,7 @@ class RoomActor:
         self.submit(TimerFired(key))
 
     def _bot_seed(self, seat: int) -> int:
-        return (self.core.seed + 7919 * seat) % 2**63
+        return (self.core.bot_seed + 7919 * seat) % 2**63  # never a deal's seed
 
     @property
     def share(self) -> Share:

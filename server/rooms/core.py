@@ -43,7 +43,7 @@ from server.rooms.inputs import (
     sender,
 )
 from server.rooms.limits import TokenBucket
-from server.rooms.matches import Match
+from server.rooms.matches import DealSource, Match
 from server.rooms.names import clean_name
 from server.rooms.outputs import (
     CancelTimer,
@@ -70,6 +70,7 @@ from server.rooms.seats import (
     token_digest,
     token_matches,
 )
+from server.rooms.seeds import new_nonce, process_keys
 from server.rooms.status import BETWEEN_GAMES, RoomStatus
 from server.rules.base import Action, Event, IllegalAction
 from server.rules.registry import game_spec
@@ -113,6 +114,7 @@ _COPIED_FIELDS = (
     "muted_watchers",
     "watchers",
     "_watch_devices",
+    "_contributed",
 )
 #: Device digests a room keeps banned (kick) or muted; beyond, the oldest are forgotten.
 MAX_MODERATED = 64
@@ -124,8 +126,9 @@ _MOVE_COPIED = ("_pending", "_stand_in")
 
 
 def hint_seed(seed: int, seat: int, version: int) -> int:
-    """The hint bot's seed for ``seat`` at state ``version`` of a room seeded ``seed``: the
-    same question in the same room always gets the same answer."""
+    """The hint bot's seed for ``seat`` at state ``version`` of a room whose bots are seeded
+    ``seed`` (never its deals' seeds): the same question in the same room always gets the same
+    answer."""
     return (seed * 1_000_003 + seat * 7919 + version * 104_729) % 2**63
 
 
@@ -173,6 +176,7 @@ class RoomCore:
         *,
         settings: RoomSettings,
         seed: int | None = None,
+        nonce: str | None = None,
         options: m.GameOptions | None = None,
         turn_timer: int | None = None,
         daily: bool = False,
@@ -184,7 +188,15 @@ class RoomCore:
         self.game: m.GameName = game
         self.players = players
         self.settings = settings
-        self.seed = secrets.randbits(63) if seed is None else seed
+        # Deals: fair (server.rules.deal) from the server's keys and this room's nonce, or,
+        # given a ``seed`` (sims, tests), from random.Random(seed), proving nothing.
+        self.seed = seed
+        self.nonce = nonce or (new_nonce() if seed is None else str(seed))
+        keys = settings.keys or process_keys()
+        self.source = DealSource(keys, code, self.nonce)
+        # the bots' and hints' own stream, never derivable from a deal's seed
+        self.bot_seed = keys.bots(code, self.nonce) if seed is None else seed
+        self._contributed: dict[int, bytes] = {}  # seat -> its value for the next deal
         self.options: m.GameOptions = options or m.ShitheadOptions()
         self._options = self.options.model_dump()  # as the room frame writes them
         self.turn_timer = turn_timer
@@ -269,7 +281,40 @@ class RoomCore:
             "match_length": match.match_length if match else game_spec(self.game).match_length,
             "daily": self.daily_date.isoformat() if self.daily_date else None,
             "hints": self.hints,
+            "next_deal": self._next_deal_info(),
         }
+
+    def _next_deal(self) -> int | None:
+        """The index of the game the host deals next, while it takes contributions (never a
+        daily match's: every player of the day gets the same cards, SS-9.2)."""
+        if self.seed is not None or self.closed or (self.daily and game_spec(self.game).daily):
+            return None
+        if self.match is None:
+            return 0
+        if self.match.current.is_over() and not self.match.is_over():
+            return self.match.game_index + 1
+        return None
+
+    def _next_deal_info(self) -> dict[str, Any] | None:
+        game = self._next_deal()
+        if game is None:
+            return None
+        return {"game": game, "commitment": self.source.proof(game, None, ()).commitment}
+
+    def _contributions(self) -> list[bytes | None]:
+        """The next deal's contributions in seat order (a seat a person no longer holds has
+        none)."""
+        return [
+            self._contributed.get(i) if s.kind == "human" else None
+            for i, s in enumerate(self.seats)
+        ]
+
+    def deal_next(self) -> None:
+        """Deal the match's next game with the players' values (host ``next_game``; raises
+        :class:`IllegalAction` as :meth:`Match.next_game` does, changing nothing)."""
+        assert self.match is not None
+        self.match.next_game(self._contributions())
+        self._contributed = {}
 
     # ------------------------------------------------------------------ inputs
 
@@ -336,6 +381,8 @@ class RoomCore:
                     self._on_leave(conn, msg, now, out)
                 case m.Hint():
                     self._on_hint(conn, msg, out)
+                case m.Contribute():
+                    self._on_contribute(conn, msg, out)
                 case _:
                     raise Refusal(ErrorCode.UNKNOWN_TYPE, "not a room message")
         except Refusal as r:
@@ -591,8 +638,28 @@ class RoomCore:
         if seat in self._hints:
             raise Refusal(ErrorCode.HINT_PENDING, "your last hint is still being worked out")
         self._hints[seat] = self.version
-        seed = hint_seed(self.seed, seat, self.version)
+        seed = hint_seed(self.bot_seed, seat, self.version)
         out.append(RunHint(conn, seat, self.game, view, self.version, seed, msg.id))
+
+    def _on_contribute(self, conn: ConnId, msg: m.Contribute, out: list[Output]) -> None:
+        """A seated player's client sends its random value for the next deal (once per seat
+        per deal): kept, unseen by anyone, until the deal, then revealed in the history."""
+        seat = self._seat_of(conn)
+        game = self._next_deal()
+        if game is None:
+            why = (
+                "a daily deal takes no contributions: every player of the day gets the same cards"
+                if self.daily
+                else "contributions are taken before a deal, in the lobby or between games"
+            )
+            raise Refusal(ErrorCode.BAD_CONTRIBUTION, why)
+        if msg.game != game:
+            raise Refusal(ErrorCode.BAD_CONTRIBUTION, f"the next deal is game {game}")
+        if seat in self._contributed:
+            raise Refusal(ErrorCode.BAD_CONTRIBUTION, "your seat has contributed to this deal")
+        self._contributed[seat] = bytes.fromhex(msg.value)
+        out.append(Persist(self.meta()))
+        out.append(Send(conn, m.dump(m.Ack(ref=msg.id))))
 
     def _hint_ready(self, item: HintReady) -> list[Output]:
         """A hint is ready: only the connection that asked gets it, if it still holds the seat
@@ -642,6 +709,7 @@ class RoomCore:
 
     def _seat_human(self, index: int, conn: ConnId, name: str, device: str | None) -> str:
         token = self.make_token()
+        self._contributed.pop(index, None)  # a new person: their own value, if any
         self._seatings += 1
         self.seats[index] = Seat(
             kind="human",
@@ -727,7 +795,16 @@ class RoomCore:
         if self.daily and self.game == "sheepshead":
             daily = datetime.datetime.fromtimestamp(now, datetime.UTC).date()
             self.daily_date = daily
-        self.match = Match.create(self.game, self.players, seed=self.seed, daily=daily)
+        self.match = Match(
+            self.game,
+            self.players,
+            seed=self.seed,
+            daily=daily,
+            source=self.source,
+            contributions=self._contributions(),
+            dealer=int(self.nonce, 16) % self.players if self.seed is None else 0,
+        )
+        self._contributed = {}
         self.version += 1
 
     def _apply(
@@ -858,7 +935,8 @@ class RoomCore:
         game = self.match.current
         # the room built every part itself: serialised straight, no model per recipient
         view = game.view(seat) if shared is None else m.serialised_view(shared, game.own_view(seat))
-        return m.dump_state(self.code, self.version, seat, view, events, self.deadline)
+        commitment = self.match.commitment(self.match.game_index)
+        return m.dump_state(self.code, self.version, seat, view, events, self.deadline, commitment)
 
     def _send_state_to(self, conn: ConnId, seat: int | None, out: list[Output]) -> None:
         if self.match is not None:
@@ -924,7 +1002,7 @@ class RoomCore:
             "games": games,
             "logs": [[[seat, a.to_str()] for seat, a in g] for g in logs],
         }
-        self.match = Match.from_record(record)
+        self.match = Match.from_record(record, match.source)
 
     # ------------------------------------------------------------------ persistence
 
@@ -938,7 +1016,10 @@ class RoomCore:
             "code": self.code,
             "game": self.game,
             "players": self.players,
-            "seed": self.seed,
+            "seed": self.seed,  # None: dealt fairly (from the server's keys and the nonce)
+            "nonce": self.nonce,
+            # each seat's value for the next deal, until it is dealt (then in the match's record)
+            "contributed": {str(seat): value.hex() for seat, value in self._contributed.items()},
             "options": self.options.model_dump(),
             "turn_timer": self.turn_timer,
             "daily": self.daily,
@@ -996,6 +1077,7 @@ class RoomCore:
             record["players"],
             settings=settings,
             seed=record["seed"],
+            nonce=record.get("nonce"),  # records from before fair deals have a seed only
             options=m.ShitheadOptions.model_validate(record["options"] or {}),
             turn_timer=record["turn_timer"],
             daily=record["daily"],
@@ -1024,8 +1106,11 @@ class RoomCore:
             room._deadline_version, room._due = deadline
         if record["daily_date"]:
             room.daily_date = datetime.date.fromisoformat(record["daily_date"])
+        room._contributed = {
+            int(seat): bytes.fromhex(value) for seat, value in record.get("contributed", {}).items()
+        }
         if record["match"] is not None:
-            room.match = Match.from_record(record["match"])
+            room.match = Match.from_record(record["match"], room.source)
         return room
 
     def restored(self, now: float) -> list[Output]:

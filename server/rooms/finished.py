@@ -72,8 +72,11 @@ class FinishedGames:
             results += match_results(core.daily_date, match.totals(), players)
         if core.hints:  # the strong bot helped: not a result for the leaderboards
             results = []
-        item = history_item(index, game, [s.name for s in core.seats])
-        await self._store(item, results, f"{core.code}:{core.seed}:{index}")
+        proof = match.proof(index)  # the deal revealed, now that the game is over
+        day = match.daily.isoformat() if match.daily else None
+        revealed = None if proof is None else {**proof.to_json(), "daily": day}
+        item = history_item(index, game, [s.name for s in core.seats], proof=revealed)
+        await self._store(item, results, f"{core.code}:{core.nonce}:{index}")
 
     async def _store(self, item: dict[str, Any], results: list[Result], event: str) -> None:
         """Store a finished game's history and results; while the store is away, once more

@@ -141,7 +141,7 @@ def start(room: RoomCore, msg: m.Host, now: float, out: list[Output]) -> None:
 def next_game(room: RoomCore, msg: m.Host, now: float, out: list[Output]) -> None:
     assert room.match is not None  # BETWEEN implies a match
     room._fill_empty(DEFAULT_LEVEL)
-    room.match.next_game()
+    room.deal_next()  # with the players' values for this deal
     room.version += 1
 
 

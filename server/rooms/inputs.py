@@ -11,7 +11,9 @@ from server.rooms.outputs import ConnId, TimerKey
 from server.rules.base import Action
 
 #: The client messages a room handles (``hello``, ``ping`` and ``create`` stop at the server).
-RoomRequest = m.Join | m.Watch | m.Resume | m.Act | m.Host | m.Chat | m.Leave | m.Hint
+RoomRequest = (
+    m.Join | m.Watch | m.Resume | m.Act | m.Host | m.Chat | m.Leave | m.Hint | m.Contribute
+)
 
 
 @dataclass(frozen=True, slots=True)

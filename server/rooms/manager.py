@@ -4,6 +4,7 @@ actors, tracking which connection is in which room, and closing them."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import secrets
 import time
@@ -21,6 +22,7 @@ from server.rooms.core import RoomCore, check_create
 from server.rooms.inputs import CreateHost, Disconnect, Request, RoomRequest
 from server.rooms.names import clean_name
 from server.rooms.seats import Refusal, RoomSettings
+from server.rooms.seeds import Keys
 from server.store.base import RoomStore, StoredRoom, StoreError, StoreUnavailable
 from server.store.health import StoreHealth
 from server.store.leaderboard import Leaderboards, MemoryLeaderboards, player_id
@@ -153,10 +155,24 @@ class RoomManager:
 
     # rooms
 
+    async def keys(self) -> Keys:
+        """The server secret's keys (fair deals), from the store the first time unless given:
+        no room is built without them, so every process on one store deals alike."""
+        if self.settings.keys is None:
+            try:
+                secret = await self.store.server_secret()
+            except StoreUnavailable:
+                self.health.down()
+                raise Refusal(ErrorCode.STORE_UNAVAILABLE, _UNSAVED) from None
+            self.settings = dataclasses.replace(self.settings, keys=Keys(secret))
+        assert self.settings.keys is not None
+        return self.settings.keys
+
     async def create(self, conn: int, msg: m.Create, received: float) -> None:
         relayed = self.cluster is not None and conn in self.cluster.forwarded
         if conn in self.room_of or relayed:
             raise Refusal(ErrorCode.ALREADY_IN_ROOM, "leave your room before opening another")
+        await self.keys()
         clean_name(msg.name, [])  # a bad name opens no room
         # a refused room claims nothing: no lease, no fence key, no record
         check_create(msg.game, msg.seats, daily=msg.daily, hints=msg.hints)
@@ -286,6 +302,7 @@ class RoomManager:
 
     async def restore(self) -> int:
         """Reopen every room in the store (after a restart); players resume with tokens."""
+        await self.keys()
         count = 0
         for code in await self.store.list():
             stored = await self.store.load(code)
@@ -307,6 +324,7 @@ class RoomManager:
         return await asyncio.shield(loading)
 
     async def _load_now(self, code: str, wait: float) -> RoomActor | Elsewhere | None:
+        await self.keys()
         fence = 0
         if self.cluster is not None:
             lease = await self.cluster.claim(code, wait)

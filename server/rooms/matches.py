@@ -1,24 +1,56 @@
 """The unit a room plays, for either game, behind one small interface: a Shithead series
 (SH-6.5, open-ended) or a Sheepshead match of ten hands (SS-9.1).
 
-A match is rebuilt from its record (how it was dealt plus every action of every game), so a
-room can be persisted as plain data and restored on any server.
+A room's games are dealt fairly (:mod:`server.rules.deal`): game ``i``'s deck is the shuffle of
+its server seed (:class:`DealSource`, from the server's secret) and the contributions its
+players sent before it was dealt; the daily match's hands take no contributions (SS-9.2: every
+player of the day gets the same cards). A match built from a ``seed`` instead (sims, tests) is
+shuffled by Python's ``random`` and proves nothing.
 
->>> m = Match.create("shithead", 3, seed=1)
->>> m.current.phase
-'swap'
->>> Match.from_record(m.record()).current.deal_record() == m.current.deal_record()
+A match is rebuilt from its record (how it was dealt, the contributions and every action of
+every game), so a room can be persisted as plain data and restored on any server that has the
+same secret.
+
+>>> from server.rooms.seeds import Keys
+>>> source = DealSource(Keys(bytes(32)), "ABCDE", "00")
+>>> m = Match("shithead", 3, source=source, contributions=[None, bytes(32), None])
+>>> m.current.phase, m.commitment(0) == source.proof(0, None, []).commitment
+('swap', True)
+>>> Match.from_record(m.record(), source).current.deal_record() == m.current.deal_record()
 True
 """
 
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from server.rooms.seeds import Keys, process_keys
 from server.rules.base import Action, Event, Game
+from server.rules.deal import DealProof
 from server.rules.registry import game_spec
 from server.rules.series import Series, logs
+
+Contributions = Sequence[bytes | None]
+
+
+@dataclass(frozen=True, slots=True)
+class DealSource:
+    """Where a room's server seeds come from: the server's keys and the room's identity."""
+
+    keys: Keys
+    code: str
+    nonce: str
+
+    def proof(
+        self, game: int, daily: datetime.date | None, contributions: Contributions
+    ) -> DealProof:
+        """Game ``game``'s seed and contributions (a daily hand's seed is the day's)."""
+        if daily is not None:
+            return DealProof(self.keys.daily(daily, game), ())
+        return DealProof(self.keys.deal(self.code, self.nonce, game), tuple(contributions))
 
 
 class Match:
@@ -30,20 +62,76 @@ class Match:
         game: str,
         players: int,
         *,
-        seed: int,
+        seed: int | None = None,
         daily: datetime.date | None = None,
+        source: DealSource | None = None,
+        contributions: Contributions = (),
+        dealer: int = 0,
     ) -> None:
+        """A match dealt fairly from ``source`` (the first game with ``contributions``), or
+        from ``seed`` (sims, tests); a daily match is always dealt from keys (without a
+        source, this process's).
+
+        Raises:
+            ValueError: neither a seed nor a source (and not daily), or a bad seat count.
+        """
+        if daily is not None or seed is None:
+            if source is None:
+                if daily is None:
+                    raise ValueError("a match is dealt from a deal source or a seed")
+                source = DealSource(process_keys(), "", "")
+            seed = None
+        else:
+            source = None
         self.game = game
         self.players = players
         self.seed = seed
         self.daily = daily
-        self.series: Series = game_spec(game).new_series(players, seed=seed, daily=daily)
+        self.source = source
+        self.dealer = dealer
+        self._contributions: list[tuple[bytes | None, ...]] = [self._clean(contributions)]
+        self._commitments: dict[int, str] = {}
+        spec = game_spec(game)
+        self._cards = spec.cards
+        if self.source is None:
+            self.series: Series = spec.new_series(players, seed=seed, daily=daily)
+        else:
+            self.series = spec.new_series(players, daily=daily, decks=self._deck, dealer=dealer)
 
     @classmethod
     def create(
-        cls, game: str, players: int, *, seed: int, daily: datetime.date | None = None
+        cls, game: str, players: int, *, seed: int | None = None, daily: datetime.date | None = None
     ) -> Match:
+        """A match dealt from ``seed`` (sims, tests), or a daily one from this process's keys
+        (a room builds its fair matches itself)."""
         return cls(game, players, seed=seed, daily=daily)
+
+    def _clean(self, contributions: Contributions) -> tuple[bytes | None, ...]:
+        """A game's contributions, one per seat (none for a daily hand)."""
+        if self.daily is not None:
+            return ()
+        given = list(contributions)[: self.players]
+        return tuple(given + [None] * (self.players - len(given)))
+
+    def proof(self, game: int) -> DealProof | None:
+        """Game ``game``'s seed and contributions (``None``: a seeded match, no proof)."""
+        if self.source is None:
+            return None
+        return self.source.proof(game, self.daily, self._contributions[game])
+
+    def commitment(self, game: int) -> str | None:
+        """SHA-256 of game ``game``'s server seed (hex; ``None``: a seeded match)."""
+        if self.source is None:
+            return None
+        known = self._commitments.get(game)
+        if known is None:
+            known = self._commitments[game] = self.source.proof(game, self.daily, ()).commitment
+        return known
+
+    def _deck(self, game: int) -> list[int]:
+        proof = self.proof(game)
+        assert proof is not None  # only a match with a source deals from decks
+        return proof.deck(self._cards)
 
     @property
     def current(self) -> Game:
@@ -70,10 +158,15 @@ class Match:
         """Apply an action to the current game (raises :class:`IllegalAction`)."""
         return self.series.current.apply(seat, action)
 
-    def next_game(self) -> Game:
-        """Deal the next game of the series or match (raises :class:`IllegalAction`:
-        ``game_not_over`` or ``match_over``)."""
-        return self.series.next_game()
+    def next_game(self, contributions: Contributions = ()) -> Game:
+        """Deal the next game of the series or match with the players' ``contributions``
+        (raises :class:`IllegalAction`: ``game_not_over`` or ``match_over``; nothing changes)."""
+        self._contributions.append(self._clean(contributions))
+        try:
+            return self.series.next_game()
+        except Exception:
+            self._contributions.pop()
+            raise
 
     @property
     def game_index(self) -> int:
@@ -93,6 +186,9 @@ class Match:
             "seed": self.seed,
             "daily": self.daily.isoformat() if self.daily else None,
             "games": self.game_index + 1,
+            "dealer": self.dealer,
+            # each dealt game's contributions (hex, None: that seat sent none): they replay it
+            "contributions": [[c.hex() if c else None for c in g] for g in self._contributions],
         }
 
     def record(self) -> dict[str, Any]:
@@ -103,14 +199,26 @@ class Match:
         }
 
     @classmethod
-    def from_record(cls, record: dict[str, Any]) -> Match:
-        """Rebuild a match from :meth:`record`, or from :meth:`meta` plus ``logs``."""
+    def from_record(cls, record: dict[str, Any], source: DealSource | None = None) -> Match:
+        """Rebuild a match from :meth:`record`, or from :meth:`meta` plus ``logs`` (its
+        ``source``: the room's; a seeded match needs none)."""
         daily = datetime.date.fromisoformat(record["daily"]) if record.get("daily") else None
-        match = cls(record["game"], record["players"], seed=record["seed"], daily=daily)
+        given = [
+            [bytes.fromhex(c) if c else None for c in g] for g in record.get("contributions", [])
+        ]
+        match = cls(
+            record["game"],
+            record["players"],
+            seed=record["seed"],
+            daily=daily,
+            source=source,
+            contributions=given[0] if given else (),
+            dealer=record.get("dealer", 0),
+        )
         saved = record["logs"]
         for i in range(max(len(saved), record.get("games", 1))):
             if i:
-                match.next_game()
+                match.next_game(given[i] if i < len(given) else ())
             for seat, text in saved[i] if i < len(saved) else ():
                 match.apply(seat, Action.from_str(text))
         return match

@@ -11,6 +11,7 @@ from protocol import messages as m
 from protocol.errors import ErrorCode
 from server.bots.base import DEFAULT_LEVEL
 from server.rooms.outputs import ConnId, Send
+from server.rooms.seeds import Keys
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +30,8 @@ class RoomSettings:
     max_rooms: int = 10_000  # rooms open in this process
     chat_per_minute: float = 60.0  # chat lines a room takes a minute, all senders together...
     chat_burst: float = 20.0  # ...and at once (refused: chat_busy)
+    # the server secret's keys, for every seed (None: this process's own; a server sets them)
+    keys: Keys | None = None
 
 
 def token_digest(token: str) -> str:

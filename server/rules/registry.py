@@ -15,13 +15,14 @@ read games from here, in the spirit of OpenSpiel's game registry.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
 from server.rules.base import Game
 from server.rules.series import Series
 from server.rules.sheepshead import Sheepshead
+from server.rules.sheepshead_cards import DECK32
 from server.rules.sheepshead_match import HANDS, SheepsheadMatch
 from server.rules.shithead import Shithead
 from server.rules.shithead_series import ShitheadSeries
@@ -32,8 +33,11 @@ class NoOptions:
     """The options of a game that has none (both games today)."""
 
 
-#: ``factory(players, seed, daily)``: the series or match a room plays.
-SeriesFactory = Callable[[int, int, "datetime.date | None"], Series]
+#: A room's decks: game index -> that game's deck, top first (:mod:`server.rules.deal`).
+Decks = Callable[[int], Sequence[int]]
+#: ``factory(players, seed, daily, decks, dealer)``: the series or match a room plays, dealt
+#: from ``decks`` with the first dealer ``dealer``, or from ``seed`` (sims and tests).
+SeriesFactory = Callable[[int, "int | None", "datetime.date | None", "Decks | None", int], Series]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +55,8 @@ class GameSpec:
     #: Whether the game has a daily deal (the same deal everywhere on a UTC date).
     daily: bool
     factory: SeriesFactory
+    #: The game's cards in code order: what a fair deal shuffles (:mod:`server.rules.deal`).
+    cards: tuple[int, ...]
 
     @property
     def seat_counts(self) -> range:
@@ -66,26 +72,46 @@ class GameSpec:
             )
             raise ValueError(f"{self.name} is played by {seats} players, not {players}")
 
-    def new_series(self, players: int, *, seed: int, daily: datetime.date | None = None) -> Series:
-        """The series or match a room of ``players`` plays, dealt from ``seed`` (or ``daily``).
+    def new_series(
+        self,
+        players: int,
+        *,
+        seed: int | None = None,
+        daily: datetime.date | None = None,
+        decks: Decks | None = None,
+        dealer: int = 0,
+    ) -> Series:
+        """The series or match a room of ``players`` plays, dealt from ``decks`` with the
+        first dealer ``dealer`` (a room), or from ``seed`` (sims and tests); ``daily``: the
+        daily match of that date (its decks given).
 
         Raises:
-            ValueError: a seat count this game does not have, or a daily deal it does not offer.
+            ValueError: a seat count this game does not have, a daily deal it does not offer,
+                neither decks nor a seed.
         """
         self.check_players(players)
         if daily is not None and not self.daily:
             raise ValueError(f"{self.name} has no daily deal")
-        return self.factory(players, seed, daily)
+        if decks is None and seed is None:
+            raise ValueError("a series is dealt from decks or a seed")
+        return self.factory(players, seed, daily, decks, dealer)
 
 
-def _shithead_series(players: int, seed: int, daily: datetime.date | None) -> Series:
+def _shithead_series(
+    players: int, seed: int | None, daily: datetime.date | None, decks: Decks | None, dealer: int
+) -> Series:
+    if decks is not None:
+        return ShitheadSeries(players, dealer=dealer, decks=decks)
     return ShitheadSeries(players, seed=seed)
 
 
-def _sheepshead_match(players: int, seed: int, daily: datetime.date | None) -> Series:
-    if daily is not None:
-        return SheepsheadMatch(daily=daily)
-    return SheepsheadMatch(seed, first_dealer=seed % players)
+def _sheepshead_match(
+    players: int, seed: int | None, daily: datetime.date | None, decks: Decks | None, dealer: int
+) -> Series:
+    if decks is not None:
+        return SheepsheadMatch(daily=daily, decks=decks, first_dealer=dealer)
+    assert seed is not None  # checked by new_series
+    return SheepsheadMatch(seed, daily=daily, first_dealer=seed % players)
 
 
 GAMES: Mapping[str, GameSpec] = MappingProxyType(
@@ -101,6 +127,7 @@ GAMES: Mapping[str, GameSpec] = MappingProxyType(
                 match_length=None,
                 daily=False,
                 factory=_shithead_series,
+                cards=tuple(range(52)),
             ),
             GameSpec(
                 name=Sheepshead.name,
@@ -111,6 +138,7 @@ GAMES: Mapping[str, GameSpec] = MappingProxyType(
                 match_length=HANDS,
                 daily=True,
                 factory=_sheepshead_match,
+                cards=DECK32,
             ),
         )
     }

@@ -12,6 +12,7 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 
 from server.rules.series import check_next_game, places
 from server.rules.shithead import Shithead, ShitheadOutcome
@@ -22,12 +23,27 @@ class ShitheadSeries:
 
     match_length: int | None = None  # open-ended
 
-    def __init__(self, players: int, *, seed: int | None = None, dealer: int | None = None) -> None:
+    def __init__(
+        self,
+        players: int,
+        *,
+        seed: int | None = None,
+        dealer: int | None = None,
+        decks: Callable[[int], Sequence[int]] | None = None,
+    ) -> None:
+        """Games dealt from ``decks`` (game index -> the deck, top first: a room's fair deals,
+        :mod:`server.rules.deal`), else from ``random.Random(seed)`` (sims, tests)."""
         self.players = players
         self._rng = random.Random(seed)
+        self._decks = decks
         # SH-2.1: the first dealer is drawn at random, then the deal passes left.
         self.dealer = self._rng.randrange(players) if dealer is None else dealer
-        self._games = [Shithead.new(players, self.dealer, seed=self._rng.getrandbits(64))]
+        self._games = [self._deal(0)]
+
+    def _deal(self, index: int) -> Shithead:
+        if self._decks is not None:
+            return Shithead.new(self.players, self.dealer, deck=self._decks(index))
+        return Shithead.new(self.players, self.dealer, seed=self._rng.getrandbits(64))
 
     @property
     def current(self) -> Shithead:
@@ -70,5 +86,5 @@ class ShitheadSeries:
         """
         check_next_game(self)
         self.dealer = (self.dealer + 1) % self.players
-        self._games.append(Shithead.new(self.players, self.dealer, seed=self._rng.getrandbits(64)))
+        self._games.append(self._deal(len(self._games)))
         return self.current

@@ -39,6 +39,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, NamedTuple
 
+from server.store.secret import process_secret
+
 #: Seconds a room lives after its last write, and its history after it closes (Redis).
 ROOM_TTL = 24 * 3600.0
 HISTORY_TTL = 24 * 3600.0
@@ -186,6 +188,11 @@ class RoomStore(ABC):
     @abstractmethod
     async def history(self, code: str) -> list[dict[str, Any]]:
         """The room's finished games in order (empty once expired or never played)."""
+
+    async def server_secret(self) -> bytes:
+        """The server secret this store keeps for every process that uses it (in memory:
+        this process's own; :mod:`server.store.secret`)."""
+        return process_secret()
 
     async def available(self) -> bool:
         """Whether the store answers now (for ``/healthz``); in-memory stores always do."""

@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
 from typing import Any
 
@@ -35,11 +36,19 @@ _NOT_REPLAYED = ("legal", "play_sets", "bury_from", "hand")
 _SEAT_SECRETS = ("blind", "buried", "unknown_card")
 
 
-def history_item(index: int, game: Game, names: Sequence[str | None]) -> dict[str, Any]:
-    """The stored form of finished game ``index`` of a room (``names``: each seat's name)."""
+def history_item(
+    index: int,
+    game: Game,
+    names: Sequence[str | None],
+    *,
+    proof: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The stored form of finished game ``index`` of a room (``names``: each seat's name;
+    ``proof``: its fair deal revealed, :meth:`~server.rules.deal.DealProof.to_json` plus the
+    ``daily`` date or ``None``, which ``cardroom verify`` checks)."""
     if not game.is_over():
         raise ValueError("only a finished game goes into the history")
-    return {
+    item = {
         "g": index,
         "game": game.name,
         "deal": game.deal_record(),
@@ -47,6 +56,34 @@ def history_item(index: int, game: Game, names: Sequence[str | None]) -> dict[st
         "result": game.outcome().to_json(),
         "names": list(names),
     }
+    if proof is not None:
+        item["proof"] = proof
+    return item
+
+
+def daily_hidden(games: list[dict[str, Any]], today: datetime.date, *, player: bool) -> bool:
+    """Whether a room's history must not be served yet: it holds a hand of a daily match whose
+    UTC day is not over (it would hand the day's deals to those who have not played), unless
+    ``player`` (the room's own players, who get it without the day's seeds: :func:`revealed`)."""
+    days = [day for day in map(_day, games) if day is not None]
+    return not player and any(day >= today for day in days)
+
+
+def revealed(games: list[dict[str, Any]], today: datetime.date) -> list[dict[str, Any]]:
+    """The items as served on ``today``: a daily hand's seed only once its day is over."""
+    out = []
+    for item in games:
+        day = _day(item)
+        if day is not None and day >= today:
+            item = {**item, "proof": {**item["proof"], "seed": None}}
+        out.append(item)
+    return out
+
+
+def _day(item: dict[str, Any]) -> datetime.date | None:
+    proof = item.get("proof")
+    day = proof.get("daily") if isinstance(proof, dict) else None
+    return datetime.date.fromisoformat(day) if isinstance(day, str) else None
 
 
 def replay(item: dict[str, Any]) -> Game:

@@ -26,6 +26,7 @@ from server.store.base import (
     VersionConflict,
 )
 from server.store.redis_client import connect, global_key, room_key, unavailable_as_store_error
+from server.store.secret import new_secret, parse_secret
 
 _PARTS = ("room", "log", "fence", "hist", "lease")
 
@@ -129,6 +130,16 @@ class RedisStore(RoomStore):
         with unavailable_as_store_error():
             items = await self.redis.hgetall(room_key(code, "hist"))
         return [orjson.loads(items[k]) for k in sorted(items, key=int)]
+
+    async def server_secret(self) -> bytes:
+        """The secret shared by every process on this Redis: the first to ask creates it
+        (``SET NX``: one wins, all read the same), and it is kept without expiry."""
+        key = global_key("secret")
+        with unavailable_as_store_error():
+            await self.redis.set(key, new_secret().hex(), nx=True)
+            value = await self.redis.get(key)
+        assert value is not None  # set just above, never expires
+        return parse_secret(value.decode() if isinstance(value, bytes) else value)
 
     async def available(self) -> bool:
         try:

@@ -62,6 +62,13 @@ CLIENT_EXAMPLES: dict[str, dict[str, Any]] = {
     "chat": {"type": "chat", "id": "8", "room": "K7Q2M", "text": "good luck"},
     "leave": {"type": "leave", "id": "9", "room": "K7Q2M"},
     "hint": {"type": "hint", "id": "12", "room": "K7Q2M"},
+    "contribute": {
+        "type": "contribute",
+        "id": "13",
+        "room": "K7Q2M",
+        "game": 0,
+        "value": "ab" * 32,
+    },
     "ping": {"type": "ping", "id": "10"},
     "leaderboard": {"type": "leaderboard", "id": "11", "board": "daily:2026-11-30", "limit": 5},
 }

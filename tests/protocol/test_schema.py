@@ -33,6 +33,7 @@ def test_schema_names_every_message_type() -> None:
             "hint",
             "ping",
             "leaderboard",
+            "contribute",
         ]
     )
     assert sorted(data["server"]["discriminator"]["mapping"]) == sorted(

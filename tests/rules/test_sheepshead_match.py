@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import hashlib
 import random
 
 import pytest
@@ -71,28 +70,32 @@ def test_next_game_refused_while_hand_in_play() -> None:
     assert match.game_index == 0
 
 
-def test_daily_match_deals_from_the_date_alone() -> None:
-    # rule SS-9.2
+def test_daily_match_deals_the_decks_it_is_given_with_fixed_dealers() -> None:
+    # rule SS-9.2: the daily match's dealers are fixed; its decks come from the server (its
+    # secret), never from the date alone
     day = datetime.date(2025, 3, 14)
-    a = SheepsheadMatch(daily=day)
-    b = SheepsheadMatch(daily=day)
-    assert a.deal_records() == b.deal_records()
-    other = SheepsheadMatch(daily=datetime.date(2025, 3, 15))
-    assert other.deal_records() != a.deal_records()
-    # The documented derivation, recomputed here.
-    for i, record in enumerate(a.deal_records()):
-        digest = hashlib.sha256(f"sheepshead:2025-03-14:{i}".encode()).digest()
-        deck = list(DECK32)
-        random.Random(int.from_bytes(digest[:8], "big")).shuffle(deck)
-        assert record["deck"] == card_codes(deck)
-        assert record["dealer"] == i % 5
-    assert a.to_json()["daily"] == "2025-03-14"
-    assert card_codes(a.current.hand(1)) == a.deal_records()[0]["deck"][:6]
+    decks = [list(DECK32[i:]) + list(DECK32[:i]) for i in range(10)]
+    asked: list[int] = []
+
+    def deck(i: int) -> list[int]:
+        asked.append(i)
+        return decks[i]
+
+    match = SheepsheadMatch(daily=day, decks=deck)
+    assert asked == [0]  # hand 1 is not dealt before hand 0 is over
+    assert match.to_json()["daily"] == "2025-03-14"
+    assert card_codes(match.current.hand(1)) == card_codes(decks[0][:6])
+    assert match.current.dealer == 0
     with pytest.raises(ValueError):
-        SheepsheadMatch(7, daily=day)
+        SheepsheadMatch(daily=day)  # a daily match needs the server's decks
+    with pytest.raises(ValueError):
+        SheepsheadMatch(7, decks=deck)
 
 
 def test_seeded_matches_are_reproducible() -> None:
     # rule SS-9.1
-    assert SheepsheadMatch(seed=8).deal_records() == SheepsheadMatch(seed=8).deal_records()
-    assert SheepsheadMatch(seed=8).deal_records() != SheepsheadMatch(seed=9).deal_records()
+    def deal(seed: int) -> dict[str, object]:
+        return SheepsheadMatch(seed=seed).current.deal_record()
+
+    assert deal(8) == deal(8)
+    assert deal(8) != deal(9)

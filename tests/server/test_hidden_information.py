@@ -11,6 +11,7 @@ from clients import CardroomClient
 from protocol.cards import parse_cards
 from protocol.messages import State
 from server.net.server import CardroomServer
+from server.rooms.matches import DealSource, Match
 from server.rules.base import Action
 from server.rules.sheepshead import Sheepshead
 from server.rules.shithead import Shithead
@@ -18,13 +19,14 @@ from tests.rules.test_shithead_properties import codes_in, visible_to
 from tests.server.conftest import play_until_over
 
 
-def replayed(record: dict[str, Any]) -> Iterator[tuple[int, Shithead | Sheepshead]]:
-    """The first game of a room at each version: version 1 is the deal, each action adds 1."""
-    from server.rooms.matches import Match
-
+def replayed(
+    record: dict[str, Any], source: DealSource
+) -> Iterator[tuple[int, Shithead | Sheepshead]]:
+    """The first game of a room at each version: version 1 is the deal, each action adds 1
+    (``source``: the room's deal source, the server's keys)."""
     match = record["match"]
     cls = Shithead if match["game"] == "shithead" else Sheepshead
-    first = Match.from_record({**match, "logs": [[]], "games": 1}).current
+    first = Match.from_record({**match, "logs": [[]], "games": 1}, source).current
     game = cls.from_deal_record(first.deal_record())
     yield 1, game
     for version, (seat, text) in enumerate(match["logs"][0], start=2):
@@ -32,7 +34,9 @@ def replayed(record: dict[str, Any]) -> Iterator[tuple[int, Shithead | Sheepshea
         yield version, game
 
 
-def check_states(record: dict[str, Any], seen: dict[int | None, list[State]]) -> int:
+def check_states(
+    record: dict[str, Any], seen: dict[int | None, list[State]], source: DealSource
+) -> int:
     """Compare every state message with the rules' view of its seat at its version."""
     wanted: dict[int, list[tuple[int | None, State]]] = {}
     for seat, states in seen.items():
@@ -40,7 +44,7 @@ def check_states(record: dict[str, Any], seen: dict[int | None, list[State]]) ->
         for state in states:
             wanted.setdefault(state.version, []).append((seat, state))
     checked = 0
-    for version, game in replayed(record):
+    for version, game in replayed(record, source):
         for seat, state in wanted.pop(version, []):
             assert state.view == game.view(seat)  # the server adds nothing of its own
             if isinstance(game, Shithead):
@@ -87,8 +91,9 @@ async def test_spectator_and_seats_never_see_hidden_cards(server: CardroomServer
         await play
         seen = {None: await watch_states, 0: await ann_states, 1: await bob_states}
         record = server.manager.rooms[code].core.record()
+        source = server.manager.rooms[code].core.source
     assert seen[None][0].version < record["version"]  # it joined while play went on
-    assert check_states(record, seen) > 50
+    assert check_states(record, seen, source) > 50
 
 
 async def test_sheepshead_views_match_the_rules_views(server: CardroomServer) -> None:
@@ -104,5 +109,6 @@ async def test_sheepshead_views_match_the_rules_views(server: CardroomServer) ->
         await ann.host("start")
         await play_until_over(ann)
         record = server.manager.rooms[code].core.record()
+        source = server.manager.rooms[code].core.source
         seen = {0: await ann_states, None: await eve_states}
-    assert check_states(record, seen) > 20
+    assert check_states(record, seen, source) > 20

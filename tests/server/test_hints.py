@@ -119,7 +119,7 @@ def test_a_hint_is_worked_out_from_the_askers_view_and_answered_to_them_alone() 
     assert h.room.match is not None
     assert job.view == h.room.match.current.view(1)  # exactly Bob's own view
     assert (job.seat, job.conn, job.version) == (1, 2, version)
-    assert job.seed == hint_seed(h.room.seed, 1, version)
+    assert job.seed == hint_seed(h.room.bot_seed, 1, version)
     reason = Reason("hint.sh_ready_keep")
     ready = HintReady(2, 1, version, "h1", Action("ready"), "strong", reason)
     sent = h.feed(h.room.handle(ready, h.now))

@@ -296,6 +296,7 @@ async def test_a_failing_room_answers_internal_error_and_goes_on(
     server: CardroomServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ann = await open_room(server, "Ann")
+    await ann.contributions_sent()  # its value for the deal is in the room before we look
     room = server.manager.rooms[ann.room or ""].core
     record = room.record()
 

@@ -22,9 +22,11 @@ Acked = dict[int, tuple[int, dict[str, Any]]]  # version -> (seat, action sent)
 
 
 @asynccontextmanager
-async def serving(port: int, redis_url: str) -> AsyncIterator[asyncio.subprocess.Process]:
+async def serving(
+    port: int, redis_url: str, *extra: str
+) -> AsyncIterator[asyncio.subprocess.Process]:
     proc = await asyncio.create_subprocess_exec(
-        *serve_command(port, "--redis", redis_url, "--rate", "1000", "--burst", "1000"),
+        *serve_command(port, "--redis", redis_url, "--rate", "1000", "--burst", "1000", *extra),
         stdout=asyncio.subprocess.PIPE,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )

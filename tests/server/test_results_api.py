@@ -69,8 +69,11 @@ async def client(server: CardroomServer, device: str) -> CardroomClient:
     return c
 
 
-async def daily_match(server: CardroomServer, device: str, name: str) -> tuple[str, str, int]:
-    """One human against four bots on today's deals (rule SS-9.2), all ten hands."""
+async def daily_match(
+    server: CardroomServer, device: str, name: str
+) -> tuple[list[dict[str, Any]], int]:
+    """One human against four bots on today's deals (rule SS-9.2), all ten hands; its history
+    as its player reads it while the room is open (a closed one's waits for the day's end)."""
     me = await client(server, device)
     await me.create("sheepshead", seats=5, name=name, daily=True)
     await me.host("start")
@@ -80,20 +83,18 @@ async def daily_match(server: CardroomServer, device: str, name: str) -> tuple[s
             await me.host("next_game")
     room = await me.wait_room(lambda r: r.games_played == 10)
     assert me.room is not None and me.token is not None
-    code, token = me.room, me.token
+    _, history = await get(server, f"/api/rooms/{me.room}/history?token={me.token}")
     await me.close()
-    return code, token, room.totals[0]
+    return history["games"], room.totals[0]
 
 
 async def test_daily_table_ranks_the_servers_own_results(server: CardroomServer) -> None:
-    (ann_room, ann_token, ann_units), (bob_room, bob_token, bob_units) = await asyncio.gather(
+    (ann_games, ann_units), (bob_games, bob_units) = await asyncio.gather(
         daily_match(server, ANN, "Ann"), daily_match(server, BOB, "Bob")
     )
     # rule SS-9.2: both played the same ten deals
-    _, ann_games = await get(server, f"/api/rooms/{ann_room}/history?token={ann_token}")
-    _, bob_games = await get(server, f"/api/rooms/{bob_room}/history?token={bob_token}")
-    assert [g["deal"] for g in ann_games["games"]] == [g["deal"] for g in bob_games["games"]]
-    assert len(ann_games["games"]) == 10
+    assert [g["deal"] for g in ann_games] == [g["deal"] for g in bob_games]
+    assert len(ann_games) == 10
 
     status, table = await get(server, "/api/leaderboard?board=daily")
     assert status == 200

@@ -21,6 +21,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from server.net.server import CardroomServer, ServerConfig
+from server.rooms.matches import DealSource
 from server.rooms.seats import RoomSettings, one_address
 
 T = TypeVar("T")
@@ -63,6 +64,10 @@ class LiveServer:
     def record(self, code: str) -> dict[str, Any]:
         """The room's record: its deal and every accepted action."""
         return self.call(lambda: self.server.manager.rooms[code].core.record())
+
+    def source(self, code: str) -> DealSource:
+        """The room's deal source (the server's keys and its nonce): its record's deals."""
+        return self.call(lambda: self.server.manager.rooms[code].core.source)
 
 
 @pytest.fixture(scope="session")

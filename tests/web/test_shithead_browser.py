@@ -11,6 +11,7 @@ from typing import Any
 from playwright.sync_api import BrowserContext
 
 from protocol.cards import CODES
+from server.rooms.matches import DealSource
 from server.rules.base import Action
 from server.rules.shithead import Shithead
 from tests.rules.test_shithead_properties import codes_in
@@ -28,17 +29,17 @@ from tests.web.conftest import (
 GAME_SECONDS = 180  # a bound for a stuck game, not a speed test
 
 
-def public_by_version(record: dict[str, Any]) -> dict[int, set[str]]:
+def public_by_version(record: dict[str, Any], source: DealSource) -> dict[int, set[str]]:
     """For each version of the room's first game, every card a spectator may have been shown
     so far: what its view held at that version or before, and the cards of the public events
     (a ten played burns at once, so it is only ever in an event)."""
     public: dict[int, set[str]] = {}
     so_far: set[str] = set()
     events: dict[int, list[Any]] = {}
-    game = next(iter(replayed(record)))[1]  # a second copy, to read each action's events
+    game = next(iter(replayed(record, source)))[1]  # a second copy, to read each action's events
     for version, (seat, text) in enumerate(record["match"]["logs"][0], start=2):
         events[version] = [e.to_json() for e in game.apply(seat, Action.from_str(text))]
-    for version, game in replayed(record):
+    for version, game in replayed(record, source):
         assert isinstance(game, Shithead)
         so_far = so_far | codes_in(game.view(None)) | codes_in(events.get(version, []))
         public[version] = so_far
@@ -109,7 +110,7 @@ def test_two_players_and_bots_play_a_whole_game_while_a_third_watches(
 
     # The spectator's page never held a card before a spectator could know it: compared, at
     # every version its page showed, with the public cards of the game's record up to then.
-    public = public_by_version(live.record(code))
+    public = public_by_version(live.record(code), live.source(code))
     seen: dict[str, list[str]] = eve.evaluate("window.__seenCards")
     assert seen, "the spectator's page recorded nothing"
     shown = 0

@@ -8,6 +8,7 @@ import * as replay from "./replay.js";
 import * as sheepshead from "./sheepshead.js";
 import * as shithead from "./shithead.js";
 import { cardText, rankText } from "./cards.js";
+import { randomValue } from "./deal.js";
 import { cleanCode, esc, formatSeconds, patch, toast } from "./ui.js";
 
 const GAMES = { shithead, sheepshead };
@@ -67,6 +68,7 @@ const app = {
   online: false,
   hint: null, // the last `hint` answer, while its version is on screen
   hinting: false, // a hint asked for, not answered yet
+  shown: {}, // "ROOM:game" -> the commitment a room showed before that deal (fair deals)
 
   isHost() {
     return this.seat != null && !!this.info && !!this.info.seats[this.seat] && this.info.seats[this.seat].host;
@@ -240,6 +242,20 @@ function markHint(area) {
 
 // ------------------------------------------------------------------------------ messages
 
+// Fair deals: a seated player's value for each deal the room announces (`next_deal`), sent at
+// once, before anything the player does next; and the commitment shown, for the replay's check.
+const contributed = new Set();
+function contribute(info) {
+  const deal = info.next_deal;
+  if (!deal) return;
+  app.shown[`${info.room}:${deal.game}`] = deal.commitment;
+  const key = `${info.room}:${deal.game}:${deal.commitment}`;
+  if (app.seat == null || contributed.has(key)) return;
+  contributed.add(key);
+  // a refusal (say, this seat already sent one from another tab) changes nothing: not shown
+  app.net.request({ type: "contribute", room: info.room, game: deal.game, value: randomValue() }).catch(() => {});
+}
+
 function onMessage(msg) {
   switch (msg.type) {
     case "joined":
@@ -261,6 +277,7 @@ function onMessage(msg) {
     case "room":
       if (msg.room.room !== app.room) return;
       app.info = msg.room;
+      contribute(msg.room);
       render();
       break;
     case "state": {
@@ -517,7 +534,13 @@ async function loadSteps(r, i) {
   const game = r.games[i];
   if (game.steps) return;
   const body = await fetchHistory(r, game.g);
-  if (body && body.games.length) game.steps = body.games[0].steps;
+  if (body && body.games.length) {
+    const full = body.games[0];
+    // the game's own answer has its whole deal and proof: the deal is checked from these
+    for (const k of ["deal", "proof"]) if (k in full) game[k] = full[k];
+    game.check = null;
+    game.steps = full.steps;
+  }
   else if (body) r.error = t("rp.noHistory");
   if (app.replay === r && app.screen === "replay" && r.g === i) redrawPage();
 }

@@ -2,6 +2,7 @@
 // Each step's table comes from the server (`/api/rooms/CODE/history?steps=1`: the rules core
 // replayed it); this page only draws it, like the tables draw a live view.
 import { backHTML, cardHTML, cardsText, cardText, countHTML } from "./cards.js";
+import { verifyGame } from "./deal.js";
 import { t } from "./i18n.js";
 import * as sheepshead from "./sheepshead.js";
 import * as shithead from "./shithead.js";
@@ -159,6 +160,21 @@ export function captionText(r) {
   return t("rp.step", { n: r.step, total: game.steps.length - 1 }) + " · " + stepText(game, game.steps[r.step]);
 }
 
+// Whether the game's deal checks (deal.js: its seed against its commitment, and against the one
+// this page saw before the deal, if it did; its cards against the shuffle), checked once.
+export function dealHTML(app, game) {
+  if (!game.deal) return ""; // a summary without its deal: checked once the game is loaded
+  if (!game.check) {
+    const shown = (app.shown || {})[`${app.replay.code}:${game.g}`] || null;
+    game.check = verifyGame(game, shown);
+  }
+  const c = game.check;
+  const key = { ok: "rp.dealVerified", hidden: "rp.dealHidden", none: "rp.dealNone" }[c.state] || c.why;
+  const cls = c.state === "ok" ? "ok" : c.state === "wrong" ? "bad" : "muted";
+  const alert = c.state === "wrong" ? ' role="alert"' : "";
+  return `<p class="rp-deal ${cls}" data-deal="${c.state}"${alert}>${c.state === "ok" ? "✓ " : ""}${esc(t(key))}</p>`;
+}
+
 function gameLabel(game) {
   const word = game.game === "sheepshead" ? "rp.hand" : "rp.game";
   return t(word, { n: game.g + 1 }) + " · " + t("game." + game.game);
@@ -177,14 +193,15 @@ export function render(app) {
         .map((g, i) => `<option value="${i}"${i === r.g ? " selected" : ""}>${esc(gameLabel(g))}</option>`)
         .join("")}</select></label>`
     : `<p class="rp-one">${esc(gameLabel(r.games[r.g]))}</p>`;
+  const deal = dealHTML(app, r.games[r.g]);
   if (!r.games[r.g].steps) {
-    return `<div class="replay">${head}${picker}<p class="muted">${esc(t("net.connecting"))}</p></div>`;
+    return `<div class="replay">${head}${picker}${deal}<p class="muted">${esc(t("net.connecting"))}</p></div>`;
   }
   const total = r.games[r.g].steps.length - 1;
   const btn = (act, key, label, text, end) =>
     `<button type="button" class="btn${act === "rp-next" ? " primary" : ""}" data-act="${act}" data-key="${act}" aria-keyshortcuts="${key}" aria-label="${esc(label)}"${end ? ' aria-disabled="true"' : ""}>${text}</button>`;
   return (
-    `<div class="replay">${head}${picker}` +
+    `<div class="replay">${head}${picker}${deal}` +
     `<div id="replay-board">${boardHTML(r)}</div>` +
     `<div class="rp-controls" role="toolbar" aria-label="${esc(t("rp.controls"))}">` +
     btn("rp-first", "Home", t("rp.first"), "«", r.step === 0) +
