@@ -128,6 +128,27 @@ def serve(argv: list[str]) -> int:
         help="keep rooms, history and leaderboards in Redis at this redis:// URL, so games "
         "survive a restart or crash (default: $REDIS_URL; unset: in memory)",
     )
+    parser.add_argument(
+        "--history-rate",
+        type=float,
+        default=2.0,
+        help="history API requests a second one address may make on average (then HTTP 429)",
+    )
+    parser.add_argument(
+        "--history-burst", type=float, default=20.0, help="burst above --history-rate"
+    )
+    parser.add_argument(
+        "--replay-cache-mb",
+        type=float,
+        default=64.0,
+        help="MB of replayed games' steps the history API keeps (least recently used dropped)",
+    )
+    parser.add_argument(
+        "--max-games",
+        type=int,
+        default=100,
+        help="games a room deals at most (its series then ends: the history a room keeps)",
+    )
     parser.add_argument("--log-level", default="INFO")
     args = parser.parse_args(argv)
     logging.getLogger("websockets").setLevel(logging.WARNING)
@@ -149,8 +170,14 @@ def serve(argv: list[str]) -> int:
         trim_memory=args.trim_memory,
         compression=args.compression,
         redis_url=args.redis,
+        history_rate=args.history_rate,
+        history_burst=args.history_burst,
+        replay_cache_bytes=int(args.replay_cache_mb * 1024 * 1024),
         rooms=RoomSettings(
-            grace=args.grace, idle_timeout=args.idle_timeout, bot_delay=args.bot_delay
+            grace=args.grace,
+            idle_timeout=args.idle_timeout,
+            bot_delay=args.bot_delay,
+            max_games=args.max_games,
         ),
     )
     server = CardroomServer(config)

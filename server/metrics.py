@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterator
+from typing import Protocol
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, generate_latest
 from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily, Metric
@@ -83,6 +84,14 @@ class _Hot(Collector):
         yield m.persist.family()
 
 
+class ReplayStats(Protocol):
+    """What the history API's replay cache tells ``/metrics``."""
+
+    hits: int
+    misses: int
+    size: int
+
+
 class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
@@ -110,7 +119,23 @@ class Metrics:
             "Storing one accepted action in the room store, before it is acknowledged",
             PERSIST_BUCKETS,
         )
+        self.api = Counter(
+            "cardroom_api_requests",
+            "HTTP API requests, by route and status (429: over the per-address budget)",
+            ["route", "status"],
+            registry=r,
+        )
         r.register(_Hot(self))
+
+    def watch_replays(self, cache: ReplayStats) -> None:
+        """Export the history API's replay cache (hits, misses, bytes held) when scraped."""
+        r = self.registry
+        hits = Gauge("cardroom_replay_cache_hits", "History replays served cached", registry=r)
+        misses = Gauge("cardroom_replay_cache_misses", "History games replayed", registry=r)
+        held = Gauge("cardroom_replay_cache_bytes", "Bytes of replayed steps kept", registry=r)
+        hits.set_function(lambda: cache.hits)
+        misses.set_function(lambda: cache.misses)
+        held.set_function(lambda: cache.size)
 
     def count_actions(self, game: str, by: str, count: int) -> None:
         key = (game, by)

@@ -48,8 +48,10 @@ from protocol import messages as m
 from protocol.errors import ErrorCode
 from server.metrics import Metrics
 from server.net import api
+from server.net.address_buckets import AddressBuckets
 from server.net.limits import TokenBucket
 from server.net.receive import DirectConnection
+from server.net.replays import ReplayCache
 from server.net.static import CSP, StaticFiles, accepts_gzip
 from server.rooms.cluster import Cluster
 from server.rooms.manager import RoomManager
@@ -101,6 +103,10 @@ class ServerConfig:
     rooms: RoomSettings = field(default_factory=RoomSettings)
     web_root: Path | None = WEB_ROOT
     redis_url: str | None = None  # rooms, history and leaderboards in Redis (None: memory)
+    history_rate: float = 2.0  # history API requests a second per address, on average (429)
+    history_burst: float = 20.0  # ... in a burst
+    replay_cache_bytes: int = 64 * 1024 * 1024  # replayed games' steps kept (LRU, JSON bytes)
+    budget_addresses: int = 10_000  # addresses whose budgets are remembered (LRU)
 
 
 class Connection:
@@ -242,6 +248,11 @@ class CardroomServer:
         self._closes = 0
         self._trim: asyncio.TimerHandle | None = None
         self.per_address: dict[str, int] = {}
+        # the history API's budgets (issue 19, finding 7)
+        c = self.config
+        self.history_budget = AddressBuckets(c.history_rate, c.history_burst, c.budget_addresses)
+        self.replays = ReplayCache(c.replay_cache_bytes)
+        self.metrics.watch_replays(self.replays)
         self._dirty: list[Connection] = []  # connections with frames to flush this turn
 
     # outgoing frames
@@ -334,7 +345,7 @@ class CardroomServer:
         if path == "/healthz":
             return await self._health()
         if path.startswith("/api/"):
-            return await self._api(path, query, request.headers)
+            return await self._api(path, query, request.headers, _address(connection))
         if path == "/metrics":
             self.metrics.connections.set(len(self.connections))
             return _response(200, self.metrics.render(), CONTENT_TYPE_LATEST)
@@ -348,15 +359,25 @@ class CardroomServer:
             return _response(503, b"degraded: room store unavailable\n", "text/plain")
         return _response(200, b"ok\n", "text/plain")
 
-    async def _api(self, path: str, query: str, headers: Headers) -> Response:
+    async def _api(self, path: str, query: str, headers: Headers, address: str) -> Response:
         parts = path.strip("/").split("/")
         if parts == ["api", "leaderboard"]:
+            route = "leaderboard"
             status, body = await api.leaderboard(self.stores.boards, query)
         elif len(parts) == 4 and parts[:2] == ["api", "rooms"] and parts[3] == "history":
-            status, body = await api.history(self.store, parts[2], query)
+            route = "history"
+            if not self.history_budget.allow(address, time.monotonic()):
+                status, body = 429, _HISTORY_RATE_LIMITED
+            else:
+                token = api.bearer_token(headers.get("Authorization"))
+                status, body = await api.history(self.store, parts[2], query, token, self.replays)
         else:
+            route = "other"
             status, body = 404, b'{"error":"not_found","message":"no such API"}'
+        self.metrics.api.labels(route, str(status)).inc()
         extra = [("Cache-Control", "no-store")]
+        if status == 429:
+            extra.append(("Retry-After", str(max(1, round(1 / self.config.history_rate)))))
         if len(body) > 1024 and accepts_gzip(headers.get("Accept-Encoding", "")):
             # a long game's replay steps are hundreds of KB of JSON and compress ~40x
             body = await asyncio.to_thread(gzip.compress, body, 6)
@@ -676,6 +697,10 @@ class CardroomServer:
         await self.stop()
 
 
+_HISTORY_RATE_LIMITED = orjson.dumps(
+    {"error": ErrorCode.RATE_LIMITED.value, "message": "too many history requests; slow down"}
+)
+
 _ABOUT = (
     f"{SERVER_NAME}: a Cardroom game server (Shithead, Sheepshead).\n"
     "Connect a WebSocket client to this address and send "
@@ -696,6 +721,8 @@ def _response(
         400: "Bad Request",
         403: "Forbidden",
         404: "Not Found",
+        429: "Too Many Requests",
+        500: "Internal Server Error",
         503: "Service Unavailable",
     }
     pairs = [("Content-Type", content_type)] if content_type else []

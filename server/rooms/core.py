@@ -180,7 +180,9 @@ class RoomCore:
         if self.match is None:
             return RoomStatus.LOBBY
         if self.match.current.is_over():
-            return RoomStatus.OVER if self.match.is_over() else RoomStatus.BETWEEN
+            # past max_games the room deals no more: its history stays bounded
+            full = self.match.games_played() >= self.settings.max_games
+            return RoomStatus.OVER if full or self.match.is_over() else RoomStatus.BETWEEN
         if not self.humans_connected():
             return RoomStatus.PAUSED
         return RoomStatus.PLAYING

@@ -17,6 +17,8 @@ class RoomSettings:
     idle_timeout: float = 300.0  # seconds a room nobody is connected to stays open
     bot_delay: float = 0.8  # seconds a bot waits before moving, so people can follow
     stand_in_level: str = DEFAULT_LEVEL  # the bot that plays for an absent or slow player
+    # games a room deals at most: then its series is over (bounds the history and the record)
+    max_games: int = 100
 
 
 @dataclass(slots=True)

@@ -22,7 +22,13 @@ def make_config(**rooms: Any) -> ServerConfig:
     settings = {"grace": 30.0, "idle_timeout": 60.0, "bot_delay": 0.0, **rooms}
     # scripted clients act much faster than people: a generous rate limit (its own test sets one)
     return ServerConfig(
-        host="127.0.0.1", port=0, rate=1000.0, burst=1000.0, rooms=RoomSettings(**settings)
+        host="127.0.0.1",
+        port=0,
+        rate=1000.0,
+        burst=1000.0,
+        history_rate=1000.0,
+        history_burst=1000.0,
+        rooms=RoomSettings(**settings),
     )
 
 

@@ -28,6 +28,7 @@ from server.store.memory import MemoryStore
 from tests.server.conftest import make_config, play_until_over
 
 ANN, BOB = "ann-device-0123456789", "bob-device-0123456789"
+NO_HISTORY = {"error": "room_not_found", "message": "no history for this room code"}
 
 
 @pytest.fixture(params=["memory", "redis"])
@@ -40,14 +41,20 @@ async def server(request: pytest.FixtureRequest) -> AsyncIterator[CardroomServer
         yield srv
 
 
-async def get(server: CardroomServer, path: str) -> tuple[int, Any]:
-    """GET on the server's port (in a thread: the server runs in this test's event loop)."""
-    return await asyncio.to_thread(_get, server, path)
+async def get(server: CardroomServer, path: str, token: str | None = None) -> tuple[int, Any]:
+    """GET on the server's port (in a thread: the server runs in this test's event loop),
+    with a seat token in the ``Authorization`` header if given."""
+    return await asyncio.to_thread(_get, server, path, token)
 
 
-def _get_gzip(server: CardroomServer, path: str) -> tuple[str | None, Any]:
+def _auth(token: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+def _get_gzip(server: CardroomServer, path: str, token: str) -> tuple[str | None, Any]:
     request = urllib.request.Request(
-        f"http://127.0.0.1:{server.port}{path}", headers={"Accept-Encoding": "gzip"}
+        f"http://127.0.0.1:{server.port}{path}",
+        headers={"Accept-Encoding": "gzip", **_auth(token)},
     )
     with urllib.request.urlopen(request, timeout=5) as r:
         encoding = r.headers.get("Content-Encoding")
@@ -55,9 +62,10 @@ def _get_gzip(server: CardroomServer, path: str) -> tuple[str | None, Any]:
     return encoding, json.loads(gzip.decompress(raw) if encoding == "gzip" else raw)
 
 
-def _get(server: CardroomServer, path: str) -> tuple[int, Any]:
+def _get(server: CardroomServer, path: str, token: str | None = None) -> tuple[int, Any]:
+    request = urllib.request.Request(f"http://127.0.0.1:{server.port}{path}", headers=_auth(token))
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{server.port}{path}", timeout=5) as r:
+        with urllib.request.urlopen(request, timeout=5) as r:
             return r.status, json.loads(r.read())
     except urllib.error.HTTPError as exc:
         return exc.code, json.loads(exc.read())
@@ -90,8 +98,8 @@ async def test_daily_table_ranks_the_servers_own_results(server: CardroomServer)
         daily_match(server, ANN, "Ann"), daily_match(server, BOB, "Bob")
     )
     # rule SS-9.2: both played the same ten deals
-    _, ann_games = await get(server, f"/api/rooms/{ann_room}/history?token={ann_token}")
-    _, bob_games = await get(server, f"/api/rooms/{bob_room}/history?token={bob_token}")
+    _, ann_games = await get(server, f"/api/rooms/{ann_room}/history", ann_token)
+    _, bob_games = await get(server, f"/api/rooms/{bob_room}/history", bob_token)
     assert [g["deal"] for g in ann_games["games"]] == [g["deal"] for g in bob_games["games"]]
     assert len(ann_games["games"]) == 10
 
@@ -138,10 +146,9 @@ async def test_history_replays_and_opens_to_everyone_after_the_room(
     assert me.room is not None and me.token is not None
     code, token = me.room, me.token
 
-    assert (await get(server, f"/api/rooms/{code}/history"))[
-        0
-    ] == 403  # the room is open: players only
-    status, body = await get(server, f"/api/rooms/{code}/history?token={token}")
+    # the room is open: players only; to anyone else it answers as no room does
+    assert (await get(server, f"/api/rooms/{code}/history")) == (404, NO_HISTORY)
+    status, body = await get(server, f"/api/rooms/{code}/history", token)
     assert status == 200 and body["open"]
     (item,) = body["games"]
     game = replay(item)  # the rules core replays it move by move to the same end
@@ -150,9 +157,9 @@ async def test_history_replays_and_opens_to_everyone_after_the_room(
     assert [(s, Action.from_str(a)) for s, a in item["log"]] == game.log
     assert item["names"] == ["Ann", "Bot 2"]
     # a browser that accepts gzip gets the same JSON compressed (replay steps are large)
-    path = f"/api/rooms/{code}/history?token={token}&steps=1"
-    plain = (await get(server, path))[1]
-    encoding, unzipped = await asyncio.to_thread(_get_gzip, server, path)
+    path = f"/api/rooms/{code}/history?game=0&steps=1"
+    plain = (await get(server, path, token))[1]
+    encoding, unzipped = await asyncio.to_thread(_get_gzip, server, path, token)
     assert encoding == "gzip" and unzipped == plain and plain["games"][0]["steps"]
 
     _, table = await get(server, f"/api/leaderboard?board=shithead&player={Player(ANN, 'x').id}")
@@ -162,10 +169,10 @@ async def test_history_replays_and_opens_to_everyone_after_the_room(
     await me.close()
     deadline = time.monotonic() + 10
     while (answer := await get(server, f"/api/rooms/{code}/history"))[0] != 200:
-        assert answer[0] == 403 and time.monotonic() < deadline, answer
+        assert answer == (404, NO_HISTORY) and time.monotonic() < deadline, answer
         await asyncio.sleep(0.05)  # the room closes once idle
     assert answer[1]["games"] == [item] and not answer[1]["open"]
-    assert (await get(server, "/api/rooms/ZZZZZ/history"))[0] == 404
+    assert (await get(server, "/api/rooms/ZZZZZ/history")) == (404, NO_HISTORY)
 
 
 class FlakyHistory(MemoryStore):
