@@ -3,8 +3,9 @@
 One closed 2-seat Shithead room whose history holds ``--games`` finished games (about 680
 actions each, like the issue's 14 games of 9,506 actions) is written straight into a
 throwaway Redis; one ``cardroom serve --redis`` process serves it. The script reports the
-biggest history response a client can ask for, then sends ``--concurrent`` of those requests
-at once while it polls ``/healthz`` every 10 ms, and reports how long the server stayed
+biggest history response a client can ask for, then sends ``--concurrent`` requests for one
+game's steps each (spread over the room's games, all but the longest not yet replayed) at once
+while it polls ``/healthz`` every 10 ms, and reports how long the server stayed
 busy, the ``/healthz`` latencies, the statuses the requests got and the server's RSS growth.
 
 Bounded: every request has a timeout and the whole run stops after ``--deadline`` seconds.
@@ -26,9 +27,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -61,26 +59,37 @@ def long_games(count: int, seed: int = 0) -> list[dict[str, Any]]:
     return items
 
 
-def _get(url: str, timeout: float) -> tuple[int, int]:
-    """(status, body bytes) of a GET, no compression asked; status 0: the connection was
-    dropped or timed out without an answer."""
+def _longest_first(items: list[dict[str, Any]]) -> list[int]:
+    return sorted(range(len(items)), key=lambda i: -len(items[i]["log"]))
+
+
+async def _fetch(port: int, path: str, timeout: float) -> tuple[int, int]:
+    """(status, body bytes) of one GET over a fresh connection, on this event loop (no
+    threads: the load generator's own GIL stays out of the latencies); status 0: dropped."""
     try:
-        with urllib.request.urlopen(url, timeout=timeout) as r:
-            return r.status, len(r.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, len(exc.read())
-    except OSError:
+        async with asyncio.timeout(timeout):
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+            head = await reader.readuntil(b"\r\n\r\n")
+            status = int(head.split(b" ", 2)[1])
+            length = 0
+            for line in head.split(b"\r\n"):
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":", 1)[1])
+            body = await reader.readexactly(length)
+            writer.close()
+            return status, len(body)
+    except (OSError, TimeoutError, asyncio.IncompleteReadError, ValueError, IndexError):
         return 0, 0
 
 
 async def _measure(port: int, pid: int, paths: list[str], concurrent: int, deadline: float) -> None:
-    base = f"http://127.0.0.1:{port}"
-    sizes = {p: await asyncio.to_thread(_get, base + p, deadline) for p in paths}
+    sizes = {p: await _fetch(port, p, deadline) for p in paths[:3]}
     for path, (status, size) in sizes.items():
         print(f"  {path}: HTTP {status}, {size / 1e6:.2f} MB")
-    biggest = max(paths, key=lambda p: sizes[p][1] if sizes[p][0] == 200 else -1)
+    biggest = max(sizes, key=lambda p: sizes[p][1] if sizes[p][0] == 200 else -1)
     print(f"biggest response: {sizes[biggest][1] / 1e6:.2f} MB ({biggest})")
-    await asyncio.sleep(1.0)  # the refill of any rate limit the probes above used
+    await asyncio.sleep(2.0)  # the refill of the budget the probes used
     rss0 = rss_bytes(pid)
     latencies: list[float] = []
     peak = rss0
@@ -90,25 +99,17 @@ async def _measure(port: int, pid: int, paths: list[str], concurrent: int, deadl
         nonlocal peak
         while not done.is_set():
             t0 = time.perf_counter()
-            await asyncio.to_thread(_get, base + "/healthz", deadline)
+            await _fetch(port, "/healthz", deadline)
             latencies.append(time.perf_counter() - t0)
             peak = max(peak, rss_bytes(pid))
             await asyncio.sleep(0.01)
 
     poller = asyncio.create_task(poll())
     t0 = time.perf_counter()
-    # one thread each: the default executor would queue them behind the poller
-    loop = asyncio.get_running_loop()
-    with ThreadPoolExecutor(concurrent) as pool:
-        answers = await asyncio.wait_for(
-            asyncio.gather(
-                *(
-                    loop.run_in_executor(pool, _get, base + biggest, deadline)
-                    for _ in range(concurrent)
-                )
-            ),
-            deadline,
-        )
+    # the requests spread over every game (an old server answers each with all of them)
+    games = [p for p in paths if "game=" in p]
+    spread = [games[i % len(games)] for i in range(concurrent)]
+    answers = await asyncio.gather(*(_fetch(port, path, deadline) for path in spread))
     busy = time.perf_counter() - t0
     done.set()
     await poller
@@ -157,7 +158,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             wait_http(port)
             paths = [f"/api/rooms/{CODE}/history", f"/api/rooms/{CODE}/history?steps=1"]
-            paths += [f"/api/rooms/{CODE}/history?game={i}&steps=1" for i in range(len(items))]
+            # the longest game is probed (and so cached); the others stay cold
+            paths += [f"/api/rooms/{CODE}/history?game={i}&steps=1" for i in _longest_first(items)]
             asyncio.run(_measure(port, proc.pid, paths, args.concurrent, args.deadline))
         finally:
             proc.terminate()

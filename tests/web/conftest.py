@@ -69,7 +69,15 @@ class LiveServer:
 def live() -> Iterator[LiveServer]:
     settings = RoomSettings(grace=60.0, idle_timeout=120.0, bot_delay=0.0)
     # browsers act faster than people here: a generous rate limit
-    config = ServerConfig(host="127.0.0.1", port=0, rate=1000.0, burst=1000.0, rooms=settings)
+    config = ServerConfig(
+        host="127.0.0.1",
+        port=0,
+        rate=1000.0,
+        burst=1000.0,
+        history_rate=1000.0,  # every test's history requests come from 127.0.0.1
+        history_burst=1000.0,
+        rooms=settings,
+    )
     server = CardroomServer(config)
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, name="cardroom-server", daemon=True)

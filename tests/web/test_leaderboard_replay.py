@@ -122,9 +122,11 @@ def finished(live: LiveServer, game: GameName, seats: int, games: int = 1) -> tu
 
 def history(live: LiveServer, room: str, token: str, g: int = 0) -> Any:
     """Finished game ``g`` of a room, step by step, as the API gives it to its players."""
-    with urllib.request.urlopen(
-        f"{live.base}/api/rooms/{room}/history?steps=1&g={g}&token={token}", timeout=5
-    ) as r:
+    request = urllib.request.Request(
+        f"{live.base}/api/rooms/{room}/history?game={g}&steps=1",
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    with urllib.request.urlopen(request, timeout=5) as r:
         (game,) = json.loads(r.read())["games"]
     return game
 
@@ -157,6 +159,8 @@ def test_replay_steps_through_a_finished_shithead_game(
     ctx = seated(new_context(reduced_motion="no-preference"), room, token)
     page = ctx.new_page()
     errors = watch_errors(page)
+    sent: list[tuple[str, str | None]] = []  # every request's URL and Authorization header
+    page.on("request", lambda req: sent.append((req.url, req.headers.get("authorization"))))
     page.goto(f"{live.base}/r/{room}")  # back at the table: the result, and its replay
     page.click(".result a[href$='/history']")
     page.wait_for_selector("#replay-board .rp-seat")
@@ -201,6 +205,11 @@ def test_replay_steps_through_a_finished_shithead_game(
     assert page.evaluate("location.pathname") == f"/r/{room}"
     assert page.evaluate("window.__samePage") is True  # no reload: the seat stayed
     shoot(page, "shithead-result")  # the result with its replay link
+
+    # the seat token went in a header, never in a URL (proxies log URLs)
+    asked = [(url, auth) for url, auth in sent if "/history" in url and "/api/" in url]
+    assert asked and all(auth == f"Bearer {token}" for _, auth in asked)
+    assert not [url for url, _ in sent if token in url or "token=" in url]
 
     # a visitor without a seat is told why, while the room is open
     other = new_context().new_page()

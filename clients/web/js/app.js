@@ -521,12 +521,14 @@ async function fetchHistory(r, g = null) {
   const s = app.session;
   const token = s && s.room === r.code && !s.watch ? s.token : null;
   try {
-    const res = await fetch(replay.historyURL(r.code, token, g), { headers: { Accept: "application/json" } });
+    const res = await fetch(replay.historyURL(r.code, g), { headers: replay.historyHeaders(token) });
     const body = await res.json();
     if (res.ok) return body;
-    // the two a person meets (not at the table, no such room) in words; others as codes
-    const own = { not_at_table: "rp.notAtTable", room_not_found: "rp.noHistory" }[body.error];
-    r.error = own ? t(own) : errorText(body.error, body.message);
+    // the one a person meets in words: no history to see (the server answers the same
+    // whether there is no such room or the room is open and we are not at its table)
+    r.error = body.error === "room_not_found"
+      ? t("rp.noHistory") + " " + t("rp.notAtTable")
+      : errorText(body.error, body.message);
   } catch {
     r.error = errorText("connection_lost");
   }
