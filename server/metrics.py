@@ -92,6 +92,13 @@ class ReplayStats(Protocol):
     size: int
 
 
+class DeviceStats(Protocol):
+    """What the device issuer tells ``/metrics``."""
+
+    issued: int
+    refused: int
+
+
 class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
@@ -136,6 +143,18 @@ class Metrics:
         hits.set_function(lambda: cache.hits)
         misses.set_function(lambda: cache.misses)
         held.set_function(lambda: cache.size)
+
+    def watch_devices(self, issuer: DeviceStats) -> None:
+        """Export the device identities issued, and those refused over an address's budget."""
+        r = self.registry
+        issued = Gauge("cardroom_devices_issued", "Device identities issued", registry=r)
+        refused = Gauge(
+            "cardroom_devices_refused",
+            "Device identities refused: the address had its day's share",
+            registry=r,
+        )
+        issued.set_function(lambda: issuer.issued)
+        refused.set_function(lambda: issuer.refused)
 
     def count_actions(self, game: str, by: str, count: int) -> None:
         key = (game, by)

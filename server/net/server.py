@@ -23,6 +23,7 @@ import contextlib
 import ctypes
 import gc
 import gzip
+import hashlib
 import itertools
 import logging
 import signal
@@ -49,6 +50,7 @@ from protocol.errors import ErrorCode
 from server.metrics import Metrics
 from server.net import api
 from server.net.address_buckets import AddressBuckets
+from server.net.devices import DeviceIssuer, new_secret, replace_secret, shared_secret
 from server.net.limits import TokenBucket
 from server.net.receive import DirectConnection
 from server.net.replays import ReplayCache
@@ -107,6 +109,10 @@ class ServerConfig:
     history_burst: float = 20.0  # ... in a burst
     replay_cache_bytes: int = 64 * 1024 * 1024  # replayed games' steps kept (LRU, JSON bytes)
     budget_addresses: int = 10_000  # addresses whose budgets are remembered (LRU)
+    devices_per_address: int = 3  # device identities issued to one address a UTC day
+    # signs device identities; None: one kept in Redis (shared by its processes), else made
+    # per process (identities then last as long as the process)
+    device_secret: str | None = None
 
 
 class Connection:
@@ -253,6 +259,13 @@ class CardroomServer:
         self.history_budget = AddressBuckets(c.history_rate, c.history_burst, c.budget_addresses)
         self.replays = ReplayCache(c.replay_cache_bytes)
         self.metrics.watch_replays(self.replays)
+        secret = c.device_secret
+        self.devices = DeviceIssuer(
+            hashlib.sha256(secret.encode()).digest() if secret else new_secret(),
+            c.devices_per_address,
+            c.budget_addresses,
+        )
+        self.metrics.watch_devices(self.devices)
         self._dirty: list[Connection] = []  # connections with frames to flush this turn
 
     # outgoing frames
@@ -276,6 +289,8 @@ class CardroomServer:
             # read once, off the event loop: serving a file never touches the disk
             self.static = await asyncio.to_thread(StaticFiles.load, root)
         if self.stores.redis is not None:
+            if self.config.device_secret is None:  # every process signs with the same one
+                self.devices = replace_secret(self.devices, await shared_secret(self.stores.redis))
             leases = Leases(self.stores.redis)
             self.manager.cluster = Cluster(self.stores.redis, self.manager, leases)
             await self.manager.cluster.start()
@@ -635,10 +650,17 @@ class CardroomServer:
                 f"this server speaks protocol {speaks}, not {msg.protocol}",
             )
         conn.greeted = True
-        if msg.device is not None:
-            self.manager.devices[conn.id] = msg.device
+        # only an identity this server issued ranks a player (issue 19, finding 9): a made-up
+        # one gets a new identity, within the address's budget for the day
+        device = msg.device if self.devices.valid(msg.device) else None
+        if device is None:
+            device = self.devices.issue(conn.address, int(time.time() // 86400))
+        if device is not None:
+            self.manager.devices[conn.id] = device
         games = [cast(m.GameName, name) for name in GAME_NAMES]
-        welcome = m.Welcome(ref=msg.id, protocol=msg.protocol, server=SERVER_NAME, games=games)
+        welcome = m.Welcome(
+            ref=msg.id, protocol=msg.protocol, server=SERVER_NAME, games=games, device=device
+        )
         conn.send(m.dump(welcome))
 
     async def _standings(self, conn: Connection, msg: m.Leaderboard) -> None:

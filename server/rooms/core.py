@@ -379,6 +379,9 @@ class RoomCore:
         self, conn: ConnId, msg: m.Join, device: str | None, now: float, out: list[Output]
     ) -> None:
         self._not_here(conn)
+        if self.daily:  # one person against the day's bots: no seat for a second one
+            why = "a daily game is played alone against four fixed bots; you can watch"
+            raise Refusal(ErrorCode.DAILY_FIXED, why)
         if self.locked:
             why = "the host has locked this room; you can still watch"
             raise Refusal(ErrorCode.ROOM_LOCKED, why)

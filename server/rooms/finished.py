@@ -3,10 +3,17 @@ names) in the room store, and its results on the leaderboards (the all-time tabl
 the daily table when a daily Sheepshead match ends).
 
 Results come from the rules core's own outcome, never from a client. A seat is ranked when a
-person took it (created, joined or resumed) from a connection with a device token
-(``hello.device``): the seat keeps the token's digest, so the result counts even if the person is
-disconnected when the game ends, or the room was rebuilt from the store. Bots are not ranked,
-and a room opened with hints ranks nobody (its history is still kept).
+person took it (created, joined or resumed) from a connection with a device identity the
+server issued (``hello.device``, see :mod:`server.net.devices`): the seat keeps its digest, so
+the result counts even if the person is disconnected when the game ends, or the room was
+rebuilt from the store. Bots are not ranked, and a room opened with hints ranks nobody (its
+history is still kept).
+
+A result also needs a minimum of play (issue 19, finding 9): on the all-time boards, a game in
+which the person made at least :data:`MIN_OWN_ACTIONS` moves themselves (a stand-in's moves
+are not theirs); on the daily board, the whole match played, with a move of their own in each
+of its hands. Moves are counted by the process that saw them: a match taken over from another
+process (or reloaded after a crash) counts only what it saw, and so may rank no one.
 
 Both records are safe to repeat (history by game index, results by the game's name), so a room
 reloaded after a crash records its last finished game again without counting it twice.
@@ -18,6 +25,8 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
+from protocol import messages as m
+from server.rooms.inputs import Request, RoomInput
 from server.store.base import StoreError, StoreUnavailable
 from server.store.history import history_item
 from server.store.leaderboard import Player
@@ -30,6 +39,8 @@ log = logging.getLogger(__name__)
 
 #: Where a room's match stood: (game index, that game over, the whole match over).
 Progress = tuple[int, bool, bool] | None
+#: Moves a person makes in a game themselves for its result to reach an all-time board.
+MIN_OWN_ACTIONS = 3
 
 
 class FinishedGames:
@@ -38,6 +49,20 @@ class FinishedGames:
     def __init__(self, actor: RoomActor) -> None:
         self.actor = actor
         self._pending: set[asyncio.Task[None]] = set()  # records waiting for the store
+        self._own: dict[int, list[int]] = {}  # game index -> each seat's own moves in it
+
+    def acted(self, item: RoomInput) -> None:
+        """Count an accepted input if it was a seated person's own move."""
+        core = self.actor.core
+        if core.match is None or not isinstance(item, Request) or not isinstance(item.msg, m.Act):
+            return
+        seat = core.where.get(item.conn)
+        if seat is not None:
+            own = self._own.setdefault(core.match.game_index, [0] * core.players)
+            own[seat] += 1
+
+    def _played(self, index: int, seat: int) -> int:
+        return self._own.get(index, [0] * (seat + 1))[seat]
 
     def progress(self) -> Progress:
         match = self.actor.core.match
@@ -67,9 +92,17 @@ class FinishedGames:
         index = match.game_index
         outcome = game.outcome()
         players = self.players()
-        results = game_results(core.game, outcome.scores, players)
+        enough = [
+            p if p and self._played(index, s) >= MIN_OWN_ACTIONS else None
+            for s, p in enumerate(players)
+        ]
+        results = game_results(core.game, outcome.scores, enough)
         if match.is_over():
-            results += match_results(core.daily_date, match.totals(), players)
+            whole = [
+                p if p and all(self._played(g, s) for g in range(index + 1)) else None
+                for s, p in enumerate(players)
+            ]
+            results += match_results(core.daily_date, match.totals(), whole)
         if core.hints:  # the strong bot helped: not a result for the leaderboards
             results = []
         item = history_item(index, game, [s.name for s in core.seats])

@@ -25,7 +25,7 @@ from server.store.base import StoreUnavailable
 from server.store.history import replay
 from server.store.leaderboard import Player
 from server.store.memory import MemoryStore
-from tests.server.conftest import make_config, play_until_over
+from tests.server.conftest import device_for, make_config, play_until_over
 
 ANN, BOB = "ann-device-0123456789", "bob-device-0123456789"
 NO_HISTORY = {"error": "room_not_found", "message": "no history for this room code"}
@@ -71,9 +71,10 @@ def _get(server: CardroomServer, path: str, token: str | None = None) -> tuple[i
         return exc.code, json.loads(exc.read())
 
 
-async def client(server: CardroomServer, device: str) -> CardroomClient:
+async def client(server: CardroomServer, who: str) -> CardroomClient:
+    """A client that says ``who``'s device identity (issued by this server) in its hello."""
     c = await CardroomClient.connect(server.url, hello=False)
-    await c.hello(device=device)
+    await c.hello(device=device_for(server, who))
     return c
 
 
@@ -128,7 +129,7 @@ async def test_daily_table_ranks_the_servers_own_results(server: CardroomServer)
         (e["name"], e["score"]) for e in table["entries"]
     ]
     assert standings.you is not None and standings.you.name == "Ann"
-    assert standings.you.player == Player(ANN, "Ann").id
+    assert standings.you.player == Player(device_for(server, ANN), "Ann").id
     with pytest.raises(CardroomError) as bad:
         await me.leaderboard("poker")
     assert bad.value.code == "bad_board"
@@ -162,7 +163,8 @@ async def test_history_replays_and_opens_to_everyone_after_the_room(
     encoding, unzipped = await asyncio.to_thread(_get_gzip, server, path, token)
     assert encoding == "gzip" and unzipped == plain and plain["games"][0]["steps"]
 
-    _, table = await get(server, f"/api/leaderboard?board=shithead&player={Player(ANN, 'x').id}")
+    ann = Player(device_for(server, ANN), "x").id
+    _, table = await get(server, f"/api/leaderboard?board=shithead&player={ann}")
     assert table["you"]["games"] == 1 and table["you"]["name"] == "Ann"
 
     await me.leave()

@@ -33,7 +33,8 @@ function save(key, value) {
   }
 }
 
-// This browser's random token, made once and kept: the leaderboards know a player by it.
+// This browser's device identity, kept: the leaderboards know a player by it. Made up on the
+// first visit; the server's welcome then gives one it issued (the only kind that ranks).
 function deviceToken() {
   let token = load(STORE.device, null);
   if (typeof token === "string" && /^[A-Za-z0-9_-]{16,64}$/.test(token)) return token;
@@ -909,6 +910,7 @@ function start() {
   });
   const url = location.origin.replace(/^http/, "ws") + "/";
   app.net = new Net(url, deviceToken());
+  app.net.addEventListener("device", (e) => save(STORE.device, e.detail)); // the server's own
   app.net.addEventListener("message", (e) => onMessage(e.detail));
   app.net.addEventListener("up", () => {
     app.online = true;
