@@ -149,6 +149,18 @@ def serve(argv: list[str]) -> int:
         default=100,
         help="games a room deals at most (its series then ends: the history a room keeps)",
     )
+    parser.add_argument(
+        "--devices-per-address",
+        type=int,
+        default=3,
+        help="device identities (the only ones ranked) issued to one address a UTC day",
+    )
+    parser.add_argument(
+        "--device-secret",
+        default=os.environ.get("CARDROOM_DEVICE_SECRET") or None,
+        help="signs device identities; the same for every process (default: "
+        "$CARDROOM_DEVICE_SECRET; unset: one kept in Redis, else one per process)",
+    )
     parser.add_argument("--log-level", default="INFO")
     args = parser.parse_args(argv)
     logging.getLogger("websockets").setLevel(logging.WARNING)
@@ -173,6 +185,8 @@ def serve(argv: list[str]) -> int:
         history_rate=args.history_rate,
         history_burst=args.history_burst,
         replay_cache_bytes=int(args.replay_cache_mb * 1024 * 1024),
+        devices_per_address=args.devices_per_address,
+        device_secret=args.device_secret,
         rooms=RoomSettings(
             grace=args.grace,
             idle_timeout=args.idle_timeout,

@@ -1,8 +1,8 @@
 """The leaderboard page and the replay of a finished game, in the browser.
 
-- The page keeps one random device token and says hello with it; the leaderboard shows the
-  results the server recorded (seeded here through the server's own recording path, in its
-  process: no client can claim a score) with this browser's own line highlighted.
+- The page keeps the device identity the server issued and says hello with it; the leaderboard
+  shows the results the server recorded (seeded here through the server's own recording path,
+  in its process: no client can claim a score) with this browser's own line highlighted.
 - A Shithead game played to its end is replayed step by step from the result screen, with
   every seat's cards as the rules core had them after each step.
 - axe finds no serious or critical violation on either page; screenshots at 375 and 1280 px.
@@ -55,6 +55,8 @@ def test_leaderboard_shows_the_servers_results_and_your_rank(
     page.wait_for_function("() => window.cardroom && window.cardroom.online")
     assert device_of(page) == device
     assert live.call(lambda: device in live.server.manager.devices.values())
+    # the page keeps the identity the server issued: a made-up one would rank nothing
+    assert live.server.devices.valid(device)
 
     # results as the server records a finished daily match and finished games
     ann, bob, cy = Player(device, "Ann"), Player("bob-" + "b" * 20, "Bob"), Player("c" * 24, "Cy")

@@ -628,10 +628,8 @@ async function createRoom(daily) {
   save(STORE.prefs, app.prefs);
   try {
     await app.request({ type: "create", game, seats, name, turn_timer: timer || null, options: {}, daily: !!daily, hints: !daily && hints });
-    if (daily) {
-      await app.host("fill_bots", { level });
-      await app.host("start");
-    }
+    // a daily room's bots are the day's (the server fills them at the start, fixed)
+    if (daily) await app.host("start");
   } catch {
     /* shown */
   }
