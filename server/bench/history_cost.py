@@ -32,7 +32,7 @@ from typing import Any
 
 import orjson
 
-from server.bench.procs import RAISED_LIMITS, free_port, rss_bytes, wait_http
+from server.bench.procs import RAISED_LIMITS, free_port, rss_bytes, stop, wait_http
 from server.bench.redis_server import RedisServer
 from server.rules.base import Action
 from server.rules.shithead import MAX_PLAY_ACTIONS, Shithead
@@ -162,12 +162,7 @@ def main(argv: list[str] | None = None) -> int:
             paths += [f"/api/rooms/{CODE}/history?game={i}&steps=1" for i in _longest_first(items)]
             asyncio.run(_measure(port, proc.pid, paths, args.concurrent, args.deadline))
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            stop(proc)
     return 0
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from server.rules.base import Action
-from server.rules.shithead import MAX_PLAY_ACTIONS, Shithead
+from server.rules.shithead import MAX_PLAY_ACTIONS, Shithead, ShitheadOutcome
 from server.rules.shithead_series import ShitheadSeries
 from tests.rules.sh_helpers import act, all_ready, kinds, refused
 
@@ -37,6 +37,14 @@ def _position(game: Shithead) -> str:
 def looping() -> Shithead:
     game = Shithead.new(2, dealer=0, seed=0)
     all_ready(game)
+    return game
+
+
+def play_out(game: Shithead) -> Shithead:
+    """Play ``game`` to its end, seat 0 by :func:`lowest`, seat 1 by :func:`highest`."""
+    policies = (lowest, highest)
+    while not game.is_over():
+        game.apply(game.turn, policies[game.turn](game, game.turn))
     return game
 
 
@@ -107,49 +115,36 @@ def test_the_loser_holds_most_cards() -> None:
     assert events[-1].data == {"loser": 2, "ended": "length_cap"}
 
 
-def test_ties_go_to_the_first_clockwise_from_the_next_turn() -> None:
-    # rule SH-6.6: seats 0 and 2 hold three cards each; seat 1 plays, seat 2 would be next
-    def position() -> Shithead:
-        return Shithead.from_position(
-            hands=["3C 4C 5C", "6D 7D", "3H 4H 5H"],
-            face_up=["", "", ""],
-            face_down=["- - -", "- - -", "- - -"],
-            pile="",
-            turn=1,
-            plays=MAX_PLAY_ACTIONS - 1,
-        )
-
-    game = position()
-    act(game, 1, "play 6D")
-    outcome = game.outcome()
-    assert outcome is not None and outcome.loser == 2
-    # seats out are not active: with seat 2 out, seat 0 holds most
+def capped(hands: list[str], turn: int, action: str, out: tuple[int, ...] = ()) -> ShitheadOutcome:
+    """The outcome when ``turn``'s ``action`` is the game's last play-phase action (SH-6.6),
+    with only hands held (no face-up or face-down cards)."""
+    n = len(hands)
     game = Shithead.from_position(
-        hands=["3C 4C 5C", "6D 7D", ""],
-        face_up=["", "", ""],
-        face_down=["- - -", "- - -", "- - -"],
-        turn=1,
-        out=[2],
+        hands=hands,
+        face_up=[""] * n,
+        face_down=["- - -"] * n,
+        turn=turn,
+        out=list(out),
         plays=MAX_PLAY_ACTIONS - 1,
     )
-    act(game, 1, "play 6D")
+    act(game, turn, action)
     outcome = game.outcome()
-    assert outcome is not None and outcome.loser == 0 and outcome.out_order == (2,)
+    assert outcome is not None and outcome.ended == "length_cap"
+    return outcome
+
+
+def test_ties_go_to_the_first_clockwise_from_the_next_turn() -> None:
+    # rule SH-6.6: seats 0 and 2 hold three cards each; seat 1 plays, seat 2 would be next
+    assert capped(["3C 4C 5C", "6D 7D", "3H 4H 5H"], 1, "play 6D").loser == 2
+    # seats out are not active: with seat 2 out, seat 0 holds most
+    outcome = capped(["3C 4C 5C", "6D 7D", ""], 1, "play 6D", out=(2,))
+    assert outcome.loser == 0 and outcome.out_order == (2,)
 
 
 def test_a_burn_keeps_the_turn_for_the_tie() -> None:
     # rule SH-6.6: a 10 burns and its player would play again, so the count starts from them
-    game = Shithead.from_position(
-        hands=["TC 3C 4C", "5D 6D", ""],
-        face_up=["", "", ""],
-        face_down=["- - -", "- - -", "- - -"],
-        turn=0,
-        out=[2],
-        plays=MAX_PLAY_ACTIONS - 1,
-    )
-    act(game, 0, "play TC")
-    outcome = game.outcome()
-    assert outcome is not None and outcome.loser == 0  # 2 cards each: seat 0's turn again
+    outcome = capped(["TC 3C 4C", "5D 6D", ""], 0, "play TC", out=(2,))
+    assert outcome.loser == 0  # 2 cards each: seat 0's turn again
 
 
 def test_a_game_that_ends_normally_says_so() -> None:
@@ -168,10 +163,7 @@ def test_the_series_counts_a_capped_game() -> None:
     series = ShitheadSeries(2, seed=0, dealer=0)
     game = series.current
     all_ready(game)
-    policies = (lowest, highest)
-    while not game.is_over():
-        game.apply(game.turn, policies[game.turn](game, game.turn))
-    outcome = game.outcome()
+    outcome = play_out(game).outcome()
     assert outcome is not None and outcome.ended == "length_cap"
     assert series.totals()[outcome.loser] == 1 and sum(series.totals()) == 1
     assert series.next_game().phase == "swap"  # the next game is dealt as after any other
@@ -179,10 +171,7 @@ def test_the_series_counts_a_capped_game() -> None:
 
 def test_a_replayed_capped_game_ends_the_same() -> None:
     # rule SH-6.6: the cap is part of the rules core, so a replay of the log ends identically
-    game = looping()
-    policies = (lowest, highest)
-    while not game.is_over():
-        game.apply(game.turn, policies[game.turn](game, game.turn))
+    game = play_out(looping())
     again = Shithead.from_deal_record(game.deal_record())
     for seat, action in game.log:
         again.apply(seat, action)

@@ -17,6 +17,7 @@ from server.net.server import CardroomServer
 from server.store.leaderboard import Board
 from tests.server.conftest import device_for, make_config, play_until_over
 from tests.server.test_history_budget import metric, metrics
+from tests.server.test_results_api import play_daily
 
 MADE_UP = [f"sock-puppet-device-{i:04d}" for i in range(5)]
 
@@ -109,12 +110,7 @@ async def test_sock_puppets_do_not_reach_the_daily_board() -> None:
     async with CardroomServer(config) as server:
         for name, device in zip(("Ann", "Bob", "Cy"), MADE_UP, strict=False):
             me = await hello(server, device)
-            await me.create("sheepshead", seats=5, name=name, daily=True)
-            await me.host("start")
-            for hand in range(10):
-                await play_until_over(me)
-                if hand < 9:
-                    await me.host("next_game")
+            await play_daily(me, name)
             await me.close()
         board = Board.parse("daily")
         deadline = time.monotonic() + 10

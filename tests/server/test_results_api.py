@@ -78,15 +78,20 @@ async def client(server: CardroomServer, who: str) -> CardroomClient:
     return c
 
 
-async def daily_match(server: CardroomServer, device: str, name: str) -> tuple[str, str, int]:
-    """One human against four bots on today's deals (rule SS-9.2), all ten hands."""
-    me = await client(server, device)
+async def play_daily(me: CardroomClient, name: str) -> None:
+    """Create a daily room and play its ten hands (rule SS-9.2) to the end."""
     await me.create("sheepshead", seats=5, name=name, daily=True)
     await me.host("start")
     for hand in range(10):
         await play_until_over(me)
         if hand < 9:
             await me.host("next_game")
+
+
+async def daily_match(server: CardroomServer, device: str, name: str) -> tuple[str, str, int]:
+    """One human against four bots on today's deals (rule SS-9.2), all ten hands."""
+    me = await client(server, device)
+    await play_daily(me, name)
     room = await me.wait_room(lambda r: r.games_played == 10)
     assert me.room is not None and me.token is not None
     code, token = me.room, me.token
