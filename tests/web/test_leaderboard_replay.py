@@ -23,8 +23,10 @@ from playwright.sync_api import BrowserContext, Page
 
 from clients import CardroomClient
 from protocol.messages import GameName
+from server.store.history import history_item
 from server.store.leaderboard import Board, Player
 from server.store.results import game_results, match_results, record_results
+from tests.rules.test_shithead_length import looping, play_out
 from tests.server.conftest import play_until_over
 from tests.web.conftest import LiveServer, watch_errors
 from tests.web.test_a11y_screens import shoot
@@ -260,3 +262,30 @@ def test_the_pages_own_addresses_serve_the_app(live: LiveServer) -> None:
             raise AssertionError(f"{path} served")
         except urllib.error.HTTPError as exc:
             assert exc.code == 404, path
+
+
+def test_the_replay_of_a_capped_game_says_why_it_ended(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    # rule SH-6.6: a game two fixed policies would play for ever ends at its cap, and says so
+    game = play_out(looping())
+    item = history_item(0, game, ["Ann", "Bob"])
+    store = live.server.store
+
+    async def closed_room() -> None:
+        await store.create("CAPPD", {"seats": []})
+        await store.add_history("CAPPD", item)
+        await store.delete("CAPPD")
+
+    on_server(live, closed_room())
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    page.goto(f"{live.base}/r/CAPPD/history")
+    page.wait_for_selector("#replay-board .rp-seat")
+    page.focus("[data-act='rp-last']")
+    page.keyboard.press("End")
+    page.wait_for_selector("#replay-board .result .ended")
+    assert "SH-6.6" in page.inner_text("#replay-board .result .ended")
+    loser = game.outcome()
+    assert loser is not None and item["names"][loser.loser] in page.inner_text(".result h2")
+    assert not errors

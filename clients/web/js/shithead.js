@@ -204,6 +204,8 @@ export function resultHTML(app) {
   return (
     `<section class="result" aria-label="${esc(t("table.result"))}">` +
     `<h2>${esc(t("sh.loser", { name: name(app, loser) }))}</h2>` +
+    // SH-6.6: a game that reached its length cap says so
+    (v.outcome.ended === "length_cap" ? `<p class="muted ended">${esc(t("sh.lengthCap"))}</p>` : "") +
     `<table><thead><tr><th scope="col">${esc(t("table.player"))}</th><th scope="col">${esc(t("sh.place"))}</th><th scope="col">${esc(t("sh.losses"))}</th></tr></thead><tbody>${rows}</tbody></table>` +
     app.nextGameHTML() +
     `</section>`
