@@ -6,7 +6,8 @@ throwaway Redis; one ``cardroom serve --redis`` process serves it. The script re
 biggest history response a client can ask for, then sends ``--concurrent`` requests for one
 game's steps each (spread over the room's games, all but the longest not yet replayed) at once
 while it polls ``/healthz`` every 10 ms, and reports how long the server stayed
-busy, the ``/healthz`` latencies, the statuses the requests got and the server's RSS growth.
+busy, the ``/healthz`` latencies, the statuses the requests got and the server's RSS growth;
+then how many room codes one address can walk through the API in 3 s (finding 10).
 
 Bounded: every request has a timeout and the whole run stops after ``--deadline`` seconds.
 Run it against another checkout with ``--root`` (its ``cardroom serve``, this script's games)::
@@ -128,6 +129,24 @@ async def _measure(port: int, pid: int, paths: list[str], concurrent: int, deadl
     print(f"RSS: {rss0 / 1e6:.1f} MB before, peak {peak / 1e6:.1f} MB (+{grew:.1f} MB)")
 
 
+async def _enumerate(port: int, seconds: float) -> None:
+    """Finding 10: how fast one address can walk room codes through the history API."""
+    await asyncio.sleep(10.0)  # the budget the measurement above used refills
+    statuses: dict[int, int] = {}
+    t0 = time.perf_counter()
+    n = 0
+    while time.perf_counter() - t0 < seconds:
+        status, _ = await _fetch(port, f"/api/rooms/Z{n:04d}/history", 5.0)
+        statuses[status] = statuses.get(status, 0) + 1
+        n += 1
+    took = time.perf_counter() - t0
+    told = sum(c for s, c in statuses.items() if s in (403, 404))
+    print(
+        f"codes walked from one address: {n} in {took:.1f} s, statuses {statuses}; "
+        f"{told / took:.0f} codes/s answered"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--root", type=Path, default=None, help="checkout whose server to run")
@@ -161,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
             # the longest game is probed (and so cached); the others stay cold
             paths += [f"/api/rooms/{CODE}/history?game={i}&steps=1" for i in _longest_first(items)]
             asyncio.run(_measure(port, proc.pid, paths, args.concurrent, args.deadline))
+            asyncio.run(_enumerate(port, 3.0))
         finally:
             stop(proc)
     return 0
