@@ -129,7 +129,7 @@ async def history(
         return 200, head + b',"games":' + orjson.dumps(games) + b"}"
     if wanted is None:
         return _error(400, "invalid_message", "steps=1 needs game=N: one game's steps a request")
-    try:  # replayed off the event loop, once: the cache keeps it
+    try:  # replayed once, in slices between the event loop's turns: the cache keeps it
         replayed = [await replays.steps(item) for item in games]
     except (KeyError, ValueError, IllegalAction):  # a stored item that does not replay
         return _error(500, "bad_history", "this room's history does not replay")
