@@ -150,6 +150,12 @@ def serve(argv: list[str]) -> int:
         help="games a room deals at most (its series then ends: the history a room keeps)",
     )
     parser.add_argument(
+        "--daily-entries-per-address",
+        type=int,
+        default=3,
+        help="daily-board entries a day for the device identities issued to one address",
+    )
+    parser.add_argument(
         "--devices-per-address",
         type=int,
         default=3,
@@ -192,6 +198,7 @@ def serve(argv: list[str]) -> int:
             idle_timeout=args.idle_timeout,
             bot_delay=args.bot_delay,
             max_games=args.max_games,
+            daily_entries_per_address=args.daily_entries_per_address,
         ),
     )
     server = CardroomServer(config)

@@ -6,7 +6,9 @@ random id under the server's secret) ranks a player. A client without one gets o
 ``welcome``, and keeps it. Each client address (an IPv6 /64 as one, once the address comes from
 the proxy-aware peer) gets at most ``per_address`` new identities a UTC day: sock-puppet devices
 need addresses. The budget is per process; its memory is bounded by ``max_addresses`` (the
-least recently seen address forgotten first).
+least recently seen address forgotten first). An identity also carries a keyed digest of the
+address it was issued to (:func:`~server.store.leaderboard.device_origin`), so identities
+hoarded from one address over many days still share one address's few daily-board entries.
 
 >>> issuer = DeviceIssuer(b"k" * 32, per_address=1, max_addresses=10)
 >>> token = issuer.issue("10.0.0.1", day=1)
@@ -14,6 +16,10 @@ least recently seen address forgotten first).
 (True, False, 43)
 >>> issuer.issue("10.0.0.1", day=1) is None, issuer.issue("10.0.0.1", day=2) is not None
 (True, True)
+>>> from server.store.leaderboard import device_origin
+>>> later = issuer.issue("10.0.0.1", day=3)
+>>> device_origin(token) == device_origin(later) != device_origin(issuer.issue("10.0.0.2", 3))
+True
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ SECRET_KEY = "cr:device-secret"
 
 PREFIX = "cr1"
 _ID_BYTES = 12  # 16 base64url characters
+_ORIGIN_BYTES = 6  # of the id: 8 characters naming the address it was issued to
 _SIG_BYTES = 18  # 24 base64url characters
 TOKEN_LENGTH = len(PREFIX) + 16 + 24
 
@@ -98,5 +105,8 @@ class DeviceIssuer:
         if len(self._counts) > self.max_addresses:
             self._counts.popitem(last=False)
         self.issued += 1
-        ident = _b64(secrets.token_bytes(_ID_BYTES))
+        # the id: a keyed digest of the address (its origin, read by device_origin), then
+        # random bytes; signed whole
+        tag = hmac.new(self._secret, f"origin:{address}".encode(), hashlib.sha256).digest()
+        ident = _b64(tag[:_ORIGIN_BYTES] + secrets.token_bytes(_ID_BYTES - _ORIGIN_BYTES))
         return PREFIX + ident + self._sign(ident)

@@ -19,6 +19,8 @@ class RoomSettings:
     stand_in_level: str = DEFAULT_LEVEL  # the bot that plays for an absent or slow player
     # games a room deals at most: then its series is over (bounds the history and the record)
     max_games: int = 100
+    # daily-board entries a day for the identities issued to one address (their origin)
+    daily_entries_per_address: int = 3
 
 
 @dataclass(slots=True)

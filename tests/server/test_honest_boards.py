@@ -140,3 +140,23 @@ async def test_a_game_a_stand_in_played_ranks_nobody() -> None:
             await asyncio.sleep(0.05)
         assert [e.name for e in entries] == ["Bob"]
         await bob.close()
+
+
+async def test_identities_hoarded_from_one_address_share_its_daily_entries() -> None:
+    # one address collects an identity a day for four days, then plays four daily matches
+    config = replace(make_config(), rooms=replace(make_config().rooms, daily_entries_per_address=2))
+    async with CardroomServer(config) as server:
+        hoard = [server.devices.issue("10.9.9.9", day=d) for d in range(4)]
+        for name, device in zip(("Ann", "Bob", "Cy", "Dee"), hoard, strict=True):
+            assert device is not None
+            me = await hello(server, device)
+            assert me.device == device  # each a real identity the server issued
+            await play_daily(me, name)
+            await me.close()
+        board = Board.parse("daily")
+        deadline = time.monotonic() + 10
+        while len(await server.stores.boards.top(board)) < 2:
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.2)  # the others would have been recorded by now
+        assert sorted(e.name for e in await server.stores.boards.top(board)) == ["Ann", "Bob"]
