@@ -24,12 +24,16 @@ True
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import hmac
 import secrets
 from collections import OrderedDict
 from typing import TYPE_CHECKING
+
+from server.store.base import StoreUnavailable
+from server.store.redis_client import unavailable_as_store_error
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -55,25 +59,36 @@ def new_secret() -> bytes:
 
 async def shared_secret(redis: Redis) -> bytes:
     """The secret every process of a Redis-backed server signs with: the first one to start
-    makes it (issue 19 adds a server secret for the deals too; this one is the devices')."""
-    await redis.set(SECRET_KEY, secrets.token_hex(32), nx=True)  # text: any client decoding
-    kept = await redis.get(SECRET_KEY)
+    makes it (issue 19 adds a server secret for the deals too; this one is the devices').
+
+    Raises:
+        StoreUnavailable: Redis cannot be reached.
+    """
+    with unavailable_as_store_error():
+        await redis.set(SECRET_KEY, secrets.token_hex(32), nx=True)  # text: any decoding
+        kept = await redis.get(SECRET_KEY)
     if isinstance(kept, bytes):
         kept = kept.decode()
     return bytes.fromhex(kept) if kept else new_secret()
 
 
-def replace_secret(issuer: DeviceIssuer, secret: bytes) -> DeviceIssuer:
-    """``issuer``'s budgets, signing with ``secret`` (set once at start, before any hello)."""
-    issuer._secret = secret
-    return issuer
+async def fetch_shared_secret(issuer: DeviceIssuer, redis: Redis, retry: float = 1.0) -> None:
+    """Give ``issuer`` the shared secret, trying again every ``retry`` seconds while Redis is
+    away (meanwhile it issues and accepts nothing: connections are simply not ranked)."""
+    while True:
+        try:
+            issuer.use(await shared_secret(redis))
+            return
+        except StoreUnavailable:
+            await asyncio.sleep(retry)
 
 
 class DeviceIssuer:
     """Issues and checks device tokens under one secret, ``per_address`` a day per address."""
 
-    def __init__(self, secret: bytes, per_address: int, max_addresses: int) -> None:
-        self._secret = secret
+    def __init__(self, secret: bytes | None, per_address: int, max_addresses: int) -> None:
+        self._secret = secret or b""
+        self.ready = secret is not None  # False until a secret is given (see use)
         self.per_address = per_address
         self.max_addresses = max_addresses
         self.issued = 0
@@ -84,16 +99,28 @@ class DeviceIssuer:
         mac = hmac.new(self._secret, f"device:{ident}".encode(), hashlib.sha256).digest()
         return _b64(mac[:_SIG_BYTES])
 
+    def use(self, secret: bytes) -> None:
+        """Sign with ``secret`` from now on (the shared one, once it could be read)."""
+        self._secret = secret
+        self.ready = True
+
     def valid(self, token: str | None) -> bool:
         """Whether ``token`` is a device identity this server (its secret) issued."""
-        if not token or len(token) != TOKEN_LENGTH or not token.startswith(PREFIX):
+        if (
+            not self.ready
+            or not token
+            or len(token) != TOKEN_LENGTH
+            or not token.startswith(PREFIX)
+        ):
             return False
         ident, sig = token[len(PREFIX) : len(PREFIX) + 16], token[len(PREFIX) + 16 :]
         return hmac.compare_digest(sig, self._sign(ident))
 
     def issue(self, address: str, day: int) -> str | None:
         """A new identity for a client at ``address`` on UTC day ``day`` (a day number), or
-        ``None`` once the address had its day's share."""
+        ``None`` once the address had its day's share (or while there is no secret yet)."""
+        if not self.ready:
+            return None
         seen_day, count = self._counts.pop(address, (day, 0))
         if seen_day != day:
             count = 0

@@ -50,7 +50,7 @@ from protocol.errors import ErrorCode
 from server.metrics import Metrics
 from server.net import api
 from server.net.address_buckets import AddressBuckets
-from server.net.devices import DeviceIssuer, new_secret, replace_secret, shared_secret
+from server.net.devices import DeviceIssuer, fetch_shared_secret, new_secret, shared_secret
 from server.net.limits import TokenBucket
 from server.net.receive import DirectConnection
 from server.net.replays import ReplayCache
@@ -266,6 +266,7 @@ class CardroomServer:
             c.budget_addresses,
         )
         self.metrics.watch_devices(self.devices)
+        self._secret: asyncio.Task[None] | None = None  # reading the shared one from Redis
         self._dirty: list[Connection] = []  # connections with frames to flush this turn
 
     # outgoing frames
@@ -290,7 +291,13 @@ class CardroomServer:
             self.static = await asyncio.to_thread(StaticFiles.load, root)
         if self.stores.redis is not None:
             if self.config.device_secret is None:  # every process signs with the same one
-                self.devices = replace_secret(self.devices, await shared_secret(self.stores.redis))
+                try:
+                    self.devices.use(await shared_secret(self.stores.redis))
+                except StoreUnavailable:  # Redis is away: no identities until it is back
+                    self.devices.ready = False
+                    self._secret = asyncio.create_task(
+                        fetch_shared_secret(self.devices, self.stores.redis)
+                    )
             leases = Leases(self.stores.redis)
             self.manager.cluster = Cluster(self.stores.redis, self.manager, leases)
             await self.manager.cluster.start()
@@ -337,6 +344,8 @@ class CardroomServer:
             return_exceptions=True,
         )
         self._ws.server.close()  # no new connections
+        if self._secret is not None:
+            self._secret.cancel()
         if self._trim is not None:
             self._trim.cancel()
         self._ws.close(close_connections=True)
