@@ -156,6 +156,13 @@ def serve(argv: list[str]) -> int:
         help="daily-board entries a day for the device identities issued to one address",
     )
     parser.add_argument(
+        "--daily-alone",
+        choices=("on", "off"),
+        default="on",
+        help="a daily room is one person against fixed bots (off: for the fuzzer only; such "
+        "rooms then rank nobody)",
+    )
+    parser.add_argument(
         "--devices-per-address",
         type=int,
         default=3,
@@ -199,6 +206,7 @@ def serve(argv: list[str]) -> int:
             bot_delay=args.bot_delay,
             max_games=args.max_games,
             daily_entries_per_address=args.daily_entries_per_address,
+            daily_alone=args.daily_alone == "on",
         ),
     )
     server = CardroomServer(config)

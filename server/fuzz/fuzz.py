@@ -72,6 +72,8 @@ CHILD_LIMITS = {
     "--idle-timeout": "3",  # default 300 s before an empty room closes
     "--hello-timeout": "3",  # default 10 s to say hello: idle probes wait a little longer
     "--max-per-address": "1000",  # default 50 connections from one address (all ours)
+    # default on: its Sheepshead rooms seat five fuzzer people at the day's deals (unranked)
+    "--daily-alone": "off",
 }
 HELLO_TIMEOUT = float(CHILD_LIMITS["--hello-timeout"])
 HELLO = {"type": "hello", "protocol": 1}

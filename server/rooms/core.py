@@ -379,7 +379,7 @@ class RoomCore:
         self, conn: ConnId, msg: m.Join, device: str | None, now: float, out: list[Output]
     ) -> None:
         self._not_here(conn)
-        if self.daily:  # one person against the day's bots: no seat for a second one
+        if self.daily and self.settings.daily_alone:  # one person against the day's bots
             why = "a daily game is played alone against four fixed bots; you can watch"
             raise Refusal(ErrorCode.DAILY_FIXED, why)
         if self.locked:

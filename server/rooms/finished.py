@@ -112,7 +112,8 @@ class FinishedGames:
                 for s, p in enumerate(players)
             ]
             results += match_results(core.daily_date, match.totals(), whole)
-        if core.hints:  # the strong bot helped: not a result for the leaderboards
+        # the strong bot helped, or a daily room open to several people: no result to rank
+        if core.hints or (core.daily and not core.settings.daily_alone):
             results = []
         item = history_item(index, game, [s.name for s in core.seats])
         origins = {p.id: self._origins.get(s) for s, p in enumerate(players) if p}

@@ -145,7 +145,7 @@ DAILY_FIXED: frozenset[m.HostOp] = frozenset(
 def perform(room: RoomCore, conn: ConnId, msg: m.Host, now: float, out: list[Output]) -> None:
     """Run the host command ``msg`` (the sender is known to be the host)."""
     op = OPS[msg.op]
-    if room.daily and msg.op in DAILY_FIXED:
+    if room.daily and room.settings.daily_alone and msg.op in DAILY_FIXED:
         raise Refusal(ErrorCode.DAILY_FIXED, "a daily game's bots and their levels are fixed")
     if room.status() not in op.allowed:
         raise Refusal(op.refusal, op.why)

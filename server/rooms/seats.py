@@ -21,6 +21,9 @@ class RoomSettings:
     max_games: int = 100
     # daily-board entries a day for the identities issued to one address (their origin)
     daily_entries_per_address: int = 3
+    # a daily room is one person against fixed bots; off (for the fuzzer's rooms of scripted
+    # people at the day's deals) lets people join and bots change, and ranks nobody there
+    daily_alone: bool = True
 
 
 @dataclass(slots=True)

@@ -160,3 +160,19 @@ async def test_identities_hoarded_from_one_address_share_its_daily_entries() -> 
             await asyncio.sleep(0.05)
         await asyncio.sleep(0.2)  # the others would have been recorded by now
         assert sorted(e.name for e in await server.stores.boards.top(board)) == ["Ann", "Bob"]
+
+
+async def test_daily_rooms_open_to_several_people_rank_nobody() -> None:
+    # --daily-alone off (the fuzzer's rooms of scripted people) cannot feed the daily board
+    rooms = replace(make_config().rooms, daily_alone=False)
+    async with CardroomServer(replace(make_config(), rooms=rooms)) as server:
+        me = await hello(server, device_for(server, "ann"))
+        await play_daily(me, "Ann")
+        assert me.room is not None
+        deadline = time.monotonic() + 10
+        while len(await server.store.history(me.room)) < 10:  # stored with the results
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.05)
+        assert await server.stores.boards.top(Board.parse("daily")) == []
+        assert await server.stores.boards.top(Board.alltime("sheepshead")) == []
+        await me.close()
