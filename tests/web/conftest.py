@@ -76,6 +76,7 @@ def live() -> Iterator[LiveServer]:
         burst=1000.0,
         history_rate=1000.0,  # every test's history requests come from 127.0.0.1
         history_burst=1000.0,
+        devices_per_address=100_000,  # ... and every page's hello
         rooms=settings,
     )
     server = CardroomServer(config)
