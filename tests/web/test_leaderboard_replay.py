@@ -286,6 +286,8 @@ def test_the_replay_of_a_capped_game_says_why_it_ended(
     page.keyboard.press("End")
     page.wait_for_selector("#replay-board .result .ended")
     assert "SH-6.6" in page.inner_text("#replay-board .result .ended")
+    assert "1,000 moves" in page.inner_text("#replay-caption")  # the last step's own line
+    shoot(page, "replay-capped")
     loser = game.outcome()
     assert loser is not None and item["names"][loser.loser] in page.inner_text(".result h2")
     assert not errors
