@@ -398,17 +398,26 @@ class CardroomClient:
     # ------------------------------------------------------------------ requests
 
     async def hello(self, client: str = "cardroom-python", device: str | None = None) -> Welcome:
-        """Open the session; the server answers ``welcome``. ``device``: the token this
-        client keeps, under which its player's finished games are ranked (optional).
+        """Open the session; the server answers ``welcome``. ``device``: the identity this
+        client keeps, under which its player's finished games are ranked (optional). Only one
+        the server issued counts: its ``welcome`` gives one otherwise (see :attr:`device`).
 
         Raises:
             CardroomError: e.g. an unsupported protocol version.
         """
         self._label, self._device = client, device  # said again by reconnect()
-        return await self.request(
+        welcome = await self.request(
             Hello(id=self._next_id(), protocol=PROTOCOL_VERSION, client=client, device=device),
             Welcome,
         )
+        if welcome.device is not None:  # the identity the server issued: said from now on
+            self._device = welcome.device
+        return welcome
+
+    @property
+    def device(self) -> str | None:
+        """The device identity said in ``hello`` (the one the server issued, once welcomed)."""
+        return self._device
 
     async def leaderboard(
         self, board: str = "daily", limit: int = 20, *, timeout: float | None = None

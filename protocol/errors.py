@@ -56,6 +56,7 @@ class ErrorCode(StrEnum):
     REPLACED = "replaced"
     REMOVED = "removed"
     HINTS_NOT_ALLOWED = "hints_not_allowed"
+    DAILY_FIXED = "daily_fixed"
     HINTS_OFF = "hints_off"
     HINT_PENDING = "hint_pending"
     EXPERT_LIMIT = "expert_limit"

@@ -295,6 +295,11 @@ class Welcome(_Model):
     protocol: int
     server: str
     games: list[GameName]
+    device: DeviceToken | None = Field(
+        default=None,
+        description="the device identity this server issued (or the hello's, if the server "
+        "issued it): keep it and say it in every hello; null: this connection is not ranked",
+    )
 
 
 class Error(_Model):

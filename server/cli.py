@@ -225,6 +225,52 @@ def serve(argv: list[str]) -> int:
         "$CARDROOM_SECRET, preferred: a command line is visible to other users; unset: "
         "generated on first start and kept in the store, with Redis shared by every process)",
     )
+    parser.add_argument(
+        "--history-rate",
+        type=float,
+        default=2.0,
+        help="history API requests a second one address may make on average (then HTTP 429)",
+    )
+    parser.add_argument(
+        "--history-burst", type=float, default=20.0, help="burst above --history-rate"
+    )
+    parser.add_argument(
+        "--replay-cache-mb",
+        type=float,
+        default=64.0,
+        help="MB of replayed games' steps the history API keeps (least recently used dropped)",
+    )
+    parser.add_argument(
+        "--max-games",
+        type=int,
+        default=100,
+        help="games a room deals at most (its series then ends: the history a room keeps)",
+    )
+    parser.add_argument(
+        "--daily-entries-per-address",
+        type=int,
+        default=3,
+        help="daily-board entries a day for the device identities issued to one address",
+    )
+    parser.add_argument(
+        "--daily-alone",
+        choices=("on", "off"),
+        default="on",
+        help="a daily room is one person against fixed bots (off: for the fuzzer only; such "
+        "rooms then rank nobody)",
+    )
+    parser.add_argument(
+        "--devices-per-address",
+        type=int,
+        default=3,
+        help="device identities (the only ones ranked) issued to one address a UTC day",
+    )
+    parser.add_argument(
+        "--device-secret",
+        default=os.environ.get("CARDROOM_DEVICE_SECRET") or None,
+        help="signs device identities; the same for every process (default: "
+        "$CARDROOM_DEVICE_SECRET; unset: one kept in Redis, else one per process)",
+    )
     parser.add_argument("--log-level", default="INFO")
     args = parser.parse_args(argv)
     try:
@@ -262,6 +308,11 @@ def serve(argv: list[str]) -> int:
         trim_memory=args.trim_memory,
         compression=args.compression,
         redis_url=args.redis,
+        history_rate=args.history_rate,
+        history_burst=args.history_burst,
+        replay_cache_bytes=int(args.replay_cache_mb * 1024 * 1024),
+        devices_per_address=args.devices_per_address,
+        device_secret=args.device_secret,
         rooms=RoomSettings(
             grace=args.grace,
             idle_timeout=args.idle_timeout,
@@ -269,6 +320,9 @@ def serve(argv: list[str]) -> int:
             max_expert_seats=args.max_expert_seats,
             **{name: getattr(args, name) for name in budget_names},
             keys=keys,
+            max_games=args.max_games,
+            daily_entries_per_address=args.daily_entries_per_address,
+            daily_alone=args.daily_alone == "on",
         ),
         bot_queue_per_address=args.bot_queue_per_address,
         bot_queue=args.bot_queue,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Iterator
+from typing import Protocol
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, generate_latest
 from prometheus_client.core import (
@@ -139,6 +140,21 @@ def _bot_families(stats: PoolStats, held: Callable[[], tuple[int, int]]) -> Iter
     )
 
 
+class ReplayStats(Protocol):
+    """What the history API's replay cache tells ``/metrics``."""
+
+    hits: int
+    misses: int
+    size: int
+
+
+class DeviceStats(Protocol):
+    """What the device issuer tells ``/metrics``."""
+
+    issued: int
+    refused: int
+
+
 class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
@@ -185,6 +201,12 @@ class Metrics:
         self.bot_waits: dict[str, Histogram] = {}  # level -> queue waits (a few levels)
         self.bot_stats: PoolStats | None = None
         self.bot_held: Callable[[], tuple[int, int]] = lambda: (0, 0)
+        self.api = Counter(
+            "cardroom_api_requests",
+            "HTTP API requests, by route and status (429: over the per-address budget)",
+            ["route", "status"],
+            registry=r,
+        )
         r.register(_Hot(self))
 
     def bot_wait(self, level: str, seconds: float) -> None:
@@ -198,6 +220,28 @@ class Metrics:
         """Export the bot pool's counts, and ``held()``: the bot states the rooms hold."""
         self.bot_stats = stats
         self.bot_held = held
+
+    def watch_replays(self, cache: ReplayStats) -> None:
+        """Export the history API's replay cache (hits, misses, bytes held) when scraped."""
+        r = self.registry
+        hits = Gauge("cardroom_replay_cache_hits", "History replays served cached", registry=r)
+        misses = Gauge("cardroom_replay_cache_misses", "History games replayed", registry=r)
+        held = Gauge("cardroom_replay_cache_bytes", "Bytes of replayed steps kept", registry=r)
+        hits.set_function(lambda: cache.hits)
+        misses.set_function(lambda: cache.misses)
+        held.set_function(lambda: cache.size)
+
+    def watch_devices(self, issuer: DeviceStats) -> None:
+        """Export the device identities issued, and those refused over an address's budget."""
+        r = self.registry
+        issued = Gauge("cardroom_devices_issued", "Device identities issued", registry=r)
+        refused = Gauge(
+            "cardroom_devices_refused",
+            "Device identities refused: the address had its day's share",
+            registry=r,
+        )
+        issued.set_function(lambda: issuer.issued)
+        refused.set_function(lambda: issuer.refused)
 
     def count_actions(self, game: str, by: str, count: int) -> None:
         key = (game, by)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import json
+import os
 import sys
 import urllib.request
 from typing import Any
@@ -75,8 +76,9 @@ def _loopback(url: str) -> bool:
         return False
 
 
-def read(source: str) -> dict[str, Any]:
-    """The history JSON from a file, ``-`` (stdin) or a loopback ``http://`` URL.
+def read(source: str, token: str | None = None) -> dict[str, Any]:
+    """The history JSON from a file, ``-`` (stdin) or a loopback ``http://`` URL (``token``:
+    a seat token, sent as ``Authorization: Bearer``, to read an open room's history).
 
     Raises:
         ValueError: a URL not on loopback, or not JSON. OSError: it cannot be read.
@@ -88,7 +90,9 @@ def read(source: str) -> dict[str, Any]:
             raise ValueError(
                 "verify fetches from loopback only; save the history and pass the file"
             )
-        with urllib.request.urlopen(source, timeout=FETCH_TIMEOUT) as response:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        request = urllib.request.Request(source, headers=headers)
+        with urllib.request.urlopen(request, timeout=FETCH_TIMEOUT) as response:
             text = response.read().decode()
     else:
         with open(source, encoding="utf-8") as f:
@@ -117,9 +121,14 @@ def main(argv: list[str] | None = None) -> int:
         metavar="G=HEX",
         help="a commitment you saw before game G was dealt (repeatable): checked too",
     )
+    parser.add_argument(
+        "--token",
+        default=os.environ.get("CARDROOM_TOKEN") or None,
+        help="a seat token, to fetch an open room's history (default: $CARDROOM_TOKEN)",
+    )
     args = parser.parse_args(argv)
     try:
-        history = read(args.source)
+        history = read(args.source, args.token)
         seen = _seen(args.commitment)
     except (OSError, ValueError) as exc:
         print(f"cardroom verify: {exc}", file=sys.stderr)

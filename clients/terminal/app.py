@@ -26,6 +26,7 @@ import getpass
 import re
 import sys
 import time
+from pathlib import Path
 from typing import Any, ClassVar
 
 from pydantic import ValidationError
@@ -42,7 +43,7 @@ from websockets.exceptions import InvalidHandshake, InvalidURI
 from clients.client import CardroomClient, CardroomError, ClientError, ConnectionLost
 from clients.terminal import tables
 from clients.terminal.describe import chat_line, event_line, room_changes, seat_names
-from clients.terminal.device import device_token
+from clients.terminal.device import device_token, keep_device
 from clients.terminal.moves import (
     LEAVE,
     HandChoice,
@@ -125,6 +126,7 @@ class CardroomApp(App[None]):
     ) -> None:
         super().__init__()
         self.device = device  # finished games are ranked under it (None: not ranked)
+        self.device_folder: Path | None = None  # where it is kept (None: the config folder)
         self.url = normalise_url(url)
         self.room_code = room or ""
         self.player_name = name if name is not None else _default_name()
@@ -142,6 +144,10 @@ class CardroomApp(App[None]):
         self.client = await CardroomClient.connect(
             url, hello="cardroom-terminal", device=self.device, timeout=10
         )
+        issued = self.client.device
+        if self.device is not None and issued is not None and issued != self.device:
+            self.device = issued  # the server's own identity: the only one that ranks
+            keep_device(issued, self.device_folder)
         return self.client
 
     async def on_unmount(self) -> None:

@@ -48,3 +48,14 @@ def device_token(folder: Path | None = None) -> str:
     except OSError:
         pass
     return token
+
+
+def keep_device(token: str, folder: Path | None = None) -> None:
+    """Keep ``token``, the identity the server issued (only such a one ranks), for next time."""
+    path = (folder or config_folder()) / "device"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch(mode=0o600)
+        path.write_text(token + "\n")
+    except OSError:
+        pass  # a read-only home: issued again next run

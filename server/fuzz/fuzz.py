@@ -77,6 +77,8 @@ CHILD_LIMITS = {
     "--rooms-per-address": "10000",  # default 20 rooms open from one address
     "--chat-per-minute": "100000",  # default 60 chat lines a minute per room
     "--chat-burst": "100000",  # default 20
+    # default on: its Sheepshead rooms seat five fuzzer people at the day's deals (unranked)
+    "--daily-alone": "off",
 }
 HELLO_TIMEOUT = float(CHILD_LIMITS["--hello-timeout"])
 HELLO = {"type": "hello", "protocol": 1}

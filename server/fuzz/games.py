@@ -230,9 +230,10 @@ async def _play_games(
 def _dealt(url: str, code: str, token: str) -> list[JSON]:
     """Each finished game's deal record, from the room's history (its players may read it)."""
     base = url.replace("ws://", "http://", 1).rstrip("/")
-    with urllib.request.urlopen(  # the fuzzer's own loopback server
-        f"{base}/api/rooms/{code}/history?token={token}", timeout=30
-    ) as r:
+    request = urllib.request.Request(  # the fuzzer's own loopback server
+        f"{base}/api/rooms/{code}/history", headers={"Authorization": f"Bearer {token}"}
+    )
+    with urllib.request.urlopen(request, timeout=30) as r:
         games: list[JSON] = json.loads(r.read())["games"]
     return [item["deal"] for item in games]
 

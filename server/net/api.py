@@ -4,13 +4,17 @@
   ``&limit=N`` up to 100; ``&player=ID`` adds that player's own entry and rank as ``you``).
 - ``GET /api/daily``: the daily match's commitments, and its seeds once its day is over.
 - ``GET /api/rooms/CODE/history``: the room's finished games (deal, actions, result, names).
-  While the room is open, only its players see it (``?token=`` their seat token); once it has
-  closed, anyone with the code does, until it expires. ``&g=N``: game ``N`` only.
-  ``&steps=1`` adds each game's
-  ``steps``: the whole table after the deal and after each action, replayed by its rules core
-  (:func:`~server.store.history.replay_steps`), so a client shows it without knowing a rule.
+  While the room is open, only its players see it (their seat token in an
+  ``Authorization: Bearer`` header; a token in the URL is never read, since proxies log URLs);
+  once it has closed, anyone with the code does, until it expires. An open room asked without
+  a valid token answers exactly as a code with no room does (:data:`NOT_FOUND`, after the same
+  :data:`REFUSAL_FLOOR`), so codes cannot be enumerated. ``&game=N`` (or ``&g=N``): game ``N``
+  only. ``&game=N&steps=1`` adds that game's ``steps``: the whole table after the deal and
+  after each action, replayed by its rules core (:mod:`server.net.replays`, cached), so a
+  client shows it without knowing a rule. Steps come one game per request.
 
-Each handler answers ``(status, JSON body)``; the server turns that into an HTTP response.
+Each handler answers ``(status, JSON body)``; the server turns that into an HTTP response
+(and applies the per-address request budget before calling them).
 """
 
 from __future__ import annotations
@@ -18,18 +22,20 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import datetime
+import time
 from typing import Any
 from urllib.parse import parse_qs, unquote
 
 import orjson
 
+from server.net.replays import ReplayCache
 from server.rooms.seats import stored_digest, token_matches
 from server.rooms.seeds import Keys
 from server.rules.base import IllegalAction
 from server.rules.deal import commitment
 from server.rules.sheepshead_match import HANDS
 from server.store.base import RoomStore, StoreUnavailable
-from server.store.history import daily_hidden, replay_steps, revealed
+from server.store.history import daily_hidden, revealed
 from server.store.leaderboard import BadBoard, Board, Leaderboards
 
 MAX_LIMIT = 100
@@ -42,10 +48,6 @@ def _json(status: int, data: Any) -> Answer:
 
 def _error(status: int, code: str, message: str) -> Answer:
     return _json(status, {"error": code, "message": message})
-
-
-def _with_steps(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{**item, "steps": replay_steps(item)} for item in games]
 
 
 def _query(query: str) -> dict[str, str]:
@@ -79,40 +81,76 @@ async def leaderboard(boards: Leaderboards, query: str) -> Answer:
     )
 
 
-async def history(store: RoomStore, code: str, query: str) -> Answer:
-    """``/api/rooms/CODE/history``: a room's finished games, for its players or after it."""
+#: What every refused history request answers: no room, an expired one, or an open one
+#: without a valid seat token (the same status, body and headers).
+NOT_FOUND: Answer = (404, b'{"error":"room_not_found","message":"no history for this room code"}')
+#: Seconds a refused history request takes at least: the refusal costs no more to tell apart
+#: whether a room exists (reading an open room's record takes longer than finding none).
+REFUSAL_FLOOR = 0.05
+
+
+def bearer_token(authorization: str | None) -> str:
+    """The token of an ``Authorization: Bearer TOKEN`` header, else ``""``."""
+    scheme, _, token = (authorization or "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else ""
+
+
+def seated(record: dict[str, Any], token: str) -> bool:
+    """Whether ``token`` is one of the stored room's seat tokens (their digests compared in
+    constant time, every seat's, so the answer takes as long whichever seat matches)."""
+    found = False
+    for seat in record.get("seats", ()):
+        if token_matches(token, stored_digest(seat)):
+            found = True
+    return bool(token) and found
+
+
+async def history(
+    store: RoomStore, code: str, query: str, token: str, replays: ReplayCache
+) -> Answer:
+    """``/api/rooms/CODE/history``: a room's finished games, for its players or after it.
+
+    ``token``: the seat token of the request's ``Authorization`` header (``""``: none).
+    """
+    began = time.monotonic()
     code = unquote(code).upper()
     if not code.isalnum() or len(code) > 16:
-        return _error(404, "room_not_found", "not a room code")
+        return await _refused(began)
     params = _query(query)
-    token = params.get("token", "")
     try:
         stored = await store.load(code)
+        if stored is not None and not seated(stored.record, token):
+            return await _refused(began)
         games = await store.history(code)
     except StoreUnavailable:
         return _error(503, "store_unavailable", "history cannot be read now; try again")
-    if stored is not None:
-        digests = [stored_digest(s) for s in stored.record.get("seats", ())]
-        if not token or not any(token_matches(token, d) for d in digests):
-            return _error(
-                403, "not_at_table", "while the room is open only its players see its history"
-            )
-    elif not games:
-        return _error(404, "room_not_found", f"no room {code} has a history")
+    if stored is None and not games:
+        return await _refused(began)
     today = datetime.datetime.now(datetime.UTC).date()
     if daily_hidden(games, today, player=stored is not None):
+        # a closed room's history is public; a daily one's waits for the day's end
         return _error(
             403, "daily_not_over", "a daily match's history is served once its day is over"
         )
     games = revealed(games, today)
-    if "g" in params:  # one game of the room's history
-        games = [item for item in games if str(item.get("g")) == params["g"]]
-    if params.get("steps") == "1":
-        try:  # a long game takes a while to replay: off the event loop
-            games = await asyncio.to_thread(_with_steps, games)
-        except (KeyError, ValueError, IllegalAction):  # a stored item that does not replay
-            return _error(500, "bad_history", "this room's history does not replay")
-    return _json(200, {"room": code, "open": stored is not None, "games": games})
+    wanted = params.get("game", params.get("g"))
+    if wanted is not None:  # one game of the room's history
+        games = [item for item in games if str(item.get("g")) == wanted]
+    head = orjson.dumps({"room": code, "open": stored is not None})[:-1]
+    if params.get("steps") != "1":
+        return 200, head + b',"games":' + orjson.dumps(games) + b"}"
+    if wanted is None:
+        return _error(400, "invalid_message", "steps=1 needs game=N: one game's steps a request")
+    try:  # replayed once, in slices between the event loop's turns: the cache keeps it
+        replayed = [await replays.steps(item) for item in games]
+    except (KeyError, ValueError, IllegalAction):  # a stored item that does not replay
+        return _error(500, "bad_history", "this room's history does not replay")
+    return 200, head + b',"games":[' + b",".join(replayed) + b"]}"
+
+
+async def _refused(began: float) -> Answer:
+    await asyncio.sleep(max(0.0, began + REFUSAL_FLOOR - time.monotonic()))
+    return NOT_FOUND
 
 
 def daily(keys: Keys, query: str, now: float) -> Answer:

@@ -24,6 +24,7 @@ import ctypes
 import functools
 import gc
 import gzip
+import hashlib
 import itertools
 import logging
 import signal
@@ -49,9 +50,12 @@ from protocol.errors import ErrorCode
 from server.bots.pool import MAX_QUEUED, MAX_QUEUED_PER_OWNER, BotPool
 from server.metrics import Metrics
 from server.net import address, api
+from server.net.address_buckets import AddressBuckets
 from server.net.admission import Admission, Cap, Door, Gated
+from server.net.devices import DeviceIssuer, fetch_shared_secret, new_secret, shared_secret
 from server.net.limits import TokenBucket
 from server.net.receive import DirectConnection
+from server.net.replays import ReplayCache
 from server.net.static import CSP, StaticFiles, accepts_gzip
 from server.rooms.cluster import Cluster
 from server.rooms.manager import RoomManager
@@ -117,6 +121,14 @@ class ServerConfig:
     # bot requests the rooms of one address may have waiting; more get the basic bot at once
     bot_queue_per_address: int = MAX_QUEUED_PER_OWNER
     bot_queue: int = MAX_QUEUED  # bot requests waiting in all; more get the basic bot at once
+    history_rate: float = 2.0  # history API requests a second per address, on average (429)
+    history_burst: float = 20.0  # ... in a burst
+    replay_cache_bytes: int = 64 * 1024 * 1024  # replayed games' steps kept (LRU, JSON bytes)
+    budget_addresses: int = 10_000  # addresses whose budgets are remembered (LRU)
+    devices_per_address: int = 3  # device identities issued to one address a UTC day
+    # signs device identities; None: one kept in Redis (shared by its processes), else made
+    # per process (identities then last as long as the process)
+    device_secret: str | None = None
 
 
 class Connection:
@@ -276,6 +288,18 @@ class CardroomServer:
             ),
             self.metrics,
         )
+        # the history API's budgets (issue 19, finding 7)
+        self.history_budget = AddressBuckets(c.history_rate, c.history_burst, c.budget_addresses)
+        self.replays = ReplayCache(c.replay_cache_bytes)
+        self.metrics.watch_replays(self.replays)
+        secret = c.device_secret
+        self.devices = DeviceIssuer(
+            hashlib.sha256(secret.encode()).digest() if secret else new_secret(),
+            c.devices_per_address,
+            c.budget_addresses,
+        )
+        self.metrics.watch_devices(self.devices)
+        self._secret: asyncio.Task[None] | None = None  # reading the shared one from Redis
         self._dirty: list[Connection] = []  # connections with frames to flush this turn
 
     # outgoing frames
@@ -299,6 +323,14 @@ class CardroomServer:
             # read once, off the event loop: serving a file never touches the disk
             self.static = await asyncio.to_thread(StaticFiles.load, root)
         if self.stores.redis is not None:
+            if self.config.device_secret is None:  # every process signs with the same one
+                try:
+                    self.devices.use(await shared_secret(self.stores.redis))
+                except StoreUnavailable:  # Redis is away: no identities until it is back
+                    self.devices.ready = False
+                    self._secret = asyncio.create_task(
+                        fetch_shared_secret(self.devices, self.stores.redis)
+                    )
             leases = Leases(self.stores.redis)
             self.manager.cluster = Cluster(self.stores.redis, self.manager, leases)
             await self.manager.cluster.start()
@@ -348,6 +380,8 @@ class CardroomServer:
             return_exceptions=True,
         )
         self._ws.server.close()  # no new connections
+        if self._secret is not None:
+            self._secret.cancel()
         if self._trim is not None:
             self._trim.cancel()
         self._ws.close(close_connections=True)
@@ -373,7 +407,7 @@ class CardroomServer:
         if path == "/healthz":
             return await self._health()
         if path.startswith("/api/"):
-            return await self._api(path, query, request.headers)
+            return await self._api(path, query, request.headers, _address(connection))
         if path == "/metrics":
             self.metrics.connections.set(len(self.connections))
             return _response(200, self.metrics.render(), CONTENT_TYPE_LATEST)
@@ -387,13 +421,20 @@ class CardroomServer:
             return _response(503, b"degraded: room store unavailable\n", "text/plain")
         return _response(200, b"ok\n", "text/plain")
 
-    async def _api(self, path: str, query: str, headers: Headers) -> Response:
+    async def _api(self, path: str, query: str, headers: Headers, address: str) -> Response:
         parts = path.strip("/").split("/")
         if parts == ["api", "leaderboard"]:
+            route = "leaderboard"
             status, body = await api.leaderboard(self.stores.boards, query)
         elif len(parts) == 4 and parts[:2] == ["api", "rooms"] and parts[3] == "history":
-            status, body = await api.history(self.store, parts[2], query)
+            route = "history"
+            if not self.history_budget.allow(address, time.monotonic()):
+                status, body = 429, _HISTORY_RATE_LIMITED
+            else:
+                token = api.bearer_token(headers.get("Authorization"))
+                status, body = await api.history(self.store, parts[2], query, token, self.replays)
         elif parts == ["api", "daily"]:
+            route = "daily"
             try:
                 keys = await self.manager.keys()  # no --secret: the store's, made once
             except Refusal:
@@ -401,8 +442,12 @@ class CardroomServer:
             else:
                 status, body = api.daily(keys, query, time.time())
         else:
+            route = "other"
             status, body = 404, b'{"error":"not_found","message":"no such API"}'
+        self.metrics.api.labels(route, str(status)).inc()
         extra = [("Cache-Control", "no-store")]
+        if status == 429:
+            extra.append(("Retry-After", str(max(1, round(1 / self.config.history_rate)))))
         if len(body) > 1024 and accepts_gzip(headers.get("Accept-Encoding", "")):
             # a long game's replay steps are hundreds of KB of JSON and compress ~40x
             body = await asyncio.to_thread(gzip.compress, body, 6)
@@ -660,10 +705,17 @@ class CardroomServer:
                 f"this server speaks protocol {speaks}, not {msg.protocol}",
             )
         conn.greeted = True
-        if msg.device is not None:
-            self.manager.devices[conn.id] = msg.device
+        # only an identity this server issued ranks a player (issue 19, finding 9): a made-up
+        # one gets a new identity, within the address's budget for the day
+        device = msg.device if self.devices.valid(msg.device) else None
+        if device is None:
+            device = self.devices.issue(conn.address, int(time.time() // 86400))
+        if device is not None:
+            self.manager.devices[conn.id] = device
         games = [cast(m.GameName, name) for name in GAME_NAMES]
-        welcome = m.Welcome(ref=msg.id, protocol=msg.protocol, server=SERVER_NAME, games=games)
+        welcome = m.Welcome(
+            ref=msg.id, protocol=msg.protocol, server=SERVER_NAME, games=games, device=device
+        )
         conn.send(m.dump(welcome))
 
     async def _standings(self, conn: Connection, msg: m.Leaderboard) -> None:
@@ -722,6 +774,10 @@ class CardroomServer:
         await self.stop()
 
 
+_HISTORY_RATE_LIMITED = orjson.dumps(
+    {"error": ErrorCode.RATE_LIMITED.value, "message": "too many history requests; slow down"}
+)
+
 _ABOUT = (
     f"{SERVER_NAME}: a Cardroom game server (Shithead, Sheepshead).\n"
     "Connect a WebSocket client to this address and send "
@@ -742,6 +798,8 @@ def _response(
         400: "Bad Request",
         403: "Forbidden",
         404: "Not Found",
+        429: "Too Many Requests",
+        500: "Internal Server Error",
         503: "Service Unavailable",
     }
     pairs = [("Content-Type", content_type)] if content_type else []

@@ -247,6 +247,7 @@ class RoomActor:
         if self.core.version != before and self.core.match is not None:
             by = _counted_as(item.input)
             self.metrics.count_actions(self.core.game, by, self.core.version - before)
+            self.games.acted(item.input)  # a person's own move: the minimum play to be ranked
             # a game ends only with a new version: an input that made none ended none
             await self.games.record(progress)
 

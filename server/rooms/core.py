@@ -240,7 +240,9 @@ class RoomCore:
         if self.match is None:
             return RoomStatus.LOBBY
         if self.match.current.is_over():
-            return RoomStatus.OVER if self.match.is_over() else RoomStatus.BETWEEN
+            # past max_games the room deals no more: its history stays bounded
+            full = self.match.games_played() >= self.settings.max_games
+            return RoomStatus.OVER if full or self.match.is_over() else RoomStatus.BETWEEN
         if not self.humans_connected():
             return RoomStatus.PAUSED
         return RoomStatus.PLAYING
@@ -477,6 +479,9 @@ class RoomCore:
     ) -> None:
         self._not_here(conn)
         self._not_banned(device)
+        if self.daily and self.settings.daily_alone:  # one person against the day's bots
+            why = "a daily game is played alone against four fixed bots; you can watch"
+            raise Refusal(ErrorCode.DAILY_FIXED, why)
         if self.locked:
             why = "the host has locked this room; you can still watch"
             raise Refusal(ErrorCode.ROOM_LOCKED, why)

@@ -3,10 +3,20 @@ names) in the room store, and its results on the leaderboards (the all-time tabl
 the daily table when a daily Sheepshead match ends).
 
 Results come from the rules core's own outcome, never from a client. A seat is ranked when a
-person took it (created, joined or resumed) from a connection with a device token
-(``hello.device``): the seat keeps the token's digest, so the result counts even if the person is
-disconnected when the game ends, or the room was rebuilt from the store. Bots are not ranked,
-and a room opened with hints ranks nobody (its history is still kept).
+person took it (created, joined or resumed) from a connection with a device identity the
+server issued (``hello.device``, see :mod:`server.net.devices`): the seat keeps its digest, so
+the result counts even if the person is disconnected when the game ends, or the room was
+rebuilt from the store. Bots are not ranked, and a room opened with hints ranks nobody (its
+history is still kept).
+
+A result also needs a minimum of play (issue 19, finding 9): on the all-time boards, a game in
+which the person made at least :data:`MIN_OWN_ACTIONS` moves themselves (a stand-in's moves
+are not theirs); on the daily board, the whole match played, with a move of their own in each
+of its hands. Moves are counted by the process that saw them: a match taken over from another
+process (or reloaded after a crash) counts only what it saw, and so may rank no one. A daily
+entry also takes one of the ``daily_entries_per_address`` a day of the address its player's
+identity was issued to (its origin): identities hoarded from one address over days earn that
+address no more than those few entries a day.
 
 Both records are safe to repeat (history by game index, results by the game's name), so a room
 reloaded after a crash records its last finished game again without counting it twice.
@@ -18,9 +28,11 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
+from protocol import messages as m
+from server.rooms.inputs import Request, RoomInput
 from server.store.base import StoreError, StoreUnavailable
 from server.store.history import history_item
-from server.store.leaderboard import Player
+from server.store.leaderboard import Player, device_origin
 from server.store.results import Result, game_results, match_results, record_results
 
 if TYPE_CHECKING:
@@ -30,6 +42,10 @@ log = logging.getLogger(__name__)
 
 #: Where a room's match stood: (game index, that game over, the whole match over).
 Progress = tuple[int, bool, bool] | None
+#: Moves a person makes in a game themselves for its result to reach an all-time board.
+MIN_OWN_ACTIONS = 3
+#: Each ranked player's device origin (:func:`~server.store.leaderboard.device_origin`).
+Origins = dict[str, str | None]
 
 
 class FinishedGames:
@@ -38,6 +54,24 @@ class FinishedGames:
     def __init__(self, actor: RoomActor) -> None:
         self.actor = actor
         self._pending: set[asyncio.Task[None]] = set()  # records waiting for the store
+        self._own: dict[int, list[int]] = {}  # game index -> each seat's own moves in it
+        self._origins: dict[int, str] = {}  # seat -> origin of the identity it moved with
+
+    def acted(self, item: RoomInput) -> None:
+        """Count an accepted input if it was a seated person's own move."""
+        core = self.actor.core
+        if core.match is None or not isinstance(item, Request) or not isinstance(item.msg, m.Act):
+            return
+        seat = core.where.get(item.conn)
+        if seat is not None:
+            own = self._own.setdefault(core.match.game_index, [0] * core.players)
+            own[seat] += 1
+            device = self.actor.manager.device_of(item.conn)
+            if device is not None:
+                self._origins[seat] = device_origin(device)
+
+    def _played(self, index: int, seat: int) -> int:
+        return self._own.get(index, [0] * (seat + 1))[seat]
 
     def progress(self) -> Progress:
         match = self.actor.core.match
@@ -67,33 +101,63 @@ class FinishedGames:
         index = match.game_index
         outcome = game.outcome()
         players = self.players()
-        results = game_results(core.game, outcome.scores, players)
+        enough = [
+            p if p and self._played(index, s) >= MIN_OWN_ACTIONS else None
+            for s, p in enumerate(players)
+        ]
+        results = game_results(core.game, outcome.scores, enough)
         if match.is_over():
-            results += match_results(core.daily_date, match.totals(), players)
-        if core.hints:  # the strong bot helped: not a result for the leaderboards
+            whole = [
+                p if p and all(self._played(g, s) for g in range(index + 1)) else None
+                for s, p in enumerate(players)
+            ]
+            results += match_results(core.daily_date, match.totals(), whole)
+        # the strong bot helped, or a daily room open to several people: no result to rank
+        if core.hints or (core.daily and not core.settings.daily_alone):
             results = []
         proof = match.proof(index)  # the deal revealed, now that the game is over
         day = match.daily.isoformat() if match.daily else None
         revealed = None if proof is None else {**proof.to_json(), "daily": day}
         item = history_item(index, game, [s.name for s in core.seats], proof=revealed)
-        await self._store(item, results, f"{core.code}:{core.nonce}:{index}")
+        origins = {p.id: self._origins.get(s) for s, p in enumerate(players) if p}
+        await self._store(item, results, f"{core.code}:{core.nonce}:{index}", origins)
 
-    async def _store(self, item: dict[str, Any], results: list[Result], event: str) -> None:
+    async def _claimed(self, results: list[Result], origins: Origins) -> list[Result]:
+        """The results whose daily entries fit their identities' origin's budget (an entry
+        whose origin this process did not see is not ranked)."""
+        boards = self.actor.manager.boards
+        limit = self.actor.core.settings.daily_entries_per_address
+        kept = []
+        for board, player, score in results:
+            origin = origins.get(player.id)
+            if board.once_per_player and (
+                origin is None or not await boards.claim(board, origin, player.id, limit)
+            ):
+                continue
+            kept.append((board, player, score))
+        return kept
+
+    async def _store(
+        self, item: dict[str, Any], results: list[Result], event: str, origins: Origins
+    ) -> None:
         """Store a finished game's history and results; while the store is away, once more
         when it is back (both are safe to repeat)."""
         actor = self.actor
         try:
             await actor.store.add_history(actor.code, item, fence=actor.fence)
+            results = await self._claimed(results, origins)
             await record_results(actor.manager.boards, results, event)
         except StoreUnavailable as exc:
             log.warning("room %s: game %d not recorded yet: %s", actor.code, item["g"], exc)
             actor.manager.health.down()
-            task = asyncio.create_task(self._later(item, results, event))
+            task = asyncio.create_task(self._later(item, results, event, origins))
             self._pending.add(task)
             task.add_done_callback(self._pending.discard)
         except StoreError as exc:  # the room moved or expired: its new owner records it
             log.warning("room %s: game %d not recorded: %s", actor.code, item["g"], exc)
 
-    async def _later(self, item: dict[str, Any], results: list[Result], event: str) -> None:
+    async def _later(
+        self, item: dict[str, Any], results: list[Result], event: str, origins: Origins
+    ) -> None:
         await self.actor.manager.health.wait_up()
-        await self._store(item, results, event)
+        await self._store(item, results, event, origins)

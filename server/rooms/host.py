@@ -183,9 +183,17 @@ OPS: dict[m.HostOp, HostOp] = {
 }
 
 
+#: What the host may not do in a daily room: its bots, and their levels, are the day's.
+DAILY_FIXED: frozenset[m.HostOp] = frozenset(
+    {"add_bot", "remove_bot", "set_bot_level", "fill_bots"}
+)
+
+
 def perform(room: RoomCore, conn: ConnId, msg: m.Host, now: float, out: list[Output]) -> None:
     """Run the host command ``msg`` (the sender is known to be the host)."""
     op = OPS[msg.op]
+    if room.daily and room.settings.daily_alone and msg.op in DAILY_FIXED:
+        raise Refusal(ErrorCode.DAILY_FIXED, "a daily game's bots and their levels are fixed")
     if room.status() not in op.allowed:
         raise Refusal(op.refusal, op.why)
     if op.needs_seat and (msg.seat is None or msg.seat >= room.players):

@@ -32,6 +32,13 @@ class RoomSettings:
     chat_burst: float = 20.0  # ...and at once (refused: chat_busy)
     # the server secret's keys, for every seed (None: this process's own; a server sets them)
     keys: Keys | None = None
+    # games a room deals at most: then its series is over (bounds the history and the record)
+    max_games: int = 100
+    # daily-board entries a day for the identities issued to one address (their origin)
+    daily_entries_per_address: int = 3
+    # a daily room is one person against fixed bots; off (for the fuzzer's rooms of scripted
+    # people at the day's deals) lets people join and bots change, and ranks nobody there
+    daily_alone: bool = True
 
 
 def token_digest(token: str) -> str:

@@ -47,6 +47,8 @@ HAND, FACE_UP, FACE_DOWN = 0, 1, 2
 SOURCE_NAMES = ("hand", "face_up", "face_down")
 _SOURCE_DATA = tuple(MappingProxyType({"source": name}) for name in SOURCE_NAMES)
 _new_event = tuple.__new__  # builds an Event without the NamedTuple constructor (hot path)
+#: SH-6.6: a game ends after this many play-phase actions (plays, pick-ups, turned cards).
+MAX_PLAY_ACTIONS = 1000
 
 
 class Phase(StrEnum):
@@ -80,13 +82,21 @@ _PREFIX_PLAYS: tuple[tuple[Action, ...], ...] = tuple(
 )
 
 
+class Ending(StrEnum):
+    """Why a game ended."""
+
+    LAST_PLAYER = "last_player"  # SH-6.4: one player still holds cards
+    LENGTH_CAP = "length_cap"  # SH-6.6: the play phase reached MAX_PLAY_ACTIONS
+
+
 @dataclass(frozen=True, slots=True)
 class ShitheadOutcome:
-    """The result of a finished game (SH-6.4): one loser, no draw."""
+    """The result of a finished game (SH-6.4, SH-6.6): one loser, no draw."""
 
     loser: int
     out_order: tuple[int, ...]
     num_players: int
+    ended: Ending = Ending.LAST_PLAYER
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -94,7 +104,12 @@ class ShitheadOutcome:
         return tuple(int(s == self.loser) for s in range(self.num_players))
 
     def to_json(self) -> JSON:
-        return {"loser": self.loser, "out_order": list(self.out_order), "losses": list(self.scores)}
+        return {
+            "loser": self.loser,
+            "out_order": list(self.out_order),
+            "losses": list(self.scores),
+            "ended": self.ended.value,
+        }
 
 
 class Shithead(Game):
@@ -112,11 +127,13 @@ class Shithead(Game):
         "_hands",
         "_known",
         "_log",
+        "_loser",
         "_need",
         "_origin",
         "_out",
         "_phase",
         "_pile",
+        "_plays",
         "_ready",
         "_source",
         "_starter",
@@ -147,6 +164,8 @@ class Shithead(Game):
         self._deck: tuple[int, ...] = ()
         self._log: list[tuple[int, Action]] = []
         self._origin: JSON | None = None  # the starting position, for games not dealt by new()
+        self._plays = 0  # play-phase actions so far (SH-6.6)
+        self._loser = -1  # set when the game ends by SH-6.6
 
     # ------------------------------------------------------------------ creation
 
@@ -207,12 +226,15 @@ class Shithead(Game):
         out: Sequence[int] = (),
         known: Sequence[str] | None = None,
         dealer: int = 0,
+        plays: int = 0,
     ) -> Shithead:
         """A game in its play phase at a given position, for tests, puzzles and search.
 
         Each per-seat entry is a string of card codes (``face_down`` uses ``-`` for an empty
         slot); ``pile`` is bottom first, ``stock`` top first. Cards named nowhere count as burned
         unless ``burned`` is given, in which case all 52 cards must be placed exactly once.
+        ``plays``: play-phase actions already made (SH-6.6 ends the game at
+        :data:`MAX_PLAY_ACTIONS`).
 
         >>> g = Shithead.from_position(hands=["", "5C"], face_up=["", ""],
         ...                            face_down=["4C", "- 9D"], pile="QH", turn=0)
@@ -244,6 +266,7 @@ class Shithead(Game):
         g._out = list(out)
         g._starter = turn
         g._phase = Phase.PLAY
+        g._plays = plays
         g._origin = g.snapshot()
         g._start_turn(turn)
         return g
@@ -329,6 +352,10 @@ class Shithead(Game):
     def outcome(self) -> ShitheadOutcome | None:
         if self._phase is not Phase.OVER:
             return None
+        if self._loser >= 0:  # SH-6.6
+            return ShitheadOutcome(
+                self._loser, tuple(self._out), self.num_players, Ending.LENGTH_CAP
+            )
         loser = next(s for s in range(self.num_players) if s not in self._out)
         return ShitheadOutcome(loser, tuple(self._out), self.num_players)
 
@@ -444,6 +471,9 @@ class Shithead(Game):
                 raise self._refuse(
                     "unknown_action", f"no action {kind!r} in Shithead", seat, action
                 )
+            self._plays += 1
+            if self._plays >= MAX_PLAY_ACTIONS and self._phase is Phase.PLAY:
+                self._end_by_length(events)
         elif self._phase is Phase.SWAP:
             if kind == "swap":
                 events = self._swap(seat, action)
@@ -615,7 +645,24 @@ class Shithead(Game):
             self._phase = Phase.OVER
             self._turn = -1
             loser = next(s for s in range(self.num_players) if s not in self._out)
-            events.append(Event("game_over", loser, (), {"loser": loser}))
+            events.append(
+                Event("game_over", loser, (), {"loser": loser, "ended": Ending.LAST_PLAYER.value})
+            )
+
+    def _end_by_length(self, events: list[Event]) -> None:
+        """SH-6.6: the loser is the active seat holding most cards, ties going to the first
+        clockwise from the seat whose turn it would have been."""
+        n = self.num_players
+        order = [(self._turn + i) % n for i in range(n)]
+        active = [s for s in order if s not in self._out]
+        held = [len(self._hands[s]) + len(self._face_up[s]) + self._down_left[s] for s in active]
+        loser = active[held.index(max(held))]
+        self._loser = loser
+        self._phase = Phase.OVER
+        self._turn = -1
+        events.append(
+            Event("game_over", loser, (), {"loser": loser, "ended": Ending.LENGTH_CAP.value})
+        )
 
     def _next_active(self, seat: int) -> int:
         n = self.num_players
@@ -735,6 +782,8 @@ class Shithead(Game):
         g._deck = self._deck
         g._log = list(self._log)
         g._origin = self._origin
+        g._plays = self._plays
+        g._loser = self._loser
         return g
 
     def deal_record(self) -> JSON:
@@ -769,6 +818,7 @@ class Shithead(Game):
             out=position["out"],
             turn=position["turn"],
             dealer=record["dealer"],
+            plays=position.get("plays", 0),
         )
 
     def snapshot(self) -> JSON:
@@ -789,5 +839,6 @@ class Shithead(Game):
             "burned": card_codes(self._burned),
             "ready": list(self._ready),
             "out": list(self._out),
+            "plays": self._plays,
             "log": [(s, a.to_str()) for s, a in self._log],
         }

@@ -19,7 +19,7 @@ True
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from protocol.cards import CODES
@@ -126,17 +126,19 @@ def replay_steps(item: dict[str, Any]) -> list[JSON]:
         KeyError: the item names no known game.
         IllegalAction: the stored log does not replay (a corrupted item).
     """
+    return list(iter_steps(item))
+
+
+def iter_steps(item: dict[str, Any]) -> Iterator[JSON]:
+    """:func:`replay_steps` one step at a time (so a caller can pause between them)."""
     game = RULES[item["game"]].from_deal_record(item["deal"])
-    steps: list[JSON] = [{"seat": None, "action": None, "events": [], "view": open_view(game)}]
+    yield {"seat": None, "action": None, "events": [], "view": open_view(game)}
     for seat, text in item["log"]:
         action = Action.from_str(text)
         events = game.apply(int(seat), action)
-        steps.append(
-            {
-                "seat": int(seat),
-                "action": action.to_json(),
-                "events": [e.to_json() for e in events],
-                "view": open_view(game),
-            }
-        )
-    return steps
+        yield {
+            "seat": int(seat),
+            "action": action.to_json(),
+            "events": [e.to_json() for e in events],
+            "view": open_view(game),
+        }

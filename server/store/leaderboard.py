@@ -30,6 +30,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 from abc import ABC, abstractmethod
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal, get_args
 
@@ -38,6 +39,10 @@ GAMES: tuple[GameName, ...] = get_args(GameName)
 
 #: Seconds a day's daily table is kept.
 DAILY_TTL = 40 * 24 * 3600
+#: (board, origin) pairs whose claims an in-memory store keeps.
+MAX_CLAIMS = 100_000
+#: Seconds a daily board's claims are kept in Redis (the day, and a margin).
+CLAIM_TTL = 2 * 24 * 3600
 
 
 class BadBoard(ValueError):
@@ -87,6 +92,16 @@ class Board:
             if text == game:
                 return cls.alltime(game)
         raise BadBoard(f"no board {text!r}: daily, daily:YYYY-MM-DD, {', '.join(GAMES)}")
+
+
+def device_origin(device: str) -> str:
+    """The part of a server-issued device identity that names (as a keyed digest) the
+    address it was issued to: identities hoarded from one address share it.
+
+    >>> device_origin("cr1" + "AbCdEfGh" + "x" * 32)
+    'AbCdEfGh'
+    """
+    return device[3:11]
 
 
 def player_id(device: str) -> str:
@@ -147,6 +162,16 @@ class Leaderboards(ABC):
         """
 
     @abstractmethod
+    async def claim(self, board: Board, origin: str, player_id: str, limit: int) -> bool:
+        """Whether ``player_id`` is among the first ``limit`` players of identities from
+        ``origin`` (:func:`device_origin`) to claim an entry on ``board`` (claiming again is
+        answered the same: safe to repeat).
+
+        Raises:
+            StoreUnavailable: the store cannot be reached.
+        """
+
+    @abstractmethod
     async def top(self, board: Board, limit: int = 20) -> list[Entry]:
         """The best ``limit`` entries, best first."""
 
@@ -179,6 +204,16 @@ class MemoryLeaderboards(Leaderboards):
         self._games: dict[str, dict[str, int]] = {}
         self._names: dict[str, str] = {}
         self._seen: set[tuple[str, str, str]] = set()
+        self._claims: OrderedDict[tuple[str, str], list[str]] = OrderedDict()
+
+    async def claim(self, board: Board, origin: str, player_id: str, limit: int) -> bool:
+        claimed = self._claims.setdefault((board.key, origin), [])
+        self._claims.move_to_end((board.key, origin))
+        if player_id not in claimed:
+            claimed.append(player_id)
+        while len(self._claims) > MAX_CLAIMS:  # old days' claims: least recently used first
+            self._claims.popitem(last=False)
+        return claimed.index(player_id) < limit
 
     async def record(
         self, board: Board, player: Player, score: int, *, event: str | None = None

@@ -1,14 +1,24 @@
 """Leaderboards in Redis: one sorted set per board (score: units or games), a hash of games
-played per board, and one hash of display names by player id."""
+played per board, and one hash of display names by player id; and per daily board and device
+origin, a sorted set of the players who claimed an entry (by the time of their first claim)."""
 
 from __future__ import annotations
 
+import time
 from typing import cast
 
 from redis.asyncio import Redis
 
 from server.store import redis_scripts as lua
-from server.store.leaderboard import DAILY_TTL, Board, Entry, Leaderboards, Player, ranked
+from server.store.leaderboard import (
+    CLAIM_TTL,
+    DAILY_TTL,
+    Board,
+    Entry,
+    Leaderboards,
+    Player,
+    ranked,
+)
 from server.store.redis_client import connect, global_key, unavailable_as_store_error
 
 #: Seconds a recorded result's name is remembered (longer than any room lives).
@@ -42,6 +52,16 @@ class RedisLeaderboards(Leaderboards):
                 args=[player.id, score, player.name, once, ttl, SEEN_TTL * 1000],
             )
         return bool(added)
+
+    async def claim(self, board: Board, origin: str, player_id: str, limit: int) -> bool:
+        key = global_key(f"lb:claims:{board.key}:{origin}")
+        with unavailable_as_store_error():
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.zadd(key, {player_id: time.time()}, nx=True)  # the first claim's time
+                pipe.expire(key, CLAIM_TTL)
+                pipe.zrank(key, player_id)
+                _, _, rank = await pipe.execute()
+        return rank is not None and int(rank) < limit
 
     async def top(self, board: Board, limit: int = 20) -> list[Entry]:
         key = self._board(board)

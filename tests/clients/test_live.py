@@ -94,10 +94,12 @@ async def test_reconnect_resumes_the_seat_after_a_dropped_connection(
 async def test_the_device_token_is_said_at_connect_and_again_after_a_reconnect(
     live: CardroomServer,
 ) -> None:
-    # the token under which a player's finished games are ranked must survive a dropped line
-    device = "terminal-device-token-0001"
-    async with CardroomClient.connect(live.url, device=device) as ann:
+    # the token under which a player's finished games are ranked must survive a dropped line;
+    # a made-up one ranks nothing: the server's welcome issues one, said from then on
+    async with CardroomClient.connect(live.url, device="terminal-device-token-0001") as ann:
         await ann.create("shithead", seats=2, name="Ann")
+        device = ann.device
+        assert device is not None and device != "terminal-device-token-0001"
         (first,) = live.connections
         assert live.manager.device_of(first) == device
         ann._ws.transport.abort()  # the network drops

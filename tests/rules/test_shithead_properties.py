@@ -239,13 +239,10 @@ def test_events_show_only_public_cards(players: int, seed: int) -> None:
 
 
 def test_games_that_hit_the_action_cap_are_counted_not_hidden() -> None:
-    # rule SH-6.4: a finished game always has its loser; a game that cycles is stopped at the
-    # cap and counted as such by the simulation (random play cycles now and then).
+    # rule SH-6.4, SH-6.6: a finished game always has its loser; random play that cycles is
+    # ended by the rules' own length cap, so the simulation's cap is never reached.
     from server.sim.shithead import simulate
 
-    summary = simulate(4, 300, seed=5, policy="random", max_actions=1500)
-    finished = summary.games - summary.capped
-    assert summary.capped > 0  # long random games do reach this low cap...
-    assert sum(summary.losses) == finished  # ...and are counted apart from finished ones
-    assert summary.capped <= 0.25 * summary.games
-    assert "stopped at the action cap" in summary.format()
+    summary = simulate(4, 300, seed=5, policy="random", max_actions=20_000)
+    assert summary.capped == 0
+    assert sum(summary.losses) == summary.games

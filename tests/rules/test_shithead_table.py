@@ -204,7 +204,12 @@ def test_last_player_holding_cards_loses() -> None:
     assert outcome is not None and outcome.loser == 2 and outcome.out_order == (1, 0)
     assert outcome.scores == (0, 0, 1)
     assert refused(game, 2, "play 5D") == "game_over"
-    assert game.view(None)["outcome"] == {"loser": 2, "out_order": [1, 0], "losses": [0, 0, 1]}
+    assert game.view(None)["outcome"] == {
+        "loser": 2,
+        "out_order": [1, 0],
+        "losses": [0, 0, 1],
+        "ended": "last_player",
+    }
 
 
 def test_series_counts_losses_and_shares_places() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import weakref
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -22,8 +23,29 @@ def make_config(**rooms: Any) -> ServerConfig:
     settings = {"grace": 30.0, "idle_timeout": 60.0, "bot_delay": 0.0, **rooms}
     # scripted clients act much faster than people: a generous rate limit (its own test sets one)
     return ServerConfig(
-        host="127.0.0.1", port=0, rate=1000.0, burst=1000.0, rooms=RoomSettings(**settings)
+        host="127.0.0.1",
+        port=0,
+        rate=1000.0,
+        burst=1000.0,
+        history_rate=1000.0,
+        history_burst=1000.0,
+        devices_per_address=10_000,  # every test client comes from 127.0.0.1
+        rooms=RoomSettings(**settings),
     )
+
+
+_ISSUED: weakref.WeakKeyDictionary[CardroomServer, dict[str, str]] = weakref.WeakKeyDictionary()
+
+
+def device_for(server: CardroomServer, who: str) -> str:
+    """The device identity ``who`` keeps for ``server``: one the server issued (a made-up
+    device ranks nothing), the same each time it is asked for."""
+    issued = _ISSUED.setdefault(server, {})
+    if who not in issued:
+        token = server.devices.issue(f"test:{who}", day=0)
+        assert token is not None
+        issued[who] = token
+    return issued[who]
 
 
 @pytest.fixture

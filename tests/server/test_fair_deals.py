@@ -51,16 +51,18 @@ def today() -> datetime.date:
     return datetime.datetime.now(datetime.UTC).date()
 
 
-def _get_at(port: int, path: str) -> tuple[int, Any]:
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as r:
+def _get_at(port: int, path: str, token: str | None = None) -> tuple[int, Any]:
+    auth = {"Authorization": f"Bearer {token}"} if token else {}
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers=auth)
+    with urllib.request.urlopen(request, timeout=5) as r:
         return r.status, json.loads(r.read())
 
 
 async def history_of(port: int, code: str, token: str) -> Any:
     """The room's history once its first game is in it (recorded just after the game ends)."""
-    path = f"/api/rooms/{code}/history?token={token}"
+    path = f"/api/rooms/{code}/history"
     for _ in range(100):  # a bound: 5 s
-        status, body = await asyncio.to_thread(_get_at, port, path)
+        status, body = await asyncio.to_thread(_get_at, port, path, token)
         if status == 200 and body["games"]:
             return body
         await asyncio.sleep(0.05)
@@ -240,7 +242,7 @@ async def test_the_history_reveals_the_committed_seed_and_verify_checks_it(
     code, token = ann.room or "", ann.token or ""
     shown = [m.room.next_deal for m in ann.history if isinstance(m, Room) and m.room.next_deal]
     await ann.close()
-    url = f"http://127.0.0.1:{server.port}/api/rooms/{code}/history?token={token}"
+    url = f"http://127.0.0.1:{server.port}/api/rooms/{code}/history"
     history = await history_of(server.port, code, token)
     (game,) = history["games"]
     proof = game["proof"]
@@ -253,7 +255,7 @@ async def test_the_history_reveals_the_committed_seed_and_verify_checks_it(
 
     # cardroom verify: a real history, fetched from the real server
     seen = f"0={shown[0].commitment}"
-    assert await asyncio.to_thread(verify.main, [url, "--commitment", seen]) == 0
+    assert await asyncio.to_thread(verify.main, [url, "--token", token, "--commitment", seen]) == 0
     assert "game 0: deal verified" in capsys.readouterr().out
 
     def check(changed: dict[str, Any], *extra: str) -> tuple[int, str]:

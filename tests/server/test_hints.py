@@ -20,7 +20,7 @@ from server.rooms.outputs import Persist, PersistAction, RunHint
 from server.rooms.seats import Refusal
 from server.rules.base import Action
 from server.store.leaderboard import Board
-from tests.server.conftest import act_fresh, play_until_over
+from tests.server.conftest import act_fresh, device_for, play_until_over
 from tests.server.test_room_core import SETTINGS, Harness
 
 # ------------------------------------------------------------------------------ room core
@@ -244,9 +244,9 @@ async def test_the_same_question_gets_the_same_answer(server: CardroomServer) ->
 
 async def test_a_hints_room_ranks_nobody(server: CardroomServer) -> None:
     ann = await CardroomClient.connect(server.url, hello=False)
-    await ann.hello(device="ann-device-0123456789")
+    await ann.hello(device=device_for(server, "ann"))  # identities that would rank
     bob = await CardroomClient.connect(server.url, hello=False)
-    await bob.hello(device="bob-device-0123456789")
+    await bob.hello(device=device_for(server, "bob"))
     await ann.create("shithead", seats=2, name="Ann", hints=True)
     assert ann.room is not None
     await bob.join(ann.room, name="Bob")

@@ -85,15 +85,15 @@ async def test_history_steps_through_the_server(server: CardroomServer) -> None:
     await play_until_over(me)
     code, token = me.room, me.token
     # while the room is open, steps are the players' alone, like the rest of the history
-    assert (await get(server, f"/api/rooms/{code}/history?steps=1"))[0] == 403
-    status, body = await get(server, f"/api/rooms/{code}/history?steps=1&token={token}")
+    assert (await get(server, f"/api/rooms/{code}/history?game=0&steps=1"))[0] == 404
+    status, body = await get(server, f"/api/rooms/{code}/history?game=0&steps=1", token)
     assert status == 200
     (item,) = body["games"]
     check_steps(item, item["steps"])
-    plain = (await get(server, f"/api/rooms/{code}/history?token={token}"))[1]
+    plain = (await get(server, f"/api/rooms/{code}/history", token))[1]
     assert "steps" not in plain["games"][0]  # only when asked: a history stays small
-    one = (await get(server, f"/api/rooms/{code}/history?token={token}&g=0&steps=1"))[1]
-    assert one["games"] == body["games"]  # the one game there is, by its index
-    none = (await get(server, f"/api/rooms/{code}/history?token={token}&g=1&steps=1"))[1]
+    old = (await get(server, f"/api/rooms/{code}/history?g=0&steps=1", token))[1]
+    assert old["games"] == body["games"]  # ``g`` still names the game, as before
+    none = (await get(server, f"/api/rooms/{code}/history?game=1&steps=1", token))[1]
     assert none["games"] == []
     await me.close()

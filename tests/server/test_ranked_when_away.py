@@ -13,8 +13,9 @@ import pytest
 from clients import CardroomClient
 from server.bench.redis_server import RedisServer
 from server.net.server import CardroomServer
+from server.rooms.finished import MIN_OWN_ACTIONS
 from server.store.leaderboard import Board, player_id
-from tests.server.conftest import make_config, play_until_over
+from tests.server.conftest import act_fresh, choose, device_for, make_config, play_until_over
 
 ANN, BOB = "ann-device-0123456789", "bob-device-0123456789"
 
@@ -30,16 +31,29 @@ async def server(request: pytest.FixtureRequest) -> AsyncIterator[CardroomServer
 
 
 async def test_a_player_away_at_the_end_is_still_ranked(server: CardroomServer) -> None:
+    ann_device, bob_device = device_for(server, ANN), device_for(server, BOB)
     ann = await CardroomClient.connect(server.url, hello=False)
-    await ann.hello(device=ANN)
+    await ann.hello(device=ann_device)
     bob = await CardroomClient.connect(server.url, hello=False)
-    await bob.hello(device=BOB)
+    await bob.hello(device=bob_device)
     await ann.create("shithead", seats=3, name="Ann")
     assert ann.room is not None
     await bob.join(ann.room, name="Bob")
     await ann.host("start")
+    # Ann makes the minimum of moves herself (MIN_OWN_ACTIONS), and Bob keeps up with her
+    moves = 0
+    while moves < MIN_OWN_ACTIONS:
+        turn = await asyncio.wait(
+            [asyncio.create_task(c.wait_turn(timeout=30)) for c in (ann, bob)],
+            return_when=asyncio.FIRST_COMPLETED,
+        )
+        for task in turn[1]:
+            task.cancel()
+        for c in (ann, bob):
+            if c.my_turn and c.view is not None and c.view["phase"] != "over":
+                await act_fresh(c, choose(c.view))
+                moves += c is ann
     await ann.close()  # Ann is gone for good: after the grace a stand-in plays for her
-    await bob.wait_room(lambda r: r.seats[0].playing_for is not None, timeout=10)
     await play_until_over(bob)
 
     board = Board.alltime("shithead")
@@ -48,7 +62,7 @@ async def test_a_player_away_at_the_end_is_still_ranked(server: CardroomServer) 
         assert time.monotonic() < deadline, entries
         await asyncio.sleep(0.05)
     assert {(e.player, e.name, e.games) for e in entries} == {
-        (player_id(ANN), "Ann", 1),
-        (player_id(BOB), "Bob", 1),
+        (player_id(ann_device), "Ann", 1),
+        (player_id(bob_device), "Bob", 1),
     }
     await bob.close()

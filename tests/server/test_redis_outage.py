@@ -116,3 +116,15 @@ async def test_a_server_started_while_redis_is_away(redis_server: RedisServer) -
         await ann.create("shithead", seats=2, name="Ann")
         await ann.host("start")
         assert (await ann.wait_state(timeout=10)).version >= 1
+        assert ann.device is None  # while Redis was away no device identity was issued
+        # the secret that signs them is shared through Redis: read once it is back
+        deadline = asyncio.get_running_loop().time() + 10
+        while (device := await welcomed_device(server)) is None:
+            assert asyncio.get_running_loop().time() < deadline
+            await asyncio.sleep(0.1)
+        assert server.devices.valid(device)
+
+
+async def welcomed_device(server: CardroomServer) -> str | None:
+    async with CardroomClient.connect(server.url, hello=False) as c:
+        return (await c.hello()).device

@@ -74,7 +74,11 @@ async def test_a_takeover_keeps_deadlines_and_fires_the_one_that_ran_out(
             stored = await store.load(joined.room)
             assert stored is not None
             devices = [s["device"] for s in stored.record["seats"]]
-            assert devices == [player_id(ANN), player_id(BOB), None]
+            # the identities the servers issued for the made-up ones (issued by A and by B:
+            # both sign with the secret kept in Redis)
+            assert ann.device is not None and bob.device is not None
+            assert ann.device != ANN and bob.device != BOB
+            assert devices == [player_id(ann.device), player_id(bob.device), None]
         finally:
             await store.close()
 

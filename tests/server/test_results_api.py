@@ -25,9 +25,10 @@ from server.store.base import StoreUnavailable
 from server.store.history import replay
 from server.store.leaderboard import Player
 from server.store.memory import MemoryStore
-from tests.server.conftest import make_config, play_until_over
+from tests.server.conftest import device_for, make_config, play_until_over
 
 ANN, BOB = "ann-device-0123456789", "bob-device-0123456789"
+NO_HISTORY = {"error": "room_not_found", "message": "no history for this room code"}
 
 
 @pytest.fixture(params=["memory", "redis"])
@@ -40,14 +41,20 @@ async def server(request: pytest.FixtureRequest) -> AsyncIterator[CardroomServer
         yield srv
 
 
-async def get(server: CardroomServer, path: str) -> tuple[int, Any]:
-    """GET on the server's port (in a thread: the server runs in this test's event loop)."""
-    return await asyncio.to_thread(_get, server, path)
+async def get(server: CardroomServer, path: str, token: str | None = None) -> tuple[int, Any]:
+    """GET on the server's port (in a thread: the server runs in this test's event loop),
+    with a seat token in the ``Authorization`` header if given."""
+    return await asyncio.to_thread(_get, server, path, token)
 
 
-def _get_gzip(server: CardroomServer, path: str) -> tuple[str | None, Any]:
+def _auth(token: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+def _get_gzip(server: CardroomServer, path: str, token: str) -> tuple[str | None, Any]:
     request = urllib.request.Request(
-        f"http://127.0.0.1:{server.port}{path}", headers={"Accept-Encoding": "gzip"}
+        f"http://127.0.0.1:{server.port}{path}",
+        headers={"Accept-Encoding": "gzip", **_auth(token)},
     )
     with urllib.request.urlopen(request, timeout=5) as r:
         encoding = r.headers.get("Content-Encoding")
@@ -55,46 +62,52 @@ def _get_gzip(server: CardroomServer, path: str) -> tuple[str | None, Any]:
     return encoding, json.loads(gzip.decompress(raw) if encoding == "gzip" else raw)
 
 
-def _get(server: CardroomServer, path: str) -> tuple[int, Any]:
+def _get(server: CardroomServer, path: str, token: str | None = None) -> tuple[int, Any]:
+    request = urllib.request.Request(f"http://127.0.0.1:{server.port}{path}", headers=_auth(token))
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{server.port}{path}", timeout=5) as r:
+        with urllib.request.urlopen(request, timeout=5) as r:
             return r.status, json.loads(r.read())
     except urllib.error.HTTPError as exc:
         return exc.code, json.loads(exc.read())
 
 
-async def client(server: CardroomServer, device: str) -> CardroomClient:
+async def client(server: CardroomServer, who: str) -> CardroomClient:
+    """A client that says ``who``'s device identity (issued by this server) in its hello."""
     c = await CardroomClient.connect(server.url, hello=False)
-    await c.hello(device=device)
+    await c.hello(device=device_for(server, who))
     return c
 
 
-async def daily_match(
-    server: CardroomServer, device: str, name: str
-) -> tuple[list[dict[str, Any]], int]:
-    """One human against four bots on today's deals (rule SS-9.2), all ten hands; its history
-    as its player reads it while the room is open (a closed one's waits for the day's end)."""
-    me = await client(server, device)
+async def play_daily(me: CardroomClient, name: str) -> None:
+    """Create a daily room and play its ten hands (rule SS-9.2) to the end."""
     await me.create("sheepshead", seats=5, name=name, daily=True)
     await me.host("start")
     for hand in range(10):
         await play_until_over(me)
         if hand < 9:
             await me.host("next_game")
+
+
+async def daily_match(server: CardroomServer, device: str, name: str) -> tuple[str, str, int]:
+    """One human against four bots on today's deals (rule SS-9.2), all ten hands."""
+    me = await client(server, device)
+    await play_daily(me, name)
     room = await me.wait_room(lambda r: r.games_played == 10)
     assert me.room is not None and me.token is not None
-    _, history = await get(server, f"/api/rooms/{me.room}/history?token={me.token}")
+    code, token = me.room, me.token
     await me.close()
-    return history["games"], room.totals[0]
+    return code, token, room.totals[0]
 
 
 async def test_daily_table_ranks_the_servers_own_results(server: CardroomServer) -> None:
-    (ann_games, ann_units), (bob_games, bob_units) = await asyncio.gather(
+    (ann_room, ann_token, ann_units), (bob_room, bob_token, bob_units) = await asyncio.gather(
         daily_match(server, ANN, "Ann"), daily_match(server, BOB, "Bob")
     )
     # rule SS-9.2: both played the same ten deals
-    assert [g["deal"] for g in ann_games] == [g["deal"] for g in bob_games]
-    assert len(ann_games) == 10
+    _, ann_games = await get(server, f"/api/rooms/{ann_room}/history", ann_token)
+    _, bob_games = await get(server, f"/api/rooms/{bob_room}/history", bob_token)
+    assert [g["deal"] for g in ann_games["games"]] == [g["deal"] for g in bob_games["games"]]
+    assert len(ann_games["games"]) == 10
 
     status, table = await get(server, "/api/leaderboard?board=daily")
     assert status == 200
@@ -121,7 +134,7 @@ async def test_daily_table_ranks_the_servers_own_results(server: CardroomServer)
         (e["name"], e["score"]) for e in table["entries"]
     ]
     assert standings.you is not None and standings.you.name == "Ann"
-    assert standings.you.player == Player(ANN, "Ann").id
+    assert standings.you.player == Player(device_for(server, ANN), "Ann").id
     with pytest.raises(CardroomError) as bad:
         await me.leaderboard("poker")
     assert bad.value.code == "bad_board"
@@ -139,10 +152,9 @@ async def test_history_replays_and_opens_to_everyone_after_the_room(
     assert me.room is not None and me.token is not None
     code, token = me.room, me.token
 
-    assert (await get(server, f"/api/rooms/{code}/history"))[
-        0
-    ] == 403  # the room is open: players only
-    status, body = await get(server, f"/api/rooms/{code}/history?token={token}")
+    # the room is open: players only; to anyone else it answers as no room does
+    assert (await get(server, f"/api/rooms/{code}/history")) == (404, NO_HISTORY)
+    status, body = await get(server, f"/api/rooms/{code}/history", token)
     assert status == 200 and body["open"]
     (item,) = body["games"]
     game = replay(item)  # the rules core replays it move by move to the same end
@@ -151,22 +163,23 @@ async def test_history_replays_and_opens_to_everyone_after_the_room(
     assert [(s, Action.from_str(a)) for s, a in item["log"]] == game.log
     assert item["names"] == ["Ann", "Bot 2"]
     # a browser that accepts gzip gets the same JSON compressed (replay steps are large)
-    path = f"/api/rooms/{code}/history?token={token}&steps=1"
-    plain = (await get(server, path))[1]
-    encoding, unzipped = await asyncio.to_thread(_get_gzip, server, path)
+    path = f"/api/rooms/{code}/history?game=0&steps=1"
+    plain = (await get(server, path, token))[1]
+    encoding, unzipped = await asyncio.to_thread(_get_gzip, server, path, token)
     assert encoding == "gzip" and unzipped == plain and plain["games"][0]["steps"]
 
-    _, table = await get(server, f"/api/leaderboard?board=shithead&player={Player(ANN, 'x').id}")
+    ann = Player(device_for(server, ANN), "x").id
+    _, table = await get(server, f"/api/leaderboard?board=shithead&player={ann}")
     assert table["you"]["games"] == 1 and table["you"]["name"] == "Ann"
 
     await me.leave()
     await me.close()
     deadline = time.monotonic() + 10
     while (answer := await get(server, f"/api/rooms/{code}/history"))[0] != 200:
-        assert answer[0] == 403 and time.monotonic() < deadline, answer
+        assert answer == (404, NO_HISTORY) and time.monotonic() < deadline, answer
         await asyncio.sleep(0.05)  # the room closes once idle
     assert answer[1]["games"] == [item] and not answer[1]["open"]
-    assert (await get(server, "/api/rooms/ZZZZZ/history"))[0] == 404
+    assert (await get(server, "/api/rooms/ZZZZZ/history")) == (404, NO_HISTORY)
 
 
 class FlakyHistory(MemoryStore):

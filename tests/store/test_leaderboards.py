@@ -114,3 +114,14 @@ async def test_a_result_recorded_twice_counts_once(boards: Leaderboards) -> None
         ("Ann", 5, 2),
         ("Bob", -3, 1),
     ]
+
+
+async def test_an_origin_claims_few_daily_entries(boards: Leaderboards) -> None:
+    # identities issued to one address share its few daily entries (issue 19, finding 9)
+    day = Board.daily(DAY)
+    claims = [await boards.claim(day, "origin-A", p.id, 2) for p in (ANN, BOB, CY)]
+    assert claims == [True, True, False]
+    assert await boards.claim(day, "origin-A", ANN.id, 2)  # asked again: the same answer
+    assert not await boards.claim(day, "origin-A", CY.id, 2)
+    assert await boards.claim(day, "origin-B", CY.id, 2)  # another address has its own
+    assert await boards.claim(Board.daily(DAY + datetime.timedelta(days=1)), "origin-A", CY.id, 2)

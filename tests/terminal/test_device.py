@@ -40,11 +40,24 @@ def test_the_folder_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path)
     assert config_folder() == tmp_path / "cardroom"
 
 
-async def test_the_app_says_its_token_in_hello(live: CardroomServer) -> None:
-    app = CardroomApp(live.url, device="terminal-device-token-0002")
+async def test_the_app_says_its_token_in_hello(live: CardroomServer, tmp_path: Path) -> None:
+    # a made-up token ranks nothing (issue 19, finding 9): the app keeps the one the server
+    # issues in its place, and says that one from then on
+    (tmp_path / "device").write_text("terminal-device-token-0002\n")
+    app = CardroomApp(live.url, device=device_token(tmp_path))
+    app.device_folder = tmp_path
     client = await app.connect(live.url)
     try:
         (conn,) = live.connections
-        assert live.manager.device_of(conn) == "terminal-device-token-0002"
+        assert app.device is not None and live.devices.valid(app.device)
+        assert live.manager.device_of(conn) == app.device
+        assert device_token(tmp_path) == app.device  # kept for the next run
+    finally:
+        await client.close()
+    again = CardroomApp(live.url, device=device_token(tmp_path))
+    again.device_folder = tmp_path
+    client = await again.connect(live.url)
+    try:
+        assert again.device == app.device  # the next run is the same player
     finally:
         await client.close()

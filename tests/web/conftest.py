@@ -75,7 +75,16 @@ def live() -> Iterator[LiveServer]:
     # one server for the whole session, every page from 127.0.0.1: room budgets lifted
     settings = one_address(RoomSettings(grace=60.0, idle_timeout=120.0, bot_delay=0.0))
     # browsers act faster than people here: a generous rate limit
-    config = ServerConfig(host="127.0.0.1", port=0, rate=1000.0, burst=1000.0, rooms=settings)
+    config = ServerConfig(
+        host="127.0.0.1",
+        port=0,
+        rate=1000.0,
+        burst=1000.0,
+        history_rate=1000.0,  # every test's history requests come from 127.0.0.1
+        history_burst=1000.0,
+        devices_per_address=100_000,  # ... and every page's hello
+        rooms=settings,
+    )
     server = CardroomServer(config)
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, name="cardroom-server", daemon=True)

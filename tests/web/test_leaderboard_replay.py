@@ -1,8 +1,8 @@
 """The leaderboard page and the replay of a finished game, in the browser.
 
-- The page keeps one random device token and says hello with it; the leaderboard shows the
-  results the server recorded (seeded here through the server's own recording path, in its
-  process: no client can claim a score) with this browser's own line highlighted.
+- The page keeps the device identity the server issued and says hello with it; the leaderboard
+  shows the results the server recorded (seeded here through the server's own recording path,
+  in its process: no client can claim a score) with this browser's own line highlighted.
 - A Shithead game played to its end is replayed step by step from the result screen, with
   every seat's cards as the rules core had them after each step.
 - axe finds no serious or critical violation on either page; screenshots at 375 and 1280 px.
@@ -23,8 +23,10 @@ from playwright.sync_api import BrowserContext, Page
 
 from clients import CardroomClient
 from protocol.messages import GameName
+from server.store.history import history_item
 from server.store.leaderboard import Board, Player
 from server.store.results import game_results, match_results, record_results
+from tests.rules.test_shithead_length import looping, play_out
 from tests.server.conftest import play_until_over
 from tests.web.conftest import LiveServer, watch_errors
 from tests.web.test_a11y_screens import shoot
@@ -55,6 +57,8 @@ def test_leaderboard_shows_the_servers_results_and_your_rank(
     page.wait_for_function("() => window.cardroom && window.cardroom.online")
     assert device_of(page) == device
     assert live.call(lambda: device in live.server.manager.devices.values())
+    # the page keeps the identity the server issued: a made-up one would rank nothing
+    assert live.server.devices.valid(device)
 
     # results as the server records a finished daily match and finished games
     ann, bob, cy = Player(device, "Ann"), Player("bob-" + "b" * 20, "Bob"), Player("c" * 24, "Cy")
@@ -122,9 +126,11 @@ def finished(live: LiveServer, game: GameName, seats: int, games: int = 1) -> tu
 
 def history(live: LiveServer, room: str, token: str, g: int = 0) -> Any:
     """Finished game ``g`` of a room, step by step, as the API gives it to its players."""
-    with urllib.request.urlopen(
-        f"{live.base}/api/rooms/{room}/history?steps=1&g={g}&token={token}", timeout=5
-    ) as r:
+    request = urllib.request.Request(
+        f"{live.base}/api/rooms/{room}/history?game={g}&steps=1",
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    with urllib.request.urlopen(request, timeout=5) as r:
         (game,) = json.loads(r.read())["games"]
     return game
 
@@ -157,6 +163,8 @@ def test_replay_steps_through_a_finished_shithead_game(
     ctx = seated(new_context(reduced_motion="no-preference"), room, token)
     page = ctx.new_page()
     errors = watch_errors(page)
+    sent: list[tuple[str, str | None]] = []  # every request's URL and Authorization header
+    page.on("request", lambda req: sent.append((req.url, req.headers.get("authorization"))))
     page.goto(f"{live.base}/r/{room}")  # back at the table: the result, and its replay
     page.click(".result a[href$='/history']")
     page.wait_for_selector("#replay-board .rp-seat")
@@ -201,6 +209,11 @@ def test_replay_steps_through_a_finished_shithead_game(
     assert page.evaluate("location.pathname") == f"/r/{room}"
     assert page.evaluate("window.__samePage") is True  # no reload: the seat stayed
     shoot(page, "shithead-result")  # the result with its replay link
+
+    # the seat token went in a header, never in a URL (proxies log URLs)
+    asked = [(url, auth) for url, auth in sent if "/history" in url and "/api/" in url]
+    assert asked and all(auth == f"Bearer {token}" for _, auth in asked)
+    assert not [url for url, _ in sent if token in url or "token=" in url]
 
     # a visitor without a seat is told why, while the room is open
     other = new_context().new_page()
@@ -249,3 +262,32 @@ def test_the_pages_own_addresses_serve_the_app(live: LiveServer) -> None:
             raise AssertionError(f"{path} served")
         except urllib.error.HTTPError as exc:
             assert exc.code == 404, path
+
+
+def test_the_replay_of_a_capped_game_says_why_it_ended(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    # rule SH-6.6: a game two fixed policies would play for ever ends at its cap, and says so
+    game = play_out(looping())
+    item = history_item(0, game, ["Ann", "Bob"])
+    store = live.server.store
+
+    async def closed_room() -> None:
+        await store.create("CAPPD", {"seats": []})
+        await store.add_history("CAPPD", item)
+        await store.delete("CAPPD")
+
+    on_server(live, closed_room())
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    page.goto(f"{live.base}/r/CAPPD/history")
+    page.wait_for_selector("#replay-board .rp-seat")
+    page.focus("[data-act='rp-last']")
+    page.keyboard.press("End")
+    page.wait_for_selector("#replay-board .result .ended")
+    assert "SH-6.6" in page.inner_text("#replay-board .result .ended")
+    assert "1,000 moves" in page.inner_text("#replay-caption")  # the last step's own line
+    shoot(page, "replay-capped")
+    loser = game.outcome()
+    assert loser is not None and item["names"][loser.loser] in page.inner_text(".result h2")
+    assert not errors

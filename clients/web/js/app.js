@@ -34,7 +34,8 @@ function save(key, value) {
   }
 }
 
-// This browser's random token, made once and kept: the leaderboards know a player by it.
+// This browser's device identity, kept: the leaderboards know a player by it. Made up on the
+// first visit; the server's welcome then gives one it issued (the only kind that ranks).
 function deviceToken() {
   let token = load(STORE.device, null);
   if (typeof token === "string" && /^[A-Za-z0-9_-]{16,64}$/.test(token)) return token;
@@ -550,12 +551,14 @@ async function fetchHistory(r, g = null) {
   const s = app.session;
   const token = s && s.room === r.code && !s.watch ? s.token : null;
   try {
-    const res = await fetch(replay.historyURL(r.code, token, g), { headers: { Accept: "application/json" } });
+    const res = await fetch(replay.historyURL(r.code, g), { headers: replay.historyHeaders(token) });
     const body = await res.json();
     if (res.ok) return body;
-    // the two a person meets (not at the table, no such room) in words; others as codes
-    const own = { not_at_table: "rp.notAtTable", room_not_found: "rp.noHistory" }[body.error];
-    r.error = own ? t(own) : errorText(body.error, body.message);
+    // the one a person meets in words: no history to see (the server answers the same
+    // whether there is no such room or the room is open and we are not at its table)
+    r.error = body.error === "room_not_found"
+      ? t("rp.noHistory") + " " + t("rp.notAtTable")
+      : errorText(body.error, body.message);
   } catch {
     r.error = errorText("connection_lost");
   }
@@ -654,10 +657,8 @@ async function createRoom(daily) {
   save(STORE.prefs, app.prefs);
   try {
     await app.request({ type: "create", game, seats, name, turn_timer: timer || null, options: {}, daily: !!daily, hints: !daily && hints });
-    if (daily) {
-      await app.host("fill_bots", { level });
-      await app.host("start");
-    }
+    // a daily room's bots are the day's (the server fills them at the start, fixed)
+    if (daily) await app.host("start");
   } catch {
     /* shown */
   }
@@ -937,6 +938,7 @@ function start() {
   });
   const url = location.origin.replace(/^http/, "ws") + "/";
   app.net = new Net(url, deviceToken());
+  app.net.addEventListener("device", (e) => save(STORE.device, e.detail)); // the server's own
   app.net.addEventListener("message", (e) => onMessage(e.detail));
   app.net.addEventListener("up", () => {
     app.online = true;

@@ -5,8 +5,8 @@ const RETRY_MS = [250, 500, 1000, 2000, 3000, 5000];
 const REPLY_TIMEOUT_MS = 10000;
 
 export class Net extends EventTarget {
-  // device: this browser's stable random token, sent in every hello (leaderboards know the
-  // player by it; there are no accounts)
+  // device: this browser's device identity, sent in every hello (leaderboards know the
+  // player by it; there are no accounts). The server issues it: a "device" event gives it.
   constructor(url, device = null) {
     super();
     this.url = url;
@@ -27,7 +27,12 @@ export class Net extends EventTarget {
       const hello = { type: "hello", protocol: 1, client: "cardroom-web" };
       if (this.device) hello.device = this.device;
       this.request(hello, true).then(
-        () => {
+        (welcome) => {
+          // only an identity the server issued ranks a player: keep the one it gives
+          if (welcome && welcome.device && welcome.device !== this.device) {
+            this.device = welcome.device;
+            this.dispatchEvent(new CustomEvent("device", { detail: welcome.device }));
+          }
           this.attempt = 0;
           this.ready = true;
           this.dispatchEvent(new Event("up"));

@@ -1,5 +1,5 @@
 // A finished game or hand, step by step, every seat's cards face up (the game is over).
-// Each step's table comes from the server (`/api/rooms/CODE/history?steps=1`: the rules core
+// Each step's table comes from the server (`/api/rooms/CODE/history?game=N&steps=1`: the rules core
 // replayed it); this page only draws it, like the tables draw a live view.
 import { backHTML, cardHTML, cardsText, cardText, countHTML } from "./cards.js";
 import { verifyGame } from "./deal.js";
@@ -10,14 +10,20 @@ import { esc } from "./ui.js";
 
 const GAMES = { shithead, sheepshead };
 
-// The address of a room's replay, with a token when we sit there (its history is the
-// players' alone until the room closes).
-// Without `g`: the list of finished games; with it: that game, step by step.
-export function historyURL(code, token, g = null) {
-  const q = [];
-  if (token) q.push("token=" + encodeURIComponent(token));
-  if (g != null) q.push("g=" + encodeURIComponent(g), "steps=1");
-  return `/api/rooms/${encodeURIComponent(code)}/history` + (q.length ? "?" + q.join("&") : "");
+// The address of a room's history. Without `g`: the list of finished games; with it: that
+// game, step by step (one game's steps a request). Never a token: a URL is logged by proxies,
+// so the seat token goes in a header (historyHeaders).
+export function historyURL(code, g = null) {
+  const q = g != null ? "?game=" + encodeURIComponent(g) + "&steps=1" : "";
+  return `/api/rooms/${encodeURIComponent(code)}/history` + q;
+}
+
+// The request headers of a history request: the seat token, when we sit at the table (its
+// history is the players' alone until the room closes).
+export function historyHeaders(token) {
+  const headers = { Accept: "application/json" };
+  if (token) headers.Authorization = "Bearer " + token;
+  return headers;
 }
 
 function nameOf(game, seat) {

@@ -204,6 +204,8 @@ export function resultHTML(app) {
   return (
     `<section class="result" aria-label="${esc(t("table.result"))}">` +
     `<h2>${esc(t("sh.loser", { name: name(app, loser) }))}</h2>` +
+    // SH-6.6: a game that reached its length cap says so
+    (v.outcome.ended === "length_cap" ? `<p class="ended">${esc(t("sh.lengthCap"))}</p>` : "") +
     `<table><thead><tr><th scope="col">${esc(t("table.player"))}</th><th scope="col">${esc(t("sh.place"))}</th><th scope="col">${esc(t("sh.losses"))}</th></tr></thead><tbody>${rows}</tbody></table>` +
     app.nextGameHTML() +
     `</section>`
@@ -371,7 +373,7 @@ export function eventText(e, nameOf) {
     case "went_out":
       return t("ev.wentOut", { name: who, place: e.place });
     case "game_over":
-      return t("ev.gameOver", { name: nameOf(e.loser) });
+      return t(e.ended === "length_cap" ? "ev.gameCapped" : "ev.gameOver", { name: nameOf(e.loser) });
     default:
       return ""; // swaps and draws are not worth a line
   }
