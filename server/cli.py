@@ -265,12 +265,6 @@ def serve(argv: list[str]) -> int:
         default=3,
         help="device identities (the only ones ranked) issued to one address a UTC day",
     )
-    parser.add_argument(
-        "--device-secret",
-        default=os.environ.get("CARDROOM_DEVICE_SECRET") or None,
-        help="signs device identities; the same for every process (default: "
-        "$CARDROOM_DEVICE_SECRET; unset: one kept in Redis, else one per process)",
-    )
     parser.add_argument("--log-level", default="INFO")
     args = parser.parse_args(argv)
     try:
@@ -312,7 +306,6 @@ def serve(argv: list[str]) -> int:
         history_burst=args.history_burst,
         replay_cache_bytes=int(args.replay_cache_mb * 1024 * 1024),
         devices_per_address=args.devices_per_address,
-        device_secret=args.device_secret,
         rooms=RoomSettings(
             grace=args.grace,
             idle_timeout=args.idle_timeout,

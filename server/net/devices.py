@@ -2,10 +2,11 @@
 (issue 19, finding 9).
 
 A device token a client makes up earns nothing: only a token this server signed (an HMAC of a
-random id under the server's secret) ranks a player. A client without one gets one in its
-``welcome``, and keeps it. Each client address (an IPv6 /64 as one, once the address comes from
-the proxy-aware peer) gets at most ``per_address`` new identities a UTC day: sock-puppet devices
-need addresses. The budget is per process; its memory is bounded by ``max_addresses`` (the
+random id under a key of the server secret, the one the deals come from, so every process of
+one store issues and accepts the same identities) ranks a player. A client without one gets
+one in its ``welcome``, and keeps it. Each client address (an IPv6 /64 as one; behind a trusted
+proxy the forwarded one) gets at most ``per_address`` new identities a UTC day: sock-puppet
+devices need addresses. The budget is per process; its memory is bounded by ``max_addresses`` (the
 least recently seen address forgotten first). An identity also carries a keyed digest of the
 address it was issued to (:func:`~server.store.leaderboard.device_origin`), so identities
 hoarded from one address over many days still share one address's few daily-board entries.
@@ -24,22 +25,11 @@ True
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import hashlib
 import hmac
 import secrets
 from collections import OrderedDict
-from typing import TYPE_CHECKING
-
-from server.store.base import StoreUnavailable
-from server.store.redis_client import unavailable_as_store_error
-
-if TYPE_CHECKING:
-    from redis.asyncio import Redis
-
-#: Where the secret that signs device identities is kept when the store is Redis.
-SECRET_KEY = "cr:device-secret"
 
 PREFIX = "cr1"
 _ID_BYTES = 12  # 16 base64url characters
@@ -50,37 +40,6 @@ TOKEN_LENGTH = len(PREFIX) + 16 + 24
 
 def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).decode().rstrip("=")
-
-
-def new_secret() -> bytes:
-    """A fresh random secret, for a server given none (identities then last as long as it)."""
-    return secrets.token_bytes(32)
-
-
-async def shared_secret(redis: Redis) -> bytes:
-    """The secret every process of a Redis-backed server signs with: the first one to start
-    makes it (issue 19 adds a server secret for the deals too; this one is the devices').
-
-    Raises:
-        StoreUnavailable: Redis cannot be reached.
-    """
-    with unavailable_as_store_error():
-        await redis.set(SECRET_KEY, secrets.token_hex(32), nx=True)  # text: any decoding
-        kept = await redis.get(SECRET_KEY)
-    if isinstance(kept, bytes):
-        kept = kept.decode()
-    return bytes.fromhex(kept) if kept else new_secret()
-
-
-async def fetch_shared_secret(issuer: DeviceIssuer, redis: Redis, retry: float = 1.0) -> None:
-    """Give ``issuer`` the shared secret, trying again every ``retry`` seconds while Redis is
-    away (meanwhile it issues and accepts nothing: connections are simply not ranked)."""
-    while True:
-        try:
-            issuer.use(await shared_secret(redis))
-            return
-        except StoreUnavailable:
-            await asyncio.sleep(retry)
 
 
 class DeviceIssuer:

@@ -24,7 +24,6 @@ import ctypes
 import functools
 import gc
 import gzip
-import hashlib
 import itertools
 import logging
 import signal
@@ -52,7 +51,7 @@ from server.metrics import Metrics
 from server.net import address, api
 from server.net.address_buckets import AddressBuckets
 from server.net.admission import Admission, Cap, Door, Gated
-from server.net.devices import DeviceIssuer, fetch_shared_secret, new_secret, shared_secret
+from server.net.devices import DeviceIssuer
 from server.net.limits import TokenBucket
 from server.net.receive import DirectConnection
 from server.net.replays import ReplayCache
@@ -126,9 +125,6 @@ class ServerConfig:
     replay_cache_bytes: int = 64 * 1024 * 1024  # replayed games' steps kept (LRU, JSON bytes)
     budget_addresses: int = 10_000  # addresses whose budgets are remembered (LRU)
     devices_per_address: int = 3  # device identities issued to one address a UTC day
-    # signs device identities; None: one kept in Redis (shared by its processes), else made
-    # per process (identities then last as long as the process)
-    device_secret: str | None = None
 
 
 class Connection:
@@ -292,14 +288,10 @@ class CardroomServer:
         self.history_budget = AddressBuckets(c.history_rate, c.history_burst, c.budget_addresses)
         self.replays = ReplayCache(c.replay_cache_bytes)
         self.metrics.watch_replays(self.replays)
-        secret = c.device_secret
-        self.devices = DeviceIssuer(
-            hashlib.sha256(secret.encode()).digest() if secret else new_secret(),
-            c.devices_per_address,
-            c.budget_addresses,
-        )
+        # signs with a key of the server secret once start() has it (until then: none issued)
+        self.devices = DeviceIssuer(None, c.devices_per_address, c.budget_addresses)
         self.metrics.watch_devices(self.devices)
-        self._secret: asyncio.Task[None] | None = None  # reading the shared one from Redis
+        self._secret: asyncio.Task[None] | None = None  # reading the secret while the store is away
         self._dirty: list[Connection] = []  # connections with frames to flush this turn
 
     # outgoing frames
@@ -322,15 +314,11 @@ class CardroomServer:
         if root is not None and (root / "index.html").is_file():
             # read once, off the event loop: serving a file never touches the disk
             self.static = await asyncio.to_thread(StaticFiles.load, root)
+        try:
+            self.devices.use((await self.manager.keys()).devices())
+        except Refusal:  # the store is away: no identities until it is back
+            self._secret = asyncio.create_task(self._sign_devices())
         if self.stores.redis is not None:
-            if self.config.device_secret is None:  # every process signs with the same one
-                try:
-                    self.devices.use(await shared_secret(self.stores.redis))
-                except StoreUnavailable:  # Redis is away: no identities until it is back
-                    self.devices.ready = False
-                    self._secret = asyncio.create_task(
-                        fetch_shared_secret(self.devices, self.stores.redis)
-                    )
             leases = Leases(self.stores.redis)
             self.manager.cluster = Cluster(self.stores.redis, self.manager, leases)
             await self.manager.cluster.start()
@@ -350,6 +338,16 @@ class CardroomServer:
                 type[ServerConnection], functools.partial(Gated, door=self.admission)
             ),
         )
+
+    async def _sign_devices(self, retry: float = 1.0) -> None:
+        """Give the device issuer its key once the server secret can be read from the store
+        (meanwhile connections get no identity and nobody is ranked)."""
+        while True:
+            try:
+                self.devices.use((await self.manager.keys()).devices())
+                return
+            except Refusal:
+                await asyncio.sleep(retry)
 
     @property
     def port(self) -> int:

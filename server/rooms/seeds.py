@@ -65,6 +65,10 @@ class Keys:
         """The seed of the room's bots and hints (63 bits), apart from every deal's."""
         return int.from_bytes(self._mac(f"cardroom/bots/v1|{code}|{nonce}")[:8], "big") >> 1
 
+    def devices(self) -> bytes:
+        """The key that signs the device identities this server issues (leaderboards)."""
+        return self._mac("cardroom/devices/v1")
+
 
 def new_nonce() -> str:
     """A room's deal nonce (kept in its record)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import AsyncIterator
 
 import pytest
 
@@ -13,6 +14,16 @@ from protocol.messages import GameName
 from server.fuzz.games import play_room, verify
 from server.fuzz.mutate import Known
 from server.net.server import CardroomServer
+from server.store.memory import MemoryStore
+from tests.server.conftest import make_config
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[CardroomServer]:
+    """As the fuzzer's own server runs (``--daily-alone off``): its Sheepshead rooms seat five
+    scripted people at the day's deals (such rooms rank nobody)."""
+    async with CardroomServer(make_config(daily_alone=False), store=MemoryStore()) as srv:
+        yield srv
 
 
 @pytest.mark.parametrize("game", ["shithead", "sheepshead"])
