@@ -6,7 +6,7 @@ it in CI, and ``make schema`` after changing a message).
 
 >>> schema = build_schema()
 >>> sorted(schema["client"]["discriminator"]["mapping"])[:3]
-['act', 'chat', 'create']
+['act', 'chat', 'contribute']
 >>> render(schema).endswith("}\\n")
 True
 """

@@ -14,13 +14,15 @@ import pytest
 from clients import CardroomClient, CardroomError
 from server.net.server import CardroomServer
 from server.store.memory import MemoryStore
-from tests.server.conftest import make_config, play_until_over
+from tests.server.conftest import device_for, make_config, play_until_over
 
 ANN, BOB, CY = "ann-device-0000001", "bob-device-0000002", "cy-device-00000003"
 
 
-def person(srv: CardroomServer, device: str | None = None) -> Any:
-    return CardroomClient.connect(srv.url, device=device)
+def person(srv: CardroomServer, who: str, device: str | None = None) -> Any:
+    """``who`` from their own device: an identity this server issued (a made-up one is no
+    device at all), or ``device`` when given."""
+    return CardroomClient.connect(srv.url, device=device or device_for(srv, who))
 
 
 async def refused(coro: Any) -> str:
@@ -58,7 +60,7 @@ async def test_a_kicked_device_cannot_join_or_watch_again_even_after_a_restart(
     second = CardroomServer(make_config(), store=store)  # restarted: rooms from the store
     await second.start()
     try:
-        async with person(second, BOB) as bob:
+        async with person(second, BOB, device_for(first, BOB)) as bob:  # the same device
             assert await refused(bob.watch(code)) == "banned"
             assert await refused(bob.join(code, name="Bob")) == "banned"
     finally:
@@ -154,7 +156,7 @@ async def test_the_host_leaving_passes_the_role_to_the_longest_seated_present_pe
 async def test_a_host_away_past_grace_between_games_leaves_a_room_that_goes_on() -> None:
     config = make_config(grace=0.3)
     async with CardroomServer(config) as srv, person(srv, BOB) as bob:
-        ann = await CardroomClient.connect(srv.url, device=ANN)
+        ann = await CardroomClient.connect(srv.url, device=device_for(srv, ANN))
         await ann.create("shithead", seats=2, name="Ann")
         code = ann.room or ""
         await ann.host("lock")
@@ -175,8 +177,8 @@ async def test_a_host_away_past_grace_between_games_leaves_a_room_that_goes_on()
 async def test_the_first_person_back_hosts_a_room_whose_people_all_went_away() -> None:
     config = make_config(grace=0.2)
     async with CardroomServer(config) as srv:
-        ann = await CardroomClient.connect(srv.url, device=ANN)
-        bob = await CardroomClient.connect(srv.url, device=BOB)
+        ann = await CardroomClient.connect(srv.url, device=device_for(srv, ANN))
+        bob = await CardroomClient.connect(srv.url, device=device_for(srv, BOB))
         await ann.create("shithead", seats=2, name="Ann")
         code = ann.room or ""
         await bob.join(code, name="Bob")
