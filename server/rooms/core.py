@@ -589,10 +589,18 @@ class RoomCore:
             action = to_rules_action(msg.action)
         except ValueError as exc:
             raise Refusal(ErrorCode.MALFORMED_ACTION, str(exc)) from None
+        if action.kind == "swap" and self._swaps(seat) >= self.settings.max_swaps:
+            why = f"{self.settings.max_swaps} swaps are the most one game takes: say ready"
+            raise Refusal(ErrorCode.TOO_MANY_SWAPS, why)
         try:
             self._apply(seat, action, now, out, ref=msg.id)
         except IllegalAction as exc:
             raise Refusal(rules_code(exc.code), exc.message) from None
+
+    def _swaps(self, seat: int) -> int:
+        """The swaps ``seat`` made in the current game (they come first in its log)."""
+        assert self.match is not None
+        return sum(1 for who, a in self.match.current.log if who == seat and a.kind == "swap")
 
     def _on_host(self, conn: ConnId, msg: m.Host, now: float, out: list[Output]) -> None:
         if conn not in self.where:

@@ -33,6 +33,9 @@ class RoomSettings:
     # seconds the token a resume replaced still resumes the seat while nobody holds it (that
     # resume's answer, the new token, may have been lost with its connection)
     token_overlap: float = 15.0
+    # Shithead swaps one seat may make in one game (SH-2.3 sets no limit; two clients swapping
+    # for ever would grow the game's log, its record and its history without bound)
+    max_swaps: int = 200
     # the server secret's keys, for every seed (None: this process's own; a server sets them)
     keys: Keys | None = None
     # games a room deals at most: then its series is over (bounds the history and the record)
