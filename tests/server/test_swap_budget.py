@@ -7,9 +7,17 @@ from __future__ import annotations
 import pytest
 
 from clients import CardroomClient, CardroomError
+from protocol.messages import State
 from server.net.server import CardroomServer
 from server.store.memory import MemoryStore
 from tests.server.conftest import make_config
+
+
+async def swap_once(ann: CardroomClient, state: State) -> State:
+    swap = next(a for a in state.view["legal"] if a["kind"] == "swap")
+    acked = (await ann.act(swap)).version
+    assert acked is not None
+    return await ann.wait_state(lambda s: s.version >= acked)
 
 
 async def test_swaps_past_the_rooms_budget_are_refused_and_change_nothing() -> None:
@@ -24,9 +32,7 @@ async def test_swaps_past_the_rooms_budget_are_refused_and_change_nothing() -> N
                 lambda s: s.view["phase"] == "swap" and s.view["to_act"] == [0]
             )
             for _ in range(3):
-                swap = next(a for a in state.view["legal"] if a["kind"] == "swap")
-                version = (await ann.act(swap)).version
-                state = await ann.wait_state(lambda s: s.version >= version)
+                state = await swap_once(ann, state)
             room = srv.manager.rooms[ann.room or ""].core
             record, version = room.record(), room.version
             swap = next(a for a in state.view["legal"] if a["kind"] == "swap")
