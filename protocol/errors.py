@@ -65,6 +65,7 @@ class ErrorCode(StrEnum):
     BANNED = "banned"
     MUTED = "muted"
     CHAT_BUSY = "chat_busy"
+    TOO_MANY_SWAPS = "too_many_swaps"
     BAD_CONTRIBUTION = "bad_contribution"
     # rules, both games (server/rules, IllegalAction)
     MALFORMED_ACTION = "malformed_action"

@@ -20,6 +20,7 @@ was before the input (its match rebuilt from the action log) and the sender gets
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import datetime
 import logging
@@ -153,14 +154,9 @@ class _Saved:
     own fields, and where the match's append-only logs stood."""
 
     fields: dict[str, Any]
-    seats: (
-        list[
-            tuple[
-                m.SeatKind, str | None, str | None, str | None, ConnId | None, bool, str | None, int
-            ]
-        ]
-        | None  # a move's snapshot: the seats are the same objects, unchanged
-    )
+    # copies of the seats (every field a value, so a shallow copy is whole, whatever fields a
+    # seat gains); None: a move's snapshot, whose seats are the same objects, unchanged
+    seats: list[Seat] | None
     match: Match | None
     log_at: tuple[int, int]
 
@@ -527,18 +523,26 @@ class RoomCore:
         self._send_state_to(conn, None, out)
         self._schedule(now, out)
 
-    def _seat_with_token(self, token: str) -> int | None:
+    def _seat_with_token(self, token: str, now: float) -> tuple[int, bool] | None:
+        """The seat ``token`` resumes, and whether it is the seat's current token: the one a
+        resume replaced still works for a seat nobody holds, for ``token_overlap`` seconds."""
         for i, s in enumerate(self.seats):
-            if s.kind == "human" and token_matches(token, s.token_sha256):
-                return i
+            if s.kind != "human":
+                continue
+            if token_matches(token, s.token_sha256):
+                return i, True
+            held = s.previous
+            if held and s.conn is None and now < held[1] and token_matches(token, held[0]):
+                return i, False
         return None
 
     def _on_resume(
         self, conn: ConnId, msg: m.Resume, device: str | None, now: float, out: list[Output]
     ) -> None:
-        index = self._seat_with_token(msg.token)
-        if index is None:
+        found = self._seat_with_token(msg.token, now)
+        if found is None:
             raise Refusal(ErrorCode.BAD_TOKEN, "that token holds no seat in this room")
+        index, current = found
         if conn in self.where and self.where[conn] != index:
             raise Refusal(ErrorCode.ALREADY_IN_ROOM, "leave your current place in this room first")
         seat = self.seats[index]
@@ -547,6 +551,8 @@ class RoomCore:
         # a fresh token for every resume: the one just used is void once this is stored, so
         # of two devices resuming with one token the second is refused (bad_token)
         token = self.make_token()
+        if current and seat.token_sha256 is not None:  # else the client still holds previous
+            seat.previous = (seat.token_sha256, now + self.settings.token_overlap)
         seat.token_sha256 = token_digest(token)
         old = seat.conn
         if old is not None and old != conn:
@@ -583,10 +589,18 @@ class RoomCore:
             action = to_rules_action(msg.action)
         except ValueError as exc:
             raise Refusal(ErrorCode.MALFORMED_ACTION, str(exc)) from None
+        if action.kind == "swap" and self._swaps(seat) >= self.settings.max_swaps:
+            why = f"{self.settings.max_swaps} swaps are the most one game takes: say ready"
+            raise Refusal(ErrorCode.TOO_MANY_SWAPS, why)
         try:
             self._apply(seat, action, now, out, ref=msg.id)
         except IllegalAction as exc:
             raise Refusal(rules_code(exc.code), exc.message) from None
+
+    def _swaps(self, seat: int) -> int:
+        """The swaps ``seat`` made in the current game (they come first in its log)."""
+        assert self.match is not None
+        return sum(1 for who, a in self.match.current.log if who == seat and a.kind == "swap")
 
     def _on_host(self, conn: ConnId, msg: m.Host, now: float, out: list[Output]) -> None:
         if conn not in self.where:
@@ -982,11 +996,7 @@ class RoomCore:
         fields = {name: getattr(self, name) for name in _PLAIN_FIELDS}
         for name in _COPIED_FIELDS:
             fields[name] = getattr(self, name).copy()
-        seats = [
-            (s.kind, s.name, s.token_sha256, s.level, s.conn, s.away, s.device, s.since)
-            for s in self.seats
-        ]
-        return _Saved(fields, seats, match, log_at)
+        return _Saved(fields, [copy.copy(s) for s in self.seats], match, log_at)
 
     def _restore(self, saved: _Saved) -> None:
         """Put the room back as :meth:`_save` found it; the match is rebuilt from its log
@@ -994,7 +1004,7 @@ class RoomCore:
         for name, value in saved.fields.items():
             setattr(self, name, value)
         if saved.seats is not None:
-            self.seats = [Seat(*fields) for fields in saved.seats]
+            self.seats = saved.seats
         match = saved.match
         if match is None:
             self.match = None
@@ -1046,6 +1056,7 @@ class RoomCore:
                     "level": s.level,
                     "device": s.device,  # a digest of the player's device token, for results
                     "since": s.since,
+                    "previous": list(s.previous) if s.previous else None,
                 }
                 for s in self.seats
             ],
@@ -1099,6 +1110,7 @@ class RoomCore:
                 level=s["level"],
                 device=s.get("device"),
                 since=s.get("since", i),  # records from before host passing: seat order
+                previous=tuple(s["previous"]) if s.get("previous") else None,
             )
             for i, s in enumerate(record["seats"])
         ]

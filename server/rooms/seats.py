@@ -30,6 +30,12 @@ class RoomSettings:
     max_rooms: int = 10_000  # rooms open in this process
     chat_per_minute: float = 60.0  # chat lines a room takes a minute, all senders together...
     chat_burst: float = 20.0  # ...and at once (refused: chat_busy)
+    # seconds the token a resume replaced still resumes the seat while nobody holds it (that
+    # resume's answer, the new token, may have been lost with its connection)
+    token_overlap: float = 15.0
+    # Shithead swaps one seat may make in one game (SH-2.3 sets no limit; two clients swapping
+    # for ever would grow the game's log, its record and its history without bound)
+    max_swaps: int = 200
     # the server secret's keys, for every seed (None: this process's own; a server sets them)
     keys: Keys | None = None
     # games a room deals at most: then its series is over (bounds the history and the record)
@@ -88,6 +94,9 @@ class Seat:
     away: bool = False  # grace ran out: a stand-in bot plays this human's turns
     device: str | None = None  # digest of the device token the person played from (results)
     since: int = 0  # when the person sat down, in the room's order of seatings (host passing)
+    # the digest the last resume replaced, and the time until which it still resumes this seat
+    # while nobody holds it (RoomSettings.token_overlap)
+    previous: tuple[str, float] | None = None
 
     @classmethod
     def bot(cls, index: int, level: str) -> Seat:

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 
 import pytest
+from websockets.asyncio.client import connect
 
 from clients import CardroomClient, CardroomError
 from protocol import messages as m
@@ -55,7 +57,7 @@ async def test_a_failed_resume_is_logged_without_its_token(
 
 
 async def test_a_resume_rotates_the_token_and_the_old_one_stops_working() -> None:
-    async with CardroomServer(make_config()) as srv:
+    async with CardroomServer(make_config(token_overlap=0.0)) as srv:
         async with CardroomClient.connect(srv.url) as ann:
             await ann.create("shithead", seats=2, name="Ann")
             code, first = ann.room or "", ann.token or ""
@@ -72,6 +74,34 @@ async def test_a_resume_rotates_the_token_and_the_old_one_stops_working() -> Non
         # only the digest is kept in memory
         core = srv.manager.rooms[code].core
         assert first not in repr(core.record()) and second not in repr(core.record())
+
+
+async def test_a_lost_answer_to_a_resume_does_not_lock_the_player_out() -> None:
+    """The connection drops before the new token arrives: the old one resumes once more, for a
+    short while and only while nobody holds the seat; then it is void like any other."""
+    async with CardroomServer(make_config(token_overlap=30.0)) as srv:
+        async with CardroomClient.connect(srv.url) as ann:
+            await ann.create("shithead", seats=2, name="Ann")
+            code, first = ann.room or "", ann.token or ""
+        async with connect(srv.url) as lost:  # a resume whose answer is never read
+            await lost.send(json.dumps({"type": "hello", "id": 1, "protocol": 1}))
+            await lost.recv()
+            await lost.send(json.dumps({"type": "resume", "id": 2, "room": code, "token": first}))
+            while json.loads(await lost.recv())["type"] != "joined":
+                pass  # (read here only to know it was handled; the client "lost" it)
+        async with CardroomClient.connect(srv.url) as ann, CardroomClient.connect(srv.url) as b:
+            joined = await ann.resume(code, first)  # the old token, again: the seat is hers
+            assert joined.seat == 0 and joined.token not in (None, first)
+            with pytest.raises(CardroomError) as held:  # while she holds it, it resumes nothing
+                await b.resume(code, first)
+            assert held.value.code == "bad_token"
+            second = joined.token or ""
+        async with CardroomClient.connect(srv.url) as ann:
+            assert (await ann.resume(code, second)).seat == 0  # the current one: rotates again
+        async with CardroomClient.connect(srv.url) as thief:
+            with pytest.raises(CardroomError) as old:  # two resumes back: void
+                await thief.resume(code, first)
+            assert old.value.code == "bad_token"
 
 
 async def test_two_devices_resuming_with_one_token_only_the_first_gets_the_seat() -> None:

@@ -341,6 +341,7 @@ const en = {
   "err.banned": "The host removed you from this room.",
   "err.muted": "The host has muted you in this room.",
   "err.chat_busy": "The chat is busy: wait a moment.",
+  "err.too_many_swaps": "That is enough swapping for this game: say you are ready.",
   "err.bad_contribution": "This deal takes no contribution now.",
   // hints: the server's reason keys (server/bots/reasons.py), filled with their params
   "hint.sh_swap": "swap: put the {card} face up and take the {other} in hand: strong cards belong on the table for the end, low ones are played first",
@@ -736,6 +737,7 @@ const ru = {
   "err.banned": "Хозяин удалил вас из этой комнаты.",
   "err.muted": "Хозяин отключил вам чат в этой комнате.",
   "err.chat_busy": "В чате слишком много сообщений: подождите немного.",
+  "err.too_many_swaps": "В этой партии уже достаточно обменов: нажмите «Готов».",
   "err.bad_contribution": "Эта раздача сейчас не принимает вклад.",
   // hints: the server's reason keys (server/bots/reasons.py), filled with their params
   "hint.sh_swap": "обмен: выложите {card} в открытую и возьмите {other} в руку: сильные карты нужны на столе в конце, слабые играются первыми",
@@ -1131,6 +1133,7 @@ const pt = {
   "err.banned": "O anfitrião removeu-o desta sala.",
   "err.muted": "O anfitrião silenciou-o nesta sala.",
   "err.chat_busy": "O chat está muito ativo: espere um momento.",
+  "err.too_many_swaps": "Já trocou cartas que chegue neste jogo: diga que está pronto.",
   "err.bad_contribution": "Esta distribuição não aceita contribuições agora.",
   // hints: the server's reason keys (server/bots/reasons.py), filled with their params
   "hint.sh_swap": "troque: ponha o {card} virado para cima e leve o {other} para a mão: as cartas fortes ficam na mesa para o fim, as fracas jogam-se primeiro",
@@ -1526,6 +1529,7 @@ const fr = {
   "err.banned": "L’hôte vous a retiré de cette salle.",
   "err.muted": "L’hôte vous a rendu muet dans cette salle.",
   "err.chat_busy": "Le chat est trop actif : patientez un instant.",
+  "err.too_many_swaps": "Assez d’échanges pour cette partie : dites que vous êtes prêt.",
   "err.bad_contribution": "Cette donne n'accepte pas de contribution maintenant.",
   // hints: the server's reason keys (server/bots/reasons.py), filled with their params
   "hint.sh_swap": "échange : posez le {card} face visible et prenez le {other} en main : les cartes fortes servent sur la table à la fin, les faibles se jouent d’abord",
