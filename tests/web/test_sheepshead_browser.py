@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from playwright.sync_api import BrowserContext
+from playwright.sync_api import Error as PlaywrightError
 
 from server.rooms.matches import Match
 from server.rules.base import Action
@@ -76,9 +77,20 @@ def test_a_sheepshead_hand_through_pick_bury_call_tricks_and_result(
         highlighted = cards.evaluate_all("els => els.map(e => e.dataset.card)")
         assert sorted(highlighted) == sorted(legal)
         try:
+            # a card tapped once is raised, not played; tapped again it is played
+            card = cards.first.get_attribute("data-card", timeout=2000)
+            version = page.evaluate("window.cardroom.state.version")
             cards.first.click(timeout=2000)
+            raised = page.locator(f'.me .hand button.card.selected[data-card="{card}"]')
+            raised.wait_for(timeout=2000)
+            assert raised.get_attribute("aria-pressed") == "true"
+            assert page.evaluate("window.cardroom.state.version") == version
+            assert card in page.evaluate("window.cardroom.state.view.hand")
+            raised.click(timeout=2000)
+            page.wait_for_function("(n) => window.cardroom.state.version > n", arg=version)
+            assert card not in page.evaluate("window.cardroom.state.view.hand")
             played += 1
-        except Exception:
+        except PlaywrightError:  # the page moved on under the click: look again
             continue
     assert played == 6
     view = page.evaluate("window.cardroom.state.view")

@@ -8,6 +8,8 @@ import * as replay from "./replay.js";
 import * as sheepshead from "./sheepshead.js";
 import * as shithead from "./shithead.js";
 import { cardText, rankText } from "./cards.js";
+import * as alerts from "./alerts.js";
+import { fitHands, noteState } from "./table.js";
 import { cleanCode, esc, formatSeconds, patch, toast } from "./ui.js";
 
 const GAMES = { shithead, sheepshead };
@@ -281,6 +283,8 @@ function onMessage(msg) {
       const held = new Set([...(msg.view.hand || []), ...((msg.view.seats && app.seat != null && msg.view.seats[app.seat].face_up) || [])]);
       app.sel = app.sel.filter((c) => held.has(c));
       logEvents(msg, prev);
+      noteState(app, render);
+      alerts.onState(app, prev);
       render();
       if (app.resend) {
         const action = app.resend;
@@ -336,11 +340,11 @@ function forget() {
 
 function shell() {
   document.documentElement.lang = lang();
-  document.title = app.room ? `${app.room} · ${t("app.title")}` : t("app.title");
+  document.title = alerts.title(app, app.room ? `${app.room} · ${t("app.title")}` : t("app.title"));
   const langOpts = LANGS.map((l) => `<option value="${l}"${l === lang() ? " selected" : ""}>${LANG_NAMES[l]}</option>`).join("");
   const header = document.getElementById("top");
   // redrawn only when it changes: the language menu keeps focus while the game moves
-  const key = [lang(), app.screen, app.room, app.info && app.info.status, app.info && app.info.hints].join("|");
+  const key = [lang(), app.screen, app.room, app.info && app.info.status, app.info && app.info.hints, alerts.muted()].join("|");
   const inRoom = app.screen === "room";
   if (header.dataset.drawn === key) return drawNet();
   header.dataset.drawn = key;
@@ -348,6 +352,7 @@ function shell() {
     ? `<span class="roomcode" title="${esc(t("home.code"))}">${esc(app.room)}</span>` +
       (app.info ? `<span class="status">${esc(t("status." + app.info.status))}</span>` : "") +
       (app.info && app.info.hints ? `<span class="badge gold hints-on">${esc(t("table.hintsOn"))}</span>` : "") +
+      alerts.muteButton() +
       `<span id="turn-timer" class="timer" role="timer" aria-live="off"></span>`
     : "";
   header.innerHTML =
@@ -385,6 +390,7 @@ function render() {
   } else if (app.state && app.info.status !== "lobby") {
     patch(area, GAMES[app.state.view.game].render(app));
     markHint(area);
+    fitHands(area);
     drawLog();
   } else {
     patch(area, lobby.render(app));
@@ -670,6 +676,10 @@ async function onClick(e) {
     case "hint":
       app.askHint();
       return;
+    case "mute":
+      alerts.toggleMute();
+      render();
+      return;
     case "hint-use":
       if (app.hint && app.state && app.hint.version === app.state.version) app.act(app.hint.action);
       return;
@@ -932,6 +942,11 @@ function start() {
   render();
   app.net.start();
   setInterval(tick, 250);
+  alerts.start(app, render);
+  window.addEventListener("resize", () => {
+    const area = document.getElementById("area");
+    if (area && app.screen === "room") fitHands(area);
+  });
   window.cardroom = app; // for tests and the curious: the client's state
 }
 

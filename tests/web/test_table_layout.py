@@ -1,0 +1,197 @@
+"""The table on a 375 x 667 phone and a 1280 x 800 desktop, in both games, through every phase:
+the felt, the hand and the buttons fit in the viewport without scrolling, the seats sit in
+clockwise play order from the viewer, and the cards grow with the space. Screenshots of every
+phase at both sizes go to build/screenshots/table/ (look at them)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from typing import Any
+
+from playwright.sync_api import BrowserContext, Page
+
+from tests.web.conftest import SCREENSHOTS, LiveServer, create_room, wait_turn, watch_errors
+from tests.web.test_sheepshead_browser import scripted_deal
+
+PHONE = {"width": 375, "height": 667}
+DESKTOP = {"width": 1280, "height": 800}
+SHOTS = SCREENSHOTS / "table" / os.environ.get("CARDROOM_SHOTS", "after")
+
+# What must be inside the viewport at scroll 0: the felt's seats and middle, the hand, the
+# buttons, the result and its "next" button; and nothing wider than the screen.
+FIT_JS = """() => {
+  const W = innerWidth, H = innerHeight;
+  const out = [];
+  let bottom = 0;
+  if (document.documentElement.scrollWidth > W) {
+    const wide = [...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > W + 0.5)
+      .map(e => e.tagName + "." + e.className).slice(0, 3);
+    out.push("page wider by " + (document.documentElement.scrollWidth - W) + ": " + wide.join(", "));
+  }
+  const sel = ".felt .seatbox, .felt .center, .felt .me .hand .card, .felt .me .tablecards .card, " +
+    ".felt .actions button, .felt .result, .felt .result .btn, .felt .prompt";
+  for (const el of document.querySelectorAll(sel)) {
+    const r = el.getBoundingClientRect();
+    if (!r.width && !r.height) continue;
+    const name = el.className.split(" ")[0] + (el.dataset.card ? ":" + el.dataset.card : "") +
+      (el.dataset.act ? "[" + el.dataset.act + "]" : "");
+    bottom = Math.max(bottom, r.bottom);
+    if (r.bottom > H + 0.5) out.push(name + " bottom " + Math.round(r.bottom) + " > " + H);
+    if (r.right > W + 0.5 || r.left < -0.5) out.push(name + " outside x " + Math.round(r.left) + ".." + Math.round(r.right));
+  }
+  return [out, Math.round(bottom)];
+}"""
+
+# The opponents' seat numbers left to right as drawn (by the middle of each box)
+SEATS_JS = """() => [...document.querySelectorAll('.felt .seatbox')]
+  .map(e => [e.getBoundingClientRect(), Number(e.dataset.seat)])
+  .sort((a, b) => (a[0].left + a[0].width / 2) - (b[0].left + b[0].width / 2))
+  .map(p => p[1])"""
+
+
+class Phases:
+    """Walks a page through phases: at each, both sizes are measured and photographed."""
+
+    def __init__(self, page: Page, game: str) -> None:
+        self.page = page
+        self.game = game
+        self.misfits: dict[str, list[str]] = {}
+        self.card_widths: dict[str, tuple[float, float]] = {}
+        self.bottoms: dict[str, int] = {}
+
+    def at(self, phase: str) -> None:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        widths = []
+        for size in (DESKTOP, PHONE):  # the phone last: the game goes on at that size
+            self.page.set_viewport_size(size)
+            self.page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            self.page.evaluate("() => window.scrollTo(0, 0)")
+            name = f"{self.game}-{phase}-{size['width']}"
+            self.page.screenshot(path=str(SHOTS / f"{name}.png"))
+            bad, bottom = self.page.evaluate(FIT_JS)
+            self.bottoms[name] = bottom
+            if bad and size is PHONE:
+                self.misfits[name] = bad
+            widths.append(
+                self.page.evaluate(
+                    "() => { const c = document.querySelector('.felt .me .hand .card');"
+                    " return c ? c.getBoundingClientRect().width : 0; }"
+                )
+            )
+        self.card_widths[phase] = (widths[1], widths[0])
+
+    def order(self, phase: str, want: list[int]) -> None:
+        got = self.page.evaluate(SEATS_JS)
+        if got != want:
+            self.misfits[f"{self.game}-{phase}-order"] = [f"seats left to right {got}, want {want}"]
+
+    def check(self) -> None:
+        # the figures for the notes: how far down the table reaches, how wide a hand card is
+        figures = {"bottom": self.bottoms, "hand_card_width": self.card_widths}
+        (SHOTS / f"{self.game}-figures.json").write_text(json.dumps(figures, indent=1))
+        assert not self.misfits, self.misfits
+
+
+def act_first(page: Page) -> None:
+    """Do the page's first legal action through the client (fast: the layout is under test),
+    and wait until the state it made is on screen."""
+    version = page.evaluate(
+        """() => { const app = window.cardroom, a = app.state.view.legal[0];
+                   if (a) app.act(a); return app.state.version; }"""
+    )
+    page.wait_for_function(
+        "(n) => window.cardroom.state.version > n && !window.cardroom.acting", arg=version
+    )
+
+
+def my_turn(page: Page, timeout: float = 20_000) -> str:
+    return wait_turn(page, timeout=timeout)
+
+
+def view(page: Page) -> Any:
+    return page.evaluate("window.cardroom.state.view")
+
+
+def test_sheepshead_fits_a_phone_in_every_phase_and_seats_go_clockwise(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    seed, bury = scripted_deal()
+    page = new_context(viewport=PHONE).new_page()
+    errors = watch_errors(page)
+    code = create_room(page, live.base, "Sam", "sheepshead")
+
+    def set_seed() -> None:
+        live.server.manager.rooms[code].core.seed = seed
+
+    live.call(set_seed)
+    page.click('[data-act="host"][data-op="start"]')
+    phases = Phases(page, "sheepshead")
+    page.wait_for_selector('[data-act="pick"]')
+    # rule SS-3.1 / SS-5.1: play goes clockwise, seat 1 at seat 0's left: drawn left to right
+    # from the viewer's left, the seats after me in play order
+    phases.order("pick", [1, 2, 3, 4])
+    phases.at("pick")
+    page.click('[data-act="pick"]')
+    page.wait_for_selector('[data-act="bury"]')
+    phases.at("bury")
+    for card in bury:
+        page.click(f'.me .hand button.card[data-card="{card}"]')
+    phases.at("bury-chosen")
+    page.click('[data-act="bury"]:not([disabled])')
+    page.wait_for_selector('[data-act="call"]')
+    phases.at("call")
+    page.click('[data-act="call"]')
+    shot_trick = shot_later = False
+    while True:
+        what = my_turn(page)
+        if what == "over":
+            break
+        v = view(page)
+        if v["phase"] == "play" and v["trick"]["cards"] and not shot_trick:
+            phases.at("trick")
+            shot_trick = True
+        elif v["phase"] == "play" and len(v["tricks"]) >= 3 and not shot_later:
+            phases.at("later-trick")
+            shot_later = True
+        act_first(page)
+    page.wait_for_selector('.result [data-op="next_game"]')
+    phases.at("result")
+    phases.check()
+    assert not errors, errors
+
+
+def test_shithead_fits_a_phone_in_every_phase_and_seats_go_clockwise(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    page = new_context(viewport=PHONE).new_page()
+    errors = watch_errors(page)
+    create_room(page, live.base, "Ann", "shithead", seats=5)
+    page.click('[data-act="host"][data-op="start"]')
+    phases = Phases(page, "shithead")
+    assert wait_turn(page) == "ready"
+    # rule SH-4.1: play goes clockwise; the seats after mine, from my left
+    phases.order("swap", [1, 2, 3, 4])
+    phases.at("swap")
+    page.click(".me .hand button.card.playable")
+    phases.at("swap-chosen")
+    page.click('[data-act="ready"]')
+    shot_play = shot_big = False
+    for _ in range(400):
+        what = my_turn(page, timeout=20_000)
+        if what == "over":
+            break
+        v = view(page)
+        if v["phase"] == "play" and v["pile"] and not shot_play:
+            phases.at("play")
+            shot_play = True
+        if len(v["hand"] or []) >= 10 and not shot_big:
+            phases.at("big-hand")
+            shot_big = True
+        # play the highest card: pick-ups happen, and hands grow
+        act_first(page)
+    page.wait_for_selector(".result")
+    phases.at("result")
+    phases.check()
+    assert not errors, errors
