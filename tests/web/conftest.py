@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Position, sync_playwright
 
 from server.net.server import CardroomServer, ServerConfig
 from server.rooms.seats import RoomSettings
@@ -175,6 +175,10 @@ def can_act(page: Page) -> str | None:
     return str(what) if what else None
 
 
+# Where a finger taps a card: its corner index, the part that shows when a long hand overlaps.
+CORNER: Position = {"x": 8, "y": 14}
+
+
 def shithead_click_turn(page: Page) -> str:
     """Play one Shithead turn with the mouse: the first highlighted card(s), else pick up."""
     what = wait_turn(page)
@@ -184,11 +188,12 @@ def shithead_click_turn(page: Page) -> str:
         elif what == "play":
             first = page.locator('#area button.card.playable[data-act="card"]').first
             code = first.get_attribute("data-card", timeout=2000)
-            first.click(timeout=2000)
+            first.click(timeout=2000, position=CORNER)
             # the other cards of its rank that may go with it: choose them too
             sets = page.evaluate("window.cardroom.state.view.play_sets")
             for other in [c for c in next((s for s in sets if code in s), []) if c != code]:
-                page.click(f'#area button.card.playable[data-card="{other}"]', timeout=2000)
+                other_card = f'#area button.card.playable[data-card="{other}"]'
+                page.click(other_card, timeout=2000, position=CORNER)
             play = page.locator('[data-act="play"]:not([disabled])')
             if play.count():  # in the give-up mode the card itself was the move
                 play.click(timeout=2000)

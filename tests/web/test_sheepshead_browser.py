@@ -78,7 +78,7 @@ def test_a_sheepshead_hand_through_pick_bury_call_tricks_and_result(
         assert sorted(highlighted) == sorted(legal)
         try:
             # a card tapped once is raised, not played; tapped again it is played
-            card = cards.first.get_attribute("data-card", timeout=2000)
+            card = str(cards.first.get_attribute("data-card", timeout=2000))
             version = page.evaluate("window.cardroom.state.version")
             cards.first.click(timeout=2000)
             raised = page.locator(f'.me .hand button.card.selected[data-card="{card}"]')

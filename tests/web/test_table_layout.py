@@ -10,13 +10,14 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import BrowserContext, Page, ViewportSize
 
 from tests.web.conftest import SCREENSHOTS, LiveServer, create_room, wait_turn, watch_errors
 from tests.web.test_sheepshead_browser import scripted_deal
 
-PHONE = {"width": 375, "height": 667}
-DESKTOP = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 375, "height": 667}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+BIG: ViewportSize = {"width": 1920, "height": 1080}
 SHOTS = SCREENSHOTS / "table" / os.environ.get("CARDROOM_SHOTS", "after")
 
 # What must be inside the viewport at scroll 0: the felt's seats and middle, the hand, the
@@ -26,12 +27,15 @@ FIT_JS = """() => {
   const out = [];
   let bottom = 0;
   if (document.documentElement.scrollWidth > W) {
-    const wide = [...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > W + 0.5)
+    const wide = [...document.querySelectorAll("body *")]
+      .filter(e => e.getBoundingClientRect().right > W + 0.5)
       .map(e => e.tagName + "." + e.className).slice(0, 3);
-    out.push("page wider by " + (document.documentElement.scrollWidth - W) + ": " + wide.join(", "));
+    const by = document.documentElement.scrollWidth - W;
+    out.push("page wider by " + by + ": " + wide.join(", "));
   }
-  const sel = ".felt .seatbox, .felt .center, .felt .me .hand .card, .felt .me .tablecards .card, " +
-    ".felt .actions button, .felt .result, .felt .result .btn, .felt .prompt";
+  const sel = ".felt .seatbox, .felt .center, .felt .me .hand .card, " +
+    ".felt .me .tablecards .card, .felt .actions button, .felt .result, .felt .result .btn, " +
+    ".felt .prompt";
   for (const el of document.querySelectorAll(sel)) {
     const r = el.getBoundingClientRect();
     if (!r.width && !r.height) continue;
@@ -39,10 +43,15 @@ FIT_JS = """() => {
       (el.dataset.act ? "[" + el.dataset.act + "]" : "");
     bottom = Math.max(bottom, r.bottom);
     if (r.bottom > H + 0.5) out.push(name + " bottom " + Math.round(r.bottom) + " > " + H);
-    if (r.right > W + 0.5 || r.left < -0.5) out.push(name + " outside x " + Math.round(r.left) + ".." + Math.round(r.right));
+    if (r.right > W + 0.5 || r.left < -0.5) {
+      out.push(name + " outside x " + Math.round(r.left) + ".." + Math.round(r.right));
+    }
   }
   return [out, Math.round(bottom)];
 }"""
+
+# two frames drawn: the layout (and fitHands after a resize) has settled
+FRAMES_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
 # The opponents' seat numbers left to right as drawn (by the middle of each box)
 SEATS_JS = """() => [...document.querySelectorAll('.felt .seatbox')]
@@ -66,13 +75,13 @@ class Phases:
         widths = []
         for size in (DESKTOP, PHONE):  # the phone last: the game goes on at that size
             self.page.set_viewport_size(size)
-            self.page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            self.page.evaluate(FRAMES_JS)
             self.page.evaluate("() => window.scrollTo(0, 0)")
             name = f"{self.game}-{phase}-{size['width']}"
             self.page.screenshot(path=str(SHOTS / f"{name}.png"))
             bad, bottom = self.page.evaluate(FIT_JS)
             self.bottoms[name] = bottom
-            if bad and size is PHONE:
+            if bad:
                 self.misfits[name] = bad
             widths.append(
                 self.page.evaluate(
@@ -94,12 +103,14 @@ class Phases:
         assert not self.misfits, self.misfits
 
 
-def act_first(page: Page) -> None:
-    """Do the page's first legal action through the client (fast: the layout is under test),
-    and wait until the state it made is on screen."""
+def act_first(page: Page, prefer: str | None = None) -> None:
+    """Do the page's first legal action (of kind ``prefer`` if there is one) through the client
+    (fast: the layout is under test), and wait until the state it made is on screen."""
     version = page.evaluate(
-        """() => { const app = window.cardroom, a = app.state.view.legal[0];
-                   if (a) app.act(a); return app.state.version; }"""
+        """(prefer) => { const app = window.cardroom, legal = app.state.view.legal;
+                   const a = legal.find(x => x.kind === prefer) || legal[0];
+                   if (a) app.act(a); return app.state.version; }""",
+        prefer,
     )
     page.wait_for_function(
         "(n) => window.cardroom.state.version > n && !window.cardroom.acting", arg=version
@@ -174,6 +185,14 @@ def test_shithead_fits_a_phone_in_every_phase_and_seats_go_clockwise(
     # rule SH-4.1: play goes clockwise; the seats after mine, from my left
     phases.order("swap", [1, 2, 3, 4])
     phases.at("swap")
+    # on a bigger screen the cards grow with it
+    hand_card = "() => document.querySelector('.me .hand .card').getBoundingClientRect().width"
+    widths = []
+    for size in (PHONE, DESKTOP, BIG):
+        page.set_viewport_size(size)
+        widths.append(page.evaluate(hand_card))
+    assert widths[0] < widths[1] < widths[2], widths
+    page.set_viewport_size(PHONE)
     page.click(".me .hand button.card.playable")
     phases.at("swap-chosen")
     page.click('[data-act="ready"]')
@@ -186,11 +205,12 @@ def test_shithead_fits_a_phone_in_every_phase_and_seats_go_clockwise(
         if v["phase"] == "play" and v["pile"] and not shot_play:
             phases.at("play")
             shot_play = True
-        if len(v["hand"] or []) >= 10 and not shot_big:
+        if len(v["hand"] or []) >= 16 and not shot_big:
             phases.at("big-hand")
             shot_big = True
-        # play the highest card: pick-ups happen, and hands grow
-        act_first(page)
+        # pick up whenever it is allowed until the hand is big (two rows on a phone), then play
+        act_first(page, prefer="pickup" if not shot_big else None)
+    assert shot_big, "the hand never grew to 16 cards"
     page.wait_for_selector(".result")
     phases.at("result")
     phases.check()

@@ -108,8 +108,8 @@ function opponentHTML(app, seat, seats) {
   return (
     `<section class="seatbox ${spotClass(seats, seat)}${turn ? " turn" : ""}${s.out ? " done" : ""}${flash(app, seat)}" data-seat="${seat}" aria-label="${esc(nm)}">` +
     `<header><span class="who">${esc(nm)}</span>${badges(app, seat)}</header>` +
-    `<div class="row">${countHTML(s.hand_count, t("table.handCount", { name: nm, n: s.hand_count }))}${tableCardsHTML(s, "s")}</div>` +
-    known +
+    // a seat that is out holds nothing: its name and place are enough
+    (s.out ? "" : `<div class="row">${countHTML(s.hand_count, t("table.handCount", { name: nm, n: s.hand_count }))}${tableCardsHTML(s, "s")}</div>` + known) +
     `</section>`
   );
 }

@@ -36,16 +36,22 @@ export function dealerChip() {
 // ------------------------------------------------------------------ hands in one row
 
 // After every draw: a hand wider than its place overlaps its cards so that it stays on one
-// row while each card shows at least its corner; past that it wraps. (A margin set through
-// the CSSOM: the page's CSP forbids style attributes, not this.)
+// row while each card shows at least its corner; past that it wraps, each lower row laid over
+// the one above it up to its corners (a big pick-up stays in view). (A margin set through the
+// CSSOM: the page's CSP forbids style attributes, not this.)
 export function fitHands(root) {
   for (const hand of root.querySelectorAll(".hand")) {
     const cards = [...hand.querySelectorAll(":scope > .card")];
+    for (const c of cards) c.classList.remove("lower", "row-start");
     if (cards.length < 2) {
       hand.style.removeProperty("--overlap");
       continue;
     }
-    const width = hand.clientWidth - 8;
+    // the room it has: beside the cards on the table (Shithead) or the whole row
+    const row = hand.parentElement;
+    const beside = row.classList.contains("mine") && !row.classList.contains("wide");
+    const table = beside ? row.querySelector(".tablecards") : null;
+    const width = (beside ? row.clientWidth - (table ? table.offsetWidth + 12 : 0) : hand.clientWidth) - 8;
     const cw = cards[0].offsetWidth;
     const gap = 4;
     const need = cards.length * cw + (cards.length - 1) * gap;
@@ -56,6 +62,18 @@ export function fitHands(root) {
     // the step from one card to the next, at least 42% of a card (its index stays readable)
     const step = Math.max((width - cw) / (cards.length - 1), cw * 0.42);
     hand.style.setProperty("--overlap", Math.floor(step - cw) + "px");
+    let top = cards[0].offsetTop;
+    for (const c of cards) {
+      if (c.offsetTop > top + 2) {
+        top = c.offsetTop;
+        c.classList.add("row-start");
+      }
+    }
+    let lower = false;
+    for (const c of cards) {
+      lower = lower || c.classList.contains("row-start");
+      if (lower) c.classList.add("lower");
+    }
   }
 }
 

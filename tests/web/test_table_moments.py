@@ -1,0 +1,156 @@
+"""The moments at the table: a card tapped once is raised and not played (tapped again it is),
+the last Sheepshead trick opened after the next one started, the "your turn" sound unless
+muted (the mute remembered), and "your turn" in the title of a tab in the background."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from playwright.sync_api import BrowserContext, Page
+
+from tests.web.conftest import CORNER, LiveServer, create_room, wait_turn, watch_errors
+from tests.web.test_table_layout import PHONE, act_first
+
+# The page's sounds, heard through the audio calls: every oscillator started, by frequency;
+# and a tab that can be sent to the background (document.hidden) by the test.
+AUDIO_SPY = """
+(() => {
+  window.__tones = [];
+  const Real = window.AudioContext;
+  window.AudioContext = class extends Real {
+    createOscillator() {
+      const osc = super.createOscillator();
+      const start = osc.start.bind(osc);
+      osc.start = (...a) => { window.__tones.push(osc.frequency.value); return start(...a); };
+      return osc;
+    }
+  };
+  window.__hidden = false;
+  Object.defineProperty(Document.prototype, "hidden", {
+    configurable: true, get: () => window.__hidden });
+  Object.defineProperty(Document.prototype, "visibilityState", {
+    configurable: true, get: () => (window.__hidden ? "hidden" : "visible") });
+})();
+"""
+# the tab sent to the background (true) or brought back (false)
+BACKGROUND_JS = """(hidden) => {
+  window.__hidden = hidden;
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+TURN_TONE = 880  # the last tone of the "your turn" cue (js/alerts.js)
+
+
+def watch_console(page: Page) -> list[str]:
+    """Console errors and failed or refused requests of the page (a test asserts none)."""
+    bad: list[str] = []
+    page.on("console", lambda m: bad.append(m.text) if m.type == "error" else None)
+    page.on("requestfailed", lambda r: bad.append(f"failed: {r.url}"))
+    page.on("response", lambda r: bad.append(f"{r.status}: {r.url}") if r.status >= 400 else None)
+    return bad
+
+
+def test_a_shithead_card_tapped_once_is_raised_and_not_played(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    page = new_context(viewport=PHONE).new_page()
+    errors = watch_errors(page)
+    console = watch_console(page)
+    create_room(page, live.base, "Ann", "shithead", seats=2)
+    page.click('[data-act="host"][data-op="start"]')
+    assert wait_turn(page) == "ready"
+    page.click('[data-act="ready"]')
+    while (what := wait_turn(page)) != "play":
+        assert what != "over"
+        act_first(page)
+    card = page.get_attribute('.me button.card.playable[data-act="card"]', "data-card")
+    version = page.evaluate("window.cardroom.state.version")
+    page.click(f'.me button.card[data-card="{card}"]', position=CORNER)
+    raised = page.locator(f'.me button.card.selected[data-card="{card}"]')
+    raised.wait_for()
+    assert raised.get_attribute("aria-pressed") == "true"
+    assert page.is_enabled('[data-act="play"]')
+    # nothing was sent: the same state, the card still mine
+    page.wait_for_timeout(150)
+    assert page.evaluate("window.cardroom.state.version") == version
+    assert card in page.evaluate("window.cardroom.state.view.hand")
+    raised.click(position=CORNER)  # tapped again: played
+    page.wait_for_function("(n) => window.cardroom.state.version > n", arg=version)
+    assert card not in page.evaluate("window.cardroom.state.view.hand")
+    assert not errors and not console, (errors, console)
+
+
+def test_the_last_sheepshead_trick_can_be_opened_after_the_next_one_started(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    for viewport in (PHONE, {"width": 1280, "height": 800}):
+        page = new_context(viewport=viewport).new_page()
+        errors = watch_errors(page)
+        console = watch_console(page)
+        create_room(page, live.base, "Sam", "sheepshead")
+        page.click('[data-act="host"][data-op="start"]')
+        # play on (the first legal move) until a trick is done and the next one led to us
+        while True:
+            assert wait_turn(page, timeout=20_000) != "over", "no second trick led to us"
+            v = page.evaluate("window.cardroom.state.view")
+            if v["phase"] == "play" and v["tricks"] and v["trick"]["cards"]:
+                break
+            act_first(page)
+        last = v["tricks"][-1]
+        now = [p["card"] for p in v["trick"]["cards"]]
+        shown = (
+            "() => [...document.querySelectorAll('.trick .plays .card')].map(c => c.dataset.card)"
+        )
+        # the held trick gives way to the one being played
+        same = f"(want) => JSON.stringify(({shown})()) === JSON.stringify(want)"
+        page.wait_for_function(same, arg=now)
+        page.click('[data-act="last-trick"]')
+        page.wait_for_selector('.trick.opened [data-act="last-trick"][aria-pressed="true"]')
+        assert page.evaluate(shown) == [p["card"] for p in last["cards"]]
+        winner = page.evaluate(f"window.cardroom.nameOf({last['winner']})")
+        assert winner in page.inner_text(".trick .lbl")
+        # its winner's card is marked, and it is still my turn (the view blocks nothing)
+        assert page.get_attribute(".trick .play.won", "data-seat") == str(last["winner"])
+        assert page.locator('.me button.card.playable[data-act="card"]').count() > 0
+        page.click('[data-act="last-trick"]')
+        page.wait_for_selector('.trick:not(.opened) [data-act="last-trick"][aria-pressed="false"]')
+        assert page.evaluate(shown) == now
+        assert not errors and not console, (errors, console)
+        page.close()
+
+
+def test_your_turn_sounds_unless_muted_and_shows_in_a_background_tab_title(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    ctx = new_context(viewport=PHONE)
+    ctx.add_init_script(AUDIO_SPY)
+    page = ctx.new_page()
+    errors = watch_errors(page)
+    console = watch_console(page)
+    create_room(page, live.base, "Ann", "shithead", seats=2)
+    page.click('[data-act="host"][data-op="start"]')
+    assert wait_turn(page) == "ready"
+    # the swap phase: my turn, and its sound
+    page.wait_for_function(f"() => window.__tones.includes({TURN_TONE})")
+    assert "Your turn" not in page.title()  # the tab is in front
+    page.evaluate(BACKGROUND_JS, True)
+    page.wait_for_function("() => document.title.startsWith('● Your turn')")
+    page.evaluate(BACKGROUND_JS, False)
+    page.wait_for_function("() => !document.title.includes('Your turn')")
+
+    # muted: remembered across a reload, and no sound at all on the next turn
+    page.click('[data-act="mute"]')
+    page.wait_for_selector('[data-act="mute"][aria-pressed="true"]')
+    page.reload()
+    page.wait_for_selector('[data-act="mute"][aria-pressed="true"]')
+    assert wait_turn(page) == "ready"
+    page.click('[data-act="ready"]')  # a tap: the page could make sound from now on
+    while (what := wait_turn(page)) != "play":
+        assert what != "over"
+        act_first(page)
+    assert page.evaluate("window.__tones") == []
+    # and back on: the next turn sounds again
+    page.click('[data-act="mute"]')
+    page.wait_for_selector('[data-act="mute"][aria-pressed="false"]')
+    act_first(page)  # my card, then the bot's: each one heard
+    page.wait_for_function("() => window.__tones.length > 0")
+    assert not errors and not console, (errors, console)
