@@ -37,6 +37,7 @@ BACKGROUND_JS = """(hidden) => {
   window.__hidden = hidden;
   document.dispatchEvent(new Event("visibilitychange"));
 }"""
+TRICK_HOLD_MS = 1600  # a won trick stays in the middle this long (js/table.js)
 TURN_TONE = 880  # the last tone of the "your turn" cue (js/alerts.js)
 
 
@@ -154,3 +155,30 @@ def test_your_turn_sounds_unless_muted_and_shows_in_a_background_tab_title(
     act_first(page)  # my card, then the bot's: each one heard
     page.wait_for_function("() => window.__tones.length > 0")
     assert not errors and not console, (errors, console)
+
+
+def test_cards_travel_from_their_seat_unless_the_system_asks_for_reduced_motion(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    moves = {}
+    for motion in ("no-preference", "reduce"):
+        page = new_context(viewport=PHONE, reduced_motion=motion).new_page()
+        errors = watch_errors(page)
+        create_room(page, live.base, "Sam", "sheepshead")
+        page.click('[data-act="host"][data-op="start"]')
+        # play on until a trick was won and the next one led to us
+        while True:
+            assert wait_turn(page, timeout=20_000) != "over"
+            v = page.evaluate("window.cardroom.state.view")
+            if v["phase"] == "play" and v["tricks"] and v["trick"]["cards"]:
+                break
+            act_first(page)
+        # the trick won is held a moment (swept to its winner just before), then gives way
+        page.wait_for_selector(".trick:not(.last) .plays .card", timeout=TRICK_HOLD_MS + 2000)
+        moves[motion] = page.evaluate("import('/js/motion.js').then(m => ({...m.stats}))")
+        # the hand stays playable through every move
+        assert page.locator('.me button.card.playable[data-act="card"]').count() > 0
+        assert not errors, errors
+        page.close()
+    assert moves["no-preference"]["travels"] >= 4 and moves["no-preference"]["sweeps"] >= 4
+    assert moves["reduce"] == {"travels": 0, "sweeps": 0}

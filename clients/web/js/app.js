@@ -9,6 +9,7 @@ import * as sheepshead from "./sheepshead.js";
 import * as shithead from "./shithead.js";
 import { cardText, rankText } from "./cards.js";
 import * as alerts from "./alerts.js";
+import { afterDraw } from "./motion.js";
 import { fitHands, noteState } from "./table.js";
 import { cleanCode, esc, formatSeconds, patch, toast } from "./ui.js";
 
@@ -391,6 +392,7 @@ function render() {
     patch(area, GAMES[app.state.view.game].render(app));
     markHint(area);
     fitHands(area);
+    afterDraw(app, area);
     drawLog();
   } else {
     patch(area, lobby.render(app));

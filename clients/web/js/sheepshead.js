@@ -99,13 +99,16 @@ function trickHTML(app, seats) {
   }
   const fresh = new Set();
   for (const e of app.events) if (e.kind === "played") fresh.add(e.seat);
+  // a card played now comes in, also the one that completes a trick (not a held trick's)
+  const justWon = app.events.some((e) => e.kind === "trick");
+  const arriving = (seat) => fresh.has(seat) && (!last || (justWon && !shownTrick.opened));
   const winner = last ? done.winner : null;
   const plays = cards
     .map((p) => {
       const face =
         p.card == null
           ? backHTML({ size: "m", label: t("ss.unknownCard") })
-          : cardHTML(p.card, { size: "m", extra: fresh.has(p.seat) && !last ? "enter" : "" });
+          : cardHTML(p.card, { size: "m", extra: arriving(p.seat) ? "enter" : "" });
       const lead = last ? p.seat === done.leader : p.seat === v.trick.leader;
       return (
         `<figure class="play ${spotClass(seats, p.seat)}${p.seat === winner ? " won" : ""}${lead ? " led" : ""}" data-seat="${p.seat}">` +

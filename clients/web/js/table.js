@@ -3,6 +3,7 @@
 // read left to right the arc is the order the others play after you. Also: hands squeezed to
 // one row, the finished trick held in view a moment, and the last trick opened on demand.
 import { t } from "./i18n.js";
+import { SWEEP_LEAD_MS, sweep } from "./motion.js";
 import { esc } from "./ui.js";
 
 // The other seats from the viewer's left, clockwise (a spectator sees seat 0 at the bottom).
@@ -83,7 +84,7 @@ export function fitHands(root) {
 // leads again at once; input is never held up by it.
 export const TRICK_HOLD_MS = 1600;
 
-const held = { trick: null, until: 0, timer: null, lastOpen: false, count: 0 };
+const held = { trick: null, until: 0, timer: null, sweepTimer: null, lastOpen: false, count: 0 };
 
 // Called with every state: a trick just won is held in view for a moment; a new trick won
 // closes the last-trick view (it would show an older one).
@@ -98,7 +99,11 @@ export function noteState(app, redraw) {
     held.until = Date.now() + TRICK_HOLD_MS;
     held.lastOpen = false;
     clearTimeout(held.timer);
+    clearTimeout(held.sweepTimer);
     held.timer = setTimeout(redraw, TRICK_HOLD_MS + 20);
+    // just before it goes, the trick sweeps to its winner
+    const winner = held.trick.winner;
+    held.sweepTimer = setTimeout(() => sweep(document.getElementById("area"), winner, app.seat), TRICK_HOLD_MS - SWEEP_LEAD_MS);
   }
   held.count = count;
 }
