@@ -147,6 +147,14 @@ def test_sheepshead_fits_a_phone_in_every_phase_and_seats_go_clockwise(
     page.click('[data-act="pick"]')
     page.wait_for_selector('[data-act="bury"]')
     phases.at("bury")
+    # the two cards of the blind are marked in the hand and named; nothing is buried yet
+    blind = view(page)["blind"]
+    marked = page.eval_on_selector_all(
+        ".me .hand .from-blind", "els => els.map(e => e.dataset.card)"
+    )
+    assert sorted(marked) == sorted(blind) and len(blind) == 2
+    assert "From the blind" in page.inner_text(".info")
+    assert "Buried" not in page.inner_text(".info")
     for card in bury:
         page.click(f'.me .hand button.card[data-card="{card}"]')
     phases.at("bury-chosen")

@@ -144,7 +144,9 @@ function infoLine(app) {
     parts.push(t("ss.handOf", { n: Math.min(app.info.games_played + (v.phase === "over" ? 0 : 1), app.info.match_length), total: app.info.match_length }));
   }
   const secret = [];
-  if (v.phase !== "over" && v.buried) secret.push(`${esc(t("ss.buried"))}: ${v.buried.map((c) => cardHTML(c, { size: "xs" })).join("")}`);
+  // the blind just picked up, named while burying (the cards are also marked in the hand)
+  if (v.phase === "bury" && v.blind && v.blind.length) secret.push(`${esc(t("ss.blindWas"))}: ${v.blind.map((c) => cardHTML(c, { size: "xs" })).join("")}`);
+  if (v.phase !== "over" && v.buried && v.buried.length) secret.push(`${esc(t("ss.buried"))}: ${v.buried.map((c) => cardHTML(c, { size: "xs" })).join("")}`);
   if (v.phase !== "over" && v.unknown_card) secret.push(`${esc(t("ss.unknownCard"))}: ${cardHTML(v.unknown_card, { size: "xs" })}`);
   const sep = parts.length && secret.length ? " · " : " ";
   return `<p class="info">${esc(parts.join(" · "))}${secret.length ? `${sep}<span class="secret">${secret.join(" ")}</span>` : ""}</p>`;
@@ -195,7 +197,12 @@ export function resultHTML(app) {
     head = t(won ? "ss.pickerWins" : "ss.defendersWin", { name: name(app, r.picker) });
   }
   const lines = [];
-  if (!r.leaster) {
+  if (r.leaster) {
+    // why a player with the fewest points may not have won (rule SS-8.2)
+    lines.push(t("ss.leasterRule"));
+    const none = r.seat_tricks ? r.seat_tricks.map((n, s) => (n === 0 ? name(app, s) : null)).filter(Boolean) : [];
+    if (none.length) lines.push(t("ss.noTrick", { names: none.join(", ") }));
+  } else {
     lines.push(t("ss.sides", { picker: r.picker_points, defenders: r.defender_points, pt: r.picker_tricks, dt: r.defender_tricks }));
     if (r.partner != null && !r.alone) lines.push(t("ss.partnerWas", { name: name(app, r.partner) }));
     if (r.alone) lines.push(t("ss.calledAlone", { name: name(app, r.picker) }));
@@ -229,7 +236,10 @@ export function render(app) {
     myArea = opponentHTML(app, 0, others); // a spectator: seat 0 at the bottom
   } else if (!over) {
     const hand = shown(v.hand || [])
-      .map((c) => cardHTML(c, { size: "l", zone: "hand", key: "hand:" + c, ...cardState(app, o, c) }))
+      .map((c) => {
+        const fromBlind = v.phase === "bury" && (v.blind || []).includes(c);
+        return cardHTML(c, { size: "l", zone: "hand", key: "hand:" + c, ...cardState(app, o, c), ...(fromBlind ? { extra: "from-blind" } : {}) });
+      })
       .join("");
     const turn = v.to_act.includes(me) && v.phase !== "over";
     myArea =

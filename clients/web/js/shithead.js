@@ -172,7 +172,7 @@ function prompt(app, o) {
   if (app.mode === "giveup") return t("sh.giveUpHint");
   if (o.flips.length) return t("sh.flipHint");
   if (!o.sets.length && o.pickups.length) return t("sh.mustPickup");
-  return t("sh.playHint");
+  return t(o.pickups.length ? "sh.playHint" : "sh.playHintEmpty"); // an empty pile: nothing to pick up
 }
 
 function actionsHTML(app, o) {
