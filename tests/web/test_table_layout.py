@@ -10,11 +10,13 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from playwright.sync_api import BrowserContext, Page, ViewportSize
 
 from tests.web.conftest import SCREENSHOTS, LiveServer, create_room, wait_turn, watch_errors
 from tests.web.test_sheepshead_browser import scripted_deal
 
+LANGS = ["en", "ru", "pt", "fr"]
 PHONE: ViewportSize = {"width": 375, "height": 667}
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 BIG: ViewportSize = {"width": 1920, "height": 1080}
@@ -63,9 +65,9 @@ SEATS_JS = """() => [...document.querySelectorAll('.felt .seatbox')]
 class Phases:
     """Walks a page through phases: at each, both sizes are measured and photographed."""
 
-    def __init__(self, page: Page, game: str) -> None:
+    def __init__(self, page: Page, game: str, lang: str = "en") -> None:
         self.page = page
-        self.game = game
+        self.game = game if lang == "en" else f"{game}-{lang}"
         self.misfits: dict[str, list[str]] = {}
         self.card_widths: dict[str, tuple[float, float]] = {}
         self.bottoms: dict[str, int] = {}
@@ -125,11 +127,22 @@ def view(page: Page) -> Any:
     return page.evaluate("window.cardroom.state.view")
 
 
+def in_language(ctx: BrowserContext, lang: str) -> Page:
+    """A page of ``ctx`` that starts in ``lang`` (as chosen before in the header)."""
+    ctx.add_init_script(f"localStorage.setItem('cardroom.lang', JSON.stringify('{lang}'))")
+    return ctx.new_page()
+
+
+def text(page: Page, key: str) -> str:
+    return str(page.evaluate(f"import('/js/i18n.js').then(m => m.t('{key}'))"))
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_sheepshead_fits_a_phone_in_every_phase_and_seats_go_clockwise(
-    live: LiveServer, new_context: Callable[..., BrowserContext]
+    live: LiveServer, new_context: Callable[..., BrowserContext], lang: str
 ) -> None:
     seed, bury = scripted_deal()
-    page = new_context(viewport=PHONE).new_page()
+    page = in_language(new_context(viewport=PHONE), lang)
     errors = watch_errors(page)
     code = create_room(page, live.base, "Sam", "sheepshead")
 
@@ -138,7 +151,7 @@ def test_sheepshead_fits_a_phone_in_every_phase_and_seats_go_clockwise(
 
     live.call(set_seed)
     page.click('[data-act="host"][data-op="start"]')
-    phases = Phases(page, "sheepshead")
+    phases = Phases(page, "sheepshead", lang)
     page.wait_for_selector('[data-act="pick"]')
     # rule SS-3.1 / SS-5.1: play goes clockwise, seat 1 at seat 0's left: drawn left to right
     # from the viewer's left, the seats after me in play order
@@ -153,8 +166,8 @@ def test_sheepshead_fits_a_phone_in_every_phase_and_seats_go_clockwise(
         ".me .hand .from-blind", "els => els.map(e => e.dataset.card)"
     )
     assert sorted(marked) == sorted(blind) and len(blind) == 2
-    assert "From the blind" in page.inner_text(".info")
-    assert "Buried" not in page.inner_text(".info")
+    assert text(page, "ss.blindWas") in page.inner_text(".info")
+    assert text(page, "ss.buried") not in page.inner_text(".info")
     for card in bury:
         page.click(f'.me .hand button.card[data-card="{card}"]')
     phases.at("bury-chosen")
@@ -181,14 +194,15 @@ def test_sheepshead_fits_a_phone_in_every_phase_and_seats_go_clockwise(
     assert not errors, errors
 
 
+@pytest.mark.parametrize("lang", LANGS)
 def test_shithead_fits_a_phone_in_every_phase_and_seats_go_clockwise(
-    live: LiveServer, new_context: Callable[..., BrowserContext]
+    live: LiveServer, new_context: Callable[..., BrowserContext], lang: str
 ) -> None:
-    page = new_context(viewport=PHONE).new_page()
+    page = in_language(new_context(viewport=PHONE), lang)
     errors = watch_errors(page)
     create_room(page, live.base, "Ann", "shithead", seats=5)
     page.click('[data-act="host"][data-op="start"]')
-    phases = Phases(page, "shithead")
+    phases = Phases(page, "shithead", lang)
     assert wait_turn(page) == "ready"
     # rule SH-4.1: play goes clockwise; the seats after mine, from my left
     phases.order("swap", [1, 2, 3, 4])
