@@ -237,3 +237,44 @@ def test_shithead_fits_a_phone_in_every_phase_and_seats_go_clockwise(
     phases.at("result")
     phases.check()
     assert not errors, errors
+
+
+def test_the_end_of_a_sheepshead_match_lists_every_players_total_and_fits(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    page = new_context(viewport=PHONE).new_page()
+    errors = watch_errors(page)
+    create_room(page, live.base, "Sam", "sheepshead")
+    page.click('[data-act="host"][data-op="start"]')
+    hands = 0
+    while True:
+        what = my_turn(page, timeout=20_000)
+        if what != "over":
+            act_first(page)
+            continue
+        hands += 1
+        # rule SS-9.1: a match is ten hands
+        status = page.evaluate("window.cardroom.info.status")
+        if status == "over":
+            break
+        assert hands < 10, status
+        page.click('[data-act="host"][data-op="next_game"]')
+        page.wait_for_function("() => window.cardroom.state.view.phase !== 'over'")
+    assert hands == 10
+    page.wait_for_selector(".result .final")
+    totals = page.evaluate("window.cardroom.info.totals")
+    rows = page.locator(".final li")
+    assert rows.count() == 5
+    listed = [rows.nth(i).inner_text() for i in range(5)]
+    names = [page.evaluate(f"window.cardroom.nameOf({s})") for s in range(5)]
+    # every player with their total, best first
+    for seat, total in enumerate(totals):
+        line = next(x for x in listed if names[seat] in x)
+        assert line.split()[-1] == (f"+{total}" if total > 0 else str(total)), (line, total)
+    shown = [int(x.split()[-1]) for x in listed]
+    assert shown == sorted(totals, reverse=True)
+    assert "mine" in (rows.filter(has_text=names[0]).get_attribute("class") or "")
+    phases = Phases(page, "sheepshead")
+    phases.at("match-over")
+    phases.check()
+    assert not errors, errors

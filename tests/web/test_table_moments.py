@@ -37,6 +37,7 @@ BACKGROUND_JS = """(hidden) => {
   window.__hidden = hidden;
   document.dispatchEvent(new Event("visibilitychange"));
 }"""
+BUBBLE_MS = 5000  # a chat bubble stays this long (js/table.js)
 TRICK_HOLD_MS = 1600  # a won trick stays in the middle this long (js/table.js)
 TURN_TONE = 880  # the last tone of the "your turn" cue (js/alerts.js)
 
@@ -182,3 +183,31 @@ def test_cards_travel_from_their_seat_unless_the_system_asks_for_reduced_motion(
         page.close()
     assert moves["no-preference"]["travels"] >= 4 and moves["no-preference"]["sweeps"] >= 4
     assert moves["reduce"] == {"travels": 0, "sweeps": 0}
+
+
+def test_chat_shows_at_the_senders_seat_and_is_counted_while_the_chat_box_is_away(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    ann = new_context(viewport=PHONE).new_page()
+    bob = new_context().new_page()
+    errors = [watch_errors(ann), watch_errors(bob)]
+    code = create_room(ann, live.base, "Ann", "shithead", seats=2)
+    bob.goto(f"{live.base}/r/{code}")
+    bob.fill("#name", "Bob")
+    bob.click('#join-form button[type="submit"]')
+    ann.wait_for_selector(".seat:nth-child(2) >> text=Bob")
+    ann.click('[data-act="host"][data-op="start"]')
+    assert wait_turn(ann) == "ready"
+    assert ann.locator(".chat-pill").count() == 0
+    bob.fill("#chat-text", "nice pile")
+    bob.press("#chat-text", "Enter")
+    # on Ann's phone the chat box is below the table: the words come up at Bob's seat
+    ann.wait_for_selector('.felt .seatbox[data-seat="1"] .bubble:has-text("nice pile")')
+    ann.wait_for_selector('.top .chat-pill:has-text("1")')
+    ann.click(".top .chat-pill")
+    ann.wait_for_function("() => document.activeElement.id === 'chat-text'")
+    ann.wait_for_selector(".top .chat-pill", state="detached")
+    # the bubble goes by itself; the line stays in the chat box
+    ann.wait_for_selector(".felt .bubble", state="detached", timeout=BUBBLE_MS + 3000)
+    assert "nice pile" in ann.inner_text("#chat-lines")
+    assert all(not e for e in errors), errors

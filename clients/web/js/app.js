@@ -10,7 +10,7 @@ import * as shithead from "./shithead.js";
 import { cardText, rankText } from "./cards.js";
 import * as alerts from "./alerts.js";
 import { afterDraw } from "./motion.js";
-import { fitHands, noteState } from "./table.js";
+import { chatPill, fitHands, noteChat, noteState, toChat, unread } from "./table.js";
 import { cleanCode, esc, formatSeconds, patch, toast } from "./ui.js";
 
 const GAMES = { shithead, sheepshead };
@@ -299,6 +299,8 @@ function onMessage(msg) {
       app.chat.push(msg);
       if (app.chat.length > 100) app.chat.shift();
       drawChat(true);
+      noteChat(app, msg, render);
+      render();
       break;
     case "error":
       if (msg.ref == null) {
@@ -345,7 +347,7 @@ function shell() {
   const langOpts = LANGS.map((l) => `<option value="${l}"${l === lang() ? " selected" : ""}>${LANG_NAMES[l]}</option>`).join("");
   const header = document.getElementById("top");
   // redrawn only when it changes: the language menu keeps focus while the game moves
-  const key = [lang(), app.screen, app.room, app.info && app.info.status, app.info && app.info.hints, alerts.muted()].join("|");
+  const key = [lang(), app.screen, app.room, app.info && app.info.status, app.info && app.info.hints, alerts.muted(), unread()].join("|");
   const inRoom = app.screen === "room";
   if (header.dataset.drawn === key) return drawNet();
   header.dataset.drawn = key;
@@ -354,6 +356,7 @@ function shell() {
       (app.info ? `<span class="status">${esc(t("status." + app.info.status))}</span>` : "") +
       (app.info && app.info.hints ? `<span class="badge gold hints-on">${esc(t("table.hintsOn"))}</span>` : "") +
       alerts.muteButton() +
+      chatPill() +
       `<span id="turn-timer" class="timer" role="timer" aria-live="off"></span>`
     : "";
   header.innerHTML =
@@ -677,6 +680,11 @@ async function onClick(e) {
       return;
     case "hint":
       app.askHint();
+      return;
+    case "to-chat":
+      e.preventDefault();
+      toChat();
+      render();
       return;
     case "mute":
       alerts.toggleMute();

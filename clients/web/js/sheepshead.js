@@ -2,7 +2,7 @@
 // Every move offered comes from the view (`legal`, and `bury_from` for burying).
 import { backHTML, cardHTML, cardText, countHTML } from "./cards.js";
 import { t } from "./i18n.js";
-import { arc, dealerChip, lastTrickButton, spotClass, toggleLastTrick, trickShown } from "./table.js";
+import { arc, bubbleHTML, dealerChip, lastTrickButton, spotClass, toggleLastTrick, trickShown } from "./table.js";
 import { esc } from "./ui.js";
 
 function name(app, seat) {
@@ -79,6 +79,7 @@ function opponentHTML(app, seat, seats) {
   return (
     `<section class="seatbox ${spotClass(seats, seat)}${turn ? " turn" : ""}${flash(app, seat)}" data-seat="${seat}" aria-label="${esc(nm)}">` +
     `<header><span class="who">${esc(nm)}</span>${badges(app, seat)}</header>` +
+    bubbleHTML(seat) +
     `<div class="row">${v.hand_counts[seat] ? countHTML(v.hand_counts[seat], t("table.handCount", { name: nm, n: v.hand_counts[seat] })) : ""}${statsHTML(v, seat)}</div>` +
     `</section>`
   );
@@ -119,7 +120,7 @@ function trickHTML(app, seats) {
   let blind = "";
   if (v.phase === "pick") {
     blind =
-      `<figure class="play"><span class="pair">${backHTML({ size: "m", label: t("ss.blind") })}${backHTML({ size: "m", label: t("ss.blind") })}</span>` +
+      `<figure class="play blind"><span class="pair">${backHTML({ size: "m", label: t("ss.blind") })}${backHTML({ size: "m", label: t("ss.blind") })}</span>` +
       `<figcaption>${esc(t("ss.blind"))}</figcaption></figure>`;
   }
   return (
@@ -184,6 +185,21 @@ function actionsHTML(app, o) {
   return b.join("");
 }
 
+// The end of the match: every player by their total, best first (ties share a place).
+function finalHTML(app) {
+  const info = app.info;
+  if (!info || info.status !== "over" || !info.totals) return "";
+  const order = info.totals.map((total, seat) => ({ seat, total })).sort((a, b) => b.total - a.total || a.seat - b.seat);
+  const rows = order
+    .map((p) => {
+      const place = 1 + order.filter((q) => q.total > p.total).length;
+      const mine = p.seat === app.seat ? ' class="mine"' : "";
+      return `<li${mine}><span class="place">${place}.</span> <span class="who">${esc(name(app, p.seat))}</span> <b>${p.total > 0 ? "+" : ""}${p.total}</b></li>`;
+    })
+    .join("");
+  return `<section class="final" aria-labelledby="final-h"><h3 id="final-h">${esc(t("ss.finalStandings"))}</h3><ol>${rows}</ol></section>`;
+}
+
 export function resultHTML(app) {
   const v = app.state.view;
   const r = v.result;
@@ -220,6 +236,7 @@ export function resultHTML(app) {
     `<section class="result" aria-label="${esc(t("table.result"))}">` +
     `<h2>${esc(head)}</h2>${lines.map((l) => `<p>${esc(l)}</p>`).join("")}${buried}` +
     `<table><thead><tr><th scope="col">${esc(t("table.player"))}</th><th scope="col">${esc(t("ss.pointsCol"))}</th><th scope="col">${esc(t("ss.units"))}</th><th scope="col">${esc(t("ss.total"))}</th></tr></thead><tbody>${rows}</tbody></table>` +
+    finalHTML(app) +
     app.nextGameHTML() +
     `</section>`
   );
@@ -245,6 +262,7 @@ export function render(app) {
     myArea =
       `<section class="me${turn ? " turn" : ""}${flash(app, me)}" aria-label="${esc(t("table.yourPlace"))}">` +
       `<header><span class="who">${esc(name(app, me))} <span class="you">(${esc(t("you"))})</span></span>${badges(app, me)}${statsHTML(v, me)}</header>` +
+      bubbleHTML(me) +
       `<div class="hand" role="group" aria-label="${esc(t("table.handLabel", { n: (v.hand || []).length }))}">${hand || `<span class="muted">${esc(t("table.noHand"))}</span>`}</div>` +
       `</section>`;
   }

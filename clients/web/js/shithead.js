@@ -2,7 +2,7 @@
 // flips) and `play_sets` (the cards of one rank that may be played now, any subset of one set).
 import { backHTML, cardHTML, cardsText, countHTML } from "./cards.js";
 import { t } from "./i18n.js";
-import { arc, dealerChip, spotClass } from "./table.js";
+import { arc, bubbleHTML, dealerChip, spotClass } from "./table.js";
 import { esc } from "./ui.js";
 
 // play_sets from the view; a server without it (older) still lists one play per rank.
@@ -108,6 +108,7 @@ function opponentHTML(app, seat, seats) {
   return (
     `<section class="seatbox ${spotClass(seats, seat)}${turn ? " turn" : ""}${s.out ? " done" : ""}${flash(app, seat)}" data-seat="${seat}" aria-label="${esc(nm)}">` +
     `<header><span class="who">${esc(nm)}</span>${badges(app, seat)}</header>` +
+    bubbleHTML(seat) +
     // a seat that is out holds nothing: its name and place are enough
     (s.out ? "" : `<div class="row">${countHTML(s.hand_count, t("table.handCount", { name: nm, n: s.hand_count }))}${tableCardsHTML(s, "s")}</div>` + known) +
     `</section>`
@@ -241,6 +242,7 @@ export function render(app) {
     myArea =
       `<section class="me${turn ? " turn" : ""}${flash(app, me)}" aria-label="${esc(t("table.yourPlace"))}">` +
       `<header><span class="who">${esc(name(app, me))} <span class="you">(${esc(t("you"))})</span></span>${badges(app, me)}</header>` +
+      bubbleHTML(me) +
       // the cards on the table beside the hand while both fit, the hand on its own row after
       `<div class="mine${(v.hand || []).length > 4 ? " wide" : ""}">` +
       tableCardsHTML(s, "m", mine) +

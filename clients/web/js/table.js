@@ -132,3 +132,60 @@ export function toggleLastTrick(force) {
 export function lastTrickOpen() {
   return held.lastOpen;
 }
+
+// ------------------------------------------------------------------ chat at the table
+
+// A message said at the table shows for a moment as a bubble at the sender's seat (cut to
+// BUBBLE_CHARS: the whole line is in the chat box); while the chat box is out of view, the
+// header counts what arrived unread.
+export const BUBBLE_MS = 5000;
+const BUBBLE_CHARS = 60;
+const bubbles = new Map(); // seat -> {text, until}
+const chat = { unread: 0, observed: null, visible: false };
+
+function watchChat(box, redraw) {
+  if (chat.observed === box || !box || !window.IntersectionObserver) return;
+  chat.observed = box;
+  new IntersectionObserver(([entry]) => {
+    chat.visible = entry.isIntersecting;
+    if (chat.visible && chat.unread) {
+      chat.unread = 0;
+      redraw();
+    }
+  }).observe(box);
+}
+
+export function noteChat(app, msg, redraw) {
+  watchChat(document.getElementById("chat-lines"), redraw);
+  if (msg.seat != null) {
+    const text = msg.text.length > BUBBLE_CHARS ? msg.text.slice(0, BUBBLE_CHARS - 1) + "…" : msg.text;
+    bubbles.set(msg.seat, { text, until: Date.now() + BUBBLE_MS });
+    setTimeout(redraw, BUBBLE_MS + 20);
+  }
+  if (msg.seat !== app.seat && !chat.visible) chat.unread += 1;
+}
+
+export function bubbleHTML(seat) {
+  const b = bubbles.get(seat);
+  if (!b || Date.now() > b.until) return "";
+  return `<p class="bubble" aria-hidden="true">${esc(b.text)}</p>`; // the chat box reads it out
+}
+
+export function unread() {
+  return chat.unread;
+}
+
+// The header's count of unread messages: a link down to the chat box.
+export function chatPill() {
+  if (!chat.unread) return "";
+  return `<button type="button" class="chat-pill" data-act="to-chat">${esc(t("chat.title"))} <b>${chat.unread}</b><span class="sr-only"> ${esc(t("chat.unread", { n: chat.unread }))}</span></button>`;
+}
+
+export function toChat() {
+  chat.unread = 0;
+  const box = document.getElementById("chat-text");
+  if (box) {
+    box.scrollIntoView({ block: "center" });
+    box.focus({ preventScroll: true });
+  }
+}
