@@ -7,6 +7,8 @@ thread). Every page a test opens is watched: a request to any host but the serve
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import os
 import re
 import shutil
 import threading
@@ -70,6 +72,9 @@ def live() -> Iterator[LiveServer]:
     settings = RoomSettings(grace=60.0, idle_timeout=120.0, bot_delay=0.0)
     # browsers act faster than people here: a generous rate limit
     config = ServerConfig(host="127.0.0.1", port=0, rate=1000.0, burst=1000.0, rooms=settings)
+    # another copy of the web client to serve (screenshots of an older one, to compare)
+    if os.environ.get("CARDROOM_WEB_ROOT"):
+        config = dataclasses.replace(config, web_root=Path(os.environ["CARDROOM_WEB_ROOT"]))
     server = CardroomServer(config)
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, name="cardroom-server", daemon=True)
