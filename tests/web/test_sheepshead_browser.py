@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from playwright.sync_api import BrowserContext
+from playwright.sync_api import BrowserContext, Page
 from playwright.sync_api import Error as PlaywrightError
 
 from server.rooms.matches import Match
@@ -29,12 +29,10 @@ def scripted_deal() -> tuple[int, list[str]]:
     raise AssertionError("no scripted deal found")
 
 
-def test_a_sheepshead_hand_through_pick_bury_call_tricks_and_result(
-    live: LiveServer, new_context: Callable[..., BrowserContext]
-) -> None:
+def start_scripted(page: Page, live: LiveServer) -> list[str]:
+    """Open a Sheepshead room on ``page`` and start the :func:`scripted_deal` in it; return the
+    two cards to bury."""
     seed, bury = scripted_deal()
-    page = new_context(viewport={"width": 375, "height": 740}).new_page()
-    errors = watch_errors(page)
     code = create_room(page, live.base, "Sam", "sheepshead")
 
     def set_seed() -> None:
@@ -42,6 +40,15 @@ def test_a_sheepshead_hand_through_pick_bury_call_tricks_and_result(
 
     live.call(set_seed)
     page.click('[data-act="host"][data-op="start"]')
+    return bury
+
+
+def test_a_sheepshead_hand_through_pick_bury_call_tricks_and_result(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    page = new_context(viewport={"width": 375, "height": 740}).new_page()
+    errors = watch_errors(page)
+    bury = start_scripted(page, live)
 
     # pick (rule SS-3.1: seat 0 sits at the dealer's left and is asked first)
     page.wait_for_selector('[data-act="pick"]')

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, ViewportSize
 
 from tests.web.conftest import SCREENSHOTS, LiveServer, create_room, wait_turn, watch_errors
-from tests.web.test_sheepshead_browser import scripted_deal
+from tests.web.test_sheepshead_browser import start_scripted
 
 LANGS = ["en", "ru", "pt", "fr"]
 PHONE: ViewportSize = {"width": 375, "height": 667}
@@ -147,16 +147,9 @@ def text(page: Page, key: str) -> str:
 def test_sheepshead_fits_a_phone_in_every_phase_and_seats_go_clockwise(
     live: LiveServer, new_context: Callable[..., BrowserContext], lang: str
 ) -> None:
-    seed, bury = scripted_deal()
     page = in_language(new_context(viewport=PHONE), lang)
     errors = watch_errors(page)
-    code = create_room(page, live.base, "Sam", "sheepshead")
-
-    def set_seed() -> None:
-        live.server.manager.rooms[code].core.seed = seed
-
-    live.call(set_seed)
-    page.click('[data-act="host"][data-op="start"]')
+    bury = start_scripted(page, live)
     phases = Phases(page, "sheepshead", lang)
     page.wait_for_selector('[data-act="pick"]')
     # rule SS-3.1 / SS-5.1: play goes clockwise, seat 1 at seat 0's left: drawn left to right
