@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, ViewportSize
 
 from tests.web.conftest import SCREENSHOTS, LiveServer, create_room, wait_turn, watch_errors
+from tests.web.test_hints_browser import create_hints_room
 from tests.web.test_sheepshead_browser import start_scripted
 
 LANGS = ["en", "ru", "pt", "fr"]
@@ -277,4 +278,27 @@ def test_the_end_of_a_sheepshead_match_lists_every_players_total_and_fits(
     shown = [int(x.split()[-1]) for x in listed]
     assert shown == sorted(totals, reverse=True)
     assert "mine" in (rows.filter(has_text=names[0]).get_attribute("class") or "")
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("game", ["shithead", "sheepshead"])
+def test_a_hint_and_its_reason_fit_the_phone_too(
+    live: LiveServer, new_context: Callable[..., BrowserContext], game: str
+) -> None:
+    page = new_context(viewport=PHONE).new_page()
+    errors = watch_errors(page)
+    create_hints_room(page, live.base, "Ann", game, seats=5)
+    page.click('[data-act="host"][data-op="start"]')
+    phases = Phases(page, f"{game}-hints")
+    # on to a card decision with cards on the table: the pile, or a trick led to us
+    while True:
+        assert my_turn(page, timeout=20_000) != "over"
+        v = view(page)
+        if v["phase"] == "play" and (v.get("pile") or (v.get("trick") or {}).get("cards")):
+            break
+        act_first(page)
+    page.click('[data-act="hint"]')
+    page.wait_for_selector(".hint-reason")
+    phases.at("hint")
+    phases.check()
     assert not errors, errors

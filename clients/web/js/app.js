@@ -10,7 +10,7 @@ import * as shithead from "./shithead.js";
 import { cardText, rankText } from "./cards.js";
 import * as alerts from "./alerts.js";
 import { afterDraw } from "./motion.js";
-import { chatPill, fitHands, noteChat, noteState, toChat, unread } from "./table.js";
+import { chatPill, fitHands, noteChat, noteState, toChat, toggleLastTrick, unread } from "./table.js";
 import { cleanCode, esc, formatSeconds, patch, toast } from "./ui.js";
 
 const GAMES = { shithead, sheepshead };
@@ -874,6 +874,7 @@ function onKey(e) {
     case "escape":
       app.sel = [];
       app.mode = null;
+      toggleLastTrick(false);
       render();
       break;
     default:
