@@ -262,6 +262,10 @@ def test_the_end_of_a_sheepshead_match_lists_every_players_total_and_fits(
         page.click('[data-act="host"][data-op="next_game"]')
         page.wait_for_function("() => window.cardroom.state.view.phase !== 'over'")
     assert hands == 10
+    # the log marks where each hand began (the last one's line is still kept)
+    assert {"sep": 10} in [
+        {"sep": e["sep"]} for e in page.evaluate("window.cardroom.log") if "sep" in e
+    ]
     phases = Phases(page, "sheepshead-match")
     phases.at("over")
     phases.check()

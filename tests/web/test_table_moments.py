@@ -211,3 +211,30 @@ def test_chat_shows_at_the_senders_seat_and_is_counted_while_the_chat_box_is_awa
     ann.wait_for_selector(".felt .bubble", state="detached", timeout=BUBBLE_MS + 3000)
     assert "nice pile" in ann.inner_text("#chat-lines")
     assert all(not e for e in errors), errors
+
+
+def test_the_log_survives_a_reload_and_follows_a_language_switch(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    page = new_context(viewport=PHONE).new_page()
+    errors = watch_errors(page)
+    create_room(page, live.base, "Ann", "shithead", seats=2)
+    page.click('[data-act="host"][data-op="start"]')
+    assert wait_turn(page) == "ready"
+    page.click('[data-act="ready"]')
+    page.wait_for_selector("#log li:has-text('Ann is ready')")
+    before = page.inner_text("#log")
+    page.reload()
+    page.wait_for_selector(".felt")
+    page.wait_for_selector("#log li:has-text('Ann is ready')")
+    assert page.inner_text("#log") == before  # the same lines, none twice
+    # another language: the same lines, written in it
+    page.select_option("#lang", "fr")
+    ready_fr = page.evaluate(
+        "import('/js/i18n.js').then(m => m.STRINGS.fr['ev.ready'].replace('{name}', 'Ann'))"
+    )
+    page.wait_for_function(
+        "(s) => document.getElementById('log').innerText.includes(s)", arg=ready_fr
+    )
+    assert "Ann is ready" not in page.inner_text("#log")
+    assert not errors, errors

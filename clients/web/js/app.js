@@ -9,6 +9,7 @@ import * as sheepshead from "./sheepshead.js";
 import * as shithead from "./shithead.js";
 import { cardText, rankText } from "./cards.js";
 import * as alerts from "./alerts.js";
+import * as roomLog from "./log.js";
 import { afterDraw } from "./motion.js";
 import { chatPill, fitHands, noteChat, noteState, toChat, toggleLastTrick, unread } from "./table.js";
 import { cleanCode, esc, formatSeconds, patch, toast } from "./ui.js";
@@ -61,7 +62,7 @@ const app = {
   info: null, // RoomInfo
   state: null, // the last `state` message
   events: [], // events of the last state (for animations)
-  log: [], // lines about what happened
+  log: [], // what happened: the events, written out when drawn (js/log.js)
   chat: [],
   sel: [],
   mode: null,
@@ -253,7 +254,7 @@ function onMessage(msg) {
       if (app.screen !== "room" || !app.info || app.info.room !== msg.room) {
         app.info = null;
         app.state = null;
-        app.log = [];
+        app.log = roomLog.load(msg.room);
         app.chat = [];
       }
       if (PAGES[app.screen]) break; // resumed behind the replay: the room waits
@@ -324,8 +325,7 @@ function logEvents(msg, prev) {
     const line = game.eventText(e, (s) => app.nameOf(s));
     if (line) lines.push(line);
   }
-  app.log.push(...lines);
-  if (app.log.length > 40) app.log.splice(0, app.log.length - 40);
+  roomLog.add(app.log, app.room, msg, prev, (app.info && app.info.games_played) || 0);
   // screen readers hear what happened, and when it becomes their turn
   const mine = (v) => v && app.seat != null && v.to_act.includes(app.seat) && v.legal.length > 0;
   const said = lines.slice(-3);
@@ -432,7 +432,8 @@ function buildRoom() {
 function drawLog() {
   const el = document.getElementById("log");
   if (!el) return;
-  el.innerHTML = app.log.slice(-6).map((l) => `<li>${esc(l)}</li>`).join("");
+  const lines = app.log.map((entry) => roomLog.text(entry, GAMES, (s) => app.nameOf(s))).filter(Boolean);
+  el.innerHTML = lines.slice(-6).map((l) => `<li>${esc(l)}</li>`).join("");
 }
 
 function drawChat(scroll) {
