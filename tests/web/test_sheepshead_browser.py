@@ -9,7 +9,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from server.rooms.matches import Match
 from server.rules.base import Action
-from tests.web.conftest import LiveServer, create_room, wait_turn, watch_errors
+from tests.web.conftest import CORNER, LiveServer, create_room, wait_turn, watch_errors
 
 
 def scripted_deal() -> tuple[int, list[str]]:
@@ -130,4 +130,69 @@ def test_todays_sheepshead_starts_against_four_bots(
     assert [s["kind"] for s in info["seats"]] == ["human", "bot", "bot", "bot", "bot"]
     assert {s["bot_level"] for s in info["seats"][1:]} == {"random"}  # the level chosen
     assert "Hand 1 of 10" in page.inner_text(".info")
+    assert not errors, errors
+
+
+def unknown_call_deal() -> tuple[int, list[str]]:
+    """A seed whose first hand lets seat 0 pick, and two cards to bury after which the only
+    calls are of an ace with an unknown card (rule SS-4.3)."""
+    for seed in range(4, 3000, 5):  # seat 4 deals, seat 0 is asked first
+        game = Match.create("sheepshead", 5, seed=seed).current
+        if list(game.to_act()) != [0]:
+            continue
+        game.apply(0, Action.from_str("pick"))
+        for bury in [a for a in game.view(0)["legal"] if a["kind"] == "bury"]:
+            trial = Match.create("sheepshead", 5, seed=seed).current
+            trial.apply(0, Action.from_str("pick"))
+            trial.apply(0, Action.from_str("bury " + " ".join(bury["cards"])))
+            kinds = {a["kind"] for a in trial.view(0)["legal"]}
+            if "call_unknown" in kinds and "call" not in kinds:
+                return seed, list(bury["cards"])
+    raise AssertionError("no deal with an unknown-card call found")
+
+
+def test_the_unknown_card_set_aside_can_be_played_when_it_must_be(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    seed, bury = unknown_call_deal()
+    page = new_context(viewport={"width": 375, "height": 667}).new_page()
+    errors = watch_errors(page)
+    code = create_room(page, live.base, "Sam", "sheepshead")
+
+    def set_seed() -> None:
+        live.server.manager.rooms[code].core.seed = seed
+
+    live.call(set_seed)
+    page.click('[data-act="host"][data-op="start"]')
+    page.click('[data-act="pick"]')
+    for card in bury:
+        page.click(f'.me .hand button.card[data-card="{card}"]')
+    page.click('[data-act="bury"]:not([disabled])')
+    # call an ace with an unknown card (SS-4.3): the first one offered, then the card to set aside
+    page.click('[data-act="callu"]')
+    if page.evaluate("window.cardroom.mode"):
+        page.locator('.me .hand button.card.playable[data-act="card"]').first.click()
+    page.wait_for_function("() => window.cardroom.state.view.unknown_card")
+    under = page.evaluate("window.cardroom.state.view.unknown_card")
+    assert under not in page.evaluate("window.cardroom.state.view.hand")
+    # play on: when the called suit is led, or at the last trick, the unknown card must go
+    # (SS-6.4), and it is there to press
+    while True:
+        assert wait_turn(page, timeout=20_000) == "play"
+        legal = page.evaluate("window.cardroom.state.view.legal")
+        if legal == [{"kind": "play", "cards": [under]}]:
+            break
+        page.evaluate("(a) => window.cardroom.act(a)", legal[0])
+        page.wait_for_function("() => !window.cardroom.acting")
+    version = page.evaluate("window.cardroom.state.version")
+    button = page.locator(f'.me .hand button.card.playable.unknown-card[data-card="{under}"]')
+    button.click(position=CORNER)
+    button.click(position=CORNER)
+    page.wait_for_function("(n) => window.cardroom.state.version > n", arg=version)
+    # played face down (nobody is shown it before the hand ends), and gone from my place
+    tricks = page.evaluate(
+        "[window.cardroom.state.view.trick, ...window.cardroom.state.view.tricks]"
+    )
+    assert any(p["seat"] == 0 and p["face_down"] for t in tricks for p in t["cards"])
+    assert page.locator(f'.me .card[data-card="{under}"]').count() == 0
     assert not errors, errors

@@ -257,7 +257,7 @@ export function render(app) {
         const fromBlind = v.phase === "bury" && (v.blind || []).includes(c);
         return cardHTML(c, { size: "l", zone: "hand", key: "hand:" + c, ...cardState(app, o, c), ...(fromBlind ? { extra: "from-blind" } : {}) });
       })
-      .join("");
+      .join("") + underHTML(app, o);
     const turn = v.to_act.includes(me) && v.phase !== "over";
     myArea =
       `<section class="me${turn ? " turn" : ""}${flash(app, me)}" aria-label="${esc(t("table.yourPlace"))}">` +
@@ -276,6 +276,19 @@ export function render(app) {
     `<div class="actions" role="toolbar" aria-label="${esc(t("table.actions"))}">${me != null ? actionsHTML(app, o) : ""}</div>` +
     `</div>`
   );
+}
+
+// The picker's unknown card (rule SS-4.3), set aside out of the hand: drawn at the end of the
+// hand, marked, and playable when the called suit is led (SS-6.4). Without it a picker whose
+// only legal play is that card had nothing to press.
+function underHTML(app, o) {
+  const v = o.v;
+  if (!v.unknown_card || v.phase !== "play") return "";
+  // once played it lies face down in a trick
+  const down = (t) => t.cards.some((p) => p.seat === app.seat && p.face_down);
+  if (down(v.trick) || v.tricks.some(down)) return "";
+  const code = v.unknown_card;
+  return cardHTML(code, { size: "l", zone: "hand", key: "hand:" + code, ...cardState(app, o, code), extra: "unknown-card" });
 }
 
 function cardState(app, o, code) {
