@@ -12,10 +12,21 @@ from server.rules.base import Action
 from tests.web.conftest import CORNER, LiveServer, create_room, wait_turn, watch_errors
 
 
-def scripted_deal() -> tuple[int, list[str]]:
-    """A seed whose first hand lets seat 0 pick first and then call an ace, and the two cards
-    to bury so that the call stays open (the rules core is the oracle; the page knows nothing)."""
-    for seed in range(4, 500, 5):  # seed % 5 == 4: seat 4 deals, seat 0 is asked first
+def ordinary_call(kinds: set[str]) -> bool:
+    """The picker may call an ace (SS-4.1)."""
+    return "call" in kinds
+
+
+def unknown_call(kinds: set[str]) -> bool:
+    """The picker's only call is of an ace with an unknown card (SS-4.3)."""
+    return "call_unknown" in kinds and "call" not in kinds
+
+
+def scripted_deal(calls: Callable[[set[str]], bool] = ordinary_call) -> tuple[int, list[str]]:
+    """A seed whose first hand lets seat 0 pick first, and the two cards to bury after which
+    the kinds of call open to the picker satisfy ``calls`` (the rules core is the oracle; the
+    page knows nothing)."""
+    for seed in range(4, 3000, 5):  # seed % 5 == 4: seat 4 deals, seat 0 is asked first
         game = Match.create("sheepshead", 5, seed=seed).current
         if list(game.to_act()) != [0]:
             continue
@@ -24,15 +35,17 @@ def scripted_deal() -> tuple[int, list[str]]:
             trial = Match.create("sheepshead", 5, seed=seed).current
             trial.apply(0, Action.from_str("pick"))
             trial.apply(0, Action.from_str("bury " + " ".join(bury["cards"])))
-            if any(a["kind"] == "call" for a in trial.view(0)["legal"]):
+            if calls({a["kind"] for a in trial.view(0)["legal"]}):
                 return seed, list(bury["cards"])
     raise AssertionError("no scripted deal found")
 
 
-def start_scripted(page: Page, live: LiveServer) -> list[str]:
-    """Open a Sheepshead room on ``page`` and start the :func:`scripted_deal` in it; return the
-    two cards to bury."""
-    seed, bury = scripted_deal()
+def start_scripted(
+    page: Page, live: LiveServer, calls: Callable[[set[str]], bool] = ordinary_call
+) -> list[str]:
+    """Open a Sheepshead room on ``page`` and start the :func:`scripted_deal` for ``calls`` in
+    it; return the two cards to bury."""
+    seed, bury = scripted_deal(calls)
     code = create_room(page, live.base, "Sam", "sheepshead")
 
     def set_seed() -> None:
@@ -133,37 +146,12 @@ def test_todays_sheepshead_starts_against_four_bots(
     assert not errors, errors
 
 
-def unknown_call_deal() -> tuple[int, list[str]]:
-    """A seed whose first hand lets seat 0 pick, and two cards to bury after which the only
-    calls are of an ace with an unknown card (rule SS-4.3)."""
-    for seed in range(4, 3000, 5):  # seat 4 deals, seat 0 is asked first
-        game = Match.create("sheepshead", 5, seed=seed).current
-        if list(game.to_act()) != [0]:
-            continue
-        game.apply(0, Action.from_str("pick"))
-        for bury in [a for a in game.view(0)["legal"] if a["kind"] == "bury"]:
-            trial = Match.create("sheepshead", 5, seed=seed).current
-            trial.apply(0, Action.from_str("pick"))
-            trial.apply(0, Action.from_str("bury " + " ".join(bury["cards"])))
-            kinds = {a["kind"] for a in trial.view(0)["legal"]}
-            if "call_unknown" in kinds and "call" not in kinds:
-                return seed, list(bury["cards"])
-    raise AssertionError("no deal with an unknown-card call found")
-
-
 def test_the_unknown_card_set_aside_can_be_played_when_it_must_be(
     live: LiveServer, new_context: Callable[..., BrowserContext]
 ) -> None:
-    seed, bury = unknown_call_deal()
     page = new_context(viewport={"width": 375, "height": 667}).new_page()
     errors = watch_errors(page)
-    code = create_room(page, live.base, "Sam", "sheepshead")
-
-    def set_seed() -> None:
-        live.server.manager.rooms[code].core.seed = seed
-
-    live.call(set_seed)
-    page.click('[data-act="host"][data-op="start"]')
+    bury = start_scripted(page, live, unknown_call)
     page.click('[data-act="pick"]')
     for card in bury:
         page.click(f'.me .hand button.card[data-card="{card}"]')
