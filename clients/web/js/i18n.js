@@ -559,7 +559,7 @@ const ru = {
   "ss.trick": "Взятка {n}",
   "ss.trickArea": "Взятка",
   "ss.lastTrick": "{name} забирает взятку (очков: {points})",
-  "ss.leads": "ходит первым",
+  "ss.leads": "заходит",
   "ss.lastTrickBtn": "Прошлая взятка",
   "ss.backToTrick": "К текущей взятке",
   "ss.lastTrickWas": "Прошлая взятка: забрал(а) {name} (очков: {points})",
