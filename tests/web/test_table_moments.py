@@ -39,7 +39,16 @@ BACKGROUND_JS = """(hidden) => {
 }"""
 BUBBLE_MS = 5000  # a chat bubble stays this long (js/table.js)
 TRICK_HOLD_MS = 1600  # a won trick stays in the middle this long (js/table.js)
-TURN_TONE = 880  # the last tone of the "your turn" cue (js/alerts.js)
+TURN_TONE = 880
+# "mine" while it is my move; once the hand is over, what the page shows at that moment
+END_OR_MINE_JS = """() => {
+  const app = window.cardroom, v = app && app.state && app.state.view;
+  if (!v) return false;
+  if (v.phase === "over") return {
+    result: !!document.querySelector(".result"),
+    trick: document.querySelectorAll(".trick.last .plays .card").length };
+  return !app.acting && v.to_act.includes(app.seat) && v.legal.length > 0 ? "mine" : false;
+}"""  # the last tone of the "your turn" cue (js/alerts.js)
 
 
 def watch_console(page: Page) -> list[str]:
@@ -237,4 +246,23 @@ def test_the_log_survives_a_reload_and_follows_a_language_switch(
         "(s) => document.getElementById('log').innerText.includes(s)", arg=ready_fr
     )
     assert "Ann is ready" not in page.inner_text("#log")
+    assert not errors, errors
+
+
+def test_the_last_trick_of_a_hand_stays_in_view_before_the_result(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    page = new_context(viewport=PHONE).new_page()
+    errors = watch_errors(page)
+    create_room(page, live.base, "Sam", "sheepshead")
+    page.click('[data-act="host"][data-op="start"]')
+    # my moves until the hand is over; at the moment it is (the page draws each state as it
+    # comes): its last trick in the middle, the result not yet over it
+    while True:
+        at_end = page.wait_for_function(END_OR_MINE_JS, timeout=20_000).json_value()
+        if at_end != "mine":
+            break
+        act_first(page)
+    assert at_end == {"result": False, "trick": 5}
+    page.wait_for_selector(".result", timeout=TRICK_HOLD_MS + 3000)
     assert not errors, errors

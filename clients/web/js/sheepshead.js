@@ -2,7 +2,7 @@
 // Every move offered comes from the view (`legal`, and `bury_from` for burying).
 import { backHTML, cardHTML, cardText, countHTML } from "./cards.js";
 import { t } from "./i18n.js";
-import { arc, bubbleHTML, dealerChip, lastTrickButton, spotClass, toggleLastTrick, trickShown } from "./table.js";
+import { arc, bubbleHTML, dealerChip, holdingTrick, lastTrickButton, spotClass, toggleLastTrick, trickShown } from "./table.js";
 import { esc } from "./ui.js";
 
 function name(app, seat) {
@@ -247,7 +247,8 @@ export function render(app) {
   const v = o.v;
   const me = app.seat;
   const others = arc(v.players || 5, me);
-  const over = v.phase === "over";
+  // the hand's last trick is held in view a moment before the result covers the table
+  const over = v.phase === "over" && !holdingTrick(v);
   let myArea = "";
   if (me == null) {
     myArea = opponentHTML(app, 0, others); // a spectator: seat 0 at the bottom
@@ -270,7 +271,7 @@ export function render(app) {
     `<div class="felt sheepshead${over ? " over" : ""}">` +
     `<div class="opps n${others.length}">${others.map((s) => opponentHTML(app, s, others)).join("")}</div>` +
     (over ? "" : trickHTML(app, others) + infoLine(app) + `<p class="prompt" id="prompt">${esc(prompt(app, o))}</p>`) +
-    resultHTML(app) +
+    (over ? resultHTML(app) : "") +
     myArea +
     app.hintHTML() +
     `<div class="actions" role="toolbar" aria-label="${esc(t("table.actions"))}">${me != null ? actionsHTML(app, o) : ""}</div>` +

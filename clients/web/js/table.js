@@ -110,11 +110,15 @@ export function noteState(app, redraw) {
 
 // The trick to draw in the middle: the one just won while it is held (or while the last trick
 // is opened), else the trick being played. {cards, done (a finished trick or null)}.
+export function holdingTrick(v) {
+  const last = v.tricks && v.tricks.length ? v.tricks[v.tricks.length - 1] : null;
+  return !!(held.trick && last && Date.now() < held.until && held.trick.number === last.number);
+}
+
 export function trickShown(v) {
   const last = v.tricks && v.tricks.length ? v.tricks[v.tricks.length - 1] : null;
   if (held.lastOpen && last && v.phase === "play") return { cards: last.cards, done: last, opened: true };
-  const holding = held.trick && Date.now() < held.until && last && held.trick.number === last.number;
-  if ((holding || !v.trick.cards.length) && last && v.phase !== "pick") return { cards: last.cards, done: last, opened: false };
+  if ((holdingTrick(v) || !v.trick.cards.length) && last && v.phase !== "pick") return { cards: last.cards, done: last, opened: false };
   return { cards: v.trick.cards, done: null, opened: false };
 }
 
