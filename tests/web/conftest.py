@@ -7,6 +7,8 @@ thread). Every page a test opens is watched: a request to any host but the serve
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import os
 import re
 import shutil
 import threading
@@ -18,7 +20,7 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Position, sync_playwright
 
 from server.net.server import CardroomServer, ServerConfig
 from server.rooms.matches import DealSource
@@ -85,6 +87,9 @@ def live() -> Iterator[LiveServer]:
         devices_per_address=100_000,  # ... and every page's hello
         rooms=settings,
     )
+    # another copy of the web client to serve (screenshots of an older one, to compare)
+    if os.environ.get("CARDROOM_WEB_ROOT"):
+        config = dataclasses.replace(config, web_root=Path(os.environ["CARDROOM_WEB_ROOT"]))
     server = CardroomServer(config)
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, name="cardroom-server", daemon=True)
@@ -190,6 +195,10 @@ def can_act(page: Page) -> str | None:
     return str(what) if what else None
 
 
+# Where a finger taps a card: its corner index, the part that shows when a long hand overlaps.
+CORNER: Position = {"x": 8, "y": 14}
+
+
 def shithead_click_turn(page: Page) -> str:
     """Play one Shithead turn with the mouse: the first highlighted card(s), else pick up."""
     what = wait_turn(page)
@@ -199,11 +208,12 @@ def shithead_click_turn(page: Page) -> str:
         elif what == "play":
             first = page.locator('#area button.card.playable[data-act="card"]').first
             code = first.get_attribute("data-card", timeout=2000)
-            first.click(timeout=2000)
+            first.click(timeout=2000, position=CORNER)
             # the other cards of its rank that may go with it: choose them too
             sets = page.evaluate("window.cardroom.state.view.play_sets")
             for other in [c for c in next((s for s in sets if code in s), []) if c != code]:
-                page.click(f'#area button.card.playable[data-card="{other}"]', timeout=2000)
+                other_card = f'#area button.card.playable[data-card="{other}"]'
+                page.click(other_card, timeout=2000, position=CORNER)
             play = page.locator('[data-act="play"]:not([disabled])')
             if play.count():  # in the give-up mode the card itself was the move
                 play.click(timeout=2000)

@@ -4,17 +4,29 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from playwright.sync_api import BrowserContext
+from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import Error as PlaywrightError
 
 from server.rooms.matches import Match
 from server.rules.base import Action
-from tests.web.conftest import LiveServer, create_room, wait_turn, watch_errors
+from tests.web.conftest import CORNER, LiveServer, create_room, wait_turn, watch_errors
 
 
-def scripted_deal() -> tuple[int, list[str]]:
-    """A seed whose first hand lets seat 0 pick first and then call an ace, and the two cards
-    to bury so that the call stays open (the rules core is the oracle; the page knows nothing)."""
-    for seed in range(4, 500, 5):  # seed % 5 == 4: seat 4 deals, seat 0 is asked first
+def ordinary_call(kinds: set[str]) -> bool:
+    """The picker may call an ace (SS-4.1)."""
+    return "call" in kinds
+
+
+def unknown_call(kinds: set[str]) -> bool:
+    """The picker's only call is of an ace with an unknown card (SS-4.3)."""
+    return "call_unknown" in kinds and "call" not in kinds
+
+
+def scripted_deal(calls: Callable[[set[str]], bool] = ordinary_call) -> tuple[int, list[str]]:
+    """A seed whose first hand lets seat 0 pick first, and the two cards to bury after which
+    the kinds of call open to the picker satisfy ``calls`` (the rules core is the oracle; the
+    page knows nothing)."""
+    for seed in range(4, 3000, 5):  # seed % 5 == 4: seat 4 deals, seat 0 is asked first
         game = Match.create("sheepshead", 5, seed=seed).current
         if list(game.to_act()) != [0]:
             continue
@@ -23,17 +35,17 @@ def scripted_deal() -> tuple[int, list[str]]:
             trial = Match.create("sheepshead", 5, seed=seed).current
             trial.apply(0, Action.from_str("pick"))
             trial.apply(0, Action.from_str("bury " + " ".join(bury["cards"])))
-            if any(a["kind"] == "call" for a in trial.view(0)["legal"]):
+            if calls({a["kind"] for a in trial.view(0)["legal"]}):
                 return seed, list(bury["cards"])
     raise AssertionError("no scripted deal found")
 
 
-def test_a_sheepshead_hand_through_pick_bury_call_tricks_and_result(
-    live: LiveServer, new_context: Callable[..., BrowserContext]
-) -> None:
-    seed, bury = scripted_deal()
-    page = new_context(viewport={"width": 375, "height": 740}).new_page()
-    errors = watch_errors(page)
+def start_scripted(
+    page: Page, live: LiveServer, calls: Callable[[set[str]], bool] = ordinary_call
+) -> list[str]:
+    """Open a Sheepshead room on ``page`` and start the :func:`scripted_deal` for ``calls`` in
+    it; return the two cards to bury."""
+    seed, bury = scripted_deal(calls)
     code = create_room(page, live.base, "Sam", "sheepshead")
 
     def set_seed() -> None:
@@ -41,6 +53,15 @@ def test_a_sheepshead_hand_through_pick_bury_call_tricks_and_result(
 
     live.call(set_seed)
     page.click('[data-act="host"][data-op="start"]')
+    return bury
+
+
+def test_a_sheepshead_hand_through_pick_bury_call_tricks_and_result(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    page = new_context(viewport={"width": 375, "height": 740}).new_page()
+    errors = watch_errors(page)
+    bury = start_scripted(page, live)
 
     # pick (rule SS-3.1: seat 0 sits at the dealer's left and is asked first)
     page.wait_for_selector('[data-act="pick"]')
@@ -76,9 +97,20 @@ def test_a_sheepshead_hand_through_pick_bury_call_tricks_and_result(
         highlighted = cards.evaluate_all("els => els.map(e => e.dataset.card)")
         assert sorted(highlighted) == sorted(legal)
         try:
+            # a card tapped once is raised, not played; tapped again it is played
+            card = str(cards.first.get_attribute("data-card", timeout=2000))
+            version = page.evaluate("window.cardroom.state.version")
             cards.first.click(timeout=2000)
+            raised = page.locator(f'.me .hand button.card.selected[data-card="{card}"]')
+            raised.wait_for(timeout=2000)
+            assert raised.get_attribute("aria-pressed") == "true"
+            assert page.evaluate("window.cardroom.state.version") == version
+            assert card in page.evaluate("window.cardroom.state.view.hand")
+            raised.click(timeout=2000)
+            page.wait_for_function("(n) => window.cardroom.state.version > n", arg=version)
+            assert card not in page.evaluate("window.cardroom.state.view.hand")
             played += 1
-        except Exception:
+        except PlaywrightError:  # the page moved on under the click: look again
             continue
     assert played == 6
     view = page.evaluate("window.cardroom.state.view")
@@ -112,4 +144,44 @@ def test_todays_sheepshead_starts_against_four_bots(
     # the day's bots, whatever level the page had chosen (a daily room's bots are fixed)
     assert {s["bot_level"] for s in info["seats"][1:]} == {"basic"}
     assert "Hand 1 of 10" in page.inner_text(".info")
+    assert not errors, errors
+
+
+def test_the_unknown_card_set_aside_can_be_played_when_it_must_be(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    page = new_context(viewport={"width": 375, "height": 667}).new_page()
+    errors = watch_errors(page)
+    bury = start_scripted(page, live, unknown_call)
+    page.click('[data-act="pick"]')
+    for card in bury:
+        page.click(f'.me .hand button.card[data-card="{card}"]')
+    page.click('[data-act="bury"]:not([disabled])')
+    # call an ace with an unknown card (SS-4.3): the first one offered, then the card to set aside
+    page.click('[data-act="callu"]')
+    if page.evaluate("window.cardroom.mode"):
+        page.locator('.me .hand button.card.playable[data-act="card"]').first.click()
+    page.wait_for_function("() => window.cardroom.state.view.unknown_card")
+    under = page.evaluate("window.cardroom.state.view.unknown_card")
+    assert under not in page.evaluate("window.cardroom.state.view.hand")
+    # play on: when the called suit is led, or at the last trick, the unknown card must go
+    # (SS-6.4), and it is there to press
+    while True:
+        assert wait_turn(page, timeout=20_000) == "play"
+        legal = page.evaluate("window.cardroom.state.view.legal")
+        if legal == [{"kind": "play", "cards": [under]}]:
+            break
+        page.evaluate("(a) => window.cardroom.act(a)", legal[0])
+        page.wait_for_function("() => !window.cardroom.acting")
+    version = page.evaluate("window.cardroom.state.version")
+    button = page.locator(f'.me .hand button.card.playable.unknown-card[data-card="{under}"]')
+    button.click(position=CORNER)
+    button.click(position=CORNER)
+    page.wait_for_function("(n) => window.cardroom.state.version > n", arg=version)
+    # played face down (nobody is shown it before the hand ends), and gone from my place
+    tricks = page.evaluate(
+        "[window.cardroom.state.view.trick, ...window.cardroom.state.view.tricks]"
+    )
+    assert any(p["seat"] == 0 and p["face_down"] for t in tricks for p in t["cards"])
+    assert page.locator(f'.me .card[data-card="{under}"]').count() == 0
     assert not errors, errors

@@ -9,6 +9,10 @@ import * as sheepshead from "./sheepshead.js";
 import * as shithead from "./shithead.js";
 import { cardText, rankText } from "./cards.js";
 import { randomValue } from "./deal.js";
+import * as alerts from "./alerts.js";
+import * as roomLog from "./log.js";
+import { afterDraw } from "./motion.js";
+import { chatPill, fitHands, noteChat, noteState, toChat, toggleLastTrick, unread } from "./table.js";
 import { cleanCode, esc, formatSeconds, patch, toast } from "./ui.js";
 
 const GAMES = { shithead, sheepshead };
@@ -60,7 +64,7 @@ const app = {
   info: null, // RoomInfo
   state: null, // the last `state` message
   events: [], // events of the last state (for animations)
-  log: [], // lines about what happened
+  log: [], // what happened: the events, written out when drawn (js/log.js)
   chat: [],
   sel: [],
   mode: null,
@@ -267,7 +271,7 @@ function onMessage(msg) {
       if (app.screen !== "room" || !app.info || app.info.room !== msg.room) {
         app.info = null;
         app.state = null;
-        app.log = [];
+        app.log = roomLog.load(msg.room);
         app.chat = [];
       }
       if (PAGES[app.screen]) break; // resumed behind the replay: the room waits
@@ -299,6 +303,8 @@ function onMessage(msg) {
       const held = new Set([...(msg.view.hand || []), ...((msg.view.seats && app.seat != null && msg.view.seats[app.seat].face_up) || [])]);
       app.sel = app.sel.filter((c) => held.has(c));
       logEvents(msg, prev);
+      noteState(app, render);
+      alerts.onState(app, prev);
       render();
       if (app.resend) {
         const action = app.resend;
@@ -312,6 +318,8 @@ function onMessage(msg) {
       app.chat.push(msg);
       if (app.chat.length > 100) app.chat.shift();
       drawChat(true);
+      noteChat(app, msg, render);
+      render();
       break;
     case "error":
       if (msg.ref == null) {
@@ -335,8 +343,7 @@ function logEvents(msg, prev) {
     const line = game.eventText(e, (s) => app.nameOf(s));
     if (line) lines.push(line);
   }
-  app.log.push(...lines);
-  if (app.log.length > 40) app.log.splice(0, app.log.length - 40);
+  roomLog.add(app.log, app.room, msg, prev, (app.info && app.info.games_played) || 0);
   // screen readers hear what happened, and when it becomes their turn
   const mine = (v) => v && app.seat != null && v.to_act.includes(app.seat) && v.legal.length > 0;
   const said = lines.slice(-3);
@@ -354,11 +361,11 @@ function forget() {
 
 function shell() {
   document.documentElement.lang = lang();
-  document.title = app.room ? `${app.room} · ${t("app.title")}` : t("app.title");
+  document.title = alerts.title(app, app.room ? `${app.room} · ${t("app.title")}` : t("app.title"));
   const langOpts = LANGS.map((l) => `<option value="${l}"${l === lang() ? " selected" : ""}>${LANG_NAMES[l]}</option>`).join("");
   const header = document.getElementById("top");
   // redrawn only when it changes: the language menu keeps focus while the game moves
-  const key = [lang(), app.screen, app.room, app.info && app.info.status, app.info && app.info.hints].join("|");
+  const key = [lang(), app.screen, app.room, app.info && app.info.status, app.info && app.info.hints, alerts.muted(), unread()].join("|");
   const inRoom = app.screen === "room";
   if (header.dataset.drawn === key) return drawNet();
   header.dataset.drawn = key;
@@ -366,6 +373,8 @@ function shell() {
     ? `<span class="roomcode" title="${esc(t("home.code"))}">${esc(app.room)}</span>` +
       (app.info ? `<span class="status">${esc(t("status." + app.info.status))}</span>` : "") +
       (app.info && app.info.hints ? `<span class="badge gold hints-on">${esc(t("table.hintsOn"))}</span>` : "") +
+      alerts.muteButton() +
+      chatPill() +
       `<span id="turn-timer" class="timer" role="timer" aria-live="off"></span>`
     : "";
   header.innerHTML =
@@ -403,6 +412,8 @@ function render() {
   } else if (app.state && app.info.status !== "lobby") {
     patch(area, GAMES[app.state.view.game].render(app));
     markHint(area);
+    fitHands(area);
+    afterDraw(app, area);
     drawLog();
   } else {
     patch(area, lobby.render(app));
@@ -439,7 +450,8 @@ function buildRoom() {
 function drawLog() {
   const el = document.getElementById("log");
   if (!el) return;
-  el.innerHTML = app.log.slice(-6).map((l) => `<li>${esc(l)}</li>`).join("");
+  const lines = app.log.map((entry) => roomLog.text(entry, GAMES, (s) => app.nameOf(s))).filter(Boolean);
+  el.innerHTML = lines.slice(-6).map((l) => `<li>${esc(l)}</li>`).join("");
 }
 
 function drawChat(scroll) {
@@ -700,6 +712,15 @@ async function onClick(e) {
     case "hint":
       app.askHint();
       return;
+    case "to-chat":
+      e.preventDefault();
+      toChat();
+      render();
+      return;
+    case "mute":
+      alerts.toggleMute();
+      render();
+      return;
     case "hint-use":
       if (app.hint && app.state && app.hint.version === app.state.version) app.act(app.hint.action);
       return;
@@ -885,6 +906,7 @@ function onKey(e) {
     case "escape":
       app.sel = [];
       app.mode = null;
+      toggleLastTrick(false);
       render();
       break;
     default:
@@ -964,6 +986,11 @@ function start() {
   render();
   app.net.start();
   setInterval(tick, 250);
+  alerts.start(app, render);
+  window.addEventListener("resize", () => {
+    const area = document.getElementById("area");
+    if (area && app.screen === "room") fitHands(area);
+  });
   window.cardroom = app; // for tests and the curious: the client's state
 }
 

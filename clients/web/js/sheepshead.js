@@ -2,6 +2,7 @@
 // Every move offered comes from the view (`legal`, and `bury_from` for burying).
 import { backHTML, cardHTML, cardText, countHTML } from "./cards.js";
 import { t } from "./i18n.js";
+import { arc, bubbleHTML, dealerChip, holdingTrick, lastTrickButton, spotClass, toggleLastTrick, trickShown } from "./table.js";
 import { esc } from "./ui.js";
 
 function name(app, seat) {
@@ -55,66 +56,76 @@ function badges(app, seat) {
   const v = app.state.view;
   const info = app.info && app.info.seats[seat];
   const out = [];
-  if (v.dealer === seat) out.push(`<span class="badge">${esc(t("table.dealer"))}</span>`);
+  if (v.dealer === seat) out.push(dealerChip());
   if (v.picker === seat) out.push(`<span class="badge gold">${esc(t("ss.picker"))}</span>`);
   if (v.partner === seat || (seat === app.seat && v.you_are_partner)) {
     out.push(`<span class="badge gold">${esc(t("ss.partner"))}</span>`);
   }
   if (v.phase === "pick" && v.passed.includes(seat)) out.push(`<span class="badge dim">${esc(t("ss.passedBadge"))}</span>`);
-  if (info && info.kind === "bot") out.push(`<span class="badge dim">${esc(t("level." + info.bot_level))}</span>`);
+  if (v.phase === "play" && v.trick.leader === seat) out.push(`<span class="badge lead">${esc(t("ss.leads"))}</span>`);
+  if (info && info.kind === "bot") out.push(`<span class="badge dim level">${esc(t("level." + info.bot_level))}</span>`);
   if (info && info.kind === "human" && !info.connected) out.push(`<span class="badge bad">${esc(t("lobby.away"))}</span>`);
   return out.join("");
 }
 
 function statsHTML(v, seat) {
-  return `<span class="stats">${esc(t("ss.tricksN", { n: v.tricks_won[seat] }))} · ${esc(t("ss.pointsN", { n: v.visible_points[seat] }))}</span>`;
+  return `<span class="stats"><span>${esc(t("ss.tricksN", { n: v.tricks_won[seat] }))}</span><span class="sep"> · </span><span>${esc(t("ss.pointsN", { n: v.visible_points[seat] }))}</span></span>`;
 }
 
-function opponentHTML(app, seat) {
+function opponentHTML(app, seat, seats) {
   const v = app.state.view;
   const turn = v.to_act.includes(seat) && v.phase !== "over";
   const nm = name(app, seat);
   return (
-    `<section class="seatbox${turn ? " turn" : ""}${flash(app, seat)}" data-seat="${seat}" aria-label="${esc(nm)}">` +
+    `<section class="seatbox ${spotClass(seats, seat)}${turn ? " turn" : ""}${flash(app, seat)}" data-seat="${seat}" aria-label="${esc(nm)}">` +
     `<header><span class="who">${esc(nm)}</span>${badges(app, seat)}</header>` +
-    `<div class="row">${countHTML(v.hand_counts[seat], t("table.handCount", { name: nm, n: v.hand_counts[seat] }))}${statsHTML(v, seat)}</div>` +
+    bubbleHTML(seat) +
+    `<div class="row">${v.hand_counts[seat] ? countHTML(v.hand_counts[seat], t("table.handCount", { name: nm, n: v.hand_counts[seat] })) : ""}${statsHTML(v, seat)}</div>` +
     `</section>`
   );
 }
 
-function trickHTML(app) {
+// The trick in the middle, each card by the seat that played it (the same columns as the arc,
+// the bottom seat's card below); a trick just won stays a moment, and the last one can be
+// opened again while the next is played.
+function trickHTML(app, seats) {
   const v = app.state.view;
-  let cards = v.trick.cards;
+  const shownTrick = trickShown(v);
+  const cards = shownTrick.cards;
+  const done = shownTrick.done;
+  const last = done != null;
   let caption = v.trick.number ? t("ss.trick", { n: v.trick.number }) : "";
-  let last = false;
-  if (!cards.length && v.tricks.length && v.phase !== "pick") {
-    // show the trick just won until the next card is led
-    const done = v.tricks[v.tricks.length - 1];
-    cards = done.cards;
-    caption = t("ss.lastTrick", { name: name(app, done.winner), points: done.points });
-    last = true;
+  if (done) {
+    caption = t(shownTrick.opened ? "ss.lastTrickWas" : "ss.lastTrick", { name: name(app, done.winner), points: done.points });
   }
   const fresh = new Set();
   for (const e of app.events) if (e.kind === "played") fresh.add(e.seat);
-  const winner = last ? v.tricks[v.tricks.length - 1].winner : null;
+  // a card played now comes in, also the one that completes a trick (not a held trick's)
+  const justWon = app.events.some((e) => e.kind === "trick");
+  const arriving = (seat) => fresh.has(seat) && (!last || (justWon && !shownTrick.opened));
+  const winner = last ? done.winner : null;
   const plays = cards
     .map((p) => {
       const face =
         p.card == null
           ? backHTML({ size: "m", label: t("ss.unknownCard") })
-          : cardHTML(p.card, { size: "m", extra: fresh.has(p.seat) && !last ? "enter" : "" });
-      return `<figure class="play${p.seat === winner ? " won" : ""}">${face}<figcaption>${esc(name(app, p.seat))}</figcaption></figure>`;
+          : cardHTML(p.card, { size: "m", extra: arriving(p.seat) ? "enter" : "" });
+      const lead = last ? p.seat === done.leader : p.seat === v.trick.leader;
+      return (
+        `<figure class="play ${spotClass(seats, p.seat)}${p.seat === winner ? " won" : ""}${lead ? " led" : ""}" data-seat="${p.seat}">` +
+        `${face}<figcaption>${esc(name(app, p.seat))}</figcaption></figure>`
+      );
     })
     .join("");
   let blind = "";
   if (v.phase === "pick") {
     blind =
-      `<figure class="play"><span class="pair">${backHTML({ size: "m", label: t("ss.blind") })}${backHTML({ size: "m", label: t("ss.blind") })}</span>` +
+      `<figure class="play blind"><span class="pair">${backHTML({ size: "m", label: t("ss.blind") })}${backHTML({ size: "m", label: t("ss.blind") })}</span>` +
       `<figcaption>${esc(t("ss.blind"))}</figcaption></figure>`;
   }
   return (
-    `<div class="center trick${last ? " last" : ""}" role="group" aria-label="${esc(caption || t("ss.trickArea"))}">` +
-    `<span class="lbl">${esc(caption)}</span><div class="plays">${blind}${plays}</div>` +
+    `<div class="center trick${last ? " last" : ""}${shownTrick.opened ? " opened" : ""}" role="group" aria-label="${esc(caption || t("ss.trickArea"))}">` +
+    `<span class="lbl">${esc(caption)}${lastTrickButton(v)}</span><div class="plays n${seats.length}">${blind}${plays}</div>` +
     `</div>`
   );
 }
@@ -134,7 +145,9 @@ function infoLine(app) {
     parts.push(t("ss.handOf", { n: Math.min(app.info.games_played + (v.phase === "over" ? 0 : 1), app.info.match_length), total: app.info.match_length }));
   }
   const secret = [];
-  if (v.phase !== "over" && v.buried) secret.push(`${esc(t("ss.buried"))}: ${v.buried.map((c) => cardHTML(c, { size: "xs" })).join("")}`);
+  // the blind just picked up, named while burying (the cards are also marked in the hand)
+  if (v.phase === "bury" && v.blind && v.blind.length) secret.push(`${esc(t("ss.blindWas"))}: ${v.blind.map((c) => cardHTML(c, { size: "xs" })).join("")}`);
+  if (v.phase !== "over" && v.buried && v.buried.length) secret.push(`${esc(t("ss.buried"))}: ${v.buried.map((c) => cardHTML(c, { size: "xs" })).join("")}`);
   if (v.phase !== "over" && v.unknown_card) secret.push(`${esc(t("ss.unknownCard"))}: ${cardHTML(v.unknown_card, { size: "xs" })}`);
   const sep = parts.length && secret.length ? " · " : " ";
   return `<p class="info">${esc(parts.join(" · "))}${secret.length ? `${sep}<span class="secret">${secret.join(" ")}</span>` : ""}</p>`;
@@ -166,8 +179,25 @@ function actionsHTML(app, o) {
   for (const a of o.calls) btn("call", t("ss.call", { card: cardText(a.cards[0]) }), a.cards[0], "btn primary");
   if (!app.mode) for (const ace of o.unknownAces) btn("callu", t("ss.callUnknownBtn", { card: cardText(ace) }), ace);
   if (o.alone) btn("alone", t("ss.alone"));
+  const raised = app.sel.length === 1 && o.plays.includes(app.sel[0]) ? app.sel[0] : null;
+  if (raised) btn("play", t("ss.playCard", { card: cardText(raised) }), raised, "btn primary");
   if (app.sel.length || app.mode) btn("cancel", t("table.cancel"), "", "btn ghost");
   return b.join("");
+}
+
+// The end of the match: every player by their total, best first (ties share a place).
+function finalHTML(app) {
+  const info = app.info;
+  if (!info || info.status !== "over" || !info.totals) return "";
+  const order = info.totals.map((total, seat) => ({ seat, total })).sort((a, b) => b.total - a.total || a.seat - b.seat);
+  const rows = order
+    .map((p) => {
+      const place = 1 + order.filter((q) => q.total > p.total).length;
+      const mine = p.seat === app.seat ? ' class="mine"' : "";
+      return `<li${mine}><span class="place">${place}.</span> <span class="who">${esc(name(app, p.seat))}</span> <b>${p.total > 0 ? "+" : ""}${p.total}</b></li>`;
+    })
+    .join("");
+  return `<section class="final" aria-labelledby="final-h"><h3 id="final-h">${esc(t("ss.finalStandings"))}</h3><ol>${rows}</ol></section>`;
 }
 
 export function resultHTML(app) {
@@ -183,7 +213,12 @@ export function resultHTML(app) {
     head = t(won ? "ss.pickerWins" : "ss.defendersWin", { name: name(app, r.picker) });
   }
   const lines = [];
-  if (!r.leaster) {
+  if (r.leaster) {
+    // why a player with the fewest points may not have won (rule SS-8.2)
+    lines.push(t("ss.leasterRule"));
+    const none = r.seat_tricks ? r.seat_tricks.map((n, s) => (n === 0 ? name(app, s) : null)).filter(Boolean) : [];
+    if (none.length) lines.push(t("ss.noTrick", { names: none.join(", ") }));
+  } else {
     lines.push(t("ss.sides", { picker: r.picker_points, defenders: r.defender_points, pt: r.picker_tricks, dt: r.defender_tricks }));
     if (r.partner != null && !r.alone) lines.push(t("ss.partnerWas", { name: name(app, r.partner) }));
     if (r.alone) lines.push(t("ss.calledAlone", { name: name(app, r.picker) }));
@@ -201,6 +236,7 @@ export function resultHTML(app) {
     `<section class="result" aria-label="${esc(t("table.result"))}">` +
     `<h2>${esc(head)}</h2>${lines.map((l) => `<p>${esc(l)}</p>`).join("")}${buried}` +
     `<table><thead><tr><th scope="col">${esc(t("table.player"))}</th><th scope="col">${esc(t("ss.pointsCol"))}</th><th scope="col">${esc(t("ss.units"))}</th><th scope="col">${esc(t("ss.total"))}</th></tr></thead><tbody>${rows}</tbody></table>` +
+    finalHTML(app) +
     app.nextGameHTML() +
     `</section>`
   );
@@ -210,35 +246,50 @@ export function render(app) {
   const o = options(app);
   const v = o.v;
   const me = app.seat;
-  const others = [];
-  for (let k = 1; k <= 5; k++) {
-    const s = me == null ? k - 1 : (me + k) % 5;
-    if (s !== me) others.push(s);
-  }
+  const others = arc(v.players || 5, me);
+  // the hand's last trick is held in view a moment before the result covers the table
+  const over = v.phase === "over" && !holdingTrick(v);
   let myArea = "";
-  if (me != null) {
+  if (me == null) {
+    myArea = opponentHTML(app, 0, others); // a spectator: seat 0 at the bottom
+  } else if (!over) {
     const hand = shown(v.hand || [])
-      .map((c) => cardHTML(c, { size: "l", zone: "hand", key: "hand:" + c, ...cardState(app, o, c) }))
-      .join("");
+      .map((c) => {
+        const fromBlind = v.phase === "bury" && (v.blind || []).includes(c);
+        return cardHTML(c, { size: "l", zone: "hand", key: "hand:" + c, ...cardState(app, o, c), ...(fromBlind ? { extra: "from-blind" } : {}) });
+      })
+      .join("") + underHTML(app, o);
     const turn = v.to_act.includes(me) && v.phase !== "over";
     myArea =
       `<section class="me${turn ? " turn" : ""}${flash(app, me)}" aria-label="${esc(t("table.yourPlace"))}">` +
       `<header><span class="who">${esc(name(app, me))} <span class="you">(${esc(t("you"))})</span></span>${badges(app, me)}${statsHTML(v, me)}</header>` +
+      bubbleHTML(me) +
       `<div class="hand" role="group" aria-label="${esc(t("table.handLabel", { n: (v.hand || []).length }))}">${hand || `<span class="muted">${esc(t("table.noHand"))}</span>`}</div>` +
       `</section>`;
   }
   return (
-    `<div class="felt sheepshead">` +
-    `<div class="opps n${others.length}">${others.map((s) => opponentHTML(app, s)).join("")}</div>` +
-    trickHTML(app) +
-    infoLine(app) +
-    `<p class="prompt" id="prompt">${esc(prompt(app, o))}</p>` +
-    resultHTML(app) +
+    `<div class="felt sheepshead${over ? " over" : ""}">` +
+    `<div class="opps n${others.length}">${others.map((s) => opponentHTML(app, s, others)).join("")}</div>` +
+    (over ? "" : trickHTML(app, others) + infoLine(app) + `<p class="prompt" id="prompt">${esc(prompt(app, o))}</p>`) +
+    (over ? resultHTML(app) : "") +
     myArea +
     app.hintHTML() +
     `<div class="actions" role="toolbar" aria-label="${esc(t("table.actions"))}">${me != null ? actionsHTML(app, o) : ""}</div>` +
     `</div>`
   );
+}
+
+// The picker's unknown card (rule SS-4.3), set aside out of the hand: drawn at the end of the
+// hand, marked, and playable when the called suit is led (SS-6.4). Without it a picker whose
+// only legal play is that card had nothing to press.
+function underHTML(app, o) {
+  const v = o.v;
+  if (!v.unknown_card || v.phase !== "play") return "";
+  // once played it lies face down in a trick
+  const down = (t) => t.cards.some((p) => p.seat === app.seat && p.face_down);
+  if (down(v.trick) || v.tricks.some(down)) return "";
+  const code = v.unknown_card;
+  return cardHTML(code, { size: "l", zone: "hand", key: "hand:" + code, ...cardState(app, o, code), extra: "unknown-card" });
 }
 
 function cardState(app, o, code) {
@@ -249,7 +300,7 @@ function cardState(app, o, code) {
     const ok = o.unknown.some((a) => a.cards[0] === app.mode && a.cards[1] === code);
     return ok ? { act: "card", playable: true } : {};
   }
-  if (o.plays.includes(code)) return { act: "card", playable: true };
+  if (o.plays.includes(code)) return { act: "card", playable: true, selected: app.sel.includes(code), pressable: true };
   return {};
 }
 
@@ -278,8 +329,14 @@ export function onAction(app, el) {
     case "bury":
       if (app.sel.length === 2) return app.act({ kind: "bury", cards: [...app.sel] });
       return;
+    case "play":
+      if (app.sel.length === 1 && o.plays.includes(app.sel[0])) return app.act({ kind: "play", cards: [app.sel[0]] });
+      return;
     case "card":
       return chooseCard(app, o, el.dataset.card);
+    case "last-trick":
+      toggleLastTrick();
+      return app.redraw();
   }
 }
 
@@ -294,7 +351,11 @@ function chooseCard(app, o, code) {
     if (choice) return app.act(choice);
     return;
   }
-  if (o.plays.includes(code)) return app.act({ kind: "play", cards: [code] });
+  // a card tapped once is raised; tapped again (or Play) it is played, as in Shithead
+  if (!o.plays.includes(code)) return;
+  if (app.sel.length === 1 && app.sel[0] === code) return app.act({ kind: "play", cards: [code] });
+  app.sel = [code];
+  return app.redraw();
 }
 
 export function onEnter(app, el) {
@@ -302,6 +363,11 @@ export function onEnter(app, el) {
   if (el.dataset.act === "card" && o.bury.length && app.sel.length === 1 && !app.sel.includes(el.dataset.card)) {
     app.sel = [...app.sel, el.dataset.card];
     app.act({ kind: "bury", cards: [...app.sel] });
+    return true;
+  }
+  // Enter (or a double click) on a card that may be played plays it at once
+  if (el.dataset.act === "card" && !o.bury.length && !app.mode && o.plays.includes(el.dataset.card)) {
+    app.act({ kind: "play", cards: [el.dataset.card] });
     return true;
   }
   return false;

@@ -2,6 +2,7 @@
 // flips) and `play_sets` (the cards of one rank that may be played now, any subset of one set).
 import { backHTML, cardHTML, cardsText, countHTML } from "./cards.js";
 import { t } from "./i18n.js";
+import { arc, bubbleHTML, dealerChip, spotClass } from "./table.js";
 import { esc } from "./ui.js";
 
 // play_sets from the view; a server without it (older) still lists one play per rank.
@@ -74,31 +75,42 @@ function badges(app, seat) {
   const s = v.seats[seat];
   const info = app.info && app.info.seats[seat];
   const out = [];
-  if (v.dealer === seat) out.push(`<span class="badge">${esc(t("table.dealer"))}</span>`);
+  if (v.dealer === seat) out.push(dealerChip());
   if (v.phase === "swap" && s.ready) out.push(`<span class="badge ok">${esc(t("table.readyBadge"))}</span>`);
   if (s.out) out.push(`<span class="badge ok">${esc(t("table.out", { place: s.place }))}</span>`);
   if (v.outcome && v.outcome.loser === seat) out.push(`<span class="badge bad">${esc(t("sh.loserBadge"))}</span>`);
-  if (info && info.kind === "bot") out.push(`<span class="badge dim">${esc(t("level." + info.bot_level))}</span>`);
+  if (info && info.kind === "bot") out.push(`<span class="badge dim level">${esc(t("level." + info.bot_level))}</span>`);
   if (info && info.kind === "human" && !info.connected) out.push(`<span class="badge bad">${esc(t("lobby.away"))}</span>`);
   return out.join("");
 }
 
-function opponentHTML(app, seat) {
+// Cards seen going into a hand (picked up from the pile): a labelled line of text, not card
+// faces (they looked like more face-up cards), at most KNOWN_SHOWN of them and "+n".
+const KNOWN_SHOWN = 4;
+
+function knownHTML(s) {
+  const known = s.known_in_hand;
+  if (!known.length) return "";
+  const more = known.length > KNOWN_SHOWN ? ` +${known.length - KNOWN_SHOWN}` : "";
+  return (
+    `<p class="known" title="${esc(t("sh.known"))}"><span class="lbl" aria-hidden="true">${esc(t("sh.knownShort"))}</span> ` +
+    `<span aria-hidden="true">${esc(cardsText(known.slice(0, KNOWN_SHOWN)))}${more}</span>` +
+    `<span class="sr-only">${esc(t("sh.known"))}: ${esc(cardsText(known))}</span></p>`
+  );
+}
+
+function opponentHTML(app, seat, seats) {
   const v = app.state.view;
   const s = v.seats[seat];
   const turn = v.to_act.includes(seat) && v.phase === "play";
   const nm = name(app, seat);
-  const known = s.known_in_hand.length
-    ? `<div class="known" aria-label="${esc(t("sh.known"))}">${s.known_in_hand
-        .slice(0, 12)
-        .map((c) => cardHTML(c, { size: "xs" }))
-        .join("")}${s.known_in_hand.length > 12 ? "…" : ""}</div>`
-    : "";
+  const known = knownHTML(s);
   return (
-    `<section class="seatbox${turn ? " turn" : ""}${s.out ? " done" : ""}${flash(app, seat)}" data-seat="${seat}" aria-label="${esc(nm)}">` +
+    `<section class="seatbox ${spotClass(seats, seat)}${turn ? " turn" : ""}${s.out ? " done" : ""}${flash(app, seat)}" data-seat="${seat}" aria-label="${esc(nm)}">` +
     `<header><span class="who">${esc(nm)}</span>${badges(app, seat)}</header>` +
-    `<div class="row">${countHTML(s.hand_count, t("table.handCount", { name: nm, n: s.hand_count }))}${tableCardsHTML(s, "s")}</div>` +
-    known +
+    bubbleHTML(seat) +
+    // a seat that is out holds nothing: its name and place are enough
+    (s.out ? "" : `<div class="row">${countHTML(s.hand_count, t("table.handCount", { name: nm, n: s.hand_count }))}${tableCardsHTML(s, "s")}</div>` + known) +
     `</section>`
   );
 }
@@ -161,7 +173,7 @@ function prompt(app, o) {
   if (app.mode === "giveup") return t("sh.giveUpHint");
   if (o.flips.length) return t("sh.flipHint");
   if (!o.sets.length && o.pickups.length) return t("sh.mustPickup");
-  return t("sh.playHint");
+  return t(o.pickups.length ? "sh.playHint" : "sh.playHintEmpty"); // an empty pile: nothing to pick up
 }
 
 function actionsHTML(app, o) {
@@ -217,14 +229,13 @@ export function render(app) {
   const v = o.v;
   const me = app.seat;
   const n = v.players;
-  const others = [];
-  for (let k = 1; k <= n; k++) {
-    const s = me == null ? k - 1 : (me + k) % n;
-    if (s !== me) others.push(s);
-  }
+  const others = arc(n, me);
+  const over = v.phase === "over";
   const mine = me == null ? null : mineState(app, o);
   let myArea = "";
-  if (mine) {
+  if (me == null) {
+    myArea = opponentHTML(app, 0, others); // a spectator: seat 0 at the bottom
+  } else if (mine && !over) {
     const s = v.seats[me];
     const hand = (v.hand || [])
       .map((c) => cardHTML(c, { size: "l", zone: "hand", key: "hand:" + c, ...mine.cardState(c, "hand") }))
@@ -233,15 +244,18 @@ export function render(app) {
     myArea =
       `<section class="me${turn ? " turn" : ""}${flash(app, me)}" aria-label="${esc(t("table.yourPlace"))}">` +
       `<header><span class="who">${esc(name(app, me))} <span class="you">(${esc(t("you"))})</span></span>${badges(app, me)}</header>` +
+      bubbleHTML(me) +
+      // the cards on the table beside the hand while both fit, the hand on its own row after
+      `<div class="mine${(v.hand || []).length > 4 ? " wide" : ""}">` +
       tableCardsHTML(s, "m", mine) +
-      `<div class="hand${(v.hand || []).length > 12 ? " many" : ""}" role="group" aria-label="${esc(t("table.handLabel", { n: (v.hand || []).length }))}">${hand || `<span class="muted">${esc(t("table.noHand"))}</span>`}</div>` +
+      `<div class="hand" role="group" aria-label="${esc(t("table.handLabel", { n: (v.hand || []).length }))}">${hand || `<span class="muted">${esc(t("table.noHand"))}</span>`}</div>` +
+      `</div>` +
       `</section>`;
   }
   return (
-    `<div class="felt shithead">` +
-    `<div class="opps n${others.length}">${others.map((s) => opponentHTML(app, s)).join("")}</div>` +
-    pileHTML(app) +
-    `<p class="prompt" id="prompt">${esc(prompt(app, o))}</p>` +
+    `<div class="felt shithead${over ? " over" : ""}">` +
+    `<div class="opps n${others.length}">${others.map((s) => opponentHTML(app, s, others)).join("")}</div>` +
+    (over ? "" : pileHTML(app) + `<p class="prompt" id="prompt">${esc(prompt(app, o))}</p>`) +
     resultHTML(app) +
     myArea +
     app.hintHTML() +
@@ -329,8 +343,10 @@ function chooseCard(app, o, code, zone, play) {
     const cards = sameSet ? [...new Set([...app.sel, code])] : [code];
     return app.act({ kind: "play", cards });
   }
+  // tapped once a card is raised (with others of its rank: several at once); a raised card
+  // tapped again plays what is raised, as in Sheepshead
+  if (sameSet && app.sel.includes(code)) return app.act({ kind: "play", cards: [...app.sel] });
   if (!sameSet) app.sel = [code];
-  else if (app.sel.includes(code)) app.sel = app.sel.filter((c) => c !== code);
   else app.sel = [...app.sel, code];
   app.redraw();
 }

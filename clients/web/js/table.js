@@ -1,0 +1,195 @@
+// Where things sit on the felt, the same for both games: the viewer at the bottom, the others
+// in an arc across the top in play order. Play goes clockwise (seat + 1 is on your left), so
+// read left to right the arc is the order the others play after you. Also: hands squeezed to
+// one row, the finished trick held in view a moment, and the last trick opened on demand.
+import { t } from "./i18n.js";
+import { SWEEP_LEAD_MS, sweep } from "./motion.js";
+import { esc } from "./ui.js";
+
+// The other seats from the viewer's left, clockwise (a spectator sees seat 0 at the bottom).
+export function arc(n, me) {
+  const bottom = me ?? 0;
+  const out = [];
+  for (let k = 1; k < n; k++) out.push((bottom + k) % n);
+  return out;
+}
+
+// The seat at the bottom: the viewer's, or seat 0 for a spectator.
+export function bottomSeat(me) {
+  return me ?? 0;
+}
+
+// A seat's place class in the arc: its column, and "outer" for the two ends (drawn lower, so
+// the arc bends round the table like chairs do).
+export function spotClass(seats, seat) {
+  const i = seats.indexOf(seat);
+  if (i < 0) return "spot-me";
+  const outer = seats.length >= 3 && (i === 0 || i === seats.length - 1);
+  return `spot-${i + 1}${outer ? " outer" : ""}`;
+}
+
+// The dealer's mark: a round "D" chip, as the dealer button at a real table (the word for
+// screen readers and on hover).
+export function dealerChip() {
+  return `<span class="badge dealer" title="${esc(t("table.dealer"))}"><span aria-hidden="true">${esc(t("table.dealerChip"))}</span><span class="sr-only">${esc(t("table.dealer"))}</span></span>`;
+}
+
+// ------------------------------------------------------------------ hands in one row
+
+// After every draw: a hand wider than its place overlaps its cards so that it stays on one
+// row while each card shows at least its corner; past that it wraps, each lower row laid over
+// the one above it up to its corners (a big pick-up stays in view). (A margin set through the
+// CSSOM: the page's CSP forbids style attributes, not this.)
+export function fitHands(root) {
+  for (const hand of root.querySelectorAll(".hand")) {
+    const cards = [...hand.querySelectorAll(":scope > .card")];
+    for (const c of cards) c.classList.remove("lower", "row-start");
+    if (cards.length < 2) {
+      hand.style.removeProperty("--overlap");
+      continue;
+    }
+    // the room it has: beside the cards on the table (Shithead) or the whole row
+    const row = hand.parentElement;
+    const beside = row.classList.contains("mine") && !row.classList.contains("wide");
+    const table = beside ? row.querySelector(".tablecards") : null;
+    const width = (beside ? row.clientWidth - (table ? table.offsetWidth + 12 : 0) : hand.clientWidth) - 8;
+    const cw = cards[0].offsetWidth;
+    const gap = 4;
+    const need = cards.length * cw + (cards.length - 1) * gap;
+    if (need <= width) {
+      hand.style.setProperty("--overlap", gap + "px");
+      continue;
+    }
+    // the step from one card to the next, at least 42% of a card (its index stays readable)
+    const step = Math.max((width - cw) / (cards.length - 1), cw * 0.42);
+    hand.style.setProperty("--overlap", Math.floor(step - cw) + "px");
+    let top = cards[0].offsetTop;
+    for (const c of cards) {
+      if (c.offsetTop > top + 2) {
+        top = c.offsetTop;
+        c.classList.add("row-start");
+      }
+    }
+    let lower = false;
+    for (const c of cards) {
+      lower = lower || c.classList.contains("row-start");
+      if (lower) c.classList.add("lower");
+    }
+  }
+}
+
+// ------------------------------------------------------------------ the trick in view
+
+// How long a finished trick stays in the middle after it is won (ms), even when the winner
+// leads again at once; input is never held up by it.
+export const TRICK_HOLD_MS = 1600;
+
+const held = { trick: null, until: 0, timer: null, sweepTimer: null, lastOpen: false, count: 0 };
+
+// Called with every state: a trick just won is held in view for a moment; a new trick won
+// closes the last-trick view (it would show an older one).
+export function noteState(app, redraw) {
+  const v = app.state.view;
+  if (v.game !== "sheepshead") return;
+  const won = (app.events || []).some((e) => e.kind === "trick");
+  const count = (v.tricks || []).length;
+  if (count < held.count) held.lastOpen = false; // a new hand
+  if (won && count) {
+    held.trick = v.tricks[count - 1];
+    held.until = Date.now() + TRICK_HOLD_MS;
+    held.lastOpen = false;
+    clearTimeout(held.timer);
+    clearTimeout(held.sweepTimer);
+    held.timer = setTimeout(redraw, TRICK_HOLD_MS + 20);
+    // just before it goes, the trick sweeps to its winner
+    const winner = held.trick.winner;
+    held.sweepTimer = setTimeout(() => sweep(document.getElementById("area"), winner, app.seat), TRICK_HOLD_MS - SWEEP_LEAD_MS);
+  }
+  held.count = count;
+}
+
+// The trick to draw in the middle: the one just won while it is held (or while the last trick
+// is opened), else the trick being played. {cards, done (a finished trick or null)}.
+export function holdingTrick(v) {
+  const last = v.tricks && v.tricks.length ? v.tricks[v.tricks.length - 1] : null;
+  return !!(held.trick && last && Date.now() < held.until && held.trick.number === last.number);
+}
+
+export function trickShown(v) {
+  const last = v.tricks && v.tricks.length ? v.tricks[v.tricks.length - 1] : null;
+  if (held.lastOpen && last && v.phase === "play") return { cards: last.cards, done: last, opened: true };
+  if ((holdingTrick(v) || !v.trick.cards.length) && last && v.phase !== "pick") return { cards: last.cards, done: last, opened: false };
+  return { cards: v.trick.cards, done: null, opened: false };
+}
+
+export function lastTrickButton(v) {
+  if (v.phase !== "play" || !v.tricks || !v.tricks.length) return "";
+  const open = held.lastOpen;
+  const label = open ? t("ss.backToTrick") : t("ss.lastTrickBtn");
+  return `<button type="button" class="btn small lasttrick-btn" data-act="last-trick" data-key="btn:last-trick" aria-pressed="${open}">${esc(label)}</button>`;
+}
+
+export function toggleLastTrick(force) {
+  held.lastOpen = force ?? !held.lastOpen;
+}
+
+export function lastTrickOpen() {
+  return held.lastOpen;
+}
+
+// ------------------------------------------------------------------ chat at the table
+
+// A message said at the table shows for a moment as a bubble at the sender's seat (cut to
+// BUBBLE_CHARS: the whole line is in the chat box); while the chat box is out of view, the
+// header counts what arrived unread.
+export const BUBBLE_MS = 5000;
+const BUBBLE_CHARS = 60;
+const bubbles = new Map(); // seat -> {text, until}
+const chat = { unread: 0, observed: null, visible: false };
+
+function watchChat(box, redraw) {
+  if (chat.observed === box || !box || !window.IntersectionObserver) return;
+  chat.observed = box;
+  new IntersectionObserver(([entry]) => {
+    chat.visible = entry.isIntersecting;
+    if (chat.visible && chat.unread) {
+      chat.unread = 0;
+      redraw();
+    }
+  }).observe(box);
+}
+
+export function noteChat(app, msg, redraw) {
+  watchChat(document.getElementById("chat-lines"), redraw);
+  if (msg.seat != null) {
+    const text = msg.text.length > BUBBLE_CHARS ? msg.text.slice(0, BUBBLE_CHARS - 1) + "…" : msg.text;
+    bubbles.set(msg.seat, { text, until: Date.now() + BUBBLE_MS });
+    setTimeout(redraw, BUBBLE_MS + 20);
+  }
+  if (msg.seat !== app.seat && !chat.visible) chat.unread += 1;
+}
+
+export function bubbleHTML(seat) {
+  const b = bubbles.get(seat);
+  if (!b || Date.now() > b.until) return "";
+  return `<p class="bubble" aria-hidden="true">${esc(b.text)}</p>`; // the chat box reads it out
+}
+
+export function unread() {
+  return chat.unread;
+}
+
+// The header's count of unread messages: a link down to the chat box.
+export function chatPill() {
+  if (!chat.unread) return "";
+  return `<button type="button" class="chat-pill" data-act="to-chat">${esc(t("chat.title"))} <b>${chat.unread}</b><span class="sr-only"> ${esc(t("chat.unread", { n: chat.unread }))}</span></button>`;
+}
+
+export function toChat() {
+  chat.unread = 0;
+  const box = document.getElementById("chat-text");
+  if (box) {
+    box.scrollIntoView({ block: "center" });
+    box.focus({ preventScroll: true });
+  }
+}
