@@ -229,7 +229,8 @@ def serve(argv: list[str]) -> int:
         "--history-rate",
         type=float,
         default=2.0,
-        help="history API requests a second one address may make on average (then HTTP 429)",
+        help="HTTP API requests (history, leaderboards, daily) a second one address may make on "
+        "average (then HTTP 429)",
     )
     parser.add_argument(
         "--history-burst", type=float, default=20.0, help="burst above --history-rate"

@@ -120,7 +120,7 @@ class ServerConfig:
     # bot requests the rooms of one address may have waiting; more get the basic bot at once
     bot_queue_per_address: int = MAX_QUEUED_PER_OWNER
     bot_queue: int = MAX_QUEUED  # bot requests waiting in all; more get the basic bot at once
-    history_rate: float = 2.0  # history API requests a second per address, on average (429)
+    history_rate: float = 2.0  # API requests (history, boards, daily) a second per address (429)
     history_burst: float = 20.0  # ... in a burst
     replay_cache_bytes: int = 64 * 1024 * 1024  # replayed games' steps kept (LRU, JSON bytes)
     budget_addresses: int = 10_000  # addresses whose budgets are remembered (LRU)
@@ -421,18 +421,23 @@ class CardroomServer:
 
     async def _api(self, path: str, query: str, headers: Headers, address: str) -> Response:
         parts = path.strip("/").split("/")
-        if parts == ["api", "leaderboard"]:
-            route = "leaderboard"
+        history = len(parts) == 4 and parts[:2] == ["api", "rooms"] and parts[3] == "history"
+        route = (
+            "history"
+            if history
+            else {"leaderboard": "leaderboard", "daily": "daily"}.get(
+                parts[1] if len(parts) == 2 else "", "other"
+            )
+        )
+        # one budget per client address for every API request (history, boards, daily)
+        if not self.history_budget.allow(address, time.monotonic()):
+            status, body = 429, _API_RATE_LIMITED
+        elif route == "leaderboard":
             status, body = await api.leaderboard(self.stores.boards, query)
-        elif len(parts) == 4 and parts[:2] == ["api", "rooms"] and parts[3] == "history":
-            route = "history"
-            if not self.history_budget.allow(address, time.monotonic()):
-                status, body = 429, _HISTORY_RATE_LIMITED
-            else:
-                token = api.bearer_token(headers.get("Authorization"))
-                status, body = await api.history(self.store, parts[2], query, token, self.replays)
-        elif parts == ["api", "daily"]:
-            route = "daily"
+        elif route == "history":
+            token = api.bearer_token(headers.get("Authorization"))
+            status, body = await api.history(self.store, parts[2], query, token, self.replays)
+        elif route == "daily":
             try:
                 keys = await self.manager.keys()  # no --secret: the store's, made once
             except Refusal:
@@ -440,7 +445,6 @@ class CardroomServer:
             else:
                 status, body = api.daily(keys, query, time.time())
         else:
-            route = "other"
             status, body = 404, b'{"error":"not_found","message":"no such API"}'
         self.metrics.api.labels(route, str(status)).inc()
         extra = [("Cache-Control", "no-store")]
@@ -772,8 +776,8 @@ class CardroomServer:
         await self.stop()
 
 
-_HISTORY_RATE_LIMITED = orjson.dumps(
-    {"error": ErrorCode.RATE_LIMITED.value, "message": "too many history requests; slow down"}
+_API_RATE_LIMITED = orjson.dumps(
+    {"error": ErrorCode.RATE_LIMITED.value, "message": "too many API requests; slow down"}
 )
 
 _ABOUT = (

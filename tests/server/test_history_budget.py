@@ -139,6 +139,10 @@ async def test_one_address_cannot_flood_the_history() -> None:
         assert (await get(server, "/api/rooms/ZZZZZ/history"))[0] == 429
         text = await metrics(server)
         assert metric(text, 'cardroom_api_requests_total{route="history",status="429"}') == 3
+        # the same budget covers the other routes: the boards are no way round it
+        assert (await get(server, "/api/leaderboard?board=daily"))[0] == 429
+        assert (await get(server, "/api/daily"))[0] == 429
+        assert (await get(server, "/api/leaderboard?board=daily", source="127.0.0.3"))[0] == 200
 
 
 async def test_an_open_room_answers_as_no_room(served: tuple[CardroomServer, MemoryStore]) -> None:
