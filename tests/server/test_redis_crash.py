@@ -5,7 +5,6 @@ lost or repeated."""
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -13,10 +12,10 @@ from typing import Any
 from clients import CardroomClient, CardroomError
 from protocol.cards import parse_card
 from server.bench.redis_server import RedisServer
-from server.bench.server import free_port, serve_command
+from server.bench.server import free_port
 from server.rules.base import Action
 from server.store.redis_store import RedisStore
-from tests.server.conftest import choose
+from tests.server.conftest import choose, serve_process
 
 Acked = dict[int, tuple[int, dict[str, Any]]]  # version -> (seat, action sent)
 
@@ -25,19 +24,9 @@ Acked = dict[int, tuple[int, dict[str, Any]]]  # version -> (seat, action sent)
 async def serving(
     port: int, redis_url: str, *extra: str
 ) -> AsyncIterator[asyncio.subprocess.Process]:
-    proc = await asyncio.create_subprocess_exec(
-        *serve_command(port, "--redis", redis_url, "--rate", "1000", "--burst", "1000", *extra),
-        stdout=asyncio.subprocess.PIPE,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    try:
-        assert proc.stdout is not None
-        assert b"serving on" in await asyncio.wait_for(proc.stdout.readline(), 30)
+    rate = ("--rate", "1000", "--burst", "1000")
+    async with serve_process(port, "--redis", redis_url, *rate, *extra) as proc:
         yield proc
-    finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
 
 
 async def play(clients: list[CardroomClient], acked: Acked, turns: int) -> None:

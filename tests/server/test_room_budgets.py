@@ -5,7 +5,6 @@ empty lobby closes quickly, a room with a game keeps its players' grace."""
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -14,11 +13,11 @@ from typing import Any
 import pytest
 
 from clients import CardroomClient, CardroomError
-from server.bench.procs import free_port, serve_command
+from server.bench.procs import free_port
 from server.net.server import CardroomServer
 from server.rooms.budgets import MAX_BUCKETS, CreateBudgets
 from server.rooms.seats import RoomSettings
-from tests.server.conftest import make_config
+from tests.server.conftest import make_config, serve_process
 from tests.server.test_hostile import http_get
 
 
@@ -140,18 +139,8 @@ def test_the_creation_buckets_stay_bounded() -> None:
 
 async def test_cardroom_serve_flags_set_the_budgets() -> None:
     port = free_port()
-    proc = await asyncio.create_subprocess_exec(
-        *serve_command(port, "--max-rooms", "1", "--rooms-burst", "5"),
-        stdout=asyncio.subprocess.PIPE,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    try:
-        assert proc.stdout is not None
-        assert b"serving on" in await asyncio.wait_for(proc.stdout.readline(), 30)
+    async with serve_process(port, "--max-rooms", "1", "--rooms-burst", "5"):
         url = f"ws://127.0.0.1:{port}/"
         async with CardroomClient.connect(url) as a, CardroomClient.connect(url) as b:
             await a.create("shithead", seats=2, name="A")
             assert await refused(b.create("shithead", seats=2, name="B")) == "too_many_rooms"
-    finally:
-        proc.terminate()
-        await proc.wait()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -12,26 +11,16 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from clients import CardroomClient
-from server.bench.server import free_port, serve_command
+from server.bench.server import free_port
+from tests.server.conftest import serve_process
 
 
 @asynccontextmanager
 async def serving() -> AsyncIterator[tuple[asyncio.subprocess.Process, int]]:
     """``cardroom serve`` on a free loopback port, killed if the test leaves it running."""
     port = free_port()
-    proc = await asyncio.create_subprocess_exec(
-        *serve_command(port),
-        stdout=asyncio.subprocess.PIPE,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    try:
-        assert proc.stdout is not None
-        assert b"serving on" in await asyncio.wait_for(proc.stdout.readline(), 20)
+    async with serve_process(port) as proc:
         yield proc, port
-    finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
 
 
 async def test_sigterm_tells_clients_closes_with_1001_and_exits_cleanly() -> None:
