@@ -274,6 +274,7 @@ class RoomScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "focus_moves", "Moves", show=False),
         Binding("question_mark", "hint", "Hint", show=False),
+        Binding("l", "last_trick", "Last trick", show=False),
     ]
 
     def __init__(self, client: CardroomClient, start: int) -> None:
@@ -288,6 +289,7 @@ class RoomScreen(Screen[None]):
         self.hint: Advice | None = None  # the last hint, while its version is on the screen
         #: an action refused as stale in the swap phase, and the version it was sent against
         self.resend: tuple[ActionModel, int] | None = None
+        self.last_trick = False  # Sheepshead: the last finished trick shown instead (key l)
 
     def compose(self) -> ComposeResult:
         yield Static(id="top")
@@ -408,7 +410,7 @@ class RoomScreen(Screen[None]):
             if info is not None and info.match_length:
                 done = info.games_played + (1 if view.get("phase") != "over" else 0)
                 hand = f"Hand {max(1, done)}/{info.match_length} ·"
-            table.update(tables.sheepshead(view, info, me, hand))
+            table.update(tables.sheepshead(view, info, me, hand, self.last_trick))
 
     def draw_keys(self) -> None:
         info = self.info or self.client.room_info
@@ -512,6 +514,11 @@ class RoomScreen(Screen[None]):
     @work(group="requests")
     async def send_again(self, action: ActionModel) -> None:
         await self._request(self.client.act(action))
+
+    def action_last_trick(self) -> None:
+        """Sheepshead: show the last finished trick in place of the one on the table, or back."""
+        self.last_trick = not self.last_trick
+        self.draw_table()
 
     def action_hint(self) -> None:
         self.ask_hint()
