@@ -71,6 +71,8 @@ from protocol.messages import (
 DEFAULT_URL = "ws://127.0.0.1:8765/"
 #: Notices after which this connection no longer holds its seat.
 DETACHING = (ErrorCode.REMOVED, ErrorCode.REPLACED)
+#: the actions of Shithead's swap phase, where every seat acts at once (see send_action)
+SWAP = ("ready", "swap")
 _CODE = re.compile(r"^[A-Za-z0-9]{5}$")
 
 
@@ -272,6 +274,7 @@ class RoomScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "focus_moves", "Moves", show=False),
         Binding("question_mark", "hint", "Hint", show=False),
+        Binding("l", "last_trick", "Last trick", show=False),
     ]
 
     def __init__(self, client: CardroomClient, start: int) -> None:
@@ -284,6 +287,9 @@ class RoomScreen(Screen[None]):
         self.last_phase: str | None = None
         self.shown_version: int | None = None  # the version of the state on the screen
         self.hint: Advice | None = None  # the last hint, while its version is on the screen
+        #: an action refused as stale in the swap phase, and the version it was sent against
+        self.resend: tuple[ActionModel, int] | None = None
+        self.last_trick = False  # Sheepshead: the last finished trick shown instead (key l)
 
     def compose(self) -> ComposeResult:
         yield Static(id="top")
@@ -355,6 +361,7 @@ class RoomScreen(Screen[None]):
                 self.last_phase = view.get("phase")
                 for event in events:
                     self.log_line(event_line(event, names))
+                self.retry_stale()
             case ChatLine():
                 self.log_line(chat_line(msg))
             case Error(ref=None, code=code, message=message) if code in DETACHING:
@@ -403,7 +410,7 @@ class RoomScreen(Screen[None]):
             if info is not None and info.match_length:
                 done = info.games_played + (1 if view.get("phase") != "over" else 0)
                 hand = f"Hand {max(1, done)}/{info.match_length} ·"
-            table.update(tables.sheepshead(view, info, me, hand))
+            table.update(tables.sheepshead(view, info, me, hand, self.last_trick))
 
     def draw_keys(self) -> None:
         info = self.info or self.client.room_info
@@ -469,8 +476,49 @@ class RoomScreen(Screen[None]):
         self.query_one("#moves", OptionList).focus()
 
     @work(group="requests")
-    async def send_action(self, action: ActionModel) -> None:
+    async def send_action(self, action: ActionModel, version: int | None = None) -> None:
+        """Play ``action`` against ``version`` (default: the latest state's).
+
+        In Shithead's swap phase every seat acts at once, so another seat's ``ready`` or swap
+        can make the version stale while our choice still holds: then the same action is sent
+        once more against the fresh state (which follows the refusal), if it is still legal
+        there, as the web client does. Any other stale refusal asks the player to look again.
+        """
+        version = self.client.version if version is None else version
+        try:
+            await self.client.act(action, version)
+        except CardroomError as exc:
+            if exc.code != ErrorCode.STALE_VERSION or version is None or action.kind not in SWAP:
+                self._refused(exc)
+                return
+            self.resend = (action, version)
+            self.retry_stale()
+        except ClientError as exc:
+            self.log_line(Text(f"✗ {exc}", style="bold red"))
+
+    def retry_stale(self) -> None:
+        """Send the action refused as stale again, once a newer state is here (see above)."""
+        if self.resend is None:
+            return
+        action, version = self.resend
+        if self.client.version is None or self.client.version <= version:
+            return  # the fresh state is still on its way: receive() calls again
+        self.resend = None
+        view = self.client.view or {}
+        legal = [ActionModel.model_validate(a) for a in view.get("legal") or []]
+        if view.get("phase") == "swap" and any(_same(action, a) for a in legal):
+            self.send_again(action)
+        else:
+            self.log_line(Text("The game moved on: look again and choose.", style="yellow"))
+
+    @work(group="requests")
+    async def send_again(self, action: ActionModel) -> None:
         await self._request(self.client.act(action))
+
+    def action_last_trick(self) -> None:
+        """Sheepshead: show the last finished trick in place of the one on the table, or back."""
+        self.last_trick = not self.last_trick
+        self.draw_table()
 
     def action_hint(self) -> None:
         self.ask_hint()
@@ -509,11 +557,14 @@ class RoomScreen(Screen[None]):
         try:
             await request
         except CardroomError as exc:
-            if exc.code == ErrorCode.STALE_VERSION:
-                self.log_line(Text("The game moved on: look again and choose.", style="yellow"))
-            else:
-                self.log_line(Text(f"✗ {exc}", style="bold red"))
+            self._refused(exc)
         except ClientError as exc:
+            self.log_line(Text(f"✗ {exc}", style="bold red"))
+
+    def _refused(self, exc: CardroomError) -> None:
+        if exc.code == ErrorCode.STALE_VERSION:
+            self.log_line(Text("The game moved on: look again and choose.", style="yellow"))
+        else:
             self.log_line(Text(f"✗ {exc}", style="bold red"))
 
 
@@ -525,7 +576,11 @@ def _is_hint(move: Move, hint: Advice | None) -> bool:
     """Whether ``move`` plays the hinted action (cards in any order)."""
     if hint is None or move.action is None:
         return False
-    a, b = move.action, hint.action
+    return _same(move.action, hint.action)
+
+
+def _same(a: ActionModel, b: ActionModel) -> bool:
+    """Whether two actions are the same (cards in any order)."""
     return (a.kind, sorted(a.cards), a.slot) == (b.kind, sorted(b.cards), b.slot)
 
 

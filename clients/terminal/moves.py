@@ -19,13 +19,16 @@ ActionModel(kind='play', cards=['7C', '7H'], slot=None)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, get_args
 
 from rich.text import Text
 
 from clients.terminal.cards import card_text, cards_text
 from protocol.cards import RANKS, SUITS
 from protocol.messages import ActionModel, BotLevel, HostOp, RoomInfo
+
+#: The levels a host may set, weakest first (those of the protocol).
+BOT_LEVELS: tuple[BotLevel, ...] = get_args(BotLevel)
 
 
 @dataclass(frozen=True)
@@ -124,8 +127,9 @@ def host_moves(info: RoomInfo | None, me: int | None) -> list[Move]:
             add(f"Add a basic bot to {where}", "add_bot", s.seat, "basic")
             add(f"Add a strong bot to {where}", "add_bot", s.seat, "strong")
         elif s.kind == "bot" and status not in ("over", "closed"):
-            other: BotLevel = "strong" if s.bot_level != "strong" else "basic"
-            add(f"Make {s.name} ({where}) {other}", "set_bot_level", s.seat, other)
+            for other in BOT_LEVELS:
+                if other != s.bot_level:  # never offer the level the bot already plays at
+                    add(f"Make {s.name} ({where}) {other}", "set_bot_level", s.seat, other)
             if status == "lobby":
                 add(f"Remove {s.name} from {where}", "remove_bot", s.seat)
         elif s.kind == "human" and s.seat != me and status not in ("over", "closed"):

@@ -181,9 +181,14 @@ def _shithead_status(view: dict[str, Any], names: list[str], me: int | None) -> 
 
 
 def sheepshead(
-    view: dict[str, Any], info: RoomInfo | None, me: int | None, hands: str = ""
+    view: dict[str, Any],
+    info: RoomInfo | None,
+    me: int | None,
+    hands: str = "",
+    last: bool = False,
 ) -> Text:
-    """The deal, each seat's cards held, tricks, points and total; the trick on the table."""
+    """The deal, each seat's cards held, tricks, points and total; the trick on the table
+    (``last``: the last finished trick's cards in its place, once there is one)."""
     names = _names(info, me, 5)
     totals = info.totals if info is not None else [0] * 5
     to_act = set(view.get("to_act") or [])
@@ -210,27 +215,41 @@ def sheepshead(
         line.append(f"{view['hand_counts'][i]:>4} {view['tricks_won'][i]:>6}")
         line.append(f" {view['visible_points'][i]:>3} {totals[i] if i < len(totals) else 0:>+5}\n")
         out.append_text(line)
-    out.append_text(_trick(view, names))
+    out.append_text(_trick(view, names, last))
     out.append_text(_sheepshead_status(view, names, me))
     return out
 
 
-def _trick(view: dict[str, Any], names: list[str]) -> Text:
+def _trick(view: dict[str, Any], names: list[str], last: bool = False) -> Text:
+    tricks = view.get("tricks") or []
+    out = Text()
+    if last and tricks:  # the finished trick, looked back at (key l)
+        done = tricks[-1]
+        out.append(f"\nLast trick: {names[done['winner']]} won {done['points']} pts", style="bold")
+        out.append_text(_plays(done.get("cards") or [], names))
+        out.append("\n(l: back to the table)", style="dim")
+        return out
     trick = view.get("trick") or {}
     cards = trick.get("cards") or []
-    out = Text()
     if view["phase"] == "play" or cards:
         out.append(f"\nTrick {trick.get('number') or '-'}: ", style="bold")
-        for n, played in enumerate(cards):
-            if n and n % 2 == 0:  # two to a row: long names stay inside the panel
-                out.append("\n         ")
-            out.append(f"{names[played['seat']]} ")
-            out.append_text(card_text(played.get("card")))
-            out.append("  ")
-    tricks = view.get("tricks") or []
+        out.append_text(_plays(cards, names))
     if tricks:
-        last = tricks[-1]
-        out.append(f"\nLast trick: {names[last['winner']]} won {last['points']} pts", style="dim")
+        done = tricks[-1]
+        out.append(f"\nLast trick: {names[done['winner']]} won {done['points']} pts", style="dim")
+        out.append(" (l: show)", style="dim")
+    return out
+
+
+def _plays(cards: list[dict[str, Any]], names: list[str]) -> Text:
+    """Each seat's card of a trick, two to a row (long names stay inside the panel)."""
+    out = Text()
+    for n, played in enumerate(cards):
+        if n and n % 2 == 0:
+            out.append("\n         ")
+        out.append(f"{names[played['seat']]} ")
+        out.append_text(card_text(played.get("card")))
+        out.append("  ")
     return out
 
 

@@ -80,6 +80,8 @@ class StaticFiles:
         """The file for a URL path; the app's page for ``/`` and the app's own addresses."""
         if path in ("", "/") or _APP_PAGES.match(path):
             path = "/index.html"
+        elif path == "/favicon.ico":
+            path = "/favicon.svg"  # asked for by browsers on pages that name no icon (JSON, text)
         return self.files.get(path)
 
 

@@ -4,9 +4,13 @@ against a live server; its connection is cut halfway and it takes its seat back 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
+
+from textual.pilot import Pilot
 
 from clients import CardroomClient
-from clients.terminal.app import CardroomApp
+from clients.terminal.app import CardroomApp, RoomScreen
+from clients.terminal.cards import card_text
 from clients.terminal.widgets import HandBar
 from server.net.server import CardroomServer
 from tests.server.conftest import play_until_over
@@ -39,7 +43,7 @@ async def test_join_a_sheepshead_room_and_play_a_hand(live: CardroomServer) -> N
             await until(pilot, lambda: client.view is not None, "the deal")
             cut = False
             buried = picked = False
-            shot = False
+            shot = looked = False
             while True:
                 await until(
                     pilot,
@@ -73,6 +77,10 @@ async def test_join_a_sheepshead_room_and_play_a_hand(live: CardroomServer) -> N
                     if not shot and view["trick"]["cards"]:
                         await screenshot(pilot, "sheepshead-table")
                         shot = True
+                    if not looked and view["tricks"] and view["trick"]["cards"]:
+                        # the next trick has started: l shows the last one, l again goes back
+                        await look_at_the_last_trick(pilot, screen, view)
+                        looked = True
                     # the card under the cursor (the first legal one) with Enter
                     await pilot.press("escape", "shift+tab")
                     assert hand.has_focus and hand.choice.mode in ("one", "none")
@@ -94,9 +102,26 @@ async def test_join_a_sheepshead_room_and_play_a_hand(live: CardroomServer) -> N
             assert final is not None and final["result"] is not None
             assert final["played_counts"][1] == 6
             assert cut, "the connection was never cut"
+            assert looked, "no trick started after another while it was my turn"
             assert buried == picked  # who picks, buries
             log_text = log(screen)
             assert "Connection lost" in log_text and "Reconnected" in log_text
             assert "Hand over" in log_text
             await asyncio.wait_for(host_plays, 30)
             await client.close()
+
+
+async def look_at_the_last_trick(
+    pilot: Pilot[None], screen: RoomScreen, view: dict[str, Any]
+) -> None:
+    table = screen.query_one("#table")
+    done = view["tricks"][-1]
+    await pilot.press("escape", "l")
+    shown = str(table.render())
+    assert "Last trick:" in shown and "Trick " not in shown.replace("Last trick", "")
+    for played in done["cards"]:  # every card of it, by the name of the seat that played it
+        assert card_text(played["card"]).plain in shown, (played, shown)
+    await screenshot(pilot, "sheepshead-last-trick")
+    await pilot.press("l")
+    shown = str(table.render())
+    assert f"Trick {view['trick']['number']}:" in shown

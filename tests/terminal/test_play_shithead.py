@@ -55,10 +55,17 @@ async def test_create_fill_bots_and_play_a_shithead_game_to_the_end(live: Cardro
             return client.room_info
 
         # host commands from the moves list: a bot's level there and back, lock and unlock
-        await choose_move(
-            pilot, lambda m: m.host is not None and m.host.op == "set_bot_level", "level"
-        )
+        assert info().seats[1].bot_level == "basic"
+        offered = [m.label.plain for m in screen.moves if m.host and m.host.seat == 1]
+        levels = [o for o in offered if o.startswith("Make Bot 2")]
+        assert levels == [f"Make Bot 2 (seat 2) {x}" for x in ("random", "strong", "expert")]
+        await choose_move(pilot, lambda m: m.label.plain == "Make Bot 2 (seat 2) strong", "strong")
         await until(pilot, lambda: info().seats[1].bot_level == "strong", "a strong bot")
+        await until(
+            pilot,
+            lambda: not any(m.label.plain == "Make Bot 2 (seat 2) strong" for m in screen.moves),
+            "the level list to follow the bot's level",
+        )
         await choose_move(pilot, lambda m: m.label.plain == "Make Bot 2 (seat 2) basic", "basic")
         await until(pilot, lambda: info().seats[1].bot_level == "basic", "a basic bot")
         await choose_move(pilot, lambda m: m.host is not None and m.host.op == "lock", "lock")

@@ -40,6 +40,13 @@ def test_share_links_serve_the_app_and_other_paths_404(live: LiveServer) -> None
     assert get(live.base + "/../README.md")[0] == 404
 
 
+def test_favicon_ico_is_the_app_icon_not_a_404(live: LiveServer) -> None:
+    # browsers ask for /favicon.ico by themselves (on the API's JSON, say): no failed request
+    status, headers, body = get(live.base + "/favicon.ico")
+    assert status == 200 and headers["content-type"].startswith("image/svg+xml")
+    assert body == (WEB / "favicon.svg").read_bytes()
+
+
 def test_text_files_are_gzipped_for_browsers_that_accept_it(live: LiveServer) -> None:
     status, headers, body = get(live.base + "/js/app.js", **{"Accept-Encoding": "gzip, br"})
     assert status == 200 and headers["content-encoding"] == "gzip"
