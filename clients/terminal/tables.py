@@ -226,6 +226,7 @@ def _trick(view: dict[str, Any], names: list[str], last: bool = False) -> Text:
     if last and tricks:  # the finished trick, looked back at (key l)
         done = tricks[-1]
         out.append(f"\nLast trick: {names[done['winner']]} won {done['points']} pts", style="bold")
+        out.append("\n         ")  # its cards below, as the current trick's stand
         out.append_text(_plays(done.get("cards") or [], names))
         out.append("\n(l: back to the table)", style="dim")
         return out

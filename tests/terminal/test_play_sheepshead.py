@@ -119,6 +119,8 @@ async def look_at_the_last_trick(
     await pilot.press("escape", "l")
     shown = str(table.render())
     assert "Last trick:" in shown and "Trick " not in shown.replace("Last trick", "")
+    header = next(line for line in shown.splitlines() if "Last trick:" in line)
+    assert header.rstrip().endswith("pts"), header  # the cards stand below it, not run into it
     for played in done["cards"]:  # every card of it, by the name of the seat that played it
         assert card_text(played["card"]).plain in shown, (played, shown)
     await screenshot(pilot, "sheepshead-last-trick")
