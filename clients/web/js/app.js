@@ -1,6 +1,6 @@
 // Cardroom in the browser: screens, the messages from the server, and the player's input.
 import * as home from "./home.js";
-import { detectLang, errorText, LANGS, lang, LANG_NAMES, setLang, STRINGS, t } from "./i18n.js";
+import { detectLang, errorText, has, LANGS, lang, LANG_NAMES, onFallback, setLang, t } from "./i18n.js";
 import * as leaders from "./leaders.js";
 import * as lobby from "./lobby.js";
 import { Net } from "./net.js";
@@ -220,7 +220,7 @@ const CARD_PARAMS = new Set(["card", "cards", "beat", "hold", "ace", "called", "
 const RANK_PARAMS = new Set(["ranks", "top"]);
 
 export function reasonText(reason) {
-  if (!reason || !(reason.key in STRINGS.en)) return (reason && reason.text) || "";
+  if (!reason || !has(reason.key)) return (reason && reason.text) || "";
   const params = {};
   for (const [k, v] of Object.entries(reason.params || {})) {
     if (CARD_PARAMS.has(k)) params[k] = String(v).split(" ").map(cardText).join(" + ");
@@ -827,13 +827,11 @@ function onChange(e) {
     return;
   }
   if (el.id === "lang") {
-    setLang(el.value);
     save(STORE.lang, el.value);
-    const main = document.getElementById("main");
-    main.innerHTML = "";
-    if (app.screen === "room") buildRoom();
-    render();
-    document.getElementById("lang")?.focus();
+    setLang(el.value).then(() => {
+      redrawAll();
+      document.getElementById("lang")?.focus();
+    });
     return;
   }
   if (el.name === "game") {
@@ -843,6 +841,13 @@ function onChange(e) {
   if (el.dataset.act === "level") {
     app.host("set_bot_level", { seat: Number(el.dataset.seat), level: el.value });
   }
+}
+
+// Every screen drawn anew (in another language, or with English for a key its table lacks).
+function redrawAll() {
+  document.getElementById("main").innerHTML = "";
+  if (app.screen === "room") buildRoom();
+  render();
 }
 
 function onDblClick(e) {
@@ -930,8 +935,10 @@ function resumeSession() {
   });
 }
 
-function start() {
-  setLang(load(STORE.lang, null) || detectLang(navigator.languages || [navigator.language]));
+async function start() {
+  // the chosen language's table first: every screen is drawn in it
+  await setLang(load(STORE.lang, null) || detectLang(navigator.languages || [navigator.language]));
+  onFallback(redrawAll);
   const m = location.pathname.match(/^\/r\/([A-Za-z0-9]{5})\/?$/);
   const linked = m ? m[1].toUpperCase() : null;
   if (linked && !(app.session && app.session.room === linked)) app.pendingCode = linked;
