@@ -70,8 +70,8 @@ def test_leaderboard_shows_the_servers_results_and_your_rank(
 
     # after a daily match, its result screen links here (and to the hand's replay)
     links = page.evaluate(
-        """() => window.cardroom.afterGameLinks.call({seat: 0, info: {room: "ABCDE",
-            game: "sheepshead", status: "over", daily: "2026-11-30"}})"""
+        """() => import('/js/lobby.js').then(m => m.afterGameLinks({seat: 0, info: {room: "ABCDE",
+            game: "sheepshead", status: "over", daily: "2026-11-30"}}))"""
     )
     assert 'href="/leaderboard"' in links and 'href="/r/ABCDE/history"' in links
     page.click("a[href='/leaderboard']")  # from home
