@@ -32,13 +32,14 @@ export function roomScene() {
 // The table as a game module draws it (see shithead.js).
 export function tableScene() {
   const room = roomScene();
+  const { state, hint, hinting } = store;
   return {
     ...room,
-    view: store.state.view,
+    view: state.view,
     events: store.events,
     sel: store.sel,
     mode: store.mode,
-    hint: hintHTML(store),
+    hint: hintHTML({ info: room.info, seat: room.seat, state, hint, hinting }),
     after: lobby.afterGameHTML(room),
   };
 }
