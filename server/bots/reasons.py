@@ -3,7 +3,8 @@
 :func:`explain` looks only at one seat's view (what its client receives) and the action chosen
 for it, and says what is true of that action there: which rule it uses, what it keeps or gives
 away. It never claims more than the view shows; where no specific reason fits, it says the
-search preferred the move. Pure: no I/O, no clock, no randomness.
+search preferred the move. Pure: no I/O (the English texts are read once, on import), no
+clock, no randomness.
 
 Every reason has a stable ``key`` (``hint.…``), ``params`` and an English ``text``; a client may
 show its own translation of the key, filling in the params. Params follow one convention so a
@@ -20,8 +21,10 @@ are whole numbers.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from protocol.cards import CODES, RANK_LABELS, RANKS, SUIT_SYMBOLS, SUITS, parse_card
@@ -39,87 +42,23 @@ from server.rules.sheepshead_cards import (
 View = Mapping[str, Any]
 Params = dict[str, str | int]
 
+#: The web client's English table (one source of the texts: the page shows its translations).
+#: Beside this package when installed (pyproject.toml ships it), as in the source tree.
+ENGLISH = Path(__file__).resolve().parents[2] / "clients" / "web" / "i18n" / "en.json"
+
+
+def _load_texts(path: Path) -> dict[str, str]:
+    """The ``hint.…`` texts of an i18n table.
+
+    >>> _load_texts(ENGLISH)["hint.ss_follow_suit"]
+    'play the {card}: you must follow suit'
+    """
+    table: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
+    return {k: v for k, v in table.items() if k.startswith("hint.")}
+
+
 #: Every reason's English text, by key: ``{name}`` is filled from the reason's params.
-TEXTS: dict[str, str] = {
-    # Shithead
-    "hint.sh_swap": "swap: put the {card} face up and take the {other} in hand: strong cards "
-    "belong on the table for the end, low ones are played first",
-    "hint.sh_swap_search": "swap the {card} and the {other}: the strong bot prefers this table",
-    "hint.sh_ready": "ready: your strongest cards are already face up",
-    "hint.sh_ready_keep": "ready: your table is good enough; let the game start",
-    "hint.sh_open_low": "open with the {ranks}: on an empty pile your lowest cards go first",
-    "hint.sh_play_low": "play the {ranks}: the lowest card that beats the {top} keeps your "
-    "high cards",
-    "hint.sh_play_low_any": "play the {ranks}: on a 2 anything goes, so your lowest card goes",
-    "hint.sh_play_four": "play the {ranks}: four of a kind in a row burns the pile and you play "
-    "again",
-    "hint.sh_burn": "play the 10: it burns the pile and you play again",
-    "hint.sh_two": "play the 2: no ordinary card of yours beats the {top}, and a 2 goes on "
-    "anything",
-    "hint.sh_block": "play the {ranks}: the next player is nearly out; a high card makes them "
-    "beat it or pick up",
-    "hint.sh_play_face_up": "play the {ranks} from the table: your hand is empty, so your "
-    "face-up cards come next, lowest first",
-    "hint.sh_play_search": "play the {ranks}: in the strong bot's playouts this loses least often",
-    "hint.sh_pickup_forced": "pick up the pile: nothing you can play beats the {top}",
-    "hint.sh_pickup_keep": "pick up the pile: only a 2 or a 10 would beat the {top}, better "
-    "kept for later",
-    "hint.sh_pickup_search": "pick up the pile: in the strong bot's playouts playing now loses "
-    "more often",
-    "hint.sh_give_up": "add the {card} and pick up: a playable face-up card goes onto the pile "
-    "before you take it",
-    "hint.sh_flip": "turn over face-down card {n}: it is a blind guess, any one is as good",
-    "hint.sh_flip_last": "turn over your last face-down card: it is the only move left",
-    # Sheepshead: picking, burying, calling
-    "hint.ss_pick_black_queens": "pick: {n} trumps including both black queens",
-    "hint.ss_pick_trumps": "pick: {n} trumps (queens: {queens})",
-    "hint.ss_pick_last": "pick: everyone else passed; passing too would make it a leaster",
-    "hint.ss_pick_search": "pick: in sampled deals picking wins more than passing (trumps: {n})",
-    "hint.ss_pass_few": "pass: too few trumps to pick ({n})",
-    "hint.ss_pass_weak": "pass: {n} trumps but no queen; the blind rarely saves that",
-    "hint.ss_pass_search": "pass: {n} trumps; in sampled deals passing loses less than picking",
-    "hint.ss_bury_void": "bury the {cards}: a short suit you cannot hold; void in {suit}, you "
-    "can trump it",
-    "hint.ss_bury_void_points": "bury the {cards}: void in {suit}, you can trump it, and "
-    "{points} points are safe",
-    "hint.ss_bury_points": "bury the {cards}: {points} points safe in the blind, where the "
-    "defenders cannot take them",
-    "hint.ss_bury_keep": "bury the {cards}: it keeps every trump in your hand",
-    "hint.ss_bury_search": "bury the {cards}: it did best in the strong bot's sampled deals",
-    "hint.ss_call_ace": "call the {card}: you hold the {hold}; when you lead it, the partner "
-    "must play the ace",
-    "hint.ss_call": "call the {card}: it did best in the strong bot's sampled deals",
-    "hint.ss_call_ten": "call the {card}: you hold all three fail aces, so a ten is called",
-    "hint.ss_call_unknown": "call the {ace} and set the {card} aside as the unknown card: your "
-    "only fail cards are aces",
-    "hint.ss_alone_forced": "play alone: nothing can be called",
-    "hint.ss_alone_strong": "play alone: {n} trumps (queens: {queens}); alone you win four "
-    "times a defender's share",
-    # Sheepshead: card play
-    "hint.ss_lead_top_trumps": "lead trump: you hold the top two",
-    "hint.ss_lead_trump": "lead trump: it draws out the defenders' trumps",
-    "hint.ss_lead_called": "lead the {card}: when the called suit is first led, the partner "
-    "must play the {called}",
-    "hint.ss_lead_called_card": "lead the {card}: the called card must be played the first "
-    "time its suit is led",
-    "hint.ss_lead_ace": "lead the {card}: the best card of {suit}, a suit nobody has led yet",
-    "hint.ss_lead_low": "lead the {card}: a card without points gives nothing away",
-    "hint.ss_lead": "lead the {card}: it did best in the strong bot's sampled deals",
-    "hint.ss_only_card": "play the {card}: it is the only card you may play",
-    "hint.ss_follow_win": "play the {card}: it beats the {beat}, the best card so far",
-    "hint.ss_follow_win_last": "play the {card}: you play last, and it takes {points} points",
-    "hint.ss_schmear": "schmear the {card}: your side is winning this trick, so give it points",
-    "hint.ss_trump_in": "trump in with the {card}: you have no {suit}, and it beats every "
-    "card played so far",
-    "hint.ss_duck": "play the {card}: nothing you hold beats the {beat}, so give away as little "
-    "as you can",
-    "hint.ss_follow_suit": "play the {card}: you must follow suit",
-    "hint.ss_leaster_duck": "play the {card}: in a leaster you want few points, and this trick "
-    "gets few from you",
-    "hint.ss_play": "play the {card}: it did best in the strong bot's sampled deals",
-    # both: the strong bot ran out of time and a quick rule chose
-    "hint.quick": "a quick rule of thumb suggests this; the strong bot ran out of time",
-}
+TEXTS: dict[str, str] = _load_texts(ENGLISH)
 
 #: Reasons that cite the strong bot's search (never given for a quick rule's choice).
 SEARCH_KEYS = frozenset(

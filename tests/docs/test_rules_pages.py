@@ -172,7 +172,7 @@ def test_page_is_standalone_html(lang: str, game: str) -> None:
     assert page.scripts == 0
     # The server's content security policy allows only same-origin stylesheets.
     assert page.inline_styles == 0
-    assert page.stylesheets == ["../rules.css"]
+    assert page.stylesheets == ["../../tokens.css", "../rules.css"]  # the colours, then its own
 
 
 @pytest.mark.parametrize(("lang", "game"), ALL_PAGES)

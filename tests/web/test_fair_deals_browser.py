@@ -57,6 +57,7 @@ def test_the_page_contributes_and_its_replay_says_deal_verified(
     assert deal.get_attribute("data-deal") == "ok"
     assert deal.inner_text().startswith("✓ Deal verified")
     page.select_option("#lang", "fr")  # in the four languages
+    page.wait_for_function("() => document.documentElement.lang === 'fr'")  # its table fetched
     page.wait_for_selector(".rp-deal.ok")
     assert "Donne vérifiée" in page.inner_text(".rp-deal")
     page.select_option("#lang", "en")

@@ -11,7 +11,6 @@ from typing import Any
 
 from playwright.sync_api import BrowserContext, Page
 
-from server.bots.reasons import TEXTS
 from server.rooms.matches import Match
 from tests.web.conftest import SCREENSHOTS, LiveServer, watch_errors
 
@@ -127,16 +126,3 @@ def test_a_sheepshead_hint_in_french_and_the_bury_marked(
     assert re.search(r"enterrez", page.inner_text(".hint-reason"))
     shoot(page, "hints-web-sheepshead.png")
     assert not errors
-
-
-def test_the_english_table_is_the_servers_text(
-    live: LiveServer, new_context: Callable[..., BrowserContext]
-) -> None:
-    page = new_context().new_page()
-    page.goto(live.base + "/")
-    page.wait_for_selector(".home")
-    strings: dict[str, dict[str, str]] = page.evaluate("import('/js/i18n.js').then(m => m.STRINGS)")
-    english = {k: v for k, v in strings["en"].items() if k.startswith("hint.")}
-    assert english == TEXTS
-    for lang in ("ru", "pt", "fr"):
-        assert set(TEXTS) <= set(strings[lang])

@@ -70,8 +70,8 @@ def test_leaderboard_shows_the_servers_results_and_your_rank(
 
     # after a daily match, its result screen links here (and to the hand's replay)
     links = page.evaluate(
-        """() => window.cardroom.afterGameLinks.call({seat: 0, info: {room: "ABCDE",
-            game: "sheepshead", status: "over", daily: "2026-11-30"}})"""
+        """() => import('/js/lobby.js').then(m => m.afterGameLinks({seat: 0, info: {room: "ABCDE",
+            game: "sheepshead", status: "over", daily: "2026-11-30"}}))"""
     )
     assert 'href="/leaderboard"' in links and 'href="/r/ABCDE/history"' in links
     page.click("a[href='/leaderboard']")  # from home
@@ -96,6 +96,7 @@ def test_leaderboard_shows_the_servers_results_and_your_rank(
     assert Board.daily(today).key in page.evaluate("window.cardroom.boards.daily.board")
 
     page.select_option("#lang", "pt")  # the page in another language
+    page.wait_for_function("() => document.documentElement.lang === 'pt'")  # its table fetched
     page.wait_for_selector(".board[data-board='daily'] tr.mine")
     assert "Classificações" in page.inner_text("h1")
     page.select_option("#lang", "en")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import re
+import tomllib
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -66,6 +67,29 @@ def test_etags_revalidate_with_304_and_pages_carry_a_strict_csp(live: LiveServer
     csp = headers["content-security-policy"]
     assert "default-src 'self'" in csp and "connect-src 'self'" in csp
     assert headers["x-content-type-options"] == "nosniff"
+
+
+def test_language_tables_are_served_like_the_other_files(live: LiveServer) -> None:
+    # fetched by the page for the chosen language: JSON, gzipped, revalidated with an ETag
+    url = live.base + "/i18n/ru.json"
+    status, headers, body = get(url, **{"Accept-Encoding": "gzip"})
+    assert status == 200 and headers["content-type"].startswith("application/json")
+    assert headers["content-encoding"] == "gzip" and headers["cache-control"] == "no-cache"
+    assert gzip.decompress(body) == (WEB / "i18n" / "ru.json").read_bytes()
+    assert headers["x-content-type-options"] == "nosniff"
+    status, _, body = get(url, **{"If-None-Match": headers["etag"]})
+    assert status == 304 and body == b""
+    assert get(live.base + "/i18n/de.json")[0] == 404
+
+
+def test_an_installed_package_ships_every_file_of_the_web_client() -> None:
+    # pyproject.toml's package data: the server serves these, and the hints read i18n/en.json
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    patterns = config["tool"]["setuptools"]["package-data"]["clients.web"]
+    shipped = {p for pattern in patterns for p in WEB.glob(pattern) if p.is_file()}
+    files = {p for p in WEB.rglob("*") if p.is_file() and not p.name.startswith(".")}
+    assert files - shipped == set()
+    assert WEB / "i18n" / "en.json" in shipped
 
 
 def test_first_load_is_under_200_kb_compressed(live: LiveServer) -> None:

@@ -4,11 +4,12 @@ muted (the mute remembered), and "your turn" in the title of a tab in the backgr
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 from playwright.sync_api import BrowserContext, Page
 
-from tests.web.conftest import CORNER, LiveServer, create_room, wait_turn, watch_errors
+from tests.web.conftest import CORNER, ROOT, LiveServer, create_room, wait_turn, watch_errors
 from tests.web.test_table_layout import PHONE, act_first
 
 # The page's sounds, heard through the audio calls: every oscillator started, by frequency;
@@ -239,9 +240,8 @@ def test_the_log_survives_a_reload_and_follows_a_language_switch(
     assert page.inner_text("#log") == before  # the same lines, none twice
     # another language: the same lines, written in it
     page.select_option("#lang", "fr")
-    ready_fr = page.evaluate(
-        "import('/js/i18n.js').then(m => m.STRINGS.fr['ev.ready'].replace('{name}', 'Ann'))"
-    )
+    french = json.loads((ROOT / "clients/web/i18n/fr.json").read_text())
+    ready_fr = french["ev.ready"].replace("{name}", "Ann")
     page.wait_for_function(
         "(s) => document.getElementById('log').innerText.includes(s)", arg=ready_fr
     )

@@ -75,23 +75,24 @@ export function play(name, delay = 0) {
   }
 }
 
-function isMine(app, view) {
-  return !!view && app.seat != null && view.phase !== "over" && view.to_act.includes(app.seat) && view.legal.length > 0;
+function isMine(me, view) {
+  return !!view && me != null && view.phase !== "over" && view.to_act.includes(me) && view.legal.length > 0;
 }
 
-// A new state: the sound of what happened, and "your turn" when it just became ours.
-export function onState(app, prev) {
-  const v = app.state.view;
-  const kinds = new Set((app.events || []).map((e) => EVENT_CUES[e.kind]).filter(Boolean));
+// A new state (the message; `prev` the one before, `me` the viewer's seat): the sound of what
+// happened, and "your turn" when it just became ours.
+export function onState(state, prev, me) {
+  const v = state.view;
+  const kinds = new Set((state.events || []).map((e) => EVENT_CUES[e.kind]).filter(Boolean));
   const cue = ORDER.find((k) => kinds.has(k));
   if (cue) play(cue);
-  const turnNow = isMine(app, v);
-  if (turnNow && !isMine(app, prev && prev.view)) play("turn", cue ? 0.3 : 0);
+  const turnNow = isMine(me, v);
+  if (turnNow && !isMine(me, prev && prev.view)) play("turn", cue ? 0.3 : 0);
   myTurn = turnNow;
 }
 
 // The tab's title: "your turn" first while the tab is in the background.
-export function title(app, base) {
+export function title(base) {
   return myTurn && document.hidden ? `● ${t("table.yourTurn")} · ${base}` : base;
 }
 
@@ -109,7 +110,7 @@ export function muteButton() {
   );
 }
 
-export function start(app, redraw) {
+export function start(redraw) {
   document.addEventListener("pointerdown", unlock, true);
   document.addEventListener("keydown", unlock, true);
   // back in the tab: the title loses its "your turn"

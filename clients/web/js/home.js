@@ -1,12 +1,13 @@
 // The home screen: your name, a new room, today's Sheepshead, join or watch by code.
 import { lang, t } from "./i18n.js";
+import { paths } from "./routes.js";
 import { esc } from "./ui.js";
 
 const TIMERS = [0, 15, 30, 60, 120];
 
-export function render(app) {
-  const prefs = app.prefs;
-  const code = app.pendingCode || "";
+// `prefs`: the last room opened; `code`: a share link's room (or ""); `session`: the room to
+// go back to; `name`: the name last used.
+export function render({ prefs, code, session, name }) {
   const timerOpts = TIMERS.map(
     (s) => `<option value="${s}"${prefs.timer === s ? " selected" : ""}>${esc(s ? t("timer.seconds", { n: s }) : t("timer.none"))}</option>`,
   ).join("");
@@ -16,8 +17,8 @@ export function render(app) {
   const seatOpts = [2, 3, 4, 5]
     .map((n) => `<option value="${n}"${prefs.seats === n ? " selected" : ""}>${n}</option>`)
     .join("");
-  const resume = app.session
-    ? `<button type="button" class="btn primary wide" data-act="resume">${esc(t("home.resume", { code: app.session.room }))}</button>`
+  const resume = session
+    ? `<button type="button" class="btn primary wide" data-act="resume">${esc(t("home.resume", { code: session.room }))}</button>`
     : "";
   const invited = code
     ? `<p class="invite">${esc(t("home.invited", { code }))}</p>`
@@ -32,7 +33,7 @@ export function render(app) {
     <section class="panel" aria-labelledby="h-you">
       <h2 id="h-you">${esc(t("home.you"))}</h2>
       <label class="field"><span>${esc(t("home.name"))}</span>
-        <input id="name" name="name" maxlength="24" autocomplete="nickname" value="${esc(app.name)}" placeholder="${esc(t("home.namePlaceholder"))}"></label>
+        <input id="name" name="name" maxlength="24" autocomplete="nickname" value="${esc(name)}" placeholder="${esc(t("home.namePlaceholder"))}"></label>
     </section>
     <section class="panel${code ? " first" : ""}" aria-labelledby="h-join">
       <h2 id="h-join">${esc(t("home.join"))}</h2>
@@ -67,13 +68,13 @@ export function render(app) {
       <h2 id="h-daily">${esc(t("home.dailyTitle"))}</h2>
       <p>${esc(t("home.dailyNote"))}</p>
       <button type="button" class="btn wide" data-act="daily">${esc(t("home.daily"))}</button>
-      <p class="to-boards"><a href="/leaderboard" data-nav>${esc(t("lb.link"))}</a></p>
+      <p class="to-boards"><a href="${paths.leaderboard()}" data-nav>${esc(t("lb.link"))}</a></p>
     </section>
     <section class="panel" aria-labelledby="h-rules">
       <h2 id="h-rules">${esc(t("home.rules"))}</h2>
       <ul class="links">
-        <li><a href="/rules/${lang()}/shithead.html">${esc(t("rules.shithead"))}</a></li>
-        <li><a href="/rules/${lang()}/sheepshead.html">${esc(t("rules.sheepshead"))}</a></li>
+        <li><a href="${paths.rules(lang(), "shithead")}">${esc(t("rules.shithead"))}</a></li>
+        <li><a href="${paths.rules(lang(), "sheepshead")}">${esc(t("rules.sheepshead"))}</a></li>
       </ul>
     </section>
   </div>`;

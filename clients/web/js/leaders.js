@@ -1,6 +1,7 @@
 // The leaderboards: today's daily Sheepshead (your own rank highlighted) and the all-time
 // tables of both games. The server ranks; this page only draws what `standings` says.
 import { t } from "./i18n.js";
+import { paths } from "./routes.js";
 import { esc } from "./ui.js";
 
 // Board name on the wire -> what its score counts.
@@ -31,7 +32,7 @@ function tableHTML(spec, data) {
   }
   let yours = "";
   if (you) yours = `<p class="yours">${esc(t("lb.yourRank", { rank: you.rank, what: t(spec.score), score: you.score }))}</p>`;
-  else if (spec.board === "daily") yours = `<p class="yours">${esc(t("lb.notYetDaily"))} <a href="/">${esc(t("lb.playDaily"))}</a></p>`;
+  else if (spec.board === "daily") yours = `<p class="yours">${esc(t("lb.notYetDaily"))} <a href="${paths.home()}">${esc(t("lb.playDaily"))}</a></p>`;
   if (!data.entries.length) return `<p class="muted">${esc(t("lb.empty"))}</p>${yours}`;
   return (
     `<table><thead><tr><th scope="col">${esc(t("lb.rank"))}</th><th scope="col">${esc(t("table.player"))}</th>` +
@@ -48,8 +49,8 @@ function dayOf(data) {
   return date.toLocaleDateString(document.documentElement.lang, { timeZone: "UTC", day: "numeric", month: "long", year: "numeric" });
 }
 
-export function render(app) {
-  const boards = app.boards || {};
+// `boards`: board name -> its standings (or {error}), as they arrive.
+export function render(boards) {
   const sections = BOARDS.map((spec) => {
     const data = boards[spec.board];
     const day = spec.board === "daily" ? dayOf(data) : "";
@@ -63,7 +64,7 @@ export function render(app) {
   }).join("");
   return (
     `<div class="boards">` +
-    `<div class="page-head"><h1>${esc(t("lb.title"))}</h1><a href="/" class="btn small ghost">${esc(t("page.home"))}</a></div>` +
+    `<div class="page-head"><h1>${esc(t("lb.title"))}</h1><a href="${paths.home()}" class="btn small ghost">${esc(t("page.home"))}</a></div>` +
     sections +
     `</div>`
   );

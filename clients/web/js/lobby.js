@@ -1,19 +1,21 @@
 // The lobby: the code to share, who sits where, the host's controls; and the seat list beside
-// the table (the same controls between games).
+// the table (the same controls between games). Each takes the room's scene: its `info`, the
+// viewer's `seat`, whether the viewer is the `host`, and `name(seat)`.
 import { lang, t } from "./i18n.js";
+import { paths } from "./routes.js";
 import { esc } from "./ui.js";
 
-function seatLine(app, s) {
-  const info = app.info;
-  const iAmHost = app.isHost();
-  const mine = s.seat === app.seat;
+function seatLine(d, s) {
+  const info = d.info;
+  const iAmHost = d.host;
+  const mine = s.seat === d.seat;
   const open = info.status === "lobby" || info.status === "between" || info.status === "over";
   let who;
   let state = "";
   if (s.kind === "empty") {
     who = `<span class="muted">${esc(t("lobby.empty"))}</span>`;
   } else if (s.kind === "bot") {
-    who = `<span class="who">${esc(app.nameOf(s.seat))}</span>`;
+    who = `<span class="who">${esc(d.name(s.seat))}</span>`;
     // the host sees the level in its selector
     if (!iAmHost) state = `<span class="badge dim">${esc(t("lobby.botLevel", { level: t("level." + s.bot_level) }))}</span>`;
   } else {
@@ -44,7 +46,7 @@ function seatLine(app, s) {
       const op = s.muted ? "unmute" : "mute"; // the host silences (or lets speak) a seat's chat
       controls.push(`<button type="button" class="btn small ghost" data-act="host" data-op="${op}" data-seat="${s.seat}" data-key="${op}:${s.seat}" aria-label="${esc(t("lobby." + op + "N", { name: s.name }))}">${esc(t("lobby." + op))}</button>`);
     }
-  } else if (s.kind !== "human" && open && app.seat == null && !info.locked) {
+  } else if (s.kind !== "human" && open && d.seat == null && !info.locked) {
     // a spectator may take a free seat (before the start or between games)
     controls.push(`<button type="button" class="btn small" data-act="sit" data-seat="${s.seat}" data-key="sit:${s.seat}">${esc(t("lobby.sit"))}</button>`);
   }
@@ -54,26 +56,26 @@ function seatLine(app, s) {
   );
 }
 
-export function seatsHTML(app) {
-  const info = app.info;
+export function seatsHTML(d) {
+  const info = d.info;
   if (!info) return "";
   const totals = info.games_played
     ? `<p class="muted">${esc(t("lobby.gamesPlayed", { n: info.games_played }))}</p>`
     : "";
   return (
     `<h2 id="h-seats">${esc(t("lobby.players"))}</h2>` +
-    `<ul class="seats" aria-labelledby="h-seats">${info.seats.map((s) => seatLine(app, s)).join("")}</ul>` +
+    `<ul class="seats" aria-labelledby="h-seats">${info.seats.map((s) => seatLine(d, s)).join("")}</ul>` +
     `<p class="muted">${esc(t("lobby.watching", { n: info.spectators }))}${info.locked ? " · " + esc(t("lobby.locked")) : ""}</p>` +
-    (app.seat == null ? `<p><span class="badge gold">${esc(t("lobby.spectator"))}</span></p>` : "") +
+    (d.seat == null ? `<p><span class="badge gold">${esc(t("lobby.spectator"))}</span></p>` : "") +
     totals +
-    `<div class="hostbar">${hostBar(app)}<button type="button" class="btn small ghost" data-act="leave" data-key="leave">${esc(t("lobby.leave"))}</button></div>` +
-    `<p class="rules-link"><a href="/rules/${lang()}/${info.game}.html" target="_blank" rel="noopener">${esc(t("rules." + info.game))}</a></p>`
+    `<div class="hostbar">${hostBar(d)}<button type="button" class="btn small ghost" data-act="leave" data-key="leave">${esc(t("lobby.leave"))}</button></div>` +
+    `<p class="rules-link"><a href="${paths.rules(lang(), info.game)}" target="_blank" rel="noopener">${esc(t("rules." + info.game))}</a></p>`
   );
 }
 
-function hostBar(app) {
-  const info = app.info;
-  if (!app.isHost()) return "";
+function hostBar(d) {
+  const info = d.info;
+  if (!d.host) return "";
   const b = [];
   const open = info.status === "lobby" || info.status === "between";
   if (open && info.seats.some((s) => s.kind === "empty")) {
@@ -85,19 +87,19 @@ function hostBar(app) {
 }
 
 // The main area before the first game: the code, the link, start.
-export function render(app) {
-  const info = app.info;
+export function render(d) {
+  const info = d.info;
   const code = info.room;
-  const link = `${location.origin}/r/${code}`;
-  const start = app.isHost()
+  const link = location.origin + paths.room(code);
+  const start = d.host
     ? `<button type="button" class="btn primary wide" data-act="host" data-op="start" data-key="start">${esc(t("lobby.start"))}</button><p class="muted">${esc(t("lobby.startNote"))}</p>`
-    : `<p class="prompt">${esc(app.seat == null ? t("lobby.spectator") : t("lobby.waitHost"))}</p>`;
+    : `<p class="prompt">${esc(d.seat == null ? t("lobby.spectator") : t("lobby.waitHost"))}</p>`;
   return `
   <div class="lobby">
     <section class="panel share" aria-labelledby="h-share">
       <h2 id="h-share">${esc(t("lobby.share"))}</h2>
       <p class="code" aria-label="${esc(t("lobby.codeIs", { code: code.split("").join(" ") }))}">${esc(code)}</p>
-      <p class="link"><a href="/r/${esc(code)}">${esc(link)}</a></p>
+      <p class="link"><a href="${esc(paths.room(code))}">${esc(link)}</a></p>
       <div class="buttons">
         <button type="button" class="btn" data-act="copy" data-text="${esc(link)}" data-key="copy-link">${esc(t("lobby.copyLink"))}</button>
         <button type="button" class="btn ghost" data-act="copy" data-text="${esc(code)}" data-key="copy-code">${esc(t("lobby.copyCode"))}</button>
@@ -106,4 +108,36 @@ export function render(app) {
     </section>
     <section class="panel">${start}</section>
   </div>`;
+}
+
+// What follows a game's result: its replay (players only while the room is open), today's
+// table once a daily match is over, and the next game (the host starts it).
+export function afterGameHTML(d) {
+  if (!d.info) return "";
+  return afterGameLinks(d) + nextGameButton(d);
+}
+
+function nextGameButton(d) {
+  const info = d.info;
+  if (info.status === "over") return `<p class="muted">${esc(t("ss.matchOver"))}</p>`;
+  if (info.status !== "between") return "";
+  if (d.host) {
+    const label = info.game === "sheepshead" ? t("table.nextHand") : t("table.next");
+    return `<button type="button" class="btn primary wide" data-act="host" data-op="next_game" data-key="next">${esc(label)}</button>`;
+  }
+  return `<p class="muted">${esc(t("table.waitNext"))}</p>`;
+}
+
+export function afterGameLinks(d) {
+  const info = d.info;
+  if (info.status !== "between" && info.status !== "over") return "";
+  const links = [];
+  if (d.seat != null) {
+    const label = info.game === "sheepshead" ? t("rp.replayHand") : t("rp.replayGame");
+    links.push(`<a class="btn" href="${esc(paths.replay(info.room))}" data-nav data-key="replay">${esc(label)}</a>`);
+  }
+  if (info.daily && info.status === "over") {
+    links.push(`<a class="btn" href="${paths.leaderboard()}" data-nav data-key="leaders">${esc(t("lb.seeToday"))}</a>`);
+  }
+  return links.length ? `<p class="after-links">${links.join("")}</p>` : "";
 }

@@ -39,17 +39,18 @@ function travel(el, from, ms) {
 // After a state is drawn: each card just played flies in from its seat.
 let drawn = null; // the state last animated: a redraw of the same state moves nothing
 
-export function afterDraw(app, area) {
-  if (!app.state || app.state === drawn) return;
-  drawn = app.state;
+// `state`: the state message drawn; `me`: the viewer's seat.
+export function afterDraw(state, me, area) {
+  if (!state || state === drawn) return;
+  drawn = state;
   if (still()) return;
-  const played = (app.events || []).filter((e) => e.kind === "played" && e.seat != null);
+  const played = (state.events || []).filter((e) => e.kind === "played" && e.seat != null);
   if (!played.length) return;
   const now = Date.now();
   const ms = played.length > 1 || now - lastAt < 400 ? QUICK_MS : TRAVEL_MS;
   lastAt = now;
   for (const e of played) {
-    const from = seatBox(area, e.seat, app.seat);
+    const from = seatBox(area, e.seat, me);
     if (!from) continue;
     // Sheepshead: the card under the seat that played it; Shithead: the cards on the pile
     const where = [`.trick .play[data-seat="${e.seat}"] .card.enter`, ...(e.cards || []).map((c) => `.pile .card.enter[data-card="${c}"]`)];

@@ -4,6 +4,7 @@
 import { backHTML, cardHTML, cardsText, cardText, countHTML } from "./cards.js";
 import { verifyGame } from "./deal.js";
 import { t } from "./i18n.js";
+import { paths } from "./routes.js";
 import * as sheepshead from "./sheepshead.js";
 import * as shithead from "./shithead.js";
 import { esc } from "./ui.js";
@@ -28,11 +29,6 @@ export function historyHeaders(token) {
 
 function nameOf(game, seat) {
   return (game.names && game.names[seat]) || t("lobby.seat", { n: seat + 1 });
-}
-
-// A stand-in for the app, for the game modules' own drawing of a result and of events.
-function fakeApp(game, view) {
-  return { state: { view }, info: null, events: [], seat: null, nameOf: (s) => nameOf(game, s), nextGameHTML: () => "" };
 }
 
 // What one step did, in words (the game modules' event lines, else the action itself).
@@ -157,7 +153,9 @@ export function boardHTML(r) {
   const step = game.steps[r.step];
   const seats = step.view.hands.map((_, s) => seatHTML(game, step, s)).join("");
   const center = game.game === "shithead" ? shCenter(step) : ssCenter(game, step);
-  const over = step.view.phase === "over" ? GAMES[game.game].resultHTML(fakeApp(game, step.view)) : "";
+  // the game's own result, drawn from the step's view (no room, no viewer: everything is open)
+  const scene = { view: step.view, info: null, seat: null, name: (s) => nameOf(game, s) };
+  const over = step.view.phase === "over" ? GAMES[game.game].resultHTML(scene) : "";
   return `<div class="felt replay-felt ${game.game}"><div class="rp-seats n${step.view.hands.length}">${seats}</div>${center}${over}</div>`;
 }
 
@@ -168,12 +166,10 @@ export function captionText(r) {
 
 // Whether the game's deal checks (deal.js: its seed against its commitment, and against the one
 // this page saw before the deal, if it did; its cards against the shuffle), checked once.
-export function dealHTML(app, game) {
+// `shown`: that commitment, or null.
+export function dealHTML(game, shown) {
   if (!game.deal) return ""; // a summary without its deal: checked once the game is loaded
-  if (!game.check) {
-    const shown = (app.shown || {})[`${app.replay.code}:${game.g}`] || null;
-    game.check = verifyGame(game, shown);
-  }
+  if (!game.check) game.check = verifyGame(game, shown);
   const c = game.check;
   const key = { ok: "rp.dealVerified", hidden: "rp.dealHidden", none: "rp.dealNone" }[c.state] || c.why;
   const cls = c.state === "ok" ? "ok" : c.state === "wrong" ? "bad" : "muted";
@@ -186,11 +182,13 @@ function gameLabel(game) {
   return t(word, { n: game.g + 1 }) + " · " + t("game." + game.game);
 }
 
-export function render(app) {
-  const r = app.replay;
-  const back = app.session && app.session.room === r.code && !app.session.watch
-    ? `<a href="/r/${esc(r.code)}" class="btn small ghost" data-nav>${esc(t("rp.backToTable"))}</a>`
-    : `<a href="/" class="btn small ghost">${esc(t("page.home"))}</a>`;
+// The page: `r` the replay ({code, games, g, step, error}), `seated` whether this browser sits
+// at the room's table (a way back to it), `shown` the commitments the room showed before its
+// deals ("CODE:game" -> commitment).
+export function render(r, seated, shown) {
+  const back = seated
+    ? `<a href="${esc(paths.room(r.code))}" class="btn small ghost" data-nav>${esc(t("rp.backToTable"))}</a>`
+    : `<a href="${paths.home()}" class="btn small ghost">${esc(t("page.home"))}</a>`;
   const head = `<div class="page-head"><h1>${esc(t("rp.title", { code: r.code }))}</h1>${back}</div>`;
   if (r.error) return `<div class="replay">${head}<p class="panel" role="alert">${esc(r.error)}</p></div>`;
   if (!r.games) return `<div class="replay">${head}<p class="muted">${esc(t("net.connecting"))}</p></div>`;
@@ -199,7 +197,7 @@ export function render(app) {
         .map((g, i) => `<option value="${i}"${i === r.g ? " selected" : ""}>${esc(gameLabel(g))}</option>`)
         .join("")}</select></label>`
     : `<p class="rp-one">${esc(gameLabel(r.games[r.g]))}</p>`;
-  const deal = dealHTML(app, r.games[r.g]);
+  const deal = dealHTML(r.games[r.g], shown[`${r.code}:${r.games[r.g].g}`] || null);
   if (!r.games[r.g].steps) {
     return `<div class="replay">${head}${picker}${deal}<p class="muted">${esc(t("net.connecting"))}</p></div>`;
   }

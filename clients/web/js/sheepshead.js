@@ -5,10 +5,6 @@ import { t } from "./i18n.js";
 import { arc, bubbleHTML, dealerChip, holdingTrick, lastTrickButton, spotClass, toggleLastTrick, trickShown } from "./table.js";
 import { esc } from "./ui.js";
 
-function name(app, seat) {
-  return app.nameOf(seat);
-}
-
 // The order a hand is shown in: trumps high to low, then each fail suit (display only:
 // what may be played always comes from the view).
 const SHOW_ORDER = "QC QS QH QD JC JS JH JD AD TD KD 9D 8D 7D AC TC KC 9C 8C 7C AS TS KS 9S 8S 7S AH TH KH 9H 8H 7H".split(" ");
@@ -28,8 +24,7 @@ function buryFrom(view) {
   return [...all];
 }
 
-function options(app) {
-  const v = app.state.view;
+function options(v) {
   const calls = legalOf(v, "call");
   const unknown = legalOf(v, "call_unknown");
   const unknownAces = [...new Set(unknown.map((a) => a.cards[0]))];
@@ -46,19 +41,24 @@ function options(app) {
   };
 }
 
+// Drawing takes a scene, the data a table shows (the app builds it from its state): `view`
+// and the `events` that made it, the viewer's `seat` (null: a spectator), the room's `info`
+// (null in a replay), the cards chosen (`sel`) and the choosing `mode`, `name(seat)`, and the
+// Hint box (`hint`) and what follows a result (`after`) as HTML. Input takes the app.
+
 // The partner revealed, a trick taken, the blind picked: that seat flashes once.
-function flash(app, seat) {
+function flash(d, seat) {
   const kinds = ["partner_revealed", "trick", "picked"];
-  return app.events.some((e) => e.seat === seat && kinds.includes(e.kind)) ? " flash" : "";
+  return d.events.some((e) => e.seat === seat && kinds.includes(e.kind)) ? " flash" : "";
 }
 
-function badges(app, seat) {
-  const v = app.state.view;
-  const info = app.info && app.info.seats[seat];
+function badges(d, seat) {
+  const v = d.view;
+  const info = d.info && d.info.seats[seat];
   const out = [];
   if (v.dealer === seat) out.push(dealerChip());
   if (v.picker === seat) out.push(`<span class="badge gold">${esc(t("ss.picker"))}</span>`);
-  if (v.partner === seat || (seat === app.seat && v.you_are_partner)) {
+  if (v.partner === seat || (seat === d.seat && v.you_are_partner)) {
     out.push(`<span class="badge gold">${esc(t("ss.partner"))}</span>`);
   }
   if (v.phase === "pick" && v.passed.includes(seat)) out.push(`<span class="badge dim">${esc(t("ss.passedBadge"))}</span>`);
@@ -72,13 +72,13 @@ function statsHTML(v, seat) {
   return `<span class="stats"><span>${esc(t("ss.tricksN", { n: v.tricks_won[seat] }))}</span><span class="sep"> · </span><span>${esc(t("ss.pointsN", { n: v.visible_points[seat] }))}</span></span>`;
 }
 
-function opponentHTML(app, seat, seats) {
-  const v = app.state.view;
+function opponentHTML(d, seat, seats) {
+  const v = d.view;
   const turn = v.to_act.includes(seat) && v.phase !== "over";
-  const nm = name(app, seat);
+  const nm = d.name(seat);
   return (
-    `<section class="seatbox ${spotClass(seats, seat)}${turn ? " turn" : ""}${flash(app, seat)}" data-seat="${seat}" aria-label="${esc(nm)}">` +
-    `<header><span class="who">${esc(nm)}</span>${badges(app, seat)}</header>` +
+    `<section class="seatbox ${spotClass(seats, seat)}${turn ? " turn" : ""}${flash(d, seat)}" data-seat="${seat}" aria-label="${esc(nm)}">` +
+    `<header><span class="who">${esc(nm)}</span>${badges(d, seat)}</header>` +
     bubbleHTML(seat) +
     `<div class="row">${v.hand_counts[seat] ? countHTML(v.hand_counts[seat], t("table.handCount", { name: nm, n: v.hand_counts[seat] })) : ""}${statsHTML(v, seat)}</div>` +
     `</section>`
@@ -88,20 +88,20 @@ function opponentHTML(app, seat, seats) {
 // The trick in the middle, each card by the seat that played it (the same columns as the arc,
 // the bottom seat's card below); a trick just won stays a moment, and the last one can be
 // opened again while the next is played.
-function trickHTML(app, seats) {
-  const v = app.state.view;
+function trickHTML(d, seats) {
+  const v = d.view;
   const shownTrick = trickShown(v);
   const cards = shownTrick.cards;
   const done = shownTrick.done;
   const last = done != null;
   let caption = v.trick.number ? t("ss.trick", { n: v.trick.number }) : "";
   if (done) {
-    caption = t(shownTrick.opened ? "ss.lastTrickWas" : "ss.lastTrick", { name: name(app, done.winner), points: done.points });
+    caption = t(shownTrick.opened ? "ss.lastTrickWas" : "ss.lastTrick", { name: d.name(done.winner), points: done.points });
   }
   const fresh = new Set();
-  for (const e of app.events) if (e.kind === "played") fresh.add(e.seat);
+  for (const e of d.events) if (e.kind === "played") fresh.add(e.seat);
   // a card played now comes in, also the one that completes a trick (not a held trick's)
-  const justWon = app.events.some((e) => e.kind === "trick");
+  const justWon = d.events.some((e) => e.kind === "trick");
   const arriving = (seat) => fresh.has(seat) && (!last || (justWon && !shownTrick.opened));
   const winner = last ? done.winner : null;
   const plays = cards
@@ -113,7 +113,7 @@ function trickHTML(app, seats) {
       const lead = last ? p.seat === done.leader : p.seat === v.trick.leader;
       return (
         `<figure class="play ${spotClass(seats, p.seat)}${p.seat === winner ? " won" : ""}${lead ? " led" : ""}" data-seat="${p.seat}">` +
-        `${face}<figcaption>${esc(name(app, p.seat))}</figcaption></figure>`
+        `${face}<figcaption>${esc(d.name(p.seat))}</figcaption></figure>`
       );
     })
     .join("");
@@ -130,19 +130,19 @@ function trickHTML(app, seats) {
   );
 }
 
-function infoLine(app) {
-  const v = app.state.view;
+function infoLine(d) {
+  const v = d.view;
   const parts = [];
   if (v.leaster) parts.push(t("ss.leaster"));
   else if (v.picker != null && v.phase !== "pick" && v.phase !== "bury") {
-    if (v.alone) parts.push(t("ss.calledAlone", { name: name(app, v.picker) }));
+    if (v.alone) parts.push(t("ss.calledAlone", { name: d.name(v.picker) }));
     else if (v.called) {
       parts.push(t(v.unknown_call ? "ss.calledUnknown" : "ss.called", { card: cardText(v.called) }));
     }
   }
   if (v.you_are_partner && v.partner == null) parts.push(t("ss.youPartner"));
-  if (app.info && app.info.match_length) {
-    parts.push(t("ss.handOf", { n: Math.min(app.info.games_played + (v.phase === "over" ? 0 : 1), app.info.match_length), total: app.info.match_length }));
+  if (d.info && d.info.match_length) {
+    parts.push(t("ss.handOf", { n: Math.min(d.info.games_played + (v.phase === "over" ? 0 : 1), d.info.match_length), total: d.info.match_length }));
   }
   const secret = [];
   // the blind just picked up, named while burying (the cards are also marked in the hand)
@@ -153,19 +153,19 @@ function infoLine(app) {
   return `<p class="info">${esc(parts.join(" · "))}${secret.length ? `${sep}<span class="secret">${secret.join(" ")}</span>` : ""}</p>`;
 }
 
-function prompt(app, o) {
+function prompt(d, o) {
   const v = o.v;
   if (v.phase === "over") return "";
-  if (app.seat == null || !v.to_act.includes(app.seat) || !v.legal.length) {
-    return v.to_act.length ? t("table.turnOf", { name: name(app, v.to_act[0]) }) : "";
+  if (d.seat == null || !v.to_act.includes(d.seat) || !v.legal.length) {
+    return v.to_act.length ? t("table.turnOf", { name: d.name(v.to_act[0]) }) : "";
   }
   if (v.phase === "pick") return t("ss.pickHint");
   if (v.phase === "bury") return t("ss.buryHint");
-  if (v.phase === "call") return app.mode ? t("ss.unknownHint") : t("ss.callHint");
+  if (v.phase === "call") return d.mode ? t("ss.unknownHint") : t("ss.callHint");
   return t("ss.playHint");
 }
 
-function actionsHTML(app, o) {
+function actionsHTML(d, o) {
   const b = [];
   const btn = (act, label, extra = "", cls = "btn") =>
     b.push(`<button type="button" class="${cls}" data-act="${act}" data-key="btn:${act}${extra ? ":" + extra : ""}"${extra ? ` data-card="${extra}"` : ""}>${esc(label)}</button>`);
@@ -173,55 +173,55 @@ function actionsHTML(app, o) {
   if (o.pass) btn("pass", t("ss.pass"));
   if (o.bury.length) {
     b.push(
-      `<button type="button" class="btn primary" data-act="bury" data-key="btn:bury"${app.sel.length === 2 ? "" : " disabled"}>${esc(t("ss.buryN", { n: app.sel.length }))}</button>`,
+      `<button type="button" class="btn primary" data-act="bury" data-key="btn:bury"${d.sel.length === 2 ? "" : " disabled"}>${esc(t("ss.buryN", { n: d.sel.length }))}</button>`,
     );
   }
   for (const a of o.calls) btn("call", t("ss.call", { card: cardText(a.cards[0]) }), a.cards[0], "btn primary");
-  if (!app.mode) for (const ace of o.unknownAces) btn("callu", t("ss.callUnknownBtn", { card: cardText(ace) }), ace);
+  if (!d.mode) for (const ace of o.unknownAces) btn("callu", t("ss.callUnknownBtn", { card: cardText(ace) }), ace);
   if (o.alone) btn("alone", t("ss.alone"));
-  const raised = app.sel.length === 1 && o.plays.includes(app.sel[0]) ? app.sel[0] : null;
+  const raised = d.sel.length === 1 && o.plays.includes(d.sel[0]) ? d.sel[0] : null;
   if (raised) btn("play", t("ss.playCard", { card: cardText(raised) }), raised, "btn primary");
-  if (app.sel.length || app.mode) btn("cancel", t("table.cancel"), "", "btn ghost");
+  if (d.sel.length || d.mode) btn("cancel", t("table.cancel"), "", "btn ghost");
   return b.join("");
 }
 
 // The end of the match: every player by their total, best first (ties share a place).
-function finalHTML(app) {
-  const info = app.info;
+function finalHTML(d) {
+  const info = d.info;
   if (!info || info.status !== "over" || !info.totals) return "";
   const order = info.totals.map((total, seat) => ({ seat, total })).sort((a, b) => b.total - a.total || a.seat - b.seat);
   const rows = order
     .map((p) => {
       const place = 1 + order.filter((q) => q.total > p.total).length;
-      const mine = p.seat === app.seat ? ' class="mine"' : "";
-      return `<li${mine}><span class="place">${place}.</span> <span class="who">${esc(name(app, p.seat))}</span> <b>${p.total > 0 ? "+" : ""}${p.total}</b></li>`;
+      const mine = p.seat === d.seat ? ' class="mine"' : "";
+      return `<li${mine}><span class="place">${place}.</span> <span class="who">${esc(d.name(p.seat))}</span> <b>${p.total > 0 ? "+" : ""}${p.total}</b></li>`;
     })
     .join("");
   return `<section class="final" aria-labelledby="final-h"><h3 id="final-h">${esc(t("ss.finalStandings"))}</h3><ol>${rows}</ol></section>`;
 }
 
-export function resultHTML(app) {
-  const v = app.state.view;
+export function resultHTML(d) {
+  const v = d.view;
   const r = v.result;
   if (!r) return "";
-  const info = app.info;
+  const info = d.info;
   let head;
   if (r.leaster) {
-    head = r.leaster_winner != null ? t("ss.leasterWinner", { name: name(app, r.leaster_winner) }) : t("ss.leasterNone");
+    head = r.leaster_winner != null ? t("ss.leasterWinner", { name: d.name(r.leaster_winner) }) : t("ss.leasterNone");
   } else {
     const won = r.picker_points >= 61;
-    head = t(won ? "ss.pickerWins" : "ss.defendersWin", { name: name(app, r.picker) });
+    head = t(won ? "ss.pickerWins" : "ss.defendersWin", { name: d.name(r.picker) });
   }
   const lines = [];
   if (r.leaster) {
     // why a player with the fewest points may not have won (rule SS-8.2)
     lines.push(t("ss.leasterRule"));
-    const none = r.seat_tricks ? r.seat_tricks.map((n, s) => (n === 0 ? name(app, s) : null)).filter(Boolean) : [];
+    const none = r.seat_tricks ? r.seat_tricks.map((n, s) => (n === 0 ? d.name(s) : null)).filter(Boolean) : [];
     if (none.length) lines.push(t("ss.noTrick", { names: none.join(", ") }));
   } else {
     lines.push(t("ss.sides", { picker: r.picker_points, defenders: r.defender_points, pt: r.picker_tricks, dt: r.defender_tricks }));
-    if (r.partner != null && !r.alone) lines.push(t("ss.partnerWas", { name: name(app, r.partner) }));
-    if (r.alone) lines.push(t("ss.calledAlone", { name: name(app, r.picker) }));
+    if (r.partner != null && !r.alone) lines.push(t("ss.partnerWas", { name: d.name(r.partner) }));
+    if (r.alone) lines.push(t("ss.calledAlone", { name: d.name(r.picker) }));
     if (r.schwarz) lines.push(t("ss.schwarz"));
     else if (r.schneider) lines.push(t("ss.schneider"));
   }
@@ -229,52 +229,52 @@ export function resultHTML(app) {
   const rows = r.units
     .map((u, s) => {
       const total = info ? info.totals[s] : u;
-      return `<tr><th scope="row">${esc(name(app, s))}</th><td>${r.seat_points[s]}</td><td class="${u > 0 ? "good" : u < 0 ? "bad" : ""}">${u > 0 ? "+" : ""}${u}</td><td>${total}</td></tr>`;
+      return `<tr><th scope="row">${esc(d.name(s))}</th><td>${r.seat_points[s]}</td><td class="${u > 0 ? "good" : u < 0 ? "bad" : ""}">${u > 0 ? "+" : ""}${u}</td><td>${total}</td></tr>`;
     })
     .join("");
   return (
     `<section class="result" aria-label="${esc(t("table.result"))}">` +
     `<h2>${esc(head)}</h2>${lines.map((l) => `<p>${esc(l)}</p>`).join("")}${buried}` +
     `<table><thead><tr><th scope="col">${esc(t("table.player"))}</th><th scope="col">${esc(t("ss.pointsCol"))}</th><th scope="col">${esc(t("ss.units"))}</th><th scope="col">${esc(t("ss.total"))}</th></tr></thead><tbody>${rows}</tbody></table>` +
-    finalHTML(app) +
-    app.nextGameHTML() +
+    finalHTML(d) +
+    (d.after ?? "") +
     `</section>`
   );
 }
 
-export function render(app) {
-  const o = options(app);
+export function render(d) {
+  const o = options(d.view);
   const v = o.v;
-  const me = app.seat;
+  const me = d.seat;
   const others = arc(v.players || 5, me);
   // the hand's last trick is held in view a moment before the result covers the table
   const over = v.phase === "over" && !holdingTrick(v);
   let myArea = "";
   if (me == null) {
-    myArea = opponentHTML(app, 0, others); // a spectator: seat 0 at the bottom
+    myArea = opponentHTML(d, 0, others); // a spectator: seat 0 at the bottom
   } else if (!over) {
     const hand = shown(v.hand || [])
       .map((c) => {
         const fromBlind = v.phase === "bury" && (v.blind || []).includes(c);
-        return cardHTML(c, { size: "l", zone: "hand", key: "hand:" + c, ...cardState(app, o, c), ...(fromBlind ? { extra: "from-blind" } : {}) });
+        return cardHTML(c, { size: "l", zone: "hand", key: "hand:" + c, ...cardState(d, o, c), ...(fromBlind ? { extra: "from-blind" } : {}) });
       })
-      .join("") + underHTML(app, o);
+      .join("") + underHTML(d, o);
     const turn = v.to_act.includes(me) && v.phase !== "over";
     myArea =
-      `<section class="me${turn ? " turn" : ""}${flash(app, me)}" aria-label="${esc(t("table.yourPlace"))}">` +
-      `<header><span class="who">${esc(name(app, me))} <span class="you">(${esc(t("you"))})</span></span>${badges(app, me)}${statsHTML(v, me)}</header>` +
+      `<section class="me${turn ? " turn" : ""}${flash(d, me)}" aria-label="${esc(t("table.yourPlace"))}">` +
+      `<header><span class="who">${esc(d.name(me))} <span class="you">(${esc(t("you"))})</span></span>${badges(d, me)}${statsHTML(v, me)}</header>` +
       bubbleHTML(me) +
       `<div class="hand" role="group" aria-label="${esc(t("table.handLabel", { n: (v.hand || []).length }))}">${hand || `<span class="muted">${esc(t("table.noHand"))}</span>`}</div>` +
       `</section>`;
   }
   return (
     `<div class="felt sheepshead${over ? " over" : ""}">` +
-    `<div class="opps n${others.length}">${others.map((s) => opponentHTML(app, s, others)).join("")}</div>` +
-    (over ? "" : trickHTML(app, others) + infoLine(app) + `<p class="prompt" id="prompt">${esc(prompt(app, o))}</p>`) +
-    (over ? resultHTML(app) : "") +
+    `<div class="opps n${others.length}">${others.map((s) => opponentHTML(d, s, others)).join("")}</div>` +
+    (over ? "" : trickHTML(d, others) + infoLine(d) + `<p class="prompt" id="prompt">${esc(prompt(d, o))}</p>`) +
+    (over ? resultHTML(d) : "") +
     myArea +
-    app.hintHTML() +
-    `<div class="actions" role="toolbar" aria-label="${esc(t("table.actions"))}">${me != null ? actionsHTML(app, o) : ""}</div>` +
+    d.hint +
+    `<div class="actions" role="toolbar" aria-label="${esc(t("table.actions"))}">${me != null ? actionsHTML(d, o) : ""}</div>` +
     `</div>`
   );
 }
@@ -282,30 +282,30 @@ export function render(app) {
 // The picker's unknown card (rule SS-4.3), set aside out of the hand: drawn at the end of the
 // hand, marked, and playable when the called suit is led (SS-6.4). Without it a picker whose
 // only legal play is that card had nothing to press.
-function underHTML(app, o) {
+function underHTML(d, o) {
   const v = o.v;
   if (!v.unknown_card || v.phase !== "play") return "";
   // once played it lies face down in a trick
-  const down = (t) => t.cards.some((p) => p.seat === app.seat && p.face_down);
+  const down = (t) => t.cards.some((p) => p.seat === d.seat && p.face_down);
   if (down(v.trick) || v.tricks.some(down)) return "";
   const code = v.unknown_card;
-  return cardHTML(code, { size: "l", zone: "hand", key: "hand:" + code, ...cardState(app, o, code), extra: "unknown-card" });
+  return cardHTML(code, { size: "l", zone: "hand", key: "hand:" + code, ...cardState(d, o, code), extra: "unknown-card" });
 }
 
-function cardState(app, o, code) {
+function cardState(d, o, code) {
   if (o.bury.length) {
-    return o.bury.includes(code) ? { act: "card", playable: true, selected: app.sel.includes(code), pressable: true } : {};
+    return o.bury.includes(code) ? { act: "card", playable: true, selected: d.sel.includes(code), pressable: true } : {};
   }
-  if (app.mode) {
-    const ok = o.unknown.some((a) => a.cards[0] === app.mode && a.cards[1] === code);
+  if (d.mode) {
+    const ok = o.unknown.some((a) => a.cards[0] === d.mode && a.cards[1] === code);
     return ok ? { act: "card", playable: true } : {};
   }
-  if (o.plays.includes(code)) return { act: "card", playable: true, selected: app.sel.includes(code), pressable: true };
+  if (o.plays.includes(code)) return { act: "card", playable: true, selected: d.sel.includes(code), pressable: true };
   return {};
 }
 
 export function onAction(app, el) {
-  const o = options(app);
+  const o = options(app.state.view);
   const act = el.dataset.act;
   switch (act) {
     case "pick":
@@ -359,7 +359,7 @@ function chooseCard(app, o, code) {
 }
 
 export function onEnter(app, el) {
-  const o = options(app);
+  const o = options(app.state.view);
   if (el.dataset.act === "card" && o.bury.length && app.sel.length === 1 && !app.sel.includes(el.dataset.card)) {
     app.sel = [...app.sel, el.dataset.card];
     app.act({ kind: "bury", cards: [...app.sel] });

@@ -41,8 +41,7 @@ export function isLegal(view, action) {
 }
 
 // What the seat can do right now, derived from the view only.
-function options(app) {
-  const v = app.state.view;
+function options(v) {
   const sets = v.phase === "play" ? playSets(v) : [];
   const swaps = legalOf(v, "swap");
   const pickups = legalOf(v, "pickup");
@@ -58,22 +57,23 @@ function options(app) {
   };
 }
 
-function name(app, seat) {
-  return app.nameOf(seat);
-}
-
 // --------------------------------------------------------------------------- drawing
 
+// Drawing takes a scene, the data a table shows (the app builds it from its state): `view`
+// and the `events` that made it, the viewer's `seat` (null: a spectator), the room's `info`
+// (null in a replay), the cards chosen (`sel`) and the choosing `mode`, `name(seat)`, and the
+// Hint box (`hint`) and what follows a result (`after`) as HTML. Input takes the app.
+
 // A seat that just burned, picked up or went out flashes once (never blocks anything).
-function flash(app, seat) {
+function flash(d, seat) {
   const kinds = ["burned", "picked_up", "flipped", "went_out"];
-  return app.events.some((e) => e.seat === seat && kinds.includes(e.kind)) ? " flash" : "";
+  return d.events.some((e) => e.seat === seat && kinds.includes(e.kind)) ? " flash" : "";
 }
 
-function badges(app, seat) {
-  const v = app.state.view;
+function badges(d, seat) {
+  const v = d.view;
   const s = v.seats[seat];
-  const info = app.info && app.info.seats[seat];
+  const info = d.info && d.info.seats[seat];
   const out = [];
   if (v.dealer === seat) out.push(dealerChip());
   if (v.phase === "swap" && s.ready) out.push(`<span class="badge ok">${esc(t("table.readyBadge"))}</span>`);
@@ -99,15 +99,15 @@ function knownHTML(s) {
   );
 }
 
-function opponentHTML(app, seat, seats) {
-  const v = app.state.view;
+function opponentHTML(d, seat, seats) {
+  const v = d.view;
   const s = v.seats[seat];
   const turn = v.to_act.includes(seat) && v.phase === "play";
-  const nm = name(app, seat);
+  const nm = d.name(seat);
   const known = knownHTML(s);
   return (
-    `<section class="seatbox ${spotClass(seats, seat)}${turn ? " turn" : ""}${s.out ? " done" : ""}${flash(app, seat)}" data-seat="${seat}" aria-label="${esc(nm)}">` +
-    `<header><span class="who">${esc(nm)}</span>${badges(app, seat)}</header>` +
+    `<section class="seatbox ${spotClass(seats, seat)}${turn ? " turn" : ""}${s.out ? " done" : ""}${flash(d, seat)}" data-seat="${seat}" aria-label="${esc(nm)}">` +
+    `<header><span class="who">${esc(nm)}</span>${badges(d, seat)}</header>` +
     bubbleHTML(seat) +
     // a seat that is out holds nothing: its name and place are enough
     (s.out ? "" : `<div class="row">${countHTML(s.hand_count, t("table.handCount", { name: nm, n: s.hand_count }))}${tableCardsHTML(s, "s")}</div>` + known) +
@@ -140,12 +140,12 @@ function tableCardsHTML(s, size, mine = null) {
   return `<div class="tablecards" role="group" aria-label="${esc(t("table.tableCards"))}">${stacks.join("")}</div>`;
 }
 
-function pileHTML(app) {
-  const v = app.state.view;
+function pileHTML(d) {
+  const v = d.view;
   const fresh = new Set();
-  for (const e of app.events) if (e.kind === "played" && e.cards) e.cards.forEach((c) => fresh.add(c));
-  const burnedNow = app.events.some((e) => e.kind === "burned");
-  const pickedNow = app.events.some((e) => e.kind === "picked_up" || e.kind === "flipped");
+  for (const e of d.events) if (e.kind === "played" && e.cards) e.cards.forEach((c) => fresh.add(c));
+  const burnedNow = d.events.some((e) => e.kind === "burned");
+  const pickedNow = d.events.some((e) => e.kind === "picked_up" || e.kind === "flipped");
   const top = v.pile.slice(-5);
   const cards = top.length
     ? top.map((c) => cardHTML(c, { size: "m", extra: fresh.has(c) ? "enter" : "" })).join("")
@@ -164,27 +164,27 @@ function pileHTML(app) {
   );
 }
 
-function prompt(app, o) {
+function prompt(d, o) {
   const v = o.v;
   if (v.phase === "over") return "";
-  if (app.seat == null) return v.turn != null ? t("table.turnOf", { name: name(app, v.turn) }) : t("sh.swapWatch");
+  if (d.seat == null) return v.turn != null ? t("table.turnOf", { name: d.name(v.turn) }) : t("sh.swapWatch");
   if (v.phase === "swap") return o.ready ? t("sh.swapHint") : t("sh.waitOthers");
-  if (!v.to_act.includes(app.seat)) return t("table.turnOf", { name: name(app, v.turn) });
-  if (app.mode === "giveup") return t("sh.giveUpHint");
+  if (!v.to_act.includes(d.seat)) return t("table.turnOf", { name: d.name(v.turn) });
+  if (d.mode === "giveup") return t("sh.giveUpHint");
   if (o.flips.length) return t("sh.flipHint");
   if (!o.sets.length && o.pickups.length) return t("sh.mustPickup");
   return t(o.pickups.length ? "sh.playHint" : "sh.playHintEmpty"); // an empty pile: nothing to pick up
 }
 
-function actionsHTML(app, o) {
+function actionsHTML(d, o) {
   const v = o.v;
   const b = [];
-  if (app.seat == null || v.phase === "over") return "";
+  if (d.seat == null || v.phase === "over") return "";
   if (v.phase === "swap" && o.ready) {
     b.push(`<button type="button" class="btn primary" data-act="ready" data-key="btn:ready" aria-keyshortcuts="r">${esc(t("table.ready"))}</button>`);
   }
-  if (o.sets.length && app.mode !== "giveup") {
-    const n = app.sel.length;
+  if (o.sets.length && d.mode !== "giveup") {
+    const n = d.sel.length;
     b.push(
       `<button type="button" class="btn primary" data-act="play" data-key="btn:play" aria-keyshortcuts="p"${n ? "" : " disabled"}>` +
         `${esc(n > 1 ? t("table.playN", { n }) : t("table.play"))}</button>`,
@@ -193,48 +193,48 @@ function actionsHTML(app, o) {
   if (o.pickups.length) {
     b.push(`<button type="button" class="btn" data-act="pickup" data-key="btn:pickup" aria-keyshortcuts="u">${esc(t("table.pickup"))}</button>`);
   }
-  if (app.sel.length || app.mode) {
+  if (d.sel.length || d.mode) {
     b.push(`<button type="button" class="btn ghost" data-act="cancel" data-key="btn:cancel">${esc(t("table.cancel"))}</button>`);
   }
   return b.join("");
 }
 
-export function resultHTML(app) {
-  const v = app.state.view;
-  const info = app.info;
+export function resultHTML(d) {
+  const v = d.view;
+  const info = d.info;
   if (!v.outcome) return "";
   const loser = v.outcome.loser;
   const rows = v.seats
     .map((_, s) => {
       const place = v.outcome.out_order.indexOf(s);
       return (
-        `<tr${s === loser ? ' class="bad"' : ""}><th scope="row">${esc(name(app, s))}</th>` +
+        `<tr${s === loser ? ' class="bad"' : ""}><th scope="row">${esc(d.name(s))}</th>` +
         `<td>${place >= 0 ? place + 1 : "–"}</td><td>${info ? info.totals[s] ?? 0 : v.outcome.losses[s]}</td></tr>`
       );
     })
     .join("");
   return (
     `<section class="result" aria-label="${esc(t("table.result"))}">` +
-    `<h2>${esc(t("sh.loser", { name: name(app, loser) }))}</h2>` +
+    `<h2>${esc(t("sh.loser", { name: d.name(loser) }))}</h2>` +
     // SH-6.6: a game that reached its length cap says so
     (v.outcome.ended === "length_cap" ? `<p class="ended">${esc(t("sh.lengthCap"))}</p>` : "") +
     `<table><thead><tr><th scope="col">${esc(t("table.player"))}</th><th scope="col">${esc(t("sh.place"))}</th><th scope="col">${esc(t("sh.losses"))}</th></tr></thead><tbody>${rows}</tbody></table>` +
-    app.nextGameHTML() +
+    (d.after ?? "") +
     `</section>`
   );
 }
 
-export function render(app) {
-  const o = options(app);
+export function render(d) {
+  const o = options(d.view);
   const v = o.v;
-  const me = app.seat;
+  const me = d.seat;
   const n = v.players;
   const others = arc(n, me);
   const over = v.phase === "over";
-  const mine = me == null ? null : mineState(app, o);
+  const mine = me == null ? null : mineState(d, o);
   let myArea = "";
   if (me == null) {
-    myArea = opponentHTML(app, 0, others); // a spectator: seat 0 at the bottom
+    myArea = opponentHTML(d, 0, others); // a spectator: seat 0 at the bottom
   } else if (mine && !over) {
     const s = v.seats[me];
     const hand = (v.hand || [])
@@ -242,8 +242,8 @@ export function render(app) {
       .join("");
     const turn = v.to_act.includes(me);
     myArea =
-      `<section class="me${turn ? " turn" : ""}${flash(app, me)}" aria-label="${esc(t("table.yourPlace"))}">` +
-      `<header><span class="who">${esc(name(app, me))} <span class="you">(${esc(t("you"))})</span></span>${badges(app, me)}</header>` +
+      `<section class="me${turn ? " turn" : ""}${flash(d, me)}" aria-label="${esc(t("table.yourPlace"))}">` +
+      `<header><span class="who">${esc(d.name(me))} <span class="you">(${esc(t("you"))})</span></span>${badges(d, me)}</header>` +
       bubbleHTML(me) +
       // the cards on the table beside the hand while both fit, the hand on its own row after
       `<div class="mine${(v.hand || []).length > 4 ? " wide" : ""}">` +
@@ -254,20 +254,20 @@ export function render(app) {
   }
   return (
     `<div class="felt shithead${over ? " over" : ""}">` +
-    `<div class="opps n${others.length}">${others.map((s) => opponentHTML(app, s, others)).join("")}</div>` +
-    (over ? "" : pileHTML(app) + `<p class="prompt" id="prompt">${esc(prompt(app, o))}</p>`) +
-    resultHTML(app) +
+    `<div class="opps n${others.length}">${others.map((s) => opponentHTML(d, s, others)).join("")}</div>` +
+    (over ? "" : pileHTML(d) + `<p class="prompt" id="prompt">${esc(prompt(d, o))}</p>`) +
+    resultHTML(d) +
     myArea +
-    app.hintHTML() +
-    `<div class="actions" role="toolbar" aria-label="${esc(t("table.actions"))}">${actionsHTML(app, o)}</div>` +
+    d.hint +
+    `<div class="actions" role="toolbar" aria-label="${esc(t("table.actions"))}">${actionsHTML(d, o)}</div>` +
     `</div>`
   );
 }
 
 // How each of my cards is drawn: playable (a button), selected.
-function mineState(app, o) {
+function mineState(d, o) {
   const v = o.v;
-  const swapSel = app.sel[0];
+  const swapSel = d.sel[0];
   return {
     flips: o.flips,
     cardState(code, zone) {
@@ -275,11 +275,11 @@ function mineState(app, o) {
         const can = o.swaps.some((a) => (zone === "hand" ? a.cards[0] : a.cards[1]) === code);
         return can ? { act: "card", playable: true, selected: swapSel === code, pressable: true } : {};
       }
-      if (app.mode === "giveup") {
+      if (d.mode === "giveup") {
         return zone === "up" && o.giveUp.includes(code) ? { act: "card", playable: true } : {};
       }
       if (setOf(o.sets, code)) {
-        return { act: "card", playable: true, selected: app.sel.includes(code), pressable: true };
+        return { act: "card", playable: true, selected: d.sel.includes(code), pressable: true };
       }
       return {};
     },
@@ -289,7 +289,7 @@ function mineState(app, o) {
 // --------------------------------------------------------------------------- input
 
 export function onAction(app, el) {
-  const o = options(app);
+  const o = options(app.state.view);
   const act = el.dataset.act;
   if (act === "ready") return app.act({ kind: "ready" });
   if (act === "cancel") {
@@ -353,7 +353,7 @@ function chooseCard(app, o, code, zone, play) {
 
 // Enter on a card, or a double click: choose it and play at once.
 export function onEnter(app, el) {
-  const o = options(app);
+  const o = options(app.state.view);
   if (el.dataset.act === "card" && o.v.phase === "play") {
     chooseCard(app, o, el.dataset.card, el.dataset.zone, true);
     return true;

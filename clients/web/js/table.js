@@ -87,11 +87,12 @@ export const TRICK_HOLD_MS = 1600;
 const held = { trick: null, until: 0, timer: null, sweepTimer: null, lastOpen: false, count: 0 };
 
 // Called with every state: a trick just won is held in view for a moment; a new trick won
-// closes the last-trick view (it would show an older one).
-export function noteState(app, redraw) {
-  const v = app.state.view;
+// closes the last-trick view (it would show an older one). `state`: the state message, `me`:
+// the viewer's seat.
+export function noteState(state, me, redraw) {
+  const v = state.view;
   if (v.game !== "sheepshead") return;
-  const won = (app.events || []).some((e) => e.kind === "trick");
+  const won = (state.events || []).some((e) => e.kind === "trick");
   const count = (v.tricks || []).length;
   if (count < held.count) held.lastOpen = false; // a new hand
   if (won && count) {
@@ -103,7 +104,7 @@ export function noteState(app, redraw) {
     held.timer = setTimeout(redraw, TRICK_HOLD_MS + 20);
     // just before it goes, the trick sweeps to its winner
     const winner = held.trick.winner;
-    held.sweepTimer = setTimeout(() => sweep(document.getElementById("area"), winner, app.seat), TRICK_HOLD_MS - SWEEP_LEAD_MS);
+    held.sweepTimer = setTimeout(() => sweep(document.getElementById("area"), winner, me), TRICK_HOLD_MS - SWEEP_LEAD_MS);
   }
   held.count = count;
 }
@@ -159,14 +160,14 @@ function watchChat(box, redraw) {
   }).observe(box);
 }
 
-export function noteChat(app, msg, redraw) {
+export function noteChat(msg, me, redraw) {
   watchChat(document.getElementById("chat-lines"), redraw);
   if (msg.seat != null) {
     const text = msg.text.length > BUBBLE_CHARS ? msg.text.slice(0, BUBBLE_CHARS - 1) + "…" : msg.text;
     bubbles.set(msg.seat, { text, until: Date.now() + BUBBLE_MS });
     setTimeout(redraw, BUBBLE_MS + 20);
   }
-  if (msg.seat !== app.seat && !chat.visible) chat.unread += 1;
+  if (msg.seat !== me && !chat.visible) chat.unread += 1;
 }
 
 export function bubbleHTML(seat) {

@@ -1,0 +1,35 @@
+// The app's own addresses, in one table: every path the page reads (where it starts, a link
+// followed, the browser's back button) is matched here, and every path it writes is built here.
+// The server serves index.html for the same paths (server/net/static.py).
+
+const CODE = "([A-Za-z0-9]{5})"; // a room code, as typed or shared (the app upper-cases it)
+
+const ROUTES = [
+  { name: "home", pattern: /^\/$/ },
+  { name: "leaderboard", pattern: /^\/leaderboard\/?$/ },
+  { name: "replay", pattern: new RegExp(`^/r/${CODE}/history/?$`) },
+  { name: "room", pattern: new RegExp(`^/r/${CODE}/?$`) },
+];
+
+// Where a path leads: {name, code} (`code` upper-cased, for a room and its replay), or
+// {name: null} for an address that is not the app's.
+export function match(path) {
+  for (const { name, pattern } of ROUTES) {
+    const m = pattern.exec(path);
+    if (m) return { name, code: m[1] ? m[1].toUpperCase() : null };
+  }
+  return { name: null, code: null };
+}
+
+// The pages drawn on their own (not the home screen or a room's table).
+export function isPage(name) {
+  return name === "leaderboard" || name === "replay";
+}
+
+export const paths = {
+  home: () => "/",
+  leaderboard: () => "/leaderboard",
+  room: (code) => `/r/${code}`,
+  replay: (code) => `/r/${code}/history`,
+  rules: (lang, game) => `/rules/${lang}/${game}.html`, // static pages, not the app's
+};

@@ -1,0 +1,81 @@
+// The client's state: one object holding what every screen is drawn from, and what this
+// browser remembers between visits (localStorage). The controller (app.js) changes it; the
+// renderers get the parts they draw (a scene, built by screens.js), never the store itself.
+import { t } from "./i18n.js";
+
+// What this browser keeps, under these localStorage keys.
+export const KEYS = { name: "cardroom.name", session: "cardroom.session", prefs: "cardroom.prefs", lang: "cardroom.lang", device: "cardroom.device" };
+
+export function load(key, fallback) {
+  try {
+    const v = JSON.parse(localStorage.getItem(key));
+    return v ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+export function save(key, value) {
+  try {
+    if (value == null) localStorage.removeItem(key);
+    else localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    /* private mode: nothing is remembered */
+  }
+}
+
+// This browser's device identity, kept: the leaderboards know a player by it. Made up on the
+// first visit; the server's welcome then gives one it issued (the only kind that ranks).
+export function deviceToken() {
+  let token = load(KEYS.device, null);
+  if (typeof token === "string" && /^[A-Za-z0-9_-]{16,64}$/.test(token)) return token;
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  token = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+  save(KEYS.device, token);
+  return token;
+}
+
+export const store = {
+  net: null,
+  screen: "home", // home | room | leaderboard | replay
+  boards: null, // board name -> its standings (the leaderboard page)
+  replay: null, // {code, games, g, step, error} (the replay page)
+  name: load(KEYS.name, ""),
+  prefs: { game: "shithead", seats: 4, level: "basic", timer: 0, hints: false, ...load(KEYS.prefs, {}) },
+  session: load(KEYS.session, null), // {room, token, seat} or {room, watch: true}
+  pendingCode: null, // a share link's code, before joining
+  room: null,
+  seat: null,
+  info: null, // RoomInfo
+  state: null, // the last `state` message
+  events: [], // events of the last state (for animations)
+  log: [], // what happened: the events, written out when drawn (js/log.js)
+  chat: [],
+  sel: [],
+  mode: null,
+  acting: false,
+  awaiting: null, // the version an acknowledged action made, until it is on screen
+  resend: null,
+  online: false,
+  everOnline: false,
+  hint: null, // the last `hint` answer, while its version is on screen
+  hinting: false, // a hint asked for, not answered yet
+  shown: {}, // "ROOM:game" -> the commitment a room showed before that deal (fair deals)
+};
+
+export function isHost(info, seat) {
+  return seat != null && !!info && !!info.seats[seat] && info.seats[seat].host;
+}
+
+export function nameOf(info, seat) {
+  const s = info && info.seats[seat];
+  if (s && s.kind === "bot") return t("lobby.botName", { n: seat + 1 });
+  return (s && s.name) || t("lobby.seat", { n: seat + 1 });
+}
+
+// Forget the room this browser sat in (left, replaced, removed).
+export function forget() {
+  store.session = null;
+  save(KEYS.session, null);
+}
