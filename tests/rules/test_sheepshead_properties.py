@@ -12,7 +12,7 @@ from protocol.cards import CODES, parse_card
 from server.rules.base import Action
 from server.rules.sheepshead import Sheepshead
 from server.rules.sheepshead_cards import DECK32, POINTS
-from server.sim.sheepshead import format_summary, main, play_random_hand, simulate
+from server.tools.sim.sheepshead import format_summary, main, play_random_hand, simulate
 
 CODE_SET = set(CODES)
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from protocol.cards import CODES, card_codes
 from server.rules.base import Action, IllegalAction
 from server.rules.shithead import Shithead
-from server.sim.shithead import lowest_policy
+from server.tools.sim.shithead import lowest_policy
 
 MAX_ACTIONS = 3000
 
@@ -241,7 +241,7 @@ def test_events_show_only_public_cards(players: int, seed: int) -> None:
 def test_games_that_hit_the_action_cap_are_counted_not_hidden() -> None:
     # rule SH-6.4, SH-6.6: a finished game always has its loser; random play that cycles is
     # ended by the rules' own length cap, so the simulation's cap is never reached.
-    from server.sim.shithead import simulate
+    from server.tools.sim.shithead import simulate
 
     summary = simulate(4, 300, seed=5, policy="random", max_actions=20_000)
     assert summary.capped == 0

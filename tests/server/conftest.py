@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from clients import CardroomClient, CardroomError
-from server.bench.server import serve_command
 from server.net.server import CardroomServer, ServerConfig
 from server.rooms.seats import RoomSettings
 from server.store.memory import MemoryStore
+from server.tools.bench.server import serve_command
 
 #: The turn from which :func:`choose` leaves its fixed order (see there).
 LOOP_TURN = 60

@@ -17,11 +17,11 @@ import orjson
 import pytest
 
 from clients import CardroomError
-from server.bench.history_cost import long_games
 from server.net.api import REFUSAL_FLOOR
 from server.net.replays import ReplayCache
 from server.net.server import CardroomServer
 from server.store.memory import MemoryStore
+from server.tools.bench.history_cost import long_games
 from tests.server.conftest import make_config, play_until_over
 from tests.server.test_results_api import ANN, client
 

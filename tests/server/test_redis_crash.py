@@ -11,10 +11,10 @@ from typing import Any
 
 from clients import CardroomClient, CardroomError
 from protocol.cards import parse_card
-from server.bench.redis_server import RedisServer
-from server.bench.server import free_port
 from server.rules.base import Action
 from server.store.redis_store import RedisStore
+from server.tools.bench.redis_server import RedisServer
+from server.tools.bench.server import free_port
 from tests.server.conftest import choose, serve_process
 
 Acked = dict[int, tuple[int, dict[str, Any]]]  # version -> (seat, action sent)

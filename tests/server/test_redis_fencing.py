@@ -10,10 +10,10 @@ import signal
 import pytest
 
 from clients import CardroomClient, CardroomError
-from server.bench.redis_server import RedisServer
-from server.bench.server import free_port
 from server.store.lease import LEASE_TTL
 from server.store.redis_store import RedisStore
+from server.tools.bench.redis_server import RedisServer
+from server.tools.bench.server import free_port
 from tests.server.test_redis_crash import serving
 
 

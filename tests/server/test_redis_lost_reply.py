@@ -13,9 +13,9 @@ import pytest
 
 from clients import CardroomClient, CardroomError
 from protocol.messages import State
-from server.bench.redis_server import RedisServer
 from server.net.server import CardroomServer
 from server.store.redis_store import RedisStore
+from server.tools.bench.redis_server import RedisServer
 from tests.server.conftest import choose, make_config
 from tests.server.test_redis_crash import same_action
 from tests.store.proxy import LossyProxy

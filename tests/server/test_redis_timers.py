@@ -9,10 +9,10 @@ import asyncio
 import time
 
 from clients import CardroomClient
-from server.bench.redis_server import RedisServer
-from server.bench.server import free_port
 from server.store.leaderboard import player_id
 from server.store.redis_store import RedisStore
+from server.tools.bench.redis_server import RedisServer
+from server.tools.bench.server import free_port
 from tests.server.test_redis_crash import serving
 
 ANN, BOB = "ann-device-0123456789", "bob-device-0123456789"

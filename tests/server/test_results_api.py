@@ -18,13 +18,13 @@ import pytest
 from websockets.asyncio.client import connect
 
 from clients import CardroomClient, CardroomError
-from server.bench.redis_server import RedisServer
 from server.net.server import CardroomServer
 from server.rules.base import Action
 from server.store.base import StoreUnavailable
 from server.store.history import replay
 from server.store.leaderboard import Player
 from server.store.memory import MemoryStore
+from server.tools.bench.redis_server import RedisServer
 from tests.server.conftest import device_for, make_config, play_until_over
 
 ANN, BOB = "ann-device-0123456789", "bob-device-0123456789"

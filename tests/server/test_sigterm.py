@@ -11,7 +11,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from clients import CardroomClient
-from server.bench.server import free_port
+from server.tools.bench.server import free_port
 from tests.server.conftest import serve_process
 
 

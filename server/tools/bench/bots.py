@@ -36,7 +36,7 @@ from typing import Any
 
 from clients import CardroomClient, CardroomError
 from protocol.messages import State
-from server.bench.procs import (
+from server.tools.bench.procs import (
     RAISED_LIMITS,
     cpu_seconds,
     free_port,
@@ -44,7 +44,7 @@ from server.bench.procs import (
     serve_command,
     wait_http,
 )
-from server.bench.procs import stop as stop_proc
+from server.tools.bench.procs import stop as stop_proc
 
 _FALLBACK = re.compile(r"\b(random|basic|strong|expert)\b.*basic answers")
 

@@ -4,17 +4,17 @@ Against ``--url`` (a server already running on 127.0.0.1) or, by default, a ``ca
 serve`` child process it starts with its limits changed explicitly (and says so). Frames come
 from four sources, in sessions of one connection each:
 
-* the protocol's own schema (:mod:`server.fuzz.strategies`): every client message type;
-* mutations of valid frames taken from real games and from the schema (:mod:`server.fuzz.mutate`):
-  wrong types, missing and extra fields, huge and deep values, other rooms' codes, stale and
-  future versions, other rooms' and damaged tokens;
+* the protocol's own schema (:mod:`server.tools.fuzz.strategies`): every client message type;
+* mutations of valid frames taken from real games and from the schema
+  (:mod:`server.tools.fuzz.mutate`): wrong types, missing and extra fields, huge and deep
+  values, other rooms' codes, stale and future versions, other rooms' and damaged tokens;
 * garbage: binary frames, text that is not JSON or not an object, frames cut short;
 * protocol abuse: many requests pipelined in one TCP write (and one connection asking to be in
   two rooms at once), half-open sockets, slow readers, oversize frames, bad UTF-8, bad frame
   headers.
 
-Beside it, real games run in other rooms (:mod:`server.fuzz.games`) and quiet sentinel rooms
-are aimed at (:mod:`server.fuzz.sentinels`). It checks, and prints: every frame got a typed
+Beside it, real games run in other rooms (:mod:`server.tools.fuzz.games`) and quiet sentinel rooms
+are aimed at (:mod:`server.tools.fuzz.sentinels`). It checks, and prints: every frame got a typed
 answer or a documented close (counts by answer code and close code); the server process never
 died and logged no error; no sentinel room changed; the real games' views equal the rules'
 views rebuilt from their logs (which also proves no connection, hostile watchers included,
@@ -45,12 +45,12 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from protocol import messages as m
 from protocol.messages import GameName
-from server.bench.server import free_port, serve_command
-from server.fuzz.games import RoomRun, Verdict, play_room, verify
-from server.fuzz.mutate import Known, encode, garbage, mutate
-from server.fuzz.probe import Session, Tally
-from server.fuzz.raw import check_loopback
-from server.fuzz.sentinels import (
+from server.tools.bench.server import free_port, serve_command
+from server.tools.fuzz.games import RoomRun, Verdict, play_room, verify
+from server.tools.fuzz.mutate import Known, encode, garbage, mutate
+from server.tools.fuzz.probe import Session, Tally
+from server.tools.fuzz.raw import check_loopback
+from server.tools.fuzz.sentinels import (
     KINDS,
     Sentinel,
     diff,
@@ -567,7 +567,7 @@ class Fuzzer:
         )
 
     async def run(self, metrics_url: str) -> Report:
-        from server.fuzz.strategies import client_frames  # hypothesis: the fuzz extra
+        from server.tools.fuzz.strategies import client_frames  # hypothesis: the fuzz extra
 
         start = time.monotonic()
         self.pool = await asyncio.to_thread(

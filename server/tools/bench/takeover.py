@@ -19,8 +19,8 @@ import time
 from pathlib import Path
 
 from clients import CardroomClient
-from server.bench.server import free_port, serve_command
 from server.store.lease import LEASE_TTL
+from server.tools.bench.server import free_port, serve_command
 
 
 async def _start(port: int, url: str) -> asyncio.subprocess.Process:
@@ -63,7 +63,7 @@ async def _one(url: str, port_b: int) -> float:
 
 
 async def _bench(runs: int) -> list[float]:
-    from server.bench.redis_server import RedisServer
+    from server.tools.bench.redis_server import RedisServer
 
     with tempfile.TemporaryDirectory() as tmp, RedisServer(Path(tmp), fsync="everysec") as redis:
         port_b = free_port()

@@ -12,9 +12,9 @@ then how many room codes one address can walk through the API in 3 s (finding 10
 Bounded: every request has a timeout and the whole run stops after ``--deadline`` seconds.
 Run it against another checkout with ``--root`` (its ``cardroom serve``, this script's games)::
 
-    python -m server.bench.history_cost                  # this checkout, default limits
-    python -m server.bench.history_cost --root /work/main
-    python -m server.bench.history_cost -- --history-rate 1000 --history-burst 1000
+    python -m server.tools.bench.history_cost                  # this checkout, default limits
+    python -m server.tools.bench.history_cost --root /work/main
+    python -m server.tools.bench.history_cost -- --history-rate 1000 --history-burst 1000
 """
 
 from __future__ import annotations
@@ -33,11 +33,11 @@ from typing import Any
 
 import orjson
 
-from server.bench.procs import RAISED_LIMITS, free_port, rss_bytes, stop, wait_http
-from server.bench.redis_server import RedisServer
 from server.rules.base import Action
 from server.rules.shithead import MAX_PLAY_ACTIONS, Shithead
 from server.store.history import history_item
+from server.tools.bench.procs import RAISED_LIMITS, free_port, rss_bytes, stop, wait_http
+from server.tools.bench.redis_server import RedisServer
 
 CODE = "HCOST"
 
