@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 import itertools
-import os
 import random
 import weakref
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
@@ -17,7 +14,6 @@ from clients import CardroomClient, CardroomError
 from server.net.server import CardroomServer, ServerConfig
 from server.rooms.seats import RoomSettings
 from server.store.memory import MemoryStore
-from server.tools.bench.server import serve_command
 
 #: The turn from which :func:`choose` leaves its fixed order (see there).
 LOOP_TURN = 60
@@ -111,22 +107,3 @@ async def act_fresh(client: CardroomClient, action: dict[str, Any]) -> int:
                 raise
             await client.wait_state()
     raise AssertionError("the game kept moving: no fresh version in 50 tries")
-
-
-@asynccontextmanager
-async def serve_process(port: int, *args: str) -> AsyncIterator[asyncio.subprocess.Process]:
-    """``cardroom serve *args`` as a real process on loopback ``port``, once it serves; killed
-    if the test leaves it running."""
-    proc = await asyncio.create_subprocess_exec(
-        *serve_command(port, *args),
-        stdout=asyncio.subprocess.PIPE,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    try:
-        assert proc.stdout is not None
-        assert b"serving on" in await asyncio.wait_for(proc.stdout.readline(), 30)
-        yield proc
-    finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()

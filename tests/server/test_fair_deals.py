@@ -36,8 +36,8 @@ from server.rules.deal import DealProof, commitment, shuffle
 from server.rules.sheepshead_cards import DECK32
 from server.store.memory import MemoryStore
 from server.store.redis_client import global_key
+from server.tools.bench.procs import free_port
 from server.tools.bench.redis_server import RedisServer
-from server.tools.bench.server import free_port
 from tests.server.conftest import make_config, play_until_over
 from tests.server.test_redis_crash import serving
 from tests.server.test_results_api import _get

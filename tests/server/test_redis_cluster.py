@@ -10,8 +10,8 @@ import time
 import pytest
 
 from clients import CardroomClient, CardroomError
+from server.tools.bench.procs import free_port
 from server.tools.bench.redis_server import RedisServer
-from server.tools.bench.server import free_port
 from tests.server.test_redis_crash import Acked, assert_log_holds, play, play_to_the_end, serving
 
 

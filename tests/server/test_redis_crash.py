@@ -13,9 +13,9 @@ from clients import CardroomClient, CardroomError
 from protocol.cards import parse_card
 from server.rules.base import Action
 from server.store.redis_store import RedisStore
+from server.tools.bench.procs import free_port, serve_process
 from server.tools.bench.redis_server import RedisServer
-from server.tools.bench.server import free_port
-from tests.server.conftest import choose, serve_process
+from tests.server.conftest import choose
 
 Acked = dict[int, tuple[int, dict[str, Any]]]  # version -> (seat, action sent)
 

@@ -12,8 +12,8 @@ import pytest
 from clients import CardroomClient, CardroomError
 from server.store.lease import LEASE_TTL
 from server.store.redis_store import RedisStore
+from server.tools.bench.procs import free_port
 from server.tools.bench.redis_server import RedisServer
-from server.tools.bench.server import free_port
 from tests.server.test_redis_crash import serving
 
 

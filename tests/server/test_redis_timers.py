@@ -11,8 +11,8 @@ import time
 from clients import CardroomClient
 from server.store.leaderboard import player_id
 from server.store.redis_store import RedisStore
+from server.tools.bench.procs import free_port
 from server.tools.bench.redis_server import RedisServer
-from server.tools.bench.server import free_port
 from tests.server.test_redis_crash import serving
 
 ANN, BOB = "ann-device-0123456789", "bob-device-0123456789"

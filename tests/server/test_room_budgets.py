@@ -16,8 +16,8 @@ from clients import CardroomClient, CardroomError
 from server.net.server import CardroomServer
 from server.rooms.budgets import MAX_BUCKETS, CreateBudgets
 from server.rooms.seats import RoomSettings
-from server.tools.bench.procs import free_port
-from tests.server.conftest import make_config, serve_process
+from server.tools.bench.procs import free_port, serve_process
+from tests.server.conftest import make_config
 from tests.server.test_hostile import http_get
 
 

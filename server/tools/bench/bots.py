@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import re
 import statistics
 import subprocess
@@ -42,6 +41,7 @@ from server.tools.bench.procs import (
     free_port,
     rss_bytes,
     serve_command,
+    start,
     wait_http,
 )
 from server.tools.bench.procs import stop as stop_proc
@@ -161,17 +161,9 @@ class _Victim:
 def _start_server(
     port: int, extra: list[str], code: str | None, log: Path
 ) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    if code is not None:
-        env["PYTHONPATH"] = code
+    env = {} if code is None else {"PYTHONPATH": code}
     with open(log, "wb") as err:
-        proc = subprocess.Popen(
-            serve_command(port, *RAISED_LIMITS, *extra),
-            stdout=subprocess.DEVNULL,
-            stderr=err,
-            env=env,
-            cwd=code,
-        )
+        proc = start(serve_command(port, *RAISED_LIMITS, *extra), stderr=err, env=env, cwd=code)
     wait_http(port)
     return proc
 

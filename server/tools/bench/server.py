@@ -18,9 +18,6 @@ from collections.abc import Callable, Sequence
 
 from server.tools.bench.loadtest import measure_rooms, prepare, run
 from server.tools.bench.loadtest import parser as loadtest_parser
-from server.tools.bench.procs import free_port, serve_command
-
-__all__ = ["free_port", "main", "run_load", "serve_command"]
 
 
 async def run_load(

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import statistics
 import tempfile
 import time
@@ -20,46 +19,28 @@ from pathlib import Path
 
 from clients import CardroomClient
 from server.store.lease import LEASE_TTL
-from server.tools.bench.server import free_port, serve_command
-
-
-async def _start(port: int, url: str) -> asyncio.subprocess.Process:
-    proc = await asyncio.create_subprocess_exec(
-        *serve_command(port, "--redis", url),
-        stdout=asyncio.subprocess.PIPE,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    assert proc.stdout is not None
-    line = await asyncio.wait_for(proc.stdout.readline(), 30)
-    if b"serving on" not in line:
-        raise RuntimeError(f"cardroom serve did not start: {line!r}")
-    return proc
+from server.tools.bench.procs import free_port, serve_process
 
 
 async def _one(url: str, port_b: int) -> float:
     port_a = free_port()
-    a = await _start(port_a, url)
-    try:
-        async with (
-            CardroomClient.connect(f"ws://127.0.0.1:{port_a}/") as ann,
-            CardroomClient.connect(f"ws://127.0.0.1:{port_b}/") as bob,
-        ):
-            await ann.create("shithead", seats=3, name="Ann")
-            assert ann.room is not None
-            await bob.join(ann.room, name="Bob")
-            await ann.host("start")
-            await bob.wait_state(timeout=10)
-            token = bob.token
-            assert token is not None
-            a.kill()
-            killed = time.monotonic()
-            await bob.wait_for(lambda msg: msg.type == "closing", timeout=30)
-            await bob.resume(ann.room, token, timeout=30)
-            return time.monotonic() - killed
-    finally:
-        if a.returncode is None:
-            a.kill()
-        await a.wait()
+    async with (
+        serve_process(port_a, "--redis", url) as a,
+        CardroomClient.connect(f"ws://127.0.0.1:{port_a}/") as ann,
+        CardroomClient.connect(f"ws://127.0.0.1:{port_b}/") as bob,
+    ):
+        await ann.create("shithead", seats=3, name="Ann")
+        assert ann.room is not None
+        await bob.join(ann.room, name="Bob")
+        await ann.host("start")
+        await bob.wait_state(timeout=10)
+        token = bob.token
+        assert token is not None
+        a.kill()
+        killed = time.monotonic()
+        await bob.wait_for(lambda msg: msg.type == "closing", timeout=30)
+        await bob.resume(ann.room, token, timeout=30)
+        return time.monotonic() - killed
 
 
 async def _bench(runs: int) -> list[float]:
@@ -67,12 +48,12 @@ async def _bench(runs: int) -> list[float]:
 
     with tempfile.TemporaryDirectory() as tmp, RedisServer(Path(tmp), fsync="everysec") as redis:
         port_b = free_port()
-        b = await _start(port_b, redis.url)
-        try:
-            return [await _one(redis.url, port_b) for _ in range(runs)]
-        finally:
-            b.terminate()
-            await b.wait()
+        async with serve_process(port_b, "--redis", redis.url) as b:
+            try:
+                return [await _one(redis.url, port_b) for _ in range(runs)]
+            finally:
+                b.terminate()
+                await b.wait()
 
 
 def main(argv: list[str]) -> int:

@@ -26,10 +26,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import itertools
 import json
-import os
 import random
 import subprocess
 import sys
@@ -45,7 +43,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from protocol import messages as m
 from protocol.messages import GameName
-from server.tools.bench.server import free_port, serve_command
+from server.tools.bench import procs
 from server.tools.fuzz.games import RoomRun, Verdict, play_room, verify
 from server.tools.fuzz.mutate import Known, encode, garbage, mutate
 from server.tools.fuzz.probe import Session, Tally
@@ -752,13 +750,10 @@ async def _run(opts: Options) -> Report:
         report = await Fuzzer(opts.url, opts).run(f"{http}/metrics")
         report.limits = "limits: the running server's own (raise its --rate/--burst first)"
         return report
-    port = free_port()
+    port = procs.free_port()
     extra = [x for kv in CHILD_LIMITS.items() for x in kv]
     with tempfile.TemporaryFile(mode="w+") as log:
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        child = subprocess.Popen(  # noqa: ASYNC220  # starts at once; we wait on /healthz
-            serve_command(port, *extra), stdout=subprocess.DEVNULL, stderr=log, env=env
-        )
+        child = procs.start(procs.serve_command(port, *extra), stderr=log)
         try:
             await _wait_healthy(port, child)
             report = await Fuzzer(f"ws://127.0.0.1:{port}/", opts).run(
@@ -766,12 +761,7 @@ async def _run(opts: Options) -> Report:
             )
             report.server_alive = child.poll() is None
         finally:
-            if child.poll() is None:
-                child.terminate()
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    child.wait(20)
-            if child.poll() is None:
-                child.kill()
+            await asyncio.to_thread(procs.stop, child)
         log.seek(0)
         text = log.read()
         if opts.server_log:
@@ -786,22 +776,13 @@ async def _run(opts: Options) -> Report:
     return report
 
 
-async def _wait_healthy(port: int, child: subprocess.Popen[Any]) -> None:
-    for _ in range(200):
-        if child.poll() is not None:
-            raise SystemExit(f"the server exited at once (status {child.returncode})")
-        try:
-            if await asyncio.to_thread(_healthy, f"http://127.0.0.1:{port}/healthz"):
-                return
-        except OSError:
-            pass
-        await asyncio.sleep(0.1)
-    raise SystemExit("the server did not become healthy in 20 s")
-
-
-def _healthy(url: str) -> bool:
-    with urllib.request.urlopen(url, timeout=1) as r:
-        return bool(r.status == 200)
+async def _wait_healthy(port: int, child: subprocess.Popen[bytes]) -> None:
+    try:
+        await asyncio.to_thread(procs.wait_http, port, "/healthz", 20.0, child)
+    except ChildProcessError as exc:
+        raise SystemExit(str(exc)) from None
+    except TimeoutError:
+        raise SystemExit("the server did not become healthy in 20 s") from None
 
 
 def run(opts: Options) -> Report:
