@@ -111,3 +111,19 @@ def test_the_scan_sees_the_tools_above_the_service() -> None:
     assert {module_name(p) for p in tools} >= {f"{TOOLS}.bench.loadtest", f"{TOOLS}.arena"}
     service = {n for p in tools for n in imports(p) if layer_of(n) is not None}
     assert any(layer_of(n) == LAYERS.index("server.net") for n in service)
+
+
+def suite_files() -> list[Path]:
+    return sorted((ROOT / "tests").rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", suite_files(), ids=lambda p: module_name(p))
+def test_no_test_module_imports_another(path: Path) -> None:
+    # shared helpers live in tests/support/: a test module imported by another runs its tests
+    # twice in one process's eyes and ties the two modules' edits together
+    for name in imports(path):
+        parts = name.split(".")
+        if parts[0] == "tests":
+            assert not any(p.startswith("test_") for p in parts[1:]), (
+                f"{module_name(path)} imports {name} (a test module: move it to tests/support/)"
+            )

@@ -39,9 +39,9 @@ from server.store.redis_client import global_key
 from server.tools.bench.procs import free_port
 from server.tools.bench.redis_server import RedisServer
 from tests.server.conftest import make_config, play_until_over
-from tests.server.test_redis_crash import serving
-from tests.server.test_results_api import _get
-from tests.server.test_room_rollback import whole
+from tests.support.redis_games import serving
+from tests.support.results_api import get_json
+from tests.support.room_core import whole
 
 SECRET_A, SECRET_B = bytes(range(32)), bytes(range(1, 33))
 MINE = bytes([7]) * 32  # a contribution a test sends itself
@@ -71,7 +71,7 @@ async def history_of(port: int, code: str, token: str) -> Any:
 
 async def get(server: CardroomServer, path: str) -> tuple[int, Any]:
     """GET in a thread: the server runs in this test's event loop."""
-    return await asyncio.to_thread(_get, server, path)
+    return await asyncio.to_thread(get_json, server, path)
 
 
 def server_with(secret: bytes | None, **rooms: Any) -> CardroomServer:

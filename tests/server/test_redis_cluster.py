@@ -12,7 +12,7 @@ import pytest
 from clients import CardroomClient, CardroomError
 from server.tools.bench.procs import free_port
 from server.tools.bench.redis_server import RedisServer
-from tests.server.test_redis_crash import Acked, assert_log_holds, play, play_to_the_end, serving
+from tests.support.redis_games import Acked, assert_log_holds, play, play_to_the_end, serving
 
 
 async def test_two_processes_one_table_owner_killed(redis_server: RedisServer) -> None:

@@ -13,7 +13,7 @@ from server.store.leaderboard import player_id
 from server.store.redis_store import RedisStore
 from server.tools.bench.procs import free_port
 from server.tools.bench.redis_server import RedisServer
-from tests.server.test_redis_crash import serving
+from tests.support.redis_games import serving
 
 ANN, BOB = "ann-device-0123456789", "bob-device-0123456789"
 

@@ -18,7 +18,7 @@ from server.rooms.budgets import MAX_BUCKETS, CreateBudgets
 from server.rooms.seats import RoomSettings
 from server.tools.bench.procs import free_port, serve_process
 from tests.server.conftest import make_config
-from tests.server.test_hostile import http_get
+from tests.support.http import http_get
 
 
 @asynccontextmanager
