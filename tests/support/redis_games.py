@@ -22,6 +22,7 @@ Acked = dict[int, tuple[int, dict[str, Any]]]  # version -> (seat, action sent)
 async def serving(
     port: int, redis_url: str, *extra: str
 ) -> AsyncIterator[asyncio.subprocess.Process]:
+    """``cardroom serve --redis redis_url`` on ``port`` (rate limit raised for scripted play)."""
     rate = ("--rate", "1000", "--burst", "1000")
     async with serve_process(port, "--redis", redis_url, *rate, *extra) as proc:
         yield proc
