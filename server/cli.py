@@ -13,15 +13,15 @@ import sys
 from server.rules.registry import GAME_NAMES
 
 #: One simulation module per game of the registry, named for it.
-SIMS = {name: f"server.sim.{name}" for name in GAME_NAMES}
+SIMS = {name: f"server.tools.sim.{name}" for name in GAME_NAMES}
 BENCHES = {
-    "rules": "server.bench.rules",
-    "server": "server.bench.server",
-    "frames": "server.bench.frames",
-    "room": "server.bench.room",
-    "redis": "server.bench.redis",
-    "takeover": "server.bench.takeover",
-    "bots": "server.bench.bots",
+    "rules": "server.tools.bench.rules",
+    "server": "server.tools.bench.server",
+    "frames": "server.tools.bench.frames",
+    "room": "server.tools.bench.room",
+    "redis": "server.tools.bench.redis",
+    "takeover": "server.tools.bench.takeover",
+    "bots": "server.tools.bench.bots",
 }
 
 #: The room budgets of a public server: ``cardroom serve`` flags for fields of RoomSettings.
@@ -58,19 +58,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         return serve(rest)
     if args.command == "bot":
-        module = importlib.import_module("server.remote_bot")
+        module = importlib.import_module("server.tools.remote_bot")
     elif args.command == "play":
         module = importlib.import_module("clients.terminal.app")
     elif args.command == "sim":
         module = importlib.import_module(SIMS[args.game])
     elif args.command == "arena":
-        module = importlib.import_module("server.arena")
+        module = importlib.import_module("server.tools.arena")
     elif args.command in ("fuzz", "soak"):
-        module = importlib.import_module(f"server.fuzz.{args.command}")
+        module = importlib.import_module(f"server.tools.fuzz.{args.command}")
     elif args.command == "loadtest":
-        module = importlib.import_module("server.bench.loadtest")
+        module = importlib.import_module("server.tools.bench.loadtest")
     elif args.command == "verify":
-        module = importlib.import_module("server.verify")
+        module = importlib.import_module("server.tools.verify")
     else:
         module = importlib.import_module(BENCHES[args.what])
     result: int = module.main(rest)

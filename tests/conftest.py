@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from server.bench.redis_server import RedisServer
+from server.tools.bench.redis_server import RedisServer
 
 settings.register_profile(
     "default", deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=False

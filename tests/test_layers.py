@@ -1,7 +1,9 @@
 """The import direction: protocol → rules → bots → rooms → net, and nothing the other way.
 
 Each layer may import only the layers before it (and itself). The room core stays sans-I/O: it
-imports no asyncio, sockets, clock or network library, so its tests need no event loop.
+imports no asyncio, sockets, clock or network library, so its tests need no event loop. The
+operator tools (``server/tools/``) are the top layer: they may import the service, and nothing
+of the service imports them.
 """
 
 from __future__ import annotations
@@ -17,6 +19,10 @@ ROOT = Path(__file__).resolve().parents[1]
 LAYERS = ["protocol", "server.rules", "server.bots", "server.rooms", "server.net"]
 # Modules the room layer shares with the rest (metrics, stores) sit between rooms and net.
 BESIDE_ROOMS = ("server.metrics", "server.store")
+
+# The top layer: may import every layer; only the ``cardroom`` command (server.cli) imports it.
+TOOLS = "server.tools"
+ABOVE_TOOLS = ("server.cli",)
 
 # Room modules that must stay sans-I/O, and what they may not import.
 SANS_IO = ["server.rooms.core", "server.rooms.host", "server.rooms.inputs",
@@ -85,3 +91,39 @@ def test_the_room_core_does_no_io(name: str) -> None:
 def test_the_scan_sees_every_layer() -> None:
     seen = {layer_of(module_name(p)) for p in files()}
     assert set(range(len(LAYERS))) <= seen
+
+
+def in_tools(name: str) -> bool:
+    return name == TOOLS or name.startswith(TOOLS + ".")
+
+
+@pytest.mark.parametrize("path", files(), ids=lambda p: module_name(p))
+def test_nothing_of_the_service_imports_the_tools(path: Path) -> None:
+    me = module_name(path)
+    if in_tools(me) or me in ABOVE_TOOLS:
+        return
+    for name in imports(path):
+        assert not in_tools(name), f"{me} imports {name} ({TOOLS} is the top layer)"
+
+
+def test_the_scan_sees_the_tools_above_the_service() -> None:
+    tools = [p for p in files() if in_tools(module_name(p))]
+    assert {module_name(p) for p in tools} >= {f"{TOOLS}.bench.loadtest", f"{TOOLS}.arena"}
+    service = {n for p in tools for n in imports(p) if layer_of(n) is not None}
+    assert any(layer_of(n) == LAYERS.index("server.net") for n in service)
+
+
+def suite_files() -> list[Path]:
+    return sorted((ROOT / "tests").rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", suite_files(), ids=lambda p: module_name(p))
+def test_no_test_module_imports_another(path: Path) -> None:
+    # shared helpers live in tests/support/: a test module imported by another runs its tests
+    # twice in one process's eyes and ties the two modules' edits together
+    for name in imports(path):
+        parts = name.split(".")
+        if parts[0] == "tests":
+            assert not any(p.startswith("test_") for p in parts[1:]), (
+                f"{module_name(path)} imports {name} (a test module: move it to tests/support/)"
+            )

@@ -399,7 +399,7 @@ class SheepsheadSampler:
             if (
                 s != self.me
                 and len(game.legal_cards(s)) > 1
-                and not _model_plays(table_from_game(game, s, seen, voids, hidden=True), c)
+                and not _model_plays(table_from_game(game, s, seen, voids), c)
             ):
                 w *= PLAY_OFF_MODEL
             led = led_class(game.trick_cards, game.trick_face_down)

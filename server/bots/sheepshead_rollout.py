@@ -17,27 +17,13 @@ EXACT_CARDS = 2
 
 
 _ALL = frozenset(range(PLAYERS))
-#: Whether playouts let each seat know only what it could know of the teams (the partner knows,
-#: the others learn when the called card falls) rather than telling everyone. Hidden is what the
-#: ``basic`` bot sees in its view, so the playouts then model it exactly.
-HIDDEN_PARTNER = True
-#: Whether playouts tell each seat the voids the others revealed (as the ``basic`` bot sees them
-#: in its view), rather than none.
-PLAYOUT_VOIDS = True
 
 
-def table_from_game(
-    g: Sheepshead,
-    seat: int,
-    seen: set[int],
-    voids: list[set[int]] | None = None,
-    hidden: bool | None = None,
-) -> Table:
+def table_from_game(g: Sheepshead, seat: int, seen: set[int], voids: list[set[int]]) -> Table:
     """The :class:`Table` of ``seat`` in a playout: cards are known from the sampled deal, the
-    teams as far as the seat could know them if ``hidden`` (default :data:`HIDDEN_PARTNER`),
-    else as they are."""
-    if hidden is None:
-        hidden = HIDDEN_PARTNER
+    teams only as far as the seat could know them (the partner knows, the others learn when the
+    called card falls), and the voids the others showed (``voids``): what the ``basic`` bot sees
+    in its view, so the playouts model it exactly (docs/benchmarks.md, third pass)."""
     picker, partner = g.picker, g.partner
     leaster = picker is None
     friends: frozenset[int] = frozenset()
@@ -45,7 +31,7 @@ def table_from_game(
     side = False
     if picker is None:
         pass
-    elif partner is None or g.revealed or not hidden:
+    elif partner is None or g.revealed:
         team = {picker} if partner is None else {picker, partner}
         side = seat in team
         mine = team if side else _ALL - team
@@ -77,7 +63,7 @@ def table_from_game(
         tricks_won=g.tricks_won,
         points_won=g.points_won,
         picker_side=side,
-        voids=voids if voids is not None else [set() for _ in range(PLAYERS)],
+        voids=voids,
     )
 
 
@@ -111,15 +97,14 @@ def void_suits(g: Sheepshead) -> list[set[int]]:
 def playout(g: Sheepshead, rng: random.Random) -> None:
     """Finish ``g`` in place with the heuristic policy for every seat."""
     seen = _seen(g)
-    voids = void_suits(g) if PLAYOUT_VOIDS else None
+    voids = void_suits(g)
     while not g.is_over():
         seat = g.turn
         legal = g.legal_cards(seat)
         c = legal[0] if len(legal) == 1 else choose_card(table_from_game(g, seat, seen, voids))
-        if voids is not None:
-            led = led_class(g.trick_cards, g.trick_face_down)
-            if led >= 0 and SUIT_CLASS[c] != led and c != g.unknown_card:
-                voids[seat].add(led)
+        led = led_class(g.trick_cards, g.trick_face_down)
+        if led >= 0 and SUIT_CLASS[c] != led and c != g.unknown_card:
+            voids[seat].add(led)
         seen.add(c)
         g.apply(seat, PLAY[c])
 

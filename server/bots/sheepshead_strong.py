@@ -61,10 +61,8 @@ class SheepsheadStrongBot:
         bury_candidates: int = DEFAULT_BURY_CANDIDATES,
         seconds: float | None = SAFETY_SECONDS,
         exact_cards: int = EXACT_CARDS,
-        halving: bool = False,
     ) -> None:
         self.rng = random.Random(seed)
-        self.halving = halving
         self.iterations = iterations
         self.exact_cards = exact_cards
         self.seconds = seconds
@@ -84,9 +82,9 @@ class SheepsheadStrongBot:
         return Action("play", (self.search(view, cards, deadline),))
 
     def search(self, view: View, cards: list[int], deadline: Deadline | None = None) -> int:
-        """The card with the best weighted mean units over sampled deals, the playouts shared
-        by sequential halving if ``halving`` (:mod:`server.bots.halving`); stops at
-        ``deadline`` (after one sample) with the best so far."""
+        """The card with the best weighted mean units over sampled deals, every card played out
+        on the same samples in one round (sequential halving did worse here: docs/benchmarks.md,
+        third pass); stops at ``deadline`` (after one sample) with the best so far."""
         me: int = view["seat"]
         sampler = SheepsheadSampler(view)
         rng = self.rng
@@ -105,7 +103,7 @@ class SheepsheadStrongBot:
 
             return value, w
 
-        plan = schedule(len(cards), self.iterations, self.halving)
+        plan = schedule(len(cards), self.iterations, halving=False)
         found = best(
             range(len(cards)), plan, deadline or Deadline(None), draw, cards.index(fallback)
         )

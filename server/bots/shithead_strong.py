@@ -122,13 +122,11 @@ class ShitheadStrongBot:
         iterations: int = DEFAULT_ITERATIONS,
         horizon: int = DEFAULT_HORIZON,
         seconds: float | None = SAFETY_SECONDS,
-        halving: bool = True,
     ) -> None:
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.horizon = horizon
         self.seconds = seconds
-        self.halving = halving
         self.basic = ShitheadBasicBot(seed)
         self.guard = RepeatGuard()
         self.remembered: set[int] = set()
@@ -205,7 +203,7 @@ class ShitheadStrongBot:
 
             return value, 1.0
 
-        plan = schedule(len(cands), self.iterations, self.halving)
+        plan = schedule(len(cands), self.iterations)
         preferred = cands.index(default) if default in cands else None
         found = best(range(len(cands)), plan, deadline or Deadline(None), draw, preferred)
         return cands[found]

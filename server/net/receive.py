@@ -11,17 +11,28 @@ text or binary frame of at most ``max_size`` bytes) is also read here rather tha
 generator-based parser: every other frame is handed to websockets whole, at a frame boundary,
 and anything unusual (a longer or unmasked frame, reserved bits) hands it the rest of the
 stream for good, so its checks and close codes apply unchanged.
+
+websockets has no public way to do this (its asyncio API hands messages to a task by design), so
+this module reads members that are not its public API: the Sans-I/O protocol's size limits,
+``current_size``, ``reader.buffer`` and its parser generator (walked through ``gi_yieldfrom``
+to ``at_eof``), and the asyncio connection's ``data_received``, ``process_event`` and
+``send_context``. :data:`CHECKED_WEBSOCKETS` lists the releases this was checked against (15.x
+lacks ``max_message_size``: its first frame crashed ``data_received``); pyproject.toml pins that
+range and ``tests/server/test_receive_version.py`` fails on any other release. On an unchecked
+release every frame is left to websockets (slower, still correct) and a warning says so.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection
 from websockets.frames import CloseCode, Frame, Opcode
 from websockets.protocol import Event, State
+from websockets.version import version as websockets_version
 
 try:
     from websockets.speedups import apply_mask
@@ -30,6 +41,20 @@ except ImportError:  # pragma: no cover  # websockets built without its C extens
 
 #: Fragments of one message at most (as websockets' own assembler allows).
 MAX_FRAGMENTS = 1024
+
+#: websockets releases whose internals (module docstring) this module was checked against, by
+#: tests/server/test_direct_frames.py, test_framing.py, test_frame_order.py, test_compression.py
+#: and test_bad_input.py run on each. A new release: run them on it, then add it here.
+CHECKED_WEBSOCKETS = ("16.0", "16.1", "16.1.1", "17.0", "17.0.1", "17.1", "17.2", "17.3", "17.4")
+#: Whether the usual frames may be read here: only on a checked release.
+DIRECT = websockets_version in CHECKED_WEBSOCKETS
+if not DIRECT:  # pragma: no cover  # the pin in pyproject.toml keeps other releases out
+    logging.getLogger(__name__).warning(
+        "websockets %s is not a release server/net/receive.py was checked against (%s): "
+        "websockets reads every frame",
+        websockets_version,
+        ", ".join(CHECKED_WEBSOCKETS),
+    )
 
 
 class DirectConnection(ServerConnection):
@@ -57,7 +82,7 @@ class DirectConnection(ServerConnection):
         early, self._early = self._early, []
         for message in early:
             callback(message)
-        self._direct = not self.protocol.extensions and _at_frame_boundary(self.protocol)
+        self._direct = DIRECT and not self.protocol.extensions and _at_frame_boundary(self.protocol)
 
     @property
     def reads_frames(self) -> bool:

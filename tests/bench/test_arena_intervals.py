@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from server.arena import GameRecord, Summary, over_deals
+from server.tools.arena import GameRecord, Summary, over_deals
 
 
 def summary(units_by_deal: list[list[float]], players: int = 2) -> Summary:

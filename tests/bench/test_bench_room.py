@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from server.bench import room
 from server.rooms.inputs import Request
+from server.tools.bench import room
 
 
 def test_recorded_match_replays_as_accepted_actions_only() -> None:

@@ -14,12 +14,12 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from server.bench.drive import Pacer, RoomSpec, hold_idle, run_rooms
-from server.bench.drive import Room as LoadRoom
-from server.bench.tally import Tally
 from server.net.server import CardroomServer, ServerConfig
 from server.rooms.seats import RoomSettings
 from server.store.memory import MemoryStore
+from server.tools.bench.drive import Pacer, RoomSpec, hold_idle, run_rooms
+from server.tools.bench.drive import Room as LoadRoom
+from server.tools.bench.tally import Tally
 
 
 @pytest.fixture
@@ -124,7 +124,7 @@ def test_the_command_runs_both_servers_and_prints_its_figures() -> None:
 
 
 def test_bench_frames_prints_each_compression_setting() -> None:
-    from server.bench.frames import SETTINGS
+    from server.tools.bench.frames import SETTINGS
 
     command = [sys.executable, "-m", "server.cli", "bench", "frames", "--hands", "1"]
     command += ["--repeat", "1", "--cpu", "-1"]

@@ -7,8 +7,8 @@ from typing import Any
 
 import orjson
 
-from server.bench.players import EchoMember, Player
-from server.bench.tally import Tally
+from server.tools.bench.players import EchoMember, Player
+from server.tools.bench.tally import Tally
 
 ROOM = "ABCDE"
 

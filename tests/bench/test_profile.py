@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from server.bench.profile import part_of, summarize
+from server.tools.bench.profile import part_of, summarize
 
 READ = "data_received (server/net/receive.py:90)"
 FRAME = "CardroomServer._frame (server/net/server.py:500)"

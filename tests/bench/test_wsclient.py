@@ -15,7 +15,7 @@ from websockets.frames import Frame, Opcode
 from websockets.server import ServerProtocol
 from websockets.uri import parse_uri
 
-from server.bench.wsclient import Frames
+from server.tools.bench.wsclient import Frames
 
 
 def pair(deflate: bool) -> tuple[ServerProtocol, Frames]:

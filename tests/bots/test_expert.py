@@ -12,8 +12,6 @@ from collections.abc import Sequence
 
 import pytest
 
-from server.arena import main as arena_main
-from server.arena import run
 from server.bots import Bot, make_bot
 from server.bots.pool import BotPool
 from server.bots.sheepshead_strong import SheepsheadExpertBot
@@ -21,6 +19,8 @@ from server.bots.shithead_strong import ShitheadExpertBot
 from server.rules.base import Action, Game
 from server.rules.sheepshead import Sheepshead
 from server.rules.shithead import Shithead
+from server.tools.arena import main as arena_main
+from server.tools.arena import run
 
 
 def decisions(game: Game, bots: Sequence[Bot], limit: int) -> list[tuple[Action, float, int]]:

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from server.bench.redis_server import free_port
+from server.tools.bench.procs import free_port
 from tests.deploy.processes import ROOT, Nginx, Serve, http
 
 #: What the test trusts: nginx reaches the processes from 127.0.0.1.

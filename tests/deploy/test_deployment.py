@@ -20,9 +20,9 @@ from websockets.exceptions import InvalidStatus
 from websockets.typing import Origin
 
 from clients import CardroomClient
-from server.bench.redis_server import RedisServer
+from server.tools.bench.redis_server import RedisServer
 from tests.deploy.stack import Stack, stack
-from tests.server.test_redis_crash import Acked, assert_log_holds, play, play_to_the_end
+from tests.support.redis_games import Acked, assert_log_holds, play, play_to_the_end
 from tests.web.conftest import CHROMIUM_ARGS, STEP_MS, create_room, shithead_click_turn
 
 PEOPLE = 300

@@ -11,10 +11,10 @@ from collections.abc import AsyncIterator
 import pytest
 
 from protocol.messages import GameName
-from server.fuzz.games import play_room, verify
-from server.fuzz.mutate import Known
 from server.net.server import CardroomServer
 from server.store.memory import MemoryStore
+from server.tools.fuzz.games import play_room, verify
+from server.tools.fuzz.mutate import Known
 from tests.server.conftest import make_config
 
 

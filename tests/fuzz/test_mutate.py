@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import random
 
-from server.fuzz.mutate import Known, defuse, garbage, mutate
+from server.tools.fuzz.mutate import Known, defuse, garbage, mutate
 
 ACT = {"type": "act", "id": 1, "room": "ABCDE", "version": 7, "action": {"kind": "ready"}}
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from server.fuzz.probe import Session, Tally, expected_ref
 from server.net.server import CardroomServer
+from server.tools.fuzz.probe import Session, Tally, expected_ref
 
 
 def test_expected_ref_follows_the_protocol() -> None:

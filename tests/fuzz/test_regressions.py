@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 
-from server.fuzz.probe import Session, Tally
 from server.net.server import CardroomServer
+from server.tools.fuzz.probe import Session, Tally
 from tests.server.conftest import make_config
 
 CREATE = {"type": "create", "game": "shithead", "seats": 3, "name": "Ann"}

@@ -8,7 +8,7 @@ import json
 from collections import Counter
 
 from protocol.messages import CLIENT_ADAPTER, parse_client
-from server.fuzz.strategies import client_frames, draw_many, from_schema, load_client_schema
+from server.tools.fuzz.strategies import client_frames, draw_many, from_schema, load_client_schema
 
 
 def test_every_client_message_type_is_drawn_and_valid() -> None:

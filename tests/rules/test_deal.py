@@ -5,27 +5,14 @@ a permutation every time, unbiased draws, and every input changing the deal."""
 from __future__ import annotations
 
 import hashlib
-import json
-import re
 from collections import Counter
-from pathlib import Path
-from typing import Any
 
 import pytest
 
 from protocol.cards import CODES, card_codes
 from server.rules.deal import DealProof, below, commitment, deal_key, numbers, shuffle
 from server.rules.registry import game_spec
-
-DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
-
-
-def doc_example() -> dict[str, Any]:
-    """The worked example of docs/protocol.md's "Fair deals" section."""
-    section = DOC.read_text(encoding="utf-8").split("## Fair deals", 1)[1].split("\n## ", 1)[0]
-    (block,) = re.findall(r"```json\n(.*?)```", section, flags=re.DOTALL)
-    data: dict[str, Any] = json.loads(block)
-    return data
+from tests.support.deal import doc_example
 
 
 def third_party_deck(seed: bytes, contributions: list[bytes | None], cards: list[str]) -> list[str]:

@@ -20,7 +20,7 @@ from server.rules.base import Action, Game, IllegalAction
 from server.rules.sheepshead import Sheepshead
 from server.rules.sheepshead_cards import DECK32
 from server.rules.shithead import Shithead
-from tests.rules.test_shithead_properties import random_game
+from tests.support.shithead import random_game
 
 
 def accepted(game: Game, seat: int, action: Action) -> bool:

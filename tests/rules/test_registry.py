@@ -14,7 +14,7 @@ from server.rules.base import IllegalAction
 from server.rules.registry import GAME_NAMES, GAMES, NoOptions, game_spec
 from server.rules.series import Series, logs
 from server.rules.shithead import Shithead
-from server.sim.shithead import lowest_policy, play_game
+from server.tools.sim.shithead import lowest_policy, play_game
 
 
 def test_protocol_game_names_are_the_registry_names() -> None:

@@ -12,20 +12,10 @@ from protocol.cards import CODES, parse_card
 from server.rules.base import Action
 from server.rules.sheepshead import Sheepshead
 from server.rules.sheepshead_cards import DECK32, POINTS
-from server.sim.sheepshead import format_summary, main, play_random_hand, simulate
+from server.tools.sim.sheepshead import format_summary, main, play_random_hand, simulate
+from tests.support.shithead import codes_in
 
 CODE_SET = set(CODES)
-
-
-def codes_in(value: Any) -> set[str]:
-    """Every card code anywhere in a JSON value."""
-    if isinstance(value, str):
-        return {value} if value in CODE_SET else set()
-    if isinstance(value, dict):
-        return set().union(*(codes_in(v) for v in value.values())) if value else set()
-    if isinstance(value, list):
-        return set().union(*(codes_in(v) for v in value)) if value else set()
-    return set()
 
 
 def secrets(game: Sheepshead) -> tuple[set[int], int | None]:

@@ -49,7 +49,7 @@ def test_series_first_dealer_random_then_rotates_left() -> None:
 
 
 def _finish_any(game: Shithead) -> None:
-    from server.sim.shithead import lowest_policy, play_game
+    from server.tools.sim.shithead import lowest_policy, play_game
 
     _, capped = play_game(game, lowest_policy, 20000)
     assert not capped

@@ -4,42 +4,15 @@ are deterministic and replayable, and arbitrary actions are either legal or chan
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from protocol.cards import CODES, card_codes
+from protocol.cards import card_codes
 from server.rules.base import Action, IllegalAction
 from server.rules.shithead import Shithead
-from server.sim.shithead import lowest_policy
-
-MAX_ACTIONS = 3000
-
-
-def choose(game: Shithead, seat: int, rng: random.Random) -> Action:
-    """Random play that prefers playing to picking up (games stay short), swaps a little."""
-    legal = game.legal_actions(seat)
-    if game.phase == "swap":
-        return legal[rng.randrange(len(legal))] if rng.random() < 0.3 else Action("ready")
-    if rng.random() < 0.7:
-        return lowest_policy(game, seat, legal)
-    return legal[rng.randrange(len(legal))]
-
-
-def random_game(players: int, seed: int) -> Iterator[Shithead]:
-    """Yield the state after every action of a random game."""
-    rng = random.Random(seed)
-    game = Shithead.new(players, rng.randrange(players), seed=seed)
-    yield game
-    for _ in range(MAX_ACTIONS):
-        if game.is_over():
-            return
-        acting = game.to_act()
-        seat = acting[rng.randrange(len(acting))]
-        game.apply(seat, choose(game, seat, rng))
-        yield game
+from tests.support.shithead import MAX_ACTIONS, choose, codes_in, random_game, visible_to
 
 
 def play_out(players: int, seed: int, stop: int = MAX_ACTIONS) -> Shithead:
@@ -57,33 +30,6 @@ def all_cards(game: Shithead) -> list[int]:
     for s in range(game.num_players):
         cards += game.hands[s] + game.face_up[s] + [c for c in game.face_down[s] if c is not None]
     return cards
-
-
-def codes_in(data: Any) -> set[str]:
-    """Every card code anywhere in a JSON-like value."""
-    found: set[str] = set()
-    stack = [data]
-    codes = set(CODES)
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if item in codes:
-                found.add(item)
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-            stack.extend(item.keys())
-        elif isinstance(item, list | tuple):
-            stack.extend(item)
-    return found
-
-
-def visible_to(game: Shithead, seat: int | None) -> set[str]:
-    cards = list(game.pile)
-    for s in range(game.num_players):
-        cards += game.face_up[s] + game.known[s]
-    if seat is not None:
-        cards += game.hands[seat]
-    return set(card_codes(cards))
 
 
 def check_no_leak(game: Shithead) -> None:
@@ -241,7 +187,7 @@ def test_events_show_only_public_cards(players: int, seed: int) -> None:
 def test_games_that_hit_the_action_cap_are_counted_not_hidden() -> None:
     # rule SH-6.4, SH-6.6: a finished game always has its loser; random play that cycles is
     # ended by the rules' own length cap, so the simulation's cap is never reached.
-    from server.sim.shithead import simulate
+    from server.tools.sim.shithead import simulate
 
     summary = simulate(4, 300, seed=5, policy="random", max_actions=20_000)
     assert summary.capped == 0

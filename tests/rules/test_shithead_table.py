@@ -5,7 +5,7 @@ from __future__ import annotations
 from protocol.cards import card_codes
 from server.rules.shithead import Shithead
 from server.rules.shithead_series import ShitheadSeries
-from server.sim.shithead import lowest_policy, play_game
+from server.tools.sim.shithead import lowest_policy, play_game
 from tests.rules.sh_helpers import act, kinds, legal, refused
 
 

@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
 import itertools
-import os
 import random
 import weakref
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
 
 from clients import CardroomClient, CardroomError
-from server.bench.server import serve_command
 from server.net.server import CardroomServer, ServerConfig
 from server.rooms.seats import RoomSettings
 from server.store.memory import MemoryStore
@@ -111,22 +107,3 @@ async def act_fresh(client: CardroomClient, action: dict[str, Any]) -> int:
                 raise
             await client.wait_state()
     raise AssertionError("the game kept moving: no fresh version in 50 tries")
-
-
-@asynccontextmanager
-async def serve_process(port: int, *args: str) -> AsyncIterator[asyncio.subprocess.Process]:
-    """``cardroom serve *args`` as a real process on loopback ``port``, once it serves; killed
-    if the test leaves it running."""
-    proc = await asyncio.create_subprocess_exec(
-        *serve_command(port, *args),
-        stdout=asyncio.subprocess.PIPE,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    try:
-        assert proc.stdout is not None
-        assert b"serving on" in await asyncio.wait_for(proc.stdout.readline(), 30)
-        yield proc
-    finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()

@@ -16,6 +16,7 @@ from websockets.typing import Origin
 from clients import CardroomClient, CardroomError
 from server.net.server import CardroomServer, ServerConfig
 from tests.server.conftest import act_fresh, make_config
+from tests.support.http import http_get
 
 
 async def started_room(server: CardroomServer, name: str) -> CardroomClient:
@@ -196,14 +197,6 @@ async def test_health_and_metrics_over_http(server: CardroomServer) -> None:
     assert "cardroom_action_to_view_seconds_count" in body
     assert 'cardroom_actions_total{by="player",game="shithead"}' in body
     await ann.close()
-
-
-def http_get(port: int, path: str) -> tuple[int, str]:
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as r:
-            return r.status, r.read().decode()
-    except urllib.error.HTTPError as exc:
-        return exc.code, ""
 
 
 async def test_plain_http_pages(tmp_path: Path) -> None:

@@ -11,9 +11,9 @@ import pytest
 
 from clients import CardroomClient, CardroomError
 from protocol.messages import State
-from server.bench.bots import play_room
 from server.bots.pool import BotPool
 from server.net.server import CardroomServer
+from server.tools.bench.bots import play_room
 from tests.server.conftest import make_config
 
 SLOW = "tests.bots.slow_bots:SlowBot"

@@ -24,9 +24,9 @@ from websockets.asyncio.server import serve
 from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 
-from server.fuzz.raw import RawSocket
 from server.net.receive import DirectConnection
 from server.net.server import CardroomServer
+from server.tools.fuzz.raw import RawSocket
 
 
 def frame(opcode: Opcode, data: bytes, fin: bool = True) -> bytes:

@@ -24,8 +24,6 @@ from clients import CardroomClient, CardroomError
 from protocol import messages as m
 from protocol.cards import CODES, card_codes
 from protocol.messages import Ack, Contribute, Room, ServerMessage, State
-from server.bench.redis_server import RedisServer
-from server.bench.server import free_port
 from server.net.server import CardroomServer
 from server.rooms import core as room_core
 from server.rooms import manager as room_manager
@@ -38,10 +36,12 @@ from server.rules.deal import DealProof, commitment, shuffle
 from server.rules.sheepshead_cards import DECK32
 from server.store.memory import MemoryStore
 from server.store.redis_client import global_key
+from server.tools.bench.procs import free_port
+from server.tools.bench.redis_server import RedisServer
 from tests.server.conftest import make_config, play_until_over
-from tests.server.test_redis_crash import serving
-from tests.server.test_results_api import _get
-from tests.server.test_room_rollback import whole
+from tests.support.redis_games import serving
+from tests.support.results_api import get_json
+from tests.support.room_core import whole
 
 SECRET_A, SECRET_B = bytes(range(32)), bytes(range(1, 33))
 MINE = bytes([7]) * 32  # a contribution a test sends itself
@@ -71,7 +71,7 @@ async def history_of(port: int, code: str, token: str) -> Any:
 
 async def get(server: CardroomServer, path: str) -> tuple[int, Any]:
     """GET in a thread: the server runs in this test's event loop."""
-    return await asyncio.to_thread(_get, server, path)
+    return await asyncio.to_thread(get_json, server, path)
 
 
 def server_with(secret: bytes | None, **rooms: Any) -> CardroomServer:
@@ -236,7 +236,7 @@ async def played_shithead(server: CardroomServer) -> tuple[CardroomClient, list[
 async def test_the_history_reveals_the_committed_seed_and_verify_checks_it(
     server: CardroomServer, tmp_path: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from server import verify
+    from server.tools import verify
 
     ann, states = await played_shithead(server)
     code, token = ann.room or "", ann.token or ""
@@ -326,7 +326,7 @@ async def test_contributions_survive_a_sigkill_and_the_deal_replays(
 ) -> None:
     """Real ``cardroom serve --redis`` processes, no ``--secret``: the secret made on first
     start is kept in Redis, so a fresh process deals and replays exactly the same cards."""
-    from server import verify
+    from server.tools import verify
 
     port = free_port()
     url = f"ws://127.0.0.1:{port}/"

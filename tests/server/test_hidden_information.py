@@ -4,34 +4,17 @@ is compared with the rules core's own view at that version, rebuilt from the sto
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from typing import Any
 
 from clients import CardroomClient
 from protocol.cards import parse_cards
 from protocol.messages import State
 from server.net.server import CardroomServer
-from server.rooms.matches import DealSource, Match
-from server.rules.base import Action
-from server.rules.sheepshead import Sheepshead
+from server.rooms.matches import DealSource
 from server.rules.shithead import Shithead
-from tests.rules.test_shithead_properties import codes_in, visible_to
 from tests.server.conftest import play_until_over
-
-
-def replayed(
-    record: dict[str, Any], source: DealSource
-) -> Iterator[tuple[int, Shithead | Sheepshead]]:
-    """The first game of a room at each version: version 1 is the deal, each action adds 1
-    (``source``: the room's deal source, the server's keys)."""
-    match = record["match"]
-    cls = Shithead if match["game"] == "shithead" else Sheepshead
-    first = Match.from_record({**match, "logs": [[]], "games": 1}, source).current
-    game = cls.from_deal_record(first.deal_record())
-    yield 1, game
-    for version, (seat, text) in enumerate(match["logs"][0], start=2):
-        game.apply(seat, Action.from_str(text))
-        yield version, game
+from tests.support.replay import replayed
+from tests.support.shithead import codes_in, visible_to
 
 
 def check_states(

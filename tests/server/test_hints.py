@@ -21,7 +21,7 @@ from server.rooms.seats import Refusal
 from server.rules.base import Action
 from server.store.leaderboard import Board
 from tests.server.conftest import act_fresh, device_for, play_until_over
-from tests.server.test_room_core import SETTINGS, Harness
+from tests.support.room_core import SETTINGS, Harness
 
 # ------------------------------------------------------------------------------ room core
 

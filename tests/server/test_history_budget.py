@@ -6,64 +6,25 @@ a cap on the games a room deals."""
 from __future__ import annotations
 
 import asyncio
-import http.client
 import statistics
 import time
 from collections.abc import AsyncIterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import orjson
 import pytest
 
 from clients import CardroomError
-from server.bench.history_cost import long_games
 from server.net.api import REFUSAL_FLOOR
 from server.net.replays import ReplayCache
 from server.net.server import CardroomServer
 from server.store.memory import MemoryStore
+from server.tools.bench.history_cost import long_games
 from tests.server.conftest import make_config, play_until_over
-from tests.server.test_results_api import ANN, client
+from tests.support.http import get, metric, metrics
+from tests.support.results_api import ANN, client
 
 TOKEN = "seat-token-of-ann-0123456789"
-CLIENTS = ThreadPoolExecutor(16, thread_name_prefix="http-client")
-
-
-def request(
-    port: int, path: str, headers: dict[str, str] | None = None, source: str = "127.0.0.1"
-) -> tuple[int, dict[str, str], bytes]:
-    """One GET from loopback address ``source``: (status, headers but Date, body)."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=(source, 0))
-    try:
-        conn.request("GET", path, headers=headers or {})
-        answer = conn.getresponse()
-        heads = {k: v for k, v in answer.getheaders() if k.lower() != "date"}
-        return answer.status, heads, answer.read()
-    finally:
-        conn.close()
-
-
-async def get(
-    server: CardroomServer,
-    path: str,
-    headers: dict[str, str] | None = None,
-    source: str = "127.0.0.1",
-) -> tuple[int, dict[str, str], bytes]:
-    # threads of their own: the server, in this event loop, replays in the default executor
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(CLIENTS, request, server.port, path, headers, source)
-
-
-def metric(text: str, name: str) -> float:
-    """A sample of ``/metrics`` by its full name (labels included); 0 when absent."""
-    for line in text.splitlines():
-        if line.rsplit(" ", 1)[0] == name:
-            return float(line.rsplit(" ", 1)[1])
-    return 0.0
-
-
-async def metrics(server: CardroomServer) -> str:
-    return (await get(server, "/metrics"))[2].decode()
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@ each step the rules core's own views after that action (a client replays it know
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from server.net.server import CardroomServer
@@ -12,15 +11,8 @@ from server.rules.sheepshead import Sheepshead
 from server.rules.shithead import Shithead
 from server.store.history import history_item, replay_steps
 from tests.server.conftest import play_until_over
-from tests.server.test_results_api import ANN, client, get
-
-
-def play_out(game: Game, seed: int) -> Game:
-    rng = random.Random(seed)
-    while not game.is_over():
-        seat = rng.choice(game.to_act())
-        game.apply(seat, rng.choice(game.legal_actions(seat)))
-    return game
+from tests.support.games import play_out
+from tests.support.results_api import ANN, client, get
 
 
 def check_steps(item: dict[str, Any], steps: list[dict[str, Any]]) -> None:

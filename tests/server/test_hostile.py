@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import urllib.error
-import urllib.request
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -21,6 +19,7 @@ from protocol import messages as m
 from server.net.server import CardroomServer, ServerConfig
 from server.store.memory import MemoryStore
 from tests.server.conftest import make_config
+from tests.support.http import http_get
 
 
 def frames(*messages: dict[str, Any]) -> bytes:
@@ -162,14 +161,6 @@ async def test_non_ascii_resume_token_is_bad_token(
 
 
 # 6. hello deadline and connection caps --------------------------------------------------------
-
-
-def http_get(port: int, path: str) -> tuple[int, str]:
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as r:
-            return r.status, r.read().decode()
-    except urllib.error.HTTPError as exc:
-        return exc.code, exc.read().decode()
 
 
 async def test_a_connection_that_never_says_hello_is_closed() -> None:

@@ -11,10 +11,10 @@ from dataclasses import replace
 import pytest
 
 from clients import CardroomClient
-from server.bench.redis_server import RedisServer
 from server.net.server import CardroomServer
 from server.rooms.finished import MIN_OWN_ACTIONS
 from server.store.leaderboard import Board, player_id
+from server.tools.bench.redis_server import RedisServer
 from tests.server.conftest import act_fresh, choose, device_for, make_config, play_until_over
 
 ANN, BOB = "ann-device-0123456789", "bob-device-0123456789"

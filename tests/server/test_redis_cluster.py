@@ -10,9 +10,9 @@ import time
 import pytest
 
 from clients import CardroomClient, CardroomError
-from server.bench.redis_server import RedisServer
-from server.bench.server import free_port
-from tests.server.test_redis_crash import Acked, assert_log_holds, play, play_to_the_end, serving
+from server.tools.bench.procs import free_port
+from server.tools.bench.redis_server import RedisServer
+from tests.support.redis_games import Acked, assert_log_holds, play, play_to_the_end, serving
 
 
 async def test_two_processes_one_table_owner_killed(redis_server: RedisServer) -> None:

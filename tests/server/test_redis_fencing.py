@@ -10,11 +10,11 @@ import signal
 import pytest
 
 from clients import CardroomClient, CardroomError
-from server.bench.redis_server import RedisServer
-from server.bench.server import free_port
 from server.store.lease import LEASE_TTL
 from server.store.redis_store import RedisStore
-from tests.server.test_redis_crash import serving
+from server.tools.bench.procs import free_port
+from server.tools.bench.redis_server import RedisServer
+from tests.support.redis_games import serving
 
 
 async def test_a_paused_owner_cannot_write_after_a_takeover(redis_server: RedisServer) -> None:

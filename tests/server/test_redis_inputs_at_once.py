@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 
 from clients import CardroomClient
-from server.bench.redis_server import RedisServer
 from server.net.server import CardroomServer, ServerConfig
 from server.rooms.seats import RoomSettings
+from server.tools.bench.redis_server import RedisServer
 
 
 async def test_a_grace_timer_frees_a_lobby_seat_in_the_store(redis_server: RedisServer) -> None:

@@ -14,11 +14,11 @@ import pytest
 from websockets.asyncio.client import connect
 
 from clients import CardroomClient
-from server.bench.redis_server import RedisServer
 from server.net.server import CardroomServer, ServerConfig
 from server.rooms.seats import RoomSettings
 from server.store.lease import LEASE_TTL, Lease, Leases
 from server.store.redis_client import connect as redis_connect
+from server.tools.bench.redis_server import RedisServer
 
 #: Two kinds of create every room refuses: too many seats, and hints in a daily room.
 BAD_CREATES: tuple[dict[str, Any], ...] = (

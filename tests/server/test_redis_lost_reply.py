@@ -13,12 +13,12 @@ import pytest
 
 from clients import CardroomClient, CardroomError
 from protocol.messages import State
-from server.bench.redis_server import RedisServer
 from server.net.server import CardroomServer
 from server.store.redis_store import RedisStore
+from server.tools.bench.redis_server import RedisServer
 from tests.server.conftest import choose, make_config
-from tests.server.test_redis_crash import same_action
 from tests.store.proxy import LossyProxy
+from tests.support.redis_games import same_action
 
 ANNS_ACTION = b'"s":0,"a":"'  # in the stored entry of an action of seat 0
 

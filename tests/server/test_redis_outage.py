@@ -14,10 +14,10 @@ from dataclasses import replace
 import pytest
 
 from clients import CardroomClient, CardroomError
-from server.bench.redis_server import RedisServer
 from server.net.server import CardroomServer
+from server.tools.bench.redis_server import RedisServer
 from tests.server.conftest import choose, make_config
-from tests.server.test_redis_crash import Acked, assert_log_holds, play, play_to_the_end
+from tests.support.redis_games import Acked, assert_log_holds, play, play_to_the_end
 
 
 @pytest.fixture

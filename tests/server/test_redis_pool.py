@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
-from server.bench.redis_server import RedisServer
 from server.store.redis_client import POOL_SIZE, connect
+from server.tools.bench.redis_server import RedisServer
 
 
 async def test_commands_beyond_the_pool_wait_for_a_connection(redis_server: RedisServer) -> None:

@@ -9,11 +9,11 @@ import asyncio
 import time
 
 from clients import CardroomClient
-from server.bench.redis_server import RedisServer
-from server.bench.server import free_port
 from server.store.leaderboard import player_id
 from server.store.redis_store import RedisStore
-from tests.server.test_redis_crash import serving
+from server.tools.bench.procs import free_port
+from server.tools.bench.redis_server import RedisServer
+from tests.support.redis_games import serving
 
 ANN, BOB = "ann-device-0123456789", "bob-device-0123456789"
 

@@ -17,17 +17,17 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import connect
 
-from clients import CardroomClient, CardroomError
-from server.bench.redis_server import RedisServer
+from clients import CardroomError
 from server.net.server import CardroomServer
 from server.rules.base import Action
 from server.store.base import StoreUnavailable
 from server.store.history import replay
 from server.store.leaderboard import Player
 from server.store.memory import MemoryStore
+from server.tools.bench.redis_server import RedisServer
 from tests.server.conftest import device_for, make_config, play_until_over
+from tests.support.results_api import ANN, BOB, auth, client, get, play_daily
 
-ANN, BOB = "ann-device-0123456789", "bob-device-0123456789"
 NO_HISTORY = {"error": "room_not_found", "message": "no history for this room code"}
 
 
@@ -41,51 +41,15 @@ async def server(request: pytest.FixtureRequest) -> AsyncIterator[CardroomServer
         yield srv
 
 
-async def get(server: CardroomServer, path: str, token: str | None = None) -> tuple[int, Any]:
-    """GET on the server's port (in a thread: the server runs in this test's event loop),
-    with a seat token in the ``Authorization`` header if given."""
-    return await asyncio.to_thread(_get, server, path, token)
-
-
-def _auth(token: str | None) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"} if token else {}
-
-
 def _get_gzip(server: CardroomServer, path: str, token: str) -> tuple[str | None, Any]:
     request = urllib.request.Request(
         f"http://127.0.0.1:{server.port}{path}",
-        headers={"Accept-Encoding": "gzip", **_auth(token)},
+        headers={"Accept-Encoding": "gzip", **auth(token)},
     )
     with urllib.request.urlopen(request, timeout=5) as r:
         encoding = r.headers.get("Content-Encoding")
         raw = r.read()
     return encoding, json.loads(gzip.decompress(raw) if encoding == "gzip" else raw)
-
-
-def _get(server: CardroomServer, path: str, token: str | None = None) -> tuple[int, Any]:
-    request = urllib.request.Request(f"http://127.0.0.1:{server.port}{path}", headers=_auth(token))
-    try:
-        with urllib.request.urlopen(request, timeout=5) as r:
-            return r.status, json.loads(r.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
-
-
-async def client(server: CardroomServer, who: str) -> CardroomClient:
-    """A client that says ``who``'s device identity (issued by this server) in its hello."""
-    c = await CardroomClient.connect(server.url, hello=False)
-    await c.hello(device=device_for(server, who))
-    return c
-
-
-async def play_daily(me: CardroomClient, name: str) -> None:
-    """Create a daily room and play its ten hands (rule SS-9.2) to the end."""
-    await me.create("sheepshead", seats=5, name=name, daily=True)
-    await me.host("start")
-    for hand in range(10):
-        await play_until_over(me)
-        if hand < 9:
-            await me.host("next_game")
 
 
 async def daily_match(server: CardroomServer, device: str, name: str) -> tuple[str, str, int]:

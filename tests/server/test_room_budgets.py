@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 
 from clients import CardroomClient, CardroomError
-from server.bench.procs import free_port
 from server.net.server import CardroomServer
 from server.rooms.budgets import MAX_BUCKETS, CreateBudgets
 from server.rooms.seats import RoomSettings
-from tests.server.conftest import make_config, serve_process
-from tests.server.test_hostile import http_get
+from server.tools.bench.procs import free_port, serve_process
+from tests.server.conftest import make_config
+from tests.support.http import http_get
 
 
 @asynccontextmanager

@@ -10,7 +10,7 @@ from protocol import messages as m
 from server.rooms.core import RoomCore
 from server.rooms.outputs import GraceTimer, Output, Send
 from tests.server.conftest import choose
-from tests.server.test_room_core import SETTINGS, Harness
+from tests.support.room_core import SETTINGS, Harness
 
 
 class Checked(Harness):

@@ -10,7 +10,7 @@ import pytest
 from server.rooms.inputs import BotMove
 from server.rules.base import Action
 from tests.server.conftest import choose
-from tests.server.test_room_core import Harness, create_shithead
+from tests.support.room_core import Harness, create_shithead
 
 
 def states_to(h: Harness, conn: int) -> list[dict[str, Any]]:

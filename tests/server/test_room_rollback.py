@@ -5,32 +5,14 @@ before a move copies only what a move may change, so these pin that it is enough
 
 from __future__ import annotations
 
-import copy
-import dataclasses
 from typing import Any
 
 import pytest
 
-from server.rooms.core import RoomCore
 from server.rooms.inputs import BotMove
 from server.rules.base import Action, IllegalAction
 from tests.server.conftest import choose
-from tests.server.test_room_core import Harness, create_shithead
-
-
-def whole(room: RoomCore) -> dict[str, Any]:
-    """Every field of the room, the match as its record and its current game's full view."""
-    state: dict[str, Any] = {}
-    for name, value in vars(room).items():
-        if name in ("_before", "make_token"):
-            continue
-        if name == "match":
-            state[name] = None if value is None else (value.record(), value.current.view(None))
-        elif name == "seats":
-            state[name] = [dataclasses.astuple(s) for s in value]
-        else:
-            state[name] = copy.deepcopy(value)
-    return state
+from tests.support.room_core import Harness, create_shithead, whole
 
 
 def playing() -> Harness:

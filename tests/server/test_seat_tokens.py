@@ -15,11 +15,11 @@ from websockets.asyncio.client import connect
 
 from clients import CardroomClient, CardroomError
 from protocol import messages as m
-from server.bench.redis_server import RedisServer
 from server.net.server import CardroomServer, ServerConfig
 from server.rooms.core import RoomCore
 from server.rooms.seats import RoomSettings
 from server.store.redis_store import RedisStore
+from server.tools.bench.redis_server import RedisServer
 from tests.server.conftest import make_config
 
 

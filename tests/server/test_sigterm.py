@@ -11,8 +11,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from clients import CardroomClient
-from server.bench.server import free_port
-from tests.server.conftest import serve_process
+from server.tools.bench.procs import free_port, serve_process
 
 
 @asynccontextmanager

@@ -11,7 +11,7 @@ from protocol import messages as m
 from server.rooms.core import RoomCore
 from server.rooms.inputs import CreateHost, Request
 from server.rooms.outputs import Output, Persist, PersistAction, SetTimer, TurnTimer
-from tests.server.test_room_core import SETTINGS, Harness
+from tests.support.room_core import SETTINGS, Harness
 
 
 class Stored(Harness):

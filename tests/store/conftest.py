@@ -6,8 +6,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from server.bench.redis_server import RedisServer
 from server.store.redis_store import RedisStore
+from server.tools.bench.redis_server import RedisServer
 
 
 @pytest.fixture

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
-from server.bench.redis_server import RedisServer
 from server.store.leaderboard import Board, MemoryLeaderboards, Player
 from server.store.memory import MemoryStore
 from server.store.redis_leaderboard import RedisLeaderboards
 from server.store.redis_store import RedisStore
+from server.tools.bench.redis_server import RedisServer
 
 T = TypeVar("T")
 ANN = Player("device-Ann", "Ann")

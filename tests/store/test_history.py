@@ -3,8 +3,6 @@ to the same result, move by move."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from server.rules.base import Game
@@ -12,14 +10,7 @@ from server.rules.sheepshead import Sheepshead
 from server.rules.shithead import Shithead
 from server.store.history import history_item, replay
 from server.store.redis_store import RedisStore
-
-
-def play_out(game: Game, seed: int) -> Game:
-    rng = random.Random(seed)
-    while not game.is_over():
-        seat = rng.choice(game.to_act())
-        game.apply(seat, rng.choice(game.legal_actions(seat)))
-    return game
+from tests.support.games import play_out
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,6 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from server.bench.redis_server import RedisServer
 from server.store.leaderboard import (
     BadBoard,
     Board,
@@ -18,6 +17,7 @@ from server.store.leaderboard import (
 )
 from server.store.redis_client import global_key
 from server.store.redis_leaderboard import RedisLeaderboards
+from server.tools.bench.redis_server import RedisServer
 
 DAY = datetime.date(2026, 11, 30)
 ANN, BOB, CY, DEE = (Player(f"device-{n}", n) for n in ("Ann", "Bob", "Cy", "Dee"))

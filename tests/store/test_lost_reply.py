@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from server.bench.redis_server import RedisServer
 from server.store.base import StoreUnavailable, VersionConflict
 from server.store.redis_client import connect
 from server.store.redis_store import RedisStore
+from server.tools.bench.redis_server import RedisServer
 from tests.store.proxy import LossyProxy
 
 

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from server.bench.redis_server import RedisServer
 from server.store.base import Fenced, StoreUnavailable, VersionConflict
 from server.store.lease import Held, Lease, Leases
 from server.store.redis_client import connect, room_key
 from server.store.redis_store import RedisStore
+from server.tools.bench.redis_server import RedisServer
 
 
 def entry(v: int, writer: int) -> dict[str, Any]:

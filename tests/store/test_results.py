@@ -7,12 +7,12 @@ import asyncio
 import datetime
 import random
 
-from server.bench.redis_server import RedisServer
 from server.rooms.matches import Match
 from server.store.health import StoreHealth
 from server.store.leaderboard import Board, MemoryLeaderboards, Player
 from server.store.redis_store import RedisStore
 from server.store.results import game_results, match_results, record_results
+from server.tools.bench.redis_server import RedisServer
 
 DAY = datetime.date(2026, 11, 30)
 

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from server.bench.redis_server import RedisServer
 from server.store.base import Fenced, RoomGone, RoomStore, VersionConflict
 from server.store.memory import MemoryStore
 from server.store.redis_store import RedisStore
+from server.tools.bench.redis_server import RedisServer
 
 
 @pytest.fixture(params=["memory", "redis"])

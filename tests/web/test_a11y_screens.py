@@ -5,31 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import BrowserContext
 
-from tests.web.conftest import SCREENSHOTS, LiveServer, create_room, wait_turn, watch_errors
-
-WIDTHS = (375, 1280)
-
-
-def check_axe(page: Page, where: str) -> None:
-    results = Axe().run(page)
-    bad = [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:4]}"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
-    assert not bad, f"{where}: {bad}"
-
-
-def shoot(page: Page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    for width in WIDTHS:
-        page.set_viewport_size({"width": width, "height": 800 if width < 1000 else 900})
-        page.wait_for_timeout(350)  # let short animations finish
-        page.screenshot(path=str(SCREENSHOTS / f"{name}-{width}.png"), full_page=True)
-        check_axe(page, f"{name} at {width} px")
+from tests.support.web import shoot
+from tests.web.conftest import LiveServer, create_room, wait_turn, watch_errors
 
 
 def test_home_and_lobby(live: LiveServer, new_context: Callable[..., BrowserContext]) -> None:

@@ -85,7 +85,7 @@ def test_the_page_computes_the_documented_example(
 ) -> None:
     """The page's own SHA-256 and shuffle give the numbers of docs/protocol.md's example (a
     page on plain http has no crypto.subtle)."""
-    from tests.rules.test_deal import doc_example
+    from tests.support.deal import doc_example
 
     example = doc_example()
     page = new_context().new_page()

@@ -12,21 +12,10 @@ from typing import Any
 from playwright.sync_api import BrowserContext, Page
 
 from server.rooms.matches import Match
+from tests.support.web import create_hints_room
 from tests.web.conftest import SCREENSHOTS, LiveServer, watch_errors
 
 NOTES = "/work/notes"  # where the lead looks at screenshots (the repo keeps build/screenshots)
-
-
-def create_hints_room(page: Page, base: str, name: str, game: str, seats: int = 2) -> str:
-    page.goto(base + "/")
-    page.fill("#name", name)
-    page.check(f'input[name="game"][value="{game}"]')
-    if game == "shithead":
-        page.select_option("#seats", str(seats))
-    page.check("#hints")
-    page.click('#create-form button[type="submit"]')
-    page.wait_for_selector(".lobby .code")
-    return page.inner_text(".lobby .code").strip()
 
 
 def shoot(page: Page, name: str) -> None:

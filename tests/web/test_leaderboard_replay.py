@@ -26,10 +26,10 @@ from protocol.messages import GameName
 from server.store.history import history_item
 from server.store.leaderboard import Board, Player
 from server.store.results import game_results, match_results, record_results
-from tests.rules.test_shithead_length import looping, play_out
 from tests.server.conftest import play_until_over
+from tests.support.shithead_loop import looping, play_out
+from tests.support.web import shoot
 from tests.web.conftest import LiveServer, watch_errors
-from tests.web.test_a11y_screens import shoot
 
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 

@@ -4,56 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import BrowserContext
 from playwright.sync_api import Error as PlaywrightError
 
-from server.rooms.matches import Match
-from server.rules.base import Action
-from tests.web.conftest import CORNER, LiveServer, create_room, wait_turn, watch_errors
-
-
-def ordinary_call(kinds: set[str]) -> bool:
-    """The picker may call an ace (SS-4.1)."""
-    return "call" in kinds
+from tests.support.web import start_scripted
+from tests.web.conftest import CORNER, LiveServer, wait_turn, watch_errors
 
 
 def unknown_call(kinds: set[str]) -> bool:
     """The picker's only call is of an ace with an unknown card (SS-4.3)."""
     return "call_unknown" in kinds and "call" not in kinds
-
-
-def scripted_deal(calls: Callable[[set[str]], bool] = ordinary_call) -> tuple[int, list[str]]:
-    """A seed whose first hand lets seat 0 pick first, and the two cards to bury after which
-    the kinds of call open to the picker satisfy ``calls`` (the rules core is the oracle; the
-    page knows nothing)."""
-    for seed in range(4, 3000, 5):  # seed % 5 == 4: seat 4 deals, seat 0 is asked first
-        game = Match.create("sheepshead", 5, seed=seed).current
-        if list(game.to_act()) != [0]:
-            continue
-        game.apply(0, Action.from_str("pick"))
-        for bury in [a for a in game.view(0)["legal"] if a["kind"] == "bury"]:
-            trial = Match.create("sheepshead", 5, seed=seed).current
-            trial.apply(0, Action.from_str("pick"))
-            trial.apply(0, Action.from_str("bury " + " ".join(bury["cards"])))
-            if calls({a["kind"] for a in trial.view(0)["legal"]}):
-                return seed, list(bury["cards"])
-    raise AssertionError("no scripted deal found")
-
-
-def start_scripted(
-    page: Page, live: LiveServer, calls: Callable[[set[str]], bool] = ordinary_call
-) -> list[str]:
-    """Open a Sheepshead room on ``page`` and start the :func:`scripted_deal` for ``calls`` in
-    it; return the two cards to bury."""
-    seed, bury = scripted_deal(calls)
-    code = create_room(page, live.base, "Sam", "sheepshead")
-
-    def set_seed() -> None:
-        live.server.manager.rooms[code].core.seed = seed
-
-    live.call(set_seed)
-    page.click('[data-act="host"][data-op="start"]')
-    return bury
 
 
 def test_a_sheepshead_hand_through_pick_bury_call_tricks_and_result(

@@ -14,8 +14,8 @@ from protocol.cards import CODES
 from server.rooms.matches import DealSource
 from server.rules.base import Action
 from server.rules.shithead import Shithead
-from tests.rules.test_shithead_properties import codes_in
-from tests.server.test_hidden_information import replayed
+from tests.support.replay import replayed
+from tests.support.shithead import codes_in
 from tests.web.conftest import (
     LiveServer,
     can_act,

@@ -13,12 +13,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Page, ViewportSize
 
+from tests.support.web import PHONE, act_first, create_hints_room, start_scripted
 from tests.web.conftest import SCREENSHOTS, LiveServer, create_room, wait_turn, watch_errors
-from tests.web.test_hints_browser import create_hints_room
-from tests.web.test_sheepshead_browser import start_scripted
 
 LANGS = ["en", "ru", "pt", "fr"]
-PHONE: ViewportSize = {"width": 375, "height": 667}
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 BIG: ViewportSize = {"width": 1920, "height": 1080}
 SHOTS = SCREENSHOTS / "table" / os.environ.get("CARDROOM_SHOTS", "after")
@@ -110,20 +108,6 @@ class Phases:
         figures = {"bottom": self.bottoms, "hand_card_width": self.card_widths}
         (SHOTS / f"{self.game}-figures.json").write_text(json.dumps(figures, indent=1))
         assert not self.misfits, self.misfits
-
-
-def act_first(page: Page, prefer: str | None = None) -> None:
-    """Do the page's first legal action (of kind ``prefer`` if there is one) through the client
-    (fast: the layout is under test), and wait until the state it made is on screen."""
-    version = page.evaluate(
-        """(prefer) => { const app = window.cardroom, legal = app.state.view.legal;
-                   const a = legal.find(x => x.kind === prefer) || legal[0];
-                   if (a) app.act(a); return app.state.version; }""",
-        prefer,
-    )
-    page.wait_for_function(
-        "(n) => window.cardroom.state.version > n && !window.cardroom.acting", arg=version
-    )
 
 
 def my_turn(page: Page, timeout: float = 20_000) -> str:

@@ -9,8 +9,8 @@ from collections.abc import Callable
 
 from playwright.sync_api import BrowserContext, Page
 
+from tests.support.web import PHONE, act_first
 from tests.web.conftest import CORNER, ROOT, LiveServer, create_room, wait_turn, watch_errors
-from tests.web.test_table_layout import PHONE, act_first
 
 # The page's sounds, heard through the audio calls: every oscillator started, by frequency;
 # and a tab that can be sent to the background (document.hidden) by the test.

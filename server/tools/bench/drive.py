@@ -1,6 +1,6 @@
 """The load tester's I/O: WebSocket connections that feed every frame to their
-:class:`~server.bench.players.Player` (or :class:`~server.bench.players.EchoMember`), rooms of
-such connections playing match after match, idle connections, and the measured window.
+:class:`~server.tools.bench.players.Player` (or :class:`~server.tools.bench.players.EchoMember`),
+rooms of such connections playing match after match, idle connections, and the measured window.
 
 Clients offer permessage-deflate as browsers do unless ``compression`` is None. Everything
 goes to 127.0.0.1 and stops by itself.
@@ -19,9 +19,9 @@ from typing import Any
 import orjson
 from websockets.exceptions import InvalidHandshake
 
-from server.bench.players import EchoMember, Player
-from server.bench.tally import Tally
-from server.bench.wsclient import WsClient
+from server.tools.bench.players import EchoMember, Player
+from server.tools.bench.tally import Tally
+from server.tools.bench.wsclient import WsClient
 
 #: Seconds a request made while setting a room up may take.
 SETUP_TIMEOUT = 60.0

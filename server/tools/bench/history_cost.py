@@ -12,19 +12,17 @@ then how many room codes one address can walk through the API in 3 s (finding 10
 Bounded: every request has a timeout and the whole run stops after ``--deadline`` seconds.
 Run it against another checkout with ``--root`` (its ``cardroom serve``, this script's games)::
 
-    python -m server.bench.history_cost                  # this checkout, default limits
-    python -m server.bench.history_cost --root /work/main
-    python -m server.bench.history_cost -- --history-rate 1000 --history-burst 1000
+    python -m server.tools.bench.history_cost                  # this checkout, default limits
+    python -m server.tools.bench.history_cost --root /work/main
+    python -m server.tools.bench.history_cost -- --history-rate 1000 --history-burst 1000
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -33,11 +31,11 @@ from typing import Any
 
 import orjson
 
-from server.bench.procs import RAISED_LIMITS, free_port, rss_bytes, stop, wait_http
-from server.bench.redis_server import RedisServer
 from server.rules.base import Action
 from server.rules.shithead import MAX_PLAY_ACTIONS, Shithead
 from server.store.history import history_item
+from server.tools.bench.procs import RAISED_LIMITS, free_port, rss_bytes, start, stop, wait_http
+from server.tools.bench.redis_server import RedisServer
 
 CODE = "HCOST"
 
@@ -165,15 +163,13 @@ def main(argv: list[str] | None = None) -> int:
         r.hset(f"cr:{{{CODE}}}:hist", mapping={str(i["g"]): orjson.dumps(i) for i in items})
         r.close()
         port = free_port()
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
         cwd = str(args.root) if args.root else None
-        if args.root:
-            env["PYTHONPATH"] = str(args.root)
+        env = {"PYTHONPATH": cwd} if cwd else {}
         command = [
             sys.executable, "-m", "server.cli", "serve", "--port", str(port),
             "--log-level", "WARNING", "--redis", redis.url, *RAISED_LIMITS, *args.serve_args,
         ]  # fmt: skip
-        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=env, cwd=cwd)
+        proc = start(command, env=env, cwd=cwd)
         try:
             wait_http(port)
             paths = [f"/api/rooms/{CODE}/history", f"/api/rooms/{CODE}/history?steps=1"]

@@ -28,7 +28,6 @@ from typing import Any
 import orjson
 
 from protocol import messages as m
-from server.bench.players import choose
 from server.metrics import Metrics
 from server.rooms.actor import RoomActor
 from server.rooms.core import RoomCore
@@ -36,6 +35,7 @@ from server.rooms.inputs import CreateHost, Request, RoomRequest
 from server.rooms.manager import RoomManager
 from server.rooms.seats import RoomSettings
 from server.store.memory import MemoryStore
+from server.tools.bench.players import choose
 
 CODE = "BENCH"
 HUMANS = 5

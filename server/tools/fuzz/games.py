@@ -30,11 +30,11 @@ from clients import CardroomClient, CardroomError, ClientError
 from protocol import messages as m
 from protocol.cards import card_codes
 from protocol.messages import GameName
-from server.fuzz.mutate import Known
 from server.rules.base import Action, Game
 from server.rules.sheepshead import Sheepshead
 from server.rules.shithead import Shithead
 from server.rules.shithead_deal import deck_from_deal
+from server.tools.fuzz.mutate import Known
 
 JSON = dict[str, Any]
 ALL_CARDS = card_codes(list(range(52)))

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import re
 import statistics
 import subprocess
@@ -36,15 +35,16 @@ from typing import Any
 
 from clients import CardroomClient, CardroomError
 from protocol.messages import State
-from server.bench.procs import (
+from server.tools.bench.procs import (
     RAISED_LIMITS,
     cpu_seconds,
     free_port,
     rss_bytes,
     serve_command,
+    start,
     wait_http,
 )
-from server.bench.procs import stop as stop_proc
+from server.tools.bench.procs import stop as stop_proc
 
 _FALLBACK = re.compile(r"\b(random|basic|strong|expert)\b.*basic answers")
 
@@ -161,17 +161,9 @@ class _Victim:
 def _start_server(
     port: int, extra: list[str], code: str | None, log: Path
 ) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    if code is not None:
-        env["PYTHONPATH"] = code
+    env = {} if code is None else {"PYTHONPATH": code}
     with open(log, "wb") as err:
-        proc = subprocess.Popen(
-            serve_command(port, *RAISED_LIMITS, *extra),
-            stdout=subprocess.DEVNULL,
-            stderr=err,
-            env=env,
-            cwd=code,
-        )
+        proc = start(serve_command(port, *RAISED_LIMITS, *extra), stderr=err, env=env, cwd=code)
     wait_http(port)
     return proc
 

@@ -17,7 +17,7 @@ import orjson
 from pydantic import ValidationError
 
 from protocol import messages as m
-from server.fuzz.raw import RawSocket
+from server.tools.fuzz.raw import RawSocket
 
 #: Close codes docs/protocol.md documents (1000: a normal close, ours or the server's).
 DOCUMENTED_CLOSES = {1000, 1001, 1008, 1009, 1013}

@@ -14,7 +14,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from server.bench import procs
+from server.tools.bench import procs
 
 _LINE = re.compile(
     r"rooms=(?P<rooms>\d+) clients=(?P<clients>\d+): (?P<moves>[\d.]+) moves/s, "

@@ -5,9 +5,9 @@ A :class:`Player` is a scripted human seat: it acts the moment its state says it
 when the server's ``ack`` answers that very request, and times act → own view from sending the
 request to receiving the ``state`` whose version the ack named. An :class:`EchoMember` does the
 same for the echo ceiling, where a request is answered by one frame to each member of its group.
-The asyncio side (:mod:`server.bench.drive`) only moves frames.
+The asyncio side (:mod:`server.tools.bench.drive`) only moves frames.
 
->>> from server.bench.tally import Tally
+>>> from server.tools.bench.tally import Tally
 >>> t = Tally(); t.start()
 >>> p = Player(t)
 >>> p.receive({"type": "joined", "ref": "s1", "room": "ABCDE", "seat": 0}, 0.0)
@@ -30,7 +30,7 @@ from typing import Any
 
 import orjson
 
-from server.bench.tally import Tally
+from server.tools.bench.tally import Tally
 
 #: Play order of Shithead ranks for the lowest-first policy (ordinary ranks, then 2, then 10).
 _SHITHEAD_ORDER = "3456789JQKA2T"
@@ -181,7 +181,7 @@ class EchoMember:
     """One client of the echo ceiling: members of a group of ``size`` take turns sending a
     request; the server answers each with one frame to every member, the sender included.
 
-    >>> from server.bench.tally import Tally
+    >>> from server.tools.bench.tally import Tally
     >>> t = Tally(); t.start()
     >>> a, b = EchoMember(t, 0, 2), EchoMember(t, 1, 2)
     >>> a.receive(b"go", 0.0), b.receive(b"go", 0.0)

@@ -1,9 +1,11 @@
-"""Server processes for benchmarks: a free loopback port, the ``cardroom serve`` command line with
-its limits raised, starting a process pinned to one CPU, and reading its memory and CPU time
-from ``/proc`` (Linux)."""
+"""Server processes for the tools and the tests: a free loopback port, the ``cardroom serve``
+command line (its limits raised for loads), starting a process (pinned to one CPU if asked),
+waiting until it serves, stopping it, and reading its memory and CPU time from ``/proc`` (Linux).
+"""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import socket
@@ -11,7 +13,9 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from typing import IO
 
 #: Limits of ``cardroom serve`` that protect a public server and would throttle a loopback load
 #: test: raised explicitly (the defaults stay safe), and printed by the tools that pass them.
@@ -81,14 +85,29 @@ def pin_self(cpu: int | None) -> None:
         os.sched_setaffinity(0, {cpu})
 
 
-def start(command: Sequence[str]) -> subprocess.Popen[bytes]:
-    """Start a benchmark server quietly; stop it with :func:`stop`."""
+def start(
+    command: Sequence[str],
+    *,
+    stderr: IO[str] | IO[bytes] | None = None,
+    env: Mapping[str, str] | None = None,
+    cwd: str | None = None,
+) -> subprocess.Popen[bytes]:
+    """Start a server quietly (its standard output discarded, its output unbuffered, ``env``
+    added to this process's environment, ``stderr`` where its log goes); stop it with
+    :func:`stop`."""
     return subprocess.Popen(
-        list(command), stdout=subprocess.DEVNULL, env={**os.environ, "PYTHONUNBUFFERED": "1"}
+        list(command),
+        stdout=subprocess.DEVNULL,
+        stderr=stderr,
+        env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
+        cwd=cwd,
     )
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:
+    """Stop a process of :func:`start` (SIGTERM; SIGKILL after 20 s); safe if it has exited."""
+    if proc.poll() is not None:
+        return
     proc.terminate()
     try:
         proc.wait(timeout=20)
@@ -97,10 +116,18 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
         proc.wait()
 
 
-def wait_http(port: int, path: str = "/healthz", timeout: float = 30.0) -> None:
-    """Wait until ``http://127.0.0.1:port/path`` answers (raises TimeoutError)."""
+def wait_http(
+    port: int,
+    path: str = "/healthz",
+    timeout: float = 30.0,
+    proc: subprocess.Popen[bytes] | None = None,
+) -> None:
+    """Wait until ``http://127.0.0.1:port/path`` answers (raises TimeoutError), or until
+    ``proc``, the server started to answer there, exits (raises ChildProcessError)."""
     deadline = time.monotonic() + timeout
     while True:
+        if proc is not None and proc.poll() is not None:
+            raise ChildProcessError(f"the server exited at once (status {proc.returncode})")
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=2) as r:
                 r.read()
@@ -109,6 +136,28 @@ def wait_http(port: int, path: str = "/healthz", timeout: float = 30.0) -> None:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"nothing answered on port {port} in {timeout:g} s") from None
             time.sleep(0.05)
+
+
+@asynccontextmanager
+async def serve_process(port: int, *args: str) -> AsyncIterator[asyncio.subprocess.Process]:
+    """``cardroom serve *args`` (:func:`serve_command`) as a real process on loopback ``port``,
+    once it says it serves (its standard output stays a pipe, unread); killed at the end if it
+    is still running. Raises RuntimeError if it does not start."""
+    proc = await asyncio.create_subprocess_exec(
+        *serve_command(port, *args),
+        stdout=asyncio.subprocess.PIPE,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        assert proc.stdout is not None
+        line = await asyncio.wait_for(proc.stdout.readline(), 30)
+        if b"serving on" not in line:
+            raise RuntimeError(f"cardroom serve did not start: {line!r}")
+        yield proc
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+        await proc.wait()
 
 
 def wait_port(port: int, timeout: float = 30.0) -> None:

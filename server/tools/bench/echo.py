@@ -1,6 +1,6 @@
 """The load test's ceiling: a bare ``websockets`` server with no game in it.
 
-``python -m server.bench.echo --port P --samples FILE [--size 5]``: a client connects to
+``python -m server.tools.bench.echo --port P --samples FILE [--size 5]``: a client connects to
 ``/GROUP``; when ``size`` members are in a group the server sends each ``go``; from then on every
 frame a member sends is answered with one frame to each member of its group (``size`` frames
 out per request, as a Cardroom action sends a state to each seat of a room of five). The
@@ -66,7 +66,7 @@ async def _serve(port: int, samples: list[str], size: int, compression: str | No
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m server.bench.echo")
+    parser = argparse.ArgumentParser(prog="python -m server.tools.bench.echo")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--samples", type=Path, help="JSON list of frames to send")
     parser.add_argument("--size", type=int, default=5, help="members per group")

@@ -4,7 +4,7 @@ bots.
 Starts ``cardroom serve`` pinned to CPU 0 (bots move at once, rate limit raised), opens
 ``--rooms`` rooms, each with one scripted human client (this process, pinned to CPU 1) and four
 bots, and measures ``--seconds`` after a warm-up with the load tester's counting
-(:mod:`server.bench.loadtest`): only the human's own acknowledged actions count as its actions
+(:mod:`server.tools.bench.loadtest`): only the human's own acknowledged actions count as its actions
 (never version bumps, so ``start`` and ``next_game`` are not actions), latency is timed from
 sending an action to receiving the state it produced (refused requests, setup requests and
 chat are not timed), and the bots' moves are counted and timed apart, from the events of the
@@ -16,11 +16,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 
-from server.bench.loadtest import measure_rooms, prepare, run
-from server.bench.loadtest import parser as loadtest_parser
-from server.bench.procs import free_port, serve_command
-
-__all__ = ["free_port", "main", "run_load", "serve_command"]
+from server.tools.bench.loadtest import measure_rooms, prepare, run
+from server.tools.bench.loadtest import parser as loadtest_parser
 
 
 async def run_load(

@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from clients import CardroomClient
 from protocol import messages as m
 from protocol.messages import GameName
-from server.fuzz.games import choose
+from server.tools.fuzz.games import choose
 
 JSON = dict[str, Any]
 KINDS = ("lobby", "swap", "turn", "between")

@@ -15,8 +15,8 @@ import random
 import time
 
 from server.rules.shithead import Shithead
-from server.sim.sheepshead import deal_random, play_random
-from server.sim.shithead import lowest_policy, play_game
+from server.tools.sim.sheepshead import deal_random, play_random
+from server.tools.sim.shithead import lowest_policy, play_game
 
 
 def bench_shithead(players: int, games: int, seed: int) -> dict[str, float]:

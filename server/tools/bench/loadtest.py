@@ -16,7 +16,7 @@ by ``--seconds``.
 It prints accepted actions/s counted from the server's acks of the clients' own requests (never
 from state versions), act → own-view latency (from sending an action to receiving the state it
 produced), frames/s, connections held, server RSS per connection, refusals by code, and the
-share of the echo ceiling (``server.bench.echo``, same CPU, same clients, five frames out per
+share of the echo ceiling (``server.tools.bench.echo``, same CPU, same clients, five frames out per
 request).
 """
 
@@ -40,11 +40,11 @@ from typing import Any, TypeVar
 
 import orjson
 
-from server.bench import peer, procs, profile
-from server.bench.drive import RoomSpec, hold_idle, run_echo, run_rooms
-from server.bench.tally import Tally
 from server.bots import BOT_LEVELS
 from server.rules.registry import GAME_NAMES
+from server.tools.bench import peer, procs, profile
+from server.tools.bench.drive import RoomSpec, hold_idle, run_echo, run_rooms
+from server.tools.bench.tally import Tally
 
 T = TypeVar("T")
 ECHO_SIZE = 5  # frames out per request in the ceiling, as in a room of five
@@ -267,7 +267,7 @@ async def measure_echo(
     ``samples`` (written to ``path``)."""
     groups = max(1, math.ceil(clients / ECHO_SIZE))
     port = procs.free_port()
-    echo = [sys.executable, "-m", "server.bench.echo", "--port", str(port)]
+    echo = [sys.executable, "-m", "server.tools.bench.echo", "--port", str(port)]
     echo += ["--samples", str(path), "--compression", args.compression]
     command = procs.pinned(
         echo,

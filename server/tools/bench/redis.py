@@ -20,7 +20,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from server.bench.server import run_load
+from server.tools.bench.server import run_load
 
 PERSIST = "cardroom_persist_seconds"
 
@@ -86,7 +86,7 @@ async def _alone(url: str, writes: int) -> list[float]:
 
 
 async def _bench(args: argparse.Namespace) -> None:
-    from server.bench.redis_server import RedisServer
+    from server.tools.bench.redis_server import RedisServer
 
     memory: list[dict[str, float]] = []
     redis: list[dict[str, float]] = []
