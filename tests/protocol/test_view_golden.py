@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from protocol import messages as m
+from protocol.views import EventWire
 from server.rules.base import Game
 from server.rules.sheepshead import Sheepshead
 from server.rules.shithead import Shithead
@@ -41,7 +42,7 @@ def record(rules: type[Game], players: int, dealer: int, seed: int) -> dict[str,
     rng = random.Random(seed)
     digest = hashlib.sha256()
     samples: list[dict[str, Any]] = []
-    events: list[dict[str, Any]] = []
+    events: list[EventWire] = []
     version, phase = 0, ""
     while True:
         views = [game.view(seat) for seat in [None, *range(game.num_players)]]
