@@ -11,13 +11,14 @@ from typing import Any
 
 from clients import CardroomClient, CardroomError
 from protocol.cards import parse_card
+from protocol.views import ActionWire
 from server.bench.redis_server import RedisServer
 from server.bench.server import free_port
 from server.rules.base import Action
 from server.store.redis_store import RedisStore
 from tests.server.conftest import choose, serve_process
 
-Acked = dict[int, tuple[int, dict[str, Any]]]  # version -> (seat, action sent)
+Acked = dict[int, tuple[int, ActionWire]]  # version -> (seat, action sent)
 
 
 @asynccontextmanager
@@ -53,7 +54,7 @@ async def play(clients: list[CardroomClient], acked: Acked, turns: int) -> None:
         acked[ack.version] = (client.seat, action)
 
 
-def same_action(entry: dict[str, Any], seat: int, sent: dict[str, Any]) -> bool:
+def same_action(entry: dict[str, Any], seat: int, sent: ActionWire) -> bool:
     stored = Action.from_str(entry["a"])
     cards = sorted(parse_card(c) for c in sent.get("cards", []))
     return entry["s"] == seat and stored.kind == sent["kind"] and sorted(stored.cards) == cards
