@@ -8,7 +8,7 @@ from four sources, in sessions of one connection each:
 * mutations of valid frames taken from real games and from the schema (:mod:`server.fuzz.mutate`):
   wrong types, missing and extra fields, huge and deep values, other rooms' codes, stale and
   future versions, other rooms' and damaged tokens;
-* garbage: binary frames, text that is not JSON or not an object, frames cut short;
+* garbage: binary frames, text that is not Frame or not an object, frames cut short;
 * protocol abuse: many requests pipelined in one TCP write (and one connection asking to be in
   two rooms at once), half-open sockets, slow readers, oversize frames, bad UTF-8, bad frame
   headers.
@@ -47,7 +47,7 @@ from protocol import messages as m
 from protocol.messages import GameName
 from server.bench.server import free_port, serve_command
 from server.fuzz.games import RoomRun, Verdict, play_room, verify
-from server.fuzz.mutate import Known, encode, garbage, mutate
+from server.fuzz.mutate import Frame, Known, encode, garbage, mutate
 from server.fuzz.probe import Session, Tally
 from server.fuzz.raw import check_loopback
 from server.fuzz.sentinels import (
@@ -60,8 +60,6 @@ from server.fuzz.sentinels import (
     refused_inside,
     snapshot,
 )
-
-JSON = dict[str, Any]
 
 #: The child server's limits, changed from the defaults so one fuzzing client is not throttled
 #: and abandoned rooms close within the run.
@@ -157,7 +155,7 @@ class Fuzzer:
         self.ids = itertools.count(1)
         self.sent = 0
         self.deadline = time.monotonic() + opts.seconds
-        self.pool: list[JSON] = []
+        self.pool: list[Frame] = []
         self.sentinels: list[Sentinel] = []
         self.insiders: dict[str, Session] = {}
         self.lost: set[str] = set()  # insiders that could not get back in
@@ -171,7 +169,7 @@ class Fuzzer:
         n = next(self.ids)
         return n if rng.random() < 0.5 else f"f{n}"
 
-    def _retarget(self, frame: JSON, rng: random.Random) -> JSON:
+    def _retarget(self, frame: Frame, rng: random.Random) -> Frame:
         frame = {**frame, "id": self._id(rng)}
         if "room" in frame and self.known.codes and rng.random() < 0.6:
             frame["room"] = rng.choice(self.known.codes)
@@ -190,7 +188,7 @@ class Fuzzer:
             return mutate(base, rng, self.known)
         if roll < 0.90:
             return garbage(rng, rng.choice(self.known.samples) if self.known.samples else None)
-        harmless: list[JSON] = [
+        harmless: list[Frame] = [
             {"type": "ping"},
             {**HELLO},
             {"type": "watch", "room": rng.choice(self.known.codes or ["AAAAA"])},
@@ -240,7 +238,7 @@ class Fuzzer:
             frames: list[str | bytes] = []
             for _ in range(rng.randrange(3, 15)):
                 roll = rng.random()
-                frame: JSON = {"id": self._id(rng), "room": code}
+                frame: Frame = {"id": self._id(rng), "room": code}
                 if roll < 0.4:
                     frame.update(
                         type="host", op=rng.choice(ops), seat=rng.choice([None, 0, 1, 2, 3, 4])
@@ -403,7 +401,7 @@ class Fuzzer:
         await session.open()
         frames: list[str | bytes] = [self._hello(rng)]
         for kind, code in rng.choice(variants):
-            frame: JSON = {"type": kind, "id": self._id(rng)}
+            frame: Frame = {"type": kind, "id": self._id(rng)}
             if kind == "create":
                 frame.update(game="shithead", seats=3, name="Ghost")
             else:
