@@ -374,7 +374,7 @@ class Game(ABC):
         return cls.new(
             record["players"],
             record["dealer"],
-            deck=record.get("deck"),
+            deck=record["deck"],
             options=record.get("options"),
         )
 
