@@ -247,7 +247,7 @@ class Fuzzer:
                         frame["level"] = rng.choice(["random", "basic"])
                 elif roll < 0.75:
                     version = max((s.version for _, s in session.states), default=0)
-                    legal = [a for _, s in session.states[-1:] for a in s.view.get("legal") or []]
+                    legal = [a for _, s in session.states[-1:] for a in s.view["legal"]]
                     action = (
                         rng.choice(legal)
                         if legal
@@ -620,7 +620,7 @@ class Fuzzer:
         total = self.report.verdict
         by_room: dict[str, list[m.State]] = {}
         for seat, state in self.hostile_states:
-            if state.seat != seat or (seat is None and state.view.get("hand") is not None):
+            if state.seat != seat or (seat is None and state.view["hand"] is not None):
                 total.mismatches.append(
                     f"{state.room} v{state.version}: a connection in seat {seat} got the view "
                     f"of seat {state.seat}"
