@@ -21,6 +21,11 @@ from typing_extensions import TypedDict
 
 # ----------------------------------------------------------------------------- both games
 
+ShitheadPhase = Literal["swap", "play", "over"]
+SheepsheadPhase = Literal["pick", "bury", "call", "play", "over"]
+#: Where a Shithead player plays from: the hand, then the face-up cards, then the face-down.
+Source = Literal["hand", "face_up", "face_down"]
+
 
 class ActionWire(TypedDict):
     """An action as a view lists it (``legal``) and a client sends it back (``act``'s
@@ -114,13 +119,13 @@ class _ShitheadTable(TypedDict):
     """The fields of a Shithead view (and of a replay's) before ``seats``."""
 
     game: Literal["shithead"]
-    phase: str  # swap, play, over
+    phase: ShitheadPhase
     players: int
     dealer: int
     starter: int | None
     turn: int | None
     to_act: list[int]
-    source: str | None  # hand, face_up, face_down (where ``turn`` plays from)
+    source: Source | None  # where ``turn`` plays from
     pile: list[str]  # bottom first
     stock: int
     burned: int
@@ -173,7 +178,7 @@ class SheepsheadSharedView(TypedDict):
     """The fields of a Sheepshead view the same for every seat and spectator."""
 
     game: Literal["sheepshead"]
-    phase: str  # pick, bury, call, play, over
+    phase: SheepsheadPhase
     dealer: int
     players: int
     to_act: list[int]

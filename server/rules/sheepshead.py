@@ -108,6 +108,16 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+#: Each phase's name on the wire (its value, typed for the views).
+PHASE_NAMES: dict[Phase, v.SheepsheadPhase] = {
+    Phase.PICK: "pick",
+    Phase.BURY: "bury",
+    Phase.CALL: "call",
+    Phase.PLAY: "play",
+    Phase.OVER: "over",
+}
+
+
 #: The phase each action kind belongs to.
 _KINDS = {
     "pick": Phase.PICK,
@@ -312,8 +322,8 @@ class Sheepshead(Game):
     # ----------------------------------------------------------------------------- queries
 
     @property
-    def phase(self) -> str:
-        return self._phase.value
+    def phase(self) -> v.SheepsheadPhase:
+        return PHASE_NAMES[self._phase]
 
     @property
     def log(self) -> list[tuple[int, Action]]:

@@ -47,7 +47,7 @@ from server.rules.shithead_deal import deal
 from server.rules.shithead_view import build_view, own_view, shared_view
 
 HAND, FACE_UP, FACE_DOWN = 0, 1, 2
-SOURCE_NAMES = ("hand", "face_up", "face_down")
+SOURCE_NAMES: tuple[v.Source, v.Source, v.Source] = ("hand", "face_up", "face_down")
 _SOURCE_DATA = tuple(MappingProxyType({"source": name}) for name in SOURCE_NAMES)
 _new_event = tuple.__new__  # builds an Event without the NamedTuple constructor (hot path)
 #: SH-6.6: a game ends after this many play-phase actions (plays, pick-ups, turned cards).
@@ -58,6 +58,14 @@ class Phase(StrEnum):
     SWAP = "swap"
     PLAY = "play"
     OVER = "over"
+
+
+#: Each phase's name on the wire (its value, typed for the views).
+PHASE_NAMES: dict[Phase, v.ShitheadPhase] = {
+    Phase.SWAP: "swap",
+    Phase.PLAY: "play",
+    Phase.OVER: "over",
+}
 
 
 READY = Action("ready")
@@ -337,8 +345,8 @@ class Shithead(Game):
     # ------------------------------------------------------------------ queries
 
     @property
-    def phase(self) -> str:
-        return self._phase.value
+    def phase(self) -> v.ShitheadPhase:
+        return PHASE_NAMES[self._phase]
 
     @property
     def log(self) -> list[tuple[int, Action]]:
@@ -365,7 +373,7 @@ class Shithead(Game):
         return ShitheadOutcome(loser, tuple(self._out), self.num_players)
 
     @property
-    def source(self) -> str:
+    def source(self) -> v.Source:
         """Where the seat to play must play from this turn (SH-4.8, SH-5.1, SH-5.4)."""
         return SOURCE_NAMES[self._source]
 
