@@ -108,6 +108,7 @@ from protocol.messages import (
     parse_server,
 )
 from protocol.messages import Chat as ChatRequest
+from protocol.views import ActionWire, View
 
 __all__ = [
     "CardroomClient",
@@ -132,7 +133,9 @@ DEFAULT_HISTORY = 2000
 #: Errors without a ``ref`` after which the server no longer counts this connection in its room.
 _DETACHING_CODES = frozenset({ErrorCode.REPLACED, ErrorCode.REMOVED})
 
-ActionLike = ActionModel | Mapping[str, Any] | str
+#: An action as :meth:`CardroomClient.act` takes it: a model, its JSON form (an entry of
+#: ``view["legal"]``, :class:`~protocol.views.ActionWire`) or its string form.
+ActionLike = ActionModel | Mapping[str, object] | str
 
 
 # ----------------------------------------------------------------------------- errors
@@ -351,15 +354,15 @@ class CardroomClient:
         return self.state.version if self.state is not None else None
 
     @property
-    def view(self) -> dict[str, Any] | None:
+    def view(self) -> View | None:
         """The latest view of the game from this seat (or as a spectator)."""
         return self.state.view if self.state is not None else None
 
     @property
-    def legal(self) -> list[dict[str, Any]]:
+    def legal(self) -> list[ActionWire]:
         """This seat's legal actions in the latest view, as action JSON (``[]`` if none)."""
         view = self.view
-        return list(view.get("legal") or []) if view is not None else []
+        return list(view["legal"]) if view is not None else []
 
     @property
     def legal_actions(self) -> list[ActionModel]:
@@ -371,13 +374,15 @@ class CardroomClient:
         """Shithead: the cards that may be played together now, one list per rank (any
         non-empty subset of one list is a legal ``play``); ``[]`` when no cards can be played."""
         view = self.view
-        return [list(s) for s in view.get("play_sets") or []] if view is not None else []
+        if view is None or view["game"] != "shithead":
+            return []
+        return [list(s) for s in view["play_sets"]]
 
     @property
     def bury_from(self) -> list[str]:
         """Sheepshead: the cards the picker may bury now (any two distinct ones), else ``[]``."""
         view = self.view
-        return list(view.get("bury_from") or []) if view is not None else []
+        return list(view["bury_from"]) if view is not None and view["game"] == "sheepshead" else []
 
     @property
     def my_turn(self) -> bool:
@@ -386,8 +391,8 @@ class CardroomClient:
         return (
             view is not None
             and self.seat is not None
-            and self.seat in (view.get("to_act") or [])
-            and bool(view.get("legal"))
+            and self.seat in view["to_act"]
+            and bool(view["legal"])
         )
 
     @property
@@ -699,9 +704,9 @@ class CardroomClient:
             if self.version is not None and state.version < self.version:
                 return False  # superseded by a state already received
             view = state.view
-            over = view.get("phase") == "over"
-            mine = self.seat is not None and self.seat in (view.get("to_act") or [])
-            return over or (mine and bool(view.get("legal")))
+            over = view["phase"] == "over"
+            mine = self.seat is not None and self.seat in view["to_act"]
+            return over or (mine and bool(view["legal"]))
 
         def match(msg: ServerMessage) -> bool:
             if isinstance(msg, Error):
@@ -737,7 +742,7 @@ class CardroomClient:
         while True:
             last = await self._wait_turn(math.inf if timeout is None else timeout, last)
             yield last
-            if last.view.get("phase") == "over":
+            if last.view["phase"] == "over":
                 return
 
     async def messages(self, start: int | None = None) -> AsyncIterator[ServerMessage]:
@@ -1075,12 +1080,13 @@ def to_action_model(action: ActionLike) -> ActionModel:
         return action
     if isinstance(action, str):
         words = action.split()
-        data: dict[str, Any] = {"kind": words[0] if words else "", "cards": []}
+        cards: list[str] = []
+        data: dict[str, object] = {"kind": words[0] if words else "", "cards": cards}
         for word in words[1:]:
             if word.startswith("#") and word[1:].isdigit():
                 data["slot"] = int(word[1:])
             else:
-                data["cards"].append(word)
+                cards.append(word)
         return ActionModel.model_validate(data)
     return ActionModel.model_validate(dict(action))
 

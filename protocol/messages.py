@@ -14,10 +14,13 @@ reply echoes as ``ref``; errors are ``{type: "error", code, message, ref}``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal, get_args
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+
+from protocol.views import EventWire, View
 
 #: The protocol versions this package speaks. A server refuses a ``hello`` naming another.
 PROTOCOL_VERSION = 1
@@ -345,8 +348,10 @@ class State(_Model):
     room: str
     version: int
     seat: int | None
-    view: dict[str, Any]
-    events: list[dict[str, Any]] = Field(default_factory=list)
+    view: Annotated[View, Field(discriminator="game")] = Field(
+        description="your view: protocol/views.py, one form per game (``game`` says which)"
+    )
+    events: list[EventWire] = Field(default_factory=list)
     deadline: float | None = Field(default=None, description="unix time the turn timer ends")
     commitment: str | None = Field(
         default=None, description="SHA-256 of this game's server seed, hex (fair deals)"
@@ -454,8 +459,8 @@ def dump_state(
     room: str,
     version: int,
     seat: int | None,
-    view: dict[str, Any] | Serialised,
-    events: list[dict[str, Any]] | Serialised,
+    view: View | Serialised,
+    events: list[EventWire] | Serialised,
     deadline: float | None,
     commitment: str | None = None,
 ) -> str:
@@ -491,7 +496,7 @@ def serialised(value: Any) -> Serialised:
     return orjson.Fragment(json_bytes(value))
 
 
-def serialised_view(shared: bytes, own: dict[str, Any]) -> Serialised:
+def serialised_view(shared: bytes, own: Mapping[str, object]) -> Serialised:
     """A view written as :func:`dump_state` would write the object ``{**shared_fields, **own}``,
     where ``shared`` is the shared fields' object already serialised (:func:`json_bytes`, once per
     state for all its recipients) and ``own`` the recipient's own fields, serialised here."""

@@ -355,10 +355,10 @@ class RoomScreen(Screen[None]):
                     self.log_line(line)
                 self.info = info
             case State(events=events, view=view):
-                names = seat_names(self.info, self.client.seat, view.get("players", 5))
-                if self.last_phase == "over" and view.get("phase") != "over":
+                names = seat_names(self.info, self.client.seat, view["players"])
+                if self.last_phase == "over" and view["phase"] != "over":
                     self.log_line(Text("── a new deal ──", style="dim"))
-                self.last_phase = view.get("phase")
+                self.last_phase = view["phase"]
                 for event in events:
                     self.log_line(event_line(event, names))
                 self.retry_stale()
@@ -403,12 +403,12 @@ class RoomScreen(Screen[None]):
         table = self.query_one("#table", Static)
         if view is None or (info is not None and info.status == "lobby"):
             table.update(tables.lobby(info, me) if info is not None else Text("Joining…"))
-        elif view.get("game") == "shithead":
+        elif view["game"] == "shithead":
             table.update(tables.shithead(view, info, me))
         else:
             hand = ""
             if info is not None and info.match_length:
-                done = info.games_played + (1 if view.get("phase") != "over" else 0)
+                done = info.games_played + (1 if view["phase"] != "over" else 0)
                 hand = f"Hand {max(1, done)}/{info.match_length} ·"
             table.update(tables.sheepshead(view, info, me, hand, self.last_trick))
 
@@ -504,9 +504,9 @@ class RoomScreen(Screen[None]):
         if self.client.version is None or self.client.version <= version:
             return  # the fresh state is still on its way: receive() calls again
         self.resend = None
-        view = self.client.view or {}
-        legal = [ActionModel.model_validate(a) for a in view.get("legal") or []]
-        if view.get("phase") == "swap" and any(_same(action, a) for a in legal):
+        view = self.client.view
+        legal = [ActionModel.model_validate(a) for a in view["legal"]] if view is not None else []
+        if view is not None and view["phase"] == "swap" and any(_same(action, a) for a in legal):
             self.send_again(action)
         else:
             self.log_line(Text("The game moved on: look again and choose.", style="yellow"))

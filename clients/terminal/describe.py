@@ -10,12 +10,11 @@ lines and changes of the room's seats, as short coloured text.
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 
 from clients.terminal.cards import cards_text
 from protocol.messages import ChatLine, RoomInfo
+from protocol.views import EventWire
 
 _PLAIN = {
     # Shithead
@@ -45,9 +44,9 @@ def seat_names(info: RoomInfo | None, me: int | None, players: int = 5) -> list[
     return names
 
 
-def event_line(event: dict[str, Any], names: list[str]) -> Text:
+def event_line(event: EventWire, names: list[str]) -> Text:
     """One event as a line of text."""
-    kind = event.get("kind", "?")
+    kind = event["kind"]
     seat = event.get("seat")
     who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
     cards = cards_text(event.get("cards") or [])
@@ -91,7 +90,8 @@ def event_line(event: dict[str, Any], names: list[str]) -> Text:
             pts = event.get("points", 0)
             return Text(f"{who} won trick {event.get('number', '?')} ({pts} pts)", style="green")
         case "hand_over":
-            units = (event.get("result") or {}).get("units") or []
+            result = event.get("result")
+            units = result["units"] if result else []
             score = ", ".join(f"{names[i]} {u:+d}" for i, u in enumerate(units) if i < len(names))
             return Text(f"Hand over: {score}", style="bold yellow")
     return Text(f"{who}: {kind}")

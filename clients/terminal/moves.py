@@ -19,13 +19,14 @@ ActionModel(kind='play', cards=['7C', '7H'], slot=None)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, get_args
+from typing import get_args
 
 from rich.text import Text
 
 from clients.terminal.cards import card_text, cards_text
 from protocol.cards import RANKS, SUITS
 from protocol.messages import ActionModel, BotLevel, HostOp, RoomInfo
+from protocol.views import View
 
 #: The levels a host may set, weakest first (those of the protocol).
 BOT_LEVELS: tuple[BotLevel, ...] = get_args(BotLevel)
@@ -52,10 +53,10 @@ class Move:
 LEAVE = Move(Text("Leave the room", style="dim"), leave=True)
 
 
-def play_sets(view: dict[str, Any]) -> list[list[str]]:
+def play_sets(view: View) -> list[list[str]]:
     """The view's ``play_sets`` (Shithead): each list holds cards of one rank that may go down
     together now."""
-    return [list(s) for s in view.get("play_sets") or []]
+    return [list(s) for s in view["play_sets"]] if view["game"] == "shithead" else []
 
 
 def action_label(a: ActionModel) -> Text:
@@ -88,10 +89,10 @@ def action_label(a: ActionModel) -> Text:
     return Text(" ".join([a.kind, *c]))
 
 
-def game_moves(view: dict[str, Any]) -> list[Move]:
+def game_moves(view: View) -> list[Move]:
     """Every legal action of the view, Shithead's plays spelled out from ``play_sets`` (each
     rank with one card, two, ... all of them)."""
-    legal = [ActionModel.model_validate(a) for a in view.get("legal") or []]
+    legal = [ActionModel.model_validate(a) for a in view["legal"]]
     sets = play_sets(view)
     moves: list[Move] = []
     for cards in sets:
@@ -161,22 +162,22 @@ class HandChoice:
     sets: list[list[str]] = field(default_factory=list)
 
     @classmethod
-    def of(cls, view: dict[str, Any] | None) -> HandChoice:
+    def of(cls, view: View | None) -> HandChoice:
         if view is None:
             return cls([])
-        if view.get("seat") is None:
-            return cls([], "Watching")
         seat = view["seat"]
-        legal = [ActionModel.model_validate(a) for a in view.get("legal") or []]
-        if view.get("game") == "shithead":
-            cards = list(view.get("hand") or [])
+        if seat is None:
+            return cls([], "Watching")
+        legal = [ActionModel.model_validate(a) for a in view["legal"]]
+        if view["game"] == "shithead":
+            cards = list(view["hand"] or [])
             where = "Hand"
-            if view.get("source") == "face_up" and view.get("turn") == seat and not cards:
+            if view["source"] == "face_up" and view["turn"] == seat and not cards:
                 cards, where = sorted(view["seats"][seat]["face_up"], key=_by_rank), "Face up"
             sets = play_sets(view)
             return cls(cards, where, "play" if sets else "none", sets)
-        cards = list(view.get("hand") or [])
-        bury = list(view.get("bury_from") or [])
+        cards = list(view["hand"] or [])
+        bury = list(view["bury_from"])
         if not bury:
             bury = sorted({c for a in legal if a.kind == "bury" for c in a.cards})
         if bury:

@@ -6,13 +6,12 @@ client's seat (``None`` for a spectator), and returns one :class:`rich.text.Text
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 
 from clients.terminal.cards import BACK, NONE, card_text, cards_text
 from clients.terminal.describe import is_, seat_names
 from protocol.messages import RoomInfo, State
+from protocol.views import SheepsheadView, ShitheadView, TrickCard
 
 NAME_WIDTH = 10
 TURN = Text("▶ ", style="bold yellow")
@@ -65,12 +64,12 @@ def top_line(
             parts.append((3, " · hints on", "cyan"))
         if me is None:
             parts.append((3, " · watching", "italic"))
-    if state is not None and state.view.get("phase") != "over":
-        to_act = state.view.get("to_act") or []
-        if me is not None and me in to_act and state.view.get("legal"):
+    if state is not None and state.view["phase"] != "over":
+        to_act = state.view["to_act"] or []
+        if me is not None and me in to_act and state.view["legal"]:
             parts.append((7, " · YOUR TURN", "bold yellow"))
-        elif to_act and state.view.get("phase") != "swap":
-            names = _names(info, me, state.view.get("players", 5))
+        elif to_act and state.view["phase"] != "swap":
+            names = _names(info, me, state.view["players"])
             parts.append((4, f" · {names[to_act[0]]} to play", ""))
         if state.deadline is not None:
             left = max(0, int(state.deadline - now))
@@ -117,12 +116,12 @@ def lobby(info: RoomInfo, me: int | None) -> Text:
     return out
 
 
-def shithead(view: dict[str, Any], info: RoomInfo | None, me: int | None) -> Text:
+def shithead(view: ShitheadView, info: RoomInfo | None, me: int | None) -> Text:
     """Every seat's hand size, face-up and face-down cards and losses; the pile and stock."""
     players = view["players"]
     names = _names(info, me, players)
     totals = info.totals if info is not None else [0] * players
-    to_act = set(view.get("to_act") or [])
+    to_act = set(view["to_act"] or [])
     columns = "  " + "name".ljust(NAME_WIDTH) + "hand   face up      down  lost\n"
     out = Text.assemble((columns, "dim"))
     for i, s in enumerate(view["seats"]):
@@ -134,13 +133,13 @@ def shithead(view: dict[str, Any], info: RoomInfo | None, me: int | None) -> Tex
         line.append_text(Text("").join(BACK if d else NONE for d in s["face_down"]))
         line.append(" " * max(1, 6 - len(s["face_down"])))
         line.append(f"{totals[i] if i < len(totals) else 0:>2}")
-        if s.get("place"):
+        if s["place"]:
             line.append(f" out {_ordinal(s['place'])}", style="green")
-        elif view["phase"] == "swap" and s.get("ready"):
+        elif view["phase"] == "swap" and s["ready"]:
             line.append(" ready", style="dim")
         out.append_text(line)
         out.append("\n")
-    pile: list[str] = view.get("pile") or []
+    pile: list[str] = view["pile"] or []
     out.append(f"\nPile {len(pile):>2}: ", style="bold")
     if pile:
         shown = pile[-6:]
@@ -151,7 +150,7 @@ def shithead(view: dict[str, Any], info: RoomInfo | None, me: int | None) -> Tex
         out.append_text(card_text(shown[-1], "reverse"))
     else:
         out.append("empty", style="dim")
-    out.append(f"\nStock {view.get('stock', 0)} · burned {view.get('burned', 0)}\n", style="dim")
+    out.append(f"\nStock {view['stock']} · burned {view['burned']}\n", style="dim")
     out.append_text(_shithead_status(view, names, me))
     return out
 
@@ -160,20 +159,20 @@ def _ordinal(n: int) -> str:
     return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n, 'th') }"
 
 
-def _shithead_status(view: dict[str, Any], names: list[str], me: int | None) -> Text:
+def _shithead_status(view: ShitheadView, names: list[str], me: int | None) -> Text:
     phase = view["phase"]
     if phase == "over":
-        outcome = view.get("outcome") or {}
-        loser = outcome.get("loser")
+        outcome = view["outcome"]
+        loser = outcome["loser"] if outcome else None
         who = names[loser] if isinstance(loser, int) else "?"
         return Text(f"\nGame over: {who} {is_(who)} the shithead.", style="bold yellow")
     if phase == "swap":
-        if me is not None and me in (view.get("to_act") or []):
+        if me is not None and me in (view["to_act"] or []):
             return Text("\nSwap hand and face-up cards, then Ready.", style="cyan")
         return Text("\nSwap phase: waiting for everyone to be ready.", style="dim")
-    turn = view.get("turn")
+    turn = view["turn"]
     source = {"hand": "hand", "face_up": "face-up cards", "face_down": "face-down cards"}
-    where = source.get(view.get("source") or "", "")
+    where = source.get(view["source"] or "", "")
     if turn == me:
         return Text(f"\nYour turn: play from your {where}.", style="bold cyan")
     who = names[turn] if isinstance(turn, int) else "?"
@@ -181,7 +180,7 @@ def _shithead_status(view: dict[str, Any], names: list[str], me: int | None) -> 
 
 
 def sheepshead(
-    view: dict[str, Any],
+    view: SheepsheadView,
     info: RoomInfo | None,
     me: int | None,
     hands: str = "",
@@ -191,24 +190,24 @@ def sheepshead(
     (``last``: the last finished trick's cards in its place, once there is one)."""
     names = _names(info, me, 5)
     totals = info.totals if info is not None else [0] * 5
-    to_act = set(view.get("to_act") or [])
-    picker, partner = view.get("picker"), view.get("partner")
+    to_act = set(view["to_act"] or [])
+    picker, partner = view["picker"], view["partner"]
     head = Text(hands, style="dim")
-    if view.get("leaster"):
+    if view["leaster"]:
         head.append(" Leaster: fewest points wins", style="bold")
     elif picker is not None:
         head.append(f" Picker {names[picker]}")
-        if view.get("alone"):
+        if view["alone"]:
             head.append(", alone")
-        elif view.get("called"):
+        elif view["called"]:
             head.append_text(Text.assemble(", called ", card_text(view["called"])))
     columns = "  " + "name".ljust(NAME_WIDTH) + " role   held tricks pts total\n"
     out = Text.assemble(head, "\n", (columns, "dim"))
     for i in range(5):
         role = "picker" if i == picker else "partner" if i == partner else ""
-        if i == me and view.get("you_are_partner"):
+        if i == me and view["you_are_partner"]:
             role = "partner"
-        if i == view.get("dealer") and not role:
+        if i == view["dealer"] and not role:
             role = "dealer"
         line = Text.assemble(TURN if i in to_act else IDLE, _name(names[i], i == me))
         line.append(f" {role:<7}", style="yellow" if role in ("picker", "partner") else "dim")
@@ -220,20 +219,20 @@ def sheepshead(
     return out
 
 
-def _trick(view: dict[str, Any], names: list[str], last: bool = False) -> Text:
-    tricks = view.get("tricks") or []
+def _trick(view: SheepsheadView, names: list[str], last: bool = False) -> Text:
+    tricks = view["tricks"] or []
     out = Text()
     if last and tricks:  # the finished trick, looked back at (key l)
         done = tricks[-1]
         out.append(f"\nLast trick: {names[done['winner']]} won {done['points']} pts", style="bold")
         out.append("\n         ")  # its cards below, as the current trick's stand
-        out.append_text(_plays(done.get("cards") or [], names))
+        out.append_text(_plays(done["cards"], names))
         out.append("\n(l: back to the table)", style="dim")
         return out
-    trick = view.get("trick") or {}
-    cards = trick.get("cards") or []
+    trick = view["trick"]
+    cards = trick["cards"]
     if view["phase"] == "play" or cards:
-        out.append(f"\nTrick {trick.get('number') or '-'}: ", style="bold")
+        out.append(f"\nTrick {trick['number'] or '-'}: ", style="bold")
         out.append_text(_plays(cards, names))
     if tricks:
         done = tricks[-1]
@@ -242,35 +241,34 @@ def _trick(view: dict[str, Any], names: list[str], last: bool = False) -> Text:
     return out
 
 
-def _plays(cards: list[dict[str, Any]], names: list[str]) -> Text:
+def _plays(cards: list[TrickCard], names: list[str]) -> Text:
     """Each seat's card of a trick, two to a row (long names stay inside the panel)."""
     out = Text()
     for n, played in enumerate(cards):
         if n and n % 2 == 0:
             out.append("\n         ")
         out.append(f"{names[played['seat']]} ")
-        out.append_text(card_text(played.get("card")))
+        out.append_text(card_text(played["card"]))
         out.append("  ")
     return out
 
 
-def _sheepshead_status(view: dict[str, Any], names: list[str], me: int | None) -> Text:
+def _sheepshead_status(view: SheepsheadView, names: list[str], me: int | None) -> Text:
     phase = view["phase"]
     extra = Text()
-    if view.get("blind"):
-        extra = Text.assemble("\nBlind ", cards_text(view["blind"]))
-        if view.get("buried"):
-            extra.append_text(Text.assemble(" · buried ", cards_text(view["buried"])))
+    blind, buried = view["blind"], view["buried"]
+    if blind:
+        extra = Text.assemble("\nBlind ", cards_text(blind))
+        if buried:
+            extra.append_text(Text.assemble(" · buried ", cards_text(buried)))
     if phase == "over":
-        result = view.get("result") or {}
-        if result.get("leaster"):
-            won = result.get("leaster_winner")
+        result = view["result"]
+        if result is not None and result["leaster"]:
+            won = result["leaster_winner"]
             msg = f"\nHand over: leaster won by {names[won] if isinstance(won, int) else '?'}"
         else:
-            msg = (
-                f"\nHand over: picker's side {result.get('picker_points', '?')},"
-                f" defenders {result.get('defender_points', '?')}"
-            )
+            sides = (result["picker_points"], result["defender_points"]) if result else ("?", "?")
+            msg = f"\nHand over: picker's side {sides[0]}, defenders {sides[1]}"
         return Text.assemble(extra, (msg, "bold yellow"))
     prompts = {
         "pick": "pick up the blind or pass",
@@ -278,7 +276,7 @@ def _sheepshead_status(view: dict[str, Any], names: list[str], me: int | None) -
         "call": "call a partner, or go alone",
         "play": "play a card",
     }
-    if me is not None and me in (view.get("to_act") or []):
+    if me is not None and me in (view["to_act"] or []):
         return Text.assemble(extra, (f"\nYour turn: {prompts.get(phase, phase)}.", "bold cyan"))
-    waiting = [names[s] for s in view.get("to_act") or []]
+    waiting = [names[s] for s in view["to_act"] or []]
     return Text.assemble(extra, (f"\nWaiting for {', '.join(waiting) or '…'}.", "dim"))

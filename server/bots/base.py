@@ -12,8 +12,9 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
+from protocol.views import View
 from server.rules.base import Action
 from server.rules.registry import game_spec
 
@@ -59,11 +60,27 @@ class Deadline:
         return out
 
 
+def seat_of(view: View) -> int:
+    """The seat whose view this is (``ValueError`` for a spectator's: a bot plays a seat)."""
+    seat = view["seat"]
+    if seat is None:
+        raise ValueError("a spectator's view has no seat to play")
+    return seat
+
+
+def hand_of(view: View) -> list[str]:
+    """The hand in a seat's own view (``ValueError`` for a spectator's)."""
+    hand = view["hand"]
+    if hand is None:
+        raise ValueError("a spectator's view has no hand")
+    return hand
+
+
 class Bot(Protocol):
     """A policy for one seat. ``view`` is that seat's view; the result must be one of its legal
     actions (``view["legal"]``)."""
 
-    def choose(self, view: dict[str, Any]) -> Action: ...
+    def choose(self, view: View) -> Action: ...
 
 
 class RandomBot:
@@ -72,11 +89,11 @@ class RandomBot:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, view: dict[str, Any]) -> Action:
+    def choose(self, view: View) -> Action:
         legal = view["legal"]
         if not legal:
             raise ValueError("this view has no legal action: it is not this seat's turn")
-        if view.get("phase") == "swap":
+        if view["phase"] == "swap":
             return Action("ready")
         return Action.from_json(legal[self.rng.randrange(len(legal))])
 

@@ -40,6 +40,7 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from protocol.views import View
 from server.bots.base import EXPERT_SECONDS, SAFETY_SECONDS, TIMED_LEVELS, make_bot
 from server.bots.fair import FairQueue
 from server.bots.worker import HEADER, HINT_LEVEL
@@ -197,7 +198,7 @@ class BotPool:
         level: str,
         game: str,
         seed: int,
-        view: dict[str, Any],
+        view: View,
         *,
         share: Share = ANYONE,
         state: bytes | None = None,
@@ -212,7 +213,7 @@ class BotPool:
         return Decision(action, new_state, level)
 
     async def advise(
-        self, game: str, seed: int, view: dict[str, Any], *, share: Share = ANYONE
+        self, game: str, seed: int, view: View, *, share: Share = ANYONE
     ) -> tuple[Action, str]:
         """A hint for the seat whose ``view`` this is: the ``strong`` bot's choice (a fresh bot
         seeded ``seed``) and ``"strong"``, or, past the same watchdog as :meth:`choose`, the

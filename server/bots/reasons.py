@@ -22,12 +22,13 @@ are whole numbers.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from protocol.cards import CODES, RANK_LABELS, RANKS, SUIT_SYMBOLS, SUITS, parse_card
+from protocol.views import SheepsheadView, ShitheadView, View
+from server.bots.base import seat_of
 from server.rules.base import Action
 from server.rules.sheepshead_cards import (
     FAIL_ACES,
@@ -39,7 +40,6 @@ from server.rules.sheepshead_cards import (
     trick_winner_index,
 )
 
-View = Mapping[str, Any]
 Params = dict[str, str | int]
 
 #: The web client's English table (one source of the texts: the page shows its translations).
@@ -155,18 +155,18 @@ def _top_run(pile: Sequence[str]) -> tuple[str | None, int]:
     return rank, n
 
 
-def _held(view: View, seat: int) -> int:
+def _held(view: ShitheadView, seat: int) -> int:
     s = view["seats"][seat]
     return int(s["hand_count"]) + len(s["face_up"]) + sum(1 for d in s["face_down"] if d)
 
 
-def _next_nearly_out(view: View) -> bool:
+def _next_nearly_out(view: ShitheadView) -> bool:
     """The next active seat holds two cards or fewer and the stock is gone."""
-    seats = view.get("seats") or []
-    if view.get("stock", 1) or not seats:
+    seats = view["seats"] or []
+    if view["stock"] or not seats:
         return False
     n = len(seats)
-    me = view["seat"]
+    me = seat_of(view)
     for k in range(1, n):
         s = (me + k) % n
         if not seats[s]["out"]:
@@ -174,8 +174,8 @@ def _next_nearly_out(view: View) -> bool:
     return False
 
 
-def _legal_plays(view: View) -> list[list[str]]:
-    return [list(a.get("cards", [])) for a in view.get("legal", []) if a["kind"] == "play"]
+def _legal_plays(view: ShitheadView) -> list[list[str]]:
+    return [list(a.get("cards", [])) for a in view["legal"] if a["kind"] == "play"]
 
 
 def _value(rank: str) -> int:
@@ -184,9 +184,9 @@ def _value(rank: str) -> int:
     return {"T": 100, "2": 90}.get(rank, _ORDER.index(rank) if rank in _ORDER else -1)
 
 
-def _shithead(view: View, action: Action) -> Reason:
+def _shithead(view: ShitheadView, action: Action) -> Reason:
     codes = _codes(action.cards)
-    pile: list[str] = list(view.get("pile") or [])
+    pile: list[str] = list(view["pile"] or [])
     match action.kind:
         case "ready":
             return _sh_ready(view)
@@ -198,7 +198,7 @@ def _shithead(view: View, action: Action) -> Reason:
             )
             return Reason(key, {"card": codes[0], "other": codes[1]})
         case "flip":  # SH-5.4
-            down = view["seats"][view["seat"]]["face_down"]
+            down = view["seats"][seat_of(view)]["face_down"]
             if sum(1 for d in down if d) == 1:
                 return Reason("hint.sh_flip_last")
             return Reason("hint.sh_flip", {"n": action.slot + 1})
@@ -210,16 +210,16 @@ def _shithead(view: View, action: Action) -> Reason:
             return _sh_play(view, codes, pile)
 
 
-def _sh_ready(view: View) -> Reason:
-    me = view["seats"][view["seat"]]
-    hand = [c[0] for c in view.get("hand") or []]
+def _sh_ready(view: ShitheadView) -> Reason:
+    me = view["seats"][seat_of(view)]
+    hand = [c[0] for c in view["hand"] or []]
     up = [c[0] for c in me["face_up"]]
     if hand and up and min(_value(r) for r in up) >= max(_value(r) for r in hand):
         return Reason("hint.sh_ready")
     return Reason("hint.sh_ready_keep")
 
 
-def _sh_pickup(view: View, pile: list[str]) -> Reason:
+def _sh_pickup(view: ShitheadView, pile: list[str]) -> Reason:
     top = pile[-1][0] if pile else ""
     plays = _legal_plays(view)
     if not plays:
@@ -229,7 +229,7 @@ def _sh_pickup(view: View, pile: list[str]) -> Reason:
     return Reason("hint.sh_pickup_search")
 
 
-def _sh_play(view: View, codes: list[str], pile: list[str]) -> Reason:
+def _sh_play(view: ShitheadView, codes: list[str], pile: list[str]) -> Reason:
     rank = codes[0][0]
     ranks = " ".join(c[0] for c in codes)
     req = _requirement(pile)
@@ -245,7 +245,7 @@ def _sh_play(view: View, codes: list[str], pile: list[str]) -> Reason:
             return Reason("hint.sh_two", {"top": req})
         return Reason("hint.sh_play_search", {"ranks": ranks})
     lowest = bool(ordinary) and rank == ordinary[0]
-    if lowest and view.get("source") == "face_up":  # SH-5.1
+    if lowest and view["source"] == "face_up":  # SH-5.1
         return Reason("hint.sh_play_face_up", {"ranks": ranks})
     if lowest and not pile:
         return Reason("hint.sh_open_low", {"ranks": ranks})
@@ -277,9 +277,9 @@ def _points(cards: Sequence[str]) -> int:
     return sum(POINTS[parse_card(c)] for c in cards)
 
 
-def _sheepshead(view: View, action: Action) -> Reason:
+def _sheepshead(view: SheepsheadView, action: Action) -> Reason:
     codes = _codes(action.cards)
-    hand: list[str] = list(view.get("hand") or [])
+    hand: list[str] = list(view["hand"] or [])
     match action.kind:
         case "pick" | "pass":
             return _ss_bid(view, action.kind, hand)
@@ -299,14 +299,14 @@ def _sheepshead(view: View, action: Action) -> Reason:
             return _ss_play(view, hand, codes[0])
 
 
-def _ss_bid(view: View, kind: str, hand: list[str]) -> Reason:
+def _ss_bid(view: SheepsheadView, kind: str, hand: list[str]) -> Reason:
     trumps = _trumps(hand)
     n = len(trumps)
     queens = sum(1 for c in trumps if c[0] == "Q")
     if kind == "pick":
         if all(q in hand for q in _BLACK_QUEENS):
             return Reason("hint.ss_pick_black_queens", {"n": n})
-        if len(view.get("passed") or ()) == view.get("players", 5) - 1:  # else a leaster, SS-3.3
+        if len(view["passed"] or ()) == view["players"] - 1:  # else a leaster, SS-3.3
             return Reason("hint.ss_pick_last")
         if n >= 4:
             return Reason("hint.ss_pick_trumps", {"n": n, "queens": queens})
@@ -348,38 +348,38 @@ def _ss_call(hand: list[str], called: str) -> Reason:
     return Reason("hint.ss_call_ace", {"card": called, "hold": holds[0]})  # SS-4.1, SS-6.2
 
 
-def _played(view: View) -> set[str]:
+def _played(view: SheepsheadView) -> set[str]:
     """Every card played face up so far in this hand."""
     seen: set[str] = set()
-    for trick in [*view.get("tricks", []), view["trick"]]:
+    for trick in [*view["tricks"], view["trick"]]:
         seen.update(p["card"] for p in trick["cards"] if p["card"])
     return seen
 
 
-def _my_side(view: View, seat: int) -> bool | None:
+def _my_side(view: SheepsheadView, seat: int) -> bool | None:
     """Whether ``seat`` plays on this view's seat's side; ``None`` while the view cannot tell
     (the partner still secret)."""
     me = view["seat"]
     if seat == me:
         return True
-    picker = view.get("picker")
-    if view.get("leaster") or picker is None:
+    picker = view["picker"]
+    if view["leaster"] or picker is None:
         return False
-    partner = view.get("partner")
+    partner = view["partner"]
     if me == picker:
-        if view.get("alone"):
+        if view["alone"]:
             return False
         return None if partner is None else seat == partner
-    if view.get("you_are_partner") or me == partner:
+    if view["you_are_partner"] or me == partner:
         return bool(seat == picker)
     if seat == picker:
         return False
-    if view.get("alone"):
+    if view["alone"]:
         return True
     return None if partner is None else bool(seat != partner)
 
 
-def _ss_play(view: View, hand: list[str], card: str) -> Reason:
+def _ss_play(view: SheepsheadView, hand: list[str], card: str) -> Reason:
     legal = [a["cards"][0] for a in view["legal"] if a["kind"] == "play"]
     plays = list(view["trick"]["cards"])
     if len(legal) == 1:
@@ -388,47 +388,48 @@ def _ss_play(view: View, hand: list[str], card: str) -> Reason:
         return _ss_lead(view, hand, card)
     face_down = next((i for i, p in enumerate(plays) if not p["card"]), -1)
     ints = [parse_card(p["card"]) if p["card"] else 0 for p in plays]
-    best = plays[trick_winner_index(ints, face_down)]
+    winner = trick_winner_index(ints, face_down)  # never the face-down card
+    best, beat = plays[winner], CODES[ints[winner]]
     led = SUIT_CLASS[ints[next(i for i, p in enumerate(plays) if p["card"])]]
 
     def wins(c: str) -> bool:
         return trick_winner_index([*ints, parse_card(c)], face_down) == len(plays)
 
     mine = parse_card(card)
-    last = len(plays) == view.get("players", 5) - 1
+    last = len(plays) == view["players"] - 1
     cheapest = POINTS[mine] == min(_points([c]) for c in legal)
-    if view.get("leaster"):  # SS-8
+    if view["leaster"]:  # SS-8
         if not wins(card) and cheapest:
             return Reason("hint.ss_leaster_duck", {"card": card})
         return Reason("hint.ss_play", {"card": card})
     if wins(card):
         if last and face_down < 0:
-            taken = _points([p["card"] for p in plays]) + POINTS[mine]
+            taken = _points([CODES[c] for c in ints]) + POINTS[mine]
             return Reason("hint.ss_follow_win_last", {"card": card, "points": taken})
         if SUIT_CLASS[mine] == TRUMP and led != TRUMP and not any(_suit(c) == led for c in hand):
             return Reason("hint.ss_trump_in", {"card": card, "suit": SUITS[led]})  # SS-5.2
-        return Reason("hint.ss_follow_win", {"card": card, "beat": best["card"]})
+        return Reason("hint.ss_follow_win", {"card": card, "beat": beat})
     if POINTS[mine] > 0 and _my_side(view, best["seat"]) is True:
         return Reason("hint.ss_schmear", {"card": card})
     if cheapest and not any(wins(c) for c in legal):
-        return Reason("hint.ss_duck", {"card": card, "beat": best["card"]})
+        return Reason("hint.ss_duck", {"card": card, "beat": beat})
     if all(_suit(c) == led for c in legal) and len(legal) < len(hand):  # SS-5.2
         return Reason("hint.ss_follow_suit", {"card": card})
     return Reason("hint.ss_play", {"card": card})
 
 
-def _ss_lead(view: View, hand: list[str], card: str) -> Reason:
-    called = view.get("called")
+def _ss_lead(view: SheepsheadView, hand: list[str], card: str) -> Reason:
+    called = view["called"]
     played = _played(view)
     if card in _TRUMP_CODES:
-        gone = played | set(view.get("buried") or ())
+        gone = played | set(view["buried"] or ())
         left = [CODES[c] for c in TRUMPS if CODES[c] not in gone]
         if len(left) >= 2 and left[0] in hand and left[1] in hand:
             return Reason("hint.ss_lead_top_trumps")
-        if view.get("picker") == view["seat"] or view.get("you_are_partner"):
+        if view["picker"] == view["seat"] or view["you_are_partner"]:
             return Reason("hint.ss_lead_trump")
         return Reason("hint.ss_lead", {"card": card})
-    if called and not view.get("called_suit_led") and _suit(card) == _suit(called):
+    if called and not view["called_suit_led"] and _suit(card) == _suit(called):
         if card == called:  # SS-6.2: the partner leads the called card itself
             return Reason("hint.ss_lead_called_card", {"card": card})
         return Reason("hint.ss_lead_called", {"card": card, "called": called})  # SS-6.2

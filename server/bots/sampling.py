@@ -28,9 +28,10 @@ tries late in a hand.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from protocol.cards import CODES, TEN, TWO, parse_card, parse_cards
+from protocol.views import SheepsheadView, ShitheadView
+from server.bots.base import hand_of, seat_of
 from server.bots.sheepshead_policy import Table, choose_card, should_pick
 from server.bots.sheepshead_rollout import led_class, table_from_game
 from server.rules.base import Action, IllegalAction
@@ -38,15 +39,12 @@ from server.rules.sheepshead import PLAYERS, Sheepshead
 from server.rules.sheepshead_cards import DECK32, FAIL_ACES, SUIT_CLASS, TRUMP
 from server.rules.shithead import Shithead
 
-View = dict[str, Any]
-
-
 # ------------------------------------------------------------------------------------ Shithead
 
 
-def shithead_public(view: View) -> set[int]:
+def shithead_public(view: ShitheadView) -> set[int]:
     """Cards whose place the view shows: own hand, face-up cards, pile, known hand cards."""
-    cards = set(parse_cards(view["hand"])) | set(parse_cards(view["pile"]))
+    cards = set(parse_cards(hand_of(view))) | set(parse_cards(view["pile"]))
     for s in view["seats"]:
         cards |= set(parse_cards(s["face_up"])) | set(parse_cards(s["known_in_hand"]))
     return cards
@@ -66,7 +64,7 @@ def could_play_on(c: int, top: int) -> bool:
 
 
 def sample_shithead(
-    view: View,
+    view: ShitheadView,
     rng: random.Random,
     burned_known: set[int] | None = None,
     picked_on: dict[int, int] | None = None,
@@ -76,7 +74,9 @@ def sample_shithead(
     the top card of a pile it picked up once the stock was gone: with :data:`SHITHEAD_BELIEFS`
     the cards of its hand nobody has seen are dealt among those that could not go on that card
     (when enough such cards are left)."""
-    me = view["seat"]
+    me, turn = seat_of(view), view["turn"]
+    if turn is None:
+        raise ValueError("only a play-phase position is sampled")
     public = shithead_public(view)
     burned = [c for c in (burned_known or ()) if c not in public][: view["burned"]]
     pool = [c for c in range(52) if c not in public and c not in burned]
@@ -95,7 +95,7 @@ def sample_shithead(
     downs: list[str] = []
     for s, info in enumerate(view["seats"]):
         if s == me:
-            hand = list(view["hand"])
+            hand = list(hand_of(view))
         elif s in reserved:
             hand = list(info["known_in_hand"]) + [CODES[c] for c in reserved[s]]
         else:
@@ -107,14 +107,14 @@ def sample_shithead(
     burned_all = [*burned, *it]
     out = sorted(
         (s for s, info in enumerate(view["seats"]) if info["out"]),
-        key=lambda s: view["seats"][s]["place"],
+        key=lambda s: view["seats"][s]["place"] or 0,  # every seat out has a place
     )
     return Shithead.from_position(
         hands=hands,
         face_up=[" ".join(info["face_up"]) for info in view["seats"]],
         face_down=downs,
         known=[" ".join(info["known_in_hand"]) for info in view["seats"]],
-        turn=view["turn"],
+        turn=turn,
         pile=" ".join(view["pile"]),
         stock=stock,
         burned=" ".join(CODES[c] for c in burned_all),
@@ -158,7 +158,7 @@ def bidding_likelihood(dealt: list[list[int]], passed: list[int], picker: int, m
     return w
 
 
-def _history(view: View) -> list[tuple[int, int | None]]:
+def _history(view: SheepsheadView) -> list[tuple[int, int | None]]:
     """Every card played so far, in order: (seat, card or None when face down)."""
     plays: list[tuple[int, int | None]] = []
     for trick in [*view["tricks"], view["trick"]]:
@@ -167,7 +167,7 @@ def _history(view: View) -> list[tuple[int, int | None]]:
     return plays
 
 
-def _voids(view: View) -> list[set[int]]:
+def _voids(view: SheepsheadView) -> list[set[int]]:
     voids: list[set[int]] = [set() for _ in range(PLAYERS)]
     for trick in [*view["tricks"], view["trick"]]:
         led = -1
@@ -185,12 +185,12 @@ def _voids(view: View) -> list[set[int]]:
 class SheepsheadSampler:
     """Samples complete hands consistent with one play-phase view (built once per decision)."""
 
-    def __init__(self, view: View) -> None:
+    def __init__(self, view: SheepsheadView) -> None:
         self.view = view
         self._dealt: list[list[int]] = []  # the last rebuilt sample's hands as dealt
         self._play_weight = 1.0  # the last rebuilt sample's card-play likelihood
-        self.me: int = view["seat"]
-        self.hand = parse_cards(view["hand"])
+        self.me = seat_of(view)
+        self.hand = parse_cards(hand_of(view))
         self.history = _history(view)
         self.voids = _voids(view)
         self.picker = -1 if view["picker"] is None else int(view["picker"])

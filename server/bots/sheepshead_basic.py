@@ -9,9 +9,10 @@ True
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from protocol.cards import parse_card, parse_cards
+from protocol.views import SheepsheadView, View, sheepshead_view
+from server.bots.base import hand_of, seat_of
 from server.bots.sheepshead_policy import (
     PLAYERS,
     Table,
@@ -23,13 +24,11 @@ from server.bots.sheepshead_policy import (
 from server.rules.base import Action
 from server.rules.sheepshead_cards import FAIL_ACES, POINTS, STRENGTH, SUIT_CLASS, TRUMP
 
-View = dict[str, Any]
 
-
-def table_from_view(view: View) -> Table:
+def table_from_view(view: SheepsheadView) -> Table:
     """The :class:`Table` a seat sees in its view (play phase)."""
-    seat: int = view["seat"]
-    hand = parse_cards(view["hand"])
+    seat = seat_of(view)
+    hand = parse_cards(hand_of(view))
     legal = [parse_card(a["cards"][0]) for a in view["legal"] if a["kind"] == "play"]
     seen: set[int] = set()
     voids: list[set[int]] = [set() for _ in range(PLAYERS)]
@@ -133,13 +132,14 @@ class SheepsheadBasicBot:
         self.pick_threshold = pick_threshold
 
     def choose(self, view: View) -> Action:
+        view = sheepshead_view(view)
         legal = [Action.from_json(a) for a in view["legal"]]
         if not legal:
             raise ValueError("this view has no legal action: it is not this seat's turn")
         if len(legal) == 1:
             return legal[0]
         phase = view["phase"]
-        hand = parse_cards(view["hand"])
+        hand = parse_cards(hand_of(view))
         if phase == "pick":
             position = len(view["passed"])
             return (

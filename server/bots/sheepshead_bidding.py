@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from protocol.cards import parse_cards
-from server.bots.base import Deadline
+from protocol.views import SheepsheadView
+from server.bots.base import Deadline, hand_of, seat_of
 from server.bots.sampling import bidding_likelihood
 from server.bots.sheepshead_basic import choose_call, unknown_key
 from server.bots.sheepshead_policy import PLAYERS, rank_burials, should_pick
@@ -33,7 +34,6 @@ from server.rules.base import Action, IllegalAction
 from server.rules.sheepshead import PASS, PICK, Sheepshead
 from server.rules.sheepshead_cards import DECK32
 
-View = dict[str, Any]
 C = TypeVar("C")
 
 #: A candidate must beat the heuristic's choice by this many units per hand to replace it.
@@ -58,12 +58,12 @@ def finish(g: Sheepshead, rng: random.Random) -> None:
 class BidDealer:
     """Samples complete hands consistent with one pick-, bury- or call-phase view."""
 
-    def __init__(self, view: View) -> None:
-        self.me: int = view["seat"]
+    def __init__(self, view: SheepsheadView) -> None:
+        self.me = seat_of(view)
         self.dealer: int = view["dealer"]
         self.passed: list[int] = list(view["passed"])
         self.phase: str = view["phase"]
-        hand = parse_cards(view["hand"])
+        hand = parse_cards(hand_of(view))
         self.buried = parse_cards(view["buried"]) if view["buried"] else []
         blind = parse_cards(view["blind"]) if view["blind"] else []
         if self.phase == "pick":
@@ -165,9 +165,9 @@ class Bidder:
         self.bury_candidates = bury_candidates
         self.pick_bonus = 0.0
 
-    def choose(self, view: View, default: Action, deadline: Deadline) -> Action:
+    def choose(self, view: SheepsheadView, default: Action, deadline: Deadline) -> Action:
         """The decision for ``view``; ``default`` is the heuristic's (kept on ties)."""
-        me: int = view["seat"]
+        me = seat_of(view)
         dealer = BidDealer(view)
         legal = [Action.from_json(a) for a in view["legal"]]
         phase = view["phase"]
@@ -175,7 +175,7 @@ class Bidder:
         if phase == "pick":
             candidates = [PICK, PASS]
         elif phase == "bury":
-            ranked = rank_burials(parse_cards(view["hand"]))[: self.bury_candidates]
+            ranked = rank_burials(parse_cards(hand_of(view)))[: self.bury_candidates]
             candidates = [Action("bury", pair) for pair in ranked]
             default = candidates[0]
         else:

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
 
-from server.bots.base import EXPERT_SECONDS, SAFETY_SECONDS, Deadline
+from protocol.views import SheepsheadView, View, sheepshead_view
+from server.bots.base import EXPERT_SECONDS, SAFETY_SECONDS, Deadline, seat_of
 from server.bots.halving import best, schedule
 from server.bots.sampling import SheepsheadSampler
 from server.bots.sheepshead_basic import SheepsheadBasicBot, table_from_view
@@ -31,8 +31,6 @@ from server.bots.sheepshead_policy import choose_card
 from server.bots.sheepshead_rollout import EXACT_CARDS, evaluate
 from server.rules.base import Action
 from server.rules.sheepshead import PLAY
-
-View = dict[str, Any]
 
 #: Default budget: playouts per card play, shared among the legal cards (tuned so a decision
 #: stays well under 250 ms at p99 on a 2-core machine).
@@ -70,6 +68,7 @@ class SheepsheadStrongBot:
         self.bidder = Bidder(self.rng, bid_samples, bury_candidates)
 
     def choose(self, view: View) -> Action:
+        view = sheepshead_view(view)
         legal = view["legal"]
         if not legal:
             raise ValueError("this view has no legal action: it is not this seat's turn")
@@ -81,11 +80,13 @@ class SheepsheadStrongBot:
         cards = [Action.from_json(a).cards[0] for a in legal]
         return Action("play", (self.search(view, cards, deadline),))
 
-    def search(self, view: View, cards: list[int], deadline: Deadline | None = None) -> int:
+    def search(
+        self, view: SheepsheadView, cards: list[int], deadline: Deadline | None = None
+    ) -> int:
         """The card with the best weighted mean units over sampled deals, every card played out
         on the same samples in one round (sequential halving did worse here: docs/benchmarks.md,
         third pass); stops at ``deadline`` (after one sample) with the best so far."""
-        me: int = view["seat"]
+        me = seat_of(view)
         sampler = SheepsheadSampler(view)
         rng = self.rng
         fallback = choose_card(table_from_view(view), rng)

@@ -15,25 +15,25 @@ import random
 from typing import Any
 
 from protocol.cards import parse_cards
+from protocol.views import ShitheadView, View, shithead_view
+from server.bots.base import hand_of, seat_of
 from server.bots.shithead_policy import choose_play, swap_action
 from server.rules.base import Action
 
-View = dict[str, Any]
 
-
-def position_key(view: View) -> tuple[Any, ...]:
+def position_key(view: ShitheadView) -> tuple[Any, ...]:
     """Everything public (and this seat's hand) about a position, hashable."""
     seats = tuple(
         (s["hand_count"], tuple(s["known_in_hand"]), tuple(s["face_up"]), tuple(s["face_down"]))
         for s in view["seats"]
     )
-    return (view["turn"], tuple(view["hand"]), tuple(view["pile"]), view["stock"], seats)
+    return (view["turn"], tuple(hand_of(view)), tuple(view["pile"]), view["stock"], seats)
 
 
-def danger_next(view: View) -> bool:
+def danger_next(view: ShitheadView) -> bool:
     """Whether the next active player holds at most two cards in all (about to go out)."""
     n = view["players"]
-    seat = view["seat"]
+    seat = seat_of(view)
     for k in range(1, n):
         s = view["seats"][(seat + k) % n]
         if not s["out"]:
@@ -49,7 +49,7 @@ class RepeatGuard:
         self.seen: dict[tuple[Any, ...], int] = {}
         self.burned = -1
 
-    def repeats(self, view: View) -> int:
+    def repeats(self, view: ShitheadView) -> int:
         if view["burned"] < self.burned or len(self.seen) > 20000:
             self.seen.clear()  # a new game (burned cards never come back)
         self.burned = view["burned"]
@@ -67,14 +67,15 @@ class ShitheadBasicBot:
         self.guard = RepeatGuard()
 
     def choose(self, view: View) -> Action:
+        view = shithead_view(view)
         legal = [Action.from_json(a) for a in view["legal"]]
         if not legal:
             raise ValueError("this view has no legal action: it is not this seat's turn")
-        me = view["seat"]
+        me = seat_of(view)
         if view["phase"] == "swap":
             self.guard.seen.clear()
             return swap_action(
-                parse_cards(view["hand"]), parse_cards(view["seats"][me]["face_up"]), legal
+                parse_cards(hand_of(view)), parse_cards(view["seats"][me]["face_up"]), legal
             )
         if len(legal) == 1:
             return legal[0]

@@ -24,18 +24,16 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from typing import Any
 
 from protocol.cards import TWO, parse_card, parse_cards
-from server.bots.base import EXPERT_SECONDS, SAFETY_SECONDS, Deadline
+from protocol.views import ShitheadView, View, shithead_view
+from server.bots.base import EXPERT_SECONDS, SAFETY_SECONDS, Deadline, seat_of
 from server.bots.halving import best, schedule
 from server.bots.sampling import sample_shithead, shithead_public
 from server.bots.shithead_basic import RepeatGuard, ShitheadBasicBot, danger_next
 from server.bots.shithead_policy import choose_play, face_up_value
 from server.rules.base import Action
 from server.rules.shithead import Shithead
-
-View = dict[str, Any]
 
 #: Default budget: playouts per decision, shared among the candidate actions (p99 about 160 ms
 #: of CPU on this project's 2-core machine; docs/benchmarks.md).
@@ -134,7 +132,7 @@ class ShitheadStrongBot:
         self.picked_on: dict[int, int] = {}  # seat -> top of a pile it took after the stock
         self.counts: list[int] | None = None  # hand counts at this seat's last turn, no stock
 
-    def _remember(self, view: View) -> set[int]:
+    def _remember(self, view: ShitheadView) -> set[int]:
         """Cards known to be burned; the memory restarts with each game."""
         if view["phase"] == "swap" or view["burned"] < self.burned_count:
             self.remembered.clear()
@@ -146,7 +144,7 @@ class ShitheadStrongBot:
         self.remembered |= public
         return self.remembered - public
 
-    def _note_pickups(self, view: View) -> None:
+    def _note_pickups(self, view: ShitheadView) -> None:
         """With the stock gone, a hand grows only by taking the pile, and between two turns of
         this seat each other seat acts once, so its last known card is the top it took; its
         unseen cards were in its hand then, and stay the only unseen ones (no more draws)."""
@@ -164,6 +162,7 @@ class ShitheadStrongBot:
         self.counts = [info["hand_count"] for info in seats] if stockless else None
 
     def choose(self, view: View) -> Action:
+        view = shithead_view(view)
         legal = [Action.from_json(a) for a in view["legal"]]
         if not legal:
             raise ValueError("this view has no legal action: it is not this seat's turn")
@@ -181,7 +180,7 @@ class ShitheadStrongBot:
 
     def search(
         self,
-        view: View,
+        view: ShitheadView,
         cands: list[Action],
         burned: set[int],
         default: Action,
@@ -190,7 +189,7 @@ class ShitheadStrongBot:
         """The candidate with the lowest mean chance of losing, the playouts shared by
         sequential halving (:mod:`server.bots.halving`); stops at ``deadline`` (after one
         sample) with the best so far."""
-        me: int = view["seat"]
+        me = seat_of(view)
         rng = self.rng
 
         def draw() -> tuple[Callable[[int], float], float]:

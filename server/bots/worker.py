@@ -27,7 +27,9 @@ import pickle
 import struct
 import sys
 import weakref
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
+
+from protocol.views import View
 
 HEADER = struct.Struct(">I")
 #: The level a hint asks (the pool's HINT_LEVEL; repeated here so the worker imports no pool).
@@ -81,14 +83,14 @@ def handle(request: tuple[Any, ...]) -> tuple[Any, ...]:
         case ("choose", str(level), str(game), int(seed), dict(view), state):
             bot = make_bot(level, game, seed=seed) if state is None else pickle.loads(state)
             _alive.add(bot)
-            action = bot.choose(view)
+            action = bot.choose(cast(View, view))  # the pool sent a view the rules built
             _count(level)
             return ("done", action, pickle.dumps(bot, protocol=pickle.HIGHEST_PROTOCOL))
         case ("advise", str(game), int(seed), dict(view)):
             bot = make_bot(HINT_LEVEL, game, seed=seed)
             _alive.add(bot)
             _count(HINT_LEVEL)
-            return ("done", bot.choose(view), None)
+            return ("done", bot.choose(cast(View, view)), None)
         case ("census",):
             gc.collect()  # a bot in a reference cycle counts until collected
             census = {"pid": os.getpid(), "bots": len(_alive), "rss": _rss(), "nice": os.nice(0)}

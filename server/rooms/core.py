@@ -31,6 +31,7 @@ from typing import Any
 from protocol import messages as m
 from protocol.cards import parse_card
 from protocol.errors import ErrorCode, rules_code
+from protocol.views import EventWire
 from server.bots.base import DEFAULT_LEVEL
 from server.rooms import host as host_ops
 from server.rooms.inputs import (
@@ -946,7 +947,7 @@ class RoomCore:
     def _state_text(
         self,
         seat: int | None,
-        events: list[dict[str, Any]] | m.Serialised,
+        events: list[EventWire] | m.Serialised,
         shared: bytes | None = None,
     ) -> str:
         """``seat``'s state frame (``shared``: this state's shared view, serialised)."""

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from protocol.errors import ErrorCode
+from protocol.views import View
 
 ConnId = int
 
@@ -66,7 +67,7 @@ class RunBot:
     seat: int
     level: str
     game: str
-    view: dict[str, Any]
+    view: View
     version: int
     delay: float
 
@@ -80,7 +81,7 @@ class RunHint:
     conn: ConnId
     seat: int
     game: str
-    view: dict[str, Any]
+    view: View
     version: int
     seed: int
     ref: int | str

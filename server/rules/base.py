@@ -38,9 +38,23 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from protocol.cards import CardError, card_codes, parse_card, parse_cards
+from protocol.errors import ErrorCode
+from protocol.views import (
+    ActionWire,
+    EventData,
+    EventWire,
+    SheepsheadOwnView,
+    SheepsheadSharedView,
+    ShitheadOwnView,
+    ShitheadSharedView,
+    View,
+)
+from server.rules.records import DealRecord
 
-JSON = dict[str, Any]
 G = TypeVar("G", bound="Game")
+#: The part of a view the same for every seat, and the part that is one seat's own.
+SharedView = ShitheadSharedView | SheepsheadSharedView
+OwnView = ShitheadOwnView | SheepsheadOwnView
 
 
 class RulesError(Exception):
@@ -53,7 +67,7 @@ class IllegalAction(RulesError):
 
     def __init__(
         self,
-        code: str,
+        code: ErrorCode,
         message: str,
         *,
         seat: int | None = None,
@@ -106,8 +120,8 @@ class Action(NamedTuple):
     def __repr__(self) -> str:
         return f"Action.from_str({self.to_str()!r})"
 
-    def to_json(self) -> JSON:
-        out: JSON = {"kind": self.kind}
+    def to_json(self) -> ActionWire:
+        out: ActionWire = {"kind": self.kind}
         if self.cards:
             out["cards"] = card_codes(self.cards)
         if self.slot >= 0:
@@ -119,7 +133,7 @@ class Action(NamedTuple):
         """Parse ``"play 7D 7S"``, ``"flip #1"``, ``"ready"``; raise ``malformed_action``."""
         words = text.split()
         if not words:
-            raise IllegalAction("malformed_action", "an action needs a kind")
+            raise IllegalAction(ErrorCode.MALFORMED_ACTION, "an action needs a kind")
         slot = -1
         codes = []
         for word in words[1:]:
@@ -133,21 +147,23 @@ class Action(NamedTuple):
     def from_json(cls, data: object) -> Action:
         """Build an action from its JSON form; raise ``malformed_action`` on anything else."""
         if not isinstance(data, Mapping):
-            raise IllegalAction("malformed_action", "an action is an object with a 'kind'")
+            raise IllegalAction(ErrorCode.MALFORMED_ACTION, "an action is an object with a 'kind'")
         kind = data.get("kind")
         if not isinstance(kind, str) or not kind:
-            raise IllegalAction("malformed_action", "an action needs a string 'kind'")
+            raise IllegalAction(ErrorCode.MALFORMED_ACTION, "an action needs a string 'kind'")
         extra = set(data) - {"kind", "cards", "slot"}
         if extra:
-            raise IllegalAction("malformed_action", f"unknown action fields: {sorted(extra)}")
+            raise IllegalAction(
+                ErrorCode.MALFORMED_ACTION, f"unknown action fields: {sorted(extra)}"
+            )
         cards = data.get("cards", [])
         if not isinstance(cards, Sequence) or isinstance(cards, str):
-            raise IllegalAction("malformed_action", "'cards' is a list of card codes")
+            raise IllegalAction(ErrorCode.MALFORMED_ACTION, "'cards' is a list of card codes")
         slot = data.get("slot", -1)
         if isinstance(slot, bool) or not isinstance(slot, int):
-            raise IllegalAction("malformed_action", "'slot' is an integer")
+            raise IllegalAction(ErrorCode.MALFORMED_ACTION, "'slot' is an integer")
         if slot != -1 and slot < 0:
-            raise IllegalAction("malformed_action", "'slot' is not negative")
+            raise IllegalAction(ErrorCode.MALFORMED_ACTION, "'slot' is not negative")
         return cls(kind, _cards(cards), slot)
 
 
@@ -155,7 +171,7 @@ def _cards(codes: Sequence[object]) -> tuple[int, ...]:
     try:
         return tuple(parse_cards(codes))
     except CardError as exc:
-        raise IllegalAction("malformed_action", str(exc)) from None
+        raise IllegalAction(ErrorCode.MALFORMED_ACTION, str(exc)) from None
 
 
 def parse_deck(deck: Sequence[int | str], cards: Sequence[int], game: str) -> list[int]:
@@ -203,7 +219,7 @@ def parse_deck(deck: Sequence[int | str], cards: Sequence[int], game: str) -> li
 
 def _slot(text: str) -> int:
     if not text.isdigit():
-        raise IllegalAction("malformed_action", f"bad slot {text!r}: expected #0, #1, …")
+        raise IllegalAction(ErrorCode.MALFORMED_ACTION, f"bad slot {text!r}: expected #0, #1, …")
     return int(text)
 
 
@@ -216,16 +232,16 @@ class Event(NamedTuple):
     kind: str
     seat: int | None = None
     cards: tuple[int, ...] = ()
-    data: Mapping[str, Any] | None = None
+    data: EventData | None = None
 
-    def to_json(self) -> JSON:
-        out: JSON = {"kind": self.kind}
+    def to_json(self) -> EventWire:
+        out: EventWire = {"kind": self.kind}
         if self.seat is not None:
             out["seat"] = self.seat
         if self.cards:
             out["cards"] = card_codes(self.cards)
         if self.data:
-            out.update(self.data)
+            out = {**out, **self.data}
         return out
 
 
@@ -314,7 +330,7 @@ class Game(ABC):
         """The result once over (a game-specific value with ``to_json()``), else ``None``."""
 
     @abstractmethod
-    def view(self, seat: int | None, shared: Mapping[str, Any] | None = None) -> JSON:
+    def view(self, seat: int | None, shared: Mapping[str, object] | None = None) -> View:
         """What ``seat`` may see (``None``: a spectator), as plain JSON-able data, including that
         seat's legal actions. The only road from state to the wire.
 
@@ -324,16 +340,18 @@ class Game(ABC):
         """
 
     @abstractmethod
-    def shared_view(self) -> JSON:
+    def shared_view(self) -> SharedView:
         """The fields of :meth:`view` that are the same for every seat and spectator."""
 
     @abstractmethod
-    def own_view(self, seat: int | None) -> JSON:
+    def own_view(self, seat: int | None) -> OwnView:
         """The rest of :meth:`view` for ``seat``: the view is :meth:`shared_view`'s fields
         followed by these, in this order (so a state's frames can write its shared part
         serialised once, then each recipient's own fields)."""
 
-    def _refuse(self, code: str, message: str, seat: int, action: Action | None) -> IllegalAction:
+    def _refuse(
+        self, code: ErrorCode, message: str, seat: int, action: Action | None
+    ) -> IllegalAction:
         """The refusal of ``action`` by ``seat`` in the current phase (raise it)."""
         return IllegalAction(code, message, seat=seat, action=action, phase=self.phase)
 
@@ -347,11 +365,11 @@ class Game(ABC):
         """Every accepted ``(seat, action)`` in order; with the deal it rebuilds the game."""
 
     @abstractmethod
-    def deal_record(self) -> JSON:
+    def deal_record(self) -> DealRecord:
         """What :meth:`new` needs to deal this game again: players, dealer, deck, options."""
 
     @classmethod
-    def from_deal_record(cls: type[G], record: Mapping[str, Any]) -> G:
+    def from_deal_record(cls: type[G], record: DealRecord) -> G:
         """Deal again the game that :meth:`deal_record` describes."""
         return cls.new(
             record["players"],
@@ -361,7 +379,7 @@ class Game(ABC):
         )
 
     @classmethod
-    def replay(cls: type[G], record: Mapping[str, Any], log: Sequence[tuple[int, Action]]) -> G:
+    def replay(cls: type[G], record: DealRecord, log: Sequence[tuple[int, Action]]) -> G:
         """Rebuild a game from its :meth:`deal_record` and its action log."""
         game = cls.from_deal_record(record)
         for seat, action in log:

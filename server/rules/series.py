@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from protocol.errors import ErrorCode
 from server.rules.base import Action, Game, IllegalAction
 
 
@@ -68,9 +69,9 @@ class Series(Protocol):
 def check_next_game(series: Series) -> None:
     """The refusals every :meth:`Series.next_game` starts with."""
     if not series.current.is_over():
-        raise IllegalAction("game_not_over", "the current game is still being played")
+        raise IllegalAction(ErrorCode.GAME_NOT_OVER, "the current game is still being played")
     if series.is_over():
-        raise IllegalAction("match_over", "the match is over")
+        raise IllegalAction(ErrorCode.MATCH_OVER, "the match is over")
 
 
 def logs(series: Series) -> list[list[tuple[int, Action]]]:

@@ -68,8 +68,11 @@ from enum import StrEnum
 from itertools import combinations
 from typing import Any, NamedTuple
 
+from protocol import views as v
 from protocol.cards import card_code, card_codes
-from server.rules.base import JSON, Action, Event, Game, IllegalAction, parse_deck
+from protocol.errors import ErrorCode
+from server.rules.base import Action, Event, Game, IllegalAction, parse_deck
+from server.rules.records import DealRecord
 from server.rules.sheepshead_cards import (
     DECK32,
     FAIL_ACES,
@@ -103,6 +106,16 @@ class Phase(StrEnum):
     CALL = "call"
     PLAY = "play"
     OVER = "over"
+
+
+#: Each phase's name on the wire (its value, typed for the views).
+PHASE_NAMES: dict[Phase, v.SheepsheadPhase] = {
+    Phase.PICK: "pick",
+    Phase.BURY: "bury",
+    Phase.CALL: "call",
+    Phase.PLAY: "play",
+    Phase.OVER: "over",
+}
 
 
 #: The phase each action kind belongs to.
@@ -223,7 +236,9 @@ class Sheepshead(Game):
         self._legal_cache: list[int] | None = None
         # the completed tricks as views show them, shared by every view of one state (see
         # sheepshead_view): (last trick, number of tricks, hand over, tricks JSON, points)
-        self._tricks_view: tuple[Trick | None, int, bool, list[JSON], list[int]] | None = None
+        self._tricks_view: tuple[Trick | None, int, bool, list[v.DoneTrick], list[int]] | None = (
+            None
+        )
 
     # ----------------------------------------------------------------------------- construction
 
@@ -294,7 +309,7 @@ class Sheepshead(Game):
         g._tricks_view = None
         return g
 
-    def deal_record(self) -> JSON:
+    def deal_record(self) -> DealRecord:
         """What :meth:`new` needs to deal this hand again."""
         return {
             "game": self.name,
@@ -307,8 +322,8 @@ class Sheepshead(Game):
     # ----------------------------------------------------------------------------- queries
 
     @property
-    def phase(self) -> str:
-        return self._phase.value
+    def phase(self) -> v.SheepsheadPhase:
+        return PHASE_NAMES[self._phase]
 
     @property
     def log(self) -> list[tuple[int, Action]]:
@@ -583,7 +598,7 @@ class Sheepshead(Game):
         """The reason a card outside the legal set is refused (SS-5.2, SS-6)."""
         action = PLAY[c] if 0 <= c < 52 else Action("play", (c,))
 
-        def no(code: str, message: str) -> IllegalAction:
+        def no(code: ErrorCode, message: str) -> IllegalAction:
             return self._refuse(code, message, seat, action)
 
         hand = self._hands[seat]
@@ -591,33 +606,38 @@ class Sheepshead(Game):
         if self._unknown_pending and seat == self._picker:
             if c == self._unknown:
                 return no(
-                    "unknown_card_locked",
+                    ErrorCode.UNKNOWN_CARD_LOCKED,
                     "the unknown card is played only when the called suit is first led, "
                     "or to the last trick",
                 )
             if legal == [self._unknown]:
-                return no("unknown_card_locked", "you must play the unknown card to this trick")
+                return no(
+                    ErrorCode.UNKNOWN_CARD_LOCKED, "you must play the unknown card to this trick"
+                )
         if c not in hand:
-            return no("cards_not_held", f"you do not hold {card_code(c)}")
+            return no(ErrorCode.CARDS_NOT_HELD, f"you do not hold {card_code(c)}")
         classes = SUIT_CLASS
         if self._led < 0:
             return no(
-                "must_play_called_card",
+                ErrorCode.MUST_PLAY_CALLED_CARD,
                 "the partner who leads the called suit first must lead the called card",
             )
         if legal == [self._called] and seat == self._partner:
             return no(
-                "must_play_called_card", "the called suit is led: the partner plays the called card"
+                ErrorCode.MUST_PLAY_CALLED_CARD,
+                "the called suit is led: the partner plays the called card",
             )
         if any(classes[x] == self._led for x in hand):
-            return no("must_follow_suit", "you must follow the suit led (all trumps are one suit)")
+            return no(
+                ErrorCode.MUST_FOLLOW_SUIT, "you must follow the suit led (all trumps are one suit)"
+            )
         if seat == self._partner and c == self._called:
             return no(
-                "must_keep_called_card",
+                ErrorCode.MUST_KEEP_CALLED_CARD,
                 "the partner keeps the called card until the called suit is led",
             )
         return no(
-            "called_suit_hold",
+            ErrorCode.CALLED_SUIT_HOLD,
             "the picker keeps a card of the called suit until the called suit is led",
         )
 
@@ -642,21 +662,32 @@ class Sheepshead(Game):
             self._log.append((seat, action))  # the fast path: a legal play
             return self._play(seat, cards[0], cards)
         if phase is _OVER:
-            raise self._refuse("game_over", "the hand is over", seat, action)
+            raise self._refuse(ErrorCode.GAME_OVER, "the hand is over", seat, action)
         wanted = _KINDS.get(kind)
         if wanted is None:
-            raise self._refuse("unknown_action", f"sheepshead has no action {kind!r}", seat, action)
+            raise self._refuse(
+                ErrorCode.UNKNOWN_ACTION, f"sheepshead has no action {kind!r}", seat, action
+            )
         if wanted is not phase:
             raise self._refuse(
-                "wrong_phase", f"{kind!r} is not an action of the {phase} phase", seat, action
+                ErrorCode.WRONG_PHASE,
+                f"{kind!r} is not an action of the {phase} phase",
+                seat,
+                action,
             )
         if seat != self._turn:
-            raise self._refuse("not_your_turn", f"it is seat {self._turn}'s turn", seat, action)
+            raise self._refuse(
+                ErrorCode.NOT_YOUR_TURN, f"it is seat {self._turn}'s turn", seat, action
+            )
         if slot != -1:
-            raise self._refuse("malformed_action", "sheepshead actions have no slot", seat, action)
+            raise self._refuse(
+                ErrorCode.MALFORMED_ACTION, "sheepshead actions have no slot", seat, action
+            )
         if phase is _PLAY:
             if kind != "play" or len(cards) != 1:
-                raise self._refuse("malformed_action", "play exactly one card", seat, action)
+                raise self._refuse(
+                    ErrorCode.MALFORMED_ACTION, "play exactly one card", seat, action
+                )
             c = cards[0]
             if c not in self._legal_cards(seat):
                 raise self._play_refusal(seat, c)
@@ -673,7 +704,9 @@ class Sheepshead(Game):
 
     def _pick(self, seat: int, action: Action) -> list[Event]:
         if action.cards:
-            raise self._refuse("malformed_action", f"{action.kind} names no cards", seat, action)
+            raise self._refuse(
+                ErrorCode.MALFORMED_ACTION, f"{action.kind} names no cards", seat, action
+            )
         if action.kind == "pick":  # SS-3.1, SS-3.2
             self._picker = seat
             self._hands[seat].extend(self._blind)
@@ -692,12 +725,14 @@ class Sheepshead(Game):
     def _bury(self, seat: int, action: Action) -> list[Event]:
         cards = action.cards
         if action.kind != "bury" or len(cards) != 2 or cards[0] == cards[1]:
-            raise self._refuse("must_bury_two", "bury exactly two different cards", seat, action)
+            raise self._refuse(
+                ErrorCode.MUST_BURY_TWO, "bury exactly two different cards", seat, action
+            )
         hand = self._hands[seat]
         for c in cards:
             if c not in hand:
                 raise self._refuse(
-                    "cards_not_held", f"you do not hold {card_code(c)}", seat, action
+                    ErrorCode.CARDS_NOT_HELD, f"you do not hold {card_code(c)}", seat, action
                 )
         for c in cards:
             hand.remove(c)
@@ -708,15 +743,18 @@ class Sheepshead(Game):
     def _call(self, seat: int, action: Action) -> list[Event]:
         legal = self._legal_calls()
         if action not in legal:
-            code, message = "cannot_call", "that card cannot be called (SS-4)"
+            code, message = ErrorCode.CANNOT_CALL, "that card cannot be called (SS-4)"
             if action.kind == "alone" and action.cards:
-                code, message = "malformed_action", "alone names no cards"
+                code, message = ErrorCode.MALFORMED_ACTION, "alone names no cards"
             elif action.kind == "call_unknown" and len(action.cards) != 2:
-                code, message = "malformed_action", "call_unknown names the ace and the card"
+                code, message = (
+                    ErrorCode.MALFORMED_ACTION,
+                    "call_unknown names the ace and the card",
+                )
             elif action.kind == "call" and len(action.cards) != 1:
-                code, message = "malformed_action", "call names one card"
+                code, message = ErrorCode.MALFORMED_ACTION, "call names one card"
             elif action.kind == "call_unknown" and action.cards[1] not in self._hands[seat]:
-                code, message = "cards_not_held", "you can set aside only a card you hold"
+                code, message = ErrorCode.CARDS_NOT_HELD, "you can set aside only a card you hold"
             raise self._refuse(code, message, seat, action)
         self._phase = _PLAY
         self._turn = self._leader
@@ -817,13 +855,15 @@ class Sheepshead(Game):
 
     # ----------------------------------------------------------------------------- views
 
-    def view(self, seat: int | None, shared: Mapping[str, Any] | None = None) -> JSON:
+    def view(
+        self, seat: int | None, shared: Mapping[str, object] | None = None
+    ) -> v.SheepsheadView:
         """What ``seat`` sees (``None``: a spectator). See the module docstring of
         :mod:`server.rules.sheepshead_view` for the fields."""
         return build_view(self, seat, shared)
 
-    def shared_view(self) -> JSON:
+    def shared_view(self) -> v.SheepsheadSharedView:
         return shared_view(self)
 
-    def own_view(self, seat: int | None) -> JSON:
+    def own_view(self, seat: int | None) -> v.SheepsheadOwnView:
         return own_view(self, seat)

@@ -16,9 +16,9 @@ to zero.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from protocol.cards import card_codes
+from protocol.views import SheepsheadResult
 
 #: SS-7.1: the picker's side needs this many card points to win (60–60 loses).
 WIN_POINTS = 61
@@ -111,7 +111,7 @@ class HandResult:
         """What this hand adds to each seat's running total (the same as ``units``)."""
         return self.units
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SheepsheadResult:
         """Plain JSON-able data, cards as codes."""
         return {
             "picker": self.picker,

@@ -33,10 +33,10 @@ Fields of :func:`build_view` (cards as wire codes; those the same for every seat
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 
+from protocol import views as v
 from protocol.cards import CODES
-from server.rules.base import JSON
 from server.rules.sheepshead_cards import POINTS
 
 if TYPE_CHECKING:
@@ -48,8 +48,8 @@ def _cards_json(
     cards: list[int] | tuple[int, ...],
     face_down: int,
     reveal: bool,
-) -> list[JSON]:
-    out: list[JSON] = []
+) -> list[v.TrickCard]:
+    out: list[v.TrickCard] = []
     for i, (s, c) in enumerate(zip(seats, cards, strict=True)):
         hidden = i == face_down
         out.append(
@@ -58,7 +58,7 @@ def _cards_json(
     return out
 
 
-def _completed_tricks(g: Sheepshead, over: bool) -> tuple[list[JSON], list[int]]:
+def _completed_tricks(g: Sheepshead, over: bool) -> tuple[list[v.DoneTrick], list[int]]:
     """The completed tricks as every seat sees them, and the face-up points each seat has won.
 
     The same for every seat and spectator, so it is built once per state of the hand and kept
@@ -71,7 +71,7 @@ def _completed_tricks(g: Sheepshead, over: bool) -> tuple[list[JSON], list[int]]
     if cached is not None and cached[0] is last and cached[1] == len(done) and cached[2] == over:
         return cached[3], cached[4]
     visible_points = [0] * g.num_players
-    tricks: list[JSON] = []
+    tricks: list[v.DoneTrick] = []
     for t in done:
         pts = sum(POINTS[c] for i, c in enumerate(t.cards) if over or i != t.face_down)
         visible_points[t.winner] += pts
@@ -88,7 +88,7 @@ def _completed_tricks(g: Sheepshead, over: bool) -> tuple[list[JSON], list[int]]
     return tricks, visible_points
 
 
-def shared_view(game: Sheepshead) -> JSON:
+def shared_view(game: Sheepshead) -> v.SheepsheadSharedView:
     """The fields of :func:`build_view` that are the same for every seat and spectator."""
     g = game
     over = g.is_over()
@@ -97,7 +97,7 @@ def shared_view(game: Sheepshead) -> JSON:
     result = g.outcome()
     called = g.called
     return {
-        "game": g.name,
+        "game": "sheepshead",
         "phase": g.phase,
         "dealer": g.dealer,
         "players": g.num_players,
@@ -124,7 +124,7 @@ def shared_view(game: Sheepshead) -> JSON:
     }
 
 
-def own_view(game: Sheepshead, seat: int | None) -> JSON:
+def own_view(game: Sheepshead, seat: int | None) -> v.SheepsheadOwnView:
     """The fields of :func:`build_view` that are ``seat``'s own (``None``: a spectator's)."""
     g = game
     over = g.is_over()
@@ -153,8 +153,13 @@ def own_view(game: Sheepshead, seat: int | None) -> JSON:
     }
 
 
-def build_view(game: Sheepshead, seat: int | None, shared: Mapping[str, Any] | None = None) -> JSON:
+def build_view(
+    game: Sheepshead, seat: int | None, shared: Mapping[str, object] | None = None
+) -> v.SheepsheadView:
     """The view of ``game`` for ``seat`` (``None``: spectator). See the module docstring.
     ``shared``: :func:`shared_view` of this state (or stand-ins for its values), if built.
     The shared fields come first, then the seat's own (:func:`own_view`)."""
-    return {**(shared_view(game) if shared is None else shared), **own_view(game, seat)}
+    if shared is None:
+        return {**shared_view(game), **own_view(game, seat)}
+    # the caller vouches that ``shared`` stands for this state's shared view
+    return cast(v.SheepsheadView, {**shared, **own_view(game, seat)})

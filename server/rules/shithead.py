@@ -38,13 +38,16 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
+from protocol import views as v
 from protocol.cards import TEN, TWO, card_code, card_codes, parse_cards
-from server.rules.base import JSON, Action, Event, Game, IllegalAction, parse_deck
+from protocol.errors import ErrorCode
+from server.rules.base import Action, Event, Game, IllegalAction, parse_deck
+from server.rules.records import DealRecord, ShitheadPosition
 from server.rules.shithead_deal import deal
 from server.rules.shithead_view import build_view, own_view, shared_view
 
 HAND, FACE_UP, FACE_DOWN = 0, 1, 2
-SOURCE_NAMES = ("hand", "face_up", "face_down")
+SOURCE_NAMES: tuple[v.Source, v.Source, v.Source] = ("hand", "face_up", "face_down")
 _SOURCE_DATA = tuple(MappingProxyType({"source": name}) for name in SOURCE_NAMES)
 _new_event = tuple.__new__  # builds an Event without the NamedTuple constructor (hot path)
 #: SH-6.6: a game ends after this many play-phase actions (plays, pick-ups, turned cards).
@@ -55,6 +58,14 @@ class Phase(StrEnum):
     SWAP = "swap"
     PLAY = "play"
     OVER = "over"
+
+
+#: Each phase's name on the wire (its value, typed for the views).
+PHASE_NAMES: dict[Phase, v.ShitheadPhase] = {
+    Phase.SWAP: "swap",
+    Phase.PLAY: "play",
+    Phase.OVER: "over",
+}
 
 
 READY = Action("ready")
@@ -103,7 +114,7 @@ class ShitheadOutcome:
         """Losses this game adds to each seat's series total (SH-6.5)."""
         return tuple(int(s == self.loser) for s in range(self.num_players))
 
-    def to_json(self) -> JSON:
+    def to_json(self) -> v.ShitheadOutcome:
         return {
             "loser": self.loser,
             "out_order": list(self.out_order),
@@ -163,7 +174,9 @@ class Shithead(Game):
         self._need = 0
         self._deck: tuple[int, ...] = ()
         self._log: list[tuple[int, Action]] = []
-        self._origin: JSON | None = None  # the starting position, for games not dealt by new()
+        self._origin: ShitheadPosition | None = (
+            None  # the starting position, for games not dealt by new()
+        )
         self._plays = 0  # play-phase actions so far (SH-6.6)
         self._loser = -1  # set when the game ends by SH-6.6
 
@@ -332,8 +345,8 @@ class Shithead(Game):
     # ------------------------------------------------------------------ queries
 
     @property
-    def phase(self) -> str:
-        return self._phase.value
+    def phase(self) -> v.ShitheadPhase:
+        return PHASE_NAMES[self._phase]
 
     @property
     def log(self) -> list[tuple[int, Action]]:
@@ -360,7 +373,7 @@ class Shithead(Game):
         return ShitheadOutcome(loser, tuple(self._out), self.num_players)
 
     @property
-    def source(self) -> str:
+    def source(self) -> v.Source:
         """Where the seat to play must play from this turn (SH-4.8, SH-5.1, SH-5.4)."""
         return SOURCE_NAMES[self._source]
 
@@ -454,11 +467,13 @@ class Shithead(Game):
             IllegalAction: refused; the state is unchanged.
         """
         if not 0 <= seat < self.num_players:
-            raise self._refuse("bad_seat", f"there is no seat {seat}", seat, action)
+            raise self._refuse(ErrorCode.BAD_SEAT, f"there is no seat {seat}", seat, action)
         kind = action.kind
         if self._phase is Phase.PLAY:
             if seat != self._turn:
-                raise self._refuse("not_your_turn", f"it is seat {self._turn}'s turn", seat, action)
+                raise self._refuse(
+                    ErrorCode.NOT_YOUR_TURN, f"it is seat {self._turn}'s turn", seat, action
+                )
             if kind == "play":
                 events = self._play(seat, action)
             elif kind == "pickup":
@@ -466,10 +481,10 @@ class Shithead(Game):
             elif kind == "flip":
                 events = self._flip(seat, action)
             elif kind in ("swap", "ready"):
-                raise self._refuse("wrong_phase", "the swap phase is over", seat, action)
+                raise self._refuse(ErrorCode.WRONG_PHASE, "the swap phase is over", seat, action)
             else:
                 raise self._refuse(
-                    "unknown_action", f"no action {kind!r} in Shithead", seat, action
+                    ErrorCode.UNKNOWN_ACTION, f"no action {kind!r} in Shithead", seat, action
                 )
             self._plays += 1
             if self._plays >= MAX_PLAY_ACTIONS and self._phase is Phase.PLAY:
@@ -481,14 +496,14 @@ class Shithead(Game):
                 events = self._declare_ready(seat, action)
             elif kind in ("play", "pickup", "flip"):
                 raise self._refuse(
-                    "wrong_phase", "play starts when every seat is ready", seat, action
+                    ErrorCode.WRONG_PHASE, "play starts when every seat is ready", seat, action
                 )
             else:
                 raise self._refuse(
-                    "unknown_action", f"no action {kind!r} in Shithead", seat, action
+                    ErrorCode.UNKNOWN_ACTION, f"no action {kind!r} in Shithead", seat, action
                 )
         else:
-            raise self._refuse("game_over", "the game is over", seat, action)
+            raise self._refuse(ErrorCode.GAME_OVER, "the game is over", seat, action)
         self._log.append((seat, action))
         return events
 
@@ -496,16 +511,19 @@ class Shithead(Game):
 
     def _swap(self, seat: int, action: Action) -> list[Event]:
         if self._ready[seat]:
-            raise self._refuse("already_ready", "you declared yourself ready", seat, action)
+            raise self._refuse(ErrorCode.ALREADY_READY, "you declared yourself ready", seat, action)
         if len(action.cards) != 2 or action.slot != -1:
             raise self._refuse(
-                "malformed_action", "swap names a hand card then a face-up card", seat, action
+                ErrorCode.MALFORMED_ACTION,
+                "swap names a hand card then a face-up card",
+                seat,
+                action,
             )
         h, u = action.cards
         hand, up = self._hands[seat], self._face_up[seat]
         if h not in hand or u not in up:
             raise self._refuse(
-                "cards_not_held",
+                ErrorCode.CARDS_NOT_HELD,
                 "swap a card of your hand with one of your face-up cards",
                 seat,
                 action,
@@ -520,9 +538,9 @@ class Shithead(Game):
 
     def _declare_ready(self, seat: int, action: Action) -> list[Event]:
         if self._ready[seat]:
-            raise self._refuse("already_ready", "you declared yourself ready", seat, action)
+            raise self._refuse(ErrorCode.ALREADY_READY, "you declared yourself ready", seat, action)
         if action.cards or action.slot != -1:
-            raise self._refuse("malformed_action", "ready takes no cards", seat, action)
+            raise self._refuse(ErrorCode.MALFORMED_ACTION, "ready takes no cards", seat, action)
         self._ready[seat] = True
         events = [Event("ready", seat)]
         if all(self._ready):
@@ -578,30 +596,36 @@ class Shithead(Game):
         """The reason a play is refused, most basic first."""
         cards = action.cards
         if not cards or action.slot != -1:
-            return self._refuse("malformed_action", "play names one or more cards", seat, action)
+            return self._refuse(
+                ErrorCode.MALFORMED_ACTION, "play names one or more cards", seat, action
+            )
         rank = cards[0] >> 2
         if any(c >> 2 != rank for c in cards):
-            return self._refuse("mixed_ranks", "cards played together share one rank", seat, action)
+            return self._refuse(
+                ErrorCode.MIXED_RANKS, "cards played together share one rank", seat, action
+            )
         if len(set(cards)) != len(cards):
-            return self._refuse("malformed_action", "a card is named twice", seat, action)
+            return self._refuse(ErrorCode.MALFORMED_ACTION, "a card is named twice", seat, action)
         src = self._source
         if src == FACE_DOWN:
-            return self._refuse("must_flip", "turn over one of your face-down cards", seat, action)
+            return self._refuse(
+                ErrorCode.MUST_FLIP, "turn over one of your face-down cards", seat, action
+            )
         held = self._hands[seat] if src == HAND else self._face_up[seat]
         for c in cards:
             if c not in held:
                 if src == HAND and c in self._face_up[seat]:
                     return self._refuse(
-                        "must_play_from_hand",
+                        ErrorCode.MUST_PLAY_FROM_HAND,
                         "you began this turn with cards in hand: play from the hand",
                         seat,
                         action,
                     )
                 return self._refuse(
-                    "cards_not_held", f"you do not hold {card_code(c)} there", seat, action
+                    ErrorCode.CARDS_NOT_HELD, f"you do not hold {card_code(c)} there", seat, action
                 )
         return self._refuse(
-            "illegal_card",
+            ErrorCode.ILLEGAL_CARD,
             f"{card_code(cards[0])} does not go on {card_code(self._pile[-1])}",
             seat,
             action,
@@ -674,23 +698,26 @@ class Shithead(Game):
     def _pickup(self, seat: int, action: Action) -> list[Event]:
         if action.slot != -1 or len(action.cards) > 1:
             raise self._refuse(
-                "malformed_action", "pickup names at most one face-up card", seat, action
+                ErrorCode.MALFORMED_ACTION, "pickup names at most one face-up card", seat, action
             )
         if self._source == FACE_DOWN:
             raise self._refuse(
-                "must_flip", "with only face-down cards left you must turn one over", seat, action
+                ErrorCode.MUST_FLIP,
+                "with only face-down cards left you must turn one over",
+                seat,
+                action,
             )
         pile = self._pile
         if not pile:
             raise self._refuse(
-                "empty_pile", "an empty pile cannot be picked up: play a card", seat, action
+                ErrorCode.EMPTY_PILE, "an empty pile cannot be picked up: play a card", seat, action
             )
         up = self._face_up[seat]
         must_add = self._source == FACE_UP and any(_ORDER[c] >= self._need for c in up)
         if must_add:
             if not action.cards:
                 raise self._refuse(
-                    "must_add_face_up",
+                    ErrorCode.MUST_ADD_FACE_UP,
                     "a face-up card could be played: add one face-up card to the "
                     "pile before picking it up",
                     seat,
@@ -699,7 +726,7 @@ class Shithead(Game):
             added = action.cards[0]
             if added not in up:
                 raise self._refuse(
-                    "cards_not_held",
+                    ErrorCode.CARDS_NOT_HELD,
                     f"{card_code(added)} is not one of your face-up cards",
                     seat,
                     action,
@@ -707,7 +734,9 @@ class Shithead(Game):
             up.remove(added)
             pile.append(added)
         elif action.cards:
-            raise self._refuse("unexpected_card", "this pick-up takes the pile alone", seat, action)
+            raise self._refuse(
+                ErrorCode.UNEXPECTED_CARD, "this pick-up takes the pile alone", seat, action
+            )
         taken = tuple(pile)
         self._hands[seat].extend(taken)
         self._known[seat].extend(taken)  # every card of the pile was face up (SH-5.4 reveals too)
@@ -718,13 +747,17 @@ class Shithead(Game):
 
     def _flip(self, seat: int, action: Action) -> list[Event]:
         if self._source != FACE_DOWN:
-            code = "must_play_from_hand" if self._source == HAND else "must_play_face_up"
+            code = (
+                ErrorCode.MUST_PLAY_FROM_HAND
+                if self._source == HAND
+                else ErrorCode.MUST_PLAY_FACE_UP
+            )
             raise self._refuse(code, "face-down cards come last (SH-5.4)", seat, action)
         slot = action.slot
         down = self._face_down[seat]
         if action.cards or not 0 <= slot < len(down) or down[slot] is None:
             raise self._refuse(
-                "bad_slot", "choose one of your remaining face-down slots", seat, action
+                ErrorCode.BAD_SLOT, "choose one of your remaining face-down slots", seat, action
             )
         c = down[slot]
         assert c is not None
@@ -750,14 +783,14 @@ class Shithead(Game):
 
     # ------------------------------------------------------------------ views & copies
 
-    def view(self, seat: int | None, shared: Mapping[str, Any] | None = None) -> JSON:
+    def view(self, seat: int | None, shared: Mapping[str, object] | None = None) -> v.ShitheadView:
         """What ``seat`` sees (``None``: a spectator); see :mod:`server.rules.shithead_view`."""
         return build_view(self, seat, shared)
 
-    def shared_view(self) -> JSON:
+    def shared_view(self) -> v.ShitheadSharedView:
         return shared_view(self)
 
-    def own_view(self, seat: int | None) -> JSON:
+    def own_view(self, seat: int | None) -> v.ShitheadOwnView:
         return own_view(self, seat)
 
     def clone(self) -> Shithead:
@@ -786,7 +819,7 @@ class Shithead(Game):
         g._loser = self._loser
         return g
 
-    def deal_record(self) -> JSON:
+    def deal_record(self) -> DealRecord:
         if self._origin is not None:
             return {
                 "game": self.name,
@@ -803,7 +836,7 @@ class Shithead(Game):
         }
 
     @classmethod
-    def from_deal_record(cls, record: Mapping[str, Any]) -> Shithead:
+    def from_deal_record(cls, record: DealRecord) -> Shithead:
         position = record.get("position")
         if position is None:
             return super().from_deal_record(record)
@@ -821,7 +854,7 @@ class Shithead(Game):
             plays=position.get("plays", 0),
         )
 
-    def snapshot(self) -> JSON:
+    def snapshot(self) -> ShitheadPosition:
         """The whole state as plain data (all hidden cards included): for tests and storage."""
         return {
             "phase": self._phase.value,

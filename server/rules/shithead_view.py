@@ -32,10 +32,10 @@ Clients read ``legal`` and ``play_sets`` and never re-implement a rule.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 
+from protocol import views as v
 from protocol.cards import TEN, TWO, card_codes
-from server.rules.base import JSON
 
 if TYPE_CHECKING:
     from server.rules.shithead import Shithead
@@ -47,10 +47,10 @@ def _hand_order(c: int) -> tuple[int, int]:
     return (13 if r == TWO else 14 if r == TEN else r, c & 3)
 
 
-def shared_view(game: Shithead) -> JSON:
+def shared_view(game: Shithead) -> v.ShitheadSharedView:
     """The fields of :func:`build_view` that are the same for every seat and spectator."""
     g = game
-    seats = []
+    seats: list[v.ShitheadSeat] = []
     for s in range(g.num_players):
         place = g.out.index(s) + 1 if s in g.out else None
         seats.append(
@@ -67,7 +67,7 @@ def shared_view(game: Shithead) -> JSON:
     outcome = g.outcome()
     playing = g.phase == "play"
     return {
-        "game": g.name,
+        "game": "shithead",
         "phase": g.phase,
         "players": g.num_players,
         "dealer": g.dealer,
@@ -83,7 +83,7 @@ def shared_view(game: Shithead) -> JSON:
     }
 
 
-def own_view(game: Shithead, seat: int | None) -> JSON:
+def own_view(game: Shithead, seat: int | None) -> v.ShitheadOwnView:
     """The fields of :func:`build_view` that are ``seat``'s own (``None``: a spectator's)."""
     g = game
     return {
@@ -94,8 +94,13 @@ def own_view(game: Shithead, seat: int | None) -> JSON:
     }
 
 
-def build_view(game: Shithead, seat: int | None, shared: Mapping[str, Any] | None = None) -> JSON:
+def build_view(
+    game: Shithead, seat: int | None, shared: Mapping[str, object] | None = None
+) -> v.ShitheadView:
     """The view of ``game`` for ``seat`` (``None``: spectator). See the module docstring.
     ``shared``: :func:`shared_view` of this state (or stand-ins for its values), if built.
     The shared fields come first, then the seat's own (:func:`own_view`)."""
-    return {**(shared_view(game) if shared is None else shared), **own_view(game, seat)}
+    if shared is None:
+        return {**shared_view(game), **own_view(game, seat)}
+    # the caller vouches that ``shared`` stands for this state's shared view
+    return cast(v.ShitheadView, {**shared, **own_view(game, seat)})

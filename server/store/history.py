@@ -20,20 +20,30 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from protocol.cards import CODES
-from server.rules.base import JSON, Action, Game
+from protocol.views import ActionWire, EventWire, ReplayView, ShitheadReplaySeat
+from server.rules.base import Action, Game
+from server.rules.registry import game_spec
 from server.rules.sheepshead import Sheepshead
 from server.rules.shithead import Shithead
 
-RULES: dict[str, type[Game]] = {"shithead": Shithead, "sheepshead": Sheepshead}
 
-# Spectator-view fields a replay has no use for (they are empty for a spectator anyway).
-_NOT_REPLAYED = ("legal", "play_sets", "bury_from", "hand")
-# Secrets some seat's own view holds (the picker's blind, buried and unknown card): open in a
-# replay, since the game is over.
-_SEAT_SECRETS = ("blind", "buried", "unknown_card")
+class ReplayStep(TypedDict):
+    """One step of a replay: who acted and how (``None`` for the deal), the events, and the
+    whole table after it (:func:`open_view`)."""
+
+    seat: int | None
+    action: ActionWire | None
+    events: list[EventWire]
+    view: ReplayView
+
+
+def _rules(item: dict[str, Any]) -> type[Game]:
+    """The rules core of the game an item records, from the one game registry
+    (``ValueError`` for a game the server does not have)."""
+    return game_spec(item["game"]).game
 
 
 def history_item(
@@ -90,15 +100,16 @@ def replay(item: dict[str, Any]) -> Game:
     """The finished game an item records, rebuilt move by move by its rules core.
 
     Raises:
-        KeyError: the item names no known game.
+        ValueError: the item names no known game.
+        KeyError: the item has no game.
         IllegalAction: the stored log does not replay (a corrupted item).
     """
-    rules = RULES[item["game"]]
+    rules = _rules(item)
     log = [(int(seat), Action.from_str(text)) for seat, text in item["log"]]
     return rules.replay(item["deal"], log)
 
 
-def open_view(game: Game) -> JSON:
+def open_view(game: Game) -> ReplayView:
     """The whole table at one moment of a finished game, every seat's cards face up.
 
     Built from the rules core's own views (the spectator's, plus each seat's ``hand`` as
@@ -106,32 +117,54 @@ def open_view(game: Game) -> JSON:
     Shithead's face-down cards, in no view while the game runs, are each seat's
     ``face_down_cards`` (``None`` for an empty slot).
     """
-    view = {k: v for k, v in game.view(None).items() if k not in _NOT_REPLAYED}
-    seat_views = [game.view(s) for s in range(game.num_players)]
-    view["hands"] = [sv["hand"] for sv in seat_views]
-    for key in _SEAT_SECRETS:
-        if key in view and view[key] is None:
-            view[key] = next((sv[key] for sv in seat_views if sv[key] is not None), None)
+    players = range(game.num_players)
     if isinstance(game, Shithead):
-        for seat, slots in zip(view["seats"], game.face_down, strict=True):
-            seat["face_down_cards"] = [CODES[c] if c is not None else None for c in slots]
-    return view
+        table = game.shared_view()
+        seats: list[ShitheadReplaySeat] = [
+            {**entry, "face_down_cards": [CODES[c] if c is not None else None for c in slots]}
+            for entry, slots in zip(table["seats"], game.face_down, strict=True)
+        ]
+        hands = [game.own_view(s)["hand"] or [] for s in players]
+        return {**table, "seats": seats, "seat": None, "hands": hands}
+    if isinstance(game, Sheepshead):
+        spectator, own = game.own_view(None), [game.own_view(s) for s in players]
+        # the picker's secrets, from the picker's own view (everyone's once the hand is over)
+        buried = spectator["buried"]
+        if buried is None:
+            buried = next((v["buried"] for v in own if v["buried"] is not None), None)
+        blind = spectator["blind"]
+        if blind is None:
+            blind = next((v["blind"] for v in own if v["blind"] is not None), None)
+        unknown = spectator["unknown_card"]
+        if unknown is None:
+            unknown = next((v["unknown_card"] for v in own if v["unknown_card"] is not None), None)
+        return {
+            **game.shared_view(),
+            "seat": None,
+            "you_are_partner": spectator["you_are_partner"],
+            "buried": buried,
+            "blind": blind,
+            "unknown_card": unknown,
+            "hands": [v["hand"] or [] for v in own],
+        }
+    raise ValueError(f"no replay of {game.name}")
 
 
-def replay_steps(item: dict[str, Any]) -> list[JSON]:
+def replay_steps(item: dict[str, Any]) -> list[ReplayStep]:
     """A finished game step by step, for a replay: the deal, then one step per action (who
     acted, the action, the events it made) with the :func:`open_view` after it.
 
     Raises:
-        KeyError: the item names no known game.
+        ValueError: the item names no known game.
+        KeyError: the item has no game.
         IllegalAction: the stored log does not replay (a corrupted item).
     """
     return list(iter_steps(item))
 
 
-def iter_steps(item: dict[str, Any]) -> Iterator[JSON]:
+def iter_steps(item: dict[str, Any]) -> Iterator[ReplayStep]:
     """:func:`replay_steps` one step at a time (so a caller can pause between them)."""
-    game = RULES[item["game"]].from_deal_record(item["deal"])
+    game = _rules(item).from_deal_record(item["deal"])
     yield {"seat": None, "action": None, "events": [], "view": open_view(game)}
     for seat, text in item["log"]:
         action = Action.from_str(text)

@@ -15,11 +15,11 @@ import logging
 import math
 import sys
 from dataclasses import dataclass
-from typing import Any
 
 from clients import CardroomClient, CardroomError, ConnectionLost
 from protocol.errors import ErrorCode
 from protocol.messages import Room, ServerMessage, State
+from protocol.views import ActionWire, View
 from server.bots import BOT_LEVELS, Bot, make_bot
 from server.bots.pool import SLOW_LEVELS
 
@@ -101,7 +101,7 @@ async def _take_seat(client: CardroomClient, options: BotOptions) -> None:
     raise CardroomError(ErrorCode.NAME_TAKEN, f"no free name like {base!r}")
 
 
-async def _decide(bot: Bot, level: str, view: dict[str, Any]) -> dict[str, Any]:
+async def _decide(bot: Bot, level: str, view: View) -> ActionWire:
     if level in _SLOW:
         action = await asyncio.to_thread(bot.choose, view)
     else:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any
 
+from protocol.views import View
 from server.rules.base import Action
 
 #: Seconds :class:`SlowBot` takes per decision: only the order of decisions is asserted.
@@ -19,7 +19,7 @@ class SlowBot:
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
 
-    def choose(self, view: dict[str, Any]) -> Action:
+    def choose(self, view: View) -> Action:
         time.sleep(SLOW_SECONDS)
         if view.get("phase") == "swap":
             return Action("ready")
@@ -32,7 +32,7 @@ class HangBot:
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
 
-    def choose(self, view: dict[str, Any]) -> Action:
+    def choose(self, view: View) -> Action:
         time.sleep(3600)
         raise AssertionError("unreachable")
 
@@ -43,5 +43,5 @@ class DyingBot:
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
 
-    def choose(self, view: dict[str, Any]) -> Action:
+    def choose(self, view: View) -> Action:
         os._exit(3)

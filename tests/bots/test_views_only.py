@@ -6,6 +6,7 @@ import copy
 import inspect
 import json
 import random
+from collections.abc import Mapping
 from typing import get_args
 
 import pytest
@@ -99,8 +100,10 @@ def test_sheepshead_sampling_is_consistent_with_the_view() -> None:
                     "unknown_card",
                     "called_suit_led",
                 )
+                got: Mapping[str, object] = mine
+                want: Mapping[str, object] = view
                 for key in keys:
-                    assert mine[key] == view[key], key
+                    assert got[key] == want[key], key
                 # The same legal cards (listed in the order of the sampled deal).
                 assert sorted(map(str, mine["legal"])) == sorted(map(str, view["legal"]))
                 checked += 1

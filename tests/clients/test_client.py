@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
-from typing import Any
 
 import pytest
 from pydantic import ValidationError
@@ -22,6 +21,8 @@ from clients import (
 )
 from protocol import messages as m
 from protocol.errors import ErrorCode
+from protocol.views import EventWire, ShitheadView
+from server.rules.shithead import Shithead
 
 ROOM = "K7Q2M"
 
@@ -57,9 +58,9 @@ class FakeServer:
         self.received: list[str] = []
         self.slow = False  # pause between an ack and its state
 
-    def state(self, seat: int | None, events: list[dict[str, Any]] | None = None) -> str:
-        view = {
-            "game": "shithead",
+    def state(self, seat: int | None, events: list[EventWire] | None = None) -> str:
+        view: ShitheadView = {
+            **Shithead.new(2, 0, seed=1).view(seat),  # a real view, set to seat 0's turn
             "phase": "play",
             "to_act": [0],
             "seat": seat,
@@ -118,7 +119,7 @@ class FakeServer:
                     self.state(0),
                 ]
             self.version += 1
-            event = {"kind": msg.action.kind, "seat": 0}
+            event: EventWire = {"kind": msg.action.kind, "seat": 0}
             ack = m.dump(m.Ack(ref=msg.id, version=self.version))
             return [ack, *(["SLEEP"] if self.slow else []), self.state(0, [event])]
         if isinstance(msg, m.Host):

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from clients import CardroomClient
 from protocol.messages import State
+from protocol.views import outcome_of, result_of, sheepshead_view
 from server.net.server import CardroomServer
 from server.store.memory import MemoryStore
 from tests.clients.conftest import finish, run_cardroom
@@ -41,7 +42,7 @@ async def test_cardroom_bot_takes_a_seat_and_plays_a_whole_sheepshead_hand(
         code, output = await finish(proc)
         assert code == 0, output
         assert "1 game(s) played" in output
-        assert sum(final["result"]["units"]) == 0
+        assert sum(result_of(final)["units"]) == 0
         # the remote seat made its own moves: one card to each of the six tricks
         seen = [e for s in ann.history if isinstance(s, State) for e in s.events]
         assert len([e for e in seen if e["kind"] == "played" and e["seat"] == 1]) == 6
@@ -77,7 +78,7 @@ async def test_four_cardroom_bots_and_one_person_finish_a_shithead_game(
         for code, output in results:
             assert code == 0, output
             assert "1 game(s) played" in output
-        assert final["outcome"]["loser"] in range(5)
+        assert outcome_of(final)["loser"] in range(5)
         info = await ann.wait_room(lambda r: r.games_played == 1)
         assert sum(info.totals) == 1
 
@@ -118,7 +119,7 @@ async def test_cardroom_bot_resumes_its_seat_after_a_server_restart() -> None:
             assert "connection lost; resuming seat 1" in output
             after = [e for m in again.history if isinstance(m, State) for e in m.events]
             assert any(e["kind"] == "played" and e["seat"] == 1 for e in after)
-            assert final["played_counts"][1] == 6
+            assert sheepshead_view(final)["played_counts"][1] == 6
             info = again.room_info
             assert info is not None and info.seats[1].playing_for is None  # it played itself
     finally:

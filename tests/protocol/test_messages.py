@@ -9,6 +9,12 @@ import pytest
 from pydantic import BaseModel, ValidationError
 
 from protocol import messages as m
+from server.rules.sheepshead import Sheepshead
+from server.rules.shithead import Shithead
+
+# real views: a state frame's view is one game's view, every field of it (protocol/views.py)
+SHITHEAD_VIEW = Shithead.new(3, 0, seed=2).view(1)
+SHEEPSHEAD_VIEW = Sheepshead.new(5, 4, seed=1).view(None)
 
 SEATS = [
     {"seat": 0, "kind": "human", "name": "Ann", "connected": True, "host": True},
@@ -91,7 +97,7 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
         "room": "K7Q2M",
         "version": 5,
         "seat": 1,
-        "view": {"game": "shithead", "phase": "play", "legal": [{"kind": "pickup"}]},
+        "view": SHITHEAD_VIEW,
         "events": [{"kind": "played", "seat": 0, "cards": ["7D", "7S"], "source": "hand"}],
         "deadline": 1732890000.5,
     },
@@ -166,9 +172,12 @@ def test_defaults_fill_in() -> None:
     )
     assert isinstance(act, m.Act)
     assert act.action.cards == [] and act.action.slot is None
-    state = m.parse_server('{"type":"state","room":"K7Q2M","version":1,"seat":null,"view":{}}')
+    view = json.dumps(SHEEPSHEAD_VIEW)
+    state = m.parse_server(
+        f'{{"type":"state","room":"K7Q2M","version":1,"seat":null,"view":{view}}}'
+    )
     assert isinstance(state, m.State)
-    assert state.events == [] and state.deadline is None
+    assert state.events == [] and state.deadline is None and state.view == SHEEPSHEAD_VIEW
 
 
 def test_models_are_frozen() -> None:

@@ -5,10 +5,12 @@
 from __future__ import annotations
 
 import random
+from typing import cast
 
 import pytest
 
 from protocol import messages as m
+from protocol.views import EventWire, View
 from server.rules.base import Game
 from server.rules.sheepshead import Sheepshead
 from server.rules.shithead import Shithead
@@ -24,7 +26,7 @@ def test_dump_state_matches_the_model_for_every_view_of_random_games(seed: int) 
     rng = random.Random(seed)
     for game in games(seed):
         version = 0
-        events: list[dict[str, object]] = []
+        events: list[EventWire] = []
         while not game.is_over() and version < 400:
             for seat in [None, *range(game.num_players)]:
                 view = game.view(seat)
@@ -57,7 +59,7 @@ def test_state_frames_from_a_shared_part_serialised_once_equal_whole_views(seed:
     rng = random.Random(seed)
     for game in games(seed):
         version = 0
-        events: list[dict[str, object]] = []
+        events: list[EventWire] = []
         while True:
             shared = game.shared_view()
             part = m.json_bytes(shared)
@@ -87,7 +89,7 @@ def test_state_frames_from_a_shared_part_serialised_once_equal_whole_views(seed:
 def test_a_view_serialised_in_two_parts_is_the_whole_object(
     shared: dict[str, object], own: dict[str, object]
 ) -> None:
-    whole = {**shared, **own}
+    whole = cast(View, {**shared, **own})  # the frame writer never looks inside a view
     assert m.dump_state("ABCDE", 1, 0, m.serialised_view(m.json_bytes(shared), own), [], None) == (
         m.dump_state("ABCDE", 1, 0, whole, [], None)
     )

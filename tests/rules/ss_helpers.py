@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from protocol.cards import CODES, parse_card, parse_cards
+from protocol.views import DoneTrick
 from server.rules.base import Action, Event
 from server.rules.sheepshead import Sheepshead
 from server.rules.sheepshead_cards import DECK32, POINTS
@@ -94,9 +93,9 @@ def recorded(name: str, upto: int | None = None) -> Sheepshead:
     return game
 
 
-def trick_points(trick: dict[str, Any]) -> int:
+def trick_points(trick: DoneTrick) -> int:
     """Points of a trick from the view (over: every card shown)."""
-    return sum(POINTS[CODES.index(c["card"])] for c in trick["cards"])
+    return sum(POINTS[CODES.index(c["card"] or "")] for c in trick["cards"])
 
 
 def side_points_from_view(game: Sheepshead, side: set[int]) -> tuple[int, int]:

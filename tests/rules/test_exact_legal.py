@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from protocol.cards import parse_cards
+from protocol.views import View
 from server.rules.base import Action, Game, IllegalAction
 from server.rules.sheepshead import Sheepshead
 from server.rules.sheepshead_cards import DECK32
@@ -32,10 +33,8 @@ def accepted(game: Game, seat: int, action: Action) -> bool:
     return True
 
 
-def legal_of(view: dict[str, object]) -> set[Action]:
-    entries = view["legal"]
-    assert isinstance(entries, list)
-    return {Action.from_json(a) for a in entries}
+def legal_of(view: View) -> set[Action]:
+    return {Action.from_json(a) for a in view["legal"]}
 
 
 # ---------------------------------------------------------------------------------- Shithead
@@ -128,7 +127,7 @@ def test_shithead_swap_phase_lists_every_pair() -> None:
     game = Shithead.new(3, 0, seed=11)
     view = game.view(1)
     swaps = {tuple(a["cards"]) for a in view["legal"] if a["kind"] == "swap"}
-    hand, up = view["hand"], view["seats"][1]["face_up"]
+    hand, up = view["hand"] or [], view["seats"][1]["face_up"]
     assert swaps == {(h, u) for h in hand for u in up}
     assert view["play_sets"] == []
 

@@ -86,3 +86,11 @@ def test_sheepshead_read_api_matches_the_view() -> None:
     assert game.turn == -1 and sum(game.tricks_won) == 6 and len(game.tricks) == 6
     aside = game.blind if game.leaster else game.buried  # rule SS-8.1: cards not in tricks
     assert sum(game.points_won) + sum(POINTS[c] for c in aside) == 120
+
+
+@pytest.mark.parametrize("rules", [Shithead, Sheepshead])
+def test_a_deal_record_without_its_deck_is_refused_not_dealt_at_random(rules: type[Game]) -> None:
+    record = rules.new(min(rules.seat_counts), seed=1).deal_record()
+    del record["deck"]
+    with pytest.raises(KeyError):
+        rules.from_deal_record(record)

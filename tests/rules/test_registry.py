@@ -14,6 +14,7 @@ from server.rules.base import IllegalAction
 from server.rules.registry import GAME_NAMES, GAMES, NoOptions, game_spec
 from server.rules.series import Series, logs
 from server.rules.shithead import Shithead
+from server.store import history
 from server.tools.sim.shithead import lowest_policy, play_game
 
 
@@ -87,3 +88,23 @@ def test_a_sheepshead_match_ends_after_its_length() -> None:
         series.next_game()
     assert err.value.code == "match_over"
     assert sum(series.totals()) == 0
+
+
+def test_the_hand_history_replays_every_game_of_the_one_registry_and_no_other() -> None:
+    """One game registry: the history rebuilds a game through ``GAMES``, with no table of
+    its own (an unknown game is the registry's refusal, naming the games it has)."""
+    for spec in GAMES.values():
+        game = spec.game.new(spec.min_players, seed=5)
+        while not game.is_over():
+            seat = game.to_act()[0]
+            game.apply(seat, game.legal_actions(seat)[0])
+        item = history.history_item(0, game, ["A"] * game.num_players)
+        assert history.replay(item).outcome() == game.outcome()
+        with pytest.raises(ValueError, match="games are shithead, sheepshead"):
+            history.replay({**item, "game": "whist"})
+    game_tables = [
+        name
+        for name, value in vars(history).items()
+        if isinstance(value, dict) and set(value) & set(GAMES)
+    ]
+    assert not game_tables, game_tables

@@ -9,6 +9,7 @@ import pytest
 
 from protocol.cards import card_codes
 from server.rules.base import IllegalAction
+from server.rules.records import DealRecord
 from server.rules.sheepshead_cards import DECK32
 from server.rules.sheepshead_match import SheepsheadMatch
 
@@ -94,7 +95,7 @@ def test_daily_match_deals_the_decks_it_is_given_with_fixed_dealers() -> None:
 
 def test_seeded_matches_are_reproducible() -> None:
     # rule SS-9.1
-    def deal(seed: int) -> dict[str, object]:
+    def deal(seed: int) -> DealRecord:
         return SheepsheadMatch(seed=seed).current.deal_record()
 
     assert deal(8) == deal(8)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from protocol.cards import card_code, parse_card
+from protocol.views import result_of
 from server.rules.sheepshead import Sheepshead
 from tests.rules.ss_helpers import act, main_deal, new, play, recorded
 
@@ -70,7 +71,7 @@ def test_partner_hidden_until_last_trick() -> None:
     game = recorded("partner_revealed_last_trick", upto=0)
     for seat, action in full.log:
         revealed = game.view(None)["partner"]
-        if game.phase == "play" and game.view(None)["trick"]["number"] < 6:
+        if game.phase == "play" and (game.view(None)["trick"]["number"] or 0) < 6:
             assert revealed is None
             for s in range(5):
                 assert game.view(s)["partner"] is None
@@ -100,7 +101,7 @@ def test_unknown_card_seen_by_picker_only_until_hand_ends() -> None:
     # Once over, everything is revealed to everyone.
     view = game.view(None)
     assert view["unknown_card"] == code and view["buried"] is not None
-    assert view["blind"] is not None and view["result"]["units"] == list(result.units)
+    assert view["blind"] is not None and result_of(view)["units"] == list(result.units)
     assert any(c["card"] == code and c["face_down"] for t in view["tricks"] for c in t["cards"])
 
 

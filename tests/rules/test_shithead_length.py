@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from protocol.views import outcome_of
 from server.rules.base import Action
 from server.rules.shithead import MAX_PLAY_ACTIONS, Shithead, ShitheadOutcome
 from server.rules.shithead_series import ShitheadSeries
@@ -39,7 +40,7 @@ def test_two_fixed_policies_passing_the_pile_end_at_the_cap() -> None:
     # the views say why it ended, for players and spectators alike
     for viewer in (None, 0, 1):
         view = game.view(viewer)
-        assert view["phase"] == "over" and view["outcome"]["ended"] == "length_cap"
+        assert view["phase"] == "over" and outcome_of(view)["ended"] == "length_cap"
     assert refused(game, 0, "pickup") == "game_over"
 
 

@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 
 from clients import CardroomClient, CardroomError
+from clients.client import ActionLike
+from protocol.views import ActionWire, View
 from server.net.server import CardroomServer, ServerConfig
 from server.rooms.seats import RoomSettings
 from server.store.memory import MemoryStore
@@ -59,27 +61,26 @@ async def server(store: MemoryStore) -> AsyncIterator[CardroomServer]:
         yield srv
 
 
-def choose(view: dict[str, Any], turn: int = 0) -> dict[str, Any]:
+def choose(view: View, turn: int = 0) -> ActionWire:
     """A simple human policy from the view alone: ready at once, else the lowest play.
 
     Two fixed policies can pass the same Shithead pile back and forth for ever (a pick-up never
     burns anything, SH-4.7), so from the ``LOOP_TURN``-th turn on a play is drawn at random
     (seeded by ``turn``): still reproducible, and it leaves such a cycle.
     """
-    legal: list[dict[str, Any]] = view["legal"]
+    legal = view["legal"]
     if view["phase"] == "swap":
         return {"kind": "ready"}
     plays = [a for a in legal if a["kind"] == "play"]
     if plays and turn >= LOOP_TURN:
-        pick: dict[str, Any] = random.Random(turn).choice(plays)
-        return pick
+        return random.Random(turn).choice(plays)
     if plays and view["game"] == "shithead":
         order = "3456789JQKA2T"
         return min(plays, key=lambda a: (order.index(a["cards"][0][0]), -len(a["cards"])))
     return plays[0] if plays else legal[0]
 
 
-async def play_until_over(client: CardroomClient, timeout: float = 60.0) -> dict[str, Any]:
+async def play_until_over(client: CardroomClient, timeout: float = 60.0) -> View:
     """Play this client's turns until its game is over; return the final view."""
     turns = itertools.count()
     while True:
@@ -94,7 +95,7 @@ async def play_until_over(client: CardroomClient, timeout: float = 60.0) -> dict
             assert exc.code == "stale_version", exc
 
 
-async def act_fresh(client: CardroomClient, action: dict[str, Any]) -> int:
+async def act_fresh(client: CardroomClient, action: ActionLike) -> int:
     """Act at the latest version, retrying while other seats move first (stale_version).
 
     Returns the new version; other refusals raise :class:`CardroomError`.

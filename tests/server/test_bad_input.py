@@ -14,6 +14,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.typing import Origin
 
 from clients import CardroomClient, CardroomError
+from protocol.views import shithead_view
 from server.net.server import CardroomServer, ServerConfig
 from tests.server.conftest import act_fresh, make_config
 from tests.support.http import http_get
@@ -103,7 +104,7 @@ async def test_acting_out_of_turn_is_refused(server: CardroomServer) -> None:
         await act_fresh(ann, {"kind": "ready"})
         await act_fresh(bob, {"kind": "ready"})
         state = await ann.wait_state(lambda s: s.view["phase"] == "play")
-        if state.view["turn"] == 1:
+        if shithead_view(state.view)["turn"] == 1:
             waiting, other = ann, state
         else:
             waiting = bob

@@ -24,6 +24,7 @@ from clients import CardroomClient, CardroomError
 from protocol import messages as m
 from protocol.cards import CODES, card_codes
 from protocol.messages import Ack, Contribute, Room, ServerMessage, State
+from server.bots.base import hand_of
 from server.net.server import CardroomServer
 from server.rooms import core as room_core
 from server.rooms import manager as room_manager
@@ -110,7 +111,7 @@ async def test_the_daily_deal_is_not_the_one_the_date_gives(server: CardroomServ
         await me.host("start")
         state = await first_state(me)
     day = today()
-    assert set(state.view["hand"]) != old_daily_hand(day, 0, 0)  # the old attack misses
+    assert set(hand_of(state.view)) != old_daily_hand(day, 0, 0)  # the old attack misses
     status, daily = await get(server, "/api/daily")
     assert status == 200 and daily["date"] == day.isoformat()
     assert state.commitment == daily["commitments"][0]  # published when the day began
@@ -158,7 +159,7 @@ async def frames_until_dealt(
         assert proof is not None
         deck = match.current.deal_record()["deck"]
     seen += [m.model_dump_json() for m in before]
-    return seen, set(state.view["hand"]), proof, deck
+    return seen, set(hand_of(state.view)), proof, deck
 
 
 async def test_no_client_can_predict_a_deal_from_what_it_sees(

@@ -9,13 +9,13 @@ from server.net.server import CardroomServer
 from server.rules.base import Action, Game
 from server.rules.sheepshead import Sheepshead
 from server.rules.shithead import Shithead
-from server.store.history import history_item, replay_steps
+from server.store.history import ReplayStep, history_item, replay_steps
 from tests.server.conftest import play_until_over
 from tests.support.games import play_out
 from tests.support.results_api import ANN, client, get
 
 
-def check_steps(item: dict[str, Any], steps: list[dict[str, Any]]) -> None:
+def check_steps(item: dict[str, Any], steps: list[ReplayStep]) -> None:
     """Each step is the table after that many actions, as each seat's own view shows it."""
     assert len(steps) == len(item["log"]) + 1
     assert steps[0]["seat"] is None and steps[0]["action"] is None
@@ -42,6 +42,7 @@ def test_shithead_steps_show_every_card() -> None:
     steps = replay_steps(item)
     check_steps(item, steps)
     first = steps[0]["view"]
+    assert first["game"] == "shithead"
     # the whole deck is on the table at the deal: hands, face-up, face-down (open), stock
     seen = [c for h in first["hands"] for c in h]
     for s in first["seats"]:
@@ -49,7 +50,9 @@ def test_shithead_steps_show_every_card() -> None:
     assert len(set(seen)) == len(seen) == 4 * 9
     assert len(seen) + first["stock"] == 52
     # a face-down card turned over leaves its slot empty (None) in the next steps
-    last = steps[-1]["view"]["seats"]
+    end = steps[-1]["view"]
+    assert end["game"] == "shithead"
+    last = end["seats"]
     assert all(len(s["face_down_cards"]) == len(s["face_down"]) for s in last)
     assert all(
         (c is None) == (not down)
@@ -64,10 +67,13 @@ def test_sheepshead_steps_open_the_pickers_secrets() -> None:
     item = history_item(0, game, [f"P{i}" for i in range(5)])
     steps = replay_steps(item)
     check_steps(item, steps)
+    views = [step["view"] for step in steps]
+    hands = [v for v in views if v["game"] == "sheepshead"]
+    assert len(hands) == len(views)
     if game.picker is not None:  # the blind and the buried cards, from the picker's own view
-        picked = next(i for i, s in enumerate(steps) if s["view"]["picker"] is not None)
-        assert steps[picked]["view"]["blind"] is not None
-        assert steps[-1]["view"]["buried"] is not None
+        picked = next(i for i, v in enumerate(hands) if v["picker"] is not None)
+        assert hands[picked]["blind"] is not None
+        assert hands[-1]["buried"] is not None
 
 
 async def test_history_steps_through_the_server(server: CardroomServer) -> None:

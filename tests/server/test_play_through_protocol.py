@@ -6,6 +6,7 @@ import asyncio
 import json
 
 from clients import CardroomClient
+from protocol.views import outcome_of, result_of
 from server.net.server import CardroomServer
 from tests.server.conftest import play_until_over
 
@@ -19,7 +20,7 @@ async def test_one_human_and_bots_play_a_whole_shithead_game_and_the_next(
         await ann.host("fill_bots", level="basic")
         await ann.host("start")
         final = await play_until_over(ann)
-        loser = final["outcome"]["loser"]
+        loser = outcome_of(final)["loser"]
         info = await ann.wait_room(lambda r: r.status == "between")
         assert info.games_played == 1
         assert info.totals == [int(s == loser) for s in range(4)]
@@ -30,7 +31,7 @@ async def test_one_human_and_bots_play_a_whole_shithead_game_and_the_next(
         assert state.view["dealer"] == (first_dealer + 1) % 4
         final2 = await play_until_over(ann)
         info = await ann.wait_room(lambda r: r.games_played == 2)
-        assert sum(info.totals) == 2 and info.totals[final2["outcome"]["loser"]] >= 1
+        assert sum(info.totals) == 2 and info.totals[outcome_of(final2)["loser"]] >= 1
 
 
 async def test_one_human_and_four_bots_play_a_whole_sheepshead_hand(
@@ -42,7 +43,7 @@ async def test_one_human_and_four_bots_play_a_whole_sheepshead_hand(
         info = await ann.wait_room(lambda r: r.status != "lobby")
         assert [s.kind for s in info.seats] == ["human", "bot", "bot", "bot", "bot"]
         final = await play_until_over(ann)
-        result = final["result"]
+        result = result_of(final)
         assert sum(result["units"]) == 0
         info = await ann.wait_room(lambda r: r.games_played == 1)
         assert info.totals == result["units"] and info.match_length == 10
@@ -61,7 +62,7 @@ async def test_two_humans_and_bots_at_one_table(server: CardroomServer) -> None:
         assert joined.seat == 1
         await ann.host("start")
         views = await asyncio.gather(play_until_over(ann), play_until_over(bob))
-        assert views[0]["outcome"] == views[1]["outcome"]
+        assert outcome_of(views[0]) == outcome_of(views[1])
         assert views[0]["seat"] == 0 and views[1]["seat"] == 1
 
 
@@ -89,5 +90,5 @@ async def test_strong_bots_think_in_a_worker_process(server: CardroomServer) -> 
         assert info.seats[1].bot_level == "strong"
         await ann.host("start")
         final = await play_until_over(ann, timeout=60)
-        assert sum(final["result"]["units"]) == 0
+        assert sum(result_of(final)["units"]) == 0
     assert server.manager.bot_pool.stats.decisions["strong"] > 0  # the searches ran in the pool

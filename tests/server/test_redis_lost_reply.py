@@ -13,6 +13,7 @@ import pytest
 
 from clients import CardroomClient, CardroomError
 from protocol.messages import State
+from protocol.views import ActionWire
 from server.net.server import CardroomServer
 from server.store.redis_store import RedisStore
 from server.tools.bench.redis_server import RedisServer
@@ -48,9 +49,7 @@ async def my_turn_in_play(ann: CardroomClient, choices: int) -> State:
             assert exc.code == "stale_version"
 
 
-async def lost(
-    proxy: LossyProxy, ann: CardroomClient, action: dict[str, Any], version: int
-) -> None:
+async def lost(proxy: LossyProxy, ann: CardroomClient, action: ActionWire, version: int) -> None:
     proxy.lose_reply_to(ANNS_ACTION, times=2)
     with pytest.raises(CardroomError) as refused:
         await ann.act(action, version=version, timeout=15)

@@ -10,12 +10,13 @@ from typing import Any
 
 from clients import CardroomClient, CardroomError
 from protocol.cards import parse_card
+from protocol.views import ActionWire
 from server.rules.base import Action
 from server.store.redis_store import RedisStore
 from server.tools.bench.procs import serve_process
 from tests.server.conftest import choose
 
-Acked = dict[int, tuple[int, dict[str, Any]]]  # version -> (seat, action sent)
+Acked = dict[int, tuple[int, ActionWire]]  # version -> (seat, action sent)
 
 
 @asynccontextmanager
@@ -52,7 +53,7 @@ async def play(clients: list[CardroomClient], acked: Acked, turns: int) -> None:
         acked[ack.version] = (client.seat, action)
 
 
-def same_action(entry: dict[str, Any], seat: int, sent: dict[str, Any]) -> bool:
+def same_action(entry: dict[str, Any], seat: int, sent: ActionWire) -> bool:
     stored = Action.from_str(entry["a"])
     cards = sorted(parse_card(c) for c in sent.get("cards", []))
     return entry["s"] == seat and stored.kind == sent["kind"] and sorted(stored.cards) == cards

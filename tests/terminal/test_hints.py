@@ -45,7 +45,7 @@ async def test_ask_for_a_hint_with_the_question_mark(live: CardroomServer) -> No
         await until(pilot, moved_on(client, before), "ready taken")
         await until(
             pilot,
-            lambda: client.my_turn and (client.view or {}).get("phase") == "play",
+            lambda: client.my_turn and (client.view is not None and client.view["phase"] == "play"),
             "my turn to play",
             timeout=30,
         )

@@ -5,7 +5,6 @@ cards of one rank with the keyboard."""
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -22,8 +21,9 @@ from protocol.messages import (
     ShitheadOptions,
     State,
 )
+from protocol.views import ShitheadView, View, sheepshead_view, shithead_view
 from server.bots import make_bot
-from server.rules.base import Action
+from server.rules.base import Action, Game
 from server.rules.sheepshead import Sheepshead
 from server.rules.shithead import Shithead
 
@@ -57,12 +57,12 @@ def _fits(text: Text, where: str) -> None:
     assert not wide, f"{where}: too wide: {wide}"
 
 
-def _random_game(game: Any, seed: int) -> list[dict[str, Any]]:
+def _random_game(game: Game, seed: int) -> list[View]:
     """Every view of seat 0 and of a spectator along one game of basic bots (random choices
     one time in four, for variety)."""
     rng = random.Random(seed)
     bot = make_bot("basic", game.view(None)["game"], seed=seed)
-    views = []
+    views: list[View] = []
     while True:
         views += [game.view(0), game.view(None)]
         seats = game.to_act()
@@ -81,7 +81,9 @@ def test_the_shithead_table_fits_in_every_position() -> None:
         info = _info("shithead", players)
         for seed in range(6):
             for view in _random_game(Shithead.new(players, 0, seed=seed), seed):
-                _fits(tables.shithead(view, info, view["seat"]), f"{players} players")
+                _fits(
+                    tables.shithead(shithead_view(view), info, view["seat"]), f"{players} players"
+                )
     _fits(tables.lobby(_info("shithead", 5), 0), "lobby")
 
 
@@ -89,7 +91,10 @@ def test_the_sheepshead_table_fits_in_every_position() -> None:
     info = _info("sheepshead", 5)
     for seed in range(12):
         for view in _random_game(Sheepshead.new(5, 0, seed=seed), seed):
-            _fits(tables.sheepshead(view, info, view["seat"], "Hand 5/10 ·"), "sheepshead")
+            _fits(
+                tables.sheepshead(sheepshead_view(view), info, view["seat"], "Hand 5/10 ·"),
+                "sheepshead",
+            )
             if view["seat"] is not None:
                 # every legal action is in the moves list
                 listed = [m.action for m in game_moves(view)]
@@ -115,7 +120,7 @@ class _HandApp(App[None]):
         self.chosen.append(event.action)
 
 
-def _shithead_turn() -> dict[str, Any]:
+def _shithead_turn() -> ShitheadView:
     """A real view in which seat 0 holds two or more cards of one rank and may play them."""
     for seed in range(200):
         game = Shithead.new(3, 0, seed=seed)
@@ -167,7 +172,8 @@ def test_the_header_fits_and_keeps_what_matters_most() -> None:
 
 async def test_a_big_hand_scrolls_with_the_cursor_and_fits_one_row() -> None:
     cards = [r + s for r in "23456789TJQKA" for s in "CDH"]  # 39 cards after a big pickup
-    view = {
+    view: ShitheadView = {
+        **Shithead.new(2, 0, seed=1).view(0),  # a real view, its play turned to a big hand
         "game": "shithead",
         "phase": "play",
         "seat": 0,

@@ -4,7 +4,6 @@ against a live server; its connection is cut halfway and it takes its seat back 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from textual.pilot import Pilot
 
@@ -12,6 +11,7 @@ from clients import CardroomClient
 from clients.terminal.app import CardroomApp, RoomScreen
 from clients.terminal.cards import card_text
 from clients.terminal.widgets import HandBar
+from protocol.views import SheepsheadView, sheepshead_view
 from server.net.server import CardroomServer
 from tests.server.conftest import play_until_over
 from tests.terminal.conftest import (
@@ -47,12 +47,15 @@ async def test_join_a_sheepshead_room_and_play_a_hand(live: CardroomServer) -> N
             while True:
                 await until(
                     pilot,
-                    lambda: client.my_turn or (client.view or {}).get("phase") == "over",
+                    lambda: (
+                        client.my_turn
+                        or (client.view is not None and client.view["phase"] == "over")
+                    ),
                     "my turn",
                 )
                 await until(pilot, lambda: screen.shown_version == client.version, "the screen")
-                view = client.view
-                assert view is not None
+                assert client.view is not None
+                view = sheepshead_view(client.view)
                 if view["phase"] == "over":
                     break
                 before = client.version
@@ -98,8 +101,9 @@ async def test_join_a_sheepshead_room_and_play_a_hand(live: CardroomServer) -> N
                     await until(pilot, lambda: screen.connection == "online", "the resume")
                     assert client.seat == 1
             await screenshot(pilot, "sheepshead-over")
-            final = client.view
-            assert final is not None and final["result"] is not None
+            assert client.view is not None
+            final = sheepshead_view(client.view)
+            assert final["result"] is not None
             assert final["played_counts"][1] == 6
             assert cut, "the connection was never cut"
             assert looked, "no trick started after another while it was my turn"
@@ -112,7 +116,7 @@ async def test_join_a_sheepshead_room_and_play_a_hand(live: CardroomServer) -> N
 
 
 async def look_at_the_last_trick(
-    pilot: Pilot[None], screen: RoomScreen, view: dict[str, Any]
+    pilot: Pilot[None], screen: RoomScreen, view: SheepsheadView
 ) -> None:
     table = screen.query_one("#table")
     done = view["tricks"][-1]

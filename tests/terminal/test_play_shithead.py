@@ -10,6 +10,7 @@ from textual.pilot import Pilot
 from clients.terminal.app import CardroomApp
 from clients.terminal.widgets import HandBar
 from protocol.messages import RoomInfo, State
+from protocol.views import outcome_of, shithead_view
 from server.net.server import CardroomServer
 from tests.terminal.conftest import (
     SHOTS,
@@ -80,7 +81,9 @@ async def test_create_fill_bots_and_play_a_shithead_game_to_the_end(live: Cardro
         while True:
             await until(
                 pilot,
-                lambda: client.my_turn or (client.view or {}).get("phase") == "over",
+                lambda: (
+                    client.my_turn or (client.view is not None and client.view["phase"] == "over")
+                ),
                 "my turn",
             )
             await until(pilot, lambda: screen.shown_version == client.version, "the screen")
@@ -90,7 +93,7 @@ async def test_create_fill_bots_and_play_a_shithead_game_to_the_end(live: Cardro
                 break
             before = client.version
             countdowns += bool(re.search(r"\d+:\d\d left", str(screen.query_one("#top").render())))
-            if not shot and view["phase"] == "play" and len(view["pile"]) >= 2:
+            if not shot and view["phase"] == "play" and len(shithead_view(view)["pile"]) >= 2:
                 await screenshot(pilot, "shithead-table")
                 shot = True
             if view["phase"] == "swap":
@@ -113,7 +116,7 @@ async def test_create_fill_bots_and_play_a_shithead_game_to_the_end(live: Cardro
         await until(pilot, lambda: "<Ann> gg" in log(screen), "the chat line")
         final = client.view
         assert final is not None and final["phase"] == "over"
-        loser = final["outcome"]["loser"]
+        loser = outcome_of(final)["loser"]
         await until(pilot, lambda: client.room_info.status == "between", "the game to be counted")  # type: ignore[union-attr]
         assert client.room_info is not None and client.room_info.totals[loser] == 1
         # the log told the story, and the table says who lost
@@ -124,7 +127,11 @@ async def test_create_fill_bots_and_play_a_shithead_game_to_the_end(live: Cardro
         assert any(e["kind"] == "played" and e["seat"] == 0 for s in states for e in s.events)
         # the host deals the next game of the series
         await choose_move(pilot, lambda m: m.host is not None and m.host.op == "next_game", "next")
-        await until(pilot, lambda: (client.view or {}).get("phase") == "swap", "the next deal")
+        await until(
+            pilot,
+            lambda: client.view is not None and client.view["phase"] == "swap",
+            "the next deal",
+        )
         await until(pilot, lambda: "a new deal" in log(screen), "the new deal in the log")
         await app.client.close()  # type: ignore[union-attr]
 

@@ -24,7 +24,11 @@ async def test_a_ready_refused_as_stale_in_the_swap_phase_is_sent_again(
             screen = room_screen(app)
             ann = screen.client
             await bo.host("start")
-            await until(pilot, lambda: (ann.view or {}).get("phase") == "swap", "the swap phase")
+            await until(
+                pilot,
+                lambda: ann.view is not None and ann.view["phase"] == "swap",
+                "the swap phase",
+            )
             await until(pilot, lambda: screen.shown_version == ann.version, "the screen")
             drawn = ann.version
             assert drawn is not None
@@ -35,7 +39,10 @@ async def test_a_ready_refused_as_stale_in_the_swap_phase_is_sent_again(
             await until(pilot, lambda: ann.version != drawn, "Bo's ready")
             screen.send_action(ActionModel(kind="ready"), drawn)
             await until(
-                pilot, lambda: (ann.view or {}).get("phase") == "play", "the play", timeout=10
+                pilot,
+                lambda: ann.view is not None and ann.view["phase"] == "play",
+                "the play",
+                timeout=10,
             )
             assert "moved on" not in log(screen)
             await ann.close()

@@ -33,7 +33,9 @@ async def test_watch_a_shithead_game(live: CardroomServer) -> None:
             assert all(m.action is None for m in screen.moves)  # a spectator has no moves
             await screenshot(pilot, "shithead-watching")
             await asyncio.wait_for(host_plays, 60)
-            await until(pilot, lambda: (client.view or {}).get("phase") == "over", "the end")
+            await until(
+                pilot, lambda: client.view is not None and client.view["phase"] == "over", "the end"
+            )
             assert "Game over" in str(screen.query_one("#table").render())
             # the last line of the moves list leaves the room: back to the start screen
             await choose_move(pilot, lambda m: m.leave, "leave")

@@ -132,9 +132,9 @@ async def play_room(
                 return
             view = msg.view
             try:
-                if view.get("phase") == "over":
+                if view["phase"] == "over":
                     await client.host("next_game")
-                elif act and 0 in (view.get("to_act") or []) and view.get("legal"):
+                elif act and 0 in view["to_act"] and view["legal"]:
                     await client.act(view["legal"][0], version=msg.version)
             except CardroomError as exc:
                 if exc.code in ("match_over", "not_between_games"):
@@ -153,8 +153,8 @@ class _Victim:
         if self.asked is not None and state.version > self.asked[0]:
             self.latencies.append(now - self.asked[1])
             self.asked = None
-        to_act = state.view.get("to_act") or []
-        if state.view.get("phase") != "over" and to_act and to_act[0] != 0:
+        to_act = state.view["to_act"]
+        if state.view["phase"] != "over" and to_act and to_act[0] != 0:
             self.asked = (state.version, now)
 
 

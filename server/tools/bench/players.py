@@ -30,16 +30,18 @@ from typing import Any
 
 import orjson
 
+from protocol.views import ActionWire, View
 from server.tools.bench.tally import Tally
 
 #: Play order of Shithead ranks for the lowest-first policy (ordinary ranks, then 2, then 10).
 _SHITHEAD_ORDER = "3456789JQKA2T"
 
 
-def choose(view: dict[str, Any]) -> dict[str, Any]:
-    """A quick human policy from the view alone: ready at once in the swap, else the lowest play
+def choose(view: View) -> ActionWire:
+    """A quick human policy from the view alone (read with ``get``: the bench tests feed it
+    cut-down views): ready at once in the swap, else the lowest play
     (Shithead; it keeps games short) or the first play, else the first legal action."""
-    legal: list[dict[str, Any]] = view["legal"]
+    legal = view["legal"]
     if view.get("phase") == "swap":
         return {"kind": "ready"}
     plays = [a for a in legal if a["kind"] == "play"]
@@ -57,7 +59,7 @@ class Player:
         self.room: str | None = None
         self.seat: int | None = None
         self.version = -1
-        self.view: dict[str, Any] | None = None
+        self.view: View | None = None  # from the frame as parsed, unchecked (the server's own)
         self.status: str | None = None  # the room's status, from its ``room`` frames
         self.match_over = False  # a finished match: the room must be opened anew
         self.bots: frozenset[int] = frozenset()  # bot seats whose moves this player counts
@@ -87,7 +89,7 @@ class Player:
         """Whether no act request of this player awaits its answer."""
         return self._inflight is None
 
-    def act(self, now: float, action: dict[str, Any] | None = None) -> str:
+    def act(self, now: float, action: ActionWire | None = None) -> str:
         """The ``act`` frame for the current state (call only when :attr:`settled`, and without
         ``action`` only when :attr:`due`)."""
         assert self.view is not None

@@ -45,7 +45,7 @@ from protocol import messages as m
 from protocol.messages import GameName
 from server.tools.bench import procs
 from server.tools.fuzz.games import RoomRun, Verdict, play_room, verify
-from server.tools.fuzz.mutate import Known, encode, garbage, mutate
+from server.tools.fuzz.mutate import Frame, Known, encode, garbage, mutate
 from server.tools.fuzz.probe import Session, Tally
 from server.tools.fuzz.raw import check_loopback
 from server.tools.fuzz.sentinels import (
@@ -58,8 +58,6 @@ from server.tools.fuzz.sentinels import (
     refused_inside,
     snapshot,
 )
-
-JSON = dict[str, Any]
 
 #: The child server's limits, changed from the defaults so one fuzzing client is not throttled
 #: and abandoned rooms close within the run.
@@ -155,7 +153,7 @@ class Fuzzer:
         self.ids = itertools.count(1)
         self.sent = 0
         self.deadline = time.monotonic() + opts.seconds
-        self.pool: list[JSON] = []
+        self.pool: list[Frame] = []
         self.sentinels: list[Sentinel] = []
         self.insiders: dict[str, Session] = {}
         self.lost: set[str] = set()  # insiders that could not get back in
@@ -169,7 +167,7 @@ class Fuzzer:
         n = next(self.ids)
         return n if rng.random() < 0.5 else f"f{n}"
 
-    def _retarget(self, frame: JSON, rng: random.Random) -> JSON:
+    def _retarget(self, frame: Frame, rng: random.Random) -> Frame:
         frame = {**frame, "id": self._id(rng)}
         if "room" in frame and self.known.codes and rng.random() < 0.6:
             frame["room"] = rng.choice(self.known.codes)
@@ -188,7 +186,7 @@ class Fuzzer:
             return mutate(base, rng, self.known)
         if roll < 0.90:
             return garbage(rng, rng.choice(self.known.samples) if self.known.samples else None)
-        harmless: list[JSON] = [
+        harmless: list[Frame] = [
             {"type": "ping"},
             {**HELLO},
             {"type": "watch", "room": rng.choice(self.known.codes or ["AAAAA"])},
@@ -238,7 +236,7 @@ class Fuzzer:
             frames: list[str | bytes] = []
             for _ in range(rng.randrange(3, 15)):
                 roll = rng.random()
-                frame: JSON = {"id": self._id(rng), "room": code}
+                frame: Frame = {"id": self._id(rng), "room": code}
                 if roll < 0.4:
                     frame.update(
                         type="host", op=rng.choice(ops), seat=rng.choice([None, 0, 1, 2, 3, 4])
@@ -247,7 +245,7 @@ class Fuzzer:
                         frame["level"] = rng.choice(["random", "basic"])
                 elif roll < 0.75:
                     version = max((s.version for _, s in session.states), default=0)
-                    legal = [a for _, s in session.states[-1:] for a in s.view.get("legal") or []]
+                    legal = [a for _, s in session.states[-1:] for a in s.view["legal"]]
                     action = (
                         rng.choice(legal)
                         if legal
@@ -401,7 +399,7 @@ class Fuzzer:
         await session.open()
         frames: list[str | bytes] = [self._hello(rng)]
         for kind, code in rng.choice(variants):
-            frame: JSON = {"type": kind, "id": self._id(rng)}
+            frame: Frame = {"type": kind, "id": self._id(rng)}
             if kind == "create":
                 frame.update(game="shithead", seats=3, name="Ghost")
             else:
@@ -620,7 +618,7 @@ class Fuzzer:
         total = self.report.verdict
         by_room: dict[str, list[m.State]] = {}
         for seat, state in self.hostile_states:
-            if state.seat != seat or (seat is None and state.view.get("hand") is not None):
+            if state.seat != seat or (seat is None and state.view["hand"] is not None):
                 total.mismatches.append(
                     f"{state.room} v{state.version}: a connection in seat {seat} got the view "
                     f"of seat {state.seat}"

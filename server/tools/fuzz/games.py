@@ -22,7 +22,7 @@ import itertools
 import json
 import random
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,13 +30,14 @@ from clients import CardroomClient, CardroomError, ClientError
 from protocol import messages as m
 from protocol.cards import card_codes
 from protocol.messages import GameName
+from protocol.views import ActionWire, View, shithead_view
 from server.rules.base import Action, Game
+from server.rules.records import DealRecord
 from server.rules.sheepshead import Sheepshead
 from server.rules.shithead import Shithead
 from server.rules.shithead_deal import deck_from_deal
 from server.tools.fuzz.mutate import Known
 
-JSON = dict[str, Any]
 ALL_CARDS = card_codes(list(range(52)))
 
 
@@ -45,7 +46,9 @@ class GameLog:
     """One game of a room: the version of its deal and every action after it."""
 
     deal: int
-    actions: list[tuple[int, int, JSON]] = field(default_factory=list)  # version, seat, action
+    actions: list[tuple[int, int, ActionWire]] = field(
+        default_factory=list
+    )  # version, seat, action
 
 
 @dataclass
@@ -60,7 +63,7 @@ class RoomRun:
     states: list[tuple[int | None, m.State]] = field(default_factory=list)  # (seat, state)
     finished: int = 0  # games played to the end
     refused_legal: list[str] = field(default_factory=list)  # legal refused, illegal accepted
-    deals: list[JSON] = field(default_factory=list)  # each finished game's deal (the history)
+    deals: list[DealRecord] = field(default_factory=list)  # each finished game's deal (history)
     refusals: int = 0  # illegal moves our players tried, each refused
     stalled: str | None = None  # the game stopped moving (no reply or state for 60 s)
 
@@ -72,9 +75,9 @@ class Verdict:
     gaps: list[str] = field(default_factory=list)  # versions nobody of ours caused
 
 
-def choose(view: JSON, rng: random.Random) -> JSON:
+def choose(view: View, rng: random.Random) -> ActionWire:
     """A quick human policy: mostly the lowest Shithead play, sometimes any legal action."""
-    legal: list[JSON] = view["legal"]
+    legal = view["legal"]
     if view["game"] == "shithead":
         if view["phase"] == "swap":
             swaps = [a for a in legal if a["kind"] == "swap"]
@@ -131,15 +134,16 @@ async def _refused(
     view = state.view
     # every card this seat may name in a play: its hand, its face-up cards (Shithead, played once
     # the hand is empty) and the card a Sheepshead picker set aside for an unknown-card call
-    held = set(view.get("hand") or [])
-    if view.get("game") == "shithead" and state.seat is not None:
-        held.update(view["seats"][state.seat]["face_up"])
-    if view.get("unknown_card"):
+    held = set(view["hand"] or [])
+    if view["game"] == "shithead":
+        if state.seat is not None:
+            held.update(view["seats"][state.seat]["face_up"])
+    elif view["unknown_card"]:
         held.add(view["unknown_card"])
     roll = rng.random()
     version = state.version
     if roll < 0.4:
-        action: JSON = {
+        action: Mapping[str, object] = {
             "kind": "play",
             "cards": [rng.choice([c for c in ALL_CARDS if c not in held])],
         }
@@ -227,21 +231,21 @@ async def _play_games(
             raise
 
 
-def _dealt(url: str, code: str, token: str) -> list[JSON]:
+def _dealt(url: str, code: str, token: str) -> list[DealRecord]:
     """Each finished game's deal record, from the room's history (its players may read it)."""
     base = url.replace("ws://", "http://", 1).rstrip("/")
     request = urllib.request.Request(  # the fuzzer's own loopback server
         f"{base}/api/rooms/{code}/history", headers={"Authorization": f"Bearer {token}"}
     )
     with urllib.request.urlopen(request, timeout=30) as r:
-        games: list[JSON] = json.loads(r.read())["games"]
+        games: list[dict[str, Any]] = json.loads(r.read())["games"]
     return [item["deal"] for item in games]
 
 
 # ---------------------------------------------------------------------------- rebuilding
 
 
-def _action(data: JSON) -> Action:
+def _action(data: Mapping[str, object]) -> Action:
     return Action.from_json({k: v for k, v in data.items() if v is not None and v != []})
 
 
@@ -258,10 +262,10 @@ def _own_states(run: RoomRun) -> dict[int, dict[int, m.State]]:
 def _shithead_deal(run: RoomRun, log: GameLog, own: dict[int, dict[int, m.State]]) -> Shithead:
     """The deal of one Shithead game, pieced together from the seats' own views."""
     n = run.seats
-    first = {s: own[s][log.deal].view for s in range(n)}
+    first = {s: shithead_view(own[s][log.deal].view) for s in range(n)}
     dealer: int = first[0]["dealer"]
     up = [list(first[0]["seats"][s]["face_up"]) for s in range(n)]
-    hand = [list(first[s]["hand"]) for s in range(n)]
+    hand = [list(first[s]["hand"] or []) for s in range(n)]
     down: list[list[str | None]] = [[None, None, None] for _ in range(n)]
     drawn: list[str] = []
     for version, _seat, _action_json in log.actions:
@@ -277,7 +281,7 @@ def _shithead_deal(run: RoomRun, log: GameLog, own: dict[int, dict[int, m.State]
             elif event["kind"] == "drew":
                 before = _latest_before(own[who], version).view["hand"]
                 after = own[who][version].view["hand"]
-                new = sorted(set(after) - set(before) - picked)
+                new = sorted(set(after or []) - set(before or []) - picked)
                 if len(new) != event["count"]:
                     raise ValueError(f"v{version}: seat {who} drew {event['count']}, saw {new}")
                 drawn.extend(new)
@@ -322,13 +326,13 @@ def _replay(run: RoomRun) -> Iterator[tuple[int, Game]]:
             yield version, game
 
 
-def _same(view: JSON) -> JSON:
+def _same(view: View) -> dict[str, object]:
     """A view with its legal actions as a set, and in Shithead by rank: their order and the
     suit chosen to represent a rank follow the order cards were dealt into a hand, which a
     rebuilt deal knows only up to the sorted hand (any card of that rank is accepted)."""
-    legal = view.get("legal") or []
-    if view.get("game") == "shithead":
-        legal = [{**a, "cards": [c[0] for c in a.get("cards") or []]} for a in legal]
+    legal: list[Mapping[str, object]] = list(view["legal"])
+    if view["game"] == "shithead":
+        legal = [{**a, "cards": [c[0] for c in a.get("cards", [])]} for a in view["legal"]]
     return {**view, "legal": sorted(json.dumps(a, sort_keys=True) for a in legal)}
 
 

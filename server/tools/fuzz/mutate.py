@@ -19,7 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-JSON = dict[str, Any]
+#: A client frame as data, of any shape: the mutations break it on purpose.
+Frame = dict[str, Any]
 
 #: Strings that have hurt servers: controls, bidi overrides, a NUL, look-alike bot names,
 #: non-ASCII tokens, surrogates that cannot be encoded, very long words.
@@ -69,10 +70,10 @@ class Known:
     codes: list[str] = field(default_factory=list)
     tokens: dict[str, list[str]] = field(default_factory=dict)  # room code -> seat tokens
     versions: dict[str, int] = field(default_factory=dict)
-    samples: list[JSON] = field(default_factory=list)  # valid frames sent in real games
+    samples: list[Frame] = field(default_factory=list)  # valid frames sent in real games
     added: int = 0
 
-    def add_sample(self, frame: JSON, keep: int = 2000) -> None:
+    def add_sample(self, frame: Frame, keep: int = 2000) -> None:
         """Keep the latest ``keep`` samples (older ones replaced in turn)."""
         if len(self.samples) < keep:
             self.samples.append(frame)
@@ -90,7 +91,7 @@ def deep(depth: int, kind: str = "list") -> Any:
 
 
 def wrong_value(rng: random.Random) -> Any:
-    """A value of a random JSON type, often a hostile one."""
+    """A value of a random Frame type, often a hostile one."""
     pick = rng.randrange(9)
     if pick == 0:
         return rng.choice(NASTY_STRINGS)
@@ -111,21 +112,21 @@ def wrong_value(rng: random.Random) -> Any:
     return "".join(rng.choice(string.printable) for _ in range(rng.randrange(1, 30)))
 
 
-def _set_room(frame: JSON, rng: random.Random, known: Known) -> None:
+def _set_room(frame: Frame, rng: random.Random, known: Known) -> None:
     if known.codes:
         frame["room"] = rng.choice(known.codes)
     if rng.random() < 0.3:
         frame["room"] = rng.choice(["abcde", " ABCDE ", "ABCD", "ABCDEF", "00000", "IIIII"])
 
 
-def _set_version(frame: JSON, rng: random.Random, known: Known) -> None:
+def _set_version(frame: Frame, rng: random.Random, known: Known) -> None:
     current = known.versions.get(str(frame.get("room")), 0)
     frame["version"] = rng.choice(
         [current - 1, current + 1, current + 1000, 0, -1, 2**31, 2**63, current - 5]
     )
 
 
-def _set_token(frame: JSON, rng: random.Random, known: Known) -> None:
+def _set_token(frame: Frame, rng: random.Random, known: Known) -> None:
     """Another room's token, a damaged one, or a non-ASCII one: never this room's own."""
     room = str(frame.get("room"))
     others = [t for code, ts in known.tokens.items() if code != room for t in ts]
@@ -138,7 +139,7 @@ def _set_token(frame: JSON, rng: random.Random, known: Known) -> None:
     frame["type"] = "resume"
 
 
-def _set_cards(frame: JSON, rng: random.Random, known: Known) -> None:
+def _set_cards(frame: Frame, rng: random.Random, known: Known) -> None:
     action = frame.setdefault("action", {"kind": "play"})
     if not isinstance(action, dict):
         return
@@ -157,29 +158,29 @@ def _set_cards(frame: JSON, rng: random.Random, known: Known) -> None:
     )
 
 
-def _drop_field(frame: JSON, rng: random.Random, known: Known) -> None:
+def _drop_field(frame: Frame, rng: random.Random, known: Known) -> None:
     if frame:
         del frame[rng.choice(sorted(frame))]
 
 
-def _extra_field(frame: JSON, rng: random.Random, known: Known) -> None:
+def _extra_field(frame: Frame, rng: random.Random, known: Known) -> None:
     frame[rng.choice(["extra", "admin", "seat", "token", "__class__", "x" * 40])] = wrong_value(rng)
 
 
-def _wrong_type(frame: JSON, rng: random.Random, known: Known) -> None:
+def _wrong_type(frame: Frame, rng: random.Random, known: Known) -> None:
     if frame:
         frame[rng.choice(sorted(frame))] = wrong_value(rng)
 
 
-def _bad_message_type(frame: JSON, rng: random.Random, known: Known) -> None:
+def _bad_message_type(frame: Frame, rng: random.Random, known: Known) -> None:
     frame["type"] = rng.choice([[], {}, 1, None, True, "ACT", "act ", "welcome", "error", "x" * 70])
 
 
-def _bad_id(frame: JSON, rng: random.Random, known: Known) -> None:
+def _bad_id(frame: Frame, rng: random.Random, known: Known) -> None:
     frame["id"] = rng.choice(["", "x" * 65, [], {}, None, True, 1.5, 2**70, -1])
 
 
-def _nested_action(frame: JSON, rng: random.Random, known: Known) -> None:
+def _nested_action(frame: Frame, rng: random.Random, known: Known) -> None:
     action = frame.get("action")
     if isinstance(action, dict):
         action[rng.choice(["kind", "cards", "slot", "more"])] = wrong_value(rng)
@@ -187,14 +188,14 @@ def _nested_action(frame: JSON, rng: random.Random, known: Known) -> None:
         frame["action"] = wrong_value(rng)
 
 
-def _deep_options(frame: JSON, rng: random.Random, known: Known) -> None:
+def _deep_options(frame: Frame, rng: random.Random, known: Known) -> None:
     """A create whose options nest deeply (issue 8: rooms that never closed)."""
     frame.update(type="create", game=rng.choice(["shithead", "sheepshead"]), name="Deep")
     frame["seats"] = 5 if frame["game"] == "sheepshead" else rng.randrange(2, 6)
     frame["options"] = deep(rng.choice([50, 300, 500]), rng.choice(["list", "dict"]))
 
 
-MUTATIONS: list[Callable[[JSON, random.Random, Known], None]] = [
+MUTATIONS: list[Callable[[Frame, random.Random, Known], None]] = [
     _drop_field,
     _extra_field,
     _wrong_type,
@@ -211,7 +212,7 @@ MUTATIONS: list[Callable[[JSON, random.Random, Known], None]] = [
 ]
 
 
-def mutate(frame: JSON, rng: random.Random, known: Known) -> str:
+def mutate(frame: Frame, rng: random.Random, known: Known) -> str:
     """One to three mutations of a copy of ``frame``, as the text frame to send."""
     copy = json.loads(json.dumps(frame))
     for _ in range(rng.choice([1, 1, 1, 2, 3])):
@@ -220,7 +221,7 @@ def mutate(frame: JSON, rng: random.Random, known: Known) -> str:
     return encode(copy, rng)
 
 
-def defuse(frame: JSON, known: Known) -> None:
+def defuse(frame: Frame, known: Known) -> None:
     """Never send a room's own seat token to it from outside: that is the seat's owner
     coming back (accepted by design), not hostile input."""
     room = frame.get("room")
@@ -233,11 +234,11 @@ def defuse(frame: JSON, known: Known) -> None:
 
 
 def encode(value: Any, rng: random.Random) -> str:
-    """JSON text, sometimes in odd but legal spellings (spaces, escapes, duplicate keys)."""
+    """Frame text, sometimes in odd but legal spellings (spaces, escapes, duplicate keys)."""
     try:
         text = json.dumps(value, ensure_ascii=rng.random() < 0.5)
         text.encode()
-    except UnicodeEncodeError:  # lone surrogates travel as JSON escapes, never as bad UTF-8
+    except UnicodeEncodeError:  # lone surrogates travel as Frame escapes, never as bad UTF-8
         text = json.dumps(value)
     except (ValueError, RecursionError):
         return "[" * 2000
@@ -251,7 +252,7 @@ def encode(value: Any, rng: random.Random) -> str:
     return text
 
 
-def garbage(rng: random.Random, valid: JSON | None = None) -> str | bytes:
+def garbage(rng: random.Random, valid: Frame | None = None) -> str | bytes:
     """A frame that is not a client message at all (binary, cut short, not an object, ...)."""
     pick = rng.randrange(10)
     if pick == 0:

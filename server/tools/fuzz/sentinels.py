@@ -13,16 +13,25 @@ import asyncio
 import json
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from pydantic import ValidationError
 
 from clients import CardroomClient
 from protocol import messages as m
 from protocol.messages import GameName
+from protocol.views import View
 from server.tools.fuzz.games import choose
 
-JSON = dict[str, Any]
+
+class Snapshot(TypedDict):
+    """What a new spectator sees of a room (:func:`snapshot`)."""
+
+    info: dict[str, Any]  # RoomInfo's fields but ``spectators``
+    version: int | None
+    view: View | None
+
+
 KINDS = ("lobby", "swap", "turn", "between")
 
 
@@ -33,12 +42,12 @@ class Sentinel:
     token: str
     host: CardroomClient
     version: int = 0
-    before: JSON | None = None
+    before: Snapshot | None = None
     guest: CardroomClient | None = None  # a second human (the lobby), whose token the host's
     # seat must not be able to take over
 
 
-async def snapshot(url: str, code: str) -> JSON:
+async def snapshot(url: str, code: str) -> Snapshot:
     """What a new spectator sees of the room: its info (spectators aside) and its view."""
     async with CardroomClient.connect(url, timeout=30) as eye:
         await eye.watch(code)
@@ -108,12 +117,13 @@ def refused_inside(text: str | bytes, sentinel: Sentinel) -> bool:
             return True  # join/watch/create (already in a room), resume, chat, hello, ping
 
 
-def diff(before: JSON, after: JSON) -> list[str]:
+def diff(before: Snapshot, after: Snapshot) -> list[str]:
     """The top-level fields of a snapshot that changed."""
     out = []
-    for key in ("version", "view"):
-        if before[key] != after[key]:
-            out.append(key)
+    if before["version"] != after["version"]:
+        out.append("version")
+    if before["view"] != after["view"]:
+        out.append("view")
     for key, value in before["info"].items():
         if after["info"].get(key) != value:
             out.append(

@@ -1,4 +1,4 @@
-"""Hypothesis strategies derived from the protocol's own JSON Schema (``protocol/schema.json``,
+"""Hypothesis strategies derived from the protocol's own Schema Schema (``protocol/schema.json``,
 generated from :mod:`protocol.messages`), so a new message or field is fuzzed with no new code.
 
 Only the keywords pydantic emits are understood (``type``, ``const``, ``enum``, ``anyOf``,
@@ -23,9 +23,10 @@ from hypothesis import strategies as st
 
 from protocol.schema import SCHEMA_PATH
 
-JSON = dict[str, Any]
+#: A node of the Schema Schema (protocol/schema.json), or an object drawn from one.
+Schema = dict[str, Any]
 
-#: Free JSON values, for ``additionalProperties: true`` objects and untyped schemas.
+#: Free Schema values, for ``additionalProperties: true`` objects and untyped schemas.
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
     lambda inner: (
@@ -35,13 +36,13 @@ json_values = st.recursive(
 )
 
 
-def load_client_schema() -> JSON:
+def load_client_schema() -> Schema:
     """The client-to-server union from the committed schema file."""
-    schema: JSON = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))["client"]
+    schema: Schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))["client"]
     return schema
 
 
-def from_schema(schema: JSON, root: JSON | None = None) -> st.SearchStrategy[Any]:
+def from_schema(schema: Schema, root: Schema | None = None) -> st.SearchStrategy[Any]:
     """A strategy for values valid under ``schema`` (refs resolved against ``root``)."""
     root = schema if root is None else root
     if "$ref" in schema:
@@ -79,15 +80,15 @@ def from_schema(schema: JSON, root: JSON | None = None) -> st.SearchStrategy[Any
     return json_values
 
 
-def _resolve(root: JSON, ref: str) -> JSON:
+def _resolve(root: Schema, ref: str) -> Schema:
     node: Any = root
     for part in ref.removeprefix("#/").split("/"):
         node = node[part]
-    resolved: JSON = node
+    resolved: Schema = node
     return resolved
 
 
-def _bound(schema: JSON, key: str, step: int) -> int | None:
+def _bound(schema: Schema, key: str, step: int) -> int | None:
     """``minimum``/``maximum``, or the exclusive form moved one step inside."""
     if key in schema:
         value: int = schema[key]
@@ -96,7 +97,7 @@ def _bound(schema: JSON, key: str, step: int) -> int | None:
     return schema[exclusive] + step if exclusive in schema else None
 
 
-def _string(schema: JSON) -> st.SearchStrategy[str]:
+def _string(schema: Schema) -> st.SearchStrategy[str]:
     low, high = schema.get("minLength", 0), schema.get("maxLength")
     if "pattern" in schema:
         strategy: st.SearchStrategy[str] = st.from_regex(str(schema["pattern"]), fullmatch=True)
@@ -104,8 +105,8 @@ def _string(schema: JSON) -> st.SearchStrategy[str]:
     return st.text(min_size=low, max_size=high if high is not None else 40)
 
 
-def _object(schema: JSON, root: JSON) -> st.SearchStrategy[JSON]:
-    props: JSON = schema.get("properties", {})
+def _object(schema: Schema, root: Schema) -> st.SearchStrategy[Schema]:
+    props: Schema = schema.get("properties", {})
     # a ``const`` property is a union's discriminator (``type``): always sent
     required = set(schema.get("required", ())) | {k for k, v in props.items() if "const" in v}
     needed = {k: from_schema(v, root) for k, v in props.items() if k in required}
@@ -144,7 +145,7 @@ def draw_many(strategy: st.SearchStrategy[Any], n: int, seed: int) -> list[Any]:
     return out[:n]
 
 
-def client_frames(n: int, seed: int = 0, schema: JSON | None = None) -> list[JSON]:
+def client_frames(n: int, seed: int = 0, schema: Schema | None = None) -> list[Schema]:
     """``n`` client messages valid under the protocol's schema (every message type)."""
     schema = schema or load_client_schema()
     return draw_many(from_schema(schema), n, seed)
