@@ -28,7 +28,7 @@ from server.bench.redis_server import RedisServer
 from server.bench.server import free_port
 from server.net.server import CardroomServer
 from server.rooms import core as room_core
-from server.rooms import manager as room_manager
+from server.runtime import manager as room_manager
 from server.rooms.core import RoomCore
 from server.rooms.inputs import CreateHost, Request
 from server.rooms.outputs import Send
