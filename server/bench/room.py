@@ -33,7 +33,6 @@ from server.metrics import Metrics
 from server.rooms.core import RoomCore
 from server.rooms.inputs import CreateHost, Request, RoomRequest
 from server.rooms.seats import RoomSettings
-from server.runtime.actor import RoomActor
 from server.runtime.connected import Connected
 from server.runtime.manager import RoomManager
 from server.store.memory import MemoryStore
@@ -155,17 +154,7 @@ async def _actor_once(frames: list[Frame], seed: int) -> float:
     create = m.Create(id=0, game="sheepshead", seats=HUMANS, name="P1")
     core = _room(seed)
     await manager.store.create(CODE, core.meta())
-    actor = RoomActor(
-        core,
-        manager,
-        manager.store,
-        manager.metrics,
-        manager.clock,
-        boards=manager.boards,
-        health=manager.health,
-        bots=manager.bot_pool,
-        devices=clients,
-    )
+    actor = manager.actor_for(core)
     manager.rooms[CODE] = actor
     actor.start()
     await asyncio.sleep(0)  # its task is waiting: inputs are handled at once

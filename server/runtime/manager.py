@@ -223,7 +223,7 @@ class RoomManager:
             core = None
         if core is None:
             raise Refusal(ErrorCode.BUSY, "could not find a free room code; try again")
-        actor = self._actor(core, fence, opener=address)
+        actor = self.actor_for(core, fence, opener=address)
         self.rooms[core.code] = actor
         self.budgets.opened(core.code, address)
         self.metrics.rooms.set(len(self.rooms))
@@ -231,7 +231,9 @@ class RoomManager:
         self.clients.placed(conn, core.code)  # claimed before the next frame is read
         actor.submit(CreateHost(conn, msg, self.clients.player_of(conn)), received=received)
 
-    def _actor(self, core: RoomCore, fence: int, opener: str | None = None) -> RoomActor:
+    def actor_for(self, core: RoomCore, fence: int = 0, opener: str | None = None) -> RoomActor:
+        """An actor for ``core`` in this process (``fence``: its lease's token; ``opener``: the
+        address that opened it, whose rooms share the bot pool)."""
         return RoomActor(
             core,
             self,
@@ -268,10 +270,10 @@ class RoomManager:
         """Send a room message to its room's actor (loading the room first if need be), or to
         the process that owns it (``forwarded``: it came from another process already)."""
         code = msg.room
-        self.clients.check_free(conn, code)  # one room at a time, here or there
+        # an unknown room is refused as such before membership is looked at
         where = self.rooms.get(code) or await self._load(code)
         if isinstance(where, Elsewhere) and not forwarded:
-            self.clients.check_free(conn, code)  # (it may have entered one meanwhile)
+            self.clients.check_free(conn, code)  # one room at a time, here or there
             if await self.ownership.forward(conn, code, where.owner, msg):
                 return
             # its owner died: take the room over once its lease runs out (a load already on
@@ -346,7 +348,7 @@ class RoomManager:
         except Exception:
             log.exception("room %s could not be restored", code)
             return False
-        actor = self._actor(core, fence)
+        actor = self.actor_for(core, fence)
         self.rooms[code] = actor
         actor.start(core.restored(self.clock()))
         return True

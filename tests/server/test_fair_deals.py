@@ -28,7 +28,6 @@ from server.bench.redis_server import RedisServer
 from server.bench.server import free_port
 from server.net.server import CardroomServer
 from server.rooms import core as room_core
-from server.runtime import manager as room_manager
 from server.rooms.core import RoomCore
 from server.rooms.inputs import CreateHost, Request
 from server.rooms.outputs import Send
@@ -36,6 +35,7 @@ from server.rooms.seats import RoomSettings
 from server.rooms.seeds import Keys
 from server.rules.deal import DealProof, commitment, shuffle
 from server.rules.sheepshead_cards import DECK32
+from server.runtime import manager as room_manager
 from server.store.memory import MemoryStore
 from server.store.redis_client import global_key
 from tests.server.conftest import make_config, play_until_over
