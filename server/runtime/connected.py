@@ -6,7 +6,8 @@ from each address), the clients of other processes whose messages reach rooms he
 (relayed to them over Redis), the room each connection is in (or on its way into), the
 device identity each said hello with, and the clients of this process relayed to a room
 another process holds. A connection is in at most one room, here or elsewhere:
-:meth:`Connected.enter` is the one place that refuses a second one (``already_in_room``).
+:meth:`Connected.check_free` is the one place that refuses a second one
+(``already_in_room``; :meth:`Connected.enter` checks with it).
 
 >>> class Box:
 ...     def __init__(self) -> None:
