@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
 from protocol import messages as m
@@ -73,7 +73,7 @@ class Room(Protocol):
     @property
     def match(self) -> Match | None: ...
     @property
-    def seats(self) -> Sequence[Seat]: ...
+    def seats(self) -> Iterable[Seat]: ...
     @property
     def where(self) -> Mapping[ConnId, int | None]: ...
 
