@@ -56,10 +56,12 @@ from server.net.limits import TokenBucket
 from server.net.receive import DirectConnection
 from server.net.replays import ReplayCache
 from server.net.static import CSP, StaticFiles, accepts_gzip
-from server.rooms.cluster import Cluster
-from server.rooms.manager import RoomManager
 from server.rooms.seats import Refusal, RoomSettings
 from server.rules.registry import GAME_NAMES
+from server.runtime.cluster import Cluster
+from server.runtime.connected import Connected
+from server.runtime.manager import Ownership, RoomManager
+from server.runtime.ownership import OneProcess
 from server.store.base import RoomStore, StoreUnavailable
 from server.store.leaderboard import BadBoard, Board, Entry, Player
 from server.store.lease import Leases
@@ -249,10 +251,18 @@ class CardroomServer:
         self.stores = open_stores(self.config.redis_url, rooms=store)
         self.store = self.stores.rooms
         self.metrics = Metrics()
+        # who is connected, and where each client is: the one place it is known
+        self.connected: Connected[Connection] = Connected()
+        ownership: Ownership = OneProcess()
+        if self.stores.redis is not None:  # several processes on one Redis hold rooms by lease
+            leases = Leases(self.stores.redis)
+            ownership = Cluster(self.stores.redis, leases, self.connected, self.stores.health)
         self.manager = RoomManager(
             self.store,
             self.metrics,
             self.config.rooms,
+            clients=self.connected,
+            ownership=ownership,
             boards=self.stores.boards,
             health=self.stores.health,
             # a store that outlives this process: rooms come back when their players do
@@ -263,14 +273,12 @@ class CardroomServer:
                 max_queued_per_owner=self.config.bot_queue_per_address,
             ),
         )
-        self.connections: dict[int, Connection] = {}
         self._ids = itertools.count(1)
         self._ws: Server | None = None
         self._stopping = False
         self.static: StaticFiles | None = None
         self._closes = 0
         self._trim: asyncio.TimerHandle | None = None
-        self.per_address: dict[str, int] = {}  # open WebSockets per client key
         c = self.config
         self.admission = Admission(
             Door(
@@ -318,10 +326,7 @@ class CardroomServer:
             self.devices.use((await self.manager.keys()).devices())
         except Refusal:  # the store is away: no identities until it is back
             self._secret = asyncio.create_task(self._sign_devices())
-        if self.stores.redis is not None:
-            leases = Leases(self.stores.redis)
-            self.manager.cluster = Cluster(self.stores.redis, self.manager, leases)
-            await self.manager.cluster.start()
+        await self.manager.start()
         if not self.manager.load_on_demand:
             await self.manager.restore()
         self._ws = await serve(
@@ -368,13 +373,12 @@ class CardroomServer:
         # The listener stays open while rooms are saved, so a load balancer polling /healthz
         # sees "503 stopping" and new WebSockets are turned away with 1001.
         notice = m.dump(m.Closing(reason="server shutting down; reconnect to resume your seat"))
-        for conn in list(self.connections.values()):
+        for conn in list(self.connected.sockets.values()):
             conn.send(notice)
-        await self.manager.shutdown()  # rooms stop after what they queued, records saved
-        if self.manager.cluster is not None:
-            await self.manager.cluster.stop()  # leases released: others take over at once
+        # rooms stop after what they queued, records saved, leases released
+        await self.manager.shutdown()
         await asyncio.gather(
-            *(c.drain(timeout / 2) for c in list(self.connections.values())),
+            *(c.drain(timeout / 2) for c in list(self.connected.sockets.values())),
             return_exceptions=True,
         )
         self._ws.server.close()  # no new connections
@@ -407,7 +411,7 @@ class CardroomServer:
         if path.startswith("/api/"):
             return await self._api(path, query, request.headers, _address(connection))
         if path == "/metrics":
-            self.metrics.connections.set(len(self.connections))
+            self.metrics.connections.set(len(self.connected.sockets))
             return _response(200, self.metrics.render(), CONTENT_TYPE_LATEST)
         return self._static(path, request.headers)
 
@@ -459,8 +463,8 @@ class CardroomServer:
     def _admit(self, connection: Gated, headers: Headers) -> Response | None:
         """Refuse a WebSocket handshake from a foreign browser page (403) or over the global
         or per-address cap (503)."""
-        here = self.per_address.get(_address(connection), 0)
-        match self.admission.admit(connection, headers, len(self.connections), here):
+        here = self.connected.from_address(_address(connection))
+        match self.admission.admit(connection, headers, len(self.connected.sockets), here):
             case None:
                 return None
             case Cap.ORIGIN:
@@ -501,10 +505,8 @@ class CardroomServer:
             await ws.close(1001, "server shutting down")
             return
         conn = Connection(next(self._ids), ws, self.config, self._mark)
-        self.connections[conn.id] = conn
-        self.per_address[conn.address] = self.per_address.get(conn.address, 0) + 1
-        self.manager.connected(conn.id, conn, conn.address)
-        self.metrics.connections.set(len(self.connections))
+        self.connected.open(conn.id, conn, conn.address)
+        self.metrics.connections.set(len(self.connected.sockets))
         hello = asyncio.get_running_loop().call_later(
             self.config.hello_timeout, self._hello_overdue, conn
         )
@@ -517,12 +519,8 @@ class CardroomServer:
                 await asyncio.shield(conn.handling)
         finally:
             hello.cancel()
-            self.connections.pop(conn.id, None)
-            left = self.per_address.pop(conn.address, 1) - 1
-            if left > 0:
-                self.per_address[conn.address] = left
-            self.manager.disconnected(conn.id)
-            self.metrics.connections.set(len(self.connections))
+            self.manager.disconnected(conn.id)  # gone from the rooms and from self.connected
+            self.metrics.connections.set(len(self.connected.sockets))
             conn.finish()
             self._closed_some()
 
@@ -544,7 +542,7 @@ class CardroomServer:
         self._closes += 1
         if not self.config.trim_memory or self._trim is not None:
             return
-        if not self.connections or self._closes >= TRIM_EVERY:
+        if not self.connected.sockets or self._closes >= TRIM_EVERY:
             # a moment later, once the closed connections' last references are dropped
             loop = asyncio.get_running_loop()
             self._trim = loop.call_later(TRIM_DELAY, self._trim_now)
@@ -713,7 +711,7 @@ class CardroomServer:
         if device is None:
             device = self.devices.issue(conn.address, int(time.time() // 86400))
         if device is not None:
-            self.manager.devices[conn.id] = device
+            self.connected.identify(conn.id, device)
         games = [cast(m.GameName, name) for name in GAME_NAMES]
         welcome = m.Welcome(
             ref=msg.id, protocol=msg.protocol, server=SERVER_NAME, games=games, device=device
@@ -725,7 +723,7 @@ class CardroomServer:
             board = Board.parse(msg.board)
         except BadBoard as exc:
             raise Refusal(ErrorCode.BAD_BOARD, str(exc)) from None
-        device = self.manager.device_of(conn.id)
+        device = self.connected.device_of(conn.id)
         try:
             entries = await self.stores.boards.top(board, msg.limit)
             you = await self.stores.boards.entry(board, Player(device, "").id) if device else None

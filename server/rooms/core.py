@@ -2,7 +2,7 @@
 disconnections, timers, bot moves) go in through :meth:`RoomCore.handle`; frames to send, timers
 to set, bots to run and records to persist (:mod:`server.rooms.outputs`) come out.
 
-The asyncio actor (:mod:`server.rooms.actor`) owns the queue, the clock and the sockets and does
+The asyncio actor (:mod:`server.runtime.actor`) owns the queue, the clock and the sockets and does
 what the outputs say, in order; a :class:`Persist` is awaited before anything after it is sent,
 so nothing is acknowledged before it is saved. Tests drive this class directly, without sockets.
 

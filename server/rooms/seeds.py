@@ -28,7 +28,7 @@ import hashlib
 import hmac
 import secrets
 
-from server.store.secret import SECRET_BYTES, process_secret
+from server.rooms.secret import SECRET_BYTES, process_secret
 
 
 class Keys:

@@ -39,7 +39,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, NamedTuple
 
-from server.store.secret import process_secret
+from server.rooms.secret import process_secret
 
 #: Seconds a room lives after its last write, and its history after it closes (Redis).
 ROOM_TTL = 24 * 3600.0
@@ -191,7 +191,7 @@ class RoomStore(ABC):
 
     async def server_secret(self) -> bytes:
         """The server secret this store keeps for every process that uses it (in memory:
-        this process's own; :mod:`server.store.secret`)."""
+        this process's own; :mod:`server.rooms.secret`)."""
         return process_secret()
 
     async def available(self) -> bool:

@@ -14,6 +14,7 @@ from typing import Any
 import orjson
 from redis.asyncio import Redis
 
+from server.rooms.secret import new_secret, parse_secret
 from server.store import redis_scripts as lua
 from server.store.base import (
     HISTORY_TTL,
@@ -26,7 +27,6 @@ from server.store.base import (
     VersionConflict,
 )
 from server.store.redis_client import connect, global_key, room_key, unavailable_as_store_error
-from server.store.secret import new_secret, parse_secret
 
 _PARTS = ("room", "log", "fence", "hist", "lease")
 

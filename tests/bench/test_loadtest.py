@@ -105,7 +105,7 @@ async def test_idle_connections_are_held_and_counted(
     held, failed = await hold_idle(server.url, 30, "deflate")
     try:
         assert (len(held), failed) == (30, 0)
-        assert len(server.connections) == 30  # each was welcomed, so the server holds it
+        assert len(server.connected.sockets) == 30  # each was welcomed, so the server holds it
     finally:
         await asyncio.gather(*(ws.close() for ws in held))
 

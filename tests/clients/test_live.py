@@ -100,14 +100,14 @@ async def test_the_device_token_is_said_at_connect_and_again_after_a_reconnect(
         await ann.create("shithead", seats=2, name="Ann")
         device = ann.device
         assert device is not None and device != "terminal-device-token-0001"
-        (first,) = live.connections
-        assert live.manager.device_of(first) == device
+        (first,) = live.connected.sockets
+        assert live.connected.device_of(first) == device
         ann._ws.transport.abort()  # the network drops
         with pytest.raises(ConnectionLost):
             await ann.wait_for(lambda msg: False, timeout=5)
         assert await ann.reconnect() is not None
-        (second,) = live.connections
-        assert second != first and live.manager.device_of(second) == device
+        (second,) = live.connected.sockets
+        assert second != first and live.connected.device_of(second) == device
 
 
 async def test_reconnect_says_when_the_seat_is_gone(live: CardroomServer) -> None:

@@ -1,4 +1,4 @@
-"""An idle room handles an input at once (server/rooms/actor.py); one whose handling has to
+"""An idle room handles an input at once (server/runtime/actor.py); one whose handling has to
 wait after all is finished by the room's task before anything submitted after it, so every
 connection still sees the room's frames in the order the inputs came."""
 
@@ -10,8 +10,9 @@ from typing import Any
 
 from protocol import messages as m
 from server.metrics import Metrics
-from server.rooms.manager import RoomManager
 from server.rooms.seats import RoomSettings
+from server.runtime.connected import Connected
+from server.runtime.manager import RoomManager
 from server.store.memory import MemoryStore
 
 
@@ -32,13 +33,15 @@ class Outbox:
 
 
 async def test_an_input_that_waits_keeps_its_place_before_later_ones() -> None:
-    manager = RoomManager(SlowAppends(), Metrics(), RoomSettings(bot_delay=0.0))
+    clients: Connected[Outbox] = Connected()
+    manager = RoomManager(SlowAppends(), Metrics(), RoomSettings(bot_delay=0.0), clients=clients)
     ann, bob = Outbox(), Outbox()
-    manager.connected(1, ann)
-    manager.connected(2, bob)
+    clients.open(1, ann)
+    clients.open(2, bob)
     await manager.create(1, m.Create(id=1, game="shithead", seats=2, name="Ann"), 0)
     await asyncio.sleep(0.05)  # the room's task starts and waits for input
-    code = manager.room_of[1]
+    code = clients.room_of(1)
+    assert code is not None
     assert manager.route_now(2, m.Join(id=2, room=code, name="Bob"), 0) is None
     assert manager.route_now(1, m.Host(id=3, room=code, op="start"), 0) is None
     assert bob.frames[-1]["type"] == "state"  # handled at once: nothing waited

@@ -83,7 +83,7 @@ async def test_messages_cut_anywhere_are_read_once_in_order(
     ]
     assert got[5]["code"] == "too_large"
     assert not raw.closed
-    (conn,) = server.connections.values()
+    (conn,) = server.connected.sockets.values()
     assert isinstance(conn.ws, DirectConnection) and conn.ws.reads_frames  # this path was taken
     await raw.close()
 

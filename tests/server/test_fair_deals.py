@@ -27,7 +27,6 @@ from protocol.messages import Ack, Contribute, Room, ServerMessage, State
 from server.bots.base import hand_of
 from server.net.server import CardroomServer
 from server.rooms import core as room_core
-from server.rooms import manager as room_manager
 from server.rooms.core import RoomCore
 from server.rooms.inputs import CreateHost, Request
 from server.rooms.outputs import Send
@@ -35,6 +34,7 @@ from server.rooms.seats import RoomSettings
 from server.rooms.seeds import Keys
 from server.rules.deal import DealProof, commitment, shuffle
 from server.rules.sheepshead_cards import DECK32
+from server.runtime import manager as room_manager
 from server.store.memory import MemoryStore
 from server.store.redis_client import global_key
 from server.tools.bench.procs import free_port

@@ -42,7 +42,7 @@ async def test_a_backed_up_watcher_gets_every_state_in_order(server: CardroomSer
         frames: list[dict[str, Any]] = []
         while not any(f["type"] == "joined" for f in frames):
             frames.append(json.loads(await asyncio.wait_for(ws.recv(), 5)))
-        watcher = max(server.connections.values(), key=lambda c: c.id)
+        watcher = max(server.connected.sockets.values(), key=lambda c: c.id)
         server_sock = watcher.ws.transport.get_extra_info("socket")
         server_sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SMALL)
 

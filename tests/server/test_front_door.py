@@ -61,7 +61,7 @@ async def test_people_behind_the_proxy_are_counted_apart(proxied: CardroomServer
     assert await refused(proxied, "203.0.113.5") == 503  # the same person's third
     assert counted(proxied, "per_address") == 1
     held.append(await open_ws(proxied, "203.0.113.7"))
-    keys = sorted(c.address for c in proxied.connections.values())
+    keys = sorted(c.address for c in proxied.connected.sockets.values())
     assert keys == ["203.0.113.5", "203.0.113.5", "203.0.113.6", "203.0.113.7"]
     for ws in held:
         await ws.close()
@@ -72,7 +72,7 @@ async def test_a_client_that_is_not_a_trusted_proxy_cannot_pick_its_key(
 ) -> None:
     held = [await open_ws(proxied, f"198.51.100.{i}", source="127.0.0.2") for i in (1, 2)]
     assert await refused(proxied, "198.51.100.3", source="127.0.0.2") == 503
-    assert {c.address for c in proxied.connections.values()} == {"127.0.0.2"}
+    assert {c.address for c in proxied.connected.sockets.values()} == {"127.0.0.2"}
     for ws in held:
         await ws.close()
 
@@ -89,7 +89,7 @@ async def test_ipv6_clients_are_capped_per_64(proxied: CardroomServer) -> None:
     held = [await open_ws(proxied, f"2001:db8:0:1::{i}") for i in (1, 2)]
     assert await refused(proxied, "2001:db8:0:1:ffff::3") == 503  # any address of the /64
     held.append(await open_ws(proxied, "2001:db8:0:2::1"))  # the next /64 is someone else
-    assert sorted({c.address for c in proxied.connections.values()}) == [
+    assert sorted({c.address for c in proxied.connected.sockets.values()}) == [
         "2001:db8:0:1::/64",
         "2001:db8:0:2::/64",
     ]

@@ -205,7 +205,7 @@ async def test_connections_over_a_cap_are_refused_and_counted(
         # a closed connection frees its place once the server's handler has seen the close
         await held.pop().close()
         async with asyncio.timeout(5):
-            while len(srv.connections) > 2:  # noqa: ASYNC110  # the server exposes no event
+            while len(srv.connected.sockets) > 2:  # noqa: ASYNC110  # the server exposes no event
                 await asyncio.sleep(0.01)
         again = await connect(srv.url)
         await again.close()

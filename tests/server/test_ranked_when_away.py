@@ -12,7 +12,7 @@ import pytest
 
 from clients import CardroomClient
 from server.net.server import CardroomServer
-from server.rooms.finished import MIN_OWN_ACTIONS
+from server.runtime.finished import MIN_OWN_ACTIONS
 from server.store.leaderboard import Board, player_id
 from server.tools.bench.redis_server import RedisServer
 from tests.server.conftest import act_fresh, choose, device_for, make_config, play_until_over

@@ -16,6 +16,7 @@ from websockets.asyncio.client import connect
 from clients import CardroomClient
 from server.net.server import CardroomServer, ServerConfig
 from server.rooms.seats import RoomSettings
+from server.runtime.cluster import Cluster
 from server.store.lease import LEASE_TTL, Lease, Leases
 from server.store.redis_client import connect as redis_connect
 from server.tools.bench.redis_server import RedisServer
@@ -83,8 +84,8 @@ async def test_refused_creates_leave_no_lease_and_no_fence_key(
         # 20 connections, 2,000 refused creates and 2,000 watches of unknown rooms
         await asyncio.gather(*(_flood(served.url, 100) for _ in range(20)))
 
-        cluster = served.manager.cluster
-        assert cluster is not None
+        cluster = served.manager.ownership
+        assert isinstance(cluster, Cluster)
         assert list(cluster.held) == [code]  # only the real room's lease is held
         # released leases go at once; fence keys of codes that never held a room go with them
         leases = await _keys(redis_server.url, "lease")

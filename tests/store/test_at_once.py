@@ -1,5 +1,5 @@
 """Which stores complete their calls at once: only with those does the room actor handle an
-input in its caller's turn (server/rooms/actor.py); Redis calls wait on the server."""
+input in its caller's turn (server/runtime/actor.py); Redis calls wait on the server."""
 
 from __future__ import annotations
 

@@ -48,9 +48,9 @@ async def test_the_app_says_its_token_in_hello(live: CardroomServer, tmp_path: P
     app.device_folder = tmp_path
     client = await app.connect(live.url)
     try:
-        (conn,) = live.connections
+        (conn,) = live.connected.sockets
         assert app.device is not None and live.devices.valid(app.device)
-        assert live.manager.device_of(conn) == app.device
+        assert live.connected.device_of(conn) == app.device
         assert device_token(tmp_path) == app.device  # kept for the next run
     finally:
         await client.close()

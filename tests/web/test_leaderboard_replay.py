@@ -56,7 +56,8 @@ def test_leaderboard_shows_the_servers_results_and_your_rank(
     page.reload()  # the same token after a reload, and the hello carries it
     page.wait_for_function("() => window.cardroom && window.cardroom.online")
     assert device_of(page) == device
-    assert live.call(lambda: device in live.server.manager.devices.values())
+    connected = live.server.connected
+    assert live.call(lambda: device in {connected.device_of(c) for c in connected.sockets})
     # the page keeps the identity the server issued: a made-up one would rank nothing
     assert live.server.devices.valid(device)
 

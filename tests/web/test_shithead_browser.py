@@ -183,7 +183,7 @@ def test_a_dropped_connection_shows_reconnecting_and_resumes_the_seat(
 
     def drop() -> None:  # the server closes the host's connection, as a network drop would
         server = live.server
-        for conn in server.connections.values():
+        for conn in server.connected.sockets.values():
             if server.manager.rooms[code].core.seats[0].conn == conn.id:
                 closing.append(asyncio.ensure_future(conn.ws.close(1011, "test drop")))
 

@@ -29,11 +29,11 @@ import orjson
 
 from protocol import messages as m
 from server.metrics import Metrics
-from server.rooms.actor import RoomActor
 from server.rooms.core import RoomCore
 from server.rooms.inputs import CreateHost, Request, RoomRequest
-from server.rooms.manager import RoomManager
 from server.rooms.seats import RoomSettings
+from server.runtime.connected import Connected
+from server.runtime.manager import RoomManager
 from server.store.memory import MemoryStore
 from server.tools.bench.players import choose
 
@@ -146,18 +146,19 @@ class _Outbox:
 
 
 async def _actor_once(frames: list[Frame], seed: int) -> float:
-    manager = RoomManager(MemoryStore(), Metrics(), SETTINGS)
+    clients: Connected[_Outbox] = Connected()
+    manager = RoomManager(MemoryStore(), Metrics(), SETTINGS, clients=clients)
     for conn in range(1, HUMANS + 1):
-        manager.connected(conn, _Outbox())
+        clients.open(conn, _Outbox())
     # the room opened as the server opens it, under a known code and seed
     create = m.Create(id=0, game="sheepshead", seats=HUMANS, name="P1")
     core = _room(seed)
     await manager.store.create(CODE, core.meta())
-    actor = RoomActor(core, manager, manager.store, manager.metrics, manager.clock)
+    actor = manager.actor_for(core)
     manager.rooms[CODE] = actor
     actor.start()
     await asyncio.sleep(0)  # its task is waiting: inputs are handled at once
-    manager.room_of[1] = CODE
+    clients.enter(1, CODE)
     actor.submit(CreateHost(1, create))
     for conn in range(2, HUMANS + 1):
         manager.route_now(conn, m.Join(id=0, room=CODE, name=f"P{conn}"), 0.0)

@@ -317,7 +317,7 @@ class Soak:
             rss_bytes(),
             traced,
             len(self.server.manager.rooms),
-            len(self.server.connections),
+            len(self.server.connected.sockets),
             len(asyncio.all_tasks()),
         )
 
@@ -371,7 +371,7 @@ async def soak(minutes: float, rooms: int, seed: int, warmup: float | None = Non
                 await asyncio.wait(set(runner.agents), timeout=5)
         quiet_by = time.monotonic() + SETTINGS.grace + SETTINGS.idle_timeout + 10
         # the server exposes no event for "everything closed": poll
-        while time.monotonic() < quiet_by and (server.manager.rooms or server.connections):  # noqa: ASYNC110
+        while time.monotonic() < quiet_by and (server.manager.rooms or server.connected.sockets):  # noqa: ASYNC110
             await asyncio.sleep(0.5)
         await asyncio.sleep(1)
         report = runner.report
@@ -384,8 +384,8 @@ async def soak(minutes: float, rooms: int, seed: int, warmup: float | None = Non
             )
         )
         report.rooms_left = [f"{c} ({a.core.status()})" for c, a in server.manager.rooms.items()]
-        report.connections_left = len(server.connections)
-        report.members_left = len(server.manager.room_of) + len(server.manager.conns)
+        report.connections_left = len(server.connected.sockets)
+        report.members_left = server.connected.tracked()
         current = asyncio.current_task()
         report.leaked_tasks = [
             f"{t.get_name()}: {t.get_coro()!r}"[:160]

@@ -1,5 +1,9 @@
 """All the rooms of one process: creating them under fresh codes, routing messages to their
-actors, tracking which connection is in which room, and closing them."""
+actors (or, through the ownership strategy, to the process that holds a room), and closing
+them. Who is connected and which room each connection is in is
+:class:`~server.runtime.connected.Connected`'s; who holds a room, the :class:`Ownership`'s
+(:class:`~server.runtime.ownership.OneProcess`, or
+:class:`~server.runtime.cluster.Cluster`'s Redis leases), given at construction."""
 
 from __future__ import annotations
 
@@ -9,23 +13,23 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Coroutine
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeAlias
 
 from protocol import messages as m
 from protocol.errors import ErrorCode
 from server.bots.pool import BotPool
 from server.metrics import Metrics
-from server.rooms.actor import RoomActor
 from server.rooms.budgets import CreateBudgets, OverBudget
-from server.rooms.cluster import Cluster, Elsewhere
 from server.rooms.core import RoomCore, check_create
 from server.rooms.inputs import CreateHost, Disconnect, Request, RoomRequest
 from server.rooms.names import clean_name
 from server.rooms.seats import Refusal, RoomSettings
 from server.rooms.seeds import Keys
+from server.runtime.actor import RoomActor
+from server.runtime.ownership import Elsewhere, OneProcess
 from server.store.base import RoomStore, StoredRoom, StoreError, StoreUnavailable
 from server.store.health import StoreHealth
-from server.store.leaderboard import Leaderboards, MemoryLeaderboards, player_id
+from server.store.leaderboard import Leaderboards, MemoryLeaderboards
 
 log = logging.getLogger(__name__)
 
@@ -40,10 +44,41 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
-class Outbox(Protocol):
-    """What a room needs of a connection: a way to queue a text frame."""
+class Clients(Protocol):
+    """What the rooms need to know of who is connected
+    (:class:`~server.runtime.connected.Connected`)."""
 
-    def send(self, text: str) -> None: ...
+    def send(self, conn: int, text: str) -> None: ...
+    def present(self, conn: int) -> bool: ...
+    def forget(self, conn: int) -> str | None: ...
+    def address_of(self, conn: int) -> str | None: ...
+    def device_of(self, conn: int) -> str | None: ...
+    def player_of(self, conn: int) -> str | None: ...
+    def check_free(self, conn: int, code: str | None = None) -> None: ...
+    def enter(self, conn: int, code: str) -> None: ...
+    def placed(self, conn: int, code: str) -> None: ...
+    def left(self, conn: int, code: str) -> None: ...
+    def empty(self, code: str) -> list[int]: ...
+
+
+class Ownership(Protocol):
+    """Who holds a room: this process alone (:class:`~server.runtime.ownership.OneProcess`) or
+    whichever process of several on one Redis holds its lease
+    (:class:`~server.runtime.cluster.Cluster`)."""
+
+    #: Seconds to wait for a dead owner's lease to run out before taking its room over.
+    takeover_wait: float
+
+    async def start(self, rooms: RoomManager) -> None: ...
+    async def stop(self) -> None: ...
+    async def claim(self, code: str, wait: float = 0.0) -> int | Elsewhere: ...
+    def release(self, code: str) -> None: ...
+    async def forward(self, conn: int, code: str, owner: str, msg: RoomRequest) -> bool: ...
+    def disconnected(self, conn: int) -> None: ...
+
+
+#: A room found for a message: its actor here, the process that owns it, or none.
+Found: TypeAlias = RoomActor | Elsewhere | None
 
 
 class RoomManager:
@@ -58,6 +93,8 @@ class RoomManager:
         settings: RoomSettings,
         clock: Callable[[], float] = time.time,
         *,
+        clients: Clients,
+        ownership: Ownership | None = None,
         boards: Leaderboards | None = None,
         health: StoreHealth | None = None,
         load_on_demand: bool = False,
@@ -67,59 +104,36 @@ class RoomManager:
         self.metrics = metrics
         self.settings = settings
         self.clock = clock
+        self.clients = clients
+        self.send = clients.send  # the rooms' frames: straight to the outbox (the hot path)
+        self.ownership: Ownership = ownership or OneProcess()
         self.boards = boards or MemoryLeaderboards()
         self.health = health or StoreHealth(store)
         self.load_on_demand = load_on_demand
         self.rooms: dict[str, RoomActor] = {}
-        self.conns: dict[int, Outbox] = {}
-        self.room_of: dict[int, str] = {}
-        self.devices: dict[int, str] = {}  # connection -> device token from its hello
-        self.addresses: dict[int, str] = {}  # connection -> its client's address (budgets)
         self.budgets = CreateBudgets(settings)
         self._closing: set[asyncio.Task[None]] = set()
-        self._loading: dict[str, asyncio.Future[RoomActor | Elsewhere | None]] = {}
-        self.cluster: Cluster | None = None  # several processes on one Redis (set by the server)
+        self._loading: dict[str, asyncio.Future[Found]] = {}
         self.use_bot_pool(bot_pool or BotPool())
+
+    async def start(self) -> None:
+        """Start what ownership runs beside the rooms (listening to the other processes)."""
+        await self.ownership.start(self)
 
     # connections
 
-    def connected(self, conn: int, outbox: Outbox, address: str | None = None) -> None:
-        """A client connected (``address``: where from, for the room budgets; ``None`` for a
-        client relayed by another process, which checked them)."""
-        self.conns[conn] = outbox
-        if address is not None:
-            self.addresses[conn] = address
-
     def disconnected(self, conn: int) -> None:
-        self.conns.pop(conn, None)
-        self.devices.pop(conn, None)
-        self.addresses.pop(conn, None)
-        if self.cluster is not None:
-            self.cluster.disconnected(conn)
-        code = self.room_of.pop(conn, None)
+        """A client is gone (from this process, or a relayed one from another)."""
+        self.ownership.disconnected(conn)  # the owner of a room it was relayed to lets it go
+        code = self.clients.forget(conn)
         if code is not None and code in self.rooms:
             self.rooms[code].submit(Disconnect(conn))
-
-    def device_of(self, conn: int) -> str | None:
-        """The device token the connection said hello with, if any (for leaderboards)."""
-        return self.devices.get(conn)
-
-    def player_of(self, conn: int) -> str | None:
-        """The connection's player id on the boards (a digest of its device token), if any."""
-        device = self.devices.get(conn)
-        return player_id(device) if device else None
 
     def use_bot_pool(self, pool: BotPool) -> None:
         """Think with ``pool`` (before any room asks a bot), its counts in this server's metrics."""
         self.bot_pool = pool
         pool.observe_wait = self.metrics.bot_wait
         self.metrics.watch_bots(pool.stats, self.bot_states)
-
-    def owner_of(self, conn: int) -> str | None:
-        """The address a connection came from, if its outbox knows it (a socket's does): the
-        key its rooms share the bot pool under."""
-        address = getattr(self.conns.get(conn), "address", None)
-        return address if isinstance(address, str) else None
 
     def bot_states(self) -> tuple[int, int]:
         """The slow bots' states the open rooms hold: how many, and their bytes."""
@@ -129,11 +143,6 @@ class RoomManager:
             count, size = count + n, size + b
         return count, size
 
-    def send(self, conn: int, text: str) -> None:
-        outbox = self.conns.get(conn)
-        if outbox is not None:
-            outbox.send(text)
-
     def sync_member(self, conn: int, code: str, member: bool) -> None:
         """Record whether ``conn`` is in room ``code`` after that room handled its request.
 
@@ -142,16 +151,15 @@ class RoomManager:
         request releases the claim here.
         """
         if member:
-            if conn in self.conns:
-                self.room_of[conn] = code
+            if self.clients.present(conn):
+                self.clients.placed(conn, code)
             elif code in self.rooms:  # it went away while its request waited in the queue
                 self.rooms[code].submit(Disconnect(conn))
-        elif self.room_of.get(conn) == code:
-            del self.room_of[conn]
+        else:
+            self.clients.left(conn, code)
 
     def detach(self, conn: int, code: str) -> None:
-        if self.room_of.get(conn) == code:
-            del self.room_of[conn]
+        self.clients.left(conn, code)
 
     # rooms
 
@@ -169,14 +177,12 @@ class RoomManager:
         return self.settings.keys
 
     async def create(self, conn: int, msg: m.Create, received: float) -> None:
-        relayed = self.cluster is not None and conn in self.cluster.forwarded
-        if conn in self.room_of or relayed:
-            raise Refusal(ErrorCode.ALREADY_IN_ROOM, "leave your room before opening another")
+        self.clients.check_free(conn)
         await self.keys()
         clean_name(msg.name, [])  # a bad name opens no room
         # a refused room claims nothing: no lease, no fence key, no record
         check_create(msg.game, msg.seats, daily=msg.daily, hints=msg.hints)
-        address = self.addresses.get(conn)
+        address = self.clients.address_of(conn)
         try:
             self.budgets.take(address, len(self.rooms), time.monotonic())
         except OverBudget as over:
@@ -188,11 +194,10 @@ class RoomManager:
             code = new_code()
             if code in self.rooms:
                 continue
-            if self.cluster is not None:
-                lease = await self.cluster.claim(code)
-                if isinstance(lease, Elsewhere):
-                    continue
-                fence = lease.fence
+            claimed = await self.ownership.claim(code)
+            if isinstance(claimed, Elsewhere):
+                continue
+            fence = claimed
             try:
                 core = RoomCore(
                     code,
@@ -218,35 +223,42 @@ class RoomManager:
             core = None
         if core is None:
             raise Refusal(ErrorCode.BUSY, "could not find a free room code; try again")
-        actor = RoomActor(core, self, self.store, self.metrics, self.clock)
-        actor.fence = fence
-        actor.owner = self.owner_of(conn)
+        actor = self.actor_for(core, fence, opener=address)
         self.rooms[core.code] = actor
         self.budgets.opened(core.code, address)
         self.metrics.rooms.set(len(self.rooms))
         actor.start()
-        self.room_of[conn] = core.code  # claimed before the next frame is read
-        actor.submit(CreateHost(conn, msg, self.player_of(conn)), received=received)
+        self.clients.placed(conn, core.code)  # claimed before the next frame is read
+        actor.submit(CreateHost(conn, msg, self.clients.player_of(conn)), received=received)
+
+    def actor_for(self, core: RoomCore, fence: int = 0, opener: str | None = None) -> RoomActor:
+        """An actor for ``core`` in this process (``fence``: its lease's token; ``opener``: the
+        address that opened it, whose rooms share the bot pool)."""
+        return RoomActor(
+            core,
+            self,
+            self.store,
+            self.metrics,
+            self.clock,
+            boards=self.boards,
+            health=self.health,
+            bots=self.bot_pool,
+            devices=self.clients,
+            fence=fence,
+            opener=opener,
+        )
 
     def _unclaim(self, code: str) -> None:
         """Release the lease of a code this process claimed but opened no room under."""
-        if self.cluster is not None and code not in self.rooms:
-            self.cluster.drop(code)
-
-    def claim(self, conn: int, code: str) -> None:
-        """Mark ``conn`` as in room ``code`` before its entering request is handled, so that
-        it belongs to at most one room from the moment the frame is dispatched."""
-        current = self.room_of.get(conn)
-        if current is not None and current != code:
-            raise Refusal(ErrorCode.ALREADY_IN_ROOM, f"you are in room {current}: leave it first")
-        self.room_of[conn] = code
+        if code not in self.rooms:
+            self.ownership.release(code)
 
     def route_now(
         self, conn: int, msg: RoomRequest, received: float
     ) -> Coroutine[Any, Any, None] | None:
         """:meth:`route` at once when the room is held here (the usual case); else the
         coroutine that routes it (loading it, or forwarding it to its owner)."""
-        actor = self.rooms.get(msg.room) if self.cluster is None else None
+        actor = self.rooms.get(msg.room)
         if actor is None:
             return self.route(conn, msg, received)
         self._submit(conn, msg, received, actor)
@@ -258,25 +270,16 @@ class RoomManager:
         """Send a room message to its room's actor (loading the room first if need be), or to
         the process that owns it (``forwarded``: it came from another process already)."""
         code = msg.room
-        relayed = self.cluster.forwarded.get(conn) if self.cluster is not None else None
-        if relayed is not None and relayed[0] != code:  # one room at a time, here or there
-            raise Refusal(
-                ErrorCode.ALREADY_IN_ROOM, f"you are in room {relayed[0]}: leave it first"
-            )
+        # an unknown room is refused as such before membership is looked at
         where = self.rooms.get(code) or await self._load(code)
         if isinstance(where, Elsewhere) and not forwarded:
-            assert self.cluster is not None
-            current = self.room_of.get(conn)
-            if current is not None:
-                raise Refusal(
-                    ErrorCode.ALREADY_IN_ROOM, f"you are in room {current}: leave it first"
-                )
-            if await self.cluster.forward(conn, code, where.owner, msg):
+            self.clients.check_free(conn, code)  # one room at a time, here or there
+            if await self.ownership.forward(conn, code, where.owner, msg):
                 return
             # its owner died: take the room over once its lease runs out (a load already on
             # its way may not have waited for that: ask again)
             for _ in range(3):
-                where = await self._load(code, wait=self.cluster.lease_ttl + 1)
+                where = await self._load(code, wait=self.ownership.takeover_wait)
                 if not isinstance(where, Elsewhere):
                     break
         actor = where if isinstance(where, RoomActor) else None
@@ -286,18 +289,14 @@ class RoomManager:
 
     def _submit(self, conn: int, msg: RoomRequest, received: float, actor: RoomActor) -> None:
         """Hand a request to the room's actor, once its connection may send it there."""
-        code = msg.room
-        if isinstance(msg, m.Join | m.Watch | m.Resume):
-            self.claim(conn, code)
-        else:
-            current = self.room_of.get(conn)
-            if current is not None and current != code:
-                raise Refusal(
-                    ErrorCode.ALREADY_IN_ROOM, f"you are in room {current}: leave it first"
-                )
         # a seat taken keeps its player's device digest (for results), a room's bans and
         # mutes name it: only these need it
-        device = self.player_of(conn) if isinstance(msg, m.Join | m.Resume | m.Watch) else None
+        device = None
+        if isinstance(msg, m.Join | m.Watch | m.Resume):
+            self.clients.enter(conn, msg.room)  # in it from now: a second one is refused
+            device = self.clients.player_of(conn)
+        else:
+            self.clients.check_free(conn, msg.room)
         actor.submit(Request(conn, msg, device), received=received)
 
     async def restore(self) -> int:
@@ -311,7 +310,7 @@ class RoomManager:
         self.metrics.rooms.set(len(self.rooms))
         return count
 
-    async def _load(self, code: str, wait: float = 0.0) -> RoomActor | Elsewhere | None:
+    async def _load(self, code: str, wait: float = 0.0) -> Found:
         """The room ``code`` from the store, once even if several messages ask at once (or
         the process that owns it; ``wait``: seconds to wait for a dead owner's lease)."""
         if not self.load_on_demand or len(code) != CODE_LENGTH:
@@ -323,14 +322,11 @@ class RoomManager:
             loading.add_done_callback(lambda _: self._loading.pop(code, None))
         return await asyncio.shield(loading)
 
-    async def _load_now(self, code: str, wait: float) -> RoomActor | Elsewhere | None:
+    async def _load_now(self, code: str, wait: float) -> Found:
         await self.keys()
-        fence = 0
-        if self.cluster is not None:
-            lease = await self.cluster.claim(code, wait)
-            if isinstance(lease, Elsewhere):
-                return lease
-            fence = lease.fence
+        fence = await self.ownership.claim(code, wait)
+        if isinstance(fence, Elsewhere):
+            return fence
         try:
             stored = await self.store.load(code)
         except StoreUnavailable:
@@ -339,8 +335,7 @@ class RoomManager:
         if code in self.rooms:  # opened meanwhile (created here, say)
             return self.rooms[code]
         if stored is None or not self._open(code, stored, fence):
-            if self.cluster is not None:
-                self.cluster.drop(code)
+            self.ownership.release(code)
             return None
         self.metrics.rooms.set(len(self.rooms))
         log.info("room %s loaded from the store at version %d", code, self.rooms[code].core.version)
@@ -353,8 +348,7 @@ class RoomManager:
         except Exception:
             log.exception("room %s could not be restored", code)
             return False
-        actor = RoomActor(core, self, self.store, self.metrics, self.clock)
-        actor.fence = fence
+        actor = self.actor_for(core, fence)
         self.rooms[code] = actor
         actor.start(core.restored(self.clock()))
         return True
@@ -377,20 +371,15 @@ class RoomManager:
         self.budgets.closed(code)
         self.metrics.rooms.set(len(self.rooms))
         text = m.dump(m.Closing(reason=f"room closed: {reason}"))
-        for conn, room in list(self.room_of.items()):
-            if room == code:
-                self.send(conn, text)
-                del self.room_of[conn]
+        for conn in self.clients.empty(code):
+            self.clients.send(conn, text)
         await actor.stop()
-        if self.cluster is not None and not delete:
-            self.cluster.drop(code)
         if delete:
             try:
                 await self.store.delete(code, fence=actor.fence)
             except StoreError as exc:  # it expires by itself (see server/store/base.py)
                 log.warning("room %s closed here but not deleted from the store: %s", code, exc)
-            if self.cluster is not None:
-                self.cluster.drop(code)
+        self.ownership.release(code)
 
     async def shutdown(self) -> None:
         """Stop every room after what it has queued, and save each one's record."""
@@ -402,4 +391,5 @@ class RoomManager:
                 log.warning("room %s: record not saved at shutdown: %s", actor.code, exc)
         for task in list(self._closing):
             await task
+        await self.ownership.stop()  # leases released: others take over at once
         await self.bot_pool.close()

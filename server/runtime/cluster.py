@@ -10,6 +10,11 @@ and the clients that were relayed through the dead owner are told to resume.
 
 Frames and forwarded messages go out through one queue, published in order on one connection,
 so a client sees its frames in the order the owner sent them.
+
+:class:`Cluster` is the ownership strategy a :class:`~server.runtime.manager.RoomManager` is
+built with in that case (the other: :class:`~server.runtime.ownership.OneProcess`). It keeps
+who is relayed where in :class:`~server.runtime.connected.Connected`; what it needs of the
+rooms (:class:`Rooms`: the manager) it is given when it starts, for the tasks it runs.
 """
 
 from __future__ import annotations
@@ -19,8 +24,7 @@ import contextlib
 import itertools
 import logging
 import time
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, get_args
+from typing import Any, Protocol, get_args
 
 import orjson
 from redis.asyncio import Redis
@@ -29,12 +33,12 @@ from protocol import messages as m
 from protocol.errors import ErrorCode
 from server.rooms.inputs import RoomRequest
 from server.rooms.seats import Refusal
+from server.runtime.connected import Outbox
+from server.runtime.ownership import Elsewhere
 from server.store.base import StoreUnavailable
+from server.store.health import StoreHealth
 from server.store.lease import LEASE_TTL, Lease, Leases
 from server.store.redis_client import global_key, unavailable_as_store_error
-
-if TYPE_CHECKING:
-    from server.rooms.manager import RoomManager
 
 ROOM_REQUESTS = get_args(RoomRequest)
 
@@ -45,11 +49,29 @@ def channel(owner: str) -> str:
     return global_key(f"proc:{owner}")
 
 
-@dataclass(frozen=True, slots=True)
-class Elsewhere:
-    """A room another live process owns."""
+class Rooms(Protocol):
+    """What the cluster needs of this process's rooms
+    (:class:`~server.runtime.manager.RoomManager`)."""
 
-    owner: str
+    async def route(
+        self, conn: int, msg: RoomRequest, received: float, *, forwarded: bool = False
+    ) -> None: ...
+    def disconnected(self, conn: int) -> None: ...
+    def evict_soon(self, code: str, reason: str) -> None: ...
+
+
+class Clients(Protocol):
+    """What the cluster needs to know of who is connected
+    (:class:`~server.runtime.connected.Connected`)."""
+
+    def send(self, conn: int, text: str) -> None: ...
+    def relay(self, conn: int, outbox: Outbox) -> None: ...
+    def identify(self, conn: int, device: str) -> None: ...
+    def device_of(self, conn: int) -> str | None: ...
+    def forward(self, conn: int, code: str, owner: str) -> None: ...
+    def unforward(self, conn: int) -> tuple[str, str] | None: ...
+    def forwarded_to(self, owner: str) -> list[int]: ...
+    def owners(self) -> set[str]: ...
 
 
 class RemoteOutbox:
@@ -68,13 +90,20 @@ class Cluster:
     """This process's part in the service: its leases, its channel, its forwarding."""
 
     def __init__(
-        self, client: Redis, manager: RoomManager, leases: Leases, lease_ttl: float = LEASE_TTL
+        self,
+        client: Redis,
+        leases: Leases,
+        clients: Clients,
+        health: StoreHealth,
+        lease_ttl: float = LEASE_TTL,
     ) -> None:
         self.redis = client
-        self.manager = manager
         self.leases = leases
+        self.clients = clients
+        self.health = health
         self.owner = leases.owner
         self.lease_ttl = lease_ttl
+        self.takeover_wait = lease_ttl + 1  # a dead owner's lease has run out by then
         self.held: dict[str, Lease] = {}
         self._renewed: dict[str, float] = {}
         self._outgoing: asyncio.Queue[tuple[str, bytes, asyncio.Future[int] | None]] = (
@@ -82,15 +111,15 @@ class Cluster:
         )
         self._remote: dict[tuple[str, int], int] = {}  # (origin, its conn) -> local conn id
         self._remote_ids = itertools.count(-1, -1)  # negative: never a local connection's id
-        self.forwarded: dict[int, tuple[str, str]] = {}  # local conn -> (room, owner)
         self._tasks: list[asyncio.Task[None]] = []
 
-    async def start(self) -> None:
-        """Start listening (as soon as Redis answers: a process may start while it is away)."""
+    async def start(self, rooms: Rooms) -> None:
+        """Start listening for ``rooms`` (as soon as Redis answers: a process may start while
+        it is away)."""
         self._tasks = [
-            asyncio.create_task(self._listen(), name="cluster-listen"),
+            asyncio.create_task(self._listen(rooms), name="cluster-listen"),
             asyncio.create_task(self._publish(), name="cluster-publish"),
-            asyncio.create_task(self._keep(), name="cluster-leases"),
+            asyncio.create_task(self._keep(rooms), name="cluster-leases"),
         ]
 
     async def stop(self) -> None:
@@ -108,9 +137,9 @@ class Cluster:
 
     # ------------------------------------------------------------------ leases
 
-    async def claim(self, code: str, wait: float = 0.0) -> Lease | Elsewhere:
-        """The room's lease for this process, or who owns it; ``wait``: seconds to wait for a
-        dead owner's lease to run out.
+    async def claim(self, code: str, wait: float = 0.0) -> int | Elsewhere:
+        """The room's lease for this process (its fencing token), or who owns it; ``wait``:
+        seconds to wait for a dead owner's lease to run out.
 
         Raises:
             Refusal: ``store_unavailable``.
@@ -120,18 +149,18 @@ class Cluster:
             try:
                 got = await self.leases.acquire(code)
             except StoreUnavailable:
-                self.manager.health.down()
+                self.health.down()
                 raise Refusal(ErrorCode.STORE_UNAVAILABLE, "the room store is away") from None
             if isinstance(got, Lease):
                 self.held[code] = got
                 self._renewed[code] = time.monotonic()
-                return got
+                return got.fence
             left = deadline - time.monotonic()
             if left <= 0:
                 return Elsewhere(got.owner)
             await asyncio.sleep(min(left, max(got.expires_in, 0.05)))
 
-    def drop(self, code: str) -> None:
+    def release(self, code: str) -> None:
         """This process no longer has the room: release its lease."""
         lease = self.held.pop(code, None)
         self._renewed.pop(code, None)
@@ -142,13 +171,13 @@ class Cluster:
         task = asyncio.ensure_future(call)
         task.add_done_callback(lambda t: t.cancelled() or t.exception())
 
-    async def _keep(self) -> None:
+    async def _keep(self, rooms: Rooms) -> None:
         """Renew every held lease well before it runs out; a room whose lease is lost goes.
         The processes this one relays clients for, or to, are checked too."""
         while True:
             await asyncio.sleep(self.lease_ttl / 3)
             with contextlib.suppress(StoreUnavailable):
-                await self._check_peers()
+                await self._check_peers(rooms)
             held = list(self.held.items())
             try:  # one round trip for every lease, however many rooms this process holds
                 kept_all = await self.leases.renew_all([lease for _, lease in held])
@@ -164,13 +193,13 @@ class Cluster:
                 if not kept and self.held.get(code) == lease:
                     log.warning("room %s: lease lost; letting the room go", code)
                     del self.held[code]
-                    self.manager.evict_soon(code, "the room moved; resume with your token")
+                    rooms.evict_soon(code, "the room moved; resume with your token")
 
-    async def _check_peers(self) -> None:
+    async def _check_peers(self, rooms: Rooms) -> None:
         """Processes that stopped listening died: clients relayed to one of them are told to
         resume; clients relayed from one are disconnected here (their seats are held, then a
         stand-in plays), as when a local client's connection drops."""
-        owners = {owner for _, owner in self.forwarded.values()}
+        owners = self.clients.owners()
         origins = {origin for origin, _ in self._remote}
         peers = sorted(owners | origins)
         if not peers:
@@ -184,7 +213,7 @@ class Cluster:
             if peer in owners:
                 self.owner_gone(peer)
             for key in [k for k in self._remote if k[0] == peer]:
-                self.manager.disconnected(self._remote.pop(key))
+                rooms.disconnected(self._remote.pop(key))
 
     # ------------------------------------------------------------------ forwarding
 
@@ -195,16 +224,16 @@ class Cluster:
         """Send a client's message to the room's owner; ``False`` if no process listens there
         any more (the owner died: its clients here are told to resume)."""
         if isinstance(msg, m.Leave):
-            self.forwarded.pop(conn, None)  # relayed no longer: free to enter another room
+            self.clients.unforward(conn)  # relayed no longer: free to enter another room
         else:
-            self.forwarded[conn] = (code, owner)
+            self.clients.forward(conn, code, owner)
         done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         payload = {
             "k": "msg",
             "from": self.owner,
             "conn": conn,
             "msg": msg.model_dump(),
-            "device": self.manager.device_of(conn),  # the owner records results for it
+            "device": self.clients.device_of(conn),  # the owner records results for it
         }
         self._outgoing.put_nowait((owner, orjson.dumps(payload), done))
         if await done > 0:
@@ -214,14 +243,12 @@ class Cluster:
 
     def owner_gone(self, owner: str) -> None:
         notice = m.dump(m.Closing(reason="the room moved; resume with your token"))
-        for conn, (_, to) in list(self.forwarded.items()):
-            if to == owner:
-                del self.forwarded[conn]
-                self.manager.send(conn, notice)
+        for conn in self.clients.forwarded_to(owner):
+            self.clients.send(conn, notice)
 
     def disconnected(self, conn: int) -> None:
         """A local client closed: the owner of the room it was relayed to lets it go."""
-        where = self.forwarded.pop(conn, None)
+        where = self.clients.unforward(conn)
         if where is not None:
             self.post(where[1], {"k": "gone", "from": self.owner, "conn": conn})
 
@@ -245,7 +272,7 @@ class Cluster:
                     done.set_result(int(count))
                 self._outgoing.task_done()
 
-    async def _listen(self) -> None:
+    async def _listen(self, rooms: Rooms) -> None:
         """Handle what other processes send this one, in order; subscribe again after an
         outage."""
         pubsub: Any = None
@@ -256,7 +283,7 @@ class Cluster:
                     await pubsub.subscribe(channel(self.owner))
                 message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                 if message is not None:
-                    await self._receive(orjson.loads(message["data"]))
+                    await self._receive(rooms, orjson.loads(message["data"]))
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis away: listen again once it is back
@@ -267,29 +294,29 @@ class Cluster:
                 pubsub = None
                 await asyncio.sleep(0.5)
 
-    async def _receive(self, payload: dict[str, Any]) -> None:
+    async def _receive(self, rooms: Rooms, payload: dict[str, Any]) -> None:
         match payload["k"]:
             case "frame":  # for a client of this process, from a room's owner
-                self.manager.send(int(payload["conn"]), payload["text"])
+                self.clients.send(int(payload["conn"]), payload["text"])
             case "msg":  # a client of another process, for a room this process owns
                 key = (payload["from"], int(payload["conn"]))
                 local = self._remote.get(key)
                 if local is None:
                     local = next(self._remote_ids)
                     self._remote[key] = local
-                    self.manager.connected(local, RemoteOutbox(self, *key))
+                    self.clients.relay(local, RemoteOutbox(self, *key))
                 if payload.get("device"):
-                    self.manager.devices[local] = payload["device"]
+                    self.clients.identify(local, payload["device"])
                 msg = m.CLIENT_ADAPTER.validate_python(payload["msg"])
                 if not isinstance(msg, ROOM_REQUESTS):
                     return  # only room messages are forwarded
                 try:
-                    await self.manager.route(local, msg, time.perf_counter(), forwarded=True)
+                    await rooms.route(local, msg, time.perf_counter(), forwarded=True)
                 except Refusal as r:
                     ref = getattr(msg, "id", None)
                     text = m.dump(m.Error(code=r.code, message=r.message, ref=ref))
-                    self.manager.send(local, text)
+                    self.clients.send(local, text)
             case "gone":
                 local = self._remote.pop((payload["from"], int(payload["conn"])), None)
                 if local is not None:
-                    self.manager.disconnected(local)
+                    rooms.disconnected(local)

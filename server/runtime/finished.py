@@ -25,18 +25,21 @@ reloaded after a crash records its last finished game again without counting it 
 from __future__ import annotations
 
 import asyncio
+import datetime
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Mapping
+from typing import Any, Protocol
 
 from protocol import messages as m
 from server.rooms.inputs import Request, RoomInput
-from server.store.base import StoreError, StoreUnavailable
+from server.rooms.matches import Match
+from server.rooms.outputs import ConnId
+from server.rooms.seats import RoomSettings, Seat
+from server.store.base import RoomStore, StoreError, StoreUnavailable
+from server.store.health import StoreHealth
 from server.store.history import history_item
-from server.store.leaderboard import Player, device_origin
+from server.store.leaderboard import Leaderboards, Player, device_origin
 from server.store.results import Result, game_results, match_results, record_results
-
-if TYPE_CHECKING:
-    from server.rooms.actor import RoomActor
 
 log = logging.getLogger(__name__)
 
@@ -48,25 +51,73 @@ MIN_OWN_ACTIONS = 3
 Origins = dict[str, str | None]
 
 
-class FinishedGames:
-    """Records a room's games as they end (one per actor)."""
+class Room(Protocol):
+    """What is read of a room (its :class:`~server.rooms.core.RoomCore`) when a game ends."""
 
-    def __init__(self, actor: RoomActor) -> None:
-        self.actor = actor
+    @property
+    def code(self) -> str: ...
+    @property
+    def nonce(self) -> str: ...
+    @property
+    def game(self) -> m.GameName: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def settings(self) -> RoomSettings: ...
+    @property
+    def hints(self) -> bool: ...
+    @property
+    def daily(self) -> bool: ...
+    @property
+    def daily_date(self) -> datetime.date | None: ...
+    @property
+    def match(self) -> Match | None: ...
+    @property
+    def seats(self) -> Iterable[Seat]: ...
+    @property
+    def where(self) -> Mapping[ConnId, int | None]: ...
+
+
+class Devices(Protocol):
+    """Who a connection is (:class:`~server.runtime.connected.Connected`)."""
+
+    def device_of(self, conn: int) -> str | None: ...
+
+
+class FinishedGames:
+    """Records a room's games as they end (one per actor), in its store (with the room's
+    fencing token) and on the boards."""
+
+    def __init__(
+        self,
+        room: Room,
+        store: RoomStore,
+        *,
+        boards: Leaderboards,
+        health: StoreHealth,
+        devices: Devices,
+        fence: int = 0,
+    ) -> None:
+        self.room = room
+        self.store = store
+        self.boards = boards
+        self.health = health
+        self.devices = devices
+        self.fence = fence
         self._pending: set[asyncio.Task[None]] = set()  # records waiting for the store
         self._own: dict[int, list[int]] = {}  # game index -> each seat's own moves in it
         self._origins: dict[int, str] = {}  # seat -> origin of the identity it moved with
 
     def acted(self, item: RoomInput) -> None:
         """Count an accepted input if it was a seated person's own move."""
-        core = self.actor.core
+        core = self.room
         if core.match is None or not isinstance(item, Request) or not isinstance(item.msg, m.Act):
             return
         seat = core.where.get(item.conn)
         if seat is not None:
             own = self._own.setdefault(core.match.game_index, [0] * core.players)
             own[seat] += 1
-            device = self.actor.manager.device_of(item.conn)
+            device = self.devices.device_of(item.conn)
             if device is not None:
                 self._origins[seat] = device_origin(device)
 
@@ -74,7 +125,7 @@ class FinishedGames:
         return self._own.get(index, [0] * (seat + 1))[seat]
 
     def progress(self) -> Progress:
-        match = self.actor.core.match
+        match = self.room.match
         if match is None:
             return None
         over = match.current.is_over()  # (the match is over only once its last game is)
@@ -86,7 +137,7 @@ class FinishedGames:
             Player.known(seat.device, seat.name or "?")
             if seat.kind == "human" and seat.device
             else None
-            for seat in self.actor.core.seats
+            for seat in self.room.seats
         ]
 
     async def record(self, before: Progress) -> None:
@@ -94,7 +145,7 @@ class FinishedGames:
         now = self.progress()
         if now is None or not now[1] or now == before:
             return
-        core = self.actor.core
+        core = self.room
         match = core.match
         assert match is not None
         game = match.current
@@ -125,8 +176,8 @@ class FinishedGames:
     async def _claimed(self, results: list[Result], origins: Origins) -> list[Result]:
         """The results whose daily entries fit their identities' origin's budget (an entry
         whose origin this process did not see is not ranked)."""
-        boards = self.actor.manager.boards
-        limit = self.actor.core.settings.daily_entries_per_address
+        boards = self.boards
+        limit = self.room.settings.daily_entries_per_address
         kept = []
         for board, player, score in results:
             origin = origins.get(player.id)
@@ -142,22 +193,22 @@ class FinishedGames:
     ) -> None:
         """Store a finished game's history and results; while the store is away, once more
         when it is back (both are safe to repeat)."""
-        actor = self.actor
+        code = self.room.code
         try:
-            await actor.store.add_history(actor.code, item, fence=actor.fence)
+            await self.store.add_history(code, item, fence=self.fence)
             results = await self._claimed(results, origins)
-            await record_results(actor.manager.boards, results, event)
+            await record_results(self.boards, results, event)
         except StoreUnavailable as exc:
-            log.warning("room %s: game %d not recorded yet: %s", actor.code, item["g"], exc)
-            actor.manager.health.down()
+            log.warning("room %s: game %d not recorded yet: %s", code, item["g"], exc)
+            self.health.down()
             task = asyncio.create_task(self._later(item, results, event, origins))
             self._pending.add(task)
             task.add_done_callback(self._pending.discard)
         except StoreError as exc:  # the room moved or expired: its new owner records it
-            log.warning("room %s: game %d not recorded: %s", actor.code, item["g"], exc)
+            log.warning("room %s: game %d not recorded: %s", code, item["g"], exc)
 
     async def _later(
         self, item: dict[str, Any], results: list[Result], event: str, origins: Origins
     ) -> None:
-        await self.actor.manager.health.wait_up()
+        await self.health.wait_up()
         await self._store(item, results, event, origins)

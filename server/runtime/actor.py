@@ -1,7 +1,8 @@
 """The asyncio actor around one :class:`~server.rooms.core.RoomCore`: one task and one queue,
 so every change to a room is serialised. It owns the clock, the timers, the bot tasks and the
 store calls, and performs the core's outputs in order (a ``Persist`` is awaited before anything
-after it is sent).
+after it is sent). What it needs of the rooms it belongs to is its :class:`Owner` (the
+manager); everything else it is given when it is built.
 
 With stores whose calls complete at once (``completes_at_once``: the in-memory ones, nothing
 to wait for), an input that arrives while the room is idle (its task waiting, nothing queued)
@@ -20,16 +21,15 @@ import time
 from collections import deque
 from collections.abc import Callable, Coroutine, Generator, Hashable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from protocol.errors import ErrorCode
 from protocol.messages import BotLevel
 from server.bots.base import Bot, RandomBot, make_bot
-from server.bots.pool import FALLBACK_LEVEL, SLOW_LEVELS, Share
+from server.bots.pool import FALLBACK_LEVEL, SLOW_LEVELS, BotPool, Share
 from server.bots.reasons import explain
 from server.metrics import Metrics
 from server.rooms.core import RoomCore
-from server.rooms.finished import FinishedGames
 from server.rooms.inputs import (
     BotMove,
     CreateHost,
@@ -53,10 +53,10 @@ from server.rooms.outputs import (
     TimerKey,
 )
 from server.rooms.seats import error_frame
+from server.runtime.finished import Devices, FinishedGames
 from server.store.base import RoomStore, StoreUnavailable, WriteRejected
-
-if TYPE_CHECKING:
-    from server.rooms.manager import RoomManager
+from server.store.health import StoreHealth
+from server.store.leaderboard import Leaderboards
 
 log = logging.getLogger(__name__)
 
@@ -116,40 +116,71 @@ def _counted_as(item: RoomInput) -> str:
             return "player"
 
 
+class Owner(Protocol):
+    """What a room's actor needs of the rooms it belongs to
+    (:class:`~server.runtime.manager.RoomManager`)."""
+
+    def send(self, conn: int, text: str) -> None:
+        """Queue a frame for a connection."""
+
+    def sync_member(self, conn: int, code: str, member: bool) -> None:
+        """Whether ``conn`` is in the room after the room handled its request."""
+
+    def detach(self, conn: int, code: str) -> None:
+        """``conn`` left the room."""
+
+    def close_room_soon(self, code: str, reason: str) -> None:
+        """The room closes (and is deleted from the store)."""
+
+    def evict_soon(self, code: str, reason: str) -> None:
+        """The room leaves this process (it lives on in the store)."""
+
+
 class RoomActor:
     """Serialises everything that happens to one room."""
 
     def __init__(
         self,
         core: RoomCore,
-        manager: RoomManager,
+        owner: Owner,
         store: RoomStore,
         metrics: Metrics,
         clock: Callable[[], float] = time.time,
+        *,
+        boards: Leaderboards,
+        health: StoreHealth,
+        bots: BotPool,
+        devices: Devices,
+        fence: int = 0,
+        opener: Hashable = None,
     ) -> None:
         self.core = core
-        self.manager = manager
+        self.owner = owner
         self.store = store
         self.metrics = metrics
         self.clock = clock
+        self.health = health
+        self.bots = bots
+        self.fence = fence  # the room lease's fencing token (0: one process, no lease)
+        self.opener = opener  # who opened the room (its creator's address), if known
         self.queue: deque[Queued | Stop | _Rest] = deque()
         self._wake: asyncio.Future[None] | None = None  # set while the task waits for input
         self._busy = False  # an input is being handled (at once, or by the task)
         # inputs handled at once only when nothing they do waits on I/O (see the docstring)
-        self._at_once = store.completes_at_once and manager.boards.completes_at_once
+        self._at_once = store.completes_at_once and boards.completes_at_once
         self._timers: dict[TimerKey, asyncio.TimerHandle] = {}
         self._bot_tasks: set[asyncio.Task[None]] = set()
         self._bots: dict[tuple[int, str], Bot] = {}
         # the slow bots' states between decisions (they think in the pool's workers, which
         # keep nothing): (seat, level) -> state; they leave with the room
         self._states: dict[tuple[int, str], bytes] = {}
-        self.owner: Hashable = None  # who opened the room (its creator's address), if known
         self._task: asyncio.Task[None] | None = None
-        self.fence = 0  # the room lease's fencing token (0: one process, no lease)
         self._held: list[Queued] = []  # the server's own inputs waiting for the store
         self._retry: asyncio.Task[None] | None = None
         self._moved = False  # the store refused a write: this copy of the room is stale
-        self.games = FinishedGames(self)
+        self.games = FinishedGames(
+            core, store, boards=boards, health=health, devices=devices, fence=fence
+        )
 
     @property
     def code(self) -> str:
@@ -240,7 +271,7 @@ class RoomActor:
             self._sync_member(item.input)
             self._moved = True
             self._refuse(item.input, _MOVED)
-            self.manager.evict_soon(self.code, "the room moved; resume with your token")
+            self.owner.evict_soon(self.code, "the room moved; resume with your token")
             return
         except Exception:  # a bug in an output: logged, the room goes on
             log.exception("room %s: performing outputs of %s failed", self.code, item.input)
@@ -253,7 +284,7 @@ class RoomActor:
 
     def _sync_member(self, item: RoomInput) -> None:
         if isinstance(item, Request | CreateHost):
-            self.manager.sync_member(item.conn, self.code, item.conn in self.core.where)
+            self.owner.sync_member(item.conn, self.code, item.conn in self.core.where)
 
     def _unsaved(self, item: Queued, exc: StoreUnavailable) -> None:
         """What ``item`` did could not be stored: it is undone (nothing of it was sent, since
@@ -261,7 +292,7 @@ class RoomActor:
         server's own inputs (bots, timers) are retried once the store is back."""
         self.core.undo()
         self._sync_member(item.input)
-        self.manager.health.down()
+        self.health.down()
         if sender(item.input) is None:
             log.warning("room %s: %s; will retry %s", self.code, exc, type(item.input).__name__)
             self._held.append(item)
@@ -278,17 +309,17 @@ class RoomActor:
         ref = item.msg.id if isinstance(item, Request | CreateHost) else None
         refusal = error_frame(conn, ref, ErrorCode.STORE_UNAVAILABLE, text)
         self.metrics.refusals.labels(ErrorCode.STORE_UNAVAILABLE.value).inc()
-        self.manager.send(conn, refusal.text)
+        self.owner.send(conn, refusal.text)
 
     async def _retry_held(self) -> None:
-        await self.manager.health.wait_up()
+        await self.health.wait_up()
         held, self._held = self._held, []
         for item in held:
             self._put(item)
 
     async def _perform(self, outputs: list[Output], received: float | None) -> None:
         """Do what the core asked, in order: a save is awaited before anything after it."""
-        send = self.manager.send
+        send = self.owner.send
         for o in outputs:
             if type(o) is Send:  # most outputs: tested first, without the match below
                 if o.refusal is not None:
@@ -318,9 +349,9 @@ class RoomActor:
                     self._bot_tasks.add(task)
                     task.add_done_callback(self._bot_tasks.discard)
                 case Detach(conn=conn):
-                    self.manager.detach(conn, self.code)
+                    self.owner.detach(conn, self.code)
                 case CloseRoom(reason=reason):
-                    self.manager.close_room_soon(self.code, reason)
+                    self.owner.close_room_soon(self.code, reason)
         if received is not None:
             self.metrics.latency.observe(time.perf_counter() - received)
 
@@ -340,7 +371,7 @@ class RoomActor:
     def share(self) -> Share:
         """Whose turn this room's bot requests wait for in the pool (a room opened by no
         known address is its own owner)."""
-        return Share(self.code if self.owner is None else self.owner, self.code)
+        return Share(self.code if self.opener is None else self.opener, self.code)
 
     def bot_states(self) -> tuple[int, int]:
         """The slow bots' states this room holds: how many, and their bytes."""
@@ -359,7 +390,7 @@ class RoomActor:
         try:
             if o.level in SLOW_LEVELS:
                 key = (o.seat, o.level)
-                decision = await self.manager.bot_pool.choose(
+                decision = await self.bots.choose(
                     o.level,
                     o.game,
                     self._bot_seed(o.seat),
@@ -381,9 +412,7 @@ class RoomActor:
         """Work out a hint in the bot pool (never on this loop), explain it, hand it back."""
         level: str
         try:
-            action, level = await self.manager.bot_pool.advise(
-                o.game, o.seed, o.view, share=self.share
-            )
+            action, level = await self.bots.advise(o.game, o.seed, o.view, share=self.share)
         except Exception:
             log.exception("room %s: the hint bot failed in seat %d", self.code, o.seat)
             action, level = make_bot(FALLBACK_LEVEL, o.game, seed=o.seed).choose(o.view), "basic"

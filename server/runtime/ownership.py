@@ -1,0 +1,47 @@
+"""Who holds a room: the strategy a :class:`~server.runtime.manager.RoomManager` is built with.
+
+A process alone on its store holds every room it opens or loads (:class:`OneProcess`, here):
+nothing to claim, no fencing token, nobody to forward to. Several processes on one Redis hold
+rooms by lease, forwarding messages for a room to the process that holds it
+(:class:`server.runtime.cluster.Cluster`). The manager asks the same questions of both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from server.rooms.inputs import RoomRequest
+
+
+@dataclass(frozen=True, slots=True)
+class Elsewhere:
+    """A room another live process owns."""
+
+    owner: str
+
+
+class OneProcess:
+    """The only process on its store: every room is this process's, with fencing token 0."""
+
+    #: Seconds to wait for a dead owner's lease (there is none).
+    takeover_wait = 0.0
+
+    async def start(self, rooms: object) -> None:
+        """Nothing to listen for."""
+
+    async def stop(self) -> None:
+        """Nothing to give up."""
+
+    async def claim(self, code: str, wait: float = 0.0) -> int | Elsewhere:
+        """The room's fencing token: always 0 (no lease)."""
+        return 0
+
+    def release(self, code: str) -> None:
+        """This process no longer has the room: nothing to release."""
+
+    async def forward(self, conn: int, code: str, owner: str, msg: RoomRequest) -> bool:
+        """Never asked: no room is elsewhere."""
+        return False
+
+    def disconnected(self, conn: int) -> None:
+        """A client closed: nothing was relayed for it."""
