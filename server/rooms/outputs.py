@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from protocol.errors import ErrorCode
+from protocol.records import ActionEntry, RoomMeta
 
 ConnId = int
 
@@ -90,7 +91,7 @@ class RunHint:
 class Persist:
     """Save the room's record (everything but the actions); send nothing after it until saved."""
 
-    record: dict[str, Any]
+    record: RoomMeta
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +102,7 @@ class PersistAction:
     ``"d"``: the new version's turn deadline (unix time) when a human's seat must act in it.
     """
 
-    entry: dict[str, Any]
+    entry: ActionEntry
 
 
 @dataclass(frozen=True, slots=True)

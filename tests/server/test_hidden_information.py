@@ -4,12 +4,13 @@ is compared with the rules core's own view at that version, rebuilt from the sto
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterator, Mapping
+from typing import Any, cast
 
 from clients import CardroomClient
 from protocol.cards import parse_cards
 from protocol.messages import State
+from protocol.records import MatchRecord
 from server.net.server import CardroomServer
 from server.rooms.matches import DealSource, Match
 from server.rules.base import Action
@@ -20,13 +21,14 @@ from tests.server.conftest import play_until_over
 
 
 def replayed(
-    record: dict[str, Any], source: DealSource
+    record: Mapping[str, Any], source: DealSource
 ) -> Iterator[tuple[int, Shithead | Sheepshead]]:
     """The first game of a room at each version: version 1 is the deal, each action adds 1
     (``source``: the room's deal source, the server's keys)."""
     match = record["match"]
     cls = Shithead if match["game"] == "shithead" else Sheepshead
-    first = Match.from_record({**match, "logs": [[]], "games": 1}, source).current
+    dealt = cast(MatchRecord, {**match, "logs": [[]], "games": 1})
+    first = Match.from_record(dealt, source).current
     game = cls.from_deal_record(first.deal_record())
     yield 1, game
     for version, (seat, text) in enumerate(match["logs"][0], start=2):
@@ -35,7 +37,7 @@ def replayed(
 
 
 def check_states(
-    record: dict[str, Any], seen: dict[int | None, list[State]], source: DealSource
+    record: Mapping[str, Any], seen: dict[int | None, list[State]], source: DealSource
 ) -> int:
     """Compare every state message with the rules' view of its seat at its version."""
     wanted: dict[int, list[tuple[int | None, State]]] = {}

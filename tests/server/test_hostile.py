@@ -8,7 +8,7 @@ import asyncio
 import json
 import urllib.error
 import urllib.request
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 import pytest
@@ -264,7 +264,7 @@ class SlowStore(MemoryStore):
         self.saving = asyncio.Event()
         self.release = asyncio.Event()
 
-    async def save(self, code: str, record: dict[str, Any], *, fence: int = 0) -> None:
+    async def save(self, code: str, record: Mapping[str, Any], *, fence: int = 0) -> None:
         if self.armed:
             self.saving.set()
             await self.release.wait()

@@ -11,6 +11,7 @@ from typing import Any
 
 from clients import CardroomClient, CardroomError
 from protocol.cards import parse_card
+from protocol.records import ActionEntry
 from server.bench.redis_server import RedisServer
 from server.bench.server import free_port
 from server.rules.base import Action
@@ -53,7 +54,7 @@ async def play(clients: list[CardroomClient], acked: Acked, turns: int) -> None:
         acked[ack.version] = (client.seat, action)
 
 
-def same_action(entry: dict[str, Any], seat: int, sent: dict[str, Any]) -> bool:
+def same_action(entry: ActionEntry, seat: int, sent: dict[str, Any]) -> bool:
     stored = Action.from_str(entry["a"])
     cards = sorted(parse_card(c) for c in sent.get("cards", []))
     return entry["s"] == seat and stored.kind == sent["kind"] and sorted(stored.cards) == cards

@@ -13,6 +13,7 @@ import pytest
 
 from clients import CardroomClient, CardroomError
 from protocol.messages import State
+from protocol.records import ActionEntry
 from server.bench.redis_server import RedisServer
 from server.net.server import CardroomServer
 from server.store.redis_store import RedisStore
@@ -58,7 +59,7 @@ async def lost(
     assert proxy.lost == 2
 
 
-async def stored_log(redis_server: RedisServer, room: str) -> list[dict[str, Any]]:
+async def stored_log(redis_server: RedisServer, room: str) -> list[ActionEntry]:
     store = RedisStore(redis_server.url)
     try:
         stored = await store.load(room)

@@ -11,18 +11,22 @@ from typing import Any
 
 import pytest
 
+from server.rooms import frames
 from server.rooms.core import RoomCore
 from server.rooms.inputs import BotMove
+from server.rooms.state import FIELDS
 from server.rules.base import Action, IllegalAction
 from tests.server.conftest import choose
 from tests.server.test_room_core import Harness, create_shithead
 
 
 def whole(room: RoomCore) -> dict[str, Any]:
-    """Every field of the room, the match as its record and its current game's full view."""
+    """Every field of the room (its state's one by one), the match as its record and its
+    current game's full view."""
     state: dict[str, Any] = {}
-    for name, value in vars(room).items():
-        if name in ("_before", "make_token"):
+    fields = [*vars(room).items(), *((f, getattr(room.state, f)) for f in FIELDS)]
+    for name, value in fields:
+        if name in ("_before", "make_token", "state"):
             continue
         if name == "match":
             state[name] = None if value is None else (value.record(), value.current.view(None))
@@ -88,9 +92,7 @@ def test_a_refused_act_leaves_the_whole_room_as_it_was(
 def test_an_act_that_fails_half_way_is_put_back_whole(monkeypatch: pytest.MonkeyPatch) -> None:
     h = playing()
     before = whole(h.room)
-    monkeypatch.setattr(
-        type(h.room), "_send_states", lambda *a: (_ for _ in ()).throw(KeyError("view"))
-    )
+    monkeypatch.setattr(frames, "state_frames", lambda *a: (_ for _ in ()).throw(KeyError("view")))
     view = h.last(1, "state")["view"]
     reply = h.send(1, type="act", version=h.room.version, action=choose(view))
     assert reply[-1]["code"] == "internal_error"
@@ -112,7 +114,7 @@ def test_an_undone_act_bot_move_or_join_leaves_nothing() -> None:
     h.send(1, type="act", version=room.version, action=choose(view))
     bob = h.last(2, "state")["view"]
     h.send(2, type="act", version=room.version, action=choose(bob))
-    assert room.match.current.to_act() == (2,) and room._pending == {2: room.version}
+    assert room.match.current.to_act() == (2,) and room.state.pending == {2: room.version}
     job = h.bots.pop(0)
     before = whole(room)
     move = room.match.current.legal_actions(2)[0]
