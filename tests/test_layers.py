@@ -21,7 +21,9 @@ BESIDE_ROOMS = ("server.metrics", "server.store")
 # Room modules that must stay sans-I/O, and what they may not import.
 SANS_IO = ["server.rooms.core", "server.rooms.host", "server.rooms.inputs",
            "server.rooms.outputs", "server.rooms.seats", "server.rooms.names",
-           "server.rooms.status", "server.rooms.matches"]  # fmt: skip
+           "server.rooms.status", "server.rooms.matches", "server.rooms.state",
+           "server.rooms.clock", "server.rooms.frames", "server.rooms.record",
+           "server.rooms.rollback"]  # fmt: skip
 IO_MODULES = ("asyncio", "socket", "time", "websockets", "selectors", "ssl", "threading",
               "concurrent", "subprocess", "redis", "uvloop")  # fmt: skip
 

@@ -49,6 +49,8 @@ class TurnClock(NamedTuple):
         elif armed != version:
             armed = version
             timer = SetTimer(TurnTimer(version), shown)
+        if at == self.version and due == self.due and armed == self.armed and shown == self.shown:
+            return self, timer  # asked several times per input: mostly unchanged
         return TurnClock(at, due, armed, shown), timer
 
     def due_at(self, version: int) -> float | None:

@@ -8,6 +8,8 @@ back (:mod:`server.rooms.rollback`) is copying this one value, whatever fields i
 from __future__ import annotations
 
 import datetime
+import operator
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -53,14 +55,14 @@ class RoomState:
     seatings: int = 0  # people seated so far: the order the host role passes in
 
     def copy(self) -> RoomState:
-        """A copy that shares nothing mutable with this state (the match aside)."""
-        return RoomState(*[_copied(getattr(self, name)) for name in FIELDS])
+        """A copy that shares nothing mutable with this state (the match aside): every field,
+        read at once, each container copied (taken before every input: kept quick)."""
+        return RoomState(*[v.copy() if type(v) in CONTAINERS else v for v in _every_field(self)])
 
 
 #: The state's fields, in order (what :meth:`RoomState.copy` copies: all of them).
 FIELDS = tuple(f.name for f in fields(RoomState))
-_CONTAINERS = (set, dict, list, SeatTable)
-
-
-def _copied(value: Any) -> Any:
-    return value.copy() if isinstance(value, _CONTAINERS) else value
+#: The mutable types a field may hold: copied with their ``copy()`` (anything else must be an
+#: immutable value; a test checks every field of a playing room).
+CONTAINERS: frozenset[type] = frozenset({set, dict, list, SeatTable})
+_every_field: Callable[[RoomState], tuple[Any, ...]] = operator.attrgetter(*FIELDS)
