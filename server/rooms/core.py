@@ -36,8 +36,7 @@ from protocol import messages as m
 from protocol.cards import parse_card
 from protocol.errors import ErrorCode, rules_code
 from protocol.records import ActionEntry, RoomMeta, RoomRecord
-from server.bots.base import DEFAULT_LEVEL
-from server.rooms import frames, rollback
+from server.rooms import frames, play, rollback
 from server.rooms import host as host_ops
 from server.rooms import record as records
 from server.rooms.inputs import (
@@ -62,8 +61,6 @@ from server.rooms.outputs import (
     IdleTimer,
     Output,
     Persist,
-    PersistAction,
-    RunBot,
     RunHint,
     Send,
     SetTimer,
@@ -256,9 +253,7 @@ class RoomCore:
         return frames.info(self)
 
     def seat_muted(self, index: int) -> bool:
-        state = self.state
-        device = state.seats[index].device
-        return index in state.muted_seats or (device is not None and device in state.muted_devices)
+        return self.state.seat_muted(index)
 
     def next_deal(self) -> int | None:
         """The index of the game the host deals next, while it takes contributions (never a
@@ -278,15 +273,6 @@ class RoomCore:
             return None
         return {"game": game, "commitment": self.source.proof(game, None, ()).commitment}
 
-    def _contributions(self) -> list[bytes | None]:
-        """The next deal's contributions in seat order (a seat a person no longer holds has
-        none)."""
-        contributed = self.state.contributed
-        return [
-            contributed.get(i) if s.kind == "human" else None
-            for i, s in enumerate(self.state.seats)
-        ]
-
     # ------------------------------------------------------------------ what the host does
 
     def deal_next(self) -> None:
@@ -295,7 +281,7 @@ class RoomCore:
         nothing)."""
         state = self.state
         assert state.match is not None
-        state.match.next_game(self._contributions())
+        state.match.next_game(self.state.contributions())
         state.contributed = {}
         state.version += 1
 
@@ -312,7 +298,7 @@ class RoomCore:
             seed=self.seed,
             daily=daily,
             source=self.source,
-            contributions=self._contributions(),
+            contributions=self.state.contributions(),
             dealer=int(self.nonce, 16) % self.players if self.seed is None else 0,
         )
         state.contributed = {}
@@ -327,34 +313,19 @@ class RoomCore:
 
     def ban(self, index: int) -> None:
         """Keep the device of seat ``index`` out of this room (the host kicked it)."""
-        state = self.state
-        device = state.seats[index].device
-        if device is not None and device not in state.banned:
-            state.banned = [*state.banned, device][-MAX_MODERATED:]
+        self.state.ban(index)
 
     def mute_device(self, device: str | None, muted: bool) -> None:
-        if device is None:
-            return
-        state = self.state
-        kept = [d for d in state.muted_devices if d != device]
-        state.muted_devices = [*kept, device][-MAX_MODERATED:] if muted else kept
+        self.state.mute_device(device, muted)
 
     def mute_seat(self, index: int, muted: bool) -> None:
         """Mute (or unmute) seat ``index`` and its person's device."""
-        state = self.state
-        (state.muted_seats.add if muted else state.muted_seats.discard)(index)
-        self.mute_device(state.seats[index].device, muted)
+        self.state.mute_seat(index, muted)
 
     def mute_watcher(self, number: int | None, muted: bool) -> bool:
-        """Mute (or unmute) the spectator whose chat lines carry ``number``, and their device;
-        ``False`` if there is none."""
-        state = self.state
-        watcher = next((c for c, n in state.watchers.items() if n == number), None)
-        if number is None or watcher is None:
-            return False
-        (state.muted_watchers.add if muted else state.muted_watchers.discard)(watcher)
-        self.mute_device(state.watch_devices.get(watcher), muted)
-        return True
+        """Mute (or unmute) the spectator whose chat lines carry ``number``; ``False`` if there
+        is none."""
+        return self.state.mute_watcher(number, muted)
 
     def expel(self, conn: ConnId, code: ErrorCode, message: str) -> list[Output]:
         """``conn`` is out of the room, told why."""
@@ -363,13 +334,7 @@ class RoomCore:
 
     def replace_human(self, index: int) -> None:
         """A human leaves a seat: empty before play, a bot once the match has begun."""
-        state = self.state
-        if state.match is None:
-            state.seats.empty(index)
-        else:
-            state.seats.seat_bot(index, self.settings.stand_in_level)
-        state.muted_seats.discard(index)
-        self._pass_host_from(index)
+        self.state.replace_human(index, self.settings.stand_in_level)
 
     # ------------------------------------------------------------------ inputs
 
@@ -415,7 +380,7 @@ class RoomCore:
             case TimerFired(key=key):
                 return self._timer(key, now)
             case BotMove(seat=seat, version=version, action=action):
-                return self._bot_move(seat, version, action, now)
+                return play.bot_move(self, seat, version, action, now)
             case HintReady():
                 return self._hint_ready(item)
 
@@ -463,19 +428,19 @@ class RoomCore:
             Persist(self.meta()),
             Send(conn, m.dump(m.Joined(ref=msg.id, room=self.code, seat=0, token=token))),
             *frames.room_frames(self),
-            *self._schedule(now),
+            *play.schedule(self, now),
         ]
 
     def _disconnected(self, conn: ConnId, now: float) -> list[Output]:
         state = self.state
         out: list[Output] = []
         seat = state.where.pop(conn, None)
-        self._forget_watcher(conn)
+        state.forget_watcher(conn)
         if seat is not None and state.seats[seat].conn == conn:
             state.seats.disconnect(seat)
             out.append(SetTimer(GraceTimer(seat), now + self.settings.grace))
         out += frames.room_frames(self)
-        out += self._schedule(now)
+        out += play.schedule(self, now)
         return out
 
     def _timer(self, key: GraceTimer | TurnTimer | IdleTimer, now: float) -> list[Output]:
@@ -489,17 +454,17 @@ class RoomCore:
                 if state.match is None:
                     state.seats.empty(index)  # a lobby seat is freed
                     state.muted_seats.discard(index)
-                    self._pass_host_from(index)
+                    state.pass_host_from(index)
                     out.append(Persist(self.meta()))
                 else:
                     state.seats.mark_away(index)
                     if state.host == index:  # gone past grace: a present person hosts
-                        self._pass_host_from(index)
+                        state.pass_host_from(index)
                         out.append(Persist(self.meta()))
-                return [*out, *frames.room_frames(self), *self._schedule(now)]
+                return [*out, *frames.room_frames(self), *play.schedule(self, now)]
             case TurnTimer(version=version):
                 if version == state.version and self.status() is RoomStatus.PLAYING:
-                    return self._turn_expired(now)
+                    return play.turn_expired(self, now)
                 return []
             case IdleTimer():
                 state.idle_armed = False
@@ -508,31 +473,13 @@ class RoomCore:
                     return [CloseRoom("idle")]
                 return []
 
-    def _bot_move(self, seat: int, version: int, action: Action, now: float) -> list[Output]:
-        """A bot's move for ``seat`` chosen against ``version``. It is dropped (and the bot asked
-        again if still due) when the game moved on, except in a simultaneous phase, where other
-        seats' moves do not change this seat's choice."""
-        state = self.state
-        if state.pending.get(seat) == version:
-            del state.pending[seat]
-        if self.status() is RoomStatus.PLAYING and state.match is not None:
-            game = state.match.current
-            s = state.seats[seat]
-            due = s.kind == "bot" or (s.kind == "human" and (s.away or seat in state.stand_in))
-            fresh = version == state.version or game.simultaneous()
-            if due and fresh and seat in game.to_act():
-                try:
-                    return self._apply(seat, action, now)
-                except IllegalAction:
-                    pass  # a stale choice no longer legal: ask again below
-        return self._schedule(now)
-
     # ------------------------------------------------------------------ requests
 
     def _on_join(self, conn: ConnId, msg: m.Join, device: str | None, now: float) -> list[Output]:
         state = self.state
         self._not_here(conn)
-        self._not_banned(device)
+        if state.is_banned(device):
+            raise Refusal(ErrorCode.BANNED, "the host removed you from this room")
         if self.daily and self.settings.daily_alone:  # one person against the day's bots
             why = "a daily game is played alone against four fixed bots; you can watch"
             raise Refusal(ErrorCode.DAILY_FIXED, why)
@@ -556,30 +503,26 @@ class RoomCore:
         name = clean_name(msg.name, state.seats.names(skip=index))
         token = self._seat_human(index, conn, name, device)
         state.where[conn] = index
-        self._take_host_if_gone(index)
+        state.take_host_if_gone(index)
         return [
             Persist(self.meta()),
             Send(conn, m.dump(m.Joined(ref=msg.id, room=self.code, seat=index, token=token))),
             *frames.room_frames(self),
             *frames.state_to(self, conn, index),
-            *self._schedule(now),
+            *play.schedule(self, now),
         ]
 
     def _on_watch(self, conn: ConnId, msg: m.Watch, device: str | None, now: float) -> list[Output]:
         state = self.state
         self._not_here(conn)
-        self._not_banned(device)
-        state.spectators.add(conn)
-        state.where[conn] = None
-        state.watchers[conn] = state.next_watcher
-        state.next_watcher += 1
-        if device is not None:
-            state.watch_devices[conn] = device
+        if state.is_banned(device):
+            raise Refusal(ErrorCode.BANNED, "the host removed you from this room")
+        state.add_watcher(conn, device)
         return [
             Send(conn, m.dump(m.Joined(ref=msg.id, room=self.code, seat=None))),
             *frames.room_frames(self),
             *frames.state_to(self, conn, None),
-            *self._schedule(now),
+            *play.schedule(self, now),
         ]
 
     def _on_resume(
@@ -607,16 +550,16 @@ class RoomCore:
             out += self.expel(old, ErrorCode.REPLACED, "this seat was resumed from elsewhere")
         state.seats.connect(index, conn)
         state.where[conn] = index
-        self._take_host_if_gone(index)
+        state.take_host_if_gone(index)
         out.append(Persist(self.meta()))  # before the new token goes out
         out.append(CancelTimer(GraceTimer(index)))
-        out += self._refresh_deadline(now)  # back from a pause: the state shows the deadline
+        out += play.refresh_deadline(self, now)  # back from a pause: the state shows the deadline
         out.append(
             Send(conn, m.dump(m.Joined(ref=msg.id, room=self.code, seat=index, token=token)))
         )
         out += frames.room_frames(self)
         out += frames.state_to(self, conn, index)
-        out += self._schedule(now)
+        out += play.schedule(self, now)
         return out
 
     def _on_act(self, conn: ConnId, msg: m.Act, now: float) -> list[Output]:
@@ -636,7 +579,7 @@ class RoomCore:
             why = f"{self.settings.max_swaps} swaps are the most one game takes: say ready"
             raise Refusal(ErrorCode.TOO_MANY_SWAPS, why)
         try:
-            return self._apply(seat, action, now, ref=msg.id)
+            return play.apply(self, seat, action, now, ref=msg.id)
         except IllegalAction as exc:
             raise Refusal(rules_code(exc.code), exc.message) from None
 
@@ -655,13 +598,13 @@ class RoomCore:
         out = host_ops.perform(self, msg, now)
         dealt = msg.op in ("start", "next_game")
         if dealt:
-            out += self._refresh_deadline(now)  # a new version: its deadline is in the record
+            out += play.refresh_deadline(self, now)  # a new version: its deadline is in the record
         out.append(Persist(self.meta()))
         out.append(Send(conn, m.dump(m.Ack(ref=msg.id, version=state.version))))
         out += frames.room_frames(self)
         if dealt:
             out += frames.state_frames(self, [])
-        out += self._schedule(now)
+        out += play.schedule(self, now)
         return out
 
     def _on_chat(self, conn: ConnId, msg: m.Chat, now: float) -> list[Output]:
@@ -669,7 +612,7 @@ class RoomCore:
         if conn not in state.where:
             raise Refusal(ErrorCode.NOT_IN_ROOM, "join or watch this room first")
         seat = state.where[conn]
-        if self._chat_muted(conn, seat):
+        if state.chat_muted(conn, seat):
             raise Refusal(ErrorCode.MUTED, "the host has muted you in this room")
         if self._chat is None:
             per_second = self.settings.chat_per_minute / 60.0
@@ -754,14 +697,14 @@ class RoomCore:
             raise Refusal(ErrorCode.NOT_IN_ROOM, "you are not in this room")
         out: list[Output] = []
         seat = state.where.pop(conn)
-        self._forget_watcher(conn)
+        state.forget_watcher(conn)
         if seat is not None:
             self.replace_human(seat)
             out.append(Persist(self.meta()))
         out.append(Send(conn, m.dump(m.Ack(ref=msg.id))))
         out.append(Detach(conn))
         out += frames.room_frames(self)
-        out += self._schedule(now)
+        out += play.schedule(self, now)
         return out
 
     # ------------------------------------------------------------------ helpers
@@ -780,171 +723,9 @@ class RoomCore:
         return seat
 
     def _seat_human(self, index: int, conn: ConnId, name: str, device: str | None) -> str:
-        state = self.state
         token = self.make_token()
-        state.contributed.pop(index, None)  # a new person: their own value, if any
-        state.seatings += 1
-        state.seats.seat_human(index, name, token_digest(token), conn, device, state.seatings)
+        self.state.seat_human(index, conn, name, token_digest(token), device)
         return token
-
-    def _not_banned(self, device: str | None) -> None:
-        if device is not None and device in self.state.banned:
-            raise Refusal(ErrorCode.BANNED, "the host removed you from this room")
-
-    def _chat_muted(self, conn: ConnId, seat: int | None) -> bool:
-        if seat is not None:
-            return self.seat_muted(seat)
-        state = self.state
-        device = state.watch_devices.get(conn)
-        return conn in state.muted_watchers or (
-            device is not None and device in state.muted_devices
-        )
-
-    def _forget_watcher(self, conn: ConnId) -> None:
-        state = self.state
-        state.spectators.discard(conn)
-        state.watchers.pop(conn, None)
-        state.watch_devices.pop(conn, None)
-        state.muted_watchers.discard(conn)
-
-    def _pass_host_from(self, index: int) -> None:
-        """Seat ``index`` was left, or its person is away past grace: if it hosts, the role
-        passes to the connected person seated longest (nobody connected: to whoever has sat
-        longest, who may come back; the next person to join or resume takes it then)."""
-        state = self.state
-        if state.host != index:
-            return
-        present, longest = state.seats.longest_seated()
-        state.host = present if present is not None else longest
-
-    def _take_host_if_gone(self, index: int) -> bool:
-        """Seat ``index``'s person is here: they host if the host's person is gone (away past
-        grace, or no host at all); ``True`` if the role came to them."""
-        state = self.state
-        host = state.seats[state.host] if state.host is not None else None
-        if state.host == index or (host is not None and host.kind == "human" and not host.away):
-            return False
-        state.host = index
-        return True
-
-    def _apply(
-        self,
-        seat: int,
-        action: Action,
-        now: float,
-        ref: m.RequestId | None = None,
-        schedule: bool = True,
-    ) -> list[Output]:
-        state = self.state
-        match = state.match
-        assert match is not None
-        events = match.apply(seat, action)  # raises IllegalAction before any change
-        state.version += 1
-        state.stand_in.clear()
-        out = self._refresh_deadline(now)  # the states below carry this version's deadline
-        entry: ActionEntry = {
-            "v": state.version,
-            "g": match.game_index,
-            "s": seat,
-            "a": action.to_str(),
-        }
-        due = state.clock.due_at(state.version)
-        if due is not None:
-            entry["d"] = due  # stored with the action: a takeover keeps the deadline
-        out.append(PersistAction(entry))
-        if ref is not None:
-            human = state.seats[seat].conn
-            if human is not None:
-                out.append(Send(human, m.dump_ack(ref, state.version)))
-        out += frames.state_frames(self, events)
-        if match.current.is_over():
-            out += frames.room_frames(self)
-        if schedule:
-            out += self._schedule(now)
-        return out
-
-    def _turn_expired(self, now: float) -> list[Output]:
-        """The turn timer ran out: slow humans are declared ready (SH-2.3) or a stand-in bot
-        plays their turn."""
-        state = self.state
-        assert state.match is not None
-        game = state.match.current
-        humans = [s for s in game.to_act() if state.seats[s].kind == "human"]
-        out: list[Output] = []
-        if game.phase == "swap":
-            for seat in humans:
-                out += self._apply(seat, Action("ready"), now, schedule=False)
-            return out + self._schedule(now)
-        for seat in humans:
-            state.stand_in.add(seat)
-            out += self._ask_bot(seat, self.settings.stand_in_level, 0.0)
-        return out
-
-    def _ask_bot(self, seat: int, level: str, delay: float) -> list[Output]:
-        state = self.state
-        assert state.match is not None
-        asked = state.pending.get(seat)
-        if asked is not None and (asked == state.version or state.match.current.simultaneous()):
-            return []  # that bot is still thinking
-        state.pending[seat] = state.version
-        view = state.match.current.view(seat)
-        return [RunBot(seat, level, self.game, view, state.version, delay)]
-
-    def _schedule(self, now: float) -> list[Output]:
-        """After any change: bots to run, the turn timer, and the idle timer."""
-        state = self.state
-        out: list[Output] = []
-        if not state.where and not state.closed:
-            if not state.idle_armed:
-                state.idle_armed = True
-                idle = self.settings.idle_timeout
-                if state.match is None:  # an empty lobby: nothing to come back to, it goes soon
-                    idle = min(idle, self.settings.lobby_timeout)
-                out.append(SetTimer(IdleTimer(), now + idle))
-        elif state.idle_armed:
-            state.idle_armed = False
-            out.append(CancelTimer(IdleTimer()))
-        out += self._refresh_deadline(now)
-        if self.status() is not RoomStatus.PLAYING:
-            return out  # lobby, between games, over, or paused: no bots
-        assert state.match is not None
-        settings = self.settings
-        for seat in state.match.current.to_act():
-            s = state.seats[seat]
-            if s.kind == "bot":
-                out += self._ask_bot(seat, s.level or DEFAULT_LEVEL, settings.bot_delay)
-            elif s.away or seat in state.stand_in:
-                out += self._ask_bot(seat, settings.stand_in_level, settings.bot_delay)
-        return out
-
-    def _human_waiting(self) -> bool:
-        """Whether a person (not a bot, not a stand-in) must act in the current version."""
-        if self.status() is not RoomStatus.PLAYING:
-            return False
-        state = self.state
-        assert state.match is not None
-        seats = state.seats
-        return any(
-            seats[seat].kind == "human" and not seats[seat].away and seat not in state.stand_in
-            for seat in state.match.current.to_act()
-        )
-
-    def _human_to_act(self) -> bool:
-        """Whether a human's seat (present or not) must act in the current version."""
-        match = self.state.match
-        if match is None or match.current.is_over():
-            return False
-        seats = self.state.seats
-        return any(seats[seat].kind == "human" for seat in match.current.to_act())
-
-    def _refresh_deadline(self, now: float) -> list[Output]:
-        """The turn clock at the current version (:mod:`server.rooms.clock`), brought up to
-        date before any state of it is rendered; the timer to set, if any."""
-        state = self.state
-        state.clock, timer = state.clock.refresh(
-            state.version, now, self.turn_timer, self._human_to_act, self._human_waiting
-        )
-        return [] if timer is None else [timer]
 
     # ------------------------------------------------------------------ persistence
 
@@ -989,4 +770,4 @@ class RoomCore:
             for i, s in enumerate(self.state.seats)
             if s.kind == "human"
         ]
-        return out + self._schedule(now)
+        return out + play.schedule(self, now)

@@ -17,7 +17,7 @@ from clients import CardroomClient, CardroomError
 from protocol import messages as m
 from server.bench.redis_server import RedisServer
 from server.net.server import CardroomServer, ServerConfig
-from server.rooms.core import RoomCore
+from server.rooms import play
 from server.rooms.seats import RoomSettings
 from server.store.redis_store import RedisStore
 from tests.server.conftest import make_config
@@ -46,7 +46,7 @@ async def test_a_failed_resume_is_logged_without_its_token(
         def broken(*args: object) -> None:  # a bug while the resume is being handled
             raise RuntimeError("boom")
 
-        monkeypatch.setattr(RoomCore, "_refresh_deadline", broken)
+        monkeypatch.setattr(play, "refresh_deadline", broken)
         with caplog.at_level(logging.INFO):
             async with CardroomClient.connect(srv.url) as back:
                 with pytest.raises(CardroomError) as failed:
