@@ -85,14 +85,36 @@ def state_text(
     shared: bytes | None = None,
 ) -> str:
     """``seat``'s state frame (``shared``: this state's shared view, serialised)."""
-    state = room.state
-    assert state.match is not None
-    match = state.match
-    game = match.current
-    # the room built every part itself: serialised straight, no model per recipient
-    view = game.view(seat) if shared is None else m.serialised_view(shared, game.own_view(seat))
-    commitment = match.commitment(match.game_index)
-    return m.dump_state(room.code, state.version, seat, view, events, state.clock.shown, commitment)
+    return _StateFrames(room, events, shared).text(seat)
+
+
+class _StateFrames:
+    """The state frames of one state: what they have in common read once, then each
+    recipient's written (some five per action)."""
+
+    __slots__ = ("code", "commitment", "deadline", "events", "game", "shared", "version")
+
+    def __init__(
+        self, room: Shown, events: list[dict[str, Any]] | m.Serialised, shared: bytes | None
+    ) -> None:
+        state = room.state
+        match = state.match
+        assert match is not None
+        self.code = room.code
+        self.version = state.version
+        self.deadline = state.clock.shown
+        self.game = match.current
+        self.commitment = match.commitment(match.game_index)
+        self.events = events
+        self.shared = shared
+
+    def text(self, seat: int | None) -> str:
+        game, shared = self.game, self.shared
+        # the room built every part itself: serialised straight, no model per recipient
+        view = game.view(seat) if shared is None else m.serialised_view(shared, game.own_view(seat))
+        return m.dump_state(
+            self.code, self.version, seat, view, self.events, self.deadline, self.commitment
+        )
 
 
 def state_to(room: Shown, conn: ConnId, seat: int | None) -> list[Send]:
@@ -109,12 +131,13 @@ def state_frames(room: Shown, events: list[Event]) -> list[Send]:
     # what every view of this state has in common, built and serialised once for all
     shared = m.json_bytes(state.match.current.shared_view())
     ev = m.serialised([e.to_json() for e in events])
+    frames = _StateFrames(room, ev, shared)
     out = [
-        Send(s.conn, state_text(room, i, ev, shared))
+        Send(s.conn, frames.text(i))
         for i, s in enumerate(state.seats)
         if s.kind == "human" and s.conn is not None
     ]
     if state.spectators:
-        text = state_text(room, None, ev, shared)
+        text = frames.text(None)
         out.extend(Send(c, text) for c in state.spectators)
     return out
