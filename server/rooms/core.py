@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import datetime
 import logging
+import operator
 import secrets
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Generic, TypeVar, cast, overload
 
 from protocol import messages as m
 from protocol.cards import parse_card
@@ -82,6 +83,7 @@ from server.rules.registry import game_spec
 __all__ = ["MAX_MODERATED", "RoomCore", "check_create", "hint_seed", "to_rules_action"]
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def to_rules_action(action: m.ActionModel) -> Action:
@@ -113,6 +115,25 @@ def check_create(game: m.GameName, players: int, *, daily: bool, hints: bool) ->
     if hints and daily:
         why = "hints are not offered in a daily game: everyone plays it on their own"
         raise Refusal(ErrorCode.HINTS_NOT_ALLOWED, why)
+
+
+class _Read(Generic[T]):
+    """A read-only attribute of the room: a field of its state (``path``: dotted)."""
+
+    __slots__ = ("_get",)
+
+    def __init__(self, path: str) -> None:
+        self._get = operator.attrgetter(f"state.{path}")
+
+    @overload
+    def __get__(self, room: None, owner: type) -> _Read[T]: ...
+    @overload
+    def __get__(self, room: RoomCore, owner: type) -> T: ...
+    def __get__(self, room: RoomCore | None, owner: type) -> T | _Read[T]:
+        return self if room is None else cast(T, self._get(room))
+
+    def __set__(self, room: RoomCore, value: T) -> None:
+        raise AttributeError("a room's state changes through its inputs")
 
 
 class RoomCore:
@@ -162,68 +183,21 @@ class RoomCore:
 
     # ------------------------------------------------------------------ the state, read
 
-    @property
-    def seats(self) -> SeatTable:
-        return self.state.seats
-
-    @property
-    def match(self) -> Match | None:
-        return self.state.match
-
-    @property
-    def version(self) -> int:
-        return self.state.version
-
-    @property
-    def host(self) -> int | None:
-        return self.state.host
-
-    @property
-    def locked(self) -> bool:
-        return self.state.locked
-
-    @property
-    def closed(self) -> bool:
-        return self.state.closed
-
-    @property
-    def deadline(self) -> float | None:
-        """The turn deadline states show (a person must act)."""
-        return self.state.clock.shown
-
-    @property
-    def daily_date(self) -> datetime.date | None:
-        return self.state.daily_date
-
-    @property
-    def spectators(self) -> set[ConnId]:
-        return self.state.spectators
-
-    @property
-    def where(self) -> dict[ConnId, int | None]:
-        """Connection -> seat (None: a spectator)."""
-        return self.state.where
-
-    @property
-    def watchers(self) -> dict[ConnId, int]:
-        """Spectator -> its number in chat lines."""
-        return self.state.watchers
-
-    @property
-    def banned(self) -> list[str]:
-        return self.state.banned
-
-    @property
-    def muted_seats(self) -> set[int]:
-        return self.state.muted_seats
-
-    @property
-    def muted_devices(self) -> list[str]:
-        return self.state.muted_devices
-
-    @property
-    def muted_watchers(self) -> set[ConnId]:
-        return self.state.muted_watchers
+    seats = _Read[SeatTable]("seats")
+    match = _Read[Match | None]("match")
+    version = _Read[int]("version")
+    host = _Read[int | None]("host")
+    locked = _Read[bool]("locked")
+    closed = _Read[bool]("closed")
+    deadline = _Read[float | None]("clock.shown")  # the turn deadline states show
+    daily_date = _Read[datetime.date | None]("daily_date")
+    spectators = _Read[set[ConnId]]("spectators")
+    where = _Read[dict[ConnId, int | None]]("where")  # connection -> seat (None: spectator)
+    watchers = _Read[dict[ConnId, int]]("watchers")  # spectator -> its number in chat lines
+    banned = _Read[list[str]]("banned")
+    muted_seats = _Read[set[int]]("muted_seats")
+    muted_devices = _Read[list[str]]("muted_devices")
+    muted_watchers = _Read[set[ConnId]]("muted_watchers")
 
     # ------------------------------------------------------------------ queries
 

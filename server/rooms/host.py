@@ -16,19 +16,14 @@ from protocol import messages as m
 from protocol.errors import ErrorCode
 from server.bots.base import DEFAULT_LEVEL
 from server.rooms.outputs import Output
-from server.rooms.seats import Refusal, RoomSettings, SeatTable
+from server.rooms.seats import Refusal, SeatTable
+from server.rooms.state import RoomFacts
 from server.rooms.status import BETWEEN_GAMES, RoomStatus
 
 
-class HostedRoom(Protocol):
-    """What the host's commands read and change of a room."""
+class HostedRoom(RoomFacts, Protocol):
+    """What the host's commands read and change of a room (never its state directly)."""
 
-    @property
-    def players(self) -> int: ...
-    @property
-    def settings(self) -> RoomSettings: ...
-    @property
-    def daily(self) -> bool: ...
     @property
     def host(self) -> int | None: ...
     @property

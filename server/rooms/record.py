@@ -10,44 +10,19 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any, Protocol, cast
+from typing import Any, cast
 
 from protocol import messages as m
 from protocol.records import ActionEntry, MatchRecord, RoomMeta, RoomRecord, SeatRecord
 from server.rooms.clock import TurnClock
 from server.rooms.matches import DealSource, Match
 from server.rooms.seats import Seat, SeatTable, stored_digest
-from server.rooms.state import RoomState
+from server.rooms.state import RoomFacts, RoomState
 
 #: What a seat's record keeps of it, in order: the one list both directions use (a seat's other
 #: fields, its connection and whether it is away, live only in the process that holds it).
 STORED_SEAT = ("kind", "name", "token_sha256", "level", "device", "since", "previous")
 LIVE_SEAT = ("conn", "away")
-
-
-class Recorded(Protocol):
-    """What a room's record is written from."""
-
-    @property
-    def code(self) -> str: ...
-    @property
-    def game(self) -> m.GameName: ...
-    @property
-    def players(self) -> int: ...
-    @property
-    def seed(self) -> int | None: ...
-    @property
-    def nonce(self) -> str: ...
-    @property
-    def options(self) -> m.GameOptions: ...
-    @property
-    def turn_timer(self) -> int | None: ...
-    @property
-    def daily(self) -> bool: ...
-    @property
-    def hints(self) -> bool: ...
-    @property
-    def state(self) -> RoomState: ...
 
 
 def seat_record(seat: Seat) -> SeatRecord:
@@ -66,7 +41,7 @@ def seat_from_record(entry: SeatRecord, index: int) -> Seat:
     return Seat(**values)
 
 
-def meta(room: Recorded) -> RoomMeta:
+def meta(room: RoomFacts) -> RoomMeta:
     """The room's record without the actions (those are stored one by one)."""
     state = room.state
     return {
@@ -95,7 +70,7 @@ def meta(room: Recorded) -> RoomMeta:
     }
 
 
-def record(room: Recorded) -> RoomRecord:
+def record(room: RoomFacts) -> RoomRecord:
     """The room as plain data, every action included: enough to rebuild it anywhere."""
     match = room.state.match
     return {**meta(room), "match": match.record() if match else None}

@@ -12,12 +12,13 @@ import datetime
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Protocol
 
+from protocol import messages as m
 from server.rooms.clock import TurnClock
 from server.rooms.matches import Match
 from server.rooms.outputs import ConnId
-from server.rooms.seats import SeatTable
+from server.rooms.seats import RoomSettings, SeatTable
 
 #: Device digests a room keeps banned (kick) or muted; beyond, the oldest are forgotten.
 MAX_MODERATED = 64
@@ -168,3 +169,31 @@ FIELDS = tuple(f.name for f in fields(RoomState))
 #: immutable value; a test checks every field of a playing room).
 CONTAINERS: frozenset[type] = frozenset({set, dict, list, SeatTable})
 _every_field: Callable[[RoomState], tuple[Any, ...]] = operator.attrgetter(*FIELDS)
+
+
+class RoomFacts(Protocol):
+    """What a room's parts (its record, frames, play, the host's commands) read of it: its
+    fixed facts, and its state. :class:`~server.rooms.core.RoomCore` is one."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def game(self) -> m.GameName: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def settings(self) -> RoomSettings: ...
+    @property
+    def seed(self) -> int | None: ...
+    @property
+    def nonce(self) -> str: ...
+    @property
+    def options(self) -> m.GameOptions: ...
+    @property
+    def turn_timer(self) -> int | None: ...
+    @property
+    def daily(self) -> bool: ...
+    @property
+    def hints(self) -> bool: ...
+    @property
+    def state(self) -> RoomState: ...

@@ -1,8 +1,9 @@
 """The room store interface, and the errors every store raises.
 
-A stored room is its record (:meth:`server.rooms.core.RoomCore.meta`: seats, options, how the
-match was dealt, its version, the turn deadline) plus the list of its accepted actions, appended
-one at a time (each with the deadline of the version it begins), plus the history of its
+A stored room is its record (:class:`protocol.records.RoomMeta`, written by
+:meth:`server.rooms.core.RoomCore.meta`: seats, options, how the match was dealt, its version,
+the turn deadline) plus the list of its accepted actions (:class:`protocol.records.ActionEntry`),
+appended one at a time (each with the deadline of the version it begins), plus the history of its
 finished games. The room actor awaits :meth:`RoomStore.append` for every
 accepted action (and :meth:`RoomStore.save` for every other change) before it acknowledges it,
 so a store whose calls return only once the data is stored (Redis, with its append-only file)

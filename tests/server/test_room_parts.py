@@ -224,7 +224,8 @@ def test_host_commands_use_only_public_members_and_never_bump_the_version() -> N
                 assert not isinstance(target, ast.Attribute), (
                     f"host.py sets a room's field ({node.lineno})"
                 )
-    assert "version" not in {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    read = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    assert "version" not in read and "state" not in read  # the room's methods change it
 
 
 def test_every_room_handler_returns_its_outputs() -> None:
