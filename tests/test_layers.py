@@ -23,7 +23,8 @@ SANS_IO = ["server.rooms.core", "server.rooms.host", "server.rooms.inputs",
            "server.rooms.outputs", "server.rooms.seats", "server.rooms.names",
            "server.rooms.status", "server.rooms.matches", "server.rooms.state",
            "server.rooms.clock", "server.rooms.frames", "server.rooms.record",
-           "server.rooms.rollback", "server.rooms.play"]  # fmt: skip
+           "server.rooms.rollback", "server.rooms.play",
+           "server.rooms.requests"]  # fmt: skip
 IO_MODULES = ("asyncio", "socket", "time", "websockets", "selectors", "ssl", "threading",
               "concurrent", "subprocess", "redis", "uvloop")  # fmt: skip
 

@@ -34,11 +34,9 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar, cast, overload
 
 from protocol import messages as m
-from protocol.cards import parse_card
-from protocol.errors import ErrorCode, rules_code
+from protocol.errors import ErrorCode
 from protocol.records import ActionEntry, RoomMeta, RoomRecord
-from server.rooms import frames, play, rollback
-from server.rooms import host as host_ops
+from server.rooms import frames, play, requests, rollback
 from server.rooms import record as records
 from server.rooms.inputs import (
     BotMove,
@@ -52,9 +50,7 @@ from server.rooms.inputs import (
 )
 from server.rooms.limits import TokenBucket
 from server.rooms.matches import DealSource, Match
-from server.rooms.names import clean_name
 from server.rooms.outputs import (
-    CancelTimer,
     CloseRoom,
     ConnId,
     Detach,
@@ -62,44 +58,26 @@ from server.rooms.outputs import (
     IdleTimer,
     Output,
     Persist,
-    RunHint,
     Send,
     SetTimer,
     TurnTimer,
 )
+from server.rooms.requests import hint_seed, to_rules_action
 from server.rooms.seats import (
     Refusal,
     RoomSettings,
     SeatTable,
     error_frame,
-    token_digest,
 )
 from server.rooms.seeds import new_nonce, process_keys
 from server.rooms.state import MAX_MODERATED, RoomState
-from server.rooms.status import BETWEEN_GAMES, RoomStatus
-from server.rules.base import Action, IllegalAction
+from server.rooms.status import RoomStatus
 from server.rules.registry import game_spec
 
 __all__ = ["MAX_MODERATED", "RoomCore", "check_create", "hint_seed", "to_rules_action"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-
-
-def to_rules_action(action: m.ActionModel) -> Action:
-    """The rules core's action for a wire action (codes already validated by pydantic)."""
-    return Action(
-        action.kind,
-        tuple(parse_card(c) for c in action.cards),
-        -1 if action.slot is None else action.slot,
-    )
-
-
-def hint_seed(seed: int, seat: int, version: int) -> int:
-    """The hint bot's seed for ``seat`` at state ``version`` of a room whose bots are seeded
-    ``seed`` (never its deals' seeds): the same question in the same room always gets the same
-    answer."""
-    return (seed * 1_000_003 + seat * 7919 + version * 104_729) % 2**63
 
 
 def check_create(game: m.GameName, players: int, *, daily: bool, hints: bool) -> None:
@@ -306,6 +284,13 @@ class RoomCore:
         self.state.where.pop(conn, None)
         return [error_frame(conn, None, code, message), Detach(conn)]
 
+    def chat_allowed(self, now: float) -> bool:
+        """Whether the room's chat budget takes one more line now (and spend it)."""
+        if self._chat is None:
+            per_second = self.settings.chat_per_minute / 60.0
+            self._chat = TokenBucket(per_second, self.settings.chat_burst, now)
+        return self._chat.allow(now)
+
     def replace_human(self, index: int) -> None:
         """A human leaves a seat: empty before play, a bot once the match has begun."""
         self.state.replace_human(index, self.settings.stand_in_level)
@@ -346,9 +331,9 @@ class RoomCore:
     def _dispatch(self, item: RoomInput, now: float) -> list[Output]:
         match item:
             case Request(conn=conn, msg=msg, device=device):
-                return self._request(conn, msg, device, now)
+                return requests.request(self, conn, msg, device, now)
             case CreateHost(conn=conn, msg=msg, device=device):
-                return self._create_host(conn, msg, device, now)
+                return requests.create_host(self, conn, msg, device, now)
             case Disconnect(conn=conn):
                 return self._disconnected(conn, now)
             case TimerFired(key=key):
@@ -357,53 +342,6 @@ class RoomCore:
                 return play.bot_move(self, seat, version, action, now)
             case HintReady():
                 return self._hint_ready(item)
-
-    def _request(
-        self, conn: ConnId, msg: m.ClientMessage, device: str | None, now: float
-    ) -> list[Output]:
-        try:
-            match msg:
-                case m.Join():
-                    return self._on_join(conn, msg, device, now)
-                case m.Watch():
-                    return self._on_watch(conn, msg, device, now)
-                case m.Resume():
-                    return self._on_resume(conn, msg, device, now)
-                case m.Act():
-                    return self._on_act(conn, msg, now)
-                case m.Host():
-                    return self._on_host(conn, msg, now)
-                case m.Chat():
-                    return self._on_chat(conn, msg, now)
-                case m.Leave():
-                    return self._on_leave(conn, msg, now)
-                case m.Hint():
-                    return self._on_hint(conn, msg)
-                case m.Contribute():
-                    return self._on_contribute(conn, msg)
-                case _:
-                    raise Refusal(ErrorCode.UNKNOWN_TYPE, "not a room message")
-        except Refusal as r:
-            return [error_frame(conn, msg.id, r.code, r.message)]
-
-    def _create_host(
-        self, conn: ConnId, msg: m.Create, device: str | None, now: float
-    ) -> list[Output]:
-        """Seat the creator in seat 0 as the host."""
-        try:
-            name = clean_name(msg.name, [])
-        except Refusal as r:
-            return [error_frame(conn, msg.id, r.code, r.message)]
-        state = self.state
-        token = self._seat_human(0, conn, name, device)
-        state.host = 0
-        state.where[conn] = 0
-        return [
-            Persist(self.meta()),
-            Send(conn, m.dump(m.Joined(ref=msg.id, room=self.code, seat=0, token=token))),
-            *frames.room_frames(self),
-            *play.schedule(self, now),
-        ]
 
     def _disconnected(self, conn: ConnId, now: float) -> list[Output]:
         state = self.state
@@ -447,204 +385,6 @@ class RoomCore:
                     return [CloseRoom("idle")]
                 return []
 
-    # ------------------------------------------------------------------ requests
-
-    def _on_join(self, conn: ConnId, msg: m.Join, device: str | None, now: float) -> list[Output]:
-        state = self.state
-        self._not_here(conn)
-        if state.is_banned(device):
-            raise Refusal(ErrorCode.BANNED, "the host removed you from this room")
-        if self.daily and self.settings.daily_alone:  # one person against the day's bots
-            why = "a daily game is played alone against four fixed bots; you can watch"
-            raise Refusal(ErrorCode.DAILY_FIXED, why)
-        if state.locked:
-            why = "the host has locked this room; you can still watch"
-            raise Refusal(ErrorCode.ROOM_LOCKED, why)
-        if self.status() not in BETWEEN_GAMES:
-            raise Refusal(ErrorCode.GAME_IN_PROGRESS, "seats open between games; you can watch now")
-        free = state.seats.free()  # empty, or a bot's
-        if msg.seat is not None:
-            if msg.seat >= self.players:
-                raise Refusal(ErrorCode.BAD_SEAT, f"this room has seats 0 to {self.players - 1}")
-            if msg.seat not in free:
-                raise Refusal(ErrorCode.SEAT_TAKEN, f"seat {msg.seat} is not free")
-            index = msg.seat
-        elif free:
-            # a truly empty seat before a bot's
-            index = min(free, key=lambda i: (state.seats[i].kind != "empty", i))
-        else:
-            raise Refusal(ErrorCode.ROOM_FULL, "no free seat; you can watch")
-        name = clean_name(msg.name, state.seats.names(skip=index))
-        token = self._seat_human(index, conn, name, device)
-        state.where[conn] = index
-        state.take_host_if_gone(index)
-        return [
-            Persist(self.meta()),
-            Send(conn, m.dump(m.Joined(ref=msg.id, room=self.code, seat=index, token=token))),
-            *frames.room_frames(self),
-            *frames.state_to(self, conn, index),
-            *play.schedule(self, now),
-        ]
-
-    def _on_watch(self, conn: ConnId, msg: m.Watch, device: str | None, now: float) -> list[Output]:
-        state = self.state
-        self._not_here(conn)
-        if state.is_banned(device):
-            raise Refusal(ErrorCode.BANNED, "the host removed you from this room")
-        state.add_watcher(conn, device)
-        return [
-            Send(conn, m.dump(m.Joined(ref=msg.id, room=self.code, seat=None))),
-            *frames.room_frames(self),
-            *frames.state_to(self, conn, None),
-            *play.schedule(self, now),
-        ]
-
-    def _on_resume(
-        self, conn: ConnId, msg: m.Resume, device: str | None, now: float
-    ) -> list[Output]:
-        state = self.state
-        found = state.seats.with_token(msg.token, now)
-        if found is None:
-            raise Refusal(ErrorCode.BAD_TOKEN, "that token holds no seat in this room")
-        index, current = found
-        if conn in state.where and state.where[conn] != index:
-            raise Refusal(ErrorCode.ALREADY_IN_ROOM, "leave your current place in this room first")
-        out: list[Output] = []
-        if device is not None and device != state.seats[index].device:
-            state.seats.set_device(index, device)  # results are recorded for it from now on
-        # a fresh token for every resume: the one just used is void once this is stored, so
-        # of two devices resuming with one token the second is refused (bad_token); the
-        # replaced one still resumes for a while (else the client still holds the previous)
-        token = self.make_token()
-        overlap = now + self.settings.token_overlap if current else None
-        state.seats.rotate_token(index, token_digest(token), overlap)
-        old = state.seats[index].conn
-        if old is not None and old != conn:
-            # the same player from a new connection: the old one is replaced
-            out += self.expel(old, ErrorCode.REPLACED, "this seat was resumed from elsewhere")
-        state.seats.connect(index, conn)
-        state.where[conn] = index
-        state.take_host_if_gone(index)
-        out.append(Persist(self.meta()))  # before the new token goes out
-        out.append(CancelTimer(GraceTimer(index)))
-        out += play.refresh_deadline(self, now)  # back from a pause: the state shows the deadline
-        out.append(
-            Send(conn, m.dump(m.Joined(ref=msg.id, room=self.code, seat=index, token=token)))
-        )
-        out += frames.room_frames(self)
-        out += frames.state_to(self, conn, index)
-        out += play.schedule(self, now)
-        return out
-
-    def _on_act(self, conn: ConnId, msg: m.Act, now: float) -> list[Output]:
-        state = self.state
-        seat = self._seat_of(conn)
-        if state.match is None:
-            raise Refusal(ErrorCode.NOT_STARTED, "the game has not started")
-        if msg.version != state.version:
-            message = f"the game is at version {state.version}; here is the current view"
-            stale = error_frame(conn, msg.id, ErrorCode.STALE_VERSION, message)
-            return [stale, *frames.state_to(self, conn, seat)]
-        try:
-            action = to_rules_action(msg.action)
-        except ValueError as exc:
-            raise Refusal(ErrorCode.MALFORMED_ACTION, str(exc)) from None
-        if action.kind == "swap" and self._swaps(seat) >= self.settings.max_swaps:
-            why = f"{self.settings.max_swaps} swaps are the most one game takes: say ready"
-            raise Refusal(ErrorCode.TOO_MANY_SWAPS, why)
-        try:
-            return play.apply(self, seat, action, now, ref=msg.id)
-        except IllegalAction as exc:
-            raise Refusal(rules_code(exc.code), exc.message) from None
-
-    def _swaps(self, seat: int) -> int:
-        """The swaps ``seat`` made in the current game (they come first in its log)."""
-        assert self.state.match is not None
-        log = self.state.match.current.log
-        return sum(1 for who, a in log if who == seat and a.kind == "swap")
-
-    def _on_host(self, conn: ConnId, msg: m.Host, now: float) -> list[Output]:
-        state = self.state
-        if conn not in state.where:
-            raise Refusal(ErrorCode.NOT_IN_ROOM, "join this room first")
-        if state.where[conn] is None or state.where[conn] != state.host:
-            raise Refusal(ErrorCode.NOT_HOST, "only the host can do that")
-        out = host_ops.perform(self, msg, now)
-        dealt = msg.op in ("start", "next_game")
-        if dealt:
-            out += play.refresh_deadline(self, now)  # a new version: its deadline is in the record
-        out.append(Persist(self.meta()))
-        out.append(Send(conn, m.dump(m.Ack(ref=msg.id, version=state.version))))
-        out += frames.room_frames(self)
-        if dealt:
-            out += frames.state_frames(self, [])
-        out += play.schedule(self, now)
-        return out
-
-    def _on_chat(self, conn: ConnId, msg: m.Chat, now: float) -> list[Output]:
-        state = self.state
-        if conn not in state.where:
-            raise Refusal(ErrorCode.NOT_IN_ROOM, "join or watch this room first")
-        seat = state.where[conn]
-        if state.chat_muted(conn, seat):
-            raise Refusal(ErrorCode.MUTED, "the host has muted you in this room")
-        if self._chat is None:
-            per_second = self.settings.chat_per_minute / 60.0
-            self._chat = TokenBucket(per_second, self.settings.chat_burst, now)
-        if not self._chat.allow(now):
-            raise Refusal(ErrorCode.CHAT_BUSY, "this room's chat is busy; wait a moment")
-        name = (state.seats[seat].name or f"Seat {seat + 1}") if seat is not None else "spectator"
-        watcher = state.watchers.get(conn) if seat is None else None
-        line = m.dump(
-            m.ChatLine(
-                room=self.code, seat=seat, name=name, text=msg.text, at=now, spectator=watcher
-            )
-        )
-        return [Send(conn, m.dump(m.Ack(ref=msg.id))), *(Send(c, line) for c in state.where)]
-
-    def _on_hint(self, conn: ConnId, msg: m.Hint) -> list[Output]:
-        """A seated player asks what the strong bot would do in their seat: it thinks
-        elsewhere (:class:`RunHint`); nothing in the room changes."""
-        state = self.state
-        if conn not in state.where:
-            raise Refusal(ErrorCode.NOT_IN_ROOM, "join this room first")
-        if not self.hints:
-            raise Refusal(ErrorCode.HINTS_OFF, "this room was opened without hints")
-        seat = state.where[conn]
-        if seat is None:
-            raise Refusal(ErrorCode.NOT_SEATED, "only a seated player can ask for a hint")
-        if state.match is None:
-            raise Refusal(ErrorCode.NOT_STARTED, "the game has not started")
-        game = state.match.current
-        view = game.view(seat) if seat in game.to_act() else None
-        if view is None or not view["legal"]:
-            raise Refusal(ErrorCode.NOT_YOUR_TURN, "there is nothing for you to decide now")
-        if seat in state.hints:
-            raise Refusal(ErrorCode.HINT_PENDING, "your last hint is still being worked out")
-        state.hints[seat] = state.version
-        seed = hint_seed(self.bot_seed, seat, state.version)
-        return [RunHint(conn, seat, self.game, view, state.version, seed, msg.id)]
-
-    def _on_contribute(self, conn: ConnId, msg: m.Contribute) -> list[Output]:
-        """A seated player's client sends its random value for the next deal (once per seat
-        per deal): kept, unseen by anyone, until the deal, then revealed in the history."""
-        state = self.state
-        seat = self._seat_of(conn)
-        game = self.next_deal()
-        if game is None:
-            why = (
-                "a daily deal takes no contributions: every player of the day gets the same cards"
-                if self.daily
-                else "contributions are taken before a deal, in the lobby or between games"
-            )
-            raise Refusal(ErrorCode.BAD_CONTRIBUTION, why)
-        if msg.game != game:
-            raise Refusal(ErrorCode.BAD_CONTRIBUTION, f"the next deal is game {game}")
-        if seat in state.contributed:
-            raise Refusal(ErrorCode.BAD_CONTRIBUTION, "your seat has contributed to this deal")
-        state.contributed[seat] = bytes.fromhex(msg.value)
-        return [Persist(self.meta()), Send(conn, m.dump(m.Ack(ref=msg.id)))]
-
     def _hint_ready(self, item: HintReady) -> list[Output]:
         """A hint is ready: only the connection that asked gets it, if it still holds the seat
         (a stale one still goes: it names its version)."""
@@ -664,42 +404,6 @@ class RoomCore:
             level=item.level,
         )
         return [Send(item.conn, m.dump(advice))]
-
-    def _on_leave(self, conn: ConnId, msg: m.Leave, now: float) -> list[Output]:
-        state = self.state
-        if conn not in state.where:
-            raise Refusal(ErrorCode.NOT_IN_ROOM, "you are not in this room")
-        out: list[Output] = []
-        seat = state.where.pop(conn)
-        state.forget_watcher(conn)
-        if seat is not None:
-            self.replace_human(seat)
-            out.append(Persist(self.meta()))
-        out.append(Send(conn, m.dump(m.Ack(ref=msg.id))))
-        out.append(Detach(conn))
-        out += frames.room_frames(self)
-        out += play.schedule(self, now)
-        return out
-
-    # ------------------------------------------------------------------ helpers
-
-    def _not_here(self, conn: ConnId) -> None:
-        if conn in self.state.where:
-            raise Refusal(ErrorCode.ALREADY_IN_ROOM, "you are already in this room")
-
-    def _seat_of(self, conn: ConnId) -> int:
-        where = self.state.where
-        if conn not in where:
-            raise Refusal(ErrorCode.NOT_IN_ROOM, "join this room first")
-        seat = where[conn]
-        if seat is None:
-            raise Refusal(ErrorCode.NOT_SEATED, "spectators cannot act")
-        return seat
-
-    def _seat_human(self, index: int, conn: ConnId, name: str, device: str | None) -> str:
-        token = self.make_token()
-        self.state.seat_human(index, conn, name, token_digest(token), device)
-        return token
 
     # ------------------------------------------------------------------ persistence
 

@@ -19,6 +19,7 @@ from websockets.frames import Frame, Opcode
 from clients import CardroomClient, CardroomError
 from protocol import messages as m
 from server.net.server import CardroomServer, ServerConfig
+from server.rooms import requests
 from server.store.memory import MemoryStore
 from tests.server.conftest import make_config
 
@@ -303,7 +304,7 @@ async def test_a_failing_room_answers_internal_error_and_goes_on(
     def broken(*args: object) -> None:
         raise ZeroDivisionError("injected")
 
-    monkeypatch.setattr(room, "_on_host", broken)
+    monkeypatch.setattr(requests, "host", broken)  # what a host request does, in every room
     with pytest.raises(CardroomError) as failed:
         await ann.host("lock")
     assert failed.value.code == "internal_error"
