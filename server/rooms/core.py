@@ -6,11 +6,13 @@ The asyncio actor (:mod:`server.rooms.actor`) owns the queue, the clock and the 
 what the outputs say, in order; a :class:`Persist` is awaited before anything after it is sent,
 so nothing is acknowledged before it is saved. Tests drive this class directly, without sockets.
 
-This module holds the dispatch and the handlers, each returning its outputs; the room's parts
-are modules of their own: what changes (:mod:`~server.rooms.state`, its seats in
-:mod:`~server.rooms.seats`), the turn clock (:mod:`~server.rooms.clock`), the frames
-(:mod:`~server.rooms.frames`), the stored record (:mod:`~server.rooms.record`), rollback
-(:mod:`~server.rooms.rollback`) and the host's commands (:mod:`~server.rooms.host`).
+:class:`RoomCore` holds a room's fixed facts and its state, and dispatches each input to its
+handler; every handler returns its outputs. The parts are modules of their own: what changes
+(:mod:`~server.rooms.state`, its seats in :mod:`~server.rooms.seats`), what each client request
+does (:mod:`~server.rooms.requests`), how play moves on (:mod:`~server.rooms.play`), the turn
+clock (:mod:`~server.rooms.clock`), the frames (:mod:`~server.rooms.frames`), the stored record
+(:mod:`~server.rooms.record`), rollback (:mod:`~server.rooms.rollback`) and the host's
+commands (:mod:`~server.rooms.host`).
 
 An input that fails with an unexpected exception changes nothing: the room is put back as it
 was before the input (its match rebuilt from the action log) and the sender gets

@@ -63,6 +63,7 @@ def hint_seed(seed: int, seat: int, version: int) -> int:
 def request(
     room: Requested, conn: ConnId, msg: m.ClientMessage, device: str | None, now: float
 ) -> list[Output]:
+    """What ``msg`` from ``conn`` does to the room; a refusal is an error to ``conn`` only."""
     try:
         match msg:
             case m.Join():
@@ -114,8 +115,7 @@ def join(
 ) -> list[Output]:
     state = room.state
     _not_here(room, conn)
-    if state.is_banned(device):
-        raise Refusal(ErrorCode.BANNED, "the host removed you from this room")
+    _not_banned(room, device)
     if room.daily and room.settings.daily_alone:  # one person against the day's bots
         why = "a daily game is played alone against four fixed bots; you can watch"
         raise Refusal(ErrorCode.DAILY_FIXED, why)
@@ -154,8 +154,7 @@ def watch(
 ) -> list[Output]:
     state = room.state
     _not_here(room, conn)
-    if state.is_banned(device):
-        raise Refusal(ErrorCode.BANNED, "the host removed you from this room")
+    _not_banned(room, device)
     state.add_watcher(conn, device)
     return [
         Send(conn, m.dump(m.Joined(ref=msg.id, room=room.code, seat=None))),
@@ -331,6 +330,11 @@ def leave(room: Requested, conn: ConnId, msg: m.Leave, now: float) -> list[Outpu
 def _not_here(room: Requested, conn: ConnId) -> None:
     if conn in room.state.where:
         raise Refusal(ErrorCode.ALREADY_IN_ROOM, "you are already in this room")
+
+
+def _not_banned(room: Requested, device: str | None) -> None:
+    if room.state.is_banned(device):
+        raise Refusal(ErrorCode.BANNED, "the host removed you from this room")
 
 
 def _seat_of(room: Requested, conn: ConnId) -> int:

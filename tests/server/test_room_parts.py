@@ -263,3 +263,18 @@ def test_the_record_round_trips_the_state_but_its_live_parts() -> None:
         value: Any = getattr(again.state, name)
         assert not value, name
     assert copy.copy(again.state) == again.state
+
+
+def test_the_room_reads_its_state_but_never_writes_it_past_its_inputs() -> None:
+    """RoomCore's fields that live in its state are read-only views of it: a write (as
+    host.py's ``room.version += 1`` was) is refused instead of shadowing the state."""
+    h = Harness()
+    create_shithead(h)
+    room = h.room
+    assert room.version == room.state.version and room.where is room.state.where
+    assert room.deadline is room.state.clock.shown
+    with pytest.raises(AttributeError):
+        room.version = room.version + 1
+    with pytest.raises(AttributeError):
+        room.locked = True
+    assert room.state.version == 0 and not room.state.locked
