@@ -8,16 +8,16 @@ log prefix, since a failure inside the rules may have left it half changed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from protocol.records import MatchRecord
 from server.rooms.matches import Match
 from server.rooms.state import RoomState
 
 
-@dataclass(frozen=True, slots=True)
-class Saved:
-    """A room's state before an input (a copy: nothing in it is changed afterwards)."""
+class Saved(NamedTuple):
+    """A room's state before an input (a copy: nothing in it is changed afterwards; a named
+    tuple, as one is made per input)."""
 
     state: RoomState
     log_at: tuple[int, int]  # games begun, moves in the last of them
