@@ -114,8 +114,7 @@ def join(
     room: Requested, conn: ConnId, msg: m.Join, device: str | None, now: float
 ) -> list[Output]:
     state = room.state
-    _not_here(room, conn)
-    _not_banned(room, device)
+    _may_enter(room, conn, device)
     if room.daily and room.settings.daily_alone:  # one person against the day's bots
         why = "a daily game is played alone against four fixed bots; you can watch"
         raise Refusal(ErrorCode.DAILY_FIXED, why)
@@ -140,28 +139,16 @@ def join(
     token = _seat_human(room, index, conn, name, device)
     state.where[conn] = index
     state.take_host_if_gone(index)
-    return [
-        Persist(room.meta()),
-        Send(conn, m.dump(m.Joined(ref=msg.id, room=room.code, seat=index, token=token))),
-        *frames.room_frames(room),
-        *frames.state_to(room, conn, index),
-        *play.schedule(room, now),
-    ]
+    joined = m.Joined(ref=msg.id, room=room.code, seat=index, token=token)
+    return [Persist(room.meta()), *_entered(room, conn, joined, now)]
 
 
 def watch(
     room: Requested, conn: ConnId, msg: m.Watch, device: str | None, now: float
 ) -> list[Output]:
-    state = room.state
-    _not_here(room, conn)
-    _not_banned(room, device)
-    state.add_watcher(conn, device)
-    return [
-        Send(conn, m.dump(m.Joined(ref=msg.id, room=room.code, seat=None))),
-        *frames.room_frames(room),
-        *frames.state_to(room, conn, None),
-        *play.schedule(room, now),
-    ]
+    _may_enter(room, conn, device)
+    room.state.add_watcher(conn, device)
+    return _entered(room, conn, m.Joined(ref=msg.id, room=room.code, seat=None), now)
 
 
 def resume(
@@ -193,11 +180,8 @@ def resume(
     out.append(Persist(room.meta()))  # before the new token goes out
     out.append(CancelTimer(GraceTimer(index)))
     out += play.refresh_deadline(room, now)  # back from a pause: the state shows the deadline
-    out.append(Send(conn, m.dump(m.Joined(ref=msg.id, room=room.code, seat=index, token=token))))
-    out += frames.room_frames(room)
-    out += frames.state_to(room, conn, index)
-    out += play.schedule(room, now)
-    return out
+    joined = m.Joined(ref=msg.id, room=room.code, seat=index, token=token)
+    return out + _entered(room, conn, joined, now)
 
 
 def act(room: Requested, conn: ConnId, msg: m.Act, now: float) -> list[Output]:
@@ -327,14 +311,23 @@ def leave(room: Requested, conn: ConnId, msg: m.Leave, now: float) -> list[Outpu
     return out
 
 
-def _not_here(room: Requested, conn: ConnId) -> None:
+def _may_enter(room: Requested, conn: ConnId, device: str | None) -> None:
+    """Refuse a connection already in the room, or a device the host removed."""
     if conn in room.state.where:
         raise Refusal(ErrorCode.ALREADY_IN_ROOM, "you are already in this room")
-
-
-def _not_banned(room: Requested, device: str | None) -> None:
     if room.state.is_banned(device):
         raise Refusal(ErrorCode.BANNED, "the host removed you from this room")
+
+
+def _entered(room: Requested, conn: ConnId, joined: m.Joined, now: float) -> list[Output]:
+    """Someone is in (joined, watching or back): they are told, the room is told, they see the
+    state, and bots and timers follow."""
+    return [
+        Send(conn, m.dump(joined)),
+        *frames.room_frames(room),
+        *frames.state_to(room, conn, joined.seat),
+        *play.schedule(room, now),
+    ]
 
 
 def _seat_of(room: Requested, conn: ConnId) -> int:
