@@ -15,13 +15,13 @@ from typing import Any
 import pytest
 
 from protocol import messages as m
-from protocol.records import SeatRecord
+from protocol.records import ActionEntry, MatchMeta, MatchRecord, RoomMeta, RoomRecord, SeatRecord
 from server.rooms import record as records
 from server.rooms.clock import TurnClock
 from server.rooms.core import RoomCore
 from server.rooms.inputs import Request, RoomInput
 from server.rooms.matches import Match
-from server.rooms.outputs import Output
+from server.rooms.outputs import Output, PersistAction
 from server.rooms.seats import Seat, SeatTable, token_digest
 from server.rooms.state import CONTAINERS, FIELDS, RoomState
 from tests.server.conftest import choose
@@ -278,3 +278,22 @@ def test_the_room_reads_its_state_but_never_writes_it_past_its_inputs() -> None:
     with pytest.raises(AttributeError):
         room.locked = True
     assert room.state.version == 0 and not room.state.locked
+
+
+def _keys(typed: Any) -> set[str]:
+    return set(typed.__required_keys__) | set(typed.__optional_keys__)
+
+
+def test_the_stored_record_is_what_its_typed_dicts_say() -> None:
+    """A playing room's record, read back from JSON, has exactly the keys of RoomRecord (its
+    seats SeatRecord's but the legacy token, its match MatchRecord's), and each stored action
+    entry those of ActionEntry."""
+    h = crowded()
+    stored = json.loads(json.dumps(h.room.record()))
+    assert set(stored) == _keys(RoomRecord) == _keys(RoomMeta)
+    assert all(set(s) == _keys(SeatRecord) - {"token"} for s in stored["seats"])
+    assert set(stored["match"]) == _keys(MatchRecord)
+    assert set(h.room.meta()["match"] or {}) == _keys(MatchMeta)
+    entries = [o.entry for o in h.room.handle(_ann_acts(h), h.now) if isinstance(o, PersistAction)]
+    assert entries and all(set(e) <= _keys(ActionEntry) for e in entries)
+    assert {"v", "g", "s", "a", "d"} == set(entries[0])  # a person acts next: a deadline
