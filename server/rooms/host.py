@@ -15,7 +15,7 @@ from typing import Protocol
 from protocol import messages as m
 from protocol.errors import ErrorCode
 from server.bots.base import DEFAULT_LEVEL
-from server.rooms.outputs import Output
+from server.rooms.outputs import ConnId, Output
 from server.rooms.seats import Refusal, SeatTable
 from server.rooms.state import RoomFacts
 from server.rooms.status import BETWEEN_GAMES, RoomStatus
@@ -34,7 +34,7 @@ class HostedRoom(RoomFacts, Protocol):
     def ban(self, index: int) -> None: ...
     def mute_seat(self, index: int, muted: bool) -> None: ...
     def mute_watcher(self, number: int | None, muted: bool) -> bool: ...
-    def expel(self, conn: int, code: ErrorCode, message: str) -> list[Output]: ...
+    def expel(self, conn: ConnId, code: ErrorCode, message: str) -> list[Output]: ...
     def replace_human(self, index: int) -> None: ...
     def start_match(self, now: float) -> None: ...
     def deal_next(self) -> None: ...
@@ -109,11 +109,9 @@ def kick(room: HostedRoom, msg: m.Host, now: float) -> list[Output]:
     target = room.seats[index]
     if target.kind != "human" or index == room.host:
         raise Refusal(ErrorCode.BAD_SEAT, "the host can remove another player only")
-    out = (
-        []
-        if target.conn is None
-        else room.expel(target.conn, ErrorCode.REMOVED, "the host removed you")
-    )
+    out: list[Output] = []
+    if target.conn is not None:  # told, and out of the room
+        out = room.expel(target.conn, ErrorCode.REMOVED, "the host removed you")
     room.ban(index)  # that device may not join or watch again (kept in the room's record)
     room.replace_human(index)
     return out
