@@ -101,12 +101,3 @@ class ErrorCode(StrEnum):
 
 #: Every code, in the order above (the schema and the docs test use it).
 ERROR_CODES: tuple[str, ...] = tuple(c.value for c in ErrorCode)
-
-
-def rules_code(code: str) -> ErrorCode:
-    """The shared code for a rules core's refusal code; ``illegal_action`` for one this list
-    does not know yet (a test keeps the rules cores' codes inside the list)."""
-    try:
-        return ErrorCode(code)
-    except ValueError:
-        return ErrorCode.ILLEGAL_ACTION

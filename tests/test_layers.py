@@ -221,7 +221,6 @@ def _path_around(graph: dict[str, set[str]], group: set[str]) -> list[str]:
 # Cycles in parts of issue 20 that other branches reshape (each is gone once they are merged:
 # then the test below fails until its entry is deleted here).
 CYCLES_ELSEWHERE: dict[frozenset[str], str] = {
-    frozenset({"server.rooms.core", "server.rooms.host"}): "issue 20 item 2 (room core)",
     frozenset({"server.rules.shithead", "server.rules.shithead_view"}): "issue 20 item 3",
     frozenset({"server.rules.sheepshead", "server.rules.sheepshead_view"}): "issue 20 item 3",
 }
@@ -255,10 +254,7 @@ def test_the_import_graph_of_server_has_no_cycle() -> None:
 # ``x._name`` where ``x`` is neither ``self`` nor ``cls`` and no ``_name`` is defined in the
 # module itself. Reaches in parts of issue 20 that another branch reshapes (gone once it is
 # merged: then the test fails until the entry is deleted here):
-PRIVATE_REACHES_ELSEWHERE: dict[str, set[str]] = {
-    # issue 20 item 2: the host operations get a seat table with public methods
-    "server.rooms.host": {"_fill_empty", "_replace_human", "_start_match", "_watch_devices"},
-}
+PRIVATE_REACHES_ELSEWHERE: dict[str, set[str]] = {}
 
 
 def _defined(tree: ast.Module) -> set[str]:

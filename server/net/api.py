@@ -28,6 +28,7 @@ from urllib.parse import parse_qs, unquote
 
 import orjson
 
+from protocol.records import RoomMeta
 from server.net.replays import ReplayCache
 from server.rooms.seats import stored_digest, token_matches
 from server.rooms.seeds import Keys
@@ -95,7 +96,7 @@ def bearer_token(authorization: str | None) -> str:
     return token.strip() if scheme.lower() == "bearer" else ""
 
 
-def seated(record: dict[str, Any], token: str) -> bool:
+def seated(record: RoomMeta, token: str) -> bool:
     """Whether ``token`` is one of the stored room's seat tokens (their digests compared in
     constant time, every seat's, so the answer takes as long whichever seat matches)."""
     found = False

@@ -1,27 +1,46 @@
 """The host's commands: one small handler each, and the room statuses each is allowed in.
 
 :func:`perform` checks the command against :data:`OPS` (status, then seat) and runs its
-handler; the caller (:meth:`server.rooms.core.RoomCore._on_host`) acknowledges it and tells the
-room.
+handler, which returns its outputs; the caller (:class:`server.rooms.core.RoomCore`)
+acknowledges it and tells the room. Handlers change the room only through the public methods of
+:class:`HostedRoom` and of its :class:`~server.rooms.seats.SeatTable`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from protocol import messages as m
 from protocol.errors import ErrorCode
 from server.bots.base import DEFAULT_LEVEL
-from server.rooms.outputs import ConnId, Detach, Output
-from server.rooms.seats import Refusal, Seat, error_frame
+from server.rooms.outputs import ConnId, Output
+from server.rooms.seats import Refusal, SeatTable
+from server.rooms.state import RoomFacts
 from server.rooms.status import BETWEEN_GAMES, RoomStatus
 
-if TYPE_CHECKING:
-    from server.rooms.core import RoomCore
 
-Handler = Callable[["RoomCore", m.Host, float, list[Output]], None]
+class HostedRoom(RoomFacts, Protocol):
+    """What the host's commands read and change of a room (never its state directly)."""
+
+    @property
+    def host(self) -> int | None: ...
+    @property
+    def seats(self) -> SeatTable: ...
+    def status(self) -> RoomStatus: ...
+    def fill_empty(self, level: str) -> None: ...
+    def set_locked(self, locked: bool) -> None: ...
+    def ban(self, index: int) -> None: ...
+    def mute_seat(self, index: int, muted: bool) -> None: ...
+    def mute_watcher(self, number: int | None, muted: bool) -> bool: ...
+    def expel(self, conn: ConnId, code: ErrorCode, message: str) -> list[Output]: ...
+    def replace_human(self, index: int) -> None: ...
+    def start_match(self, now: float) -> None: ...
+    def deal_next(self) -> None: ...
+
+
+Handler = Callable[[HostedRoom, m.Host, float], list[Output]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,69 +56,68 @@ def _level(msg: m.Host) -> str:
     return msg.level or DEFAULT_LEVEL
 
 
-def _seat(room: RoomCore, msg: m.Host) -> int:
+def _seat(msg: m.Host) -> int:
     assert msg.seat is not None  # checked by perform() for every op that needs_seat
     return msg.seat
 
 
-def _allow_experts(room: RoomCore, level: str, seats: list[int]) -> None:
+def _allow_experts(room: HostedRoom, level: str, seats: list[int]) -> None:
     """Refuse to make bots of ``seats`` ``level`` bots if that seats more experts than the
     room may have (each one thinks about a second a move in the server's shared workers)."""
     if level != "expert":
         return
-    others = sum(
-        1
-        for i, s in enumerate(room.seats)
-        if s.kind == "bot" and s.level == "expert" and i not in seats
-    )
     cap = room.settings.max_expert_seats
-    if others + len(seats) > cap:
+    if room.seats.experts(besides=seats) + len(seats) > cap:
         raise Refusal(ErrorCode.EXPERT_LIMIT, f"a room may seat at most {cap} expert bots")
 
 
-def add_bot(room: RoomCore, msg: m.Host, now: float, out: list[Output]) -> None:
-    index = _seat(room, msg)
+def add_bot(room: HostedRoom, msg: m.Host, now: float) -> list[Output]:
+    index = _seat(msg)
     if room.seats[index].kind != "empty":
         raise Refusal(ErrorCode.SEAT_TAKEN, f"seat {index} is not empty")
     _allow_experts(room, _level(msg), [index])
-    room.seats[index] = Seat.bot(index, _level(msg))
+    room.seats.seat_bot(index, _level(msg))
+    return []
 
 
-def remove_bot(room: RoomCore, msg: m.Host, now: float, out: list[Output]) -> None:
-    index = _seat(room, msg)
+def remove_bot(room: HostedRoom, msg: m.Host, now: float) -> list[Output]:
+    index = _seat(msg)
     if room.seats[index].kind != "bot":
         raise Refusal(ErrorCode.NOT_A_BOT, f"seat {index} holds no bot")
-    room.seats[index] = Seat()
+    room.seats.empty(index)
+    return []
 
 
-def set_bot_level(room: RoomCore, msg: m.Host, now: float, out: list[Output]) -> None:
-    index = _seat(room, msg)
+def set_bot_level(room: HostedRoom, msg: m.Host, now: float) -> list[Output]:
+    index = _seat(msg)
     if room.seats[index].kind != "bot":
         raise Refusal(ErrorCode.NOT_A_BOT, f"seat {index} holds no bot")
     _allow_experts(room, _level(msg), [index])
-    room.seats[index].level = _level(msg)
+    room.seats.set_level(index, _level(msg))
+    return []
 
 
-def fill_bots(room: RoomCore, msg: m.Host, now: float, out: list[Output]) -> None:
-    _allow_experts(room, _level(msg), [i for i, s in enumerate(room.seats) if s.kind == "empty"])
-    room._fill_empty(_level(msg))
+def fill_bots(room: HostedRoom, msg: m.Host, now: float) -> list[Output]:
+    empty = [i for i, s in enumerate(room.seats) if s.kind == "empty"]
+    _allow_experts(room, _level(msg), empty)
+    room.fill_empty(_level(msg))
+    return []
 
 
-def kick(room: RoomCore, msg: m.Host, now: float, out: list[Output]) -> None:
-    index = _seat(room, msg)
+def kick(room: HostedRoom, msg: m.Host, now: float) -> list[Output]:
+    index = _seat(msg)
     target = room.seats[index]
     if target.kind != "human" or index == room.host:
         raise Refusal(ErrorCode.BAD_SEAT, "the host can remove another player only")
-    if target.conn is not None:
-        gone: ConnId = target.conn
-        room.where.pop(gone, None)
-        out.append(error_frame(gone, None, ErrorCode.REMOVED, "the host removed you"))
-        out.append(Detach(gone))
+    out: list[Output] = []
+    if target.conn is not None:  # told, and out of the room
+        out = room.expel(target.conn, ErrorCode.REMOVED, "the host removed you")
     room.ban(index)  # that device may not join or watch again (kept in the room's record)
-    room._replace_human(index)
+    room.replace_human(index)
+    return out
 
 
-def _mute(room: RoomCore, msg: m.Host, muted: bool) -> None:
+def _mute(room: HostedRoom, msg: m.Host, muted: bool) -> list[Output]:
     """Mute (or unmute) a seated person (``seat``) or a spectator (``spectator``: the number
     their chat lines carry); their device too, so that leaving and coming back is no way out."""
     if msg.seat is not None:
@@ -107,42 +125,40 @@ def _mute(room: RoomCore, msg: m.Host, muted: bool) -> None:
             raise Refusal(ErrorCode.BAD_SEAT, "name a seat a person sits in")
         if msg.seat == room.host:
             raise Refusal(ErrorCode.BAD_SEAT, "the host cannot mute themselves")
-        (room.muted_seats.add if muted else room.muted_seats.discard)(msg.seat)
-        room.mute_device(room.seats[msg.seat].device, muted)
-        return
-    watcher = next((c for c, n in room.watchers.items() if n == msg.spectator), None)
-    if msg.spectator is None or watcher is None:
+        room.mute_seat(msg.seat, muted)
+    elif not room.mute_watcher(msg.spectator, muted):
         raise Refusal(ErrorCode.BAD_SEAT, "name a seat, or a spectator by their number")
-    (room.muted_watchers.add if muted else room.muted_watchers.discard)(watcher)
-    room.mute_device(room._watch_devices.get(watcher), muted)
+    return []
 
 
-def mute(room: RoomCore, msg: m.Host, now: float, out: list[Output]) -> None:
-    _mute(room, msg, True)
+def mute(room: HostedRoom, msg: m.Host, now: float) -> list[Output]:
+    return _mute(room, msg, True)
 
 
-def unmute(room: RoomCore, msg: m.Host, now: float, out: list[Output]) -> None:
-    _mute(room, msg, False)
+def unmute(room: HostedRoom, msg: m.Host, now: float) -> list[Output]:
+    return _mute(room, msg, False)
 
 
-def lock(room: RoomCore, msg: m.Host, now: float, out: list[Output]) -> None:
-    room.locked = True
+def lock(room: HostedRoom, msg: m.Host, now: float) -> list[Output]:
+    room.set_locked(True)
+    return []
 
 
-def unlock(room: RoomCore, msg: m.Host, now: float, out: list[Output]) -> None:
-    room.locked = False
+def unlock(room: HostedRoom, msg: m.Host, now: float) -> list[Output]:
+    room.set_locked(False)
+    return []
 
 
-def start(room: RoomCore, msg: m.Host, now: float, out: list[Output]) -> None:
-    room._fill_empty(DEFAULT_LEVEL)  # empty seats are filled with bots
-    room._start_match(now)
+def start(room: HostedRoom, msg: m.Host, now: float) -> list[Output]:
+    room.fill_empty(DEFAULT_LEVEL)  # empty seats are filled with bots
+    room.start_match(now)
+    return []
 
 
-def next_game(room: RoomCore, msg: m.Host, now: float, out: list[Output]) -> None:
-    assert room.match is not None  # BETWEEN implies a match
-    room._fill_empty(DEFAULT_LEVEL)
+def next_game(room: HostedRoom, msg: m.Host, now: float) -> list[Output]:
+    room.fill_empty(DEFAULT_LEVEL)
     room.deal_next()  # with the players' values for this deal
-    room.version += 1
+    return []
 
 
 ANY = frozenset(RoomStatus)
@@ -189,8 +205,8 @@ DAILY_FIXED: frozenset[m.HostOp] = frozenset(
 )
 
 
-def perform(room: RoomCore, conn: ConnId, msg: m.Host, now: float, out: list[Output]) -> None:
-    """Run the host command ``msg`` (the sender is known to be the host)."""
+def perform(room: HostedRoom, msg: m.Host, now: float) -> list[Output]:
+    """Run the host command ``msg`` (the sender is known to be the host): its outputs."""
     op = OPS[msg.op]
     if room.daily and room.settings.daily_alone and msg.op in DAILY_FIXED:
         raise Refusal(ErrorCode.DAILY_FIXED, "a daily game's bots and their levels are fixed")
@@ -198,4 +214,4 @@ def perform(room: RoomCore, conn: ConnId, msg: m.Host, now: float, out: list[Out
         raise Refusal(op.refusal, op.why)
     if op.needs_seat and (msg.seat is None or msg.seat >= room.players):
         raise Refusal(ErrorCode.BAD_SEAT, f"name a seat from 0 to {room.players - 1}")
-    op.run(room, msg, now, out)
+    return op.run(room, msg, now)

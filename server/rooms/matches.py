@@ -25,8 +25,8 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from protocol.records import MatchMeta, MatchRecord
 from server.rooms.seeds import Keys, process_keys
 from server.rules.base import Action, Event, Game
 from server.rules.deal import DealProof
@@ -178,7 +178,7 @@ class Match:
         """The action log of every game so far, the current one last."""
         return logs(self.series)
 
-    def meta(self) -> dict[str, Any]:
+    def meta(self) -> MatchMeta:
         """How the match was dealt and how many games it has begun, without the actions."""
         return {
             "game": self.game,
@@ -191,7 +191,7 @@ class Match:
             "contributions": [[c.hex() if c else None for c in g] for g in self._contributions],
         }
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> MatchRecord:
         """Everything needed to rebuild this match: :meth:`meta` plus every action."""
         return {
             **self.meta(),
@@ -199,10 +199,11 @@ class Match:
         }
 
     @classmethod
-    def from_record(cls, record: dict[str, Any], source: DealSource | None = None) -> Match:
+    def from_record(cls, record: MatchRecord, source: DealSource | None = None) -> Match:
         """Rebuild a match from :meth:`record`, or from :meth:`meta` plus ``logs`` (its
         ``source``: the room's; a seeded match needs none)."""
-        daily = datetime.date.fromisoformat(record["daily"]) if record.get("daily") else None
+        day = record.get("daily")
+        daily = datetime.date.fromisoformat(day) if day else None
         given = [
             [bytes.fromhex(c) if c else None for c in g] for g in record.get("contributions", [])
         ]
@@ -220,5 +221,5 @@ class Match:
             if i:
                 match.next_game(given[i] if i < len(given) else ())
             for seat, text in saved[i] if i < len(saved) else ():
-                match.apply(seat, Action.from_str(text))
+                match.apply(int(seat), Action.from_str(str(text)))
         return match

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from protocol.errors import ErrorCode
+from protocol.records import ActionEntry, RoomMeta
 from protocol.views import View
 
 ConnId = int
@@ -91,7 +92,7 @@ class RunHint:
 class Persist:
     """Save the room's record (everything but the actions); send nothing after it until saved."""
 
-    record: dict[str, Any]
+    record: RoomMeta
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +103,7 @@ class PersistAction:
     ``"d"``: the new version's turn deadline (unix time) when a human's seat must act in it.
     """
 
-    entry: dict[str, Any]
+    entry: ActionEntry
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,9 +1,12 @@
-"""A room's seats and settings, and the refusal a room answers a bad request with."""
+"""A room's seats (each an immutable :class:`Seat`, held by a :class:`SeatTable` whose methods
+are the only way to change one) and settings, and the refusal a room answers a bad request
+with."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -62,7 +65,7 @@ def token_matches(token: str, digest: str | None) -> bool:
     return digest is not None and hmac.compare_digest(token_digest(token), digest)
 
 
-def stored_digest(seat: dict[str, Any]) -> str | None:
+def stored_digest(seat: Mapping[str, Any]) -> str | None:
     """A stored seat's token digest (records from before digests kept the token itself)."""
     digest = seat.get("token_sha256")
     if digest is None and seat.get("token"):
@@ -84,7 +87,7 @@ def one_address(settings: RoomSettings) -> RoomSettings:
     )
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Seat:
     kind: m.SeatKind = "empty"
     name: str | None = None
@@ -115,6 +118,136 @@ class Seat:
             "playing_for": None,
             "muted": muted,
         }
+
+
+class SeatTable:
+    """A room's seats in order. Seats are values: every change replaces one through a method
+    here, so a copy of the table (:meth:`copy`, one list copy) is a whole snapshot.
+
+    >>> table = SeatTable(2)
+    >>> table.seat_bot(1, "basic")
+    >>> [s.kind for s in table], table.free()
+    (['empty', 'bot'], [0, 1])
+    """
+
+    __slots__ = ("_seats",)
+
+    def __init__(self, players: int = 0, seats: list[Seat] | None = None) -> None:
+        self._seats = seats if seats is not None else [Seat() for _ in range(players)]
+
+    # ------------------------------------------------------------------ reading
+
+    def __getitem__(self, index: int) -> Seat:
+        return self._seats[index]
+
+    def __iter__(self) -> Iterator[Seat]:
+        return iter(self._seats)
+
+    def __len__(self) -> int:
+        return len(self._seats)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SeatTable) and self._seats == other._seats
+
+    def __repr__(self) -> str:
+        return f"SeatTable({self._seats!r})"
+
+    def copy(self) -> SeatTable:
+        return SeatTable(seats=list(self._seats))
+
+    def humans_connected(self) -> bool:
+        for s in self._seats:  # noqa: SIM110  # a loop, not any(): asked several times per input
+            if s.conn is not None and s.kind == "human":
+                return True
+        return False
+
+    def free(self) -> list[int]:
+        """The seats a person may take: empty, or a bot's."""
+        return [i for i, s in enumerate(self._seats) if s.kind != "human"]
+
+    def names(self, skip: int | None = None) -> list[str]:
+        """The names taken, but seat ``skip``'s."""
+        return [s.name for i, s in enumerate(self._seats) if s.name and i != skip]
+
+    def experts(self, besides: list[int]) -> int:
+        """Expert bots seated outside ``besides``."""
+        return sum(
+            1
+            for i, s in enumerate(self._seats)
+            if s.kind == "bot" and s.level == "expert" and i not in besides
+        )
+
+    def with_token(self, token: str, now: float) -> tuple[int, bool] | None:
+        """The seat ``token`` resumes, and whether it is the seat's current token: the one a
+        resume replaced still works for a seat nobody holds, until the time it keeps."""
+        for i, s in enumerate(self._seats):
+            if s.kind != "human":
+                continue
+            if token_matches(token, s.token_sha256):
+                return i, True
+            held = s.previous
+            if held and s.conn is None and now < held[1] and token_matches(token, held[0]):
+                return i, False
+        return None
+
+    def longest_seated(self) -> tuple[int | None, int | None]:
+        """The connected person (not away) seated longest, and whoever has sat longest."""
+        humans = sorted((s.since, i) for i, s in enumerate(self._seats) if s.kind == "human")
+        present = [i for _, i in humans if self._seats[i].conn is not None]
+        present = [i for i in present if not self._seats[i].away]
+        return (present[0] if present else None), (humans[0][1] if humans else None)
+
+    # ------------------------------------------------------------------ changing
+
+    def seat_human(
+        self, index: int, name: str, token_sha256: str, conn: ConnId, device: str | None, since: int
+    ) -> None:
+        self._seats[index] = Seat(
+            kind="human",
+            name=name,
+            token_sha256=token_sha256,
+            conn=conn,
+            device=device,
+            since=since,
+        )
+
+    def seat_bot(self, index: int, level: str) -> None:
+        self._seats[index] = Seat.bot(index, level)
+
+    def empty(self, index: int) -> None:
+        self._seats[index] = Seat()
+
+    def fill_empty(self, level: str) -> None:
+        """A bot of ``level`` in every empty seat."""
+        for i, s in enumerate(self._seats):
+            if s.kind == "empty":
+                self._seats[i] = Seat.bot(i, level)
+
+    def set_level(self, index: int, level: str) -> None:
+        self._seats[index] = replace(self._seats[index], level=level)
+
+    def connect(self, index: int, conn: ConnId) -> None:
+        """The seat's person is here, on ``conn`` (and no longer away)."""
+        self._seats[index] = replace(self._seats[index], conn=conn, away=False)
+
+    def disconnect(self, index: int) -> None:
+        self._seats[index] = replace(self._seats[index], conn=None)
+
+    def mark_away(self, index: int) -> None:
+        """Grace ran out: a stand-in bot plays this person's turns."""
+        self._seats[index] = replace(self._seats[index], away=True)
+
+    def set_device(self, index: int, device: str) -> None:
+        self._seats[index] = replace(self._seats[index], device=device)
+
+    def rotate_token(self, index: int, digest: str, overlap_until: float | None) -> None:
+        """A fresh token's ``digest``; the current one keeps resuming the seat while nobody
+        holds it until ``overlap_until`` (None: the client still holds the previous one)."""
+        seat = self._seats[index]
+        previous = seat.previous
+        if overlap_until is not None and seat.token_sha256 is not None:
+            previous = (seat.token_sha256, overlap_until)
+        self._seats[index] = replace(seat, token_sha256=digest, previous=previous)
 
 
 class Refusal(Exception):

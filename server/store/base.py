@@ -1,8 +1,9 @@
 """The room store interface, and the errors every store raises.
 
-A stored room is its record (:meth:`server.rooms.core.RoomCore.meta`: seats, options, how the
-match was dealt, its version, the turn deadline) plus the list of its accepted actions, appended
-one at a time (each with the deadline of the version it begins), plus the history of its
+A stored room is its record (:class:`protocol.records.RoomMeta`, written by
+:meth:`server.rooms.core.RoomCore.meta`: seats, options, how the match was dealt, its version,
+the turn deadline) plus the list of its accepted actions (:class:`protocol.records.ActionEntry`),
+appended one at a time (each with the deadline of the version it begins), plus the history of its
 finished games. The room actor awaits :meth:`RoomStore.append` for every
 accepted action (and :meth:`RoomStore.save` for every other change) before it acknowledges it,
 so a store whose calls return only once the data is stored (Redis, with its append-only file)
@@ -37,8 +38,10 @@ deleted at once and the history of its games stays ``history_ttl`` seconds (24 h
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from typing import Any, ClassVar, NamedTuple
 
+from protocol.records import ActionEntry, RoomMeta
 from server.rooms.secret import process_secret
 
 #: Seconds a room lives after its last write, and its history after it closes (Redis).
@@ -46,14 +49,14 @@ ROOM_TTL = 24 * 3600.0
 HISTORY_TTL = 24 * 3600.0
 
 
-def same_action(stored: dict[str, Any], entry: dict[str, Any]) -> bool:
+def same_action(stored: Mapping[str, Any], entry: Mapping[str, Any]) -> bool:
     """Whether two action entries record the same action at the same version (a retry)."""
     return all(stored.get(k) == entry.get(k) for k in ("v", "g", "s", "a"))
 
 
 class StoredRoom(NamedTuple):
-    record: dict[str, Any]
-    actions: list[dict[str, Any]]
+    record: RoomMeta
+    actions: list[ActionEntry]
 
 
 class StoreError(Exception):
@@ -122,7 +125,7 @@ class RoomStore(ABC):
     completes_at_once: ClassVar[bool] = False
 
     @abstractmethod
-    async def create(self, code: str, record: dict[str, Any], *, fence: int = 0) -> bool:
+    async def create(self, code: str, record: Mapping[str, Any], *, fence: int = 0) -> bool:
         """Store a new room; ``False`` if the code is already taken (codes are unique).
 
         A retry of a create that landed (the same record and fence, nothing appended since)
@@ -130,7 +133,7 @@ class RoomStore(ABC):
         """
 
     @abstractmethod
-    async def save(self, code: str, record: dict[str, Any], *, fence: int = 0) -> None:
+    async def save(self, code: str, record: Mapping[str, Any], *, fence: int = 0) -> None:
         """Replace the room's record (``record["version"]`` at least the stored one).
 
         Raises:
@@ -141,7 +144,7 @@ class RoomStore(ABC):
         """
 
     @abstractmethod
-    async def append(self, code: str, entry: dict[str, Any], *, fence: int = 0) -> None:
+    async def append(self, code: str, entry: Mapping[str, Any], *, fence: int = 0) -> None:
         """Add one accepted action (``entry["v"]`` one more than the stored version).
 
         A retry of the last append that already landed (the same version, game, seat and

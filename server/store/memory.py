@@ -8,12 +8,13 @@ Redis.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import orjson
 
+from protocol.records import ActionEntry
 from server.store.base import (
     HISTORY_TTL,
     Fenced,
@@ -61,7 +62,7 @@ class MemoryStore(RoomStore):
             raise Fenced(code, fence, room.fence)
         return room
 
-    async def create(self, code: str, record: dict[str, Any], *, fence: int = 0) -> bool:
+    async def create(self, code: str, record: Mapping[str, Any], *, fence: int = 0) -> bool:
         if code in self._rooms:  # taken, unless this is a retry of the same create
             room = self._rooms[code]
             return room.fence == fence and room.record == record and not room.actions
@@ -70,7 +71,7 @@ class MemoryStore(RoomStore):
         self._history_until.pop(code, None)
         return True
 
-    async def save(self, code: str, record: dict[str, Any], *, fence: int = 0) -> None:
+    async def save(self, code: str, record: Mapping[str, Any], *, fence: int = 0) -> None:
         room = self._room(code, fence)
         version = record.get("version", 0)
         if version < room.version:
@@ -78,7 +79,7 @@ class MemoryStore(RoomStore):
         room.record = _plain(record)
         room.version = version
 
-    async def append(self, code: str, entry: dict[str, Any], *, fence: int = 0) -> None:
+    async def append(self, code: str, entry: Mapping[str, Any], *, fence: int = 0) -> None:
         room = self._room(code, fence)
         version = entry["v"]
         if version == room.version and room.actions and same_action(room.actions[-1], entry):
@@ -93,7 +94,8 @@ class MemoryStore(RoomStore):
         room = self._rooms.get(code)
         if room is None:
             return None
-        return StoredRoom(_plain(room.record), [dict(e) for e in room.actions])
+        actions = cast(list[ActionEntry], [dict(e) for e in room.actions])
+        return StoredRoom(_plain(room.record), actions)
 
     async def delete(self, code: str, *, fence: int = 0) -> None:
         if code not in self._rooms:

@@ -9,6 +9,7 @@ write survives a crash of Cardroom, and of Redis up to its ``appendfsync`` polic
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
@@ -84,21 +85,21 @@ class RedisStore(RoomStore):
                 raise VersionConflict(code, version, number)
         raise StoreUnavailable(f"unexpected answer {status!r} from Redis")
 
-    async def create(self, code: str, record: dict[str, Any], *, fence: int = 0) -> bool:
+    async def create(self, code: str, record: Mapping[str, Any], *, fence: int = 0) -> bool:
         version = record.get("version", 0)
         status, _ = await self._run(
             self._create, code, fence, version, orjson.dumps(record), self.room_ttl_ms, code
         )
         return status == "ok"
 
-    async def save(self, code: str, record: dict[str, Any], *, fence: int = 0) -> None:
+    async def save(self, code: str, record: Mapping[str, Any], *, fence: int = 0) -> None:
         version = record.get("version", 0)
         status, number = await self._run(
             self._save, code, fence, version, orjson.dumps(record), self.room_ttl_ms, code
         )
         self._check(code, status, number, fence, version)
 
-    async def append(self, code: str, entry: dict[str, Any], *, fence: int = 0) -> None:
+    async def append(self, code: str, entry: Mapping[str, Any], *, fence: int = 0) -> None:
         version = entry["v"]
         status, number = await self._run(
             self._append, code, fence, version, orjson.dumps(entry), self.room_ttl_ms, code

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from protocol import messages as m
@@ -19,7 +20,7 @@ from server.store.memory import MemoryStore
 class SlowAppends(MemoryStore):
     """A memory store whose action appends wait a moment (as a store doing I/O would)."""
 
-    async def append(self, code: str, entry: dict[str, Any], *, fence: int = 0) -> None:
+    async def append(self, code: str, entry: Mapping[str, Any], *, fence: int = 0) -> None:
         await asyncio.sleep(0.01)
         await super().append(code, entry, fence=fence)
 

@@ -4,6 +4,7 @@ is compared with the rules core's own view at that version, rebuilt from the sto
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from typing import Any
 
 from clients import CardroomClient
@@ -18,7 +19,7 @@ from tests.support.shithead import codes_in, visible_to
 
 
 def check_states(
-    record: dict[str, Any], seen: dict[int | None, list[State]], source: DealSource
+    record: Mapping[str, Any], seen: dict[int | None, list[State]], source: DealSource
 ) -> int:
     """Compare every state message with the rules' view of its seat at its version."""
     wanted: dict[int, list[tuple[int | None, State]]] = {}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 import pytest
@@ -17,6 +17,7 @@ from websockets.frames import Frame, Opcode
 from clients import CardroomClient, CardroomError
 from protocol import messages as m
 from server.net.server import CardroomServer, ServerConfig
+from server.rooms import requests
 from server.store.memory import MemoryStore
 from tests.server.conftest import make_config
 from tests.support.http import http_get
@@ -255,7 +256,7 @@ class SlowStore(MemoryStore):
         self.saving = asyncio.Event()
         self.release = asyncio.Event()
 
-    async def save(self, code: str, record: dict[str, Any], *, fence: int = 0) -> None:
+    async def save(self, code: str, record: Mapping[str, Any], *, fence: int = 0) -> None:
         if self.armed:
             self.saving.set()
             await self.release.wait()
@@ -294,7 +295,7 @@ async def test_a_failing_room_answers_internal_error_and_goes_on(
     def broken(*args: object) -> None:
         raise ZeroDivisionError("injected")
 
-    monkeypatch.setattr(room, "_on_host", broken)
+    monkeypatch.setattr(requests, "host", broken)  # what a host request does, in every room
     with pytest.raises(CardroomError) as failed:
         await ann.host("lock")
     assert failed.value.code == "internal_error"

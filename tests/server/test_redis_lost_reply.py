@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import replace
-from typing import Any
 
 import pytest
 
 from clients import CardroomClient, CardroomError
 from protocol.messages import State
+from protocol.records import ActionEntry
 from protocol.views import ActionWire
 from server.net.server import CardroomServer
 from server.store.redis_store import RedisStore
@@ -57,7 +57,7 @@ async def lost(proxy: LossyProxy, ann: CardroomClient, action: ActionWire, versi
     assert proxy.lost == 2
 
 
-async def stored_log(redis_server: RedisServer, room: str) -> list[dict[str, Any]]:
+async def stored_log(redis_server: RedisServer, room: str) -> list[ActionEntry]:
     store = RedisStore(redis_server.url)
     try:
         stored = await store.load(room)

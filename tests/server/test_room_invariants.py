@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from server.rooms import frames
 from server.rooms.inputs import BotMove
 from server.rules.base import Action
 from tests.server.conftest import choose
@@ -126,9 +127,7 @@ def test_a_failing_view_rolls_a_bot_move_back(monkeypatch: pytest.MonkeyPatch) -
     assert h.bots
     record, version = h.room.record(), h.room.version
     job = h.bots.pop(0)
-    monkeypatch.setattr(
-        type(h.room), "_send_states", lambda *a: (_ for _ in ()).throw(KeyError("view"))
-    )
+    monkeypatch.setattr(frames, "state_frames", lambda *a: (_ for _ in ()).throw(KeyError("view")))
     out = h.room.handle(BotMove(job.seat, job.version, Action("ready")), h.now)
     assert out == []  # no sender to tell; the failure is logged
     assert h.room.record() == record and h.room.version == version

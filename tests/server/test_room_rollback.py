@@ -9,33 +9,11 @@ from typing import Any
 
 import pytest
 
+from server.rooms import frames
 from server.rooms.inputs import BotMove
 from server.rules.base import Action, IllegalAction
 from tests.server.conftest import choose
-from tests.support.room_core import Harness, create_shithead, whole
-
-
-def playing() -> Harness:
-    """Shithead: Ann (1) and Bob (2) seated, a bot in seat 2, a spectator (3), turn timer on,
-    in the play phase with Ann to act and the bot asked for a move once it is due."""
-    h = Harness(turn_timer=20)
-    create_shithead(h)
-    h.send(2, type="join", name="Bob")
-    h.send(3, type="watch")
-    h.send(1, type="host", op="start")
-    for _ in range(200):
-        room = h.room
-        assert room.match is not None
-        game = room.match.current
-        if game.phase == "play" and game.to_act() == (0,):
-            return h
-        if h.bots:
-            h.run_bots()
-            continue
-        seat = game.to_act()[0]
-        view = h.last(seat + 1, "state")["view"]
-        h.send(seat + 1, type="act", version=room.version, action=choose(view))
-    pytest.fail("Ann never came to play")
+from tests.support.room_core import playing, whole
 
 
 @pytest.mark.parametrize(
@@ -70,9 +48,7 @@ def test_a_refused_act_leaves_the_whole_room_as_it_was(
 def test_an_act_that_fails_half_way_is_put_back_whole(monkeypatch: pytest.MonkeyPatch) -> None:
     h = playing()
     before = whole(h.room)
-    monkeypatch.setattr(
-        type(h.room), "_send_states", lambda *a: (_ for _ in ()).throw(KeyError("view"))
-    )
+    monkeypatch.setattr(frames, "state_frames", lambda *a: (_ for _ in ()).throw(KeyError("view")))
     view = h.last(1, "state")["view"]
     reply = h.send(1, type="act", version=h.room.version, action=choose(view))
     assert reply[-1]["code"] == "internal_error"
@@ -94,7 +70,7 @@ def test_an_undone_act_bot_move_or_join_leaves_nothing() -> None:
     h.send(1, type="act", version=room.version, action=choose(view))
     bob = h.last(2, "state")["view"]
     h.send(2, type="act", version=room.version, action=choose(bob))
-    assert room.match.current.to_act() == (2,) and room._pending == {2: room.version}
+    assert room.match.current.to_act() == (2,) and room.state.pending == {2: room.version}
     job = h.bots.pop(0)
     before = whole(room)
     move = room.match.current.legal_actions(2)[0]

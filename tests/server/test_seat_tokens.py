@@ -16,7 +16,7 @@ from websockets.asyncio.client import connect
 from clients import CardroomClient, CardroomError
 from protocol import messages as m
 from server.net.server import CardroomServer, ServerConfig
-from server.rooms.core import RoomCore
+from server.rooms import play
 from server.rooms.seats import RoomSettings
 from server.store.redis_store import RedisStore
 from server.tools.bench.redis_server import RedisServer
@@ -46,7 +46,7 @@ async def test_a_failed_resume_is_logged_without_its_token(
         def broken(*args: object) -> None:  # a bug while the resume is being handled
             raise RuntimeError("boom")
 
-        monkeypatch.setattr(RoomCore, "_refresh_deadline", broken)
+        monkeypatch.setattr(play, "refresh_deadline", broken)
         with caplog.at_level(logging.INFO):
             async with CardroomClient.connect(srv.url) as back:
                 with pytest.raises(CardroomError) as failed:

@@ -5,9 +5,10 @@ even when they are away at the end)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from protocol import messages as m
+from protocol.records import ActionEntry, RoomMeta
 from server.rooms.core import RoomCore
 from server.rooms.inputs import CreateHost, Request
 from server.rooms.outputs import Output, Persist, PersistAction, SetTimer, TurnTimer
@@ -19,8 +20,8 @@ class Stored(Harness):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.meta: dict[str, Any] = {}
-        self.entries: list[dict[str, Any]] = []
+        self.meta: RoomMeta = cast(RoomMeta, {})  # the first Persist writes it
+        self.entries: list[ActionEntry] = []
 
     def feed(self, outputs: list[Output]) -> list[Output]:
         for o in outputs:

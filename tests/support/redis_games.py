@@ -6,10 +6,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 from clients import CardroomClient, CardroomError
 from protocol.cards import parse_card
+from protocol.records import ActionEntry
 from protocol.views import ActionWire
 from server.rules.base import Action
 from server.store.redis_store import RedisStore
@@ -53,7 +53,7 @@ async def play(clients: list[CardroomClient], acked: Acked, turns: int) -> None:
         acked[ack.version] = (client.seat, action)
 
 
-def same_action(entry: dict[str, Any], seat: int, sent: ActionWire) -> bool:
+def same_action(entry: ActionEntry, seat: int, sent: ActionWire) -> bool:
     stored = Action.from_str(entry["a"])
     cards = sorted(parse_card(c) for c in sent.get("cards", []))
     return entry["s"] == seat and stored.kind == sent["kind"] and sorted(stored.cards) == cards

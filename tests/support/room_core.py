@@ -8,6 +8,8 @@ import dataclasses
 import json
 from typing import Any
 
+import pytest
+
 from protocol import messages as m
 from server.bots.base import make_bot
 from server.rooms.core import RoomCore
@@ -23,6 +25,8 @@ from server.rooms.outputs import (
     TimerKey,
 )
 from server.rooms.seats import RoomSettings, Seat
+from server.rooms.state import FIELDS
+from tests.server.conftest import choose
 
 SETTINGS = RoomSettings(grace=30, idle_timeout=100, bot_delay=0.5)
 
@@ -101,10 +105,12 @@ def create_shithead(h: Harness) -> None:
 
 
 def whole(room: RoomCore) -> dict[str, Any]:
-    """Every field of the room, the match as its record and its current game's full view."""
+    """Every field of the room (its state's one by one), the match as its record and its
+    current game's full view."""
     state: dict[str, Any] = {}
-    for name, value in vars(room).items():
-        if name in ("_before", "make_token"):
+    fields = [*vars(room).items(), *((f, getattr(room.state, f)) for f in FIELDS)]
+    for name, value in fields:
+        if name in ("_before", "make_token", "state"):
             continue
         if name == "match":
             state[name] = None if value is None else (value.record(), value.current.view(None))
@@ -113,3 +119,26 @@ def whole(room: RoomCore) -> dict[str, Any]:
         else:
             state[name] = copy.deepcopy(value)
     return state
+
+
+def playing() -> Harness:
+    """Shithead: Ann (1) and Bob (2) seated, a bot in seat 2, a spectator (3), turn timer on,
+    in the play phase with Ann to act and the bot asked for a move once it is due."""
+    h = Harness(turn_timer=20)
+    create_shithead(h)
+    h.send(2, type="join", name="Bob")
+    h.send(3, type="watch")
+    h.send(1, type="host", op="start")
+    for _ in range(200):
+        room = h.room
+        assert room.match is not None
+        game = room.match.current
+        if game.phase == "play" and game.to_act() == (0,):
+            return h
+        if h.bots:
+            h.run_bots()
+            continue
+        seat = game.to_act()[0]
+        view = h.last(seat + 1, "state")["view"]
+        h.send(seat + 1, type="act", version=room.version, action=choose(view))
+    pytest.fail("Ann never came to play")

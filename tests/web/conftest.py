@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Position, sync_playwright
 
+from protocol.records import RoomRecord
 from server.net.server import CardroomServer, ServerConfig
 from server.rooms.matches import DealSource
 from server.rooms.seats import RoomSettings, one_address
@@ -63,7 +64,7 @@ class LiveServer:
         self.loop.call_soon_threadsafe(run)
         return done.result(timeout=10)
 
-    def record(self, code: str) -> dict[str, Any]:
+    def record(self, code: str) -> RoomRecord:
         """The room's record: its deal and every accepted action."""
         return self.call(lambda: self.server.manager.rooms[code].core.record())
 

@@ -40,7 +40,7 @@ def test_the_page_contributes_and_its_replay_says_deal_verified(
         "() => window.cardroom.shown && Object.keys(window.cardroom.shown).length"
     )
     deadline = time.monotonic() + 10
-    while not live.call(lambda: 0 in live.server.manager.rooms[code].core._contributed):
+    while not live.call(lambda: 0 in live.server.manager.rooms[code].core.state.contributed):
         assert time.monotonic() < deadline, "the page contributed nothing"
         time.sleep(0.05)
     page.click('[data-act="host"][data-op="start"]')

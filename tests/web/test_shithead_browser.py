@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from playwright.sync_api import BrowserContext
@@ -29,7 +29,7 @@ from tests.web.conftest import (
 GAME_SECONDS = 180  # a bound for a stuck game, not a speed test
 
 
-def public_by_version(record: dict[str, Any], source: DealSource) -> dict[int, set[str]]:
+def public_by_version(record: Mapping[str, Any], source: DealSource) -> dict[int, set[str]]:
     """For each version of the room's first game, every card a spectator may have been shown
     so far: what its view held at that version or before, and the cards of the public events
     (a ten played burns at once, so it is only ever in an event)."""

@@ -1,0 +1,129 @@
+"""What a room tells its connections: its public state (:func:`info`, the ``room`` frame) and
+each recipient's ``state`` frame. Every view is built by the rules core's ``view``; the parts
+all views of one state share are built and serialised once.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from protocol import messages as m
+from protocol.views import EventWire
+from server.rooms.outputs import ConnId, Send
+from server.rooms.state import RoomFacts
+from server.rooms.status import RoomStatus
+from server.rules.base import Event
+from server.rules.registry import game_spec
+
+
+class Shown(RoomFacts, Protocol):
+    """What a room's frames are written from."""
+
+    @property
+    def options_frame(self) -> dict[str, Any]: ...
+    def status(self) -> RoomStatus: ...
+    def seat_muted(self, index: int) -> bool: ...
+    def next_deal_info(self) -> dict[str, Any] | None: ...
+
+
+def info(room: Shown) -> dict[str, Any]:
+    """The room's public state: the fields of :class:`~protocol.messages.RoomInfo`, in its
+    order, as plain data (the room frame is written straight from it, as states are: a test
+    checks it is the model's own text)."""
+    state = room.state
+    match = state.match
+    seats = []
+    current = match.current if match else None
+    acting = set(current.to_act()) if current else set()
+    for i, seat in enumerate(state.seats):
+        entry = seat.info(i, state.host, room.seat_muted(i))
+        if seat.kind == "human" and seat.away and i in acting:
+            entry["playing_for"] = room.settings.stand_in_level
+        seats.append(entry)
+    return {
+        "room": room.code,
+        "game": room.game,
+        "status": room.status().value,
+        "seats": seats,
+        "spectators": len(state.spectators),
+        "locked": state.locked,
+        "turn_timer": room.turn_timer,
+        "options": room.options_frame,
+        "games_played": match.games_played() if match else 0,
+        "totals": match.totals() if match else [0] * room.players,
+        "match_length": match.match_length if match else game_spec(room.game).match_length,
+        "daily": state.daily_date.isoformat() if state.daily_date else None,
+        "hints": room.hints,
+        "next_deal": room.next_deal_info(),
+    }
+
+
+def room_frames(room: Shown) -> list[Send]:
+    """The room frame to everyone in the room."""
+    text = m.dump_room(info(room))
+    return [Send(c, text) for c in room.state.where]
+
+
+def state_text(
+    room: Shown,
+    seat: int | None,
+    events: list[EventWire] | m.Serialised,
+    shared: bytes | None = None,
+) -> str:
+    """``seat``'s state frame (``shared``: this state's shared view, serialised)."""
+    return _StateFrames(room, events, shared).text(seat)
+
+
+class _StateFrames:
+    """The state frames of one state: what they have in common read once, then each
+    recipient's written (some five per action)."""
+
+    __slots__ = ("code", "commitment", "deadline", "events", "game", "shared", "version")
+
+    def __init__(
+        self, room: Shown, events: list[EventWire] | m.Serialised, shared: bytes | None
+    ) -> None:
+        state = room.state
+        match = state.match
+        assert match is not None
+        self.code = room.code
+        self.version = state.version
+        self.deadline = state.clock.shown
+        self.game = match.current
+        self.commitment = match.commitment(match.game_index)
+        self.events = events
+        self.shared = shared
+
+    def text(self, seat: int | None) -> str:
+        game, shared = self.game, self.shared
+        # the room built every part itself: serialised straight, no model per recipient
+        view = game.view(seat) if shared is None else m.serialised_view(shared, game.own_view(seat))
+        return m.dump_state(
+            self.code, self.version, seat, view, self.events, self.deadline, self.commitment
+        )
+
+
+def state_to(room: Shown, conn: ConnId, seat: int | None) -> list[Send]:
+    """The current state to one connection (none before the match)."""
+    if room.state.match is None:
+        return []
+    return [Send(conn, state_text(room, seat, []))]
+
+
+def state_frames(room: Shown, events: list[Event]) -> list[Send]:
+    """Each seated connection its own view; every spectator the one spectator view."""
+    state = room.state
+    assert state.match is not None
+    # what every view of this state has in common, built and serialised once for all
+    shared = m.json_bytes(state.match.current.shared_view())
+    ev = m.serialised([e.to_json() for e in events])
+    frames = _StateFrames(room, ev, shared)
+    out = [
+        Send(s.conn, frames.text(i))
+        for i, s in enumerate(state.seats)
+        if s.kind == "human" and s.conn is not None
+    ]
+    if state.spectators:
+        text = frames.text(None)
+        out.extend(Send(c, text) for c in state.spectators)
+    return out

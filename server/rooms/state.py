@@ -1,0 +1,199 @@
+"""Everything about a room that an input may change, as one value: :class:`RoomState`, with
+the changes that concern only it (who sits and watches, the host role, moderation).
+
+A room's fixed facts (code, game, seat count, settings, options, seeds) live on the
+:class:`~server.rooms.core.RoomCore` beside it; what changes lives here, so that putting a room
+back (:mod:`server.rooms.rollback`) is copying this one value, whatever fields it gains.
+"""
+
+from __future__ import annotations
+
+import datetime
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from typing import Any, Protocol
+
+from protocol import messages as m
+from server.rooms.clock import TurnClock
+from server.rooms.matches import Match
+from server.rooms.outputs import ConnId
+from server.rooms.seats import RoomSettings, SeatTable
+
+#: Device digests a room keeps banned (kick) or muted; beyond, the oldest are forgotten.
+MAX_MODERATED = 64
+
+
+@dataclass(slots=True, eq=True)
+class RoomState:
+    """A room's changing state. Every field is an immutable value (numbers, strings, dates,
+    :class:`TurnClock`), a container of such values (set, dict, list) or the seat table (of
+    immutable seats): :meth:`copy` copies each container once, and that copy is whole. The
+    match is the exception: it is rebuilt from its log (:mod:`server.rooms.rollback`)."""
+
+    seats: SeatTable
+    match: Match | None = None
+    version: int = 0
+    host: int | None = None
+    locked: bool = False
+    closed: bool = False
+    clock: TurnClock = field(default_factory=TurnClock)
+    idle_armed: bool = False
+    daily_date: datetime.date | None = None
+    spectators: set[ConnId] = field(default_factory=set)
+    where: dict[ConnId, int | None] = field(default_factory=dict)  # conn -> seat (None: watching)
+    pending: dict[int, int] = field(default_factory=dict)  # seat -> version a bot was asked at
+    stand_in: set[int] = field(default_factory=set)  # humans out of time: a bot may move for them
+    hints: dict[int, int] = field(default_factory=dict)  # seat -> version of the hint it awaits
+    contributed: dict[int, bytes] = field(default_factory=dict)  # seat -> value for the next deal
+    # moderation: devices the host removed (kick) may not come back; muted ones not chat
+    banned: list[str] = field(default_factory=list)  # digests, oldest first (MAX_MODERATED)
+    muted_seats: set[int] = field(default_factory=set)
+    muted_devices: list[str] = field(default_factory=list)  # digests, oldest first
+    muted_watchers: set[ConnId] = field(default_factory=set)
+    watchers: dict[ConnId, int] = field(default_factory=dict)  # spectator -> its chat number
+    watch_devices: dict[ConnId, str] = field(default_factory=dict)  # spectator -> its device
+    next_watcher: int = 0
+    seatings: int = 0  # people seated so far: the order the host role passes in
+
+    # ------------------------------------------------------------------ people
+
+    def contributions(self) -> list[bytes | None]:
+        """The next deal's contributions in seat order (a seat a person no longer holds has
+        none)."""
+        contributed = self.contributed
+        return [contributed.get(i) if s.kind == "human" else None for i, s in enumerate(self.seats)]
+
+    def seat_human(
+        self, index: int, conn: ConnId, name: str, token_sha256: str, device: str | None
+    ) -> None:
+        self.contributed.pop(index, None)  # a new person: their own value, if any
+        self.seatings += 1
+        self.seats.seat_human(index, name, token_sha256, conn, device, self.seatings)
+
+    def replace_human(self, index: int, stand_in: str) -> None:
+        """A human leaves a seat: empty before play, a ``stand_in`` bot once the match has
+        begun."""
+        if self.match is None:
+            self.seats.empty(index)
+        else:
+            self.seats.seat_bot(index, stand_in)
+        self.muted_seats.discard(index)
+        self.pass_host_from(index)
+
+    def add_watcher(self, conn: ConnId, device: str | None) -> None:
+        self.spectators.add(conn)
+        self.where[conn] = None
+        self.watchers[conn] = self.next_watcher
+        self.next_watcher += 1
+        if device is not None:
+            self.watch_devices[conn] = device
+
+    def forget_watcher(self, conn: ConnId) -> None:
+        self.spectators.discard(conn)
+        self.watchers.pop(conn, None)
+        self.watch_devices.pop(conn, None)
+        self.muted_watchers.discard(conn)
+
+    def pass_host_from(self, index: int) -> None:
+        """Seat ``index`` was left, or its person is away past grace: if it hosts, the role
+        passes to the connected person seated longest (nobody connected: to whoever has sat
+        longest, who may come back; the next person to join or resume takes it then)."""
+        if self.host != index:
+            return
+        present, longest = self.seats.longest_seated()
+        self.host = present if present is not None else longest
+
+    def take_host_if_gone(self, index: int) -> bool:
+        """Seat ``index``'s person is here: they host if the host's person is gone (away past
+        grace, or no host at all); ``True`` if the role came to them."""
+        host = self.seats[self.host] if self.host is not None else None
+        if self.host == index or (host is not None and host.kind == "human" and not host.away):
+            return False
+        self.host = index
+        return True
+
+    # ------------------------------------------------------------------ moderation
+
+    def is_banned(self, device: str | None) -> bool:
+        return device is not None and device in self.banned
+
+    def seat_muted(self, index: int) -> bool:
+        device = self.seats[index].device
+        return index in self.muted_seats or (device is not None and device in self.muted_devices)
+
+    def chat_muted(self, conn: ConnId, seat: int | None) -> bool:
+        if seat is not None:
+            return self.seat_muted(seat)
+        device = self.watch_devices.get(conn)
+        return conn in self.muted_watchers or (device is not None and device in self.muted_devices)
+
+    def ban(self, index: int) -> None:
+        """Keep the device of seat ``index`` out of this room (the host kicked it)."""
+        device = self.seats[index].device
+        if device is not None and device not in self.banned:
+            self.banned = [*self.banned, device][-MAX_MODERATED:]
+
+    def mute_device(self, device: str | None, muted: bool) -> None:
+        if device is None:
+            return
+        kept = [d for d in self.muted_devices if d != device]
+        self.muted_devices = [*kept, device][-MAX_MODERATED:] if muted else kept
+
+    def mute_seat(self, index: int, muted: bool) -> None:
+        """Mute (or unmute) seat ``index`` and its person's device."""
+        (self.muted_seats.add if muted else self.muted_seats.discard)(index)
+        self.mute_device(self.seats[index].device, muted)
+
+    def mute_watcher(self, number: int | None, muted: bool) -> bool:
+        """Mute (or unmute) the spectator whose chat lines carry ``number``, and their device;
+        ``False`` if there is none."""
+        watcher = next((c for c, n in self.watchers.items() if n == number), None)
+        if number is None or watcher is None:
+            return False
+        (self.muted_watchers.add if muted else self.muted_watchers.discard)(watcher)
+        self.mute_device(self.watch_devices.get(watcher), muted)
+        return True
+
+    # ------------------------------------------------------------------ rollback
+
+    def copy(self) -> RoomState:
+        """A copy that shares nothing mutable with this state (the match aside): every field,
+        read at once, each container copied (taken before every input: kept quick)."""
+        return RoomState(*[v.copy() if type(v) in CONTAINERS else v for v in _every_field(self)])
+
+
+#: The state's fields, in order (what :meth:`RoomState.copy` copies: all of them).
+FIELDS = tuple(f.name for f in fields(RoomState))
+#: The mutable types a field may hold: copied with their ``copy()`` (anything else must be an
+#: immutable value; a test checks every field of a playing room).
+CONTAINERS: frozenset[type] = frozenset({set, dict, list, SeatTable})
+_every_field: Callable[[RoomState], tuple[Any, ...]] = operator.attrgetter(*FIELDS)
+
+
+class RoomFacts(Protocol):
+    """What a room's parts (its record, frames, play, the host's commands) read of it: its
+    fixed facts, and its state. :class:`~server.rooms.core.RoomCore` is one."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def game(self) -> m.GameName: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def settings(self) -> RoomSettings: ...
+    @property
+    def seed(self) -> int | None: ...
+    @property
+    def nonce(self) -> str: ...
+    @property
+    def options(self) -> m.GameOptions: ...
+    @property
+    def turn_timer(self) -> int | None: ...
+    @property
+    def daily(self) -> bool: ...
+    @property
+    def hints(self) -> bool: ...
+    @property
+    def state(self) -> RoomState: ...
