@@ -218,14 +218,6 @@ def _path_around(graph: dict[str, set[str]], group: set[str]) -> list[str]:
     raise AssertionError(f"no cycle in {group}")
 
 
-# Cycles in parts of issue 20 that other branches reshape (each is gone once they are merged:
-# then the test below fails until its entry is deleted here).
-CYCLES_ELSEWHERE: dict[frozenset[str], str] = {
-    frozenset({"server.rules.shithead", "server.rules.shithead_view"}): "issue 20 item 3",
-    frozenset({"server.rules.sheepshead", "server.rules.sheepshead_view"}): "issue 20 item 3",
-}
-
-
 def test_cycles_names_each_cycle() -> None:
     graph = {"a": {"b"}, "b": {"c", "a"}, "c": {"a"}, "d": {"a", "d"}, "e": {"a"}}
     assert cycles(graph) == {
@@ -238,23 +230,17 @@ def test_cycles_names_each_cycle() -> None:
 def test_the_import_graph_of_server_has_no_cycle() -> None:
     graph = {name: edges(name) for name in server_modules()}
     assert sum(map(len, graph.values())) > len(graph)  # (it sees the imports)
-    found = cycles(graph)
-    new = [
+    found = [
         f"{' -> '.join(cycle)} (of the modules {', '.join(sorted(group))})"
-        for group, cycle in found.items()
-        if group not in CYCLES_ELSEWHERE
+        for group, cycle in cycles(graph).items()
     ]
-    assert not new, f"import cycles: {new}"
-    gone = [sorted(group) for group in CYCLES_ELSEWHERE if group not in found]
-    assert not gone, f"no longer cycles (delete them from CYCLES_ELSEWHERE): {gone}"
+    assert not found, f"import cycles: {found}"
 
 
 # --- no reaching into another module's private members -----------------------------------
 
 # ``x._name`` where ``x`` is neither ``self`` nor ``cls`` and no ``_name`` is defined in the
-# module itself. Reaches in parts of issue 20 that another branch reshapes (gone once it is
-# merged: then the test fails until the entry is deleted here):
-PRIVATE_REACHES_ELSEWHERE: dict[str, set[str]] = {}
+# module itself.
 
 
 def _defined(tree: ast.Module) -> set[str]:
@@ -326,12 +312,8 @@ def test_the_private_member_scan_sees_a_reach() -> None:
 
 @pytest.mark.parametrize("path", service_files(), ids=lambda p: module_name(p))
 def test_no_module_reaches_another_modules_private_members(path: Path) -> None:
-    allowed = PRIVATE_REACHES_ELSEWHERE.get(module_name(path), set())
-    found = list(foreign_privates(path))
-    reached = [where for name, where in found if name not in allowed]
+    reached = [where for _, where in foreign_privates(path)]
     assert not reached, f"{module_name(path)} reaches private members: {reached}"
-    gone = allowed - {name for name, _ in found}
-    assert not gone, f"no longer reached (delete from PRIVATE_REACHES_ELSEWHERE): {gone}"
 
 
 @pytest.mark.parametrize("path", files(), ids=lambda p: module_name(p))

@@ -83,7 +83,7 @@ from server.rules.sheepshead_cards import (
     trick_winner_index,
 )
 from server.rules.sheepshead_scoring import HandResult, score_hand
-from server.rules.sheepshead_view import build_view, own_view, shared_view
+from server.rules.sheepshead_view import TricksMemo, build_view, own_view, shared_view
 
 PLAYERS = 5
 HAND_SIZE = 6
@@ -193,13 +193,13 @@ class Sheepshead(Game):
         "_trick_no",
         "_trick_seats",
         "_tricks",
-        "_tricks_view",
         "_turn",
         "_unknown",
         "_unknown_pending",
         "_won",
         "dealer",
         "num_players",
+        "tricks_memo",
     )
 
     def __init__(self, deck: Sequence[int], dealer: int) -> None:
@@ -236,9 +236,7 @@ class Sheepshead(Game):
         self._legal_cache: list[int] | None = None
         # the completed tricks as views show them, shared by every view of one state (see
         # sheepshead_view): (last trick, number of tricks, hand over, tricks JSON, points)
-        self._tricks_view: tuple[Trick | None, int, bool, list[v.DoneTrick], list[int]] | None = (
-            None
-        )
+        self.tricks_memo: TricksMemo | None = None
 
     # ----------------------------------------------------------------------------- construction
 
@@ -306,7 +304,7 @@ class Sheepshead(Game):
         g._log = list(self._log)
         g._result = self._result
         g._legal_cache = None
-        g._tricks_view = None
+        g.tricks_memo = None
         return g
 
     def deal_record(self) -> DealRecord:

@@ -32,20 +32,97 @@ Fields of :func:`build_view` (cards as wire codes; those the same for every seat
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, cast
+from collections.abc import Mapping, Sequence
+from typing import Protocol, cast
 
 from protocol import views as v
 from protocol.cards import CODES
+from server.rules.base import Action
 from server.rules.sheepshead_cards import POINTS
+from server.rules.sheepshead_scoring import HandResult
 
-if TYPE_CHECKING:
-    from server.rules.sheepshead import Sheepshead
+#: What :func:`_completed_tricks` keeps on the hand: (last trick, number of tricks, hand over,
+#: the tricks' JSON, the face-up points won per seat).
+TricksMemo = tuple[object | None, int, bool, list[v.DoneTrick], list[int]]
+
+
+class DoneTrick(Protocol):
+    """A completed trick as the view reads it (``sheepshead.Trick`` is one)."""
+
+    @property
+    def number(self) -> int: ...
+    @property
+    def leader(self) -> int: ...
+    @property
+    def seats(self) -> Sequence[int]: ...
+    @property
+    def cards(self) -> Sequence[int]: ...
+    @property
+    def face_down(self) -> int: ...
+    @property
+    def winner(self) -> int: ...
+
+
+class Hand(Protocol):
+    """What a view reads of a Sheepshead hand (:class:`server.rules.sheepshead.Sheepshead` is
+    one): declared here so that the view needs nothing of the game's module."""
+
+    num_players: int
+    dealer: int
+    tricks_memo: TricksMemo | None  # kept by :func:`_completed_tricks`
+
+    @property
+    def phase(self) -> v.SheepsheadPhase: ...
+    @property
+    def picker(self) -> int | None: ...
+    @property
+    def called(self) -> int | None: ...
+    @property
+    def partner(self) -> int | None: ...
+    @property
+    def revealed(self) -> bool: ...
+    @property
+    def alone(self) -> bool: ...
+    @property
+    def passes(self) -> int: ...
+    @property
+    def buried(self) -> Sequence[int]: ...
+    @property
+    def blind(self) -> Sequence[int]: ...
+    @property
+    def unknown_card(self) -> int | None: ...
+    @property
+    def called_suit_led(self) -> bool: ...
+    @property
+    def trick_number(self) -> int: ...
+    @property
+    def leader(self) -> int: ...
+    @property
+    def trick_seats(self) -> Sequence[int]: ...
+    @property
+    def trick_cards(self) -> Sequence[int]: ...
+    @property
+    def trick_face_down(self) -> int: ...
+    @property
+    def tricks(self) -> Sequence[DoneTrick]: ...
+    @property
+    def tricks_won(self) -> Sequence[int]: ...
+    @property
+    def played_counts(self) -> Sequence[int]: ...
+    @property
+    def leaster(self) -> bool: ...
+
+    def hand_count(self, seat: int) -> int: ...
+    def hand(self, seat: int) -> list[int]: ...
+    def is_over(self) -> bool: ...
+    def outcome(self) -> HandResult | None: ...
+    def to_act(self) -> tuple[int, ...]: ...
+    def legal_actions(self, seat: int) -> list[Action]: ...
 
 
 def _cards_json(
-    seats: list[int] | tuple[int, ...],
-    cards: list[int] | tuple[int, ...],
+    seats: Sequence[int],
+    cards: Sequence[int],
     face_down: int,
     reveal: bool,
 ) -> list[v.TrickCard]:
@@ -58,7 +135,7 @@ def _cards_json(
     return out
 
 
-def _completed_tricks(g: Sheepshead, over: bool) -> tuple[list[v.DoneTrick], list[int]]:
+def _completed_tricks(g: Hand, over: bool) -> tuple[list[v.DoneTrick], list[int]]:
     """The completed tricks as every seat sees them, and the face-up points each seat has won.
 
     The same for every seat and spectator, so it is built once per state of the hand and kept
@@ -67,7 +144,7 @@ def _completed_tricks(g: Sheepshead, over: bool) -> tuple[list[v.DoneTrick], lis
     """
     done = g.tricks
     last = done[-1] if done else None
-    cached = g._tricks_view
+    cached = g.tricks_memo
     if cached is not None and cached[0] is last and cached[1] == len(done) and cached[2] == over:
         return cached[3], cached[4]
     visible_points = [0] * g.num_players
@@ -84,11 +161,11 @@ def _completed_tricks(g: Sheepshead, over: bool) -> tuple[list[v.DoneTrick], lis
                 "points": pts,
             }
         )
-    g._tricks_view = (last, len(done), over, tricks, visible_points)
+    g.tricks_memo = (last, len(done), over, tricks, visible_points)
     return tricks, visible_points
 
 
-def shared_view(game: Sheepshead) -> v.SheepsheadSharedView:
+def shared_view(game: Hand) -> v.SheepsheadSharedView:
     """The fields of :func:`build_view` that are the same for every seat and spectator."""
     g = game
     over = g.is_over()
@@ -124,7 +201,7 @@ def shared_view(game: Sheepshead) -> v.SheepsheadSharedView:
     }
 
 
-def own_view(game: Sheepshead, seat: int | None) -> v.SheepsheadOwnView:
+def own_view(game: Hand, seat: int | None) -> v.SheepsheadOwnView:
     """The fields of :func:`build_view` that are ``seat``'s own (``None``: a spectator's)."""
     g = game
     over = g.is_over()
@@ -154,7 +231,7 @@ def own_view(game: Sheepshead, seat: int | None) -> v.SheepsheadOwnView:
 
 
 def build_view(
-    game: Sheepshead, seat: int | None, shared: Mapping[str, object] | None = None
+    game: Hand, seat: int | None, shared: Mapping[str, object] | None = None
 ) -> v.SheepsheadView:
     """The view of ``game`` for ``seat`` (``None``: spectator). See the module docstring.
     ``shared``: :func:`shared_view` of this state (or stand-ins for its values), if built.

@@ -31,14 +31,58 @@ Clients read ``legal`` and ``play_sets`` and never re-implement a rule.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, cast
+from collections.abc import Mapping, Sequence
+from typing import Protocol, cast
 
 from protocol import views as v
 from protocol.cards import TEN, TWO, card_codes
+from server.rules.base import Action
 
-if TYPE_CHECKING:
-    from server.rules.shithead import Shithead
+
+class Outcome(Protocol):
+    """A finished game's outcome as the view reads it (``shithead.ShitheadOutcome`` is one)."""
+
+    def to_json(self) -> v.ShitheadOutcome: ...
+
+
+class Table(Protocol):
+    """What a view reads of a Shithead game (:class:`server.rules.shithead.Shithead` is one):
+    declared here so that the view needs nothing of the game's module."""
+
+    num_players: int
+    dealer: int
+
+    @property
+    def phase(self) -> v.ShitheadPhase: ...
+    @property
+    def hands(self) -> Sequence[Sequence[int]]: ...
+    @property
+    def known(self) -> Sequence[Sequence[int]]: ...
+    @property
+    def face_up(self) -> Sequence[Sequence[int]]: ...
+    @property
+    def face_down(self) -> Sequence[Sequence[int | None]]: ...
+    @property
+    def ready(self) -> Sequence[bool]: ...
+    @property
+    def out(self) -> Sequence[int]: ...
+    @property
+    def starter(self) -> int: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def source(self) -> v.Source: ...
+    @property
+    def pile(self) -> Sequence[int]: ...
+    @property
+    def stock(self) -> Sequence[int]: ...
+    @property
+    def burned(self) -> Sequence[int]: ...
+
+    def outcome(self) -> Outcome | None: ...
+    def to_act(self) -> tuple[int, ...]: ...
+    def exact_legal_actions(self, seat: int) -> list[Action]: ...
+    def play_sets(self, seat: int) -> list[list[int]]: ...
 
 
 def _hand_order(c: int) -> tuple[int, int]:
@@ -47,7 +91,7 @@ def _hand_order(c: int) -> tuple[int, int]:
     return (13 if r == TWO else 14 if r == TEN else r, c & 3)
 
 
-def shared_view(game: Shithead) -> v.ShitheadSharedView:
+def shared_view(game: Table) -> v.ShitheadSharedView:
     """The fields of :func:`build_view` that are the same for every seat and spectator."""
     g = game
     seats: list[v.ShitheadSeat] = []
@@ -83,7 +127,7 @@ def shared_view(game: Shithead) -> v.ShitheadSharedView:
     }
 
 
-def own_view(game: Shithead, seat: int | None) -> v.ShitheadOwnView:
+def own_view(game: Table, seat: int | None) -> v.ShitheadOwnView:
     """The fields of :func:`build_view` that are ``seat``'s own (``None``: a spectator's)."""
     g = game
     return {
@@ -95,7 +139,7 @@ def own_view(game: Shithead, seat: int | None) -> v.ShitheadOwnView:
 
 
 def build_view(
-    game: Shithead, seat: int | None, shared: Mapping[str, object] | None = None
+    game: Table, seat: int | None, shared: Mapping[str, object] | None = None
 ) -> v.ShitheadView:
     """The view of ``game`` for ``seat`` (``None``: spectator). See the module docstring.
     ``shared``: :func:`shared_view` of this state (or stand-ins for its values), if built.

@@ -18,7 +18,7 @@ def test_views_with_the_shared_trick_history_equal_fresh_ones(seed: int) -> None
     game = Sheepshead.new(5, seed % 5, seed=seed)
     while True:
         fresh = copy.deepcopy(game)  # no trick history built yet
-        fresh._tricks_view = None
+        fresh.tricks_memo = None
         for seat in [None, 0, 1, 2, 3, 4]:
             assert game.view(seat) == fresh.view(seat)
         if game.is_over():

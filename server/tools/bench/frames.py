@@ -130,7 +130,7 @@ def main(argv: list[str]) -> int:
 
     def build() -> int:
         for game in games:  # as the room does after an action: every seat's view in turn
-            game._tricks_view = None  # nothing kept from an earlier repeat
+            game.tricks_memo = None  # nothing kept from an earlier repeat
             for seat in range(5):
                 game.view(seat)
         return 5 * len(games)
