@@ -4,7 +4,7 @@
 import * as alerts from "./alerts.js";
 import { hintHTML, markHint } from "./hints.js";
 import * as home from "./home.js";
-import { LANGS, lang, LANG_NAMES, t } from "./i18n.js";
+import { LANGS, lang, LANG_NAMES, langTag, t } from "./i18n.js";
 import * as leaders from "./leaders.js";
 import * as lobby from "./lobby.js";
 import * as roomLog from "./log.js";
@@ -54,7 +54,7 @@ function pageHTML() {
 // ------------------------------------------------------------------------------ screens
 
 function shell() {
-  document.documentElement.lang = lang();
+  document.documentElement.lang = langTag();
   document.title = alerts.title(store.room ? `${store.room} · ${t("app.title")}` : t("app.title"));
   const langOpts = LANGS.map((l) => `<option value="${l}"${l === lang() ? " selected" : ""}>${LANG_NAMES[l]}</option>`).join("");
   const header = document.getElementById("top");
