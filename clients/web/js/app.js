@@ -8,7 +8,7 @@ import { detectLang, errorText, onFallback, setLang, t } from "./i18n.js";
 import { onKey } from "./keys.js";
 import * as roomLog from "./log.js";
 import { Net } from "./net.js";
-import { loadBoards, loadReplay, loadSteps, newReplay, replayStep } from "./pages.js";
+import { loadBoards, loadReplay, loadSteps, newReplay, replayStep, setSpeed, stopPlay, togglePlay } from "./pages.js";
 import { isPage, match, paths } from "./routes.js";
 import { buildRoom, drawChat, drawNet, GAMES, redrawAll, redrawPage, render, tick } from "./screens.js";
 import { deviceToken, forget, KEYS, load, nameOf, save, store } from "./store.js";
@@ -316,6 +316,8 @@ async function onClick(e) {
       return replayStep(r.step + 1);
     case "rp-last":
       return replayStep(Infinity);
+    case "rp-play":
+      return togglePlay();
     case "resume":
       if (app.session) resumeSession();
       return;
@@ -437,7 +439,12 @@ function onSubmit(e) {
 
 function onChange(e) {
   const el = e.target;
+  if (el.id === "replay-speed") {
+    setSpeed(Number(el.value));
+    return;
+  }
   if (el.id === "replay-game" && app.replay) {
+    stopPlay(app.replay);
     app.replay.g = Number(el.value);
     app.replay.step = 0;
     redrawPage();
