@@ -135,6 +135,7 @@ function onMessage(msg) {
       if (msg.room.room !== app.room) return;
       app.info = msg.room;
       contribute(msg.room);
+      if (msg.room.status === "over" && msg.room.daily && app.seat != null) loadDailyRank(msg.room);
       render();
       break;
     case "state": {
@@ -202,6 +203,58 @@ function logEvents(msg, prev) {
   if (mine(msg.view) && !mine(prev && prev.view)) said.push(t("table.yourTurn"));
   const live = document.getElementById("announce");
   if (live && said.length) live.textContent = said.join(". ");
+}
+
+// The daily's rank once its match is over, from the day's board (the server ranks this
+// browser's device). The result is recorded a moment after the last card: asked a few times,
+// further apart each time, then "not on today's table yet".
+async function loadDailyRank(info) {
+  if (app.dailyRank && app.dailyRank.room === info.room) return;
+  const rank = { room: info.room, you: null, done: false };
+  app.dailyRank = rank;
+  for (let i = 0; i < 6 && app.dailyRank === rank; i++) {
+    try {
+      const msg = await app.net.request({ type: "leaderboard", board: "daily:" + info.daily, limit: 1 });
+      if (msg.you) {
+        rank.you = msg.you;
+        break;
+      }
+    } catch {
+      break; // offline, or no such board: said as "not yet"
+    }
+    await new Promise((ok) => setTimeout(ok, 300 * (i + 1)));
+  }
+  rank.done = true;
+  if (app.dailyRank === rank) render();
+}
+
+// Play again with the same table: a new room like this one (its game, seats, timer and hints,
+// never a daily) with the same bots at the same seats, started at once when nobody else sat
+// here; with friends the new room's lobby shows its code to send them. (The server does not
+// restart a match in place: a room keeps its history and results by game index.)
+async function playAgain() {
+  const info = app.info;
+  const me = app.seat;
+  if (!info || me == null) return;
+  const name = app.name || info.seats[me].name;
+  // bots keep their seats; one at seat 0 (the creator's) takes the seat we had
+  const bots = info.seats
+    .map((s, i) => (s.kind === "bot" ? { seat: i === 0 ? me : i, level: s.bot_level } : null))
+    .filter(Boolean);
+  const alone = info.seats.every((s, i) => i === me || s.kind === "bot");
+  await app.net.request({ type: "leave", room: info.room }).catch(() => {});
+  forget();
+  try {
+    await app.request({ type: "create", game: info.game, seats: info.seats.length, name, turn_timer: info.turn_timer || null, options: {}, daily: false, hints: !!info.hints });
+    for (const b of bots) {
+      // a level the new room refuses (too many experts, say) becomes the default one
+      await app.net.request({ type: "host", room: app.room, op: "add_bot", seat: b.seat, level: b.level })
+        .catch(() => app.host("add_bot", { seat: b.seat, level: "basic" }));
+    }
+    if (alone) await app.host("start");
+  } catch {
+    /* shown */
+  }
 }
 
 // ------------------------------------------------------------------------------ where we are
@@ -343,6 +396,9 @@ async function onClick(e) {
       return;
     case "hint-use":
       if (current(app.hint, app.state)) app.act(app.hint.action);
+      return;
+    case "again":
+      playAgain();
       return;
     case "leave":
       if (app.room) app.net.request({ type: "leave", room: app.room }).catch(() => {});
