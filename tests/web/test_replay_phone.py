@@ -21,18 +21,29 @@ DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
 # what the first screen holds: the page's width, and where the trick and the buttons end
 LAYOUT_JS = """() => {
-  const box = (sel) => { const e = document.querySelector(sel); return e && e.getBoundingClientRect(); };
-  const center = box('#replay-board .center');
-  const buttons = [...document.querySelectorAll('.rp-controls .btn')].map(b => b.getBoundingClientRect());
+  const center = document.querySelector('#replay-board .center').getBoundingClientRect();
+  const buttons = [...document.querySelectorAll('.rp-controls .btn')]
+    .map(b => b.getBoundingClientRect());
   return {
     width: document.documentElement.scrollWidth,
     height: document.documentElement.scrollHeight,
-    center_bottom: center ? center.bottom : null,
+    center_bottom: center.bottom,
     buttons_bottom: Math.max(...buttons.map(b => b.bottom)),
     buttons_top: Math.min(...buttons.map(b => b.top)),
     keys: !!document.querySelector('.rp-keys') && document.querySelector('.rp-keys').innerText,
   };
 }"""
+
+
+# the slider moved as a finger moves it
+JUMP_JS = """(el, n) => {
+  el.value = String(n);
+  el.dispatchEvent(new Event('input', {bubbles: true}));
+}"""
+
+
+def jump(page: Page, step: int) -> None:
+    page.eval_on_selector("#replay-range", JUMP_JS, step)
 
 
 def layout(page: Page) -> dict[str, Any]:
@@ -60,10 +71,7 @@ def test_the_replay_fits_a_phone(
     page, errors, total = open_replay(live, new_context, game, seats)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     for where in (0, total // 2, total):  # the deal, the middle, the end (a result below)
-        page.eval_on_selector(
-            "#replay-range",
-            f"el => {{ el.value = '{where}'; el.dispatchEvent(new Event('input', {{bubbles: true}})); }}",
-        )
+        jump(page, where)
         got = layout(page)
         page.screenshot(path=str(SCREENSHOTS / f"replay-phone-{game}-{where}.png"), full_page=True)
         assert got["width"] <= 375, got  # no sideways scroll
@@ -107,13 +115,11 @@ def test_auto_play_steps_by_itself_until_paused(
     page.wait_for_timeout(800)  # longer than three steps at that speed: nothing moved
     assert page.evaluate(caption) == paused
     # played to the end it stops by itself, on the last step
-    page.eval_on_selector(
-        "#replay-range",
-        f"el => {{ el.value = '{total - 2}'; el.dispatchEvent(new Event('input', {{bubbles: true}})); }}",
-    )
+    jump(page, total - 2)
     play.click()
     page.wait_for_function(f"() => {caption}.startsWith('Step {total} of')", timeout=5000)
-    page.wait_for_function("() => document.querySelector(\"[data-act='rp-play']\").getAttribute('aria-pressed') === 'false'")
+    pressed = "document.querySelector(\"[data-act='rp-play']\").getAttribute('aria-pressed')"
+    page.wait_for_function(f"() => {pressed} === 'false'")
     # at the end, play starts again from the deal
     play.click()
     page.wait_for_function(f"() => /^Step [1-9]\\d* of {total}/.test({caption})", timeout=5000)
