@@ -169,6 +169,7 @@ function onMessage(msg) {
     case "chat":
       if (msg.room !== app.room) return;
       app.chat.push(msg);
+      noteAgain(msg);
       if (app.chat.length > 100) app.chat.shift();
       drawChat(true);
       noteChat(msg, app.seat, render);
@@ -230,8 +231,11 @@ async function loadDailyRank(info) {
 
 // Play again with the same table: a new room like this one (its game, seats, timer and hints,
 // never a daily) with the same bots at the same seats, started at once when nobody else sat
-// here; with friends the new room's lobby shows its code to send them. (The server does not
-// restart a match in place: a room keeps its history and results by game index.)
+// here. With friends, the new room is made on a second connection while this page is still at
+// the old table, so it can tell them where to go (a chat line their pages turn into a button,
+// AGAIN); then this page takes the new seat with its token and waits in its lobby for them.
+// (The server does not restart a match in place: a room keeps its history and results by game
+// index.)
 async function playAgain() {
   const info = app.info;
   const me = app.seat;
@@ -242,6 +246,8 @@ async function playAgain() {
     .map((s, i) => (s.kind === "bot" ? { seat: i === 0 ? me : i, level: s.bot_level } : null))
     .filter(Boolean);
   const alone = info.seats.every((s, i) => i === me || s.kind === "bot");
+  const create = { type: "create", game: info.game, seats: info.seats.length, name, turn_timer: info.turn_timer || null, options: {}, daily: false, hints: !!info.hints };
+  if (!alone) return playAgainWithFriends(info, create, bots);
   await app.net.request({ type: "leave", room: info.room }).catch(() => {});
   forget();
   try {
@@ -251,10 +257,57 @@ async function playAgain() {
       await app.net.request({ type: "host", room: app.room, op: "add_bot", seat: b.seat, level: b.level })
         .catch(() => app.host("add_bot", { seat: b.seat, level: "basic" }));
     }
-    if (alone) await app.host("start");
+    await app.host("start");
   } catch {
     /* shown */
   }
+}
+
+// Where a player's chat line says the table plays again: "↻ /r/CODE" (no words: every page
+// shows it in its own language). Only a line from the host's seat is followed.
+const AGAIN = /^↻ \/r\/([A-Z0-9]{5})$/;
+
+async function playAgainWithFriends(info, create, bots) {
+  const side = new Net(app.net.url, app.net.device);
+  try {
+    await new Promise((ok, fail) => {
+      side.addEventListener("up", ok, { once: true });
+      setTimeout(() => fail({ code: "timeout" }), 5000);
+      side.start();
+    });
+    const joined = await side.request(create);
+    for (const b of bots) {
+      const bot = { type: "host", room: joined.room, op: "add_bot", seat: b.seat };
+      await side.request({ ...bot, level: b.level }).catch(() => side.request({ ...bot, level: "basic" }).catch(() => {}));
+    }
+    await app.net.request({ type: "chat", room: info.room, text: "↻ " + paths.room(joined.room) }).catch(() => {});
+    await app.net.request({ type: "leave", room: info.room }).catch(() => {});
+    app.session = { room: joined.room, token: joined.token, seat: joined.seat };
+    save(KEYS.session, app.session);
+    await app.request({ type: "resume", room: joined.room, token: joined.token });
+  } catch (err) {
+    app.showError(err);
+  } finally {
+    side.stop();
+  }
+}
+
+// A friend's page: the host's "↻ /r/CODE" line, kept for the end screen's button.
+function noteAgain(line) {
+  const m = AGAIN.exec(line.text || "");
+  const seat = m && line.seat != null && app.info && app.info.seats[line.seat];
+  if (seat && seat.host && line.seat !== app.seat) app.again = { from: app.room, room: m[1], name: line.name };
+}
+
+// Follow the host to the new table: leave this room, take a seat in that one.
+async function followAgain() {
+  const again = app.again;
+  if (!again || app.seat == null) return;
+  const name = app.name || app.info.seats[app.seat].name;
+  await app.net.request({ type: "leave", room: app.room }).catch(() => {});
+  forget();
+  app.again = null;
+  app.request({ type: "join", room: again.room, name }).catch(() => {});
 }
 
 // ------------------------------------------------------------------------------ where we are
@@ -399,6 +452,9 @@ async function onClick(e) {
       return;
     case "again":
       playAgain();
+      return;
+    case "follow":
+      followAgain();
       return;
     case "leave":
       if (app.room) app.net.request({ type: "leave", room: app.room }).catch(() => {});

@@ -143,9 +143,13 @@ function dailyRankHTML(d) {
   return `<p class="daily-rank" aria-live="polite"${rank}>${esc(text)}</p>`;
 }
 
-// One tap to play again with the same table: a new room like this one (js/app.js playAgain).
+// One tap to play again with the same table: a new room like this one (js/app.js playAgain),
+// or, once the host has made it, a seat at it.
 function againButton(d) {
   if (d.seat == null) return "";
+  if (d.again && d.again.from === d.info.room) {
+    return `<button type="button" class="btn primary wide" data-act="follow" data-key="follow">${esc(t("table.follow", { name: d.again.name }))}</button>`;
+  }
   return `<button type="button" class="btn primary wide" data-act="again" data-key="again">${esc(t("table.again"))}</button>`;
 }
 

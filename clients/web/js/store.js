@@ -63,6 +63,7 @@ export const store = {
   hinting: false, // a hint asked for, not answered yet
   shown: {}, // "ROOM:game" -> the commitment a room showed before that deal (fair deals)
   dailyRank: null, // {room, you, done}: this browser's rank on the board of a daily that ended
+  again: null, // {from, room, name}: the host said the table plays again in room `room`
 };
 
 export function isHost(info, seat) {
