@@ -109,6 +109,8 @@ def test_friends_follow_the_host_to_the_same_table_again(
     # the friend's page offers the new table in one tap, and takes a seat at it
     follow = friend.locator('[data-act="follow"]')
     assert "Hal" in follow.inner_text()
+    # the host's line in the chat, in words (the page's own language)
+    assert "the same table again: room " + new in friend.inner_text("#chat-lines")
     friend.screenshot(path=str(SCREENSHOTS / "match-end-follow-1280.png"), full_page=True)
     check_axe(friend, "the end of a match, the host gone to a new table")
     follow.click()

@@ -12,7 +12,7 @@ import { loadBoards, loadReplay, loadSteps, newReplay, replayStep, setSpeed, sto
 import { isPage, match, paths } from "./routes.js";
 import { buildRoom, drawChat, drawNet, GAMES, redrawAll, redrawPage, render, tick } from "./screens.js";
 import { deviceToken, forget, KEYS, load, nameOf, save, store } from "./store.js";
-import { fitHands, noteChat, noteState, toChat, toggleLastTrick } from "./table.js";
+import { AGAIN, againRoom, fitHands, noteChat, noteState, toChat, toggleLastTrick } from "./table.js";
 import { cleanCode, toast } from "./ui.js";
 
 // The store with what the game modules' input (and the tests) call: the controller.
@@ -233,9 +233,9 @@ async function loadDailyRank(info) {
 // never a daily) with the same bots at the same seats, started at once when nobody else sat
 // here. With friends, the new room is made on a second connection while this page is still at
 // the old table, so it can tell them where to go (a chat line their pages turn into a button,
-// AGAIN); then this page takes the new seat with its token and waits in its lobby for them.
-// (The server does not restart a match in place: a room keeps its history and results by game
-// index.)
+// table.js AGAIN; only the host's line is followed); then this page takes the new seat with
+// its token and waits in its lobby for them. (The server does not restart a match in place: a
+// room keeps its history and results by game index.)
 async function playAgain() {
   const info = app.info;
   const me = app.seat;
@@ -263,10 +263,6 @@ async function playAgain() {
   }
 }
 
-// Where a player's chat line says the table plays again: "↻ /r/CODE" (no words: every page
-// shows it in its own language). Only a line from the host's seat is followed.
-const AGAIN = /^↻ \/r\/([A-Z0-9]{5})$/;
-
 async function playAgainWithFriends(info, create, bots) {
   const side = new Net(app.net.url, app.net.device);
   try {
@@ -280,7 +276,7 @@ async function playAgainWithFriends(info, create, bots) {
       const bot = { type: "host", room: joined.room, op: "add_bot", seat: b.seat };
       await side.request({ ...bot, level: b.level }).catch(() => side.request({ ...bot, level: "basic" }).catch(() => {}));
     }
-    await app.net.request({ type: "chat", room: info.room, text: "↻ " + paths.room(joined.room) }).catch(() => {});
+    await app.net.request({ type: "chat", room: info.room, text: AGAIN + paths.room(joined.room) }).catch(() => {});
     await app.net.request({ type: "leave", room: info.room }).catch(() => {});
     app.session = { room: joined.room, token: joined.token, seat: joined.seat };
     save(KEYS.session, app.session);
@@ -294,9 +290,9 @@ async function playAgainWithFriends(info, create, bots) {
 
 // A friend's page: the host's "↻ /r/CODE" line, kept for the end screen's button.
 function noteAgain(line) {
-  const m = AGAIN.exec(line.text || "");
-  const seat = m && line.seat != null && app.info && app.info.seats[line.seat];
-  if (seat && seat.host && line.seat !== app.seat) app.again = { from: app.room, room: m[1], name: line.name };
+  const room = againRoom(line.text);
+  const seat = room && line.seat != null && app.info && app.info.seats[line.seat];
+  if (seat && seat.host && line.seat !== app.seat) app.again = { from: app.room, room, name: line.name };
 }
 
 // Follow the host to the new table: leave this room, take a seat in that one.

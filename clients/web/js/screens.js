@@ -14,7 +14,7 @@ import { isPage, paths } from "./routes.js";
 import * as sheepshead from "./sheepshead.js";
 import * as shithead from "./shithead.js";
 import { isHost, nameOf, store } from "./store.js";
-import { chatPill, fitHands, unread } from "./table.js";
+import { chatPill, chatWords, fitHands, unread } from "./table.js";
 import { esc, formatSeconds, patch } from "./ui.js";
 
 export const GAMES = { shithead, sheepshead };
@@ -163,7 +163,7 @@ export function drawChat(scroll) {
       ? ` <button type="button" class="btn small ghost" data-act="host" data-op="mute" data-spectator="${c.spectator}" aria-label="${esc(t("chat.muteSpectator"))}">${esc(t("lobby.mute"))}</button>`
       : "";
   el.innerHTML = store.chat
-    .map((c) => `<p><b>${esc(c.seat == null ? t("chat.spectator") : c.name)}:</b> ${esc(c.text)}${mute(c)}</p>`)
+    .map((c) => `<p><b>${esc(c.seat == null ? t("chat.spectator") : c.name)}:</b> ${esc(chatWords(c.text))}${mute(c)}</p>`)
     .join("");
   if (scroll) el.scrollTop = el.scrollHeight;
 }
