@@ -94,3 +94,38 @@ def test_every_hint_reason_the_server_gives_is_in_every_language() -> None:
     for lang in LANGS:
         missing = sorted(given - set(table(lang)))
         assert not missing, (lang, missing)
+
+
+# European Portuguese forms a Brazilian player would not write: the progressive "a + infinitive"
+# ("está a jogar", "A ligar…"), European words, and a pronoun after the verb for "you"
+# ("removeu-o"). The pt table (and the pt rules pages) are Brazilian: "você", "baralho",
+# "conectando", "pegar a pilha".
+EUROPEAN = re.compile(
+    r"\b(?:está|estão|estar|estou|a) a \w+(?:ar|er|ir)\b|\bA \w+(?:ar|er|ir)…"
+    r"|\b(?:ligação|ligar|religar|apanh\w*|dador|carreg\w* (?:em|no|na)|ecrã|registo|demasiad\w*|"
+    r"controlos|baralhação|por ler|equipa|secção|partilh\w*|esbatid\w*)\b"
+    r"|\w-(?:o|a|lhe|lhes)\b",
+    re.IGNORECASE,
+)
+
+
+def test_the_portuguese_is_brazilian() -> None:
+    european = {k: v for k, v in table("pt").items() if EUROPEAN.search(v)}
+    assert not european, european
+    for key, word in {"table.yourTurn": "Sua vez", "net.connecting": "Conectando"}.items():
+        assert word in table("pt")[key], key
+    # and the rules pages too (their words only, not their markup)
+    for page in sorted((WEB / "rules" / "pt").glob("*.html")):
+        text = re.sub(r"<[^>]+>", " ", page.read_text("utf-8"))
+        assert not EUROPEAN.findall(text), (page.name, EUROPEAN.findall(text))
+        assert '<html lang="pt-BR">' in page.read_text("utf-8")
+
+
+def test_leaster_and_blind_are_translated_in_portuguese_and_french() -> None:
+    # the English words only as a gloss the first time a rules page names them
+    for lang in ("pt", "fr"):
+        left = {k: v for k, v in table(lang).items() if re.search(r"leaster|blind", v, re.I)}
+        assert not left, (lang, left)
+        text = re.sub(r"<[^>]+>", " ", (WEB / "rules" / lang / "sheepshead.html").read_text())
+        words = re.findall(r"\b(?:leaster|blind)\b", text, re.I)
+        assert sorted(w.lower() for w in words) == ["blind", "leaster"], (lang, words)

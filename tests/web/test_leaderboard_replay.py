@@ -97,7 +97,7 @@ def test_leaderboard_shows_the_servers_results_and_your_rank(
     assert Board.daily(today).key in page.evaluate("window.cardroom.boards.daily.board")
 
     page.select_option("#lang", "pt")  # the page in another language
-    page.wait_for_function("() => document.documentElement.lang === 'pt'")  # its table fetched
+    page.wait_for_function("() => document.documentElement.lang === 'pt-BR'")  # its table fetched
     page.wait_for_selector(".board[data-board='daily'] tr.mine")
     assert "Classificações" in page.inner_text("h1")
     page.select_option("#lang", "en")

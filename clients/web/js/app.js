@@ -8,11 +8,11 @@ import { detectLang, errorText, onFallback, setLang, t } from "./i18n.js";
 import { onKey } from "./keys.js";
 import * as roomLog from "./log.js";
 import { Net } from "./net.js";
-import { loadBoards, loadReplay, loadSteps, newReplay, replayStep } from "./pages.js";
+import { loadBoards, loadReplay, loadSteps, newReplay, replayStep, setSpeed, stopPlay, togglePlay } from "./pages.js";
 import { isPage, match, paths } from "./routes.js";
 import { buildRoom, drawChat, drawNet, GAMES, redrawAll, redrawPage, render, tick } from "./screens.js";
 import { deviceToken, forget, KEYS, load, nameOf, save, store } from "./store.js";
-import { fitHands, noteChat, noteState, toChat, toggleLastTrick } from "./table.js";
+import { AGAIN, againRoom, fitHands, noteChat, noteState, toChat, toggleLastTrick } from "./table.js";
 import { cleanCode, toast } from "./ui.js";
 
 // The store with what the game modules' input (and the tests) call: the controller.
@@ -135,6 +135,7 @@ function onMessage(msg) {
       if (msg.room.room !== app.room) return;
       app.info = msg.room;
       contribute(msg.room);
+      if (msg.room.status === "over" && msg.room.daily && app.seat != null) loadDailyRank(msg.room);
       render();
       break;
     case "state": {
@@ -168,6 +169,7 @@ function onMessage(msg) {
     case "chat":
       if (msg.room !== app.room) return;
       app.chat.push(msg);
+      noteAgain(msg);
       if (app.chat.length > 100) app.chat.shift();
       drawChat(true);
       noteChat(msg, app.seat, render);
@@ -202,6 +204,106 @@ function logEvents(msg, prev) {
   if (mine(msg.view) && !mine(prev && prev.view)) said.push(t("table.yourTurn"));
   const live = document.getElementById("announce");
   if (live && said.length) live.textContent = said.join(". ");
+}
+
+// The daily's rank once its match is over, from the day's board (the server ranks this
+// browser's device). The result is recorded a moment after the last card: asked a few times,
+// further apart each time, then "not on today's table yet".
+async function loadDailyRank(info) {
+  if (app.dailyRank && app.dailyRank.room === info.room) return;
+  const rank = { room: info.room, you: null, done: false };
+  app.dailyRank = rank;
+  for (let i = 0; i < 6 && app.dailyRank === rank; i++) {
+    try {
+      const msg = await app.net.request({ type: "leaderboard", board: "daily:" + info.daily, limit: 1 });
+      if (msg.you) {
+        rank.you = msg.you;
+        break;
+      }
+    } catch {
+      break; // offline, or no such board: said as "not yet"
+    }
+    await new Promise((ok) => setTimeout(ok, 300 * (i + 1)));
+  }
+  rank.done = true;
+  if (app.dailyRank === rank) render();
+}
+
+// Play again with the same table: a new room like this one (its game, seats, timer and hints,
+// never a daily) with the same bots at the same seats, started at once when nobody else sat
+// here. With friends, the new room is made on a second connection while this page is still at
+// the old table, so it can tell them where to go (a chat line their pages turn into a button,
+// table.js AGAIN; only the host's line is followed); then this page takes the new seat with
+// its token and waits in its lobby for them. (The server does not restart a match in place: a
+// room keeps its history and results by game index.)
+async function playAgain() {
+  const info = app.info;
+  const me = app.seat;
+  if (!info || me == null) return;
+  const name = app.name || info.seats[me].name;
+  // bots keep their seats; one at seat 0 (the creator's) takes the seat we had
+  const bots = info.seats
+    .map((s, i) => (s.kind === "bot" ? { seat: i === 0 ? me : i, level: s.bot_level } : null))
+    .filter(Boolean);
+  const alone = info.seats.every((s, i) => i === me || s.kind === "bot");
+  const create = { type: "create", game: info.game, seats: info.seats.length, name, turn_timer: info.turn_timer || null, options: {}, daily: false, hints: !!info.hints };
+  if (!alone) return playAgainWithFriends(info, create, bots);
+  await app.net.request({ type: "leave", room: info.room }).catch(() => {});
+  forget();
+  try {
+    await app.request({ type: "create", game: info.game, seats: info.seats.length, name, turn_timer: info.turn_timer || null, options: {}, daily: false, hints: !!info.hints });
+    for (const b of bots) {
+      // a level the new room refuses (too many experts, say) becomes the default one
+      await app.net.request({ type: "host", room: app.room, op: "add_bot", seat: b.seat, level: b.level })
+        .catch(() => app.host("add_bot", { seat: b.seat, level: "basic" }));
+    }
+    await app.host("start");
+  } catch {
+    /* shown */
+  }
+}
+
+async function playAgainWithFriends(info, create, bots) {
+  const side = new Net(app.net.url, app.net.device);
+  try {
+    await new Promise((ok, fail) => {
+      side.addEventListener("up", ok, { once: true });
+      setTimeout(() => fail({ code: "timeout" }), 5000);
+      side.start();
+    });
+    const joined = await side.request(create);
+    for (const b of bots) {
+      const bot = { type: "host", room: joined.room, op: "add_bot", seat: b.seat };
+      await side.request({ ...bot, level: b.level }).catch(() => side.request({ ...bot, level: "basic" }).catch(() => {}));
+    }
+    await app.net.request({ type: "chat", room: info.room, text: AGAIN + paths.room(joined.room) }).catch(() => {});
+    await app.net.request({ type: "leave", room: info.room }).catch(() => {});
+    app.session = { room: joined.room, token: joined.token, seat: joined.seat };
+    save(KEYS.session, app.session);
+    await app.request({ type: "resume", room: joined.room, token: joined.token });
+  } catch (err) {
+    app.showError(err);
+  } finally {
+    side.stop();
+  }
+}
+
+// A friend's page: the host's "↻ /r/CODE" line, kept for the end screen's button.
+function noteAgain(line) {
+  const room = againRoom(line.text);
+  const seat = room && line.seat != null && app.info && app.info.seats[line.seat];
+  if (seat && seat.host && line.seat !== app.seat) app.again = { from: app.room, room, name: line.name };
+}
+
+// Follow the host to the new table: leave this room, take a seat in that one.
+async function followAgain() {
+  const again = app.again;
+  if (!again || app.seat == null) return;
+  const name = app.name || app.info.seats[app.seat].name;
+  await app.net.request({ type: "leave", room: app.room }).catch(() => {});
+  forget();
+  app.again = null;
+  app.request({ type: "join", room: again.room, name }).catch(() => {});
 }
 
 // ------------------------------------------------------------------------------ where we are
@@ -316,6 +418,8 @@ async function onClick(e) {
       return replayStep(r.step + 1);
     case "rp-last":
       return replayStep(Infinity);
+    case "rp-play":
+      return togglePlay();
     case "resume":
       if (app.session) resumeSession();
       return;
@@ -341,6 +445,12 @@ async function onClick(e) {
       return;
     case "hint-use":
       if (current(app.hint, app.state)) app.act(app.hint.action);
+      return;
+    case "again":
+      playAgain();
+      return;
+    case "follow":
+      followAgain();
       return;
     case "leave":
       if (app.room) app.net.request({ type: "leave", room: app.room }).catch(() => {});
@@ -437,7 +547,12 @@ function onSubmit(e) {
 
 function onChange(e) {
   const el = e.target;
+  if (el.id === "replay-speed") {
+    setSpeed(Number(el.value));
+    return;
+  }
   if (el.id === "replay-game" && app.replay) {
+    stopPlay(app.replay);
     app.replay.g = Number(el.value);
     app.replay.step = 0;
     redrawPage();

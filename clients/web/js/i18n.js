@@ -5,6 +5,8 @@
 
 export const LANGS = ["en", "ru", "pt", "fr"];
 export const LANG_NAMES = { en: "English", ru: "Русский", pt: "Português", fr: "Français" };
+// The page's lang attribute a language: our Portuguese is Brazilian (a screen reader picks its voice).
+export const LANG_TAGS = { en: "en", ru: "ru", pt: "pt-BR", fr: "fr" };
 
 const tables = {}; // language -> its table, once fetched
 const fetching = {}; // language -> the promise of its table
@@ -40,7 +42,12 @@ export async function setLang(code) {
     current = "en";
     await fetchTable("en").catch(() => {});
   }
-  document.documentElement.lang = current;
+  document.documentElement.lang = LANG_TAGS[current];
+}
+
+// The chosen language as a BCP 47 tag ("pt-BR"), for lang attributes and dates.
+export function langTag() {
+  return LANG_TAGS[current];
 }
 
 // What to call when the English table arrives for a missing key (the app redraws).

@@ -114,6 +114,8 @@ export function render(d) {
 // table once a daily match is over, and the next game (the host starts it).
 export function afterGameHTML(d) {
   if (!d.info) return "";
+  // the end of a match: your rank today and the same table again before the links
+  if (d.info.status === "over") return dailyRankHTML(d) + againButton(d) + afterGameLinks(d) + nextGameButton(d);
   return afterGameLinks(d) + nextGameButton(d);
 }
 
@@ -126,6 +128,29 @@ function nextGameButton(d) {
     return `<button type="button" class="btn primary wide" data-act="host" data-op="next_game" data-key="next">${esc(label)}</button>`;
   }
   return `<p class="muted">${esc(t("table.waitNext"))}</p>`;
+}
+
+// The daily's end: this browser's rank on today's board (asked once the match is over; the
+// server records the result a moment after the last card).
+function dailyRankHTML(d) {
+  const info = d.info;
+  if (!info.daily || d.seat == null) return "";
+  const r = d.rank && d.rank.room === info.room ? d.rank : null;
+  let text = t("lb.rankToday", { rank: "…", score: "…" });
+  if (r && r.you) text = t("lb.rankToday", { rank: r.you.rank, score: (r.you.score > 0 ? "+" : "") + r.you.score });
+  else if (r && r.done) text = t("lb.notYetDaily");
+  const rank = r && r.you ? ` data-rank="${r.you.rank}"` : "";
+  return `<p class="daily-rank" aria-live="polite"${rank}>${esc(text)}</p>`;
+}
+
+// One tap to play again with the same table: a new room like this one (js/app.js playAgain),
+// or, once the host has made it, a seat at it.
+function againButton(d) {
+  if (d.seat == null) return "";
+  if (d.again && d.again.from === d.info.room) {
+    return `<button type="button" class="btn primary wide" data-act="follow" data-key="follow">${esc(t("table.follow", { name: d.again.name }))}</button>`;
+  }
+  return `<button type="button" class="btn primary wide" data-act="again" data-key="again">${esc(t("table.again"))}</button>`;
 }
 
 export function afterGameLinks(d) {

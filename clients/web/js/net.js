@@ -44,6 +44,13 @@ export class Net extends EventTarget {
     ws.addEventListener("close", () => this._closed(ws));
   }
 
+  // Close for good (no reconnection): a short-lived second connection (js/app.js playAgain).
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    if (this.ws) this.ws.close();
+  }
+
   _closed(ws) {
     if (this.ws !== ws) return;
     this.ws = null;
@@ -54,6 +61,7 @@ export class Net extends EventTarget {
     }
     this.pending.clear();
     this.dispatchEvent(new Event("down"));
+    if (this.stopped) return;
     const wait = RETRY_MS[Math.min(this.attempt, RETRY_MS.length - 1)];
     this.attempt += 1;
     clearTimeout(this.retryTimer);

@@ -25,7 +25,7 @@ export async function loadBoards() {
 
 // A replay of room `code`'s finished games, before anything is loaded.
 export function newReplay(code) {
-  return { code, games: null, g: 0, step: 0, error: null };
+  return { code, games: null, g: 0, step: 0, error: null, playing: false, speed: 1, timer: null };
 }
 
 // The room's finished games, then the steps of the one shown (a long game's steps are big:
@@ -84,10 +84,51 @@ async function fetchHistory(r, g = null) {
   return null;
 }
 
-// Move the replay to another step (clamped), redrawing only the table and the caption.
-export function replayStep(n) {
+// Auto-play: a step every 1/speed seconds until the last step, a step by hand, a pause or
+// another page. Play at the last step starts again from the deal.
+export function togglePlay() {
   const r = store.replay;
   if (!r || !r.games || !r.games[r.g].steps) return;
+  if (r.playing) return stopPlay(r);
+  if (r.step >= r.games[r.g].steps.length - 1) replayStep(0, true);
+  r.playing = true;
+  replay.markPlaying(r);
+  tick(r);
+}
+
+function tick(r) {
+  clearTimeout(r.timer);
+  r.timer = setTimeout(() => {
+    if (!r.playing || !showing(r) || !r.games[r.g].steps) return stopPlay(r);
+    replayStep(r.step + 1, true);
+    if (r.step >= r.games[r.g].steps.length - 1) stopPlay(r);
+    else tick(r);
+  }, 1000 / r.speed);
+}
+
+export function stopPlay(r = store.replay) {
+  if (!r) return;
+  clearTimeout(r.timer);
+  r.timer = null;
+  if (!r.playing) return;
+  r.playing = false;
+  replay.markPlaying(r);
+}
+
+// A new auto-play speed (steps a second), taking effect from the next step.
+export function setSpeed(value) {
+  const r = store.replay;
+  if (!r || !replay.SPEEDS.includes(value)) return;
+  r.speed = value;
+  if (r.playing) tick(r);
+}
+
+// Move the replay to another step (clamped), redrawing only the table and the caption. A step
+// by hand (`auto` false) stops auto-play.
+export function replayStep(n, auto = false) {
+  const r = store.replay;
+  if (!r || !r.games || !r.games[r.g].steps) return;
+  if (!auto) stopPlay(r);
   const total = r.games[r.g].steps.length - 1;
   const step = Math.max(0, Math.min(total, n));
   if (step === r.step) return;

@@ -182,6 +182,17 @@ function gameLabel(game) {
   return t(word, { n: game.g + 1 }) + " · " + t("game." + game.game);
 }
 
+// Auto-play's speeds, in steps a second.
+export const SPEEDS = [0.5, 1, 2, 4];
+
+// The play button drawn for the replay's state (auto-play on or off), without a redraw.
+export function markPlaying(r) {
+  const b = document.querySelector('[data-act="rp-play"]');
+  if (!b) return;
+  b.setAttribute("aria-pressed", r.playing ? "true" : "false");
+  b.querySelector(".rp-icon").textContent = r.playing ? "❚❚" : "▷";
+}
+
 // The page: `r` the replay ({code, games, g, step, error}), `seated` whether this browser sits
 // at the room's table (a way back to it), `shown` the commitments the room showed before its
 // deals ("CODE:game" -> commitment).
@@ -204,9 +215,13 @@ export function render(r, seated, shown) {
   const total = r.games[r.g].steps.length - 1;
   const btn = (act, key, label, text, end) =>
     `<button type="button" class="btn${act === "rp-next" ? " primary" : ""}" data-act="${act}" data-key="${act}" aria-keyshortcuts="${key}" aria-label="${esc(label)}"${end ? ' aria-disabled="true"' : ""}>${text}</button>`;
+  const speeds = SPEEDS.map((s) => `<option value="${s}"${s === r.speed ? " selected" : ""}>×${s}</option>`).join("");
+  // the buttons and the caption stay at the bottom of the screen (sticky): on a phone the
+  // table scrolls under them; the keys line only where there is a keyboard (app.css)
   return (
     `<div class="replay">${head}${picker}${deal}` +
     `<div id="replay-board">${boardHTML(r)}</div>` +
+    `<div class="rp-dock">` +
     `<div class="rp-controls" role="toolbar" aria-label="${esc(t("rp.controls"))}">` +
     btn("rp-first", "Home", t("rp.first"), "«", r.step === 0) +
     btn("rp-prev", "ArrowLeft", t("rp.prev"), `◀ <span class="lbl">${esc(t("rp.prev"))}</span>`, r.step === 0) +
@@ -214,8 +229,14 @@ export function render(r, seated, shown) {
     btn("rp-next", "ArrowRight", t("rp.next"), `<span class="lbl">${esc(t("rp.next"))}</span> ▶`, r.step === total) +
     btn("rp-last", "End", t("rp.last"), "»", r.step === total) +
     `</div>` +
+    `<div class="rp-auto">` +
+    `<button type="button" class="btn small" data-act="rp-play" aria-pressed="${r.playing ? "true" : "false"}">` +
+    `<span class="rp-icon" aria-hidden="true">${r.playing ? "❚❚" : "▷"}</span> ${esc(t("rp.auto"))}</button>` +
+    `<label class="rp-speed"><span>${esc(t("rp.speed"))}</span><select id="replay-speed">${speeds}</select></label>` +
+    `</div>` +
     `<p id="replay-caption" class="rp-caption" aria-live="polite">${esc(captionText(r))}</p>` +
-    `<p class="muted rp-keys">${r.games[r.g].game === "shithead" ? esc(t("rp.wasDown")) + " " : ""}${esc(t("rp.keys"))}</p>` +
+    `</div>` +
+    `<p class="muted rp-keys">${r.games[r.g].game === "shithead" ? `<span>${esc(t("rp.wasDown"))}</span> ` : ""}<span class="rp-keyline">${esc(t("rp.keys"))}</span></p>` +
     `</div>`
   );
 }

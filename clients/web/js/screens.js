@@ -4,7 +4,7 @@
 import * as alerts from "./alerts.js";
 import { hintHTML, markHint } from "./hints.js";
 import * as home from "./home.js";
-import { LANGS, lang, LANG_NAMES, t } from "./i18n.js";
+import { LANGS, lang, LANG_NAMES, langTag, t } from "./i18n.js";
 import * as leaders from "./leaders.js";
 import * as lobby from "./lobby.js";
 import * as roomLog from "./log.js";
@@ -14,7 +14,7 @@ import { isPage, paths } from "./routes.js";
 import * as sheepshead from "./sheepshead.js";
 import * as shithead from "./shithead.js";
 import { isHost, nameOf, store } from "./store.js";
-import { chatPill, fitHands, unread } from "./table.js";
+import { chatPill, chatWords, fitHands, unread } from "./table.js";
 import { esc, formatSeconds, patch } from "./ui.js";
 
 export const GAMES = { shithead, sheepshead };
@@ -26,7 +26,7 @@ const PAGE_CLASS = { leaderboard: "boards", replay: "replay" };
 // A room as its lobby and seat list draw it.
 export function roomScene() {
   const { info, seat } = store;
-  return { info, seat, host: isHost(info, seat), name: (s) => nameOf(info, s) };
+  return { info, seat, host: isHost(info, seat), name: (s) => nameOf(info, s), rank: store.dailyRank, again: store.again };
 }
 
 // The table as a game module draws it (see shithead.js).
@@ -54,7 +54,7 @@ function pageHTML() {
 // ------------------------------------------------------------------------------ screens
 
 function shell() {
-  document.documentElement.lang = lang();
+  document.documentElement.lang = langTag();
   document.title = alerts.title(store.room ? `${store.room} · ${t("app.title")}` : t("app.title"));
   const langOpts = LANGS.map((l) => `<option value="${l}"${l === lang() ? " selected" : ""}>${LANG_NAMES[l]}</option>`).join("");
   const header = document.getElementById("top");
@@ -163,7 +163,7 @@ export function drawChat(scroll) {
       ? ` <button type="button" class="btn small ghost" data-act="host" data-op="mute" data-spectator="${c.spectator}" aria-label="${esc(t("chat.muteSpectator"))}">${esc(t("lobby.mute"))}</button>`
       : "";
   el.innerHTML = store.chat
-    .map((c) => `<p><b>${esc(c.seat == null ? t("chat.spectator") : c.name)}:</b> ${esc(c.text)}${mute(c)}</p>`)
+    .map((c) => `<p><b>${esc(c.seat == null ? t("chat.spectator") : c.name)}:</b> ${esc(chatWords(c.text))}${mute(c)}</p>`)
     .join("");
   if (scroll) el.scrollTop = el.scrollHeight;
 }

@@ -62,6 +62,8 @@ export const store = {
   hint: null, // the last `hint` answer, while its version is on screen
   hinting: false, // a hint asked for, not answered yet
   shown: {}, // "ROOM:game" -> the commitment a room showed before that deal (fair deals)
+  dailyRank: null, // {room, you, done}: this browser's rank on the board of a daily that ended
+  again: null, // {from, room, name}: the host said the table plays again in room `room`
 };
 
 export function isHost(info, seat) {

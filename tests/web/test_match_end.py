@@ -1,0 +1,127 @@
+"""The end of a match, in the browser: the daily's end screen lists every player's total and
+says "your rank today" (what the leaderboard API gives this browser's device), and one tap
+plays again with the same table: a new room (never a daily) with the same bots at the same
+seats, started at once when nobody else sat there."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Callable
+
+from playwright.sync_api import BrowserContext
+
+from server.store.leaderboard import player_id
+from tests.web.conftest import SCREENSHOTS, LiveServer, can_act, create_room, watch_errors
+from tests.web.test_a11y_screens import check_axe
+from tests.web.test_leaderboard_replay import device_of
+from tests.web.test_table_layout import PHONE, act_first, my_turn
+
+
+def test_the_end_of_the_daily_says_your_rank_today_and_plays_again_in_one_tap(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    page = new_context(viewport=PHONE).new_page()
+    errors = watch_errors(page)
+    page.goto(live.base + "/")
+    page.fill("#name", "Dee")
+    page.click('[data-act="daily"]')
+    page.wait_for_function("() => window.cardroom.state && window.cardroom.info.daily")
+    old = page.evaluate("window.cardroom.room")
+    seats = page.evaluate("window.cardroom.info.seats.map(s => [s.kind, s.bot_level || null])")
+    while True:  # rule SS-9.1: ten hands, the next dealt by the host (this page)
+        what = my_turn(page, timeout=20_000)
+        if what != "over":
+            act_first(page)
+            continue
+        if page.evaluate("window.cardroom.info.status") == "over":
+            break
+        page.click('[data-act="host"][data-op="next_game"]')
+        page.wait_for_function("() => window.cardroom.state.view.phase !== 'over'")
+    # every player's total, and this browser's rank on today's board as the API has it
+    page.wait_for_selector(".result .final")
+    assert page.locator(".final li").count() == 5
+    rank = page.locator(".daily-rank[data-rank]")
+    rank.wait_for()
+    day = page.evaluate("window.cardroom.info.daily")
+    url = f"{live.base}/api/leaderboard?board=daily:{day}&player={player_id(device_of(page))}"
+    with urllib.request.urlopen(url, timeout=5) as r:
+        you = json.loads(r.read())["you"]
+    assert you and rank.get_attribute("data-rank") == str(you["rank"])
+    assert f"{you['rank']} (" in rank.inner_text() and "rank today" in rank.inner_text()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "match-end-daily-375.png"), full_page=True)
+    check_axe(page, "the end of the daily match")
+
+    page.click('[data-act="again"]')  # one tap: the same table again, dealt at once
+    page.wait_for_function(
+        "(old) => window.cardroom.room && window.cardroom.room !== old && window.cardroom.state",
+        arg=old,
+    )
+    info = page.evaluate("window.cardroom.info")
+    assert info["game"] == "sheepshead" and not info["daily"]  # a practice match, not ranked twice
+    assert info["status"] in ("playing", "between")
+    again = [[s["kind"], s.get("bot_level")] for s in info["seats"]]
+    assert again == seats  # the same bots (and levels) at the same seats
+    assert page.evaluate("window.cardroom.seat") == 0
+    assert json.loads(page.evaluate("localStorage.getItem('cardroom.session')"))["room"] != old
+    assert not errors
+
+
+def test_friends_follow_the_host_to_the_same_table_again(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    host = new_context(viewport=PHONE).new_page()
+    friend = new_context().new_page()
+    errors = [watch_errors(p) for p in (host, friend)]
+    old = create_room(host, live.base, "Hal", "sheepshead")
+    friend.goto(f"{live.base}/r/{old}")
+    friend.fill("#name", "Gus")
+    friend.click('#join-form button[type="submit"]')
+    friend.wait_for_selector(".seat.mine")
+    # a bot of another level than the rest (filled at the start): it must keep it
+    host.click('[data-act="host"][data-op="add_bot"][data-seat="2"]')
+    host.select_option('select[data-act="level"][data-seat="2"]', "random")
+    host.wait_for_function("() => window.cardroom.info.seats[2].bot_level === 'random'")
+    host.click('[data-act="host"][data-op="start"]')
+    host.wait_for_function("() => window.cardroom.state")
+    seats = host.evaluate("window.cardroom.info.seats.map(s => [s.kind, s.bot_level || null])")
+    # rule SS-9.1: ten hands; each page plays its own turns, the host deals the next hand
+    while host.evaluate("window.cardroom.info.status") != "over":
+        moved = False
+        for page in (host, friend):
+            what = can_act(page)
+            if what in ("play", "act", "ready", "flip", "pickup"):
+                act_first(page)
+                moved = True
+        status = host.evaluate("window.cardroom.info.status")
+        if status == "between" and host.locator('[data-op="next_game"]').count():
+            host.click('[data-act="host"][data-op="next_game"]')
+            host.wait_for_function("() => window.cardroom.state.view.phase !== 'over'")
+        elif not moved:
+            host.wait_for_timeout(50)  # a bot is thinking
+    friend.wait_for_function("() => window.cardroom.info.status === 'over'")
+    host.locator('[data-act="again"]').click()
+    # the host's page waits in the new room's lobby (friends are to come), with the same bots
+    host.wait_for_function("(old) => window.cardroom.room !== old && window.cardroom.info", arg=old)
+    new = host.evaluate("window.cardroom.room")
+    host.wait_for_selector(".lobby .code")
+    # the friend's page offers the new table in one tap, and takes a seat at it
+    follow = friend.locator('[data-act="follow"]')
+    assert "Hal" in follow.inner_text()
+    # the host's line in the chat, in words (the page's own language)
+    assert "the same table again: room " + new in friend.inner_text("#chat-lines")
+    friend.screenshot(path=str(SCREENSHOTS / "match-end-follow-1280.png"), full_page=True)
+    check_axe(friend, "the end of a match, the host gone to a new table")
+    follow.click()
+    friend.wait_for_function("(room) => window.cardroom.room === room", arg=new)
+    friend.wait_for_selector(".seat.mine")
+    host.wait_for_function("() => window.cardroom.info.seats[1].kind === 'human'")
+    info = host.evaluate("window.cardroom.info")
+    again = [[s["kind"], s.get("bot_level")] for s in info["seats"]]
+    assert again == seats  # the same people and the same bots (and levels) at the same seats
+    assert info["status"] == "lobby" and not info["daily"]
+    assert [p.evaluate("window.cardroom.seat") for p in (host, friend)] == [0, 1]
+    host.click('[data-act="host"][data-op="start"]')  # and they play again
+    friend.wait_for_function("() => window.cardroom.info.status === 'playing'")
+    assert not [e for errs in errors for e in errs]

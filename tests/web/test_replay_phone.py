@@ -1,0 +1,128 @@
+"""The replay on a phone (375 × 667, a touch screen) and a desktop (1280 × 800): the page fits
+the width (no sideways scroll), the trick (or pile) and the step buttons are on the first
+screen without scrolling, an auto-play button steps by itself at a chosen speed until paused
+or the end, and the keyboard line is shown only where there is a keyboard."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.sync_api import BrowserContext, Page
+
+from protocol.messages import GameName
+from tests.web.conftest import SCREENSHOTS, LiveServer, watch_errors
+from tests.web.test_a11y_screens import check_axe
+from tests.web.test_leaderboard_replay import finished, seated
+
+PHONE = {"viewport": {"width": 375, "height": 667}, "has_touch": True, "is_mobile": True}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+
+# what the first screen holds: the page's width, and where the trick and the buttons end
+LAYOUT_JS = """() => {
+  const center = document.querySelector('#replay-board .center').getBoundingClientRect();
+  const buttons = [...document.querySelectorAll('.rp-controls .btn')]
+    .map(b => b.getBoundingClientRect());
+  return {
+    width: document.documentElement.scrollWidth,
+    height: document.documentElement.scrollHeight,
+    center_bottom: center.bottom,
+    buttons_bottom: Math.max(...buttons.map(b => b.bottom)),
+    buttons_top: Math.min(...buttons.map(b => b.top)),
+    keys: !!document.querySelector('.rp-keys') && document.querySelector('.rp-keys').innerText,
+  };
+}"""
+
+
+# the slider moved as a finger moves it
+JUMP_JS = """(el, n) => {
+  el.value = String(n);
+  el.dispatchEvent(new Event('input', {bubbles: true}));
+}"""
+
+
+def jump(page: Page, step: int) -> None:
+    page.eval_on_selector("#replay-range", JUMP_JS, step)
+
+
+def layout(page: Page) -> dict[str, Any]:
+    result: dict[str, Any] = page.evaluate(LAYOUT_JS)
+    return result
+
+
+def open_replay(
+    live: LiveServer, new_context: Callable[..., BrowserContext], game: GameName, seats: int
+) -> tuple[Page, list[str], int]:
+    room, token = finished(live, game, seats)
+    ctx = seated(new_context(**PHONE), room, token)
+    page = ctx.new_page()
+    errors = watch_errors(page)
+    page.goto(f"{live.base}/r/{room}/history")
+    page.wait_for_selector("#replay-board .rp-seat")
+    total = int(page.get_attribute("#replay-range", "max") or 0)
+    return page, errors, total
+
+
+@pytest.mark.parametrize(("game", "seats"), [("sheepshead", 5), ("shithead", 4)])
+def test_the_replay_fits_a_phone(
+    game: GameName, seats: int, live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    page, errors, total = open_replay(live, new_context, game, seats)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for where in (0, total // 2, total):  # the deal, the middle, the end (a result below)
+        jump(page, where)
+        got = layout(page)
+        page.screenshot(path=str(SCREENSHOTS / f"replay-phone-{game}-{where}.png"), full_page=True)
+        assert got["width"] <= 375, got  # no sideways scroll
+        # the trick (or pile) and every step button on the first screen, without scrolling
+        assert got["center_bottom"] <= 667 and got["buttons_bottom"] <= 667, (where, got)
+        assert got["buttons_top"] >= 0, got
+    assert not got["keys"] or "←" not in got["keys"]  # no keyboard words on a touch screen
+    check_axe(page, f"the {game} replay on a phone")
+    assert not errors
+
+
+def test_the_desktop_replay_keeps_its_keys_line(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    room, token = finished(live, "sheepshead", 5)
+    page = seated(new_context(**DESKTOP), room, token).new_page()
+    errors = watch_errors(page)
+    page.goto(f"{live.base}/r/{room}/history")
+    page.wait_for_selector("#replay-board .rp-seat")
+    got = layout(page)
+    page.screenshot(path=str(SCREENSHOTS / "replay-desktop-sheepshead.png"), full_page=True)
+    assert got["width"] <= 1280 and got["buttons_bottom"] <= 800, got
+    assert got["keys"] and "←" in got["keys"]
+    assert not errors
+
+
+def test_auto_play_steps_by_itself_until_paused(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    page, errors, total = open_replay(live, new_context, "sheepshead", 5)
+    caption = "document.getElementById('replay-caption').textContent"
+    play = page.locator("[data-act='rp-play']")
+    assert play.get_attribute("aria-pressed") == "false"
+    page.select_option("#replay-speed", "4")  # the fastest: four steps a second
+    play.click()
+    assert play.get_attribute("aria-pressed") == "true"
+    page.wait_for_function(f"() => /^Step [3-9]\\d* of/.test({caption})", timeout=5000)
+    play.click()  # pause: the step stays
+    assert play.get_attribute("aria-pressed") == "false"
+    paused = page.evaluate(caption)
+    page.wait_for_timeout(800)  # longer than three steps at that speed: nothing moved
+    assert page.evaluate(caption) == paused
+    # played to the end it stops by itself, on the last step
+    jump(page, total - 2)
+    play.click()
+    page.wait_for_function(f"() => {caption}.startsWith('Step {total} of')", timeout=5000)
+    pressed = "document.querySelector(\"[data-act='rp-play']\").getAttribute('aria-pressed')"
+    page.wait_for_function(f"() => {pressed} === 'false'")
+    # at the end, play starts again from the deal
+    play.click()
+    page.wait_for_function(f"() => /^Step [1-9]\\d* of {total}/.test({caption})", timeout=5000)
+    page.keyboard.press("End")  # a step by hand stops it
+    assert play.get_attribute("aria-pressed") == "false"
+    assert not errors
