@@ -3,13 +3,20 @@ created and started through the page, and actions done through the client."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+import re
 from collections.abc import Callable
+from typing import Any
 
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Page, ViewportSize
+from playwright.sync_api import BrowserContext, Page, ViewportSize
 
+from clients import CardroomClient
+from protocol.messages import GameName
 from server.rooms.matches import Match
 from server.rules.base import Action
+from tests.server.conftest import play_until_over
 from tests.web.conftest import SCREENSHOTS, LiveServer, create_room
 
 WIDTHS = (375, 1280)
@@ -100,3 +107,47 @@ def act_first(page: Page, prefer: str | None = None) -> None:
     page.wait_for_function(
         "(n) => window.cardroom.state.version > n && !window.cardroom.acting", arg=version
     )
+
+
+TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+def on_server(live: LiveServer, coro: Any, timeout: float = 60) -> Any:
+    """Run a coroutine on the server's own event loop (its stores belong to that loop)."""
+    return asyncio.run_coroutine_threadsafe(coro, live.loop).result(timeout)
+
+
+def device_of(page: Page) -> str:
+    token = page.evaluate("JSON.parse(localStorage.getItem('cardroom.device'))")
+    assert isinstance(token, str) and TOKEN.fullmatch(token), token
+    return token
+
+
+def finished(live: LiveServer, game: GameName, seats: int, games: int = 1) -> tuple[str, str]:
+    """Games (or hands) played to their end by a scripted player and bots: (room, seat token)."""
+
+    async def play() -> tuple[str, str]:
+        me = await CardroomClient.connect(live.server.url)
+        await me.create(game, seats=seats, name="Ann")
+        await me.host("start")
+        await play_until_over(me)
+        for _ in range(games - 1):
+            await me.host("next_game")
+            await play_until_over(me)
+        assert me.room is not None and me.token is not None
+        room, token = me.room, me.token
+        await me.close()
+        return room, token
+
+    result: tuple[str, str] = on_server(live, play())
+    return result
+
+
+def seated(ctx: BrowserContext, room: str, token: str) -> BrowserContext:
+    """A browser that holds the seat (its token kept as the page keeps it)."""
+    session = json.dumps({"room": room, "token": token, "seat": 0})
+    ctx.add_init_script(
+        f"if (!localStorage.getItem('cardroom.session')) "
+        f"localStorage.setItem('cardroom.session', {json.dumps(session)})"
+    )
+    return ctx

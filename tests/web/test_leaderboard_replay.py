@@ -10,10 +10,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import datetime
 import json
-import re
 import urllib.error
 import urllib.request
 from collections.abc import Callable
@@ -21,28 +19,12 @@ from typing import Any
 
 from playwright.sync_api import BrowserContext, Page
 
-from clients import CardroomClient
-from protocol.messages import GameName
 from server.store.history import history_item
 from server.store.leaderboard import Board, Player
 from server.store.results import game_results, match_results, record_results
-from tests.server.conftest import play_until_over
 from tests.support.shithead_loop import looping, play_out
-from tests.support.web import shoot
+from tests.support.web import device_of, finished, on_server, seated, shoot
 from tests.web.conftest import LiveServer, watch_errors
-
-TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
-
-
-def on_server(live: LiveServer, coro: Any, timeout: float = 60) -> Any:
-    """Run a coroutine on the server's own event loop (its stores belong to that loop)."""
-    return asyncio.run_coroutine_threadsafe(coro, live.loop).result(timeout)
-
-
-def device_of(page: Page) -> str:
-    token = page.evaluate("JSON.parse(localStorage.getItem('cardroom.device'))")
-    assert isinstance(token, str) and TOKEN.fullmatch(token), token
-    return token
 
 
 def test_leaderboard_shows_the_servers_results_and_your_rank(
@@ -106,26 +88,6 @@ def test_leaderboard_shows_the_servers_results_and_your_rank(
     assert not errors
 
 
-def finished(live: LiveServer, game: GameName, seats: int, games: int = 1) -> tuple[str, str]:
-    """Games (or hands) played to their end by a scripted player and bots: (room, seat token)."""
-
-    async def play() -> tuple[str, str]:
-        me = await CardroomClient.connect(live.server.url)
-        await me.create(game, seats=seats, name="Ann")
-        await me.host("start")
-        await play_until_over(me)
-        for _ in range(games - 1):
-            await me.host("next_game")
-            await play_until_over(me)
-        assert me.room is not None and me.token is not None
-        room, token = me.room, me.token
-        await me.close()
-        return room, token
-
-    result: tuple[str, str] = on_server(live, play())
-    return result
-
-
 def history(live: LiveServer, room: str, token: str, g: int = 0) -> Any:
     """Finished game ``g`` of a room, step by step, as the API gives it to its players."""
     request = urllib.request.Request(
@@ -135,16 +97,6 @@ def history(live: LiveServer, room: str, token: str, g: int = 0) -> Any:
     with urllib.request.urlopen(request, timeout=5) as r:
         (game,) = json.loads(r.read())["games"]
     return game
-
-
-def seated(ctx: BrowserContext, room: str, token: str) -> BrowserContext:
-    """A browser that holds the seat (its token kept as the page keeps it)."""
-    session = json.dumps({"room": room, "token": token, "seat": 0})
-    ctx.add_init_script(
-        f"if (!localStorage.getItem('cardroom.session')) "
-        f"localStorage.setItem('cardroom.session', {json.dumps(session)})"
-    )
-    return ctx
 
 
 def shown_hands(page: Page) -> Any:

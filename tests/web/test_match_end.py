@@ -12,10 +12,15 @@ from collections.abc import Callable
 from playwright.sync_api import BrowserContext
 
 from server.store.leaderboard import player_id
-from tests.web.conftest import SCREENSHOTS, LiveServer, can_act, create_room, watch_errors
-from tests.web.test_a11y_screens import check_axe
-from tests.web.test_leaderboard_replay import device_of
-from tests.web.test_table_layout import PHONE, act_first, my_turn
+from tests.support.web import PHONE, act_first, check_axe, device_of
+from tests.web.conftest import (
+    SCREENSHOTS,
+    LiveServer,
+    can_act,
+    create_room,
+    wait_turn,
+    watch_errors,
+)
 
 
 def test_the_end_of_the_daily_says_your_rank_today_and_plays_again_in_one_tap(
@@ -30,7 +35,7 @@ def test_the_end_of_the_daily_says_your_rank_today_and_plays_again_in_one_tap(
     old = page.evaluate("window.cardroom.room")
     seats = page.evaluate("window.cardroom.info.seats.map(s => [s.kind, s.bot_level || null])")
     while True:  # rule SS-9.1: ten hands, the next dealt by the host (this page)
-        what = my_turn(page, timeout=20_000)
+        what = wait_turn(page, timeout=20_000)
         if what != "over":
             act_first(page)
             continue

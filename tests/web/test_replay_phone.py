@@ -12,9 +12,8 @@ import pytest
 from playwright.sync_api import BrowserContext, Page
 
 from protocol.messages import GameName
+from tests.support.web import check_axe, finished, seated
 from tests.web.conftest import SCREENSHOTS, LiveServer, watch_errors
-from tests.web.test_a11y_screens import check_axe
-from tests.web.test_leaderboard_replay import finished, seated
 
 PHONE = {"viewport": {"width": 375, "height": 667}, "has_touch": True, "is_mobile": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
