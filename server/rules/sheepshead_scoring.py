@@ -159,27 +159,14 @@ def score_hand(
     payments times ``multiplier`` (SS-10.5)."""
     if picker is None:
         winner, units = leaster_units(seat_points, seat_tricks)
-        return HandResult(
-            picker=None,
-            partner=None,
-            alone=False,
-            leaster=True,
-            called=None,
-            unknown=None,
-            buried=(),
-            blind=blind,
-            seat_points=seat_points,
-            seat_tricks=seat_tricks,
-            picker_points=0,
-            defender_points=0,
-            picker_tricks=0,
-            defender_tricks=0,
-            schneider=False,
-            schwarz=False,
-            row="leaster" if winner is not None else "leaster_tie",
-            leaster_winner=winner,
-            units=tuple(u * multiplier for u in units),
-            multiplier=multiplier,
+        return _pickerless(
+            blind,
+            seat_points,
+            seat_tricks,
+            "leaster" if winner is not None else "leaster_tie",
+            winner,
+            tuple(u * multiplier for u in units),
+            multiplier,
         )
     side = (picker,) if partner is None else (picker, partner)
     picker_points = buried_points + sum(seat_points[s] for s in side)
@@ -214,25 +201,38 @@ def thrown_in(blind: tuple[int, ...], multiplier: int, players: int = 5) -> Hand
     """A doubler hand all five passed (SS-10.3): unplayed, nobody pays; the next hand's
     multiplier doubles (the match's business)."""
     zeros = (0,) * players
+    return _pickerless(blind, zeros, zeros, "thrown_in", None, zeros, multiplier)
+
+
+def _pickerless(
+    blind: tuple[int, ...],
+    seat_points: tuple[int, ...],
+    seat_tricks: tuple[int, ...],
+    row: str,
+    winner: int | None,
+    units: tuple[int, ...],
+    multiplier: int,
+) -> HandResult:
+    """A hand nobody picked: a leaster (SS-8) or a doubler's throw-in (SS-10.3)."""
     return HandResult(
         picker=None,
         partner=None,
         alone=False,
-        leaster=False,
+        leaster=row != "thrown_in",
         called=None,
         unknown=None,
         buried=(),
         blind=blind,
-        seat_points=zeros,
-        seat_tricks=zeros,
+        seat_points=seat_points,
+        seat_tricks=seat_tricks,
         picker_points=0,
         defender_points=0,
         picker_tricks=0,
         defender_tricks=0,
         schneider=False,
         schwarz=False,
-        row="thrown_in",
-        leaster_winner=None,
-        units=zeros,
+        row=row,
+        leaster_winner=winner,
+        units=units,
         multiplier=multiplier,
     )
