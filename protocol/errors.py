@@ -97,6 +97,8 @@ class ErrorCode(StrEnum):
     CALLED_SUIT_HOLD = "called_suit_hold"
     MUST_PLAY_CALLED_CARD = "must_play_called_card"
     UNKNOWN_CARD_LOCKED = "unknown_card_locked"
+    MUST_PICK = "must_pick"
+    CANNOT_CRACK = "cannot_crack"
 
 
 #: Every code, in the order above (the schema and the docs test use it).

@@ -69,7 +69,16 @@ class ShitheadOptions(_Model):
 
 
 class SheepsheadOptions(_Model):
-    """Sheepshead's room options: none yet (anything else is ``invalid_message``)."""
+    """Sheepshead's house rules (SS-10; the defaults are the book's game, SS-1 … SS-9).
+    Unknown keys or values are ``invalid_message``."""
+
+    partner: Literal["called_ace", "jack_of_diamonds"] = Field(
+        default="called_ace", description="SS-10.2: who the picker's partner is"
+    )
+    no_pick: Literal["leaster", "doubler", "forced"] = Field(
+        default="leaster", description="SS-10.3: what happens when everyone passes"
+    )
+    crack: bool = Field(default=False, description="SS-10.4: defenders may double the stakes")
 
 
 #: A room's options: one typed, bounded model per game (free objects are refused).

@@ -22,7 +22,7 @@ from typing_extensions import TypedDict
 # ----------------------------------------------------------------------------- both games
 
 ShitheadPhase = Literal["swap", "play", "over"]
-SheepsheadPhase = Literal["pick", "bury", "call", "play", "over"]
+SheepsheadPhase = Literal["pick", "bury", "call", "crack", "play", "over"]
 #: Where a Shithead player plays from: the hand, then the face-up cards, then the face-down.
 Source = Literal["hand", "face_up", "face_down"]
 
@@ -67,6 +67,7 @@ class SheepsheadResult(TypedDict):
     row: str
     leaster_winner: int | None
     units: list[int]
+    multiplier: int  # SS-10.5: what the SS-7 / SS-8 payments were multiplied by
 
 
 class EventData(TypedDict, total=False):
@@ -174,6 +175,14 @@ class DoneTrick(TypedDict):
     points: int  # visible points
 
 
+class SheepsheadOptionsWire(TypedDict):
+    """The house rules in force (SS-10), as ``protocol.messages.SheepsheadOptions`` dumps them."""
+
+    partner: Literal["called_ace", "jack_of_diamonds"]
+    no_pick: Literal["leaster", "doubler", "forced"]
+    crack: bool
+
+
 class SheepsheadSharedView(TypedDict):
     """The fields of a Sheepshead view the same for every seat and spectator."""
 
@@ -197,6 +206,11 @@ class SheepsheadSharedView(TypedDict):
     tricks_won: list[int]
     visible_points: list[int]
     result: SheepsheadResult | None
+    options: SheepsheadOptionsWire  # SS-10.6: the house rules in force
+    multiplier: int  # SS-10.6: the hand's multiplier so far (SS-10.3 carried, SS-10.4 cracks)
+    jd_partner: bool  # SS-10.2: the picker chose the jack's partner (never who holds JD)
+    cracked: int | None  # SS-10.4: the seat that cracked
+    recracked: int | None  # SS-10.4: the seat that re-cracked (the picker)
 
 
 class SheepsheadOwnView(TypedDict):

@@ -295,6 +295,10 @@ def _sheepshead(view: SheepsheadView, action: Action) -> Reason:
             trumps = _trumps(hand)
             queens = sum(1 for c in trumps if c[0] == "Q")
             return Reason("hint.ss_alone_strong", {"n": len(trumps), "queens": queens})
+        case "jd_partner":  # SS-10.2
+            return Reason("hint.ss_jd_partner")
+        case "crack" | "recrack" | "no_crack":  # SS-10.4
+            return Reason(f"hint.ss_{action.kind}", {"n": len(_trumps(hand))})
         case _:
             return _ss_play(view, hand, codes[0])
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import random
 
 from protocol.cards import CODES, TEN, TWO, parse_card, parse_cards
+from protocol.messages import SheepsheadOptions
 from protocol.views import SheepsheadView, ShitheadView
 from server.bots.base import hand_of, seat_of
 from server.bots.sheepshead_policy import Table, choose_card, should_pick
@@ -196,6 +197,10 @@ class SheepsheadSampler:
         self.picker = -1 if view["picker"] is None else int(view["picker"])
         self.called = -1 if view["called"] is None else parse_card(view["called"])
         self.is_picker = self.me == self.picker
+        # SS-10: the same house rules, and the stakes the hand started at (before any crack)
+        self.options = SheepsheadOptions.model_validate(view["options"])
+        cracks = (view["cracked"] is not None) + (view["recracked"] is not None)
+        self.base_multiplier = view["multiplier"] >> cracks
         seen = {c for _, c in self.history if c is not None}
         known = set(self.hand) | seen
         self.buried = parse_cards(view["buried"]) if view["buried"] else []
@@ -366,23 +371,31 @@ class SheepsheadSampler:
             return None
         self._dealt = original
         self._play_weight = 1.0
-        game = Sheepshead(deck, dealer)
+        game = Sheepshead(deck, dealer, options=self.options, multiplier=self.base_multiplier)
         try:
             for s in view["passed"]:
                 game.apply(s, Action("pass"))
             if picker >= 0:
                 game.apply(picker, Action("pick"))
                 game.apply(picker, Action("bury", tuple(buried)))
-                if view["alone"]:
-                    game.apply(picker, Action("alone"))
-                elif view["unknown_call"]:
-                    game.apply(picker, Action("call_unknown", (self.called, unknown)))
-                else:
-                    game.apply(picker, Action("call", (self.called,)))
+                game.apply(picker, self._call(unknown))
+                for s, action in crack_decisions(view, picker):
+                    game.apply(s, action)
             self._play_weight = self._replay(game, history)
         except IllegalAction:
             return None
         return game
+
+    def _call(self, unknown: int) -> Action:
+        """The picker's call the view shows (``unknown``: the sampled unknown card)."""
+        view = self.view
+        if view["jd_partner"]:  # SS-10.2 (alone may show later: JD was the picker's)
+            return Action("jd_partner")
+        if view["alone"]:
+            return Action("alone")
+        if view["unknown_call"]:
+            return Action("call_unknown", (self.called, unknown))
+        return Action("call", (self.called,))
 
     def _replay(self, game: Sheepshead, history: list[tuple[int, int]]) -> float:
         """Play ``history`` on ``game``; the likelihood that the other seats, holding the
@@ -409,6 +422,25 @@ class SheepsheadSampler:
                     voids[s].add(led)
             game.apply(s, Action("play", (c,)))
         return w
+
+
+def crack_decisions(view: SheepsheadView, picker: int) -> list[tuple[int, Action]]:
+    """The crack round a view shows (SS-10.4), as the actions that made it: the seats from the
+    picker's left declining up to the one that cracked, then the picker's answer; nothing
+    without ``crack``. For a play-phase view (the round is over)."""
+    if not view["options"]["crack"]:
+        return []
+    cracked = view["cracked"]
+    out: list[tuple[int, Action]] = []
+    for i in range(1, PLAYERS):
+        s = (picker + i) % PLAYERS
+        if s == cracked:
+            out.append((s, Action("crack")))
+            recrack = view["recracked"] is not None
+            out.append((picker, Action("recrack" if recrack else "no_crack")))
+            return out
+        out.append((s, Action("no_crack")))
+    return out
 
 
 def _model_plays(table: Table, card: int) -> bool:

@@ -19,10 +19,12 @@ from server.bots.sheepshead_policy import (
     choose_bury,
     choose_card,
     go_alone,
+    should_crack,
     should_pick,
+    should_recrack,
 )
 from server.rules.base import Action
-from server.rules.sheepshead_cards import FAIL_ACES, POINTS, STRENGTH, SUIT_CLASS, TRUMP
+from server.rules.sheepshead_cards import FAIL_ACES, JD, POINTS, STRENGTH, SUIT_CLASS, TRUMP
 
 
 def table_from_view(view: SheepsheadView) -> Table:
@@ -58,11 +60,16 @@ def table_from_view(view: SheepsheadView) -> Table:
     picker_side = False
     if not leaster and picker >= 0:
         others = set(range(PLAYERS)) - {seat}
+        # SS-10.2: a picker who chose the jack's partner but holds JD (or buried it) is alone
+        silent_alone = view["jd_partner"] and JD in [*hand, *parse_cards(view["buried"] or [])]
         if seat == picker:
             picker_side = True
             if partner is not None:
                 friends.add(partner)
-            foes = others if view["alone"] else others - {partner} if partner is not None else set()
+            if view["alone"] or silent_alone:
+                foes = others
+            elif partner is not None:
+                foes = others - {partner}
         elif view["you_are_partner"]:
             picker_side = True
             friends.add(picker)
@@ -95,10 +102,15 @@ def table_from_view(view: SheepsheadView) -> Table:
 
 def choose_call(hand: list[int], legal: list[Action]) -> Action:
     """Call the ace of the suit we hold fewest cards of (one hold card is ideal); with only the
-    unknown-card call open, set aside the least valuable card; alone with a monster hand."""
+    unknown-card call open, set aside the least valuable card; alone with a monster hand.
+    With the jack of diamonds (SS-10.2) take the jack's partner unless the hand goes alone
+    (holding JD, the choice is the same: alone either way, and nobody is told)."""
     calls = [a for a in legal if a.kind == "call"]
     unknowns = [a for a in legal if a.kind == "call_unknown"]
     alone = next(a for a in legal if a.kind == "alone")
+    jack = next((a for a in legal if a.kind == "jd_partner"), None)
+    if jack is not None:
+        return alone if go_alone(hand) else jack
     if go_alone(hand) or not (calls or unknowns):
         return alone
 
@@ -115,6 +127,15 @@ def choose_call(hand: list[int], legal: list[Action]) -> Action:
         return min(calls, key=key)
 
     return min(unknowns, key=unknown_key)
+
+
+def choose_crack(view: SheepsheadView, hand: list[int]) -> Action:
+    """SS-10.4: a defender cracks a strong hand, the partner (knowing it) a strong side; the
+    picker re-cracks a near-alone hand. Everything else says no."""
+    kinds = {a["kind"] for a in view["legal"]}
+    if "recrack" in kinds:
+        return Action("recrack") if should_recrack(hand) else Action("no_crack")
+    return Action("crack") if should_crack(hand, view["you_are_partner"]) else Action("no_crack")
 
 
 def unknown_key(a: Action) -> tuple[int, int, int]:
@@ -151,4 +172,6 @@ class SheepsheadBasicBot:
             return Action("bury", choose_bury(hand))
         if phase == "call":
             return choose_call(hand, legal)
+        if phase == "crack":
+            return choose_crack(view, hand)
         return Action("play", (choose_card(table_from_view(view), self.rng),))

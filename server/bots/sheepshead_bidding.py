@@ -24,11 +24,18 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from protocol.cards import parse_cards
+from protocol.messages import SheepsheadOptions
 from protocol.views import SheepsheadView
 from server.bots.base import Deadline, hand_of, seat_of
 from server.bots.sampling import bidding_likelihood
 from server.bots.sheepshead_basic import choose_call, unknown_key
-from server.bots.sheepshead_policy import PLAYERS, rank_burials, should_pick
+from server.bots.sheepshead_policy import (
+    PLAYERS,
+    rank_burials,
+    should_crack,
+    should_pick,
+    should_recrack,
+)
 from server.bots.sheepshead_rollout import playout
 from server.rules.base import Action, IllegalAction
 from server.rules.sheepshead import PASS, PICK, Sheepshead
@@ -46,13 +53,26 @@ def finish(g: Sheepshead, rng: random.Random) -> None:
         seat = g.turn
         phase = g.phase
         if phase == "pick":
-            g.apply(seat, PICK if should_pick(g.hand(seat), g.passes) else PASS)
+            legal = g.legal_actions(seat)  # SS-10.3 forced: the dealer may have only pick
+            pick = len(legal) == 1 or should_pick(g.hand(seat), g.passes)
+            g.apply(seat, PICK if pick else PASS)
         elif phase == "bury":
             g.apply(seat, Action("bury", rank_burials(g.hand(seat))[0]))
         elif phase == "call":
             g.apply(seat, choose_call(g.hand(seat), g.legal_actions(seat)))
+        elif phase == "crack":
+            g.apply(seat, crack_in_game(g, seat))
         else:
             playout(g, rng)
+
+
+def crack_in_game(g: Sheepshead, seat: int) -> Action:
+    """``basic``'s crack rule (SS-10.4) for ``seat`` of a simulated hand."""
+    hand = g.hand(seat)
+    if g.cracked is not None:
+        return Action("recrack") if should_recrack(hand) else Action("no_crack")
+    partner = g.partner is not None and g.partner == seat
+    return Action("crack") if should_crack(hand, partner) else Action("no_crack")
 
 
 class BidDealer:
@@ -63,6 +83,9 @@ class BidDealer:
         self.dealer: int = view["dealer"]
         self.passed: list[int] = list(view["passed"])
         self.phase: str = view["phase"]
+        # SS-10: simulate under the house rules in force, at the stakes the hand carries
+        self.options = SheepsheadOptions.model_validate(view["options"])
+        self.multiplier: int = view["multiplier"]
         hand = parse_cards(hand_of(view))
         self.buried = parse_cards(view["buried"]) if view["buried"] else []
         blind = parse_cards(view["blind"]) if view["blind"] else []
@@ -102,7 +125,7 @@ class BidDealer:
         for i in range(PLAYERS):
             deck.extend(hands[(self.dealer + 1 + i) % PLAYERS])
         deck.extend(blind)
-        g = Sheepshead(deck, self.dealer)
+        g = Sheepshead(deck, self.dealer, options=self.options, multiplier=self.multiplier)
         try:
             for s in self.passed:
                 g.apply(s, PASS)
@@ -201,7 +224,7 @@ class Bidder:
 def call_candidates(legal: list[Action]) -> list[Action]:
     """Every ace or ten call and alone; of the unknown-card calls, per ace the two cards best to
     set aside by the heuristic (the rest rarely differ but cost time)."""
-    out = [a for a in legal if a.kind in ("call", "alone")]
+    out = [a for a in legal if a.kind in ("call", "alone", "jd_partner")]
     unknowns = sorted((a for a in legal if a.kind == "call_unknown"), key=unknown_key)
     per_ace: dict[int, int] = {}
     for a in unknowns:

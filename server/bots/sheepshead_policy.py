@@ -207,6 +207,25 @@ def go_alone(hand: list[int]) -> bool:
     return (len(trumps) == 6 and queens >= 3) or (len(trumps) >= 5 and queens == 4)
 
 
+def should_crack(hand: list[int], picker_side: bool) -> bool:
+    """SS-10.4: crack (double the stakes) as a defender only with a hand that can beat the
+    picker: four trumps with a queen, or the pick strength of a hand that would have picked
+    itself; the partner (who knows it) cracks with a hand that makes the picker's side a
+    favourite."""
+    trumps = [c for c in hand if c in _TRUMP_SET]
+    queens = sum(1 for c in trumps if c >> 2 == QUEEN)
+    if picker_side:
+        return len(trumps) >= 3 and queens >= 1 and pick_score(hand) >= 7.0
+    return (len(trumps) >= 4 and queens >= 1) or pick_score(hand) >= 9.0
+
+
+def should_recrack(hand: list[int]) -> bool:
+    """SS-10.4: the picker re-cracks only with a hand that would nearly go alone."""
+    trumps = [c for c in hand if c in _TRUMP_SET]
+    queens = sum(1 for c in trumps if c >> 2 == QUEEN)
+    return len(trumps) >= 5 and queens >= 2
+
+
 # ---------------------------------------------------------------------------------- card play
 
 

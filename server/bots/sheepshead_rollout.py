@@ -29,9 +29,12 @@ def table_from_game(g: Sheepshead, seat: int, seen: set[int], voids: list[set[in
     friends: frozenset[int] = frozenset()
     foes: frozenset[int] = frozenset()
     side = False
+    # alone is known to all when declared or shown (SS-10.2: a picker holding JD is alone
+    # without saying so, and only it knows until JD falls)
+    known_alone = partner is None and (g.alone or seat == picker)
     if picker is None:
         pass
-    elif partner is None or g.revealed:
+    elif known_alone or g.revealed:
         team = {picker} if partner is None else {picker, partner}
         side = seat in team
         mine = team if side else _ALL - team

@@ -75,6 +75,8 @@ class SheepsheadStrongBot:
         deadline = Deadline(self.seconds)
         if len(legal) == 1:
             return Action.from_json(legal[0])
+        if view["phase"] == "crack":
+            return self.basic.choose(view)  # SS-10.4: basic's rule (docs/benchmarks.md)
         if view["phase"] != "play":
             return self.bidder.choose(view, self.basic.choose(view), deadline)
         cards = [Action.from_json(a).cards[0] for a in legal]

@@ -37,4 +37,5 @@ class DealRecord(TypedDict, total=False):
     dealer: Required[int]
     deck: list[str]
     options: dict[str, object]
+    multiplier: int  # Sheepshead: the stakes the match carried in (SS-10.3); absent: 1
     position: ShitheadPosition

@@ -15,7 +15,18 @@ Actions (``slot`` is never used)::
     call AH                         SS-4.1 / SS-4.2, the called ace (or ten)
     call_unknown AH C               SS-4.3, the called ace and the card set aside as unknown
     alone                           SS-4.4
+    jd_partner                      SS-10.2, ``partner: jack_of_diamonds``: the JD holder partners
+    crack / no_crack                SS-10.4, ``crack: true``: each defender in turn from the
+                                    picker's left (the first crack ends the asking)
+    recrack / no_crack              SS-10.4, the picker, after a crack
     play C                          SS-5, one card; the unknown card is played with its own code
+
+House rules (SS-10) come as one frozen :class:`~protocol.messages.SheepsheadOptions`; the
+defaults are the book's game. ``multiplier`` is what the match carries into this hand (SS-10.3
+doubler); a crack and a re-crack double it again (SS-10.4, SS-10.5), and the hand's payments
+are the SS-7 (or SS-8) table times it. With the jack of diamonds (SS-10.2) the JD holder is the
+partner; a picker who holds it plays alone without a word: nothing public tells (no event, no
+view field, no legal-action difference) until JD is played or the hand ends.
 
 ``legal_actions`` lists every legal action exactly (a bury pair once, its cards in increasing
 order; ``apply`` takes them in either order).
@@ -29,7 +40,8 @@ The picker's own view shows it (``unknown_card``: they chose it); nobody else's 
 
 Events (public only)::
 
-    passed S · leaster · picked S · buried S (no cards) · called S [card] {alone, unknown}
+    passed S · leaster · thrown_in (SS-10.3 doubler) · picked S · buried S (no cards)
+    called S [card] {alone, unknown} · cracked S · recracked S · no_crack S (SS-10.4)
     played S card  (the unknown card: no card, {face_down: True}) · partner_revealed S card
     trick S(winner) {number, points of the face-up cards, face_down} · hand_over {result}
 
@@ -38,7 +50,7 @@ Refusal codes (:class:`~server.rules.base.IllegalAction`; the state is left unch
     game_over  unknown_action  wrong_phase  not_your_turn  malformed_action
     must_bury_two  cards_not_held  cannot_call
     must_follow_suit  must_keep_called_card  called_suit_hold  must_play_called_card
-    unknown_card_locked
+    unknown_card_locked  must_pick (SS-10.3 forced)  cannot_crack (SS-10.4)
 
 Speed: :meth:`Sheepshead.apply` checks every action; a legal ``play`` takes a short path that
 reuses the legal-card list computed by :meth:`Sheepshead.legal_actions`. ``clone`` copies lists.
@@ -71,6 +83,7 @@ from typing import Any, NamedTuple
 from protocol import views as v
 from protocol.cards import card_code, card_codes
 from protocol.errors import ErrorCode
+from protocol.messages import SheepsheadOptions
 from server.rules.base import Action, Event, Game, IllegalAction, parse_deck
 from server.rules.records import DealRecord
 from server.rules.sheepshead_cards import (
@@ -78,11 +91,12 @@ from server.rules.sheepshead_cards import (
     FAIL_ACES,
     FAIL_SUITS,
     FAIL_TENS,
+    JD,
     POINTS,
     SUIT_CLASS,
     trick_winner_index,
 )
-from server.rules.sheepshead_scoring import HandResult, score_hand
+from server.rules.sheepshead_scoring import HandResult, score_hand, thrown_in
 from server.rules.sheepshead_view import TricksMemo, build_view, own_view, shared_view
 
 PLAYERS = 5
@@ -94,6 +108,14 @@ _NEXT = tuple((s + 1) % PLAYERS for s in range(PLAYERS))
 PICK = Action("pick")
 PASS = Action("pass")
 ALONE = Action("alone")
+JD_PARTNER = Action("jd_partner")
+CRACK = Action("crack")
+NO_CRACK = Action("no_crack")
+RECRACK = Action("recrack")
+#: SS-10.3: the doubler's carried multiplier never goes above this.
+DOUBLER_CAP = 8
+#: The default house rules (SS-1 … SS-9).
+DEFAULT_OPTIONS = SheepsheadOptions()
 #: One ``play`` action per card integer, built once.
 PLAY: tuple[Action, ...] = tuple(Action("play", (c,)) for c in range(52))
 
@@ -104,6 +126,7 @@ class Phase(StrEnum):
     PICK = "pick"
     BURY = "bury"
     CALL = "call"
+    CRACK = "crack"
     PLAY = "play"
     OVER = "over"
 
@@ -113,6 +136,7 @@ PHASE_NAMES: dict[Phase, v.SheepsheadPhase] = {
     Phase.PICK: "pick",
     Phase.BURY: "bury",
     Phase.CALL: "call",
+    Phase.CRACK: "crack",
     Phase.PLAY: "play",
     Phase.OVER: "over",
 }
@@ -126,6 +150,10 @@ _KINDS = {
     "call": Phase.CALL,
     "call_unknown": Phase.CALL,
     "alone": Phase.CALL,
+    "jd_partner": Phase.CALL,
+    "crack": Phase.CRACK,
+    "no_crack": Phase.CRACK,
+    "recrack": Phase.CRACK,
     "play": Phase.PLAY,
 }
 
@@ -134,6 +162,7 @@ _KINDS = {
 _PICK = Phase.PICK
 _BURY = Phase.BURY
 _CALL = Phase.CALL
+_CRACK = Phase.CRACK
 _PLAY = Phase.PLAY
 _OVER = Phase.OVER
 
@@ -162,30 +191,42 @@ def deal(deck: Sequence[int], dealer: int) -> tuple[list[list[int]], tuple[int, 
 
 
 class Sheepshead(Game):
-    """One hand of five-handed called-ace Sheepshead. See the module docstring."""
+    """One hand of five-handed Sheepshead (called ace, or the house rules of SS-10). See the
+    module docstring."""
 
     name = "sheepshead"
     seat_counts = (PLAYERS,)
 
     __slots__ = (
         "_alone",
+        "_base",
         "_blind",
         "_buried",
         "_called",
         "_called_led_trick",
         "_called_suit",
+        "_crack",
+        "_crack_asked",
+        "_cracked",
         "_deck",
         "_hands",
+        "_jd",
+        "_jd_called",
         "_leader",
         "_led",
         "_legal_cache",
         "_log",
+        "_multiplier",
+        "_no_pick",
+        "_options",
         "_partner",
+        "_partner_card",
         "_passes",
         "_phase",
         "_picker",
         "_played",
         "_points",
+        "_recracked",
         "_result",
         "_revealed",
         "_trick_cards",
@@ -202,9 +243,28 @@ class Sheepshead(Game):
         "tricks_memo",
     )
 
-    def __init__(self, deck: Sequence[int], dealer: int) -> None:
-        """Deal ``deck`` (32 card integers, top first; unchecked: use :meth:`new`)."""
+    def __init__(
+        self,
+        deck: Sequence[int],
+        dealer: int,
+        *,
+        options: SheepsheadOptions = DEFAULT_OPTIONS,
+        multiplier: int = 1,
+    ) -> None:
+        """Deal ``deck`` (32 card integers, top first; unchecked: use :meth:`new`) under the
+        house rules ``options``, the stakes starting at ``multiplier`` (SS-10.3)."""
         self.num_players = PLAYERS
+        self._options = options
+        self._jd = options.partner == "jack_of_diamonds"
+        self._no_pick = options.no_pick
+        self._crack = options.crack
+        self._base = multiplier
+        self._multiplier = multiplier
+        self._jd_called = False
+        self._partner_card = -1
+        self._crack_asked = 0
+        self._cracked = -1
+        self._recracked = -1
         self.dealer = dealer
         self._deck = tuple(deck)
         self._hands, self._blind = deal(self._deck, dealer)
@@ -248,27 +308,51 @@ class Sheepshead(Game):
         *,
         seed: int | None = None,
         deck: Sequence[int | str] | None = None,
-        options: Mapping[str, Any] | None = None,
+        options: SheepsheadOptions | Mapping[str, Any] | None = None,
+        multiplier: int = 1,
     ) -> Sheepshead:
         """Deal a hand from ``seed`` (``random.Random(seed)`` shuffles the sorted 32 cards) or
         from an explicit ``deck`` of the 32 cards as codes or integers, top first (deal order:
-        module docstring).
+        module docstring), under the house rules ``options`` (the model, or its JSON form; none:
+        the defaults) with the stakes at ``multiplier`` (SS-10.3: 1, 2, 4 or 8).
 
         Raises:
-            ValueError: not five players, a bad dealer, a bad deck, or an unknown option.
+            ValueError: not five players, a bad dealer, a bad deck, an unknown option or
+                value, or a bad multiplier.
         """
         if num_players != PLAYERS:
             raise ValueError("sheepshead is played by exactly 5 players")
         if not 0 <= dealer < PLAYERS:
             raise ValueError(f"dealer must be a seat 0..{PLAYERS - 1}")
-        if options:
-            raise ValueError(f"sheepshead has no options: {sorted(options)}")
+        if multiplier not in (1, 2, 4, DOUBLER_CAP):
+            raise ValueError(f"a hand's starting multiplier is 1, 2, 4 or 8, not {multiplier}")
+        if options is None:
+            options = DEFAULT_OPTIONS
+        elif not isinstance(options, SheepsheadOptions):
+            try:
+                options = SheepsheadOptions.model_validate(dict(options))
+            except ValueError as e:  # pydantic's ValidationError
+                raise ValueError(f"bad sheepshead options (SS-10): {dict(options)}") from e
+        if multiplier != 1 and options.no_pick != "doubler":
+            raise ValueError("only the doubler (SS-10.3) carries a multiplier into a hand")
         if deck is None:
             cards = list(DECK32)
             random.Random(seed).shuffle(cards)
         else:
             cards = parse_deck(deck, DECK32, "sheepshead (7 to A of each suit)")
-        return cls(cards, dealer)
+        return cls(cards, dealer, options=options, multiplier=multiplier)
+
+    @classmethod
+    def from_deal_record(cls, record: DealRecord) -> Sheepshead:
+        """Deal again the hand that :meth:`deal_record` describes (its options and multiplier
+        included; absent in an old record: the defaults)."""
+        return cls.new(
+            record["players"],
+            record["dealer"],
+            deck=record["deck"],
+            options=record.get("options"),
+            multiplier=record.get("multiplier", 1),
+        )
 
     def clone(self) -> Sheepshead:
         """An independent copy (lists copied, immutable values shared)."""
@@ -276,6 +360,17 @@ class Sheepshead(Game):
         g.num_players = self.num_players
         g.dealer = self.dealer
         g._deck = self._deck
+        g._options = self._options
+        g._jd = self._jd
+        g._no_pick = self._no_pick
+        g._crack = self._crack
+        g._base = self._base
+        g._multiplier = self._multiplier
+        g._jd_called = self._jd_called
+        g._partner_card = self._partner_card
+        g._crack_asked = self._crack_asked
+        g._cracked = self._cracked
+        g._recracked = self._recracked
         g._hands = [list(h) for h in self._hands]
         g._blind = self._blind
         g._phase = self._phase
@@ -308,14 +403,19 @@ class Sheepshead(Game):
         return g
 
     def deal_record(self) -> DealRecord:
-        """What :meth:`new` needs to deal this hand again."""
-        return {
+        """What :meth:`new` needs to deal this hand again: the options that differ from the
+        defaults (so a default hand's record is what it was before house rules) and the carried
+        multiplier when it is not 1."""
+        record: DealRecord = {
             "game": self.name,
             "players": PLAYERS,
             "dealer": self.dealer,
             "deck": card_codes(self._deck),
-            "options": {},
+            "options": self._options.model_dump(exclude_defaults=True),
         }
+        if self._base != 1:
+            record["multiplier"] = self._base
+        return record
 
     # ----------------------------------------------------------------------------- queries
 
@@ -356,8 +456,55 @@ class Sheepshead(Game):
 
     @property
     def alone(self) -> bool:
-        """Whether the picker went alone (SS-4.4)."""
-        return self._alone
+        """Whether the picker is known to play alone: declared (SS-4.4), or, with the jack of
+        diamonds, holding JD once it is played or the hand is over (SS-10.2)."""
+        return self._alone or (
+            self._jd_called and self._partner < 0 and (self._revealed or self._phase is _OVER)
+        )
+
+    @property
+    def options(self) -> SheepsheadOptions:
+        """The house rules in force (SS-10)."""
+        return self._options
+
+    @property
+    def options_json(self) -> v.SheepsheadOptionsWire:
+        """The options as the views show them (a fresh dict: views own theirs)."""
+        return {
+            "partner": self._options.partner,
+            "no_pick": self._options.no_pick,
+            "crack": self._options.crack,
+        }
+
+    @property
+    def multiplier(self) -> int:
+        """The hand's multiplier so far (SS-10.3 carried, times 2 per crack and re-crack)."""
+        return self._multiplier
+
+    @property
+    def base_multiplier(self) -> int:
+        """The multiplier the match carried into this hand (SS-10.3)."""
+        return self._base
+
+    @property
+    def cracked(self) -> int | None:
+        """The seat that cracked (SS-10.4), or ``None``."""
+        return None if self._cracked < 0 else self._cracked
+
+    @property
+    def recracked(self) -> int | None:
+        """The seat that re-cracked (the picker), or ``None``."""
+        return None if self._recracked < 0 else self._recracked
+
+    @property
+    def jd_partner(self) -> bool:
+        """Whether the picker chose the jack's partner (SS-10.2; public)."""
+        return self._jd_called
+
+    @property
+    def thrown_in(self) -> bool:
+        """Whether all five passed under the doubler and the hand was thrown in (SS-10.3)."""
+        return self._passes == PLAYERS and self._no_pick == "doubler"
 
     @property
     def passes(self) -> int:
@@ -448,8 +595,8 @@ class Sheepshead(Game):
 
     @property
     def leaster(self) -> bool:
-        """Whether all five passed (SS-3.3)."""
-        return self._passes == PLAYERS
+        """Whether all five passed and a leaster is played (SS-3.3; SS-10.3 ``leaster``)."""
+        return self._passes == PLAYERS and self._no_pick == "leaster"
 
     def is_over(self) -> bool:
         return self._phase is _OVER
@@ -485,7 +632,7 @@ class Sheepshead(Game):
         if self._phase is _PICK:
             for c in self._blind:
                 put(c, "blind")
-        elif self.leaster:
+        elif self._passes == PLAYERS:
             for c in self._blind:
                 put(c, "aside")
         for c in self._buried:
@@ -511,10 +658,22 @@ class Sheepshead(Game):
         if phase is _OVER or seat != self._turn:
             return []
         if phase is _PICK:
+            if self._no_pick == "forced" and self._passes == PLAYERS - 1:
+                return [PICK]  # SS-10.3: the dealer must pick
             return [PICK, PASS]
         if phase is _BURY:
             return [Action("bury", pair) for pair in combinations(sorted(self._hands[seat]), 2)]
+        if phase is _CRACK:
+            return self._legal_cracks()
+        if self._jd:
+            return [JD_PARTNER, ALONE]  # SS-10.2
         return self._legal_calls()
+
+    def _legal_cracks(self) -> list[Action]:
+        """SS-10.4: each defender in turn may crack; after a crack the picker may re-crack."""
+        if self._cracked < 0:
+            return [CRACK, NO_CRACK]
+        return [RECRACK, NO_CRACK]
 
     def _legal_calls(self) -> list[Action]:
         """SS-4: the calls open to the picker, from the six cards in hand after burying."""
@@ -695,6 +854,8 @@ class Sheepshead(Game):
             events = self._pick(seat, action)
         elif phase is _BURY:
             events = self._bury(seat, action)
+        elif phase is _CRACK:
+            events = self._crack_decision(seat, action)
         else:
             events = self._call(seat, action)
         self._log.append((seat, action))
@@ -710,9 +871,21 @@ class Sheepshead(Game):
             self._hands[seat].extend(self._blind)
             self._phase = _BURY
             return [Event("picked", seat)]
+        if self._no_pick == "forced" and self._passes == PLAYERS - 1:
+            raise self._refuse(
+                ErrorCode.MUST_PICK,
+                "everyone else passed: the dealer must pick (SS-10.3)",
+                seat,
+                action,
+            )
         self._passes += 1
         events = [Event("passed", seat)]
-        if self._passes == PLAYERS:  # SS-3.3, SS-8.1
+        if self._passes == PLAYERS and self._no_pick == "doubler":  # SS-10.3
+            self._phase = _OVER
+            self._result = thrown_in(self._blind, self._base)
+            events.append(Event("thrown_in"))
+            events.append(Event("hand_over", None, (), {"result": self._result.to_json()}))
+        elif self._passes == PLAYERS:  # SS-3.3, SS-8.1
             self._phase = _PLAY
             self._turn = self._leader
             events.append(Event("leaster"))
@@ -739,11 +912,16 @@ class Sheepshead(Game):
         return [Event("buried", seat)]
 
     def _call(self, seat: int, action: Action) -> list[Event]:
-        legal = self._legal_calls()
+        legal = [JD_PARTNER, ALONE] if self._jd else self._legal_calls()
         if action not in legal:
             code, message = ErrorCode.CANNOT_CALL, "that card cannot be called (SS-4)"
-            if action.kind == "alone" and action.cards:
-                code, message = ErrorCode.MALFORMED_ACTION, "alone names no cards"
+            if action.kind in ("alone", "jd_partner") and action.cards:
+                code, message = ErrorCode.MALFORMED_ACTION, f"{action.kind} names no cards"
+            elif self._jd:
+                code, message = (
+                    ErrorCode.CANNOT_CALL,
+                    "with the jack of diamonds the picker calls nothing: jd_partner or alone",
+                )
             elif action.kind == "call_unknown" and len(action.cards) != 2:
                 code, message = (
                     ErrorCode.MALFORMED_ACTION,
@@ -754,13 +932,22 @@ class Sheepshead(Game):
             elif action.kind == "call_unknown" and action.cards[1] not in self._hands[seat]:
                 code, message = ErrorCode.CARDS_NOT_HELD, "you can set aside only a card you hold"
             raise self._refuse(code, message, seat, action)
-        self._phase = _PLAY
-        self._turn = self._leader
+        self._start_play()
         if action.kind == "alone":
             self._alone = True
             return [Event("called", seat, (), {"alone": True, "unknown": False})]
+        if action.kind == "jd_partner":
+            # SS-10.2: the JD holder partners; the picker holding it (in hand or buried) is
+            # alone, and nothing here says which (the event is the same either way).
+            self._jd_called = True
+            self._partner_card = JD
+            self._partner = next((s for s in range(PLAYERS) if JD in self._hands[s]), -1)
+            if self._partner == seat:
+                self._partner = -1
+            return [Event("called", seat, (), {"alone": False, "unknown": False})]
         called = action.cards[0]
         self._called = called
+        self._partner_card = called
         self._called_suit = SUIT_CLASS[called]
         self._partner = next(s for s in range(PLAYERS) if called in self._hands[s])
         unknown = action.kind == "call_unknown"
@@ -769,6 +956,48 @@ class Sheepshead(Game):
             self._unknown_pending = True
             self._hands[seat].remove(self._unknown)
         return [Event("called", seat, (called,), {"alone": False, "unknown": unknown})]
+
+    def _start_play(self) -> None:
+        """After the picker's last decision: the crack round (SS-10.4), else the first lead."""
+        if self._crack:
+            self._phase = _CRACK
+            self._turn = _NEXT[self._picker]
+        else:
+            self._phase = _PLAY
+            self._turn = self._leader
+
+    def _crack_decision(self, seat: int, action: Action) -> list[Event]:
+        """SS-10.4: a defender's crack or not, then the picker's re-crack or not."""
+        if action.cards:
+            raise self._refuse(
+                ErrorCode.MALFORMED_ACTION, f"{action.kind} names no cards", seat, action
+            )
+        if action not in self._legal_cracks():
+            raise self._refuse(
+                ErrorCode.CANNOT_CRACK,
+                "only a defender cracks, and only the picker re-cracks after a crack",
+                seat,
+                action,
+            )
+        if action.kind == "crack":
+            self._cracked = seat
+            self._multiplier *= 2
+            self._turn = self._picker
+            return [Event("cracked", seat)]
+        if action.kind == "recrack":
+            self._recracked = seat
+            self._multiplier *= 2
+            self._phase = _PLAY
+            self._turn = self._leader
+            return [Event("recracked", seat)]
+        events = [Event("no_crack", seat)]
+        self._crack_asked += 1
+        if self._cracked >= 0 or self._crack_asked == PLAYERS - 1:
+            self._phase = _PLAY
+            self._turn = self._leader
+        else:
+            self._turn = _NEXT[seat]
+        return events
 
     def _play(self, seat: int, c: int, one: tuple[int, ...]) -> list[Event]:
         """Play card ``c`` (``one`` is ``(c,)``) for ``seat``; already checked legal."""
@@ -785,7 +1014,7 @@ class Sheepshead(Game):
                 led = self._led = SUIT_CLASS[c]
                 if led == self._called_suit and self._called_led_trick < 0:
                     self._called_led_trick = self._trick_no
-            if c == self._called:
+            if c == self._partner_card:
                 self._revealed = True
                 events.append(Event("partner_revealed", seat, one))
         self._played[seat] += 1
@@ -848,6 +1077,7 @@ class Sheepshead(Game):
             seat_points=tuple(self._points),
             seat_tricks=tuple(self._won),
             buried_points=sum(POINTS[c] for c in self._buried),
+            multiplier=self._multiplier,
         )
         events.append(Event("hand_over", None, (), {"result": self._result.to_json()}))
 

@@ -40,6 +40,7 @@ __all__ = [
     "FAIL_SUITS",
     "FAIL_TENS",
     "HEARTS",
+    "JD",
     "POINTS",
     "SPADES",
     "STRENGTH",
@@ -76,6 +77,8 @@ FAIL_RANKS: tuple[int, ...] = (ACE, TEN, KING, NINE, EIGHT, SEVEN)
 
 FAIL_ACES: tuple[int, ...] = tuple(card(ACE, s) for s in FAIL_SUITS)
 FAIL_TENS: tuple[int, ...] = tuple(card(TEN, s) for s in FAIL_SUITS)
+#: SS-10.2: the jack of diamonds, the partner's card under ``partner: jack_of_diamonds``.
+JD = card(JACK, DIAMONDS)
 
 _RANK_POINTS = {ACE: 11, TEN: 10, KING: 4, QUEEN: 3, JACK: 2}
 

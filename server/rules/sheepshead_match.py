@@ -8,6 +8,11 @@ The dealer of hand ``i`` is ``(first_dealer + i) % 5``; of the ``daily`` match o
 (SS-9.2), ``i % 5``, its decks given by the server (from its secret: no one can compute them
 from the date). The date is given by the caller (no clocks in the rules).
 
+House rules (SS-10) are one :class:`~protocol.messages.SheepsheadOptions` for the whole match
+(SS-10.1: a daily match must use the defaults). Under ``no_pick: doubler`` a thrown-in hand
+counts as one of the ten and doubles the next hand's multiplier, up to x8 (SS-10.3); a multiplier
+still pending after the tenth hand is lost.
+
 >>> import datetime
 >>> from server.rules.sheepshead_cards import DECK32
 >>> m = SheepsheadMatch(daily=datetime.date(2024, 5, 1), decks=lambda i: DECK32)
@@ -22,8 +27,9 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from protocol.messages import SheepsheadOptions
 from server.rules.series import check_next_game, places
-from server.rules.sheepshead import PLAYERS, Sheepshead
+from server.rules.sheepshead import DEFAULT_OPTIONS, DOUBLER_CAP, PLAYERS, Sheepshead
 from server.rules.sheepshead_cards import DECK32
 from server.rules.sheepshead_scoring import HandResult
 
@@ -44,15 +50,20 @@ class SheepsheadMatch:
         daily: datetime.date | None = None,
         first_dealer: int = 0,
         decks: Callable[[int], Sequence[int]] | None = None,
+        options: SheepsheadOptions = DEFAULT_OPTIONS,
     ) -> None:
-        """Create a match dealt from ``decks`` (or ``seed``), or the ``daily`` match of a date.
+        """Create a match dealt from ``decks`` (or ``seed``), or the ``daily`` match of a date,
+        played under the house rules ``options`` (SS-10).
 
         Raises:
             ValueError: neither or both of ``decks`` and ``seed``, a daily match without
-                ``decks``, or a bad dealer.
+                ``decks``, a daily match with house rules (SS-10.1), or a bad dealer.
         """
         if (decks is None) == (seed is None):
             raise ValueError("a match is dealt from its decks or from a seed")
+        if daily is not None and options != DEFAULT_OPTIONS:
+            raise ValueError("a daily match always uses the default rules (SS-10.1)")
+        self.options = options
         if not 0 <= first_dealer < PLAYERS:
             raise ValueError(f"first_dealer must be a seat 0..{PLAYERS - 1}")
         self.daily = daily
@@ -69,7 +80,22 @@ class SheepsheadMatch:
                 shuffled.append(deck)
             decks = shuffled.__getitem__
         self._decks = decks
-        self._games = [Sheepshead.new(PLAYERS, self._dealers[0], deck=self._decks(0))]
+        self._games = [self._deal(0, 1)]
+
+    def _deal(self, i: int, multiplier: int) -> Sheepshead:
+        return Sheepshead.new(
+            PLAYERS,
+            self._dealers[i],
+            deck=self._decks(i),
+            options=self.options,
+            multiplier=multiplier,
+        )
+
+    def next_multiplier(self) -> int:
+        """The multiplier the next hand starts at: doubled after a thrown-in hand, up to x8
+        (SS-10.3), else 1."""
+        last = self.current
+        return min(DOUBLER_CAP, 2 * last.base_multiplier) if last.thrown_in else 1
 
     @property
     def current(self) -> Sheepshead:
@@ -107,7 +133,7 @@ class SheepsheadMatch:
         """
         check_next_game(self)
         i = len(self._games)
-        self._games.append(Sheepshead.new(PLAYERS, self._dealers[i], deck=self._decks(i)))
+        self._games.append(self._deal(i, self.next_multiplier()))
         return self.current
 
     def is_over(self) -> bool:
@@ -128,4 +154,6 @@ class SheepsheadMatch:
             "totals": self.totals(),
             "hand_units": [list(r.units) for r in self.results],
             "over": self.is_over(),
+            "options": self.options.model_dump(),
+            "next_multiplier": self.next_multiplier(),
         }

@@ -1,4 +1,5 @@
-"""Sheepshead scoring: the payment table of SS-7.5 and the leaster of SS-8.
+"""Sheepshead scoring: the payment table of SS-7.5 and the leaster of SS-8, times the hand's
+multiplier (SS-10.5), and the doubler's thrown-in hand (SS-10.3).
 
 Pure functions from what each seat took to the units each seat wins or pays; every result sums
 to zero.
@@ -84,6 +85,9 @@ class HandResult:
 
     ``units`` (also ``scores``) is what this hand adds to each seat's running total; it sums to 0.
     ``seat_points`` and ``seat_tricks`` are what each seat took in tricks (the blind is no trick).
+    ``multiplier`` is what the SS-7 / SS-8 payments were multiplied by (SS-10.5); ``units`` are
+    already multiplied. A doubler's thrown-in hand (SS-10.3) has the row ``thrown_in`` and pays
+    nothing; its ``multiplier`` is the one it carried.
     """
 
     picker: int | None
@@ -105,6 +109,7 @@ class HandResult:
     row: str
     leaster_winner: int | None
     units: tuple[int, ...]
+    multiplier: int = 1
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -133,6 +138,7 @@ class HandResult:
             "row": self.row,
             "leaster_winner": self.leaster_winner,
             "units": list(self.units),
+            "multiplier": self.multiplier,
         }
 
 
@@ -147,30 +153,20 @@ def score_hand(
     seat_points: tuple[int, ...],
     seat_tricks: tuple[int, ...],
     buried_points: int,
+    multiplier: int = 1,
 ) -> HandResult:
-    """Score a finished hand: a leaster when ``picker`` is ``None`` (SS-8), else SS-7."""
+    """Score a finished hand: a leaster when ``picker`` is ``None`` (SS-8), else SS-7; the
+    payments times ``multiplier`` (SS-10.5)."""
     if picker is None:
         winner, units = leaster_units(seat_points, seat_tricks)
-        return HandResult(
-            picker=None,
-            partner=None,
-            alone=False,
-            leaster=True,
-            called=None,
-            unknown=None,
-            buried=(),
-            blind=blind,
-            seat_points=seat_points,
-            seat_tricks=seat_tricks,
-            picker_points=0,
-            defender_points=0,
-            picker_tricks=0,
-            defender_tricks=0,
-            schneider=False,
-            schwarz=False,
-            row="leaster" if winner is not None else "leaster_tie",
-            leaster_winner=winner,
-            units=units,
+        return _pickerless(
+            blind,
+            seat_points,
+            seat_tricks,
+            "leaster" if winner is not None else "leaster_tie",
+            winner,
+            tuple(u * multiplier for u in units),
+            multiplier,
         )
     side = (picker,) if partner is None else (picker, partner)
     picker_points = buried_points + sum(seat_points[s] for s in side)
@@ -196,5 +192,47 @@ def score_hand(
         schwarz=row.endswith("schwarz"),
         row=row,
         leaster_winner=None,
-        units=split_units(rate, picker, partner, len(seat_points)),
+        units=split_units(rate * multiplier, picker, partner, len(seat_points)),
+        multiplier=multiplier,
+    )
+
+
+def thrown_in(blind: tuple[int, ...], multiplier: int, players: int = 5) -> HandResult:
+    """A doubler hand all five passed (SS-10.3): unplayed, nobody pays; the next hand's
+    multiplier doubles (the match's business)."""
+    zeros = (0,) * players
+    return _pickerless(blind, zeros, zeros, "thrown_in", None, zeros, multiplier)
+
+
+def _pickerless(
+    blind: tuple[int, ...],
+    seat_points: tuple[int, ...],
+    seat_tricks: tuple[int, ...],
+    row: str,
+    winner: int | None,
+    units: tuple[int, ...],
+    multiplier: int,
+) -> HandResult:
+    """A hand nobody picked: a leaster (SS-8) or a doubler's throw-in (SS-10.3)."""
+    return HandResult(
+        picker=None,
+        partner=None,
+        alone=False,
+        leaster=row != "thrown_in",
+        called=None,
+        unknown=None,
+        buried=(),
+        blind=blind,
+        seat_points=seat_points,
+        seat_tricks=seat_tricks,
+        picker_points=0,
+        defender_points=0,
+        picker_tricks=0,
+        defender_tricks=0,
+        schneider=False,
+        schwarz=False,
+        row=row,
+        leaster_winner=winner,
+        units=units,
+        multiplier=multiplier,
     )

@@ -23,6 +23,11 @@ Fields of :func:`build_view` (cards as wire codes; those the same for every seat
     tricks          completed tricks, same form, with winner and visible points
     tricks_won      tricks per seat;  visible_points: card points of face-up cards won per seat
     result          the full breakdown once over, else None
+    options         the house rules in force (SS-10.6)
+    multiplier      the hand's multiplier so far (SS-10.3 carried, x2 per crack, SS-10.5)
+    jd_partner      the picker chose the jack's partner (SS-10.2); who holds JD shows only as
+                    ``partner`` once JD is played (``alone`` if it was the picker), or at the end
+    cracked         the seat that cracked, or None;  recracked: the picker once re-cracked
 
 >>> from server.rules.sheepshead import Sheepshead
 >>> v = Sheepshead.new(5, dealer=4, seed=1).view(None)
@@ -111,6 +116,16 @@ class Hand(Protocol):
     def played_counts(self) -> Sequence[int]: ...
     @property
     def leaster(self) -> bool: ...
+    @property
+    def options_json(self) -> v.SheepsheadOptionsWire: ...
+    @property
+    def multiplier(self) -> int: ...
+    @property
+    def jd_partner(self) -> bool: ...
+    @property
+    def cracked(self) -> int | None: ...
+    @property
+    def recracked(self) -> int | None: ...
 
     def hand_count(self, seat: int) -> int: ...
     def hand(self, seat: int) -> list[int]: ...
@@ -198,6 +213,11 @@ def shared_view(game: Hand) -> v.SheepsheadSharedView:
         "tricks_won": list(g.tricks_won),
         "visible_points": list(visible_points),
         "result": result.to_json() if result is not None else None,
+        "options": g.options_json,
+        "multiplier": g.multiplier,
+        "jd_partner": g.jd_partner,
+        "cracked": g.cracked,
+        "recracked": g.recracked,
     }
 
 

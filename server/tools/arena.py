@@ -102,6 +102,7 @@ def play_one(
     cap: int,
     seconds: float | None = None,
     cpu: bool = False,
+    options: dict[str, object] | None = None,
 ) -> GameRecord:
     """Play game ``index``: block ``index // P`` fixes the deal, ``index % P`` the rotation.
     ``seconds`` is the time budget of timed levels (``expert``), else their default; ``cpu``
@@ -126,7 +127,7 @@ def play_one(
     if game == "shithead":
         g = Shithead.new(players, dealer, seed=deal_seed)
     else:
-        g = Sheepshead.new(players, dealer, seed=deal_seed)
+        g = Sheepshead.new(players, dealer, seed=deal_seed, options=options)
     actions = 0
     clock = time.process_time if cpu else time.perf_counter
     while not g.is_over() and actions < cap:
@@ -159,7 +160,9 @@ def play_one(
     return record
 
 
-def _work(args: tuple[str, list[str], int, int, int, float | None, bool]) -> GameRecord:
+def _work(
+    args: tuple[str, list[str], int, int, int, float | None, bool, dict[str, object] | None],
+) -> GameRecord:
     return play_one(*args)
 
 
@@ -287,8 +290,9 @@ def _records(
     cap: int,
     seconds: float | None,
     cpu: bool,
+    options: dict[str, object] | None = None,
 ) -> Iterator[GameRecord]:
-    tasks = [(game, levels, i, seed, cap, seconds, cpu) for i in range(games)]
+    tasks = [(game, levels, i, seed, cap, seconds, cpu, options) for i in range(games)]
     if jobs <= 1:
         for t in tasks:
             yield _work(t)
@@ -321,12 +325,14 @@ def run(
     progress: bool = False,
     seconds: float | None = None,
     cpu: bool = False,
+    options: dict[str, object] | None = None,
 ) -> Summary:
     """Play ``games`` games and pool the results per level (``seconds``: the time budget of
     timed levels such as ``expert``, else their default; ``cpu``: time decisions in CPU time)."""
     summary = Summary(game, levels)
     start = shown = time.perf_counter()
-    for done, record in enumerate(_records(game, levels, games, seed, jobs, cap, seconds, cpu), 1):
+    records = _records(game, levels, games, seed, jobs, cap, seconds, cpu, options)
+    for done, record in enumerate(records, 1):
         summary.add(record)
         if progress and (done == games or time.perf_counter() - shown > 0.5):
             shown = time.perf_counter()
@@ -354,6 +360,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--cpu", action="store_true", help="time decisions in process CPU time, not wall time"
     )
+    parser.add_argument(
+        "--options",
+        type=json.loads,
+        default=None,
+        help='sheepshead house rules as JSON, e.g. \'{"partner": "jack_of_diamonds"}\' (SS-10)',
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
@@ -377,6 +389,7 @@ def main(argv: list[str]) -> int:
         not args.no_progress,
         args.seconds,
         args.cpu,
+        args.options,
     )
     print(summary.format())
     if args.json:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from server.tools.arena import GameRecord, Summary, over_deals
+from server.tools.arena import GameRecord, Summary, over_deals, play_one
 
 
 def summary(units_by_deal: list[list[float]], players: int = 2) -> Summary:
@@ -44,3 +44,15 @@ def test_the_json_gives_each_deals_mean_so_runs_on_other_seeds_can_be_pooled() -
     pooled = summary([[1.0, 3.0], [2.0, 2.0], [5.0, 1.0]]).stats()["levels"]["a"]
     assert deals == 3 and math.isclose(mean, pooled["units_per_hand"])
     assert math.isclose(mean - half, pooled["ci95"][0])
+
+
+def test_the_arena_plays_sheepshead_under_house_rules() -> None:
+    # rule SS-10.4: the arena deals every hand under the options given (cracks change stakes)
+
+    plain = [play_one("sheepshead", ["basic"] * 5, i, seed=4, cap=500) for i in range(10)]
+    crack = [
+        play_one("sheepshead", ["basic"] * 5, i, seed=4, cap=500, options={"crack": True})
+        for i in range(10)
+    ]
+    assert [r.units for r in plain] != [r.units for r in crack]
+    assert all(math.isclose(sum(r.units), 0.0, abs_tol=1e-9) for r in crack)

@@ -103,7 +103,10 @@ def test_seeded_deal_is_reproducible_and_uses_its_own_random() -> None:
         ({"num_players": 4}, "5 players"),
         ({"dealer": 5}, "dealer"),
         ({"deck": list(DECK32)[:31]}, "32 cards"),
-        ({"options": {"double_on_bump": True}}, "no options"),
+        ({"options": {"double_on_bump": True}}, "bad sheepshead options"),
+        ({"options": {"partner": "called_ten"}}, "bad sheepshead options"),
+        ({"multiplier": 2}, "only the doubler"),
+        ({"multiplier": 3, "options": {"no_pick": "doubler"}}, "1, 2, 4 or 8"),
     ],
 )
 def test_bad_construction_is_refused(kwargs: dict[str, object], message: str) -> None:

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from protocol.cards import CODES, parse_card
+from protocol.messages import SheepsheadOptions
 from server.rules.base import Action
 from server.rules.sheepshead import Sheepshead
 from server.rules.sheepshead_cards import DECK32, POINTS
@@ -57,17 +58,19 @@ def check_views(game: Sheepshead) -> None:
         assert seen <= allowed, (seat, sorted(CODES[c] for c in seen - allowed))
 
 
-def play_checked(seed: int, dealer: int, pick_prob: float) -> Sheepshead:
+def play_checked(
+    seed: int, dealer: int, pick_prob: float, options: SheepsheadOptions | None = None
+) -> Sheepshead:
     rng = random.Random(seed)
     deck = list(DECK32)
     rng.shuffle(deck)
-    game = Sheepshead.new(5, dealer, deck=deck)
+    game = Sheepshead.new(5, dealer, deck=deck, options=options)
     while not game.is_over():
         check_views(game)
         (seat,) = game.to_act()
         legal = game.legal_actions(seat)
         assert legal and all(game.legal_actions(s) == [] for s in range(5) if s != seat)
-        if game.phase == "pick":
+        if game.phase == "pick" and len(legal) == 2:
             action = Action("pick") if rng.random() < pick_prob else Action("pass")
         else:
             action = rng.choice(legal)
@@ -113,6 +116,31 @@ def test_random_hands_keep_every_invariant_at_every_step(
     # rule SS-2.1, SS-5.2, SS-7.5, SS-8.2
     for k in range(3):
         check_result(play_checked(seed + k, dealer, pick_prob))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    dealer=st.integers(0, 4),
+    pick_prob=st.sampled_from([0.0, 0.3, 1.0]),
+    partner=st.sampled_from(["called_ace", "jack_of_diamonds"]),
+    no_pick=st.sampled_from(["leaster", "doubler", "forced"]),
+    crack=st.booleans(),
+)
+def test_no_view_or_event_shows_a_hidden_card_under_any_house_rules(
+    seed: int, dealer: int, pick_prob: float, partner: str, no_pick: str, crack: bool
+) -> None:
+    # rule SS-10.6, SS-10.1: the card-leak checks of every step, with random house rules
+    options = SheepsheadOptions.model_validate(
+        {"partner": partner, "no_pick": no_pick, "crack": crack}
+    )
+    game = play_checked(seed, dealer, pick_prob, options)
+    result = game.outcome()
+    assert result is not None and sum(result.units) == 0
+    for seat in (*range(5), None):
+        assert game.view(seat)["options"] == options.model_dump()
+    if result.row != "thrown_in":
+        check_result(game)
 
 
 @settings(max_examples=20, deadline=None)
