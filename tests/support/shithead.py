@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from protocol.cards import CODES, card_codes
+from protocol.messages import ShitheadOptions
 from server.rules.base import Action
 from server.rules.shithead import Shithead
 from server.tools.sim.shithead import lowest_policy
@@ -24,10 +25,12 @@ def choose(game: Shithead, seat: int, rng: random.Random) -> Action:
     return legal[rng.randrange(len(legal))]
 
 
-def random_game(players: int, seed: int) -> Iterator[Shithead]:
-    """Yield the state after every action of a random game."""
+def random_game(
+    players: int, seed: int, options: ShitheadOptions | None = None
+) -> Iterator[Shithead]:
+    """Yield the state after every action of a random game (with the house rules ``options``)."""
     rng = random.Random(seed)
-    game = Shithead.new(players, rng.randrange(players), seed=seed)
+    game = Shithead.new(players, rng.randrange(players), seed=seed, options=options)
     yield game
     for _ in range(MAX_ACTIONS):
         if game.is_over():
