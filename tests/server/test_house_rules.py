@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import time
 from typing import Any
 
 from clients import CardroomClient
@@ -18,10 +19,11 @@ from server.rooms.core import RoomCore
 from server.rooms.seats import RoomSettings
 from server.rooms.seeds import Keys
 from server.store.history import replay
+from server.store.leaderboard import Board
 from server.tools import verify
 from server.tools.bench.procs import free_port
 from server.tools.bench.redis_server import RedisServer
-from tests.server.conftest import play_until_over
+from tests.server.conftest import device_for, play_until_over
 from tests.server.test_fair_deals import history_of
 from tests.support.redis_games import serving
 from tests.support.results_api import get
@@ -85,7 +87,7 @@ async def test_wrong_house_rules_are_refused_and_open_no_room(server: CardroomSe
         other_game = {**base, "id": "c", "game": "sheepshead", "seats": 5}
         other_game["options"] = {"eight_skips": True}
         assert await error_for(ann, other_game) == "invalid_message"
-        # SS-10.1: a daily room plays the default rules, always
+        # SS-10.1: a daily room plays by the book, always
         daily = {**base, "id": "d", "daily": True, "options": {"seven_lower": True}}
         assert await error_for(ann, daily) == "daily_options"
         assert ann.room is None and not server.manager.rooms
@@ -161,3 +163,31 @@ def test_the_room_record_carries_the_options_and_an_old_record_means_the_default
     before = RoomCore.from_record(old, settings)
     assert before.options == ShitheadOptions() and before.match is not None
     assert before.match.current.deal_record()["options"] == {}
+
+
+async def two_people_play(server: CardroomServer, options: dict[str, bool]) -> None:
+    ann = await CardroomClient.connect(server.url, hello=False)
+    await ann.hello(device=device_for(server, "ann"))  # identities that would rank
+    bob = await CardroomClient.connect(server.url, hello=False)
+    await bob.hello(device=device_for(server, "bob"))
+    await ann.create("shithead", seats=2, name="Ann", options=options)
+    assert ann.room is not None
+    await bob.join(ann.room, name="Bob")
+    await ann.host("start")
+    await asyncio.gather(play_until_over(ann), play_until_over(bob))
+    deadline = time.monotonic() + 10
+    while not await server.store.history(ann.room):  # history and results are stored together
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.05)
+    await ann.close()
+    await bob.close()
+
+
+async def test_the_all_time_board_ranks_only_the_books_game(server: CardroomServer) -> None:
+    # decided in docs/rules.md (SH-7): a room with house rules is kept, but ranks nobody.
+    await two_people_play(server, {})
+    board = Board.alltime("shithead")
+    ranked = {e.name: e.games for e in await server.stores.boards.top(board)}
+    assert ranked == {"Ann": 1, "Bob": 1}  # the book's game ranks them
+    await two_people_play(server, {"seven_lower": True})
+    assert {e.name: e.games for e in await server.stores.boards.top(board)} == ranked
