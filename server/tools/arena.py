@@ -102,10 +102,11 @@ def play_one(
     cap: int,
     seconds: float | None = None,
     cpu: bool = False,
+    options: dict[str, Any] | None = None,
 ) -> GameRecord:
     """Play game ``index``: block ``index // P`` fixes the deal, ``index % P`` the rotation.
     ``seconds`` is the time budget of timed levels (``expert``), else their default; ``cpu``
-    times decisions in process CPU time instead of wall time."""
+    times decisions in process CPU time instead of wall time; ``options``: the house rules."""
     players = len(levels)
     block, rotation = divmod(index, players)
     deal_seed = _deal_seed(seed, block)
@@ -123,10 +124,11 @@ def play_one(
     ]
     times: list[list[float]] = [[] for _ in range(players)]
     g: Shithead | Sheepshead
+    rules = game_spec(game).options.model_validate(options or {})
     if game == "shithead":
-        g = Shithead.new(players, dealer, seed=deal_seed)
+        g = Shithead.new(players, dealer, seed=deal_seed, options=rules.model_dump())
     else:
-        g = Sheepshead.new(players, dealer, seed=deal_seed)
+        g = Sheepshead.new(players, dealer, seed=deal_seed, options=rules.model_dump())
     actions = 0
     clock = time.process_time if cpu else time.perf_counter
     while not g.is_over() and actions < cap:
@@ -159,7 +161,9 @@ def play_one(
     return record
 
 
-def _work(args: tuple[str, list[str], int, int, int, float | None, bool]) -> GameRecord:
+def _work(
+    args: tuple[str, list[str], int, int, int, float | None, bool, dict[str, Any] | None],
+) -> GameRecord:
     return play_one(*args)
 
 
@@ -287,8 +291,9 @@ def _records(
     cap: int,
     seconds: float | None,
     cpu: bool,
+    options: dict[str, Any] | None = None,
 ) -> Iterator[GameRecord]:
-    tasks = [(game, levels, i, seed, cap, seconds, cpu) for i in range(games)]
+    tasks = [(game, levels, i, seed, cap, seconds, cpu, options) for i in range(games)]
     if jobs <= 1:
         for t in tasks:
             yield _work(t)
@@ -321,12 +326,15 @@ def run(
     progress: bool = False,
     seconds: float | None = None,
     cpu: bool = False,
+    options: dict[str, Any] | None = None,
 ) -> Summary:
     """Play ``games`` games and pool the results per level (``seconds``: the time budget of
-    timed levels such as ``expert``, else their default; ``cpu``: time decisions in CPU time)."""
+    timed levels such as ``expert``, else their default; ``cpu``: time decisions in CPU time;
+    ``options``: the house rules every game is played under, as ``create`` takes them)."""
     summary = Summary(game, levels)
     start = shown = time.perf_counter()
-    for done, record in enumerate(_records(game, levels, games, seed, jobs, cap, seconds, cpu), 1):
+    records = _records(game, levels, games, seed, jobs, cap, seconds, cpu, options)
+    for done, record in enumerate(records, 1):
         summary.add(record)
         if progress and (done == games or time.perf_counter() - shown > 0.5):
             shown = time.perf_counter()
@@ -354,6 +362,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--cpu", action="store_true", help="time decisions in process CPU time, not wall time"
     )
+    parser.add_argument(
+        "--options",
+        type=json.loads,
+        default=None,
+        help="the house rules as create takes them, e.g. '{\"seven_lower\": true}'",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
@@ -367,6 +381,10 @@ def main(argv: list[str]) -> int:
         parser.error(str(exc))
     if args.games < 1 or args.jobs < 1 or (args.seconds is not None and args.seconds <= 0):
         parser.error("--hands, --jobs and --seconds must be positive")
+    try:
+        game_spec(args.game).options.model_validate(args.options or {})
+    except ValueError as exc:
+        parser.error(f"--options: {exc}")
     summary = run(
         args.game,
         levels,
@@ -377,6 +395,7 @@ def main(argv: list[str]) -> int:
         not args.no_progress,
         args.seconds,
         args.cpu,
+        args.options,
     )
     print(summary.format())
     if args.json:

@@ -16,6 +16,7 @@ from server.bots.shithead_policy import choose_play, target_face_up
 from server.bots.shithead_strong import ShitheadExpertBot, ShitheadStrongBot
 from server.rules.base import Action
 from server.rules.shithead import Shithead
+from server.tools import arena
 from tests.bots.test_legality import play
 
 EVERY_SET = [
@@ -108,3 +109,11 @@ def test_basic_reads_the_rules_from_its_view() -> None:
         options=ShitheadOptions(three_invisible=True),
     )
     assert ShitheadBasicBot(seed=1).choose(game.view(0)).to_str() == "play 3C"
+
+
+def test_the_arena_takes_house_rules_and_refuses_unknown_ones() -> None:
+    summary = arena.run("shithead", ["basic", "random"], 4, seed=1, options={"eight_skips": True})
+    assert summary.games == 4 and sum(map(sum, summary.units.values())) == 4  # one loser each
+    with pytest.raises(SystemExit) as refused:
+        arena.main(["shithead", "--seats", "basic,random", "--options", '{"jokers": true}'])
+    assert refused.value.code == 2

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
-import time
 from typing import Any
 
 from clients import CardroomClient
@@ -23,7 +22,7 @@ from server.store.leaderboard import Board
 from server.tools import verify
 from server.tools.bench.procs import free_port
 from server.tools.bench.redis_server import RedisServer
-from tests.server.conftest import device_for, play_until_over
+from tests.server.conftest import play_until_over, two_ranked_people_play
 from tests.server.test_fair_deals import history_of
 from tests.support.redis_games import serving
 from tests.support.results_api import get
@@ -165,29 +164,11 @@ def test_the_room_record_carries_the_options_and_an_old_record_means_the_default
     assert before.match.current.deal_record()["options"] == {}
 
 
-async def two_people_play(server: CardroomServer, options: dict[str, bool]) -> None:
-    ann = await CardroomClient.connect(server.url, hello=False)
-    await ann.hello(device=device_for(server, "ann"))  # identities that would rank
-    bob = await CardroomClient.connect(server.url, hello=False)
-    await bob.hello(device=device_for(server, "bob"))
-    await ann.create("shithead", seats=2, name="Ann", options=options)
-    assert ann.room is not None
-    await bob.join(ann.room, name="Bob")
-    await ann.host("start")
-    await asyncio.gather(play_until_over(ann), play_until_over(bob))
-    deadline = time.monotonic() + 10
-    while not await server.store.history(ann.room):  # history and results are stored together
-        assert time.monotonic() < deadline
-        await asyncio.sleep(0.05)
-    await ann.close()
-    await bob.close()
-
-
 async def test_the_all_time_board_ranks_only_the_books_game(server: CardroomServer) -> None:
     # decided in docs/rules.md (SH-7): a room with house rules is kept, but ranks nobody.
-    await two_people_play(server, {})
+    await two_ranked_people_play(server)
     board = Board.alltime("shithead")
     ranked = {e.name: e.games for e in await server.stores.boards.top(board)}
     assert ranked == {"Ann": 1, "Bob": 1}  # the book's game ranks them
-    await two_people_play(server, {"seven_lower": True})
+    await two_ranked_people_play(server, options={"seven_lower": True})
     assert {e.name: e.games for e in await server.stores.boards.top(board)} == ranked
