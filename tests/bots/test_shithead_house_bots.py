@@ -17,7 +17,18 @@ from server.bots.shithead_strong import ShitheadExpertBot, ShitheadStrongBot
 from server.rules.base import Action
 from server.rules.shithead import Shithead
 from server.tools import arena
-from tests.bots.test_legality import play
+
+
+def play(game: Shithead, bots: list[Bot], cap: int = 3000) -> tuple[None, bool]:
+    """Play ``game`` to the end (or ``cap`` actions), each bot on its seat's view; every action
+    must be accepted. Returns whether the cap stopped it (second)."""
+    for _ in range(cap):
+        if game.is_over():
+            return None, False
+        seat = game.to_act()[0]
+        game.apply(seat, bots[seat].choose(game.view(seat)))  # raises if illegal
+    return None, not game.is_over()
+
 
 EVERY_SET = [
     ShitheadOptions(seven_lower=a, eight_skips=b, three_invisible=c)

@@ -23,9 +23,9 @@ from server.tools import verify
 from server.tools.bench.procs import free_port
 from server.tools.bench.redis_server import RedisServer
 from tests.server.conftest import play_until_over, two_ranked_people_play
-from tests.server.test_fair_deals import history_of
+from tests.support.http import request
 from tests.support.redis_games import serving
-from tests.support.results_api import get
+from tests.support.results_api import auth, get
 
 ALL_THREE = {"seven_lower": True, "eight_skips": True, "three_invisible": True}
 
@@ -36,6 +36,18 @@ async def history(server: CardroomServer, code: str, token: str) -> Any:
         status, body = await get(server, f"/api/rooms/{code}/history?game=0&steps=1", token)
         if status == 200 and body["games"]:
             return body
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"no game in {code}'s history")
+
+
+async def history_at(port: int, code: str, token: str) -> Any:
+    """A served room's history once its first game is in it (a bound: 5 s)."""
+    for _ in range(100):
+        status, _, body = await asyncio.to_thread(
+            request, port, f"/api/rooms/{code}/history", auth(token)
+        )
+        if status == 200 and json.loads(body)["games"]:
+            return json.loads(body)
         await asyncio.sleep(0.05)
     raise AssertionError(f"no game in {code}'s history")
 
@@ -134,7 +146,7 @@ async def test_a_stored_room_keeps_its_house_rules_across_a_restart(
         again = await ann.wait_state(timeout=10)
         assert shithead_view(again.view)["options"] == every
         await play_until_over(ann)
-        body = await history_of(port, code, ann.token or "")
+        body = await history_at(port, code, ann.token or "")
         await ann.close()
     (item,) = body["games"]
     assert item["deal"]["options"] == rules
