@@ -57,6 +57,7 @@ class ErrorCode(StrEnum):
     REMOVED = "removed"
     HINTS_NOT_ALLOWED = "hints_not_allowed"
     DAILY_FIXED = "daily_fixed"
+    DAILY_OPTIONS = "daily_options"
     HINTS_OFF = "hints_off"
     HINT_PENDING = "hint_pending"
     EXPERT_LIMIT = "expert_limit"

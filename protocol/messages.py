@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Annotated, Any, Literal, get_args
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, model_validator
 
 from protocol.views import EventWire, View
 
@@ -65,7 +65,18 @@ class ActionModel(_Model):
 
 
 class ShitheadOptions(_Model):
-    """Shithead's room options: none yet (anything else is ``invalid_message``)."""
+    """Shithead's house rules (SH-7), all off by default (the book's game, SH-1…SH-6); any
+    other key is ``invalid_message``."""
+
+    seven_lower: bool = Field(
+        default=False, description="SH-7.2: on a 7 the next play is a 3 to 7 (or a 2 or a 10)"
+    )
+    eight_skips: bool = Field(
+        default=False, description="SH-7.3: a play of k eights skips the next k active players"
+    )
+    three_invisible: bool = Field(
+        default=False, description="SH-7.4: a 3 goes on anything and the card under it counts"
+    )
 
 
 class SheepsheadOptions(_Model):
@@ -83,6 +94,22 @@ class SheepsheadOptions(_Model):
 
 #: A room's options: one typed, bounded model per game (free objects are refused).
 GameOptions = ShitheadOptions | SheepsheadOptions
+#: Each game's options model: a message's ``options`` are read as its ``game``'s.
+OPTIONS_OF: dict[str, type[ShitheadOptions] | type[SheepsheadOptions]] = {
+    "shithead": ShitheadOptions,
+    "sheepshead": SheepsheadOptions,
+}
+
+
+def _options_of_game(data: Any) -> Any:
+    """A message's ``options`` validated as its own ``game``'s model (another game's option
+    is then an unknown key, refused), before the union would take them as either."""
+    if isinstance(data, Mapping) and data.get("game") in OPTIONS_OF:
+        options = data.get("options", {})
+        if isinstance(options, Mapping):
+            return {**data, "options": OPTIONS_OF[data["game"]].model_validate(options)}
+    return data
+
 
 SeatKind = Literal["empty", "human", "bot"]
 RoomStatusName = Literal["lobby", "playing", "between", "paused", "over", "closed"]
@@ -134,6 +161,8 @@ class RoomInfo(_Model):
         description="the next game's commitment, for your client's contribute (none: daily)",
     )
 
+    _game_options = model_validator(mode="before")(_options_of_game)
+
 
 # ----------------------------------------------------------------------------- client -> server
 
@@ -163,6 +192,8 @@ class Create(_Model):
         description="seated players may ask for hints; refused with daily (hints_not_allowed), "
         "and the room's results never go to the leaderboards",
     )
+
+    _game_options = model_validator(mode="before")(_options_of_game)
 
 
 class Join(_Model):

@@ -41,6 +41,7 @@ class MatchMeta(TypedDict):
     dealer: NotRequired[int]
     # each dealt game's contributions, hex (None: that seat sent none)
     contributions: NotRequired[list[list[str | None]]]
+    options: NotRequired[dict[str, object]]  # the house rules; absent in older records: defaults
 
 
 class MatchRecord(MatchMeta):

@@ -116,6 +116,14 @@ class ShitheadSeat(TypedDict):
     place: int | None
 
 
+class ShitheadRules(TypedDict):
+    """The house rules in force (SH-7), as ``protocol.messages.ShitheadOptions`` dumps them."""
+
+    seven_lower: bool
+    eight_skips: bool
+    three_invisible: bool
+
+
 class _ShitheadTable(TypedDict):
     """The fields of a Shithead view (and of a replay's) before ``seats``."""
 
@@ -130,6 +138,8 @@ class _ShitheadTable(TypedDict):
     pile: list[str]  # bottom first
     stock: int
     burned: int
+    to_beat: str | None  # the card to beat: the pile's top, or under glass 3s (SH-7.4)
+    options: ShitheadRules  # the house rules in force (SH-7.5)
 
 
 class ShitheadSharedView(_ShitheadTable):

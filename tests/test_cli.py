@@ -33,7 +33,8 @@ USAGES = {
     ),
     "arena": (
         "[-h] --seats SEATS [--hands GAMES] [--seed SEED] [--jobs JOBS] [--cap CAP] "
-        "[--seconds SECONDS] [--cpu] [--json] [--no-progress] {shithead,sheepshead}"
+        "[--seconds SECONDS] [--cpu] [--options OPTIONS] [--json] [--no-progress] "
+        "{shithead,sheepshead}"
     ),
     "bot": (
         "[-h] --server SERVER --room ROOM [--level {random,basic,strong,expert}] [--seat-name "

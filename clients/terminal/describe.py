@@ -6,6 +6,8 @@ lines and changes of the room's seats, as short coloured text.
 'Bot 2 played 7♣ 7♥'
 >>> event_line({"kind": "burned", "seat": 0, "count": 5, "reason": "ten"}, names).plain
 'Ann burned the pile (a ten)'
+>>> event_line({"kind": "skipped", "seat": 2}, names).plain
+'Bot 3 is skipped (an 8, house rule)'
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ _PLAIN = {
     "ready": "{who} {is} ready",
     "started": "Play begins: {who} starts",
     "went_out": "{who} {is} out (place {place})",
+    "skipped": "{who} {is} skipped (an 8, house rule)",
     # Sheepshead
     "passed": "{who} passed",
     "leaster": "Everyone passed: a leaster",

@@ -121,6 +121,7 @@ def sample_shithead(
         burned=" ".join(CODES[c] for c in burned_all),
         out=out,
         dealer=view["dealer"],
+        options=view.get("options"),  # the house rules in force (SH-7.5): playouts follow them
     )
 
 

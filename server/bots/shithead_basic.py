@@ -15,6 +15,7 @@ import random
 from typing import Any
 
 from protocol.cards import parse_cards
+from protocol.messages import ShitheadOptions
 from protocol.views import ShitheadView, View, shithead_view
 from server.bots.base import hand_of, seat_of
 from server.bots.shithead_policy import choose_play, swap_action
@@ -28,6 +29,17 @@ def position_key(view: ShitheadView) -> tuple[Any, ...]:
         for s in view["seats"]
     )
     return (view["turn"], tuple(hand_of(view)), tuple(view["pile"]), view["stock"], seats)
+
+
+def rules_of(view: ShitheadView) -> ShitheadOptions:
+    """The house rules in force, as the view shows them (SH-7.5)."""
+    options = view.get("options")
+    return ShitheadOptions.model_validate(options) if options else ShitheadOptions()
+
+
+def crowded(view: ShitheadView) -> bool:
+    """Whether three or more players still hold cards."""
+    return sum(not s["out"] for s in view["seats"]) >= 3
 
 
 def danger_next(view: ShitheadView) -> bool:
@@ -75,10 +87,20 @@ class ShitheadBasicBot:
         if view["phase"] == "swap":
             self.guard.seen.clear()
             return swap_action(
-                parse_cards(hand_of(view)), parse_cards(view["seats"][me]["face_up"]), legal
+                parse_cards(hand_of(view)),
+                parse_cards(view["seats"][me]["face_up"]),
+                legal,
+                rules_of(view).three_invisible,
             )
         if len(legal) == 1:
             return legal[0]
         if self.guard.repeats(view):
             return legal[self.rng.randrange(len(legal))]
-        return choose_play(legal, parse_cards(view["pile"]), self.rng, danger_next(view))
+        return choose_play(
+            legal,
+            parse_cards(view["pile"]),
+            self.rng,
+            danger_next(view),
+            rules=rules_of(view),
+            crowd=crowded(view),
+        )

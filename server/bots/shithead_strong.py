@@ -30,7 +30,13 @@ from protocol.views import ShitheadView, View, shithead_view
 from server.bots.base import EXPERT_SECONDS, SAFETY_SECONDS, Deadline, seat_of
 from server.bots.halving import best, schedule
 from server.bots.sampling import sample_shithead, shithead_public
-from server.bots.shithead_basic import RepeatGuard, ShitheadBasicBot, danger_next
+from server.bots.shithead_basic import (
+    RepeatGuard,
+    ShitheadBasicBot,
+    crowded,
+    danger_next,
+    rules_of,
+)
 from server.bots.shithead_policy import choose_play, face_up_value
 from server.rules.base import Action
 from server.rules.shithead import Shithead
@@ -84,7 +90,14 @@ def playout(g: Shithead, me: int, horizon: int, rng: random.Random) -> float:
         if len(legal) == 1:
             action = legal[0]
         else:
-            action = choose_play(legal, pile, rng, not stock and _danger(g, seat))
+            action = choose_play(
+                legal,
+                pile,
+                rng,
+                not stock and _danger(g, seat),
+                rules=g.options,
+                crowd=g.num_players - len(out) >= 3,
+            )
         g.apply(seat, action)
     return loss_chance(g, me)
 
@@ -170,7 +183,14 @@ class ShitheadStrongBot:
         burned = self._remember(view)
         if view["phase"] == "swap" or legal[0].kind == "flip":
             return self.basic.choose(view)
-        default = choose_play(legal, parse_cards(view["pile"]), None, danger_next(view))
+        default = choose_play(
+            legal,
+            parse_cards(view["pile"]),
+            None,
+            danger_next(view),
+            rules=rules_of(view),
+            crowd=crowded(view),
+        )
         cands = candidates(legal, default)
         if len(cands) == 1:
             return cands[0]

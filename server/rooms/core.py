@@ -82,19 +82,36 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-def check_create(game: m.GameName, players: int, *, daily: bool, hints: bool) -> None:
+def check_create(
+    game: m.GameName,
+    players: int,
+    *,
+    daily: bool,
+    hints: bool,
+    options: m.GameOptions | None = None,
+) -> None:
     """Refuse a room that cannot be opened, before anything is claimed or stored for it.
 
     Raises:
-        Refusal: ``bad_seats``, ``hints_not_allowed``.
+        Refusal: ``bad_seats``, ``hints_not_allowed``, ``invalid_message`` (another game's
+            options), ``daily_options``.
     """
+    spec = game_spec(game)
     try:
-        game_spec(game).check_players(players)  # the game registry knows the seat counts
+        spec.check_players(players)  # the game registry knows the seat counts
     except ValueError as exc:
         raise Refusal(ErrorCode.BAD_SEATS, str(exc)) from None
     if hints and daily:
         why = "hints are not offered in a daily game: everyone plays it on their own"
         raise Refusal(ErrorCode.HINTS_NOT_ALLOWED, why)
+    try:
+        rules = spec.check_options(options)
+    except ValueError as exc:
+        raise Refusal(ErrorCode.INVALID_MESSAGE, str(exc)) from None
+    if daily and rules != spec.options():
+        # SS-10.1: the daily match is the same game for everyone, so always the book's
+        why = "the daily match plays the default rules: create it without options"
+        raise Refusal(ErrorCode.DAILY_OPTIONS, why)
 
 
 class _Read(Generic[T]):
@@ -136,7 +153,7 @@ class RoomCore:
         hints: bool = False,
         make_token: Callable[[], str] | None = None,
     ) -> None:
-        check_create(game, players, daily=daily, hints=hints)
+        check_create(game, players, daily=daily, hints=hints, options=options)
         self.code = code
         self.game: m.GameName = game
         self.players = players
@@ -149,7 +166,7 @@ class RoomCore:
         self.source = DealSource(keys, code, self.nonce)
         # the bots' and hints' own stream, never derivable from a deal's seed
         self.bot_seed = keys.bots(code, self.nonce) if seed is None else seed
-        self.options: m.GameOptions = options or m.ShitheadOptions()
+        self.options: m.GameOptions = game_spec(game).check_options(options)
         self.options_frame = self.options.model_dump()  # as the room frame writes them
         self.turn_timer = turn_timer
         self.daily = daily
@@ -254,6 +271,7 @@ class RoomCore:
             source=self.source,
             contributions=self.state.contributions(),
             dealer=int(self.nonce, 16) % self.players if self.seed is None else 0,
+            options=self.options,
         )
         state.contributed = {}
         state.version += 1

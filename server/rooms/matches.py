@@ -26,6 +26,7 @@ import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from protocol.messages import GameOptions
 from protocol.records import MatchMeta, MatchRecord
 from server.rooms.seeds import Keys, process_keys
 from server.rules.base import Action, Event, Game
@@ -67,13 +68,15 @@ class Match:
         source: DealSource | None = None,
         contributions: Contributions = (),
         dealer: int = 0,
+        options: GameOptions | None = None,
     ) -> None:
         """A match dealt fairly from ``source`` (the first game with ``contributions``), or
         from ``seed`` (sims, tests); a daily match is always dealt from keys (without a
-        source, this process's).
+        source, this process's). ``options``: the room's house rules (``None``: defaults).
 
         Raises:
-            ValueError: neither a seed nor a source (and not daily), or a bad seat count.
+            ValueError: neither a seed nor a source (and not daily), a bad seat count, or
+                another game's options.
         """
         if daily is not None or seed is None:
             if source is None:
@@ -93,10 +96,15 @@ class Match:
         self._commitments: dict[int, str] = {}
         spec = game_spec(game)
         self._cards = spec.cards
+        self.options = spec.check_options(options)
         if self.source is None:
-            self.series: Series = spec.new_series(players, seed=seed, daily=daily)
+            self.series: Series = spec.new_series(
+                players, seed=seed, daily=daily, options=self.options
+            )
         else:
-            self.series = spec.new_series(players, daily=daily, decks=self._deck, dealer=dealer)
+            self.series = spec.new_series(
+                players, daily=daily, decks=self._deck, dealer=dealer, options=self.options
+            )
 
     @classmethod
     def create(
@@ -189,6 +197,7 @@ class Match:
             "dealer": self.dealer,
             # each dealt game's contributions (hex, None: that seat sent none): they replay it
             "contributions": [[c.hex() if c else None for c in g] for g in self._contributions],
+            "options": self.options.model_dump(),  # the house rules it is dealt under
         }
 
     def record(self) -> MatchRecord:
@@ -215,6 +224,8 @@ class Match:
             source=source,
             contributions=given[0] if given else (),
             dealer=record.get("dealer", 0),
+            # records from before house rules have none: the defaults
+            options=game_spec(record["game"]).options.model_validate(record.get("options", {})),
         )
         saved = record["logs"]
         for i in range(max(len(saved), record.get("games", 1))):

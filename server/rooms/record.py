@@ -98,7 +98,8 @@ def with_actions(stored: RoomMeta, actions: list[ActionEntry]) -> RoomRecord:
 
 
 def options_from(record: RoomRecord) -> m.GameOptions:
-    return m.ShitheadOptions.model_validate(record["options"] or {})
+    """The room's house rules, read as its own game's (``{}`` or none: the defaults)."""
+    return m.OPTIONS_OF[record["game"]].model_validate(record["options"] or {})
 
 
 def state_from(record: RoomRecord, source: DealSource) -> RoomState:

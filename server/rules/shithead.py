@@ -1,4 +1,5 @@
-"""Shithead (Palace) for 2–5 players, exactly as docs/rules.md SH-1 … SH-6.
+"""Shithead (Palace) for 2–5 players, exactly as docs/rules.md SH-1 … SH-7 (the house rules of
+SH-7 are the game's :class:`~protocol.messages.ShitheadOptions`, all off by default).
 
 >>> from server.rules.base import Action
 >>> from protocol.cards import parse_cards
@@ -39,8 +40,9 @@ from types import MappingProxyType
 from typing import Any
 
 from protocol import views as v
-from protocol.cards import TEN, TWO, card_code, card_codes, parse_cards
+from protocol.cards import EIGHT, SEVEN, TEN, THREE, TWO, card_code, card_codes, parse_cards
 from protocol.errors import ErrorCode
+from protocol.messages import ShitheadOptions
 from server.rules.base import Action, Event, Game, IllegalAction, parse_deck
 from server.rules.records import DealRecord, ShitheadPosition
 from server.rules.shithead_deal import deal
@@ -73,13 +75,20 @@ PICKUP = Action("pickup")
 _FLIPS = tuple(Action("flip", (), i) for i in range(3))
 _PICKUP_WITH = tuple(Action("pickup", (c,)) for c in range(52))
 # Play order: ordinary ranks low to high (SH-1.1) as 0..10, then the 2 as 11 and the 10 as 12.
-# A card goes on the pile when its order is at least the pile's "need": the top card's order,
-# or 0 on an empty pile or a 2 (SH-1.3, SH-1.4, SH-4.1). As 2s and 10s order above every
-# ordinary rank, one comparison settles every case.
+# What may go on the pile now is a bit set of play orders, "allowed": every order at least the
+# card to beat's (SH-4.1), all of them on an empty pile or a 2 (SH-1.3); as 2s and 10s order
+# above every ordinary rank they are always in it (SH-4.2). The house rules change the set:
+# a 7 allows 3 to 7, 2 and 10 (SH-7.2); glass 3s are always allowed and the card to beat is
+# the topmost that is not a 3 (SH-7.4). A card goes on the pile when its order's bit is set.
 _ORDER_OF_RANK = (11, 0, 1, 2, 3, 4, 5, 6, 12, 7, 8, 9, 10)
 _RANK_OF_ORDER = tuple(_ORDER_OF_RANK.index(o) for o in range(13))
 _ORDER = tuple(_ORDER_OF_RANK[c >> 2] for c in range(52))  # by card
-_NEED = tuple(0 if c >> 2 == TWO else _ORDER[c] for c in range(52))  # need once c is on top
+_ALL = (1 << 13) - 1
+_AT_LEAST = tuple(_ALL & ~((1 << o) - 1) for o in range(13))  # allowed on an order o
+# allowed once c is the card to beat
+_ALLOWED = tuple(_ALL if c >> 2 == TWO else _AT_LEAST[_ORDER[c]] for c in range(52))
+_GLASS = 1 << _ORDER_OF_RANK[THREE]
+_UNDER_SEVEN = sum(1 << _ORDER_OF_RANK[r] for r in (*range(THREE, SEVEN + 1), TWO, TEN))  # SH-7.2
 _BIT = tuple(1 << (c & 3) for c in range(52))
 _LOWEST_SUIT = tuple((m & -m).bit_length() - 1 for m in range(16))
 # For each play order and set of suits held (a 4-bit mask): the plays of 1, 2, … of them.
@@ -130,22 +139,26 @@ class Shithead(Game):
     seat_counts = (2, 3, 4, 5)
 
     __slots__ = (
+        "_allowed",
         "_burned",
         "_deck",
         "_down_left",
         "_face_down",
         "_face_up",
+        "_glass",
         "_hands",
         "_known",
         "_log",
         "_loser",
-        "_need",
+        "_options",
         "_origin",
         "_out",
         "_phase",
         "_pile",
         "_plays",
         "_ready",
+        "_seven",
+        "_skips",
         "_source",
         "_starter",
         "_stock",
@@ -171,7 +184,9 @@ class Shithead(Game):
         self._starter = -1
         self._phase = Phase.SWAP
         self._source = HAND
-        self._need = 0
+        self._allowed = _ALL  # orders that may go on the pile now, as bits
+        self._options = ShitheadOptions()
+        self._seven = self._skips = self._glass = False  # the house rules, read on the hot path
         self._deck: tuple[int, ...] = ()
         self._log: list[tuple[int, Action]] = []
         self._origin: ShitheadPosition | None = (
@@ -190,10 +205,13 @@ class Shithead(Game):
         *,
         seed: int | None = None,
         deck: Sequence[int | str] | None = None,
-        options: Mapping[str, Any] | None = None,
+        options: ShitheadOptions | Mapping[str, Any] | None = None,
     ) -> Shithead:
         """Deal a game (SH-2.2) from ``seed`` or an explicit ``deck`` (the 52 cards as codes or
-        integers, top first).
+        integers, top first), with the house rules ``options`` (SH-7; a model or its dump).
+
+        >>> Shithead.new(2, seed=1, options={"eight_skips": True}).options.eight_skips
+        True
 
         Raises:
             ValueError: a seat count, dealer, deck or option Shithead does not have.
@@ -202,18 +220,18 @@ class Shithead(Game):
             raise ValueError(f"Shithead is played by 2 to 5 players, not {num_players}")
         if not 0 <= dealer < num_players:
             raise ValueError(f"dealer {dealer} is not a seat of {num_players}")
-        if options:
-            raise ValueError(f"shithead has no options: {sorted(options)}")
+        rules = house_rules(options)
         if deck is None:
             cards = list(range(52))
             random.Random(seed).shuffle(cards)
         else:
             cards = parse_deck(deck, range(52), "shithead")
         g = cls()
+        g._set_options(rules)
         n = g.num_players = num_players
         g.dealer = dealer
         g._deck = tuple(cards)
-        dealt = deal(cards, n, dealer)
+        dealt = deal(cards, n, dealer, glass=rules.three_invisible)
         face_down: list[list[int | None]] = [list(d) for d in dealt.face_down]
         g._face_down = face_down
         g._face_up = dealt.face_up
@@ -240,6 +258,7 @@ class Shithead(Game):
         known: Sequence[str] | None = None,
         dealer: int = 0,
         plays: int = 0,
+        options: ShitheadOptions | Mapping[str, Any] | None = None,
     ) -> Shithead:
         """A game in its play phase at a given position, for tests, puzzles and search.
 
@@ -247,7 +266,7 @@ class Shithead(Game):
         slot); ``pile`` is bottom first, ``stock`` top first. Cards named nowhere count as burned
         unless ``burned`` is given, in which case all 52 cards must be placed exactly once.
         ``plays``: play-phase actions already made (SH-6.6 ends the game at
-        :data:`MAX_PLAY_ACTIONS`).
+        :data:`MAX_PLAY_ACTIONS`). ``options``: the house rules (SH-7).
 
         >>> g = Shithead.from_position(hands=["", "5C"], face_up=["", ""],
         ...                            face_down=["4C", "- 9D"], pile="QH", turn=0)
@@ -256,6 +275,7 @@ class Shithead(Game):
         """
         n = len(hands)
         g = cls()
+        g._set_options(house_rules(options))
         g.num_players = n
         g.dealer = dealer
         g._hands = [parse_cards(h) for h in hands]
@@ -342,6 +362,28 @@ class Shithead(Game):
         """The seat that starts the play phase (SH-3)."""
         return self._starter
 
+    @property
+    def options(self) -> ShitheadOptions:
+        """The house rules in force (SH-7)."""
+        return self._options
+
+    @property
+    def to_beat(self) -> int | None:
+        """The card to beat (SH-4.1): the top of the pile, or with glass 3s the topmost card
+        that is not a 3 (SH-7.4); ``None`` on an empty pile (or only 3s)."""
+        pile = self._pile
+        i = len(pile) - 1
+        if self._glass:
+            while i >= 0 and pile[i] >> 2 == THREE:
+                i -= 1
+        return pile[i] if i >= 0 else None
+
+    def _set_options(self, rules: ShitheadOptions) -> None:
+        self._options = rules
+        self._seven = rules.seven_lower
+        self._skips = rules.eight_skips
+        self._glass = rules.three_invisible
+
     # ------------------------------------------------------------------ queries
 
     @property
@@ -406,14 +448,14 @@ class Shithead(Game):
         if src == FACE_DOWN:
             return [_FLIPS[i] for i, c in enumerate(self._face_down[seat]) if c is not None]
         cards = self._hands[seat] if src == HAND else self._face_up[seat]
-        need = self._need
+        allowed = self._allowed
         masks: dict[int, int] = {}  # play order -> suits held, as bits
         for c in cards:
             o = _ORDER[c]
             masks[o] = masks.get(o, 0) | _BIT[c]
         actions: list[Action] = []
         for o in sorted(masks):
-            if o >= need:
+            if allowed >> o & 1:
                 actions += _PREFIX_PLAYS[o * 16 + masks[o]]
         if self._pile:
             if src == FACE_UP and actions:
@@ -432,10 +474,10 @@ class Shithead(Game):
         if self._phase is not Phase.PLAY or seat != self._turn or self._source == FACE_DOWN:
             return []
         cards = self._hands[seat] if self._source == HAND else self._face_up[seat]
-        need = self._need
+        allowed = self._allowed
         by_order: dict[int, list[int]] = {}
         for c in cards:
-            if _ORDER[c] >= need:
+            if allowed >> _ORDER[c] & 1:
                 by_order.setdefault(_ORDER[c], []).append(c)
         return [sorted(by_order[o]) for o in sorted(by_order)]
 
@@ -559,8 +601,14 @@ class Shithead(Game):
             self._source = FACE_UP
         else:
             self._source = FACE_DOWN
-        pile = self._pile
-        self._need = _NEED[pile[-1]] if pile else 0
+        beat = self.to_beat if self._glass else self._pile[-1] if self._pile else None
+        if beat is None:
+            allowed = _ALL
+        elif self._seven and beat >> 2 == SEVEN:
+            allowed = _UNDER_SEVEN  # SH-7.2
+        else:
+            allowed = _ALLOWED[beat]
+        self._allowed = allowed | _GLASS if self._glass else allowed  # SH-7.4
 
     def _play(self, seat: int, action: Action) -> list[Event]:
         cards = action.cards
@@ -570,7 +618,7 @@ class Shithead(Game):
         ok = False
         if cards and src != FACE_DOWN and action.slot == -1:
             rank = cards[0] >> 2
-            if _ORDER[cards[0]] >= self._need:
+            if self._allowed >> _ORDER[cards[0]] & 1:
                 if len(cards) == 1:
                     ok = cards[0] in held
                 else:
@@ -624,9 +672,14 @@ class Shithead(Game):
                 return self._refuse(
                     ErrorCode.CARDS_NOT_HELD, f"you do not hold {card_code(c)} there", seat, action
                 )
+        beat = self.to_beat
+        assert beat is not None  # an empty pile (or glass alone) takes anything
+        why = (
+            " (7 plays lower: a 3 to 7, a 2 or a 10)" if self._seven and beat >> 2 == SEVEN else ""
+        )
         return self._refuse(
             ErrorCode.ILLEGAL_CARD,
-            f"{card_code(cards[0])} does not go on {card_code(self._pile[-1])}",
+            f"{card_code(cards[0])} does not go on {card_code(beat)}{why}",
             seat,
             action,
         )
@@ -656,11 +709,16 @@ class Shithead(Game):
             self._go_out(seat, events)
             if self._phase is Phase.OVER:
                 return
-            self._start_turn(self._next_active(seat))
         elif burn:
             self._start_turn(seat)  # SH-4.3: the same player plays again
-        else:
-            self._start_turn(self._next_active(seat))
+            return
+        nxt = self._next_active(seat)
+        if self._skips and rank == EIGHT and not burn:
+            # SH-7.3: k eights skip the next k active players (round the table if need be)
+            for _ in range(len(events[0].cards)):
+                events.append(Event("skipped", nxt))
+                nxt = self._next_active(nxt)
+        self._start_turn(nxt)
 
     def _go_out(self, seat: int, events: list[Event]) -> None:
         self._out.append(seat)
@@ -713,7 +771,7 @@ class Shithead(Game):
                 ErrorCode.EMPTY_PILE, "an empty pile cannot be picked up: play a card", seat, action
             )
         up = self._face_up[seat]
-        must_add = self._source == FACE_UP and any(_ORDER[c] >= self._need for c in up)
+        must_add = self._source == FACE_UP and any(self._allowed >> _ORDER[c] & 1 for c in up)
         if must_add:
             if not action.cards:
                 raise self._refuse(
@@ -765,7 +823,7 @@ class Shithead(Game):
         self._down_left[seat] -= 1
         rank = c >> 2
         self._pile.append(c)
-        if _ORDER[c] >= self._need:
+        if self._allowed >> _ORDER[c] & 1:
             events = [Event("played", seat, (c,), {"source": "face_down", "slot": slot})]
             self._after_play(seat, rank, events)
             return events
@@ -811,7 +869,11 @@ class Shithead(Game):
         g._starter = self._starter
         g._phase = self._phase
         g._source = self._source
-        g._need = self._need
+        g._allowed = self._allowed
+        g._options = self._options
+        g._seven = self._seven
+        g._skips = self._skips
+        g._glass = self._glass
         g._deck = self._deck
         g._log = list(self._log)
         g._origin = self._origin
@@ -820,19 +882,24 @@ class Shithead(Game):
         return g
 
     def deal_record(self) -> DealRecord:
+        # the house rules as set (defaults left out: a book game's record is as before SH-7)
+        options: dict[str, object] = self._options.model_dump(exclude_defaults=True)
         if self._origin is not None:
-            return {
+            record: DealRecord = {
                 "game": self.name,
                 "players": self.num_players,
                 "dealer": self.dealer,
                 "position": self._origin,
             }
+            if options:  # a position's record is as before house rules without them
+                record["options"] = options
+            return record
         return {
             "game": self.name,
             "players": self.num_players,
             "dealer": self.dealer,
             "deck": card_codes(self._deck),
-            "options": {},
+            "options": options,
         }
 
     @classmethod
@@ -852,6 +919,7 @@ class Shithead(Game):
             turn=position["turn"],
             dealer=record["dealer"],
             plays=position.get("plays", 0),
+            options=record.get("options"),
         )
 
     def snapshot(self) -> ShitheadPosition:
@@ -860,7 +928,7 @@ class Shithead(Game):
             "phase": self._phase.value,
             "turn": self._turn,
             "source": self._source,
-            "need": self._need,
+            "need": self._allowed,
             "hands": [card_codes(h) for h in self._hands],
             "face_up": [card_codes(u) for u in self._face_up],
             "face_down": [
@@ -875,3 +943,16 @@ class Shithead(Game):
             "plays": self._plays,
             "log": [(s, a.to_str()) for s, a in self._log],
         }
+
+
+def house_rules(options: ShitheadOptions | Mapping[str, Any] | None) -> ShitheadOptions:
+    """The house rules (SH-7) from the model, its dump (a stored record's) or nothing (none).
+
+    Raises:
+        ValueError: an option Shithead does not have, or a value it does not take.
+    """
+    if options is None:
+        return ShitheadOptions()
+    if isinstance(options, ShitheadOptions):
+        return options
+    return ShitheadOptions.model_validate(dict(options))  # pydantic's error is a ValueError

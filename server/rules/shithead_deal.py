@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from protocol.cards import ACE, TEN, THREE, parse_cards
+from protocol.cards import ACE, FOUR, TEN, THREE, parse_cards
 
 
 class Deal(NamedTuple):
@@ -25,8 +25,9 @@ class Deal(NamedTuple):
     starter: int
 
 
-def deal(cards: Sequence[int], players: int, dealer: int) -> Deal:
-    """Deal ``cards`` (top first) to ``players`` seats as SH-2.2 says."""
+def deal(cards: Sequence[int], players: int, dealer: int, *, glass: bool = False) -> Deal:
+    """Deal ``cards`` (top first) to ``players`` seats as SH-2.2 says (``glass``: 3s are
+    glass, SH-7.4, and never decide who starts)."""
     order = [(dealer + 1 + i) % players for i in range(players)]
     rows: tuple[list[list[int]], ...] = tuple([[] for _ in range(players)] for _ in range(3))
     it = iter(cards)
@@ -35,13 +36,18 @@ def deal(cards: Sequence[int], players: int, dealer: int) -> Deal:
             for seat in order:
                 target[seat].append(next(it))
     down, up, hands = rows
-    return Deal(down, up, hands, list(it)[::-1], starter(order, up, hands))
+    return Deal(down, up, hands, list(it)[::-1], starter(order, up, hands, glass=glass))
 
 
-def starter(order: list[int], face_up: list[list[int]], hands: list[list[int]]) -> int:
+def starter(
+    order: list[int], face_up: list[list[int]], hands: list[list[int]], *, glass: bool = False
+) -> int:
     """SH-3.1–3.3: first face-up card of the lowest ordinary rank in dealing order, else the
-    first holder of that rank in hand clockwise from the dealer's left; then the next rank."""
-    for rank in range(THREE, ACE + 1):
+    first holder of that rank in hand clockwise from the dealer's left; then the next rank
+    (from the 4s when 3s are glass, SH-7.4; should a two-player deal show nothing but 2s, 3s
+    and 10s, the 3s decide after all, docs/rules.md)."""
+    ranks = [*range(FOUR, ACE + 1), THREE] if glass else range(THREE, ACE + 1)
+    for rank in ranks:
         if rank == TEN:
             continue
         for rnd in range(3):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from protocol.messages import ShitheadOptions
 from server.rules.series import check_next_game, places
 from server.rules.shithead import Shithead, ShitheadOutcome
 
@@ -30,10 +31,13 @@ class ShitheadSeries:
         seed: int | None = None,
         dealer: int | None = None,
         decks: Callable[[int], Sequence[int]] | None = None,
+        options: ShitheadOptions | None = None,
     ) -> None:
         """Games dealt from ``decks`` (game index -> the deck, top first: a room's fair deals,
-        :mod:`server.rules.deal`), else from ``random.Random(seed)`` (sims, tests)."""
+        :mod:`server.rules.deal`), else from ``random.Random(seed)`` (sims, tests), every one
+        under the house rules ``options`` (SH-7.1)."""
         self.players = players
+        self.options = options or ShitheadOptions()
         self._rng = random.Random(seed)
         self._decks = decks
         # SH-2.1: the first dealer is drawn at random, then the deal passes left.
@@ -42,8 +46,12 @@ class ShitheadSeries:
 
     def _deal(self, index: int) -> Shithead:
         if self._decks is not None:
-            return Shithead.new(self.players, self.dealer, deck=self._decks(index))
-        return Shithead.new(self.players, self.dealer, seed=self._rng.getrandbits(64))
+            return Shithead.new(
+                self.players, self.dealer, deck=self._decks(index), options=self.options
+            )
+        return Shithead.new(
+            self.players, self.dealer, seed=self._rng.getrandbits(64), options=self.options
+        )
 
     @property
     def current(self) -> Shithead:

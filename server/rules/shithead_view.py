@@ -7,6 +7,9 @@ Fields of :func:`build_view` (cards as wire codes; those the same for every seat
     game, phase, seat, players, dealer, starter, to_act
     turn, source    the seat to play and where it plays from (hand, face_up, face_down)
     pile            the pile, bottom first;  stock, burned: counts only
+    to_beat         the card to beat (SH-4.1): the pile's top, or with glass 3s the topmost
+                    card that is not a 3 (SH-7.4); None on an empty pile
+    options         the house rules in force (SH-7.5), every option named
     seats           per seat: hand_count, known_in_hand (public cards known to be in that
                     hand: picked up from the pile, or taken from the face-up cards),
                     face_up, face_down (which slots still hold a card; never the cards),
@@ -35,7 +38,8 @@ from collections.abc import Mapping, Sequence
 from typing import Protocol, cast
 
 from protocol import views as v
-from protocol.cards import TEN, TWO, card_codes
+from protocol.cards import CODES, TEN, TWO, card_codes
+from protocol.messages import ShitheadOptions
 from server.rules.base import Action
 
 
@@ -78,6 +82,10 @@ class Table(Protocol):
     def stock(self) -> Sequence[int]: ...
     @property
     def burned(self) -> Sequence[int]: ...
+    @property
+    def to_beat(self) -> int | None: ...
+    @property
+    def options(self) -> ShitheadOptions: ...
 
     def outcome(self) -> Outcome | None: ...
     def to_act(self) -> tuple[int, ...]: ...
@@ -122,6 +130,8 @@ def shared_view(game: Table) -> v.ShitheadSharedView:
         "pile": card_codes(g.pile),
         "stock": len(g.stock),
         "burned": len(g.burned),
+        "to_beat": None if (beat := g.to_beat) is None else CODES[beat],
+        "options": cast(v.ShitheadRules, g.options.model_dump()),
         "seats": seats,
         "outcome": outcome.to_json() if outcome else None,
     }

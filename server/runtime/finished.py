@@ -6,8 +6,8 @@ Results come from the rules core's own outcome, never from a client. A seat is r
 person took it (created, joined or resumed) from a connection with a device identity the
 server issued (``hello.device``, see :mod:`server.net.devices`): the seat keeps its digest, so
 the result counts even if the person is disconnected when the game ends, or the room was
-rebuilt from the store. Bots are not ranked, and a room opened with hints ranks nobody (its
-history is still kept).
+rebuilt from the store. Bots are not ranked; a room with house rules (SH-7, SS-10: the boards
+rank the book's game) and a room opened with hints rank nobody (their history is still kept).
 
 A result also needs a minimum of play (issue 19, finding 9): on the all-time boards, a game in
 which the person made at least :data:`MIN_OWN_ACTIONS` moves themselves (a stand-in's moves
@@ -163,8 +163,10 @@ class FinishedGames:
                 for s, p in enumerate(players)
             ]
             results += match_results(core.daily_date, match.totals(), whole)
-        # the strong bot helped, or a daily room open to several people: no result to rank
-        if core.hints or (core.daily and not core.settings.daily_alone):
+        # the strong bot helped, or a daily room open to several people, or house rules (the
+        # boards rank the book's game, docs/rules.md): no result to rank
+        house = match.options != type(match.options)()
+        if core.hints or house or (core.daily and not core.settings.daily_alone):
             results = []
         proof = match.proof(index)  # the deal revealed, now that the game is over
         day = match.daily.isoformat() if match.daily else None

@@ -181,7 +181,7 @@ class RoomManager:
         await self.keys()
         clean_name(msg.name, [])  # a bad name opens no room
         # a refused room claims nothing: no lease, no fence key, no record
-        check_create(msg.game, msg.seats, daily=msg.daily, hints=msg.hints)
+        check_create(msg.game, msg.seats, daily=msg.daily, hints=msg.hints, options=msg.options)
         address = self.clients.address_of(conn)
         try:
             self.budgets.take(address, len(self.rooms), time.monotonic())

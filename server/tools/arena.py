@@ -106,7 +106,7 @@ def play_one(
 ) -> GameRecord:
     """Play game ``index``: block ``index // P`` fixes the deal, ``index % P`` the rotation.
     ``seconds`` is the time budget of timed levels (``expert``), else their default; ``cpu``
-    times decisions in process CPU time instead of wall time."""
+    times decisions in process CPU time instead of wall time; ``options``: the house rules."""
     players = len(levels)
     block, rotation = divmod(index, players)
     deal_seed = _deal_seed(seed, block)
@@ -124,10 +124,11 @@ def play_one(
     ]
     times: list[list[float]] = [[] for _ in range(players)]
     g: Shithead | Sheepshead
+    rules = game_spec(game).options.model_validate(options or {})
     if game == "shithead":
-        g = Shithead.new(players, dealer, seed=deal_seed)
+        g = Shithead.new(players, dealer, seed=deal_seed, options=rules.model_dump())
     else:
-        g = Sheepshead.new(players, dealer, seed=deal_seed, options=options)
+        g = Sheepshead.new(players, dealer, seed=deal_seed, options=rules.model_dump())
     actions = 0
     clock = time.process_time if cpu else time.perf_counter
     while not g.is_over() and actions < cap:
@@ -328,7 +329,8 @@ def run(
     options: dict[str, object] | None = None,
 ) -> Summary:
     """Play ``games`` games and pool the results per level (``seconds``: the time budget of
-    timed levels such as ``expert``, else their default; ``cpu``: time decisions in CPU time)."""
+    timed levels such as ``expert``, else their default; ``cpu``: time decisions in CPU time;
+    ``options``: the house rules every game is played under, as ``create`` takes them)."""
     summary = Summary(game, levels)
     start = shown = time.perf_counter()
     records = _records(game, levels, games, seed, jobs, cap, seconds, cpu, options)
@@ -364,7 +366,10 @@ def main(argv: list[str]) -> int:
         "--options",
         type=json.loads,
         default=None,
-        help='sheepshead house rules as JSON, e.g. \'{"partner": "jack_of_diamonds"}\' (SS-10)',
+        help=(
+            "the house rules as create takes them, e.g. '{\"seven_lower\": true}' (SH-7) or"
+            ' \'{"partner": "jack_of_diamonds"}\' (SS-10)'
+        ),
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     parser.add_argument("--no-progress", action="store_true")
@@ -379,6 +384,10 @@ def main(argv: list[str]) -> int:
         parser.error(str(exc))
     if args.games < 1 or args.jobs < 1 or (args.seconds is not None and args.seconds <= 0):
         parser.error("--hands, --jobs and --seconds must be positive")
+    try:
+        game_spec(args.game).options.model_validate(args.options or {})
+    except ValueError as exc:
+        parser.error(f"--options: {exc}")
     summary = run(
         args.game,
         levels,

@@ -1,6 +1,7 @@
 """``cardroom verify``: check every deal of a room's hand history (docs/protocol.md, "Fair
 deals"): each game's revealed server seed hashes to its commitment, and its deck is the
-documented shuffle of that seed and the players' contributions.
+documented shuffle of that seed and the players' contributions; and, where the item holds its
+actions, that they replay to its result under the rules it was dealt with (its house rules).
 
 Reads the JSON of ``GET /api/rooms/CODE/history`` from a file, from standard input (``-``) or
 from a URL on loopback. Prints one line per game; exits 0 when every deal checks, 1 when one
@@ -27,8 +28,10 @@ from typing import Any
 from urllib.parse import urlparse
 
 from protocol.cards import CODES
+from server.rules.base import RulesError
 from server.rules.deal import DealProof
 from server.rules.registry import game_spec
+from server.store.history import replay
 
 #: Seconds to wait for a history fetched from a URL.
 FETCH_TIMEOUT = 10.0
@@ -56,6 +59,20 @@ def check_game(item: dict[str, Any], seen: dict[int, str]) -> str | None:
         return "the commitment is not the one shown before the deal"
     if deck != dealt:
         return "the deal is not the shuffle of its seed and contributions"
+    if "log" in item:
+        return _check_play(item)
+    return None
+
+
+def _check_play(item: dict[str, Any]) -> str | None:
+    """What is wrong with a dealt game's actions: they must replay, under the rules its deal
+    record names (the house rules included), to the result it records."""
+    try:
+        outcome = replay(item).outcome()
+    except (KeyError, TypeError, ValueError, RulesError) as exc:
+        return f"its actions do not replay under its rules ({exc})"
+    if outcome is None or outcome.to_json() != item.get("result"):
+        return "its actions under its rules do not end in its result"
     return None
 
 

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
 import random
 from typing import get_args
 
 import pytest
 
+from protocol import messages as m
 from protocol.messages import GameName
 from server.rules.base import IllegalAction
-from server.rules.registry import GAME_NAMES, GAMES, NoOptions, game_spec
+from server.rules.registry import GAME_NAMES, GAMES, game_spec
 from server.rules.series import Series, logs
 from server.rules.shithead import Shithead
 from server.store import history
@@ -26,7 +26,7 @@ def test_specs_agree_with_their_games() -> None:
     for name, spec in GAMES.items():
         assert spec.name == name == spec.game.name
         assert tuple(spec.seat_counts) == spec.game.seat_counts
-        assert spec.options is NoOptions and dataclasses.fields(NoOptions()) == ()
+        assert spec.options is m.OPTIONS_OF[name]  # the protocol's own model (issue 21)
     assert game_spec("shithead").match_length is None
     assert game_spec("sheepshead").match_length == 10  # rule SS-9.1
 
@@ -108,3 +108,15 @@ def test_the_hand_history_replays_every_game_of_the_one_registry_and_no_other() 
         if isinstance(value, dict) and set(value) & set(GAMES)
     ]
     assert not game_tables, game_tables
+
+
+def test_a_series_is_dealt_under_its_options_and_refuses_another_games() -> None:
+    # rule SH-7.1: the room's options reach every game of its series through the registry.
+    rules = m.ShitheadOptions(seven_lower=True, eight_skips=True)
+    series = game_spec("shithead").new_series(3, seed=2, options=rules)
+    assert series.current.deal_record()["options"] == {"seven_lower": True, "eight_skips": True}
+    assert game_spec("shithead").new_series(3, seed=2).current.deal_record()["options"] == {}
+    with pytest.raises(ValueError, match="does not take SheepsheadOptions"):
+        game_spec("shithead").new_series(3, seed=2, options=m.SheepsheadOptions())
+    with pytest.raises(ValueError, match="does not take ShitheadOptions"):
+        game_spec("sheepshead").new_series(5, seed=2, options=rules)

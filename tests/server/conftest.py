@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import random
+import time
 import weakref
 from collections.abc import AsyncIterator
 from typing import Any
@@ -108,3 +110,25 @@ async def act_fresh(client: CardroomClient, action: ActionLike) -> int:
                 raise
             await client.wait_state()
     raise AssertionError("the game kept moving: no fresh version in 50 tries")
+
+
+async def two_ranked_people_play(server: CardroomServer, **create: Any) -> str:
+    """Ann and Bob, with device identities that would rank, play one Shithead game in a room
+    Ann creates with ``create``'s extras (``hints``, ``options``); returns the room's code once
+    its history (and so its results) is stored."""
+    ann = await CardroomClient.connect(server.url, hello=False)
+    await ann.hello(device=device_for(server, "ann"))
+    bob = await CardroomClient.connect(server.url, hello=False)
+    await bob.hello(device=device_for(server, "bob"))
+    await ann.create("shithead", seats=2, name="Ann", **create)
+    assert ann.room is not None
+    await bob.join(ann.room, name="Bob")
+    await ann.host("start")
+    await asyncio.gather(play_until_over(ann), play_until_over(bob))
+    deadline = time.monotonic() + 10
+    while not await server.store.history(ann.room):  # history and results are stored together
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.05)
+    await ann.close()
+    await bob.close()
+    return ann.room

@@ -4,8 +4,6 @@ server over loopback WebSockets."""
 
 from __future__ import annotations
 
-import asyncio
-import time
 from typing import Any
 
 import pytest
@@ -20,7 +18,10 @@ from server.rooms.outputs import Persist, PersistAction, RunHint
 from server.rooms.seats import Refusal
 from server.rules.base import Action
 from server.store.leaderboard import Board
-from tests.server.conftest import act_fresh, device_for, play_until_over
+from tests.server.conftest import (
+    act_fresh,
+    two_ranked_people_play,
+)
 from tests.support.room_core import SETTINGS, Harness
 
 # ------------------------------------------------------------------------------ room core
@@ -243,22 +244,8 @@ async def test_the_same_question_gets_the_same_answer(server: CardroomServer) ->
 
 
 async def test_a_hints_room_ranks_nobody(server: CardroomServer) -> None:
-    ann = await CardroomClient.connect(server.url, hello=False)
-    await ann.hello(device=device_for(server, "ann"))  # identities that would rank
-    bob = await CardroomClient.connect(server.url, hello=False)
-    await bob.hello(device=device_for(server, "bob"))
-    await ann.create("shithead", seats=2, name="Ann", hints=True)
-    assert ann.room is not None
-    await bob.join(ann.room, name="Bob")
-    await ann.host("start")
-    await asyncio.gather(play_until_over(ann), play_until_over(bob))
-    deadline = time.monotonic() + 10
-    while not await server.store.history(ann.room):  # history and results are stored together
-        assert time.monotonic() < deadline
-        await asyncio.sleep(0.05)
+    await two_ranked_people_play(server, hints=True)
     assert await server.stores.boards.top(Board.alltime("shithead")) == []
-    await ann.close()
-    await bob.close()
 
 
 def test_a_hint_only_at_your_own_turn_in_play() -> None:

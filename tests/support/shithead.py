@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from protocol.cards import CODES, card_codes
-from server.rules.base import Action
+from protocol.messages import ShitheadOptions
+from server.rules.base import Action, IllegalAction
 from server.rules.shithead import Shithead
 from server.tools.sim.shithead import lowest_policy
 
@@ -24,10 +25,12 @@ def choose(game: Shithead, seat: int, rng: random.Random) -> Action:
     return legal[rng.randrange(len(legal))]
 
 
-def random_game(players: int, seed: int) -> Iterator[Shithead]:
-    """Yield the state after every action of a random game."""
+def random_game(
+    players: int, seed: int, options: ShitheadOptions | None = None
+) -> Iterator[Shithead]:
+    """Yield the state after every action of a random game (with the house rules ``options``)."""
     rng = random.Random(seed)
-    game = Shithead.new(players, rng.randrange(players), seed=seed)
+    game = Shithead.new(players, rng.randrange(players), seed=seed, options=options)
     yield game
     for _ in range(MAX_ACTIONS):
         if game.is_over():
@@ -63,3 +66,19 @@ def visible_to(game: Shithead, seat: int | None) -> set[str]:
     if seat is not None:
         cards += game.hands[seat]
     return set(card_codes(cards))
+
+
+def legal_or_unchanged(game: Shithead, seat: int, action: Action) -> None:
+    """Apply ``action``: accepted only if it has the shape of one of ``legal_actions`` (same
+    kind, ranks and slot), else refused with a code and a message, the state as it was."""
+    before = game.snapshot()
+    legal = game.legal_actions(seat) if 0 <= seat < game.num_players else []
+    shapes = {(a.kind, tuple(sorted(c >> 2 for c in a.cards)), a.slot) for a in legal}
+    try:
+        game.apply(seat, action)
+    except IllegalAction as exc:
+        assert exc.code and exc.message
+        assert game.snapshot() == before
+    else:
+        shape = (action.kind, tuple(sorted(c >> 2 for c in action.cards)), action.slot)
+        assert shape in shapes
