@@ -104,10 +104,11 @@ OPTIONS_OF: dict[str, type[ShitheadOptions] | type[SheepsheadOptions]] = {
 def _options_of_game(data: Any) -> Any:
     """A message's ``options`` validated as its own ``game``'s model (another game's option
     is then an unknown key, refused), before the union would take them as either."""
-    if isinstance(data, Mapping) and data.get("game") in OPTIONS_OF:
+    game = data.get("game") if isinstance(data, Mapping) else None
+    if isinstance(game, str) and game in OPTIONS_OF:  # (any other game is refused later)
         options = data.get("options", {})
         if isinstance(options, Mapping):
-            return {**data, "options": OPTIONS_OF[data["game"]].model_validate(options)}
+            return {**data, "options": OPTIONS_OF[game].model_validate(options)}
     return data
 
 

@@ -295,3 +295,12 @@ def test_every_model_forbids_extra_fields() -> None:
     for cls in (*get_args(get_args(m.ClientMessage)[0]), *get_args(get_args(m.ServerMessage)[0])):
         assert issubclass(cls, BaseModel)
         assert cls.model_config.get("extra") == "forbid", cls.__name__
+
+
+@pytest.mark.parametrize("game", [["shithead"], {"g": 1}, 7, None])
+def test_a_create_whose_game_is_not_a_name_is_refused_as_invalid(game: object) -> None:
+    # the options are read as their game's model: a game that is no string (a list cannot even
+    # be looked up) is a schema refusal like any other, not a crash (found by cardroom fuzz)
+    frame = {"type": "create", "id": "1", "game": game, "seats": 3, "options": {"crack": True}}
+    with pytest.raises(ValidationError):
+        m.parse_client(json.dumps(frame))
