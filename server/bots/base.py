@@ -12,9 +12,10 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from protocol.views import View
+from server.bots.advice import Advice
 from server.rules.base import Action
 from server.rules.registry import game_spec
 
@@ -81,6 +82,13 @@ class Bot(Protocol):
     actions (``view["legal"]``)."""
 
     def choose(self, view: View) -> Action: ...
+
+
+@runtime_checkable
+class Advisor(Protocol):
+    """A bot that can also give a hint with what its search found (``strong`` Shithead)."""
+
+    def advise(self, view: View) -> tuple[Action, Advice | None]: ...
 
 
 class RandomBot:

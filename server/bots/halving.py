@@ -53,9 +53,12 @@ def best(
     deadline: Deadline,
     draw: Draw,
     preferred: int | None = None,
+    means: dict[int, float] | None = None,
 ) -> int:
     """The candidate (an index) with the highest weighted mean value over the rounds of
-    ``plan``; ties go to ``preferred``, and so does the answer if no sample was drawn."""
+    ``plan``; ties go to ``preferred``, and so does the answer if no sample was drawn.
+    ``means``, when given, receives each sampled candidate's mean value (a hint explains its
+    choice by them)."""
     totals = dict.fromkeys(candidates, 0.0)
     weights = dict.fromkeys(candidates, 0.0)
 
@@ -84,6 +87,8 @@ def best(
             for j, v in zip(alive, values, strict=True):
                 totals[j] += w * v
                 weights[j] += w
+    if means is not None:
+        means.update({j: totals[j] / weights[j] for j in candidates if weights[j]})
     if preferred is not None and not weights[alive[0]]:
         return preferred
     return max(alive, key=mean)

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from protocol.views import View
+from server.bots.advice import Advice
 from server.bots.base import EXPERT_SECONDS, SAFETY_SECONDS, TIMED_LEVELS, make_bot
 from server.bots.fair import FairQueue
 from server.bots.worker import HEADER, HINT_LEVEL
@@ -214,14 +215,16 @@ class BotPool:
 
     async def advise(
         self, game: str, seed: int, view: View, *, share: Share = ANYONE
-    ) -> tuple[Action, str]:
-        """A hint for the seat whose ``view`` this is: the ``strong`` bot's choice (a fresh bot
-        seeded ``seed``) and ``"strong"``, or, past the same watchdog as :meth:`choose`, the
-        ``basic`` bot's choice and ``"basic"``."""
+    ) -> tuple[Action, str, Advice | None]:
+        """A hint for the seat whose ``view`` this is: the ``strong`` bot's hint (a fresh bot
+        seeded ``seed``), ``"strong"`` and what its search found (:class:`Advice`, where it
+        searched), or, past the same watchdog as :meth:`choose`, the ``basic`` bot's choice,
+        ``"basic"`` and ``None``."""
         reply = await self._ask(("advise", game, seed, view), share, HINT_LEVEL, False)
         if reply is None:
-            return make_bot(FALLBACK_LEVEL, game, seed=seed).choose(view), FALLBACK_LEVEL
-        return reply[1], HINT_LEVEL
+            return make_bot(FALLBACK_LEVEL, game, seed=seed).choose(view), FALLBACK_LEVEL, None
+        advice = reply[2] if isinstance(reply[2], Advice) else None
+        return reply[1], HINT_LEVEL, advice
 
     async def _ask(
         self, request: tuple[Any, ...], share: Share, level: str, timed: bool

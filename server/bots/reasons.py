@@ -28,7 +28,9 @@ from pathlib import Path
 
 from protocol.cards import CODES, RANK_LABELS, RANKS, SUIT_SYMBOLS, SUITS, parse_card
 from protocol.views import SheepsheadView, ShitheadView, View
+from server.bots.advice import Advice
 from server.bots.base import seat_of
+from server.bots.shithead_basic import rules_of
 from server.rules.base import Action
 from server.rules.sheepshead_cards import (
     FAIL_ACES,
@@ -72,13 +74,21 @@ SEARCH_KEYS = frozenset(
         "hint.ss_call",
         "hint.ss_lead",
         "hint.ss_play",
+        "hint.sh_unusual",
+        "hint.sh_unusual_known",
+        "hint.sh_unusual_block",
+        "hint.sh_unusual_set",
+        "hint.sh_keep_for_later",
+        "hint.sh_split",
+        "hint.sh_pickup_keep_card",
+        "hint.sh_pickup_small",
     }
 )
 
 #: Params that hold card codes, and params that hold ranks (Shithead: suits never matter);
 #: ``suit`` holds a suit letter; any other param is a number.
 CARD_PARAMS = frozenset({"card", "cards", "beat", "hold", "ace", "called", "other"})
-RANK_PARAMS = frozenset({"ranks", "top"})
+RANK_PARAMS = frozenset({"ranks", "top", "usual"})
 _SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 
@@ -113,11 +123,19 @@ def _label(code: str) -> str:
     return RANK_LABELS[RANKS.index(code[0])] + SUIT_SYMBOLS[SUITS.index(code[1])]
 
 
-def explain(view: View, action: Action, searched: bool = True) -> Reason:
+def explain(
+    view: View, action: Action, searched: bool = True, advice: Advice | None = None
+) -> Reason:
     """Why ``action`` for the seat whose ``view`` this is (the view of a seat that must act).
     ``searched``: the strong bot's search chose it (else a quick rule did, and no reason may
-    cite the search)."""
-    reason = _shithead(view, action) if view["game"] == "shithead" else _sheepshead(view, action)
+    cite the search). ``advice``: what the search found; an action other than its usual play
+    (the rule of thumb) is explained against that play, with the fact that sets them apart
+    and the figures, so a reason never contradicts the rule it quotes elsewhere."""
+    if view["game"] == "shithead":
+        unusual = _sh_unusual(view, action, advice) if advice is not None else None
+        reason = unusual or _shithead(view, action)
+    else:
+        reason = _sheepshead(view, action)
     if not searched and reason.key in SEARCH_KEYS:
         return Reason("hint.quick")
     return reason
@@ -134,12 +152,14 @@ def _codes(cards: Sequence[int]) -> list[str]:
     return [CODES[c] for c in cards]
 
 
-def _requirement(pile: Sequence[str]) -> str | None:
-    """The rank a play must reach (SH-4.1); ``None`` when anything goes (empty pile, or a 2 on
-    top, SH-1.3)."""
-    if not pile or pile[-1][0] == "2":
+def _requirement(view: ShitheadView) -> str | None:
+    """The rank of the card to beat (SH-4.1; under glass 3s the topmost other card, SH-7.4);
+    ``None`` when anything goes (empty pile, or a 2 to beat, SH-1.3)."""
+    pile = view["pile"] or []
+    top = view.get("to_beat", pile[-1] if pile else None)
+    if not top or top[0] == "2":
         return None
-    return pile[-1][0]
+    return top[0]
 
 
 def _top_run(pile: Sequence[str]) -> tuple[str | None, int]:
@@ -220,7 +240,7 @@ def _sh_ready(view: ShitheadView) -> Reason:
 
 
 def _sh_pickup(view: ShitheadView, pile: list[str]) -> Reason:
-    top = pile[-1][0] if pile else ""
+    top = _requirement(view) or (pile[-1][0] if pile else "")
     plays = _legal_plays(view)
     if not plays:
         return Reason("hint.sh_pickup_forced", {"top": top})
@@ -232,14 +252,20 @@ def _sh_pickup(view: ShitheadView, pile: list[str]) -> Reason:
 def _sh_play(view: ShitheadView, codes: list[str], pile: list[str]) -> Reason:
     rank = codes[0][0]
     ranks = " ".join(c[0] for c in codes)
-    req = _requirement(pile)
+    req = _requirement(view)
+    rules = rules_of(view)
     run_rank, run = _top_run(pile)
     if (run if rank == run_rank else 0) + len(codes) >= 4:  # SH-4.4
         return Reason("hint.sh_play_four", {"ranks": ranks})
     if rank == "T":  # SH-4.3
         return Reason("hint.sh_burn")
     plays = _legal_plays(view)
-    ordinary = sorted({p[0][0] for p in plays if p[0][0] not in _SPECIAL}, key=_ORDER.index)
+    special = _SPECIAL + "3" if rules.three_invisible else _SPECIAL
+    ordinary = sorted({p[0][0] for p in plays if p[0][0] not in special}, key=_ORDER.index)
+    if rank == "8" and rules.eight_skips and _next_nearly_out(view):  # SH-7.3
+        return Reason("hint.sh_skip")
+    if rank == "3" and rules.three_invisible:  # SH-7.4
+        return Reason("hint.sh_glass")
     if rank == "2":  # SH-1.3
         if req is not None and not ordinary:
             return Reason("hint.sh_two", {"top": req})
@@ -251,11 +277,81 @@ def _sh_play(view: ShitheadView, codes: list[str], pile: list[str]) -> Reason:
         return Reason("hint.sh_open_low", {"ranks": ranks})
     if lowest and req is None:
         return Reason("hint.sh_play_low_any", {"ranks": ranks})
+    if lowest and req == "7" and rules.seven_lower:  # SH-7.2
+        return Reason("hint.sh_play_low_seven", {"ranks": ranks})
     if lowest and req is not None:
         return Reason("hint.sh_play_low", {"ranks": ranks, "top": req})
-    if ordinary and rank == ordinary[-1] and _next_nearly_out(view):
+    seven_blocks = rules.seven_lower and rank == "7"  # SH-7.2: only five ranks may follow
+    if ordinary and (rank == ordinary[-1] or seven_blocks) and _next_nearly_out(view):
         return Reason("hint.sh_block", {"ranks": ranks})
     return Reason("hint.sh_play_search", {"ranks": ranks})
+
+
+#: A pile this small costs little to take (a reason says so).
+SMALL_PILE = 3
+
+
+def _next_seat(view: ShitheadView) -> int | None:
+    seats = view["seats"] or []
+    me = seat_of(view)
+    for k in range(1, len(seats)):
+        s = (me + k) % len(seats)
+        if not seats[s]["out"]:
+            return s
+    return None
+
+
+def _beats(card: str, rank: str, seven_lower: bool) -> bool:
+    """Whether ``card`` may go on a card of ``rank`` (SH-4.1, SH-1.2; SH-7.2 under a 7)."""
+    r = card[0]
+    if r in _SPECIAL:
+        return True
+    if seven_lower and rank == "7":
+        return r in "34567"
+    return _ORDER.index(r) >= _ORDER.index(rank) if rank in _ORDER else True
+
+
+def _sh_unusual(view: ShitheadView, action: Action, advice: Advice) -> Reason | None:
+    """A search's choice other than the usual play, named against it: what sets them apart
+    (what the next player is known to hold, that they are nearly out, how many cards go, what
+    is kept for later) and both chances of losing; ``None`` for the usual play itself."""
+    usual = advice.usual
+    mine, theirs = advice.loss(action), advice.loss(usual)
+    if action == usual or mine is None or theirs is None or usual.kind != "play":
+        return None
+    figures: Params = {"loss": round(100 * mine), "other_loss": round(100 * theirs)}
+    usual_codes = _codes(usual.cards)
+    other = " ".join(c[0] for c in usual_codes)
+    pile = view["pile"] or []
+    if action.kind == "pickup":
+        key = "hint.sh_pickup_small" if len(pile) <= SMALL_PILE else "hint.sh_pickup_keep_card"
+        return Reason(key, {"usual": other, **figures})
+    if action.kind != "play":
+        return None
+    codes = _codes(action.cards)
+    ranks = " ".join(c[0] for c in codes)
+    rank, usual_rank = codes[0][0], usual_codes[0][0]
+    params: Params = {"ranks": ranks, "usual": other, **figures}
+    if rank == usual_rank:
+        if len(codes) < len(usual_codes):
+            return Reason("hint.sh_split", params)
+        return Reason("hint.sh_unusual_set", {**params, "n": len(codes)})
+    rules = rules_of(view)
+    special = _SPECIAL + "3" if rules.three_invisible else _SPECIAL
+    if rank in special and usual_rank not in special:
+        return Reason("hint.sh_keep_for_later", params)
+    nxt = _next_seat(view)
+    known = list(view["seats"][nxt]["known_in_hand"]) if nxt is not None else []
+    on_usual = [c for c in known if _beats(c, usual_rank, rules.seven_lower)]
+    on_mine = [c for c in known if _beats(c, rank, rules.seven_lower)]
+    if on_usual and len(on_mine) < len(on_usual):
+        stopped = " ".join(c for c in on_usual if c not in on_mine)
+        return Reason("hint.sh_unusual_known", {**params, "cards": stopped})
+    if _next_nearly_out(view):
+        return Reason("hint.sh_unusual_block", params)
+    if len(codes) > len(usual_codes):
+        return Reason("hint.sh_unusual_set", {**params, "n": len(codes)})
+    return Reason("hint.sh_unusual", params)
 
 
 # ------------------------------------------------------------------------------ Sheepshead

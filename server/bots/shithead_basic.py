@@ -54,6 +54,19 @@ def danger_next(view: ShitheadView) -> bool:
     return False
 
 
+def usual_play(view: ShitheadView, legal: list[Action]) -> Action:
+    """The rule of thumb's play in the play phase (:func:`choose_play` from this view; a flip
+    is the first face-down card): what ``strong`` starts from, and hints keep to."""
+    return choose_play(
+        legal,
+        parse_cards(view["pile"]),
+        None,
+        danger_next(view),
+        rules=rules_of(view),
+        crowd=crowded(view),
+    )
+
+
 class RepeatGuard:
     """Counts positions seen in this game; a repeat asks for a varied play."""
 

@@ -25,18 +25,13 @@ import math
 import random
 from collections.abc import Callable
 
-from protocol.cards import TWO, parse_card, parse_cards
+from protocol.cards import TWO, parse_card
 from protocol.views import ShitheadView, View, shithead_view
+from server.bots.advice import Advice
 from server.bots.base import EXPERT_SECONDS, SAFETY_SECONDS, Deadline, seat_of
 from server.bots.halving import best, schedule
 from server.bots.sampling import sample_shithead, shithead_public
-from server.bots.shithead_basic import (
-    RepeatGuard,
-    ShitheadBasicBot,
-    crowded,
-    danger_next,
-    rules_of,
-)
+from server.bots.shithead_basic import RepeatGuard, ShitheadBasicBot, usual_play
 from server.bots.shithead_policy import choose_play, face_up_value
 from server.rules.base import Action
 from server.rules.shithead import Shithead
@@ -175,6 +170,16 @@ class ShitheadStrongBot:
         self.counts = [info["hand_count"] for info in seats] if stockless else None
 
     def choose(self, view: View) -> Action:
+        return self._decide(view, None)[0]
+
+    def advise(self, view: View) -> tuple[Action, Advice | None]:
+        """A hint: the usual play (``basic``'s rule of thumb) unless the search puts another
+        action clearly ahead (:meth:`Advice.settle`), with what the search found; ``None``
+        where nothing was searched (the swap, a flip, a single candidate)."""
+        action, advice = self._decide(view, {})
+        return (action, None) if advice is None else (advice.settle(action), advice)
+
+    def _decide(self, view: View, means: dict[int, float] | None) -> tuple[Action, Advice | None]:
         view = shithead_view(view)
         legal = [Action.from_json(a) for a in view["legal"]]
         if not legal:
@@ -182,21 +187,18 @@ class ShitheadStrongBot:
         deadline = Deadline(self.seconds)
         burned = self._remember(view)
         if view["phase"] == "swap" or legal[0].kind == "flip":
-            return self.basic.choose(view)
-        default = choose_play(
-            legal,
-            parse_cards(view["pile"]),
-            None,
-            danger_next(view),
-            rules=rules_of(view),
-            crowd=crowded(view),
-        )
+            return self.basic.choose(view), None
+        default = usual_play(view, legal)
         cands = candidates(legal, default)
         if len(cands) == 1:
-            return cands[0]
+            return cands[0], None
         if self.guard.repeats(view):
-            return legal[self.rng.randrange(len(legal))]
-        return self.search(view, cands, burned, default, deadline)
+            return legal[self.rng.randrange(len(legal))], None
+        found = self.search(view, cands, burned, default, deadline, means)
+        if means is None:
+            return found, None
+        losses = tuple((cands[j], 0.0 - v) for j, v in sorted(means.items()))
+        return found, Advice(default, losses)
 
     def search(
         self,
@@ -205,10 +207,12 @@ class ShitheadStrongBot:
         burned: set[int],
         default: Action,
         deadline: Deadline | None = None,
+        means: dict[int, float] | None = None,
     ) -> Action:
         """The candidate with the lowest mean chance of losing, the playouts shared by
         sequential halving (:mod:`server.bots.halving`); stops at ``deadline`` (after one
-        sample) with the best so far."""
+        sample) with the best so far. ``means`` receives each candidate's mean value (minus
+        its chance of losing)."""
         me = seat_of(view)
         rng = self.rng
 
@@ -224,7 +228,7 @@ class ShitheadStrongBot:
 
         plan = schedule(len(cands), self.iterations)
         preferred = cands.index(default) if default in cands else None
-        found = best(range(len(cands)), plan, deadline or Deadline(None), draw, preferred)
+        found = best(range(len(cands)), plan, deadline or Deadline(None), draw, preferred, means)
         return cands[found]
 
 

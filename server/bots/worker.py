@@ -10,7 +10,8 @@ makes ``name(seed)`` the bot of ``LEVEL`` for every game (tests inject slow or f
 Requests and replies (tuples):
 
 - ``("choose", level, game, seed, view, state)`` -> ``("done", action, state)``
-- ``("advise", game, seed, view)`` -> ``("done", action, None)``: a fresh ``strong`` bot's choice
+- ``("advise", game, seed, view)`` -> ``("done", action, advice)``: a fresh ``strong`` bot's
+  hint and what its search found (:class:`~server.bots.advice.Advice`, or ``None``)
 - ``("census",)`` -> ``("census", {"pid", "bots", "decisions", "levels", "rss", "nice"})``: the
   bots alive in this process (none between decisions), decisions made (and by level), resident
   memory in bytes, CPU niceness
@@ -77,7 +78,7 @@ def _count(level: str) -> None:
 
 def handle(request: tuple[Any, ...]) -> tuple[Any, ...]:
     """One request's reply (see the module docstring)."""
-    from server.bots.base import make_bot
+    from server.bots.base import Advisor, make_bot
 
     match request:
         case ("choose", str(level), str(game), int(seed), dict(view), state):
@@ -90,6 +91,8 @@ def handle(request: tuple[Any, ...]) -> tuple[Any, ...]:
             bot = make_bot(HINT_LEVEL, game, seed=seed)
             _alive.add(bot)
             _count(HINT_LEVEL)
+            if isinstance(bot, Advisor):
+                return ("done", *bot.advise(cast(View, view)))
             return ("done", bot.choose(cast(View, view)), None)
         case ("census",):
             gc.collect()  # a bot in a reference cycle counts until collected

@@ -412,11 +412,12 @@ class RoomActor:
         """Work out a hint in the bot pool (never on this loop), explain it, hand it back."""
         level: str
         try:
-            action, level = await self.bots.advise(o.game, o.seed, o.view, share=self.share)
+            action, level, advice = await self.bots.advise(o.game, o.seed, o.view, share=self.share)
         except Exception:
             log.exception("room %s: the hint bot failed in seat %d", self.code, o.seat)
             action, level = make_bot(FALLBACK_LEVEL, o.game, seed=o.seed).choose(o.view), "basic"
-        reason = explain(o.view, action, searched=level == "strong")
+            advice = None
+        reason = explain(o.view, action, searched=level == "strong", advice=advice)
         bot_level: BotLevel = "strong" if level == "strong" else "basic"
         self.submit(HintReady(o.conn, o.seat, o.version, o.ref, action, bot_level, reason))
 

@@ -19,8 +19,8 @@ async def test_advise_is_the_strong_bots_choice_from_the_worker() -> None:
     view = game.view(1)
     pool = BotPool(grace=60.0)
     try:
-        action, level = await asyncio.wait_for(pool.advise("sheepshead", 21, view), 90)
-        again, _ = await asyncio.wait_for(pool.advise("sheepshead", 21, view), 90)
+        action, level, _ = await asyncio.wait_for(pool.advise("sheepshead", 21, view), 90)
+        again, _, _ = await asyncio.wait_for(pool.advise("sheepshead", 21, view), 90)
     finally:
         await pool.close()
     assert level == "strong"
@@ -34,7 +34,7 @@ async def test_advise_falls_back_to_basic_past_the_watchdog() -> None:
     hasty = BotPool(grace=0.001, think={"strong": 0.0})  # shorter than a worker's start
     try:
         start = time.perf_counter()
-        action, level = await hasty.advise("sheepshead", 21, view)
+        action, level, _ = await hasty.advise("sheepshead", 21, view)
         assert time.perf_counter() - start < 0.5
     finally:
         await hasty.close()

@@ -195,7 +195,7 @@ async def test_a_hint_waits_in_the_same_fair_queue() -> None:
         order.append(f"flood{i}")
 
     async def hint() -> None:
-        _, level = await pool.advise("sheepshead", 1, view, share=Share("p", "PLAYER"))
+        _, level, _ = await pool.advise("sheepshead", 1, view, share=Share("p", "PLAYER"))
         assert level == "strong"
         order.append("hint")
 

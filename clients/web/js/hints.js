@@ -7,7 +7,7 @@ import { esc } from "./ui.js";
 // A hint's reason in the chosen language: its key's text with the params shown as on the
 // table (cards as 10♦, ranks as 10, suits as words), else the server's English text.
 const CARD_PARAMS = new Set(["card", "cards", "beat", "hold", "ace", "called", "other"]);
-const RANK_PARAMS = new Set(["ranks", "top"]);
+const RANK_PARAMS = new Set(["ranks", "top", "usual"]);
 
 export function reasonText(reason) {
   if (!reason || !has(reason.key)) return (reason && reason.text) || "";
