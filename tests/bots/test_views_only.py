@@ -13,7 +13,9 @@ import pytest
 
 from protocol.messages import BotLevel
 from server.bots import make_bot
-from server.bots.base import BOT_LEVELS, DEFAULT_LEVEL
+from server.bots.base import BOT_LEVELS, DEFAULT_LEVEL, Bot
+from server.bots.sheepshead_strong import SheepsheadStrongBot
+from server.bots.shithead_strong import ShitheadStrongBot
 from server.rules.base import Action
 from server.rules.sheepshead import Sheepshead
 from server.rules.shithead import Shithead
@@ -111,12 +113,23 @@ def test_sheepshead_sampling_is_consistent_with_the_view() -> None:
     assert checked > 500
 
 
+def _bot(level: str, name: str, seed: int) -> Bot:
+    """The level's bot; a search bot with a small playout budget and no safety deadline (under
+    a loaded machine a deadline would cut the search short, and the same seed would then
+    decide differently: by design, not a defect)."""
+    if level != "strong":
+        return make_bot(level, name, seed=seed)
+    if name == "shithead":
+        return ShitheadStrongBot(seed, iterations=48, seconds=None)
+    return SheepsheadStrongBot(seed, iterations=48, bid_samples=16, seconds=None)
+
+
 @pytest.mark.parametrize("name", ["shithead", "sheepshead"])
 @pytest.mark.parametrize("level", ["basic", "strong"])
 def test_same_seed_same_decisions(name: str, level: str) -> None:
     def record(seed: int) -> list[Action]:
         game = Shithead.new(4, 0, seed=5) if name == "shithead" else Sheepshead.new(5, 2, seed=5)
-        bots = [make_bot(level, name, seed=seed + s) for s in range(game.num_players)]
+        bots = [_bot(level, name, seed + s) for s in range(game.num_players)]
         actions: list[Action] = []
         while not game.is_over() and len(actions) < 60:
             seat = game.to_act()[0]

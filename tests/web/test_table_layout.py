@@ -1,7 +1,7 @@
 """The table on a 375 x 667 phone and a 1280 x 800 desktop, in both games, through every phase:
 the felt, the hand and the buttons fit in the viewport without scrolling, the seats sit in
 clockwise play order from the viewer, and the cards grow with the space. Screenshots of every
-phase at both sizes go to build/screenshots/table/ (look at them)."""
+phase at both sizes and in all four languages go to build/screenshots/table/ (look at them)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ from playwright.sync_api import BrowserContext, Page, ViewportSize
 from tests.support.web import PHONE, act_first, create_hints_room, start_scripted
 from tests.web.conftest import SCREENSHOTS, LiveServer, create_room, wait_turn, watch_errors
 
-LANGS = ["en", "ru", "pt", "fr"]
+LANGS = ("en", "ru", "pt", "fr")
+LANG_TAGS = {"en": "en", "ru": "ru", "pt": "pt-BR", "fr": "fr"}  # js/i18n.js LANG_TAGS
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 BIG: ViewportSize = {"width": 1920, "height": 1080}
 SHOTS = SCREENSHOTS / "table" / os.environ.get("CARDROOM_SHOTS", "after")
@@ -62,34 +63,49 @@ SEATS_JS = """() => [...document.querySelectorAll('.felt .seatbox')]
 
 
 class Phases:
-    """Walks a page through phases: at each, both sizes are measured and photographed."""
+    """Walks a page through phases: at each, every language of ``langs`` at both sizes is
+    measured and photographed (the game waits on the viewer meanwhile)."""
 
-    def __init__(self, page: Page, game: str, lang: str = "en") -> None:
+    def __init__(self, page: Page, game: str, langs: tuple[str, ...] = ("en",)) -> None:
         self.page = page
-        self.game = game if lang == "en" else f"{game}-{lang}"
+        self.game = game
+        self.langs = langs
         self.misfits: dict[str, list[str]] = {}
         self.card_widths: dict[str, tuple[float, float]] = {}
         self.bottoms: dict[str, int] = {}
 
+    def speak(self, lang: str) -> None:
+        """Switch the page to ``lang`` in its header, as a player would."""
+        self.page.select_option("#lang", lang)
+        self.page.wait_for_function(
+            f"() => document.documentElement.lang === {json.dumps(LANG_TAGS[lang])}"
+        )
+
     def at(self, phase: str) -> None:
         SHOTS.mkdir(parents=True, exist_ok=True)
         widths = []
-        for size in (DESKTOP, PHONE):  # the phone last: the game goes on at that size
-            self.page.set_viewport_size(size)
-            self.page.evaluate(FRAMES_JS)
-            self.page.evaluate("() => window.scrollTo(0, 0)")
-            name = f"{self.game}-{phase}-{size['width']}"
-            self.page.screenshot(path=str(SHOTS / f"{name}.png"))
-            bad, bottom = self.page.evaluate(FIT_JS)
-            self.bottoms[name] = bottom
-            if bad:
-                self.misfits[name] = bad
-            widths.append(
-                self.page.evaluate(
-                    "() => { const c = document.querySelector('.felt .me .hand .card');"
-                    " return c ? c.getBoundingClientRect().width : 0; }"
+        for lang in self.langs:
+            if len(self.langs) > 1:
+                self.speak(lang)
+            game = self.game if lang == "en" else f"{self.game}-{lang}"
+            for size in (DESKTOP, PHONE):  # the phone last: the game goes on at that size
+                self.page.set_viewport_size(size)
+                self.page.evaluate(FRAMES_JS)
+                self.page.evaluate("() => window.scrollTo(0, 0)")
+                name = f"{game}-{phase}-{size['width']}"
+                self.page.screenshot(path=str(SHOTS / f"{name}.png"))
+                bad, bottom = self.page.evaluate(FIT_JS)
+                self.bottoms[name] = bottom
+                if bad:
+                    self.misfits[name] = bad
+                widths.append(
+                    self.page.evaluate(
+                        "() => { const c = document.querySelector('.felt .me .hand .card');"
+                        " return c ? c.getBoundingClientRect().width : 0; }"
+                    )
                 )
-            )
+        if len(self.langs) > 1:
+            self.speak(self.langs[0])
         self.card_widths[phase] = (widths[1], widths[0])
 
     def order(self, phase: str, want: list[int]) -> None:
@@ -105,6 +121,7 @@ class Phases:
 
     def check(self) -> None:
         # the figures for the notes: how far down the table reaches, how wide a hand card is
+        # (in the first language)
         figures = {"bottom": self.bottoms, "hand_card_width": self.card_widths}
         (SHOTS / f"{self.game}-figures.json").write_text(json.dumps(figures, indent=1))
         assert not self.misfits, self.misfits
@@ -118,24 +135,17 @@ def view(page: Page) -> Any:
     return page.evaluate("window.cardroom.state.view")
 
 
-def in_language(ctx: BrowserContext, lang: str) -> Page:
-    """A page of ``ctx`` that starts in ``lang`` (as chosen before in the header)."""
-    ctx.add_init_script(f"localStorage.setItem('cardroom.lang', JSON.stringify('{lang}'))")
-    return ctx.new_page()
-
-
 def text(page: Page, key: str) -> str:
     return str(page.evaluate(f"import('/js/i18n.js').then(m => m.t('{key}'))"))
 
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_sheepshead_fits_a_phone_in_every_phase_and_seats_go_clockwise(
-    live: LiveServer, new_context: Callable[..., BrowserContext], lang: str
+def test_sheepshead_fits_a_phone_in_every_phase_in_every_language_and_seats_go_clockwise(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
 ) -> None:
-    page = in_language(new_context(viewport=PHONE), lang)
+    page = new_context(viewport=PHONE).new_page()
     errors = watch_errors(page)
     bury = start_scripted(page, live)
-    phases = Phases(page, "sheepshead", lang)
+    phases = Phases(page, "sheepshead", LANGS)
     page.wait_for_selector('[data-act="pick"]')
     # rule SS-3.1 / SS-5.1: play goes clockwise, seat 1 at seat 0's left: drawn left to right
     # from the viewer's left, the seats after me in play order
@@ -179,15 +189,14 @@ def test_sheepshead_fits_a_phone_in_every_phase_and_seats_go_clockwise(
     assert not errors, errors
 
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_shithead_fits_a_phone_in_every_phase_and_seats_go_clockwise(
-    live: LiveServer, new_context: Callable[..., BrowserContext], lang: str
+def test_shithead_fits_a_phone_in_every_phase_in_every_language_and_seats_go_clockwise(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
 ) -> None:
-    page = in_language(new_context(viewport=PHONE), lang)
+    page = new_context(viewport=PHONE).new_page()
     errors = watch_errors(page)
     create_room(page, live.base, "Ann", "shithead", seats=5)
     page.click('[data-act="host"][data-op="start"]')
-    phases = Phases(page, "shithead", lang)
+    phases = Phases(page, "shithead", LANGS)
     assert wait_turn(page) == "ready"
     # rule SH-4.1: play goes clockwise; the seats after mine, from my left
     phases.order("swap", [1, 2, 3, 4])
