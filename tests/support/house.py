@@ -1,0 +1,36 @@
+"""House-rules deals for the client tests (issue 21): the rules core and the basic bots are the
+oracle that finds a deal, the clients under test know nothing of it."""
+
+from __future__ import annotations
+
+from protocol.messages import SheepsheadOptions
+from server.bots import make_bot
+from server.rooms.matches import Match
+from server.rules.base import Action
+
+#: A Sheepshead room with the jack of diamonds, the doubler and cracking (SS-10.2 … SS-10.4).
+HOUSE_SS = {"partner": "jack_of_diamonds", "no_pick": "doubler", "crack": True}
+#: A Shithead room with all three house rules (SH-7.2 … SH-7.4).
+HOUSE_SH = {"seven_lower": True, "eight_skips": True, "three_invisible": True}
+
+
+def crack_deal(options: dict[str, object] = HOUSE_SS, seat: int = 0) -> int:
+    """A seed whose first hand, ``seat`` passing and every other seat played by a basic bot
+    (as a room's bots are), asks ``seat`` to crack (rule SS-10.4)."""
+    rules = SheepsheadOptions.model_validate(options)
+    for seed in range(4, 3000):
+        game = Match("sheepshead", 5, seed=seed, options=rules).current
+        bots = {s: make_bot("basic", "sheepshead", seed=s) for s in range(5) if s != seat}
+        while not game.is_over():
+            turn = game.to_act()[0]
+            view = game.view(turn)
+            if turn != seat:
+                game.apply(turn, bots[turn].choose(view))
+                continue
+            kinds = {a["kind"] for a in view["legal"]}
+            if "crack" in kinds:
+                return seed
+            if "pass" not in kinds:
+                break  # ``seat`` is no defender in this hand: another seed
+            game.apply(seat, Action.from_str("pass"))
+    raise AssertionError("no crack deal found")
