@@ -7,6 +7,7 @@ from protocol.messages import SheepsheadOptions
 from server.bots import make_bot
 from server.rooms.matches import Match
 from server.rules.base import Action
+from tests.server.conftest import choose
 
 #: A Sheepshead room with the jack of diamonds, the doubler and cracking (SS-10.2 … SS-10.4).
 HOUSE_SS = {"partner": "jack_of_diamonds", "no_pick": "doubler", "crack": True}
@@ -34,3 +35,21 @@ def crack_deal(options: dict[str, object] = HOUSE_SS, seat: int = 0) -> int:
                 break  # ``seat`` is no defender in this hand: another seed
             game.apply(seat, Action.from_str("pass"))
     raise AssertionError("no crack deal found")
+
+
+def remote_crack_deal(seat: int = 1, options: dict[str, object] = HOUSE_SS) -> int:
+    """A seed whose first hand asks ``seat`` (a basic bot, as ``cardroom bot --level basic``
+    plays) for a crack decision (SS-10.4), seat 0 playing the tests' own policy
+    (:func:`tests.server.conftest.choose`) and the other seats basic bots."""
+    rules = SheepsheadOptions.model_validate(options)
+    for seed in range(3000):
+        game = Match("sheepshead", 5, seed=seed, options=rules).current
+        bots = {s: make_bot("basic", "sheepshead", seed=s) for s in range(1, 5)}
+        while game.phase in ("pick", "bury", "call", "crack"):
+            turn = game.to_act()[0]
+            view = game.view(turn)
+            if turn == seat and view["phase"] == "crack":
+                return seed
+            action = bots[turn].choose(view) if turn else Action.from_json(choose(view))
+            game.apply(turn, action)
+    raise AssertionError("no crack deal for a remote seat found")
