@@ -48,6 +48,18 @@ async def play_on_hints(ann: CardroomClient, scripted: dict[str, str] | None = N
             assert exc.code == "stale_version", exc  # the swap phase: the others move too
 
 
+async def sheepshead_on_hints(
+    server: CardroomServer, ann: CardroomClient, seed: int, pick: str
+) -> list[str]:
+    """A hand of a Sheepshead room with HOUSE_SS and hints, dealt from ``seed``, Ann making
+    ``pick`` (pick or pass) and every later decision on a hint; the hinted kinds."""
+    await ann.create("sheepshead", seats=5, name="Ann", options=HOUSE_SS, hints=True)
+    assert ann.room is not None
+    server.manager.rooms[ann.room].core.seed = seed
+    await ann.host("start")
+    return await play_on_hints(ann, scripted={"pick": pick})
+
+
 async def test_hints_are_legal_in_a_shithead_room_with_all_three_house_rules(
     server: CardroomServer,
 ) -> None:
@@ -62,13 +74,9 @@ async def test_hints_are_legal_in_a_shithead_room_with_all_three_house_rules(
 async def test_hints_are_legal_through_a_crack_with_the_jack_and_the_doubler(
     server: CardroomServer,
 ) -> None:
+    # a deal where Ann, passing, is asked to crack (SS-10.4): the hint answers it
     async with CardroomClient.connect(server.url) as ann:
-        await ann.create("sheepshead", seats=5, name="Ann", options=HOUSE_SS, hints=True)
-        assert ann.room is not None
-        # a deal where Ann, passing, is asked to crack (SS-10.4): the hint answers it
-        server.manager.rooms[ann.room].core.seed = crack_deal()
-        await ann.host("start")
-        hinted = await play_on_hints(ann, scripted={"pick": "pass"})
+        hinted = await sheepshead_on_hints(server, ann, crack_deal(), "pass")
         assert {"crack", "no_crack"} & set(hinted), hinted
         assert "play" in hinted
         assert ann.view is not None
@@ -81,11 +89,7 @@ async def test_hints_are_legal_for_the_picker_choosing_the_jacks_partner(
     server: CardroomServer,
 ) -> None:
     async with CardroomClient.connect(server.url) as ann:
-        await ann.create("sheepshead", seats=5, name="Ann", options=HOUSE_SS, hints=True)
-        assert ann.room is not None
-        server.manager.rooms[ann.room].core.seed = 4  # a deal where seat 0 is asked first
-        await ann.host("start")
-        hinted = await play_on_hints(ann, scripted={"pick": "pick"})
+        hinted = await sheepshead_on_hints(server, ann, 4, "pick")  # seat 0 is asked first
         # SS-10.2: after burying, the picker's choice is the jack's partner or alone
         assert {"jd_partner", "alone"} & set(hinted), hinted
         assert "bury" in hinted

@@ -15,6 +15,7 @@ from tests.terminal.conftest import (
     kind_is,
     log,
     moved_on,
+    my_turn_shown,
     room_screen,
     screenshot,
     type_text,
@@ -47,16 +48,7 @@ async def test_a_house_rules_sheepshead_hand_through_a_crack_by_keyboard(
         await choose_move(pilot, lambda m: m.host is not None and m.host.op == "start", "start")
         cracked = False
         while True:
-            await until(
-                pilot,
-                lambda: (
-                    client.my_turn or (client.view is not None and client.view["phase"] == "over")
-                ),
-                "my turn",
-            )
-            await until(pilot, lambda: screen.shown_version == client.version, "the screen")
-            assert client.view is not None
-            view = sheepshead_view(client.view)
+            view = sheepshead_view(await my_turn_shown(pilot, screen))
             if view["phase"] == "over":
                 break
             before = client.version
@@ -83,7 +75,7 @@ async def test_a_house_rules_sheepshead_hand_through_a_crack_by_keyboard(
                 await pilot.press("enter")
             await until(pilot, moved_on(client, before), "the move to be applied")
         assert cracked, "never asked to crack"
-        final = sheepshead_view(client.view)
+        final = view  # the view the game ended on
         result = final["result"]
         assert result is not None and sum(result["units"]) == 0
         # rule SS-10.5: the crack doubled the stakes (and a re-crack again)
