@@ -53,3 +53,19 @@ def remote_crack_deal(seat: int = 1, options: dict[str, object] = HOUSE_SS) -> i
             action = bots[turn].choose(view) if turn else Action.from_json(choose(view))
             game.apply(turn, action)
     raise AssertionError("no crack deal for a remote seat found")
+
+
+def thrown_in_deal(options: dict[str, object] = HOUSE_SS, seat: int = 0) -> int:
+    """A seed whose first hand is thrown in (SS-10.3 doubler: all five pass), ``seat`` passing
+    and the others basic bots."""
+    rules = SheepsheadOptions.model_validate(options)
+    for seed in range(3000):
+        game = Match("sheepshead", 5, seed=seed, options=rules).current
+        bots = {s: make_bot("basic", "sheepshead", seed=s) for s in range(5) if s != seat}
+        while game.phase == "pick":
+            turn = game.to_act()[0]
+            action = Action("pass") if turn == seat else bots[turn].choose(game.view(turn))
+            game.apply(turn, action)
+        if game.is_over():
+            return seed
+    raise AssertionError("no thrown-in deal found")
