@@ -75,9 +75,14 @@ def open_form(page: Page, base: str, game: str, name: str = "Ann") -> None:
     page.click(f'details[data-house="{game}"] summary')
 
 
-def create_from_form(page: Page, base: str, game: str, options: dict[str, Any]) -> str:
-    """Create a room with ``options`` chosen in the form's controls; return its code."""
+def create_from_form(
+    page: Page, base: str, game: str, options: dict[str, Any], hints: bool = False
+) -> str:
+    """Create a room with ``options`` chosen in the form's controls (and hints, if asked);
+    return its code."""
     open_form(page, base, game)
+    if hints:
+        page.check("#hints")
     if game == "shithead":
         page.select_option("#seats", "2")
     page.select_option("#level", "basic")
@@ -305,4 +310,31 @@ def test_a_doubler_hand_all_pass_is_thrown_in_and_the_next_one_pays_double(
     page.wait_for_function("() => window.cardroom.state.view.phase !== 'over'")
     assert page.evaluate("window.cardroom.state.view.multiplier") == 2
     assert "Stakes ×2" in page.inner_text(".info")
+    assert not errors, errors
+
+
+def test_a_hint_at_the_crack_marks_its_button(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    page = new_context(viewport=PHONE).new_page()
+    errors = watch_errors(page)
+    code = create_from_form(page, live.base, "sheepshead", HOUSE_SS, hints=True)
+    seed = crack_deal()
+
+    def set_seed() -> None:
+        live.server.manager.rooms[code].core.seed = seed
+
+    live.call(set_seed)
+    page.click('[data-act="host"][data-op="start"]')
+    page.wait_for_selector('[data-act="pass"], [data-act="crack"]', timeout=15_000)
+    if page.is_visible('[data-act="pass"]'):
+        page.click('[data-act="pass"]')
+    page.wait_for_selector('[data-act="crack"]', timeout=15_000)
+    page.click('[data-act="hint"]')
+    page.wait_for_selector(".hint-reason", timeout=20_000)
+    # rule SS-10.4: the suggestion is one of the two answers, and its button is marked
+    kind = page.evaluate("window.cardroom.hint.action.kind")
+    assert kind in ("crack", "no_crack"), kind
+    assert page.locator(f'.actions [data-act="{kind}"].suggested').count() == 1
+    assert page.locator(".actions .suggested").count() == 1
     assert not errors, errors
