@@ -21,7 +21,7 @@ _LABELS: dict[tuple[str, object], str] = {
     ("seven_lower", True): "7 plays lower",
     ("eight_skips", True): "8 skips",
     ("three_invisible", True): "3 is glass",
-    ("partner", "jack_of_diamonds"): "jack of diamonds partner",
+    ("partner", "jack_of_diamonds"): "J♦ partner",
     ("no_pick", "doubler"): "doubler",
     ("no_pick", "forced"): "dealer must pick",
     ("crack", True): "cracking",

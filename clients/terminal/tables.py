@@ -156,9 +156,10 @@ def shithead(view: ShitheadView, info: RoomInfo | None, me: int | None) -> Text:
     to_beat = view["to_beat"]
     if to_beat is not None and pile and to_beat != pile[-1]:  # under glass 3s (SH-7.4)
         out.append_text(Text.assemble(("  to beat ", "yellow"), card_text(to_beat)))
-    out.append(f"\nStock {view['stock']} · burned {view['burned']}", style="dim")
+    out.append(f"\nStock {view['stock']} · burned {view['burned']}\n", style="dim")
     house = rules_text(view["options"])
-    out.append(f" · {house}\n" if house != "book rules" else "\n", style="cyan")
+    if house != "book rules":  # SH-7.5: the rules in force, on a line of their own
+        out.append(f"{house}\n", style="cyan")
     out.append_text(_shithead_status(view, names, me))
     return out
 
@@ -208,19 +209,21 @@ def sheepshead(
         if view["alone"]:
             head.append(", alone")
         elif view["jd_partner"]:  # SS-10.2: the jack's holder (never named before JD is played)
-            head.append(", jack of diamonds partner")
+            head.append(", J♦ partner")
         elif view["called"]:
             head.append_text(Text.assemble(", called ", card_text(view["called"])))
-    # SS-10.6: the stakes and who raised them; the house rules before the first pick
-    if view["multiplier"] > 1:
-        head.append(f" ×{view['multiplier']}", style="bold magenta")
+    # SS-10.6: the stakes and who raised them (a line of their own); the house rules until
+    # someone picks
+    stakes = Text(f"\nStakes ×{view['multiplier']}" if view["multiplier"] > 1 else "")
     if view["cracked"] is not None:
-        head.append(f" cracked by {names[view['cracked']]}", style="magenta")
+        stakes.append(f"{' ·' if stakes else chr(10)} cracked by {names[view['cracked']]}")
     if view["recracked"] is not None:
-        head.append(", re-cracked", style="magenta")
+        stakes.append(", re-cracked")
+    stakes.stylize("bold magenta")
+    head.append_text(stakes)
     house = rules_text(view["options"])
     if picker is None and not view["leaster"] and house != "book rules":
-        head.append(f" [{house}]", style="cyan")
+        head.append(f"\n{house}", style="cyan")
     columns = "  " + "name".ljust(NAME_WIDTH) + " role   held tricks pts total\n"
     out = Text.assemble(head, "\n", (columns, "dim"))
     for i in range(5):

@@ -43,7 +43,7 @@ async def test_a_house_rules_sheepshead_hand_through_a_crack_by_keyboard(
         # rule SS-10.1: the lobby says which rules the room plays
         table = screen.query_one("#table")
         await until(pilot, lambda: "Rules:" in str(table.render()), "the lobby")
-        assert "Rules: jack of diamonds partner · doubler · cracking" in str(table.render())
+        assert "Rules: J♦ partner · doubler · cracking" in str(table.render())
         live.manager.rooms[client.room].core.seed = seed
         await choose_move(pilot, lambda m: m.host is not None and m.host.op == "start", "start")
         cracked = False
@@ -53,7 +53,7 @@ async def test_a_house_rules_sheepshead_hand_through_a_crack_by_keyboard(
                 break
             before = client.version
             if view["phase"] == "pick":
-                assert "[jack of diamonds partner · doubler · cracking]" in str(table.render())
+                assert "J♦ partner · doubler · cracking" in str(table.render())
                 await choose_move(pilot, kind_is("pass"), "pass")
             elif view["phase"] == "crack":
                 # rule SS-10.4: a defender may crack or not; only the picker re-cracks
@@ -67,9 +67,9 @@ async def test_a_house_rules_sheepshead_hand_through_a_crack_by_keyboard(
                 await pilot.press("escape", "shift+tab")
                 hand = screen.query_one("#hand", HandBar)
                 assert hand.has_focus and hand.choice.mode == "one"
-                # SS-10.6: the stakes and who cracked, on the table's first line
-                shown = str(table.render()).splitlines()[0]
-                assert f"×{view['multiplier']} cracked by You" in shown, shown
+                # SS-10.6: the stakes and who cracked, under the table's first line
+                shown = str(table.render()).splitlines()[1]
+                assert shown.startswith(f"Stakes ×{view['multiplier']} · cracked by You"), shown
                 if view["trick"]["number"] == 1:
                     await screenshot(pilot, "sheepshead-cracked")
                 await pilot.press("enter")
