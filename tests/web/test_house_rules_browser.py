@@ -96,6 +96,24 @@ def create_from_form(
     return page.inner_text(".lobby .code").strip()
 
 
+def start_dealt(live: LiveServer, page: Page, code: str, seed: int) -> None:
+    """Start the room ``code`` (the host's page) with its first hand dealt from ``seed``."""
+
+    def set_seed() -> None:
+        live.server.manager.rooms[code].core.seed = seed
+
+    live.call(set_seed)
+    page.click('[data-act="host"][data-op="start"]')
+
+
+def pass_until_crack(page: Page) -> None:
+    """Pass when asked to pick (a bot may pick first), then wait to be asked to crack."""
+    page.wait_for_selector('[data-act="pass"], [data-act="crack"]', timeout=15_000)
+    if page.is_visible('[data-act="pass"]'):
+        page.click('[data-act="pass"]')
+    page.wait_for_selector('[data-act="crack"]', timeout=15_000)
+
+
 def test_the_form_offers_each_games_house_rules_with_the_book_as_default(
     live: LiveServer, new_context: Callable[..., BrowserContext]
 ) -> None:
@@ -164,22 +182,13 @@ def test_a_sheepshead_hand_with_the_jack_the_doubler_and_a_crack_to_its_score(
     seed = crack_deal()
     code = create_from_form(page, live.base, "sheepshead", HOUSE_SS)
     assert page.evaluate("window.cardroom.info.options") == HOUSE_SS
-
-    def set_seed() -> None:
-        live.server.manager.rooms[code].core.seed = seed
-
-    live.call(set_seed)
-    page.click('[data-act="host"][data-op="start"]')  # the four empty seats get basic bots
+    start_dealt(live, page, code, seed)  # the four empty seats get basic bots
     # the table says which rules it plays (rule SS-10.6)
     page.wait_for_selector(".felt .house-rules")
     chips = page.inner_text(".felt .house-rules")
     assert all(c in chips for c in ("Jack of diamonds partner", "Doubler", "Cracking")), chips
-    # seat 0 passes when asked (a bot may pick first)
-    page.wait_for_selector('[data-act="pass"], [data-act="crack"]', timeout=15_000)
-    if page.is_visible('[data-act="pass"]'):
-        page.click('[data-act="pass"]')
-    # a bot picked and took the jack's partner or went alone; seat 0 may crack (SS-10.4)
-    page.wait_for_selector('[data-act="crack"]', timeout=15_000)
+    # seat 0 passes; a bot picked and took the jack's partner or went alone; seat 0 may crack
+    pass_until_crack(page)
     assert page.is_visible('[data-act="no_crack"]')
     assert not page.is_visible('[data-act="recrack"]')  # only the picker re-cracks
     assert "Crack?" in page.inner_text("#prompt")
@@ -193,7 +202,7 @@ def test_a_sheepshead_hand_with_the_jack_the_doubler_and_a_crack_to_its_score(
     page.wait_for_selector('.info:has-text("Stakes ×")')
     assert page.inner_text(".me .badge.bad") == "cracked"
     page.wait_for_selector('#log li:has-text("cracked: the stakes double")')
-    shoot(page, "house-cracked-table")
+    page.screenshot(path=str(SCREENSHOTS / "house-cracked-table-375.png"), full_page=True)
 
     while (what := wait_turn(page, timeout=20_000)) != "over":
         assert what == "play", what
@@ -293,12 +302,7 @@ def test_a_doubler_hand_all_pass_is_thrown_in_and_the_next_one_pays_double(
     errors = watch_errors(page)
     code = create_from_form(page, live.base, "sheepshead", {"no_pick": "doubler"})
     seed = thrown_in_deal({"no_pick": "doubler"})
-
-    def set_seed() -> None:
-        live.server.manager.rooms[code].core.seed = seed
-
-    live.call(set_seed)
-    page.click('[data-act="host"][data-op="start"]')
+    start_dealt(live, page, code, seed)
     page.click('[data-act="pass"]')
     # rule SS-10.3: all five passed, the hand is thrown in unplayed, nobody pays
     page.wait_for_selector('.result h2:has-text("thrown in")')
@@ -320,16 +324,8 @@ def test_a_hint_at_the_crack_marks_its_button(
     errors = watch_errors(page)
     code = create_from_form(page, live.base, "sheepshead", HOUSE_SS, hints=True)
     seed = crack_deal()
-
-    def set_seed() -> None:
-        live.server.manager.rooms[code].core.seed = seed
-
-    live.call(set_seed)
-    page.click('[data-act="host"][data-op="start"]')
-    page.wait_for_selector('[data-act="pass"], [data-act="crack"]', timeout=15_000)
-    if page.is_visible('[data-act="pass"]'):
-        page.click('[data-act="pass"]')
-    page.wait_for_selector('[data-act="crack"]', timeout=15_000)
+    start_dealt(live, page, code, seed)
+    pass_until_crack(page)
     page.click('[data-act="hint"]')
     page.wait_for_selector(".hint-reason", timeout=20_000)
     # rule SS-10.4: the suggestion is one of the two answers, and its button is marked
