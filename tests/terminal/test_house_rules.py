@@ -4,7 +4,9 @@ diamonds, the doubler and cracking played through a crack by keyboard."""
 
 from __future__ import annotations
 
-from clients.terminal.app import CardroomApp
+from textual.widgets import Input, Static
+
+from clients.terminal.app import CardroomApp, StartScreen
 from clients.terminal.widgets import HandBar
 from protocol.views import sheepshead_view
 from server.net.server import CardroomServer
@@ -84,3 +86,32 @@ async def test_a_house_rules_sheepshead_hand_through_a_crack_by_keyboard(
         text = log(screen)
         assert "You cracked: the stakes double" in text and "Hand over" in text
         assert "plays with the jack of diamonds as partner" in text or "goes alone" in text
+
+
+async def test_rules_given_on_the_command_line_fill_the_field_and_bad_ones_are_refused(
+    live: CardroomServer,
+) -> None:
+    # cardroom play --rules ...: the start screen's field, taken by the next create (SH-7.1)
+    app = CardroomApp(live.url, name="Ann", rules="seven_lower, eight_skips=false")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, StartScreen)
+        assert screen.query_one("#rules", Input).value == "seven_lower, eight_skips=false"
+        # an option of the other game is refused before any room exists, and said why
+        await type_text(pilot, "#rules", "crack")
+        await pilot.click("#create-shithead")
+        status = screen.query_one("#status", Static)
+        await until(pilot, lambda: "Not accepted" in str(status.render()), "the refusal")
+        assert app.client is not None and app.client.room is None
+        await type_text(pilot, "#rules", "seven_lower eight_skips=false")
+        await pilot.click("#create-shithead")
+        await until(
+            pilot, lambda: app.client is not None and app.client.room_info is not None, "room"
+        )
+        info = app.client.room_info
+        assert info is not None
+        assert info.options.model_dump() == {
+            "seven_lower": True,
+            "eight_skips": False,
+            "three_invisible": False,
+        }
