@@ -334,3 +334,21 @@ def test_a_hint_at_the_crack_marks_its_button(
     assert page.locator(f'.actions [data-act="{kind}"].suggested').count() == 1
     assert page.locator(".actions .suggested").count() == 1
     assert not errors, errors
+
+
+def test_the_replay_of_a_house_rules_hand_shows_its_rules_and_stakes(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    room, token = finished(live, "sheepshead", 5, options=HOUSE_SS)
+    page = seated(new_context(viewport=PHONE), room, token).new_page()
+    errors = watch_errors(page)
+    page.goto(f"{live.base}/r/{room}/history")
+    page.wait_for_selector("#replay-board .house-rules")
+    # rule SS-10.6: the rules the hand was played by, on every step
+    assert "Jack of diamonds partner" in page.inner_text("#replay-board .house-rules")
+    page.click("[data-act='rp-last']")
+    page.wait_for_selector("#replay-board .result")
+    view = page.evaluate("window.cardroom.replay.games[0].steps.at(-1).view")
+    if view["multiplier"] > 1:  # a crack or a re-crack raised the stakes: said in the result
+        assert f"×{view['multiplier']} the stakes" in page.inner_text("#replay-board .result")
+    assert not errors, errors
