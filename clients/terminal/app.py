@@ -44,6 +44,7 @@ from clients.client import CardroomClient, CardroomError, ClientError, Connectio
 from clients.terminal import tables
 from clients.terminal.describe import chat_line, event_line, room_changes, seat_names
 from clients.terminal.device import device_token, keep_device
+from clients.terminal.house import RULES_HELP, parse_rules
 from clients.terminal.moves import (
     LEAVE,
     HandChoice,
@@ -125,8 +126,10 @@ class CardroomApp(App[None]):
         room: str | None = None,
         name: str | None = None,
         device: str | None = None,
+        rules: str = "",
     ) -> None:
         super().__init__()
+        self.rules = rules  # the house rules a room is created with (words, see house.py)
         self.device = device  # finished games are ranked under it (None: not ranked)
         self.device_folder: Path | None = None  # where it is kept (None: the config folder)
         self.url = normalise_url(url)
@@ -190,6 +193,10 @@ class StartScreen(Screen[None]):
         )
         yield from _field("Shithead seats", Input("4", id="seats", placeholder="2 to 5"))
         yield from _field("Turn timer (s)", Input("", id="timer", placeholder="empty: none"))
+        yield from _field(
+            "House rules",
+            Input(self.cardroom.rules, id="rules", placeholder="e.g. eight_skips, no_pick=doubler"),
+        )
         yield Checkbox("Hints: players may ask the strong bot (not ranked)", id="hints")
         with Horizontal(classes="buttons"):
             yield Button("Create Shithead", id="create-shithead", variant="primary")
@@ -200,7 +207,8 @@ class StartScreen(Screen[None]):
         yield Static(
             Text(
                 "Tab moves between fields, Enter presses a button. Sheepshead is five-handed; "
-                "bots fill the seats nobody takes.",
+                "bots fill the seats nobody takes. House rules: words such as seven_lower or "
+                "no_pick=doubler (cardroom play --help lists them).",
                 style="dim",
             ),
             id="status",
@@ -241,7 +249,10 @@ class StartScreen(Screen[None]):
                 count = int(seats) if game == "shithead" else 5
                 hints = self.query_one("#hints", Checkbox).value
                 turn_timer = int(timer) if timer else None
-                await client.create(game, count, name, turn_timer=turn_timer, hints=hints)
+                rules = parse_rules(self._value("rules"))  # the server refuses unknown ones
+                await client.create(
+                    game, count, name, turn_timer=turn_timer, options=rules, hints=hints
+                )
             elif what == "join":
                 await client.join(code, name)
             else:
@@ -597,13 +608,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--name", help="your name at the table")
     parser.add_argument(
+        "--rules",
+        default="",
+        help=f"house rules for a room you create (the start screen's field): {RULES_HELP}",
+    )
+    parser.add_argument(
         "--unranked",
         action="store_true",
         help="do not say this machine's device token: finished games go on no leaderboard",
     )
     args = parser.parse_args(argv)
     url, code = server_and_room(args.where)
-    CardroomApp(url, code, args.name, None if args.unranked else device_token()).run()
+    device = None if args.unranked else device_token()
+    CardroomApp(url, code, args.name, device, rules=args.rules).run()
     return 0
 
 

@@ -18,17 +18,24 @@ from clients.terminal.cards import cards_text
 from protocol.messages import ChatLine, RoomInfo
 from protocol.views import EventWire
 
+#: Events said by one line of text, each with its style.
 _PLAIN = {
     # Shithead
-    "ready": "{who} {is} ready",
-    "started": "Play begins: {who} starts",
-    "went_out": "{who} {is} out (place {place})",
-    "skipped": "{who} {is} skipped (an 8, house rule)",
+    "ready": ("{who} {is} ready", ""),
+    "started": ("Play begins: {who} starts", ""),
+    "went_out": ("{who} {is} out (place {place})", ""),
+    "skipped": ("{who} {is} skipped (an 8, house rule)", ""),
+    "drew": ("{who} drew {count}", "dim"),
     # Sheepshead
-    "passed": "{who} passed",
-    "leaster": "Everyone passed: a leaster",
-    "picked": "{who} picked up the blind",
-    "buried": "{who} buried two cards",
+    "passed": ("{who} passed", ""),
+    "leaster": ("Everyone passed: a leaster", ""),
+    "picked": ("{who} picked up the blind", ""),
+    "buried": ("{who} buried two cards", ""),
+    # Sheepshead house rules (SS-10.3, SS-10.4)
+    "thrown_in": ("Everyone passed: thrown in, the next hand pays double", "bold"),
+    "cracked": ("{who} cracked: the stakes double", "bold magenta"),
+    "recracked": ("{who} re-cracked: the stakes double again", "bold magenta"),
+    "no_crack": ("{who} does not double the stakes", ""),
 }
 
 
@@ -54,8 +61,9 @@ def event_line(event: EventWire, names: list[str]) -> Text:
     who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
     cards = cards_text(event.get("cards") or [])
     if kind in _PLAIN:
-        place = event.get("place", "?")
-        return Text(_PLAIN[kind].format(who=who, place=place, **{"is": is_(who)}))
+        line, style = _PLAIN[kind]
+        place, count = event.get("place", "?"), event.get("count", 0)
+        return Text(line.format(who=who, place=place, count=count, **{"is": is_(who)}), style)
     match kind:
         case "swapped":
             return Text.assemble(
@@ -69,8 +77,6 @@ def event_line(event: EventWire, names: list[str]) -> Text:
         case "played":
             where = {"face_up": " (face up)", "face_down": " (face down)"}
             return Text.assemble(f"{who} played ", cards, where.get(event.get("source", ""), ""))
-        case "drew":
-            return Text(f"{who} drew {event.get('count', 0)}", style="dim")
         case "burned":
             reason = {"ten": "a ten", "four": "four of a kind"}.get(event.get("reason", ""), "")
             return Text(f"{who} burned the pile ({reason})", style="bold yellow")
@@ -84,6 +90,9 @@ def event_line(event: EventWire, names: list[str]) -> Text:
             return Text(f"Game over: {loser} {is_(loser)} the shithead", style="bold yellow")
         case "called" if event.get("alone"):
             return Text(f"{who} goes alone")
+        case "called" if not event.get("cards"):  # SS-10.2: the jack's partner, unnamed
+            return Text(f"{who} plays with the jack of diamonds as partner")
+
         case "called":
             unknown = " (under an unknown card)" if event.get("unknown") else ""
             return Text.assemble(f"{who} called ", cards, unknown)

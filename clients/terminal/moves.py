@@ -59,11 +59,24 @@ def play_sets(view: View) -> list[list[str]]:
     return [list(s) for s in view["play_sets"]] if view["game"] == "shithead" else []
 
 
+#: The actions that name no card, as the moves list says them.
+_PLAIN_ACTIONS = {
+    "ready": "Ready: keep these face-up cards",
+    "pick": "Pick up the blind",
+    "pass": "Pass",
+    "alone": "Go alone",
+    "jd_partner": "Partner: whoever holds the jack of diamonds",  # SS-10.2
+    "crack": "Crack: double the stakes",  # SS-10.4
+    "recrack": "Re-crack: double the stakes again",
+    "no_crack": "Do not double the stakes",
+}
+
+
 def action_label(a: ActionModel) -> Text:
     c = a.cards
+    if a.kind in _PLAIN_ACTIONS:
+        return Text(_PLAIN_ACTIONS[a.kind])
     match a.kind:
-        case "ready":
-            return Text("Ready: keep these face-up cards")
         case "swap":
             return Text.assemble("Swap ", card_text(c[0]), " in hand for ", card_text(c[1]), " up")
         case "play":
@@ -74,18 +87,12 @@ def action_label(a: ActionModel) -> Text:
             return Text("Pick up the pile")
         case "flip":
             return Text(f"Turn over face-down card {(a.slot or 0) + 1}")
-        case "pick":
-            return Text("Pick up the blind")
-        case "pass":
-            return Text("Pass")
         case "bury":
             return Text.assemble("Bury ", cards_text(c))
         case "call":
             return Text.assemble("Call ", cards_text(c))
         case "call_unknown":
             return Text.assemble("Call ", card_text(c[0]), ", ", card_text(c[1]), " unknown")
-        case "alone":
-            return Text("Go alone")
     return Text(" ".join([a.kind, *c]))
 
 

@@ -10,6 +10,7 @@ from rich.text import Text
 
 from clients.terminal.cards import BACK, NONE, card_text, cards_text
 from clients.terminal.describe import is_, seat_names
+from clients.terminal.house import rules_text
 from protocol.messages import RoomInfo, State
 from protocol.views import SheepsheadView, ShitheadView, TrickCard
 
@@ -108,6 +109,8 @@ def lobby(info: RoomInfo, me: int | None) -> Text:
     timer = f"{info.turn_timer}s a turn" if info.turn_timer else "no turn timer"
     lock = "locked" if info.locked else "open"
     out.append(f"\n{info.spectators} watching · {lock} · {timer}\n", style="dim")
+    # SH-7.1, SS-10.1: the house rules, shown to everyone before the first game
+    out.append(f"Rules: {rules_text(info.options.model_dump())}\n", style="cyan")
     host = any(s.host and s.seat == me for s in info.seats)
     if host:
         out.append("You are the host: your commands are below.", style="cyan")
@@ -150,7 +153,13 @@ def shithead(view: ShitheadView, info: RoomInfo | None, me: int | None) -> Text:
         out.append_text(card_text(shown[-1], "reverse"))
     else:
         out.append("empty", style="dim")
+    to_beat = view["to_beat"]
+    if to_beat is not None and pile and to_beat != pile[-1]:  # under glass 3s (SH-7.4)
+        out.append_text(Text.assemble(("  to beat ", "yellow"), card_text(to_beat)))
     out.append(f"\nStock {view['stock']} · burned {view['burned']}\n", style="dim")
+    house = rules_text(view["options"])
+    if house != "book rules":  # SH-7.5: the rules in force, on a line of their own
+        out.append(f"{house}\n", style="cyan")
     out.append_text(_shithead_status(view, names, me))
     return out
 
@@ -199,8 +208,22 @@ def sheepshead(
         head.append(f" Picker {names[picker]}")
         if view["alone"]:
             head.append(", alone")
+        elif view["jd_partner"]:  # SS-10.2: the jack's holder (never named before JD is played)
+            head.append(", J♦ partner")
         elif view["called"]:
             head.append_text(Text.assemble(", called ", card_text(view["called"])))
+    # SS-10.6: the stakes and who raised them (a line of their own); the house rules until
+    # someone picks
+    stakes = Text(f"\nStakes ×{view['multiplier']}" if view["multiplier"] > 1 else "")
+    if view["cracked"] is not None:
+        stakes.append(f"{' ·' if stakes else chr(10)} cracked by {names[view['cracked']]}")
+    if view["recracked"] is not None:
+        stakes.append(", re-cracked")
+    stakes.stylize("bold magenta")
+    head.append_text(stakes)
+    house = rules_text(view["options"])
+    if picker is None and not view["leaster"] and house != "book rules":
+        head.append(f"\n{house}", style="cyan")
     columns = "  " + "name".ljust(NAME_WIDTH) + " role   held tricks pts total\n"
     out = Text.assemble(head, "\n", (columns, "dim"))
     for i in range(5):
@@ -263,7 +286,9 @@ def _sheepshead_status(view: SheepsheadView, names: list[str], me: int | None) -
             extra.append_text(Text.assemble(" · buried ", cards_text(buried)))
     if phase == "over":
         result = view["result"]
-        if result is not None and result["leaster"]:
+        if result is not None and result["row"] == "thrown_in":  # SS-10.3 doubler
+            msg = "\nHand over: thrown in, the next hand pays double"
+        elif result is not None and result["leaster"]:
             won = result["leaster_winner"]
             msg = f"\nHand over: leaster won by {names[won] if isinstance(won, int) else '?'}"
         else:
@@ -274,6 +299,7 @@ def _sheepshead_status(view: SheepsheadView, names: list[str], me: int | None) -
         "pick": "pick up the blind or pass",
         "bury": "select two cards to bury",
         "call": "call a partner, or go alone",
+        "crack": "crack (double the stakes), or not",
         "play": "play a card",
     }
     if me is not None and me in (view["to_act"] or []):

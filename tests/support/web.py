@@ -123,12 +123,19 @@ def device_of(page: Page) -> str:
     return token
 
 
-def finished(live: LiveServer, game: GameName, seats: int, games: int = 1) -> tuple[str, str]:
-    """Games (or hands) played to their end by a scripted player and bots: (room, seat token)."""
+def finished(
+    live: LiveServer,
+    game: GameName,
+    seats: int,
+    games: int = 1,
+    options: dict[str, Any] | None = None,
+) -> tuple[str, str]:
+    """Games (or hands) played to their end by a scripted player and bots: (room, seat token).
+    ``options``: the room's house rules (none: the book's)."""
 
     async def play() -> tuple[str, str]:
         me = await CardroomClient.connect(live.server.url)
-        await me.create(game, seats=seats, name="Ann")
+        await me.create(game, seats=seats, name="Ann", options=options)
         await me.host("start")
         await play_until_over(me)
         for _ in range(games - 1):

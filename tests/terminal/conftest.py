@@ -14,6 +14,7 @@ from textual.widgets import Input, RichLog
 from clients import CardroomClient
 from clients.terminal.app import CardroomApp, RoomScreen
 from clients.terminal.moves import Move
+from protocol.views import View
 from server.net.server import CardroomServer
 from tests.server.conftest import make_config
 
@@ -79,6 +80,20 @@ def log(screen: RoomScreen) -> str:
 def kind_is(kind: str) -> Callable[[Move], bool]:
     """A moves-list line playing an action of ``kind``."""
     return lambda move: move.action is not None and move.action.kind == kind
+
+
+async def my_turn_shown(pilot: Pilot[None], screen: RoomScreen) -> View:
+    """Wait until it is this client's turn (or its game is over) and the screen shows that
+    state; return its view."""
+    client = screen.client
+
+    def ready() -> bool:
+        return client.my_turn or (client.view is not None and client.view["phase"] == "over")
+
+    await until(pilot, ready, "my turn")
+    await until(pilot, lambda: screen.shown_version == client.version, "the screen")
+    assert client.view is not None
+    return client.view
 
 
 def moved_on(client: CardroomClient, before: int | None) -> Callable[[], bool]:

@@ -194,3 +194,26 @@ async def test_a_big_hand_scrolls_with_the_cursor_and_fits_one_row() -> None:
             await pilot.press(*["left"] * 20)
         await pilot.press("end")
         assert hand.cursor == len(cards) - 1 and "A♥" in hand.render().plain
+
+
+def test_the_tables_fit_with_house_rules_and_the_highest_stakes() -> None:
+    # SH-7.5, SS-10.6: the rules in force, the card to beat, the multiplier and the cracks
+    # are shown too; with the longest names and the highest stakes the tables still fit
+    sh = ShitheadOptions(seven_lower=True, eight_skips=True, three_invisible=True)
+    info = _info("shithead", 5).model_copy(update={"options": sh})
+    for seed in range(4):
+        for view in _random_game(Shithead.new(5, 0, seed=seed, options=sh), seed):
+            _fits(tables.shithead(shithead_view(view), info, view["seat"]), "house shithead")
+    _fits(tables.lobby(info, 0), "house lobby")
+    for ss in (
+        SheepsheadOptions(partner="jack_of_diamonds", no_pick="doubler", crack=True),
+        SheepsheadOptions(partner="called_ace", no_pick="forced", crack=True),
+    ):
+        info = _info("sheepshead", 5).model_copy(update={"options": ss})
+        _fits(tables.lobby(info, 0), "house lobby")
+        for seed in range(8):
+            carried = 2 if ss.no_pick == "doubler" else 1  # only the doubler carries stakes
+            game = Sheepshead.new(5, 0, seed=seed, options=ss, multiplier=carried)
+            for view in _random_game(game, seed):
+                shown = tables.sheepshead(sheepshead_view(view), info, view["seat"], "Hand 5/10 ·")
+                _fits(shown, f"house sheepshead {ss}")

@@ -20,6 +20,7 @@ from tests.terminal.conftest import (
     kind_is,
     log,
     moved_on,
+    my_turn_shown,
     room_screen,
     screenshot,
     until,
@@ -45,17 +46,7 @@ async def test_join_a_sheepshead_room_and_play_a_hand(live: CardroomServer) -> N
             buried = picked = False
             shot = looked = False
             while True:
-                await until(
-                    pilot,
-                    lambda: (
-                        client.my_turn
-                        or (client.view is not None and client.view["phase"] == "over")
-                    ),
-                    "my turn",
-                )
-                await until(pilot, lambda: screen.shown_version == client.version, "the screen")
-                assert client.view is not None
-                view = sheepshead_view(client.view)
+                view = sheepshead_view(await my_turn_shown(pilot, screen))
                 if view["phase"] == "over":
                     break
                 before = client.version

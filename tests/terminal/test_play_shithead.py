@@ -19,6 +19,7 @@ from tests.terminal.conftest import (
     kind_is,
     log,
     moved_on,
+    my_turn_shown,
     room_screen,
     screenshot,
     type_text,
@@ -79,16 +80,7 @@ async def test_create_fill_bots_and_play_a_shithead_game_to_the_end(live: Cardro
         countdowns = 0
         shot = False
         while True:
-            await until(
-                pilot,
-                lambda: (
-                    client.my_turn or (client.view is not None and client.view["phase"] == "over")
-                ),
-                "my turn",
-            )
-            await until(pilot, lambda: screen.shown_version == client.version, "the screen")
-            view = client.view
-            assert view is not None
+            view = await my_turn_shown(pilot, screen)
             if view["phase"] == "over":
                 break
             before = client.version

@@ -8,6 +8,7 @@ import { detectLang, errorText, onFallback, setLang, t } from "./i18n.js";
 import { onKey } from "./keys.js";
 import * as roomLog from "./log.js";
 import { Net } from "./net.js";
+import { readForm, syncForm } from "./house.js";
 import { loadBoards, loadReplay, loadSteps, newReplay, replayStep, setSpeed, stopPlay, togglePlay } from "./pages.js";
 import { isPage, match, paths } from "./routes.js";
 import { buildRoom, drawChat, drawNet, GAMES, redrawAll, redrawPage, render, tick } from "./screens.js";
@@ -246,12 +247,14 @@ async function playAgain() {
     .map((s, i) => (s.kind === "bot" ? { seat: i === 0 ? me : i, level: s.bot_level } : null))
     .filter(Boolean);
   const alone = info.seats.every((s, i) => i === me || s.kind === "bot");
-  const create = { type: "create", game: info.game, seats: info.seats.length, name, turn_timer: info.turn_timer || null, options: {}, daily: false, hints: !!info.hints };
+  // the same house rules: the room's own options (never a daily's, which has none)
+  const options = info.daily ? {} : info.options || {};
+  const create = { type: "create", game: info.game, seats: info.seats.length, name, turn_timer: info.turn_timer || null, options, daily: false, hints: !!info.hints };
   if (!alone) return playAgainWithFriends(info, create, bots);
   await app.net.request({ type: "leave", room: info.room }).catch(() => {});
   forget();
   try {
-    await app.request({ type: "create", game: info.game, seats: info.seats.length, name, turn_timer: info.turn_timer || null, options: {}, daily: false, hints: !!info.hints });
+    await app.request(create);
     for (const b of bots) {
       // a level the new room refuses (too many experts, say) becomes the default one
       await app.net.request({ type: "host", room: app.room, op: "add_bot", seat: b.seat, level: b.level })
@@ -389,7 +392,10 @@ async function createRoom(daily) {
   app.prefs = { game, seats: game === "sheepshead" ? app.prefs.seats : seats, level, timer, hints };
   save(KEYS.prefs, app.prefs);
   try {
-    await app.request({ type: "create", game, seats, name, turn_timer: timer || null, options: {}, daily: !!daily, hints: !daily && hints });
+    // the house rules chosen in the form; a daily plays the book's (SS-10.1: the server refuses
+    // options there as daily_options)
+    const options = daily ? {} : readForm(game);
+    await app.request({ type: "create", game, seats, name, turn_timer: timer || null, options, daily: !!daily, hints: !daily && hints });
     // a daily room's bots are the day's (the server fills them at the start, fixed)
     if (daily) await app.host("start");
   } catch {
@@ -571,6 +577,7 @@ function onChange(e) {
     const seats = document.getElementById("seats");
     if (seats) seats.disabled = el.value === "sheepshead";
   }
+  if (el.closest && el.closest("#create-form")) syncForm();
   if (el.dataset.act === "level") {
     app.host("set_bot_level", { seat: Number(el.dataset.seat), level: el.value });
   }

@@ -56,6 +56,8 @@ export function markHint(area, hint, state) {
   if (a.kind === "flip") marks.push(`.me [data-act="flip"][data-slot="${a.slot}"]`);
   if (a.kind === "call") marks.push(`.actions [data-act="call"][data-card="${a.cards[0]}"]`);
   if (a.kind === "call_unknown") marks.push(`.actions [data-act="callu"][data-card="${a.cards[0]}"]`);
-  if (["ready", "pickup", "pick", "pass", "alone"].includes(a.kind)) marks.push(`.actions [data-act="${a.kind}"]`);
+  // the buttons named by their kind (the house rules add the jack's partner and the cracks)
+  const buttons = ["ready", "pickup", "pick", "pass", "alone", "jd_partner", "crack", "recrack", "no_crack"];
+  if (buttons.includes(a.kind)) marks.push(`.actions [data-act="${a.kind}"]`);
   for (const sel of marks) for (const el of area.querySelectorAll(sel)) el.classList.add("suggested");
 }

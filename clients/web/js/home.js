@@ -1,4 +1,6 @@
-// The home screen: your name, a new room, today's Sheepshead, join or watch by code.
+// The home screen: your name, a new room (with its house rules), today's Sheepshead (always
+// the book's rules, SS-10.1), join or watch by code.
+import { formHTML } from "./house.js";
 import { lang, t } from "./i18n.js";
 import { paths } from "./routes.js";
 import { esc } from "./ui.js";
@@ -61,12 +63,14 @@ export function render({ prefs, code, session, name }) {
           <label class="field"><span>${esc(t("home.timer"))}</span><select id="timer" name="timer">${timerOpts}</select></label>
         </div>
         <label class="choice hints-choice"><input type="checkbox" id="hints" name="hints"${prefs.hints ? " checked" : ""}> <span>${esc(t("home.hints"))}</span><small>${esc(t("home.hintsNote"))}</small></label>
+        ${formHTML(prefs.game === "sheepshead" ? "sheepshead" : "shithead")}
         <button type="submit" class="btn primary wide" data-act="create">${esc(t("home.create"))}</button>
       </form>
     </section>
     <section class="panel daily" aria-labelledby="h-daily">
       <h2 id="h-daily">${esc(t("home.dailyTitle"))}</h2>
       <p>${esc(t("home.dailyNote"))}</p>
+      <p class="muted">${esc(t("house.daily"))}</p>
       <button type="button" class="btn wide" data-act="daily">${esc(t("home.daily"))}</button>
       <p class="to-boards"><a href="${paths.leaderboard()}" data-nav>${esc(t("lb.link"))}</a></p>
     </section>

@@ -1,6 +1,7 @@
 // The lobby: the code to share, who sits where, the host's controls; and the seat list beside
 // the table (the same controls between games). Each takes the room's scene: its `info`, the
 // viewer's `seat`, whether the viewer is the `host`, and `name(seat)`.
+import { rulesHTML } from "./house.js";
 import { lang, t } from "./i18n.js";
 import { paths } from "./routes.js";
 import { esc } from "./ui.js";
@@ -105,6 +106,7 @@ export function render(d) {
         <button type="button" class="btn ghost" data-act="copy" data-text="${esc(code)}" data-key="copy-code">${esc(t("lobby.copyCode"))}</button>
       </div>
       <p class="muted">${esc(t("game." + info.game))} · ${esc(info.turn_timer ? t("timer.seconds", { n: info.turn_timer }) : t("timer.none"))}</p>
+      ${rulesHTML(info.game, info.options)}
     </section>
     <section class="panel">${start}</section>
   </div>`;

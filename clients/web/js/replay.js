@@ -3,6 +3,7 @@
 // replayed it); this page only draws it, like the tables draw a live view.
 import { backHTML, cardHTML, cardsText, cardText, countHTML } from "./cards.js";
 import { verifyGame } from "./deal.js";
+import { ruleChips, rulesHTML } from "./house.js";
 import { t } from "./i18n.js";
 import { paths } from "./routes.js";
 import * as sheepshead from "./sheepshead.js";
@@ -136,6 +137,11 @@ function ssCenter(game, step) {
   if (v.leaster) info.push(esc(t("ss.leaster")));
   if (v.called) info.push(esc(t(v.unknown_call ? "ss.calledUnknown" : "ss.called", { card: cardText(v.called) })));
   if (v.alone && v.picker != null) info.push(esc(t("ss.calledAlone", { name: nameOf(game, v.picker) })));
+  else if (v.jd_partner) info.push(esc(t("ss.jdCalled")));
+  // SS-10.6: the stakes and who raised them
+  if (v.multiplier > 1) info.push(esc(t("ss.multiplier", { n: v.multiplier })));
+  if (v.cracked != null) info.push(esc(t("ss.crackedBy", { name: nameOf(game, v.cracked) })));
+  if (v.recracked != null) info.push(esc(t("ss.recrackedBy", { name: nameOf(game, v.recracked) })));
   const small = (cs) => cs.map((c) => cardHTML(c, { size: "xs" })).join("");
   if (v.blind && v.phase !== "over") info.push(`${esc(t("ss.blind"))}: ${small(v.blind)}`);
   if (v.buried) info.push(`${esc(t("ss.buried"))}: ${small(v.buried)}`);
@@ -156,7 +162,10 @@ export function boardHTML(r) {
   // the game's own result, drawn from the step's view (no room, no viewer: everything is open)
   const scene = { view: step.view, info: null, seat: null, name: (s) => nameOf(game, s) };
   const over = step.view.phase === "over" ? GAMES[game.game].resultHTML(scene) : "";
-  return `<div class="felt replay-felt ${game.game}"><div class="rp-seats n${step.view.hands.length}">${seats}</div>${center}${over}</div>`;
+  // the house rules the game was played by (SH-7.5, SS-10.6), when it had some
+  const o = step.view.options;
+  const house = ruleChips(game.game, o).length ? rulesHTML(game.game, o) : "";
+  return `<div class="felt replay-felt ${game.game}"><div class="rp-seats n${step.view.hands.length}">${seats}</div>${center}${house}${over}</div>`;
 }
 
 export function captionText(r) {

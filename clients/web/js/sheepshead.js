@@ -1,6 +1,7 @@
 // The Sheepshead table: pick or pass, bury two, call, six tricks, the hand's result.
 // Every move offered comes from the view (`legal`, and `bury_from` for burying).
 import { backHTML, cardHTML, cardText, countHTML } from "./cards.js";
+import { ruleChips, rulesHTML } from "./house.js";
 import { t } from "./i18n.js";
 import { arc, bubbleHTML, dealerChip, holdingTrick, lastTrickButton, spotClass, toggleLastTrick, trickShown } from "./table.js";
 import { esc } from "./ui.js";
@@ -37,6 +38,10 @@ function options(v) {
     unknown,
     unknownAces,
     alone: legalOf(v, "alone").length > 0,
+    jd: legalOf(v, "jd_partner").length > 0,
+    crack: legalOf(v, "crack").length > 0,
+    recrack: legalOf(v, "recrack").length > 0,
+    noCrack: legalOf(v, "no_crack").length > 0,
     plays: legalOf(v, "play").map((a) => a.cards[0]),
   };
 }
@@ -61,6 +66,9 @@ function badges(d, seat) {
   if (v.partner === seat || (seat === d.seat && v.you_are_partner)) {
     out.push(`<span class="badge gold">${esc(t("ss.partner"))}</span>`);
   }
+  // SS-10.4: who raised the stakes, at their seat
+  if (v.cracked === seat) out.push(`<span class="badge bad">${esc(t("ss.crackedBadge"))}</span>`);
+  if (v.recracked === seat) out.push(`<span class="badge bad">${esc(t("ss.recrackedBadge"))}</span>`);
   if (v.phase === "pick" && v.passed.includes(seat)) out.push(`<span class="badge dim">${esc(t("ss.passedBadge"))}</span>`);
   if (v.phase === "play" && v.trick.leader === seat) out.push(`<span class="badge lead">${esc(t("ss.leads"))}</span>`);
   if (info && info.kind === "bot") out.push(`<span class="badge dim level">${esc(t("level." + info.bot_level))}</span>`);
@@ -136,11 +144,16 @@ function infoLine(d) {
   if (v.leaster) parts.push(t("ss.leaster"));
   else if (v.picker != null && v.phase !== "pick" && v.phase !== "bury") {
     if (v.alone) parts.push(t("ss.calledAlone", { name: d.name(v.picker) }));
+    else if (v.jd_partner) parts.push(t("ss.jdCalled"));
     else if (v.called) {
       parts.push(t(v.unknown_call ? "ss.calledUnknown" : "ss.called", { card: cardText(v.called) }));
     }
   }
   if (v.you_are_partner && v.partner == null) parts.push(t("ss.youPartner"));
+  // SS-10.6: the stakes and who raised them, for everyone
+  if (v.multiplier > 1) parts.push(t("ss.multiplier", { n: v.multiplier }));
+  if (v.cracked != null) parts.push(t("ss.crackedBy", { name: d.name(v.cracked) }));
+  if (v.recracked != null) parts.push(t("ss.recrackedBy", { name: d.name(v.recracked) }));
   if (d.info && d.info.match_length) {
     parts.push(t("ss.handOf", { n: Math.min(d.info.games_played + (v.phase === "over" ? 0 : 1), d.info.match_length), total: d.info.match_length }));
   }
@@ -161,7 +174,9 @@ function prompt(d, o) {
   }
   if (v.phase === "pick") return t("ss.pickHint");
   if (v.phase === "bury") return t("ss.buryHint");
+  if (v.phase === "call" && o.jd) return t("ss.jdHint");
   if (v.phase === "call") return d.mode ? t("ss.unknownHint") : t("ss.callHint");
+  if (v.phase === "crack") return o.recrack ? t("ss.recrackHint", { name: d.name(v.cracked) }) : t("ss.crackHint");
   return t("ss.playHint");
 }
 
@@ -178,7 +193,12 @@ function actionsHTML(d, o) {
   }
   for (const a of o.calls) btn("call", t("ss.call", { card: cardText(a.cards[0]) }), a.cards[0], "btn primary");
   if (!d.mode) for (const ace of o.unknownAces) btn("callu", t("ss.callUnknownBtn", { card: cardText(ace) }), ace);
+  if (o.jd) btn("jd_partner", t("ss.jdPartner"), "", "btn primary");
   if (o.alone) btn("alone", t("ss.alone"));
+  // SS-10.4: a defender's crack, the picker's re-crack, or neither
+  if (o.crack) btn("crack", t("ss.crack"), "", "btn primary");
+  if (o.recrack) btn("recrack", t("ss.recrack"), "", "btn primary");
+  if (o.noCrack) btn("no_crack", t("ss.noCrack"));
   const raised = d.sel.length === 1 && o.plays.includes(d.sel[0]) ? d.sel[0] : null;
   if (raised) btn("play", t("ss.playCard", { card: cardText(raised) }), raised, "btn primary");
   if (d.sel.length || d.mode) btn("cancel", t("table.cancel"), "", "btn ghost");
@@ -206,14 +226,18 @@ export function resultHTML(d) {
   if (!r) return "";
   const info = d.info;
   let head;
-  if (r.leaster) {
+  if (r.row === "thrown_in") {
+    head = t("ss.thrownIn"); // SS-10.3 doubler: nobody picked, nobody pays
+  } else if (r.leaster) {
     head = r.leaster_winner != null ? t("ss.leasterWinner", { name: d.name(r.leaster_winner) }) : t("ss.leasterNone");
   } else {
     const won = r.picker_points >= 61;
     head = t(won ? "ss.pickerWins" : "ss.defendersWin", { name: d.name(r.picker) });
   }
   const lines = [];
-  if (r.leaster) {
+  if (r.row === "thrown_in") {
+    lines.push(t("ss.thrownInNote"));
+  } else if (r.leaster) {
     // why a player with the fewest points may not have won (rule SS-8.2)
     lines.push(t("ss.leasterRule"));
     const none = r.seat_tricks ? r.seat_tricks.map((n, s) => (n === 0 ? d.name(s) : null)).filter(Boolean) : [];
@@ -225,6 +249,7 @@ export function resultHTML(d) {
     if (r.schwarz) lines.push(t("ss.schwarz"));
     else if (r.schneider) lines.push(t("ss.schneider"));
   }
+  if (r.multiplier > 1 && r.row !== "thrown_in") lines.push(t("ss.stakesWere", { n: r.multiplier }));
   const buried = r.buried && r.buried.length ? `<p>${esc(t("ss.buried"))}: ${r.buried.map((c) => cardHTML(c, { size: "xs" })).join("")}</p>` : "";
   const rows = r.units
     .map((u, s) => {
@@ -270,13 +295,18 @@ export function render(d) {
   return (
     `<div class="felt sheepshead${over ? " over" : ""}">` +
     `<div class="opps n${others.length}">${others.map((s) => opponentHTML(d, s, others)).join("")}</div>` +
-    (over ? "" : trickHTML(d, others) + infoLine(d) + `<p class="prompt" id="prompt">${esc(prompt(d, o))}</p>`) +
+    (over ? "" : trickHTML(d, others) + infoLine(d) + houseLine(v) + `<p class="prompt" id="prompt">${esc(prompt(d, o))}</p>`) +
     (over ? resultHTML(d) : "") +
     myArea +
     d.hint +
     `<div class="actions" role="toolbar" aria-label="${esc(t("table.actions"))}">${me != null ? actionsHTML(d, o) : ""}</div>` +
     `</div>`
   );
+}
+
+// The house rules in force (SS-10.6) on the felt, only when the table plays some.
+function houseLine(v) {
+  return ruleChips("sheepshead", v.options).length ? rulesHTML("sheepshead", v.options) : "";
 }
 
 // The picker's unknown card (rule SS-4.3), set aside out of the hand: drawn at the end of the
@@ -311,6 +341,10 @@ export function onAction(app, el) {
     case "pick":
     case "pass":
     case "alone":
+    case "jd_partner":
+    case "crack":
+    case "recrack":
+    case "no_crack":
       return app.act({ kind: act });
     case "call":
       return app.act({ kind: "call", cards: [el.dataset.card] });
@@ -390,11 +424,21 @@ export function eventText(e, nameOf) {
       return t("ev.buried", { name: who });
     case "called":
       if (e.alone) return t("ev.alone", { name: who });
+      // SS-10.2: the jack's partner names no card
+      if (!e.cards || !e.cards.length) return t("ev.calledJack", { name: who });
       return t(e.unknown ? "ev.calledUnknown" : "ev.called", { name: who, card: cardText((e.cards || ["??"])[0]) });
     case "played":
       return e.face_down ? t("ev.playedDown", { name: who }) : t("ev.played", { name: who, cards: cardText(e.cards[0]) });
     case "partner_revealed":
-      return t("ev.partner", { name: who });
+      return t((e.cards || [])[0] === "JD" ? "ev.partnerJack" : "ev.partner", { name: who });
+    case "thrown_in":
+      return t("ev.thrownIn");
+    case "cracked":
+      return t("ev.cracked", { name: who });
+    case "recracked":
+      return t("ev.recracked", { name: who });
+    case "no_crack":
+      return t("ev.noCrack", { name: who });
     case "trick":
       return t("ev.trick", { name: who, points: e.points });
     case "hand_over":

@@ -1,6 +1,7 @@
 // The Shithead table. Every move offered comes from the view: `legal` (swaps, ready, pick-ups,
 // flips) and `play_sets` (the cards of one rank that may be played now, any subset of one set).
 import { backHTML, cardHTML, cardsText, countHTML } from "./cards.js";
+import { rulesHTML, ruleChips } from "./house.js";
 import { t } from "./i18n.js";
 import { arc, bubbleHTML, dealerChip, spotClass } from "./table.js";
 import { esc } from "./ui.js";
@@ -158,10 +159,22 @@ function pileHTML(d) {
   return (
     `<div class="center">` +
     `<div class="stock"><span class="lbl">${esc(t("table.stock"))}</span>${countHTML(v.stock, t("table.stockLabel", { n: v.stock }))}</div>` +
-    `<div class="pile${fx}" role="group" aria-label="${esc(label)}"><span class="lbl">${esc(t("table.pile"))} · ${v.pile.length}</span><div class="fan">${cards}</div></div>` +
+    `<div class="pile${fx}" role="group" aria-label="${esc(label)}"><span class="lbl">${esc(t("table.pile"))} · ${v.pile.length}</span><div class="fan">${cards}</div>${toBeatHTML(v)}</div>` +
     `<div class="stock"><span class="lbl">${esc(t("table.burned"))}</span><span class="num">${v.burned}</span></div>` +
     `</div>`
   );
+}
+
+// Under a house rule the card to beat may not be the top card (a glass 3 on it, SH-7.4), and a
+// 7 asks for a lower card (SH-7.2): said under the pile. The book's game needs no such line.
+function toBeatHTML(v) {
+  const o = v.options || {};
+  if (!v.to_beat || !(o.three_invisible || o.seven_lower)) return "";
+  const lower = o.seven_lower && v.to_beat[0] === "7";
+  const glass = o.three_invisible && v.to_beat !== v.pile[v.pile.length - 1];
+  if (!lower && !glass) return "";
+  const text = lower ? t("sh.toBeatLower", { card: cardsText([v.to_beat]) }) : t("sh.toBeat", { card: cardsText([v.to_beat]) });
+  return `<span class="to-beat">${esc(text)}</span>`;
 }
 
 function prompt(d, o) {
@@ -255,13 +268,18 @@ export function render(d) {
   return (
     `<div class="felt shithead${over ? " over" : ""}">` +
     `<div class="opps n${others.length}">${others.map((s) => opponentHTML(d, s, others)).join("")}</div>` +
-    (over ? "" : pileHTML(d) + `<p class="prompt" id="prompt">${esc(prompt(d, o))}</p>`) +
+    (over ? "" : pileHTML(d) + houseLine(v) + `<p class="prompt" id="prompt">${esc(prompt(d, o))}</p>`) +
     resultHTML(d) +
     myArea +
     d.hint +
     `<div class="actions" role="toolbar" aria-label="${esc(t("table.actions"))}">${actionsHTML(d, o)}</div>` +
     `</div>`
   );
+}
+
+// The house rules in force (SH-7.5) on the felt, only when the table plays some.
+function houseLine(v) {
+  return ruleChips("shithead", v.options).length ? rulesHTML("shithead", v.options) : "";
 }
 
 // How each of my cards is drawn: playable (a button), selected.
@@ -388,6 +406,8 @@ export function eventText(e, nameOf) {
       return t("ev.flipped", { name: who, cards: cardsText(e.cards || []) });
     case "went_out":
       return t("ev.wentOut", { name: who, place: e.place });
+    case "skipped":
+      return t("ev.skipped", { name: who });
     case "game_over":
       return t(e.ended === "length_cap" ? "ev.gameCapped" : "ev.gameOver", { name: nameOf(e.loser) });
     default:
