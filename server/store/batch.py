@@ -1,0 +1,143 @@
+"""The script calls of one event-loop turn sent to Redis together, in one round trip.
+
+Under load many rooms persist in the same turn of the event loop (one client frame read wakes
+one room, a burst of reads wakes many). Sent one by one, each ``EVALSHA`` takes a connection
+from the pool, writes, and waits for its own reply; the replies then queue behind each other
+in the client, not in Redis (``docs/benchmarks.md``, issue 22). A :class:`ScriptBatch` collects
+the calls made in one turn and sends them at the start of the next as one pipeline
+(``transaction=False``: no ``MULTI``, each script is still its own atomic step in Redis, with
+its own fence and version check), and hands each caller its own reply:
+
+- a refusal (``fenced``, ``conflict``, ``gone``) is one script's answer, so it fails only that
+  caller's write; the others in the batch land exactly as if sent alone;
+- when Redis cannot be reached or the connection fails before every reply is read, every
+  caller still waiting gets :class:`~server.store.base.StoreUnavailable` (the outcome unknown,
+  as for one call: each script is safe to run again);
+- a caller's write is acknowledged only once Redis answered it (the contract of
+  :mod:`server.store.base`).
+
+Calls of one turn run in Redis in the order they were made, so the writes of one room keep
+their order. A batch holds at most :data:`MAX_BATCH` calls (more go out as several
+pipelines at once); how many calls wait is bounded by the callers, each room's actor awaiting
+its write before it makes the next, so at most one per open room.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+import redis.exceptions as rex
+from redis.asyncio import Redis
+from redis.commands.core import AsyncScript
+
+from server.metrics import Histogram
+from server.store.base import StoreUnavailable
+from server.store.redis_client import unavailable_as_store_error
+
+#: Calls at most in one pipeline (one round trip); past it a turn's calls go as several.
+MAX_BATCH = 256
+BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256)
+
+
+class _Call(NamedTuple):
+    script: AsyncScript
+    keys: Sequence[str]
+    args: Sequence[Any]
+    reply: asyncio.Future[Any]
+
+
+class ScriptBatch:
+    """Runs Lua scripts on ``client``, the calls of one turn in one pipeline."""
+
+    def __init__(self, client: Redis, max_batch: int = MAX_BATCH) -> None:
+        self.redis = client
+        self.max_batch = max_batch
+        #: calls per round trip (exported in ``/metrics`` by :meth:`Metrics.watch_batches`)
+        self.sizes = Histogram(
+            "cardroom_store_batch_size",
+            "Room writes sent to Redis in one round trip (those of one event-loop turn)",
+            BATCH_BUCKETS,
+        )
+        self._waiting: list[_Call] = []
+        self._sending: set[asyncio.Task[None]] = set()
+
+    async def run(self, script: AsyncScript, keys: Sequence[str], args: Sequence[Any]) -> Any:
+        """Run ``script`` with ``keys`` and ``args`` in this turn's batch; its reply.
+
+        Raises:
+            StoreUnavailable: Redis cannot be reached, or did not answer this batch.
+        """
+        loop = asyncio.get_running_loop()
+        reply: asyncio.Future[Any] = loop.create_future()
+        if not self._waiting:
+            loop.call_soon(self._flush)  # after every callback of this turn
+        self._waiting.append(_Call(script, keys, args, reply))
+        return await reply
+
+    def _flush(self) -> None:
+        calls, self._waiting = self._waiting, []
+        for start in range(0, len(calls), self.max_batch):
+            batch = calls[start : start + self.max_batch]
+            self.sizes.observe(len(batch))
+            task = asyncio.create_task(self._send(batch))
+            self._sending.add(task)  # a reference, so the task is not collected mid-flight
+            task.add_done_callback(self._sending.discard)
+
+    async def _send(self, calls: list[_Call]) -> None:
+        try:
+            with unavailable_as_store_error():
+                replies = await self._execute(calls)
+        except Exception as exc:
+            for call in calls:
+                if not call.reply.done():
+                    call.reply.set_exception(exc)
+            return
+        except BaseException:  # cancelled (the loop is closing): nobody waits in vain
+            for call in calls:
+                if not call.reply.done():
+                    call.reply.set_exception(StoreUnavailable("the batch was cancelled"))
+            raise
+        for call, reply in zip(calls, replies, strict=True):
+            if call.reply.done():  # its caller gave up (cancelled)
+                continue
+            if isinstance(reply, Exception):
+                call.reply.set_exception(_as_store_error(reply))
+            else:
+                call.reply.set_result(reply)
+
+    async def _execute(self, calls: list[_Call]) -> list[Any]:
+        """Every call's reply (an exception for a call Redis refused), in order."""
+        replies = await self._pipeline(calls)
+        unknown = [i for i, r in enumerate(replies) if isinstance(r, rex.NoScriptError)]
+        if unknown:  # a restarted Redis forgot the scripts: load them, run those calls again
+            for script in {calls[i].script for i in unknown}:
+                script.sha = await self.redis.script_load(script.script)
+            again = await self._pipeline([calls[i] for i in unknown])
+            for i, reply in zip(unknown, again, strict=True):
+                replies[i] = reply
+        return replies
+
+    async def _pipeline(self, calls: list[_Call]) -> list[Any]:
+        # EVALSHA itself, not the script objects: a pipeline given those asks SCRIPT EXISTS
+        # first, a second round trip per batch
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for script, keys, args, _ in calls:
+                pipe.evalsha(script.sha, len(keys), *keys, *args)
+            replies: list[Any] = await pipe.execute(raise_on_error=False)
+        return replies
+
+    async def drain(self) -> None:
+        """Wait until every batch sent so far has its replies (before closing the client)."""
+        while self._sending:
+            await asyncio.gather(*self._sending, return_exceptions=True)
+
+
+def _as_store_error(error: Exception) -> Exception:
+    """One call's error reply as the store's error (``MISCONF``, ``LOADING``: unavailable)."""
+    try:
+        with unavailable_as_store_error():
+            raise error
+    except Exception as mapped:
+        return mapped
