@@ -38,7 +38,7 @@ from server.store.redis_client import unavailable_as_store_error
 
 #: Calls at most in one pipeline (one round trip); past it a turn's calls go as several.
 MAX_BATCH = 256
-BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256)
+BATCH_BUCKETS = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0)
 
 
 class _Call(NamedTuple):
