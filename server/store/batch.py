@@ -6,7 +6,9 @@ from the pool, writes, and waits for its own reply; the replies then queue behin
 in the client, not in Redis (``docs/benchmarks.md``, issue 22). A :class:`ScriptBatch` collects
 the calls made in one turn and sends them at the start of the next as one pipeline
 (``transaction=False``: no ``MULTI``, each script is still its own atomic step in Redis, with
-its own fence and version check), and hands each caller its own reply:
+its own fence and version check), and hands each caller its own reply. While
+:data:`MAX_IN_FLIGHT` batches wait for Redis, the calls made meanwhile gather and go together
+as soon as one is answered. So:
 
 - a refusal (``fenced``, ``conflict``, ``gone``) is one script's answer, so it fails only that
   caller's write; the others in the batch land exactly as if sent alone;
@@ -16,10 +18,10 @@ its own fence and version check), and hands each caller its own reply:
 - a caller's write is acknowledged only once Redis answered it (the contract of
   :mod:`server.store.base`).
 
-Calls of one turn run in Redis in the order they were made, so the writes of one room keep
-their order. A batch holds at most :data:`MAX_BATCH` calls (more go out as several
-pipelines at once); how many calls wait is bounded by the callers, each room's actor awaiting
-its write before it makes the next, so at most one per open room.
+Calls run in Redis in the order they were made, within a batch and from batch to batch of
+one sender, so the writes of one room keep their order (and a room's actor awaits each write
+before it makes the next). A batch holds at most :data:`MAX_BATCH` calls (the rest go in the
+next); how many calls wait is bounded by the callers, at most one per open room.
 """
 
 from __future__ import annotations
@@ -38,6 +40,10 @@ from server.store.redis_client import unavailable_as_store_error
 
 #: Calls at most in one pipeline (one round trip); past it a turn's calls go as several.
 MAX_BATCH = 256
+#: Batches at most waiting for their replies at once, each on its own connection: the calls
+#: made meanwhile wait for one to be answered and go together, in a larger batch (fewer round
+#: trips for the same writes); two, so one slow or lost reply does not hold every room's write.
+MAX_IN_FLIGHT = 2
 BATCH_BUCKETS = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0)
 
 
@@ -51,9 +57,12 @@ class _Call(NamedTuple):
 class ScriptBatch:
     """Runs Lua scripts on ``client``, the calls of one turn in one pipeline."""
 
-    def __init__(self, client: Redis, max_batch: int = MAX_BATCH) -> None:
+    def __init__(
+        self, client: Redis, max_batch: int = MAX_BATCH, max_in_flight: int = MAX_IN_FLIGHT
+    ) -> None:
         self.redis = client
         self.max_batch = max_batch
+        self.max_in_flight = max_in_flight
         #: calls per round trip (exported in ``/metrics`` by :meth:`Metrics.watch_batches`)
         self.sizes = Histogram(
             "cardroom_store_batch_size",
@@ -61,7 +70,9 @@ class ScriptBatch:
             BATCH_BUCKETS,
         )
         self._waiting: list[_Call] = []
-        self._sending: set[asyncio.Task[None]] = set()
+        self._senders: set[asyncio.Task[None]] = set()
+        self._starting = False  # a sender is created that has not taken the calls yet
+        self._busy = 0  # senders started and not finished
 
     async def run(self, script: AsyncScript, keys: Sequence[str], args: Sequence[Any]) -> Any:
         """Run ``script`` with ``keys`` and ``args`` in this turn's batch; its reply.
@@ -69,21 +80,40 @@ class ScriptBatch:
         Raises:
             StoreUnavailable: Redis cannot be reached, or did not answer this batch.
         """
-        loop = asyncio.get_running_loop()
-        reply: asyncio.Future[Any] = loop.create_future()
-        if not self._waiting:
-            loop.call_soon(self._flush)  # after every callback of this turn
+        reply: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._waiting.append(_Call(script, keys, args, reply))
+        # a task's first step runs in the next turn, after every callback of this one: it
+        # takes what this turn added. With every sender busy, the first one answered sends.
+        if not self._starting and self._busy < self.max_in_flight:
+            self._starting = True
+            sender = asyncio.create_task(self._sender())
+            self._senders.add(sender)  # a reference, so the task is not collected mid-flight
+            sender.add_done_callback(self._finished)
         return await reply
 
-    def _flush(self) -> None:
-        calls, self._waiting = self._waiting, []
-        for start in range(0, len(calls), self.max_batch):
-            batch = calls[start : start + self.max_batch]
-            self.sizes.observe(len(batch))
-            task = asyncio.create_task(self._send(batch))
-            self._sending.add(task)  # a reference, so the task is not collected mid-flight
-            task.add_done_callback(self._sending.discard)
+    def _finished(self, sender: asyncio.Task[None]) -> None:
+        self._senders.discard(sender)
+        if not self._senders:  # a sender cancelled before it began: its calls go nowhere
+            self._starting = False
+            calls, self._waiting = self._waiting, []
+            _fail(calls, StoreUnavailable("the batch was cancelled"))
+
+    async def _sender(self) -> None:
+        self._starting = False
+        self._busy += 1
+        try:
+            while self._waiting:
+                calls = self._waiting[: self.max_batch]
+                del self._waiting[: self.max_batch]
+                self.sizes.observe(len(calls))
+                await self._send(calls)
+        except BaseException:  # cancelled (the loop is closing): nobody waits in vain
+            if self._busy <= 1:
+                calls, self._waiting = self._waiting, []
+                _fail(calls, StoreUnavailable("the batch was cancelled"))
+            raise
+        finally:  # at once, not in a done callback: a call made next finds no sender busy
+            self._busy -= 1
 
     async def _send(self, calls: list[_Call]) -> None:
         try:
@@ -130,8 +160,14 @@ class ScriptBatch:
 
     async def drain(self) -> None:
         """Wait until every batch sent so far has its replies (before closing the client)."""
-        while self._sending:
-            await asyncio.gather(*self._sending, return_exceptions=True)
+        while self._senders:
+            await asyncio.gather(*self._senders, return_exceptions=True)
+
+
+def _fail(calls: list[_Call], error: BaseException) -> None:
+    for call in calls:
+        if not call.reply.done():  # its caller may have given up (cancelled)
+            call.reply.set_exception(error)
 
 
 def _as_store_error(error: Exception) -> Exception:

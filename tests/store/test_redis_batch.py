@@ -150,3 +150,24 @@ async def test_a_turn_past_the_batch_limit_goes_as_several(
     trips, _ = batches(redis_store)
     await asyncio.gather(*(redis_store.append(code, entry(1)) for code in ROOMS[:7]))
     assert batches(redis_store)[0] - trips == -(-7 // size)  # ceil(7 / size) pipelines
+
+
+async def test_one_batch_in_flight_the_next_goes_when_it_is_answered(
+    redis_store: RedisStore,
+) -> None:
+    redis_store.batch.max_in_flight = 1
+    for code in ROOMS[:4]:
+        assert await redis_store.create(code, {"version": 0})
+
+    async def one_room(code: str) -> None:  # as an actor does: each write awaited
+        for v in range(1, 21):
+            await redis_store.append(code, entry(v))
+
+    trips, writes = batches(redis_store)
+    await asyncio.wait_for(asyncio.gather(*(one_room(c) for c in ROOMS[:4])), timeout=10)
+    trips_after, writes_after = batches(redis_store)
+    assert writes_after - writes == 80
+    assert trips_after - trips <= 40  # the four rooms' writes share round trips
+    for code in ROOMS[:4]:
+        stored = await redis_store.load(code)
+        assert stored is not None and [e["v"] for e in stored.actions] == list(range(1, 21))
