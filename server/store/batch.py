@@ -71,7 +71,7 @@ class ScriptBatch:
         )
         self._waiting: list[_Call] = []
         self._senders: set[asyncio.Task[None]] = set()
-        self._starting = False  # a sender is created that has not taken the calls yet
+        self._idle: asyncio.Task[None] | None = None  # a sender not begun: it takes the calls
         self._busy = 0  # senders started and not finished
 
     async def run(self, script: AsyncScript, keys: Sequence[str], args: Sequence[Any]) -> Any:
@@ -84,22 +84,22 @@ class ScriptBatch:
         self._waiting.append(_Call(script, keys, args, reply))
         # a task's first step runs in the next turn, after every callback of this one: it
         # takes what this turn added. With every sender busy, the first one answered sends.
-        if not self._starting and self._busy < self.max_in_flight:
-            self._starting = True
-            sender = asyncio.create_task(self._sender())
+        if self._idle is None and self._busy < self.max_in_flight:
+            sender = self._idle = asyncio.create_task(self._sender())
             self._senders.add(sender)  # a reference, so the task is not collected mid-flight
             sender.add_done_callback(self._finished)
         return await reply
 
     def _finished(self, sender: asyncio.Task[None]) -> None:
         self._senders.discard(sender)
-        if not self._senders:  # a sender cancelled before it began: its calls go nowhere
-            self._starting = False
-            calls, self._waiting = self._waiting, []
-            _fail(calls, StoreUnavailable("the batch was cancelled"))
+        if self._idle is sender:  # cancelled before it began (the loop is closing)
+            self._idle = None
+            if not self._busy:  # and no other sender will take the calls
+                calls, self._waiting = self._waiting, []
+                _fail(calls, StoreUnavailable("the batch was cancelled"))
 
     async def _sender(self) -> None:
-        self._starting = False
+        self._idle = None
         self._busy += 1
         try:
             while self._waiting:
@@ -108,7 +108,7 @@ class ScriptBatch:
                 self.sizes.observe(len(calls))
                 await self._send(calls)
         except BaseException:  # cancelled (the loop is closing): nobody waits in vain
-            if self._busy <= 1:
+            if self._busy == 1 and self._idle is None:  # nobody else will send them
                 calls, self._waiting = self._waiting, []
                 _fail(calls, StoreUnavailable("the batch was cancelled"))
             raise
@@ -119,15 +119,11 @@ class ScriptBatch:
         try:
             with unavailable_as_store_error():
                 replies = await self._execute(calls)
-        except Exception as exc:
-            for call in calls:
-                if not call.reply.done():
-                    call.reply.set_exception(exc)
+        except Exception as exc:  # every waiter gets it, as it would alone
+            _fail(calls, exc)
             return
         except BaseException:  # cancelled (the loop is closing): nobody waits in vain
-            for call in calls:
-                if not call.reply.done():
-                    call.reply.set_exception(StoreUnavailable("the batch was cancelled"))
+            _fail(calls, StoreUnavailable("the batch was cancelled"))
             raise
         for call, reply in zip(calls, replies, strict=True):
             if call.reply.done():  # its caller gave up (cancelled)
