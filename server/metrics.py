@@ -95,6 +95,8 @@ class _Hot(Collector):
         yield actions
         yield m.latency.family()
         yield m.persist.family()
+        if m.batch_sizes is not None:
+            yield m.batch_sizes.family()
         waits = HistogramMetricFamily(
             "cardroom_bot_wait_seconds",
             "Seconds a room's bot request or hint waited in the fair queue for a worker, by level",
@@ -198,6 +200,7 @@ class Metrics:
             "Storing one accepted action in the room store, before it is acknowledged",
             PERSIST_BUCKETS,
         )
+        self.batch_sizes: Histogram | None = None  # the Redis store's round trips
         self.bot_waits: dict[str, Histogram] = {}  # level -> queue waits (a few levels)
         self.bot_stats: PoolStats | None = None
         self.bot_held: Callable[[], tuple[int, int]] = lambda: (0, 0)
@@ -220,6 +223,10 @@ class Metrics:
         """Export the bot pool's counts, and ``held()``: the bot states the rooms hold."""
         self.bot_stats = stats
         self.bot_held = held
+
+    def watch_batches(self, sizes: Histogram) -> None:
+        """Export the Redis store's writes per round trip (``cardroom_store_batch_size``)."""
+        self.batch_sizes = sizes
 
     def watch_replays(self, cache: ReplayStats) -> None:
         """Export the history API's replay cache (hits, misses, bytes held) when scraped."""

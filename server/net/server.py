@@ -66,6 +66,7 @@ from server.store.base import RoomStore, StoreUnavailable
 from server.store.leaderboard import BadBoard, Board, Entry, Player
 from server.store.lease import Leases
 from server.store.open import open_stores
+from server.store.redis_store import RedisStore
 
 log = logging.getLogger(__name__)
 
@@ -251,6 +252,8 @@ class CardroomServer:
         self.stores = open_stores(self.config.redis_url, rooms=store)
         self.store = self.stores.rooms
         self.metrics = Metrics()
+        if isinstance(self.store, RedisStore):
+            self.metrics.watch_batches(self.store.batch.sizes)
         # who is connected, and where each client is: the one place it is known
         self.connected: Connected[Connection] = Connected()
         ownership: Ownership = OneProcess()

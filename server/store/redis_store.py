@@ -2,7 +2,9 @@
 several processes (each write checked against the room's version and owner, in Redis).
 
 One accepted action is one script call (``EVALSHA``): check the fence and the version, ``RPUSH``
-the entry, refresh the room's expiry. Loading a room is one ``MULTI`` (record and log together).
+the entry, refresh the room's expiry. The calls of every room made in one turn of the event
+loop go to Redis together, in one round trip (:mod:`server.store.batch`), each still its own
+checked step with its own answer. Loading a room is one ``MULTI`` (record and log together).
 Durability is Redis's: with ``appendonly yes`` (as in ``docker-compose.yml``) an acknowledged
 write survives a crash of Cardroom, and of Redis up to its ``appendfsync`` policy.
 """
@@ -27,6 +29,7 @@ from server.store.base import (
     StoreUnavailable,
     VersionConflict,
 )
+from server.store.batch import ScriptBatch
 from server.store.redis_client import connect, global_key, room_key, unavailable_as_store_error
 
 _PARTS = ("room", "log", "fence", "hist", "lease")
@@ -63,13 +66,13 @@ class RedisStore(RoomStore):
         self._delete = client.register_script(lua.DELETE)
         self._add_history = client.register_script(lua.ADD_HISTORY)
         self._list = client.register_script(lua.LIST)
+        self.batch = ScriptBatch(client)  # every room script: one round trip per turn
 
     def _keys(self, code: str) -> list[str]:
         return [*(room_key(code, p) for p in _PARTS), self._index]
 
     async def _run(self, script: Any, code: str, *args: Any) -> tuple[str, int]:
-        with unavailable_as_store_error():
-            status, number = await script(keys=self._keys(code), args=list(args))
+        status, number = await self.batch.run(script, self._keys(code), args)
         return status.decode(), int(number)
 
     @staticmethod
@@ -151,6 +154,7 @@ class RedisStore(RoomStore):
         return True
 
     async def close(self) -> None:
+        await self.batch.drain()
         await self.redis.aclose()
 
     # last: inside the class body, the name "list" is this method

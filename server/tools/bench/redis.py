@@ -6,7 +6,9 @@ room, bots moving at once) goes through ``cardroom serve`` with the in-memory st
 docker-compose.yml), alternating, so both stores see the same machine. It prints both
 throughputs, their ratio run by run, the time one action's persist took in the server under
 that load (its ``cardroom_persist_seconds`` histogram: p50 and p99, interpolated within
-buckets; this includes waiting for the busy event loop), and the same for one writer alone.
+buckets; this includes waiting for the busy event loop), the server's CPU per action (bots'
+moves included) with each store, the room writes per round trip to Redis
+(``cardroom_store_batch_size``), run by run, and the same persist for one writer alone.
 Everything runs on 127.0.0.1 and stops by itself.
 """
 
@@ -23,16 +25,32 @@ from pathlib import Path
 from server.tools.bench.server import run_load
 
 PERSIST = "cardroom_persist_seconds"
+BATCH = "cardroom_store_batch_size"
 
 
-def persist_buckets(port: int) -> list[tuple[float, float]]:
-    """``(upper bound, cumulative count)`` of the server's persist-time histogram."""
+def _scrape(port: int) -> str:
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as r:
-        text = r.read().decode()
+        text: str = r.read().decode()
+        return text
+
+
+def persist_buckets(port: int, text: str | None = None) -> list[tuple[float, float]]:
+    """``(upper bound, cumulative count)`` of the server's persist-time histogram."""
+    text = _scrape(port) if text is None else text
     out = []
     for m in re.finditer(rf'^{PERSIST}_bucket\{{[^}}]*le="([^"]+)"[^}}]*\}} (\S+)$', text, re.M):
         out.append((float(m.group(1)), float(m.group(2))))
     return sorted(out)
+
+
+def mean_batch(text: str) -> float:
+    """Writes per round trip to Redis on average (NaN for a server that does not batch)."""
+    found = {
+        m.group(1): float(m.group(2))
+        for m in re.finditer(rf"^{BATCH}_(sum|count) (\S+)$", text, re.M)
+    }
+    count = found.get("count", 0.0)
+    return found["sum"] / count if count else float("nan")
 
 
 def quantile(buckets: list[tuple[float, float]], q: float) -> float:
@@ -91,6 +109,7 @@ async def _bench(args: argparse.Namespace) -> None:
     memory: list[dict[str, float]] = []
     redis: list[dict[str, float]] = []
     histograms: list[list[tuple[float, float]]] = []
+    batches: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         url = args.redis
         server = None
@@ -104,7 +123,9 @@ async def _bench(args: argparse.Namespace) -> None:
                 buckets: list[tuple[float, float]] = []
 
                 def read(port: int, into: list[tuple[float, float]] = buckets) -> None:
-                    into.extend(persist_buckets(port))
+                    text = _scrape(port)
+                    into.extend(persist_buckets(port, text))
+                    batches.append(mean_batch(text))
 
                 redis.append(
                     await run_load(
@@ -125,6 +146,14 @@ async def _bench(args: argparse.Namespace) -> None:
     best_redis = max(redis, key=lambda r: r["actions_per_s"])
     ratios = [r["actions_per_s"] / m["actions_per_s"] for m, r in zip(memory, redis, strict=True)]
     pooled = _pool(histograms)
+    runs = []
+    for i, (m, r, h, b) in enumerate(zip(memory, redis, histograms, batches, strict=True)):
+        runs.append(
+            f"    run {i + 1}: Redis/memory {r['actions_per_s'] / m['actions_per_s']:.2f}; "
+            f"persist p50 {1000 * quantile(h, 0.5):.3f} ms, p99 {1000 * quantile(h, 0.99):.3f} ms; "
+            f"server CPU per action {_cpu_per_action(m):.0f} us in memory, "
+            f"{_cpu_per_action(r):.0f} us on Redis; {b:.1f} writes per round trip"
+        )
     print(
         f"redis, {args.game}: {args.rooms} rooms x (1 scripted human + 4 {args.level} bots), "
         f"{args.seconds:.0f} s per run, {args.runs} runs of each alternating, server in its own "
@@ -134,12 +163,19 @@ async def _bench(args: argparse.Namespace) -> None:
         f"  on Redis:  {best_redis['actions_per_s']:,.0f} actions/s (best), "
         f"mean action-to-view {best_redis['mean_latency_ms']:.2f} ms\n"
         f"  Redis/memory throughput, run by run: {', '.join(f'{r:.2f}' for r in ratios)}\n"
+        + "\n".join(runs)
+        + "\n"
         f"  persist per action in the server: p50 {1000 * quantile(pooled, 0.5):.3f} ms, "
         f"p99 {1000 * quantile(pooled, 0.99):.3f} ms "
         f"({pooled[-1][1] if pooled else 0:,.0f} writes)\n"
         f"  one writer alone: p50 {1000 * alone[len(alone) // 2]:.3f} ms, "
         f"p99 {1000 * alone[int(len(alone) * 0.99)]:.3f} ms ({len(alone)} appends)"
     )
+
+
+def _cpu_per_action(run: dict[str, float]) -> float:
+    """Microseconds of the server's CPU per game action (the human's and the bots')."""
+    return 1e6 * run["server_cpu"] / run["actions_per_s"]
 
 
 def main(argv: list[str]) -> int:

@@ -48,6 +48,7 @@ async def run_load(
         "p50_ms": r.p50_ms,
         "p99_ms": r.p99_ms,
         "within_5ms": r.within_5ms,
+        "server_cpu": float("nan") if r.server_cpu is None else r.server_cpu,  # of one core
     }
 
 

@@ -1,0 +1,175 @@
+"""The script calls of one event-loop turn sent to Redis together, in one round trip.
+
+Under load many rooms persist in the same turn of the event loop (one client frame read wakes
+one room, a burst of reads wakes many). Sent one by one, each ``EVALSHA`` takes a connection
+from the pool, writes, and waits for its own reply; the replies then queue behind each other
+in the client, not in Redis (``docs/benchmarks.md``, issue 22). A :class:`ScriptBatch` collects
+the calls made in one turn and sends them at the start of the next as one pipeline
+(``transaction=False``: no ``MULTI``, each script is still its own atomic step in Redis, with
+its own fence and version check), and hands each caller its own reply. While
+:data:`MAX_IN_FLIGHT` batches wait for Redis, the calls made meanwhile gather and go together
+as soon as one is answered. So:
+
+- a refusal (``fenced``, ``conflict``, ``gone``) is one script's answer, so it fails only that
+  caller's write; the others in the batch land exactly as if sent alone;
+- when Redis cannot be reached or the connection fails before every reply is read, every
+  caller still waiting gets :class:`~server.store.base.StoreUnavailable` (the outcome unknown,
+  as for one call: each script is safe to run again);
+- a caller's write is acknowledged only once Redis answered it (the contract of
+  :mod:`server.store.base`).
+
+Calls run in Redis in the order they were made, within a batch and from batch to batch of
+one sender, so the writes of one room keep their order (and a room's actor awaits each write
+before it makes the next). A batch holds at most :data:`MAX_BATCH` calls (the rest go in the
+next); how many calls wait is bounded by the callers, at most one per open room.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+import redis.exceptions as rex
+from redis.asyncio import Redis
+from redis.commands.core import AsyncScript
+
+from server.metrics import Histogram
+from server.store.base import StoreUnavailable
+from server.store.redis_client import unavailable_as_store_error
+
+#: Calls at most in one pipeline (one round trip); past it a turn's calls go as several.
+MAX_BATCH = 256
+#: Batches at most waiting for their replies at once, each on its own connection: the calls
+#: made meanwhile wait for one to be answered and go together, in a larger batch (fewer round
+#: trips for the same writes); two, so one slow or lost reply does not hold every room's write.
+MAX_IN_FLIGHT = 2
+BATCH_BUCKETS = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0)
+
+
+class _Call(NamedTuple):
+    script: AsyncScript
+    keys: Sequence[str]
+    args: Sequence[Any]
+    reply: asyncio.Future[Any]
+
+
+class ScriptBatch:
+    """Runs Lua scripts on ``client``, the calls of one turn in one pipeline."""
+
+    def __init__(
+        self, client: Redis, max_batch: int = MAX_BATCH, max_in_flight: int = MAX_IN_FLIGHT
+    ) -> None:
+        self.redis = client
+        self.max_batch = max_batch
+        self.max_in_flight = max_in_flight
+        #: calls per round trip (exported in ``/metrics`` by :meth:`Metrics.watch_batches`)
+        self.sizes = Histogram(
+            "cardroom_store_batch_size",
+            "Room writes sent to Redis in one round trip (those of one event-loop turn)",
+            BATCH_BUCKETS,
+        )
+        self._waiting: list[_Call] = []
+        self._senders: set[asyncio.Task[None]] = set()
+        self._idle: asyncio.Task[None] | None = None  # a sender not begun: it takes the calls
+        self._busy = 0  # senders started and not finished
+
+    async def run(self, script: AsyncScript, keys: Sequence[str], args: Sequence[Any]) -> Any:
+        """Run ``script`` with ``keys`` and ``args`` in this turn's batch; its reply.
+
+        Raises:
+            StoreUnavailable: Redis cannot be reached, or did not answer this batch.
+        """
+        reply: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._waiting.append(_Call(script, keys, args, reply))
+        # a task's first step runs in the next turn, after every callback of this one: it
+        # takes what this turn added. With every sender busy, the first one answered sends.
+        if self._idle is None and self._busy < self.max_in_flight:
+            sender = self._idle = asyncio.create_task(self._sender())
+            self._senders.add(sender)  # a reference, so the task is not collected mid-flight
+            sender.add_done_callback(self._finished)
+        return await reply
+
+    def _finished(self, sender: asyncio.Task[None]) -> None:
+        self._senders.discard(sender)
+        if self._idle is sender:  # cancelled before it began (the loop is closing)
+            self._idle = None
+            if not self._busy:  # and no other sender will take the calls
+                calls, self._waiting = self._waiting, []
+                _fail(calls, StoreUnavailable("the batch was cancelled"))
+
+    async def _sender(self) -> None:
+        self._idle = None
+        self._busy += 1
+        try:
+            while self._waiting:
+                calls = self._waiting[: self.max_batch]
+                del self._waiting[: self.max_batch]
+                self.sizes.observe(len(calls))
+                await self._send(calls)
+        except BaseException:  # cancelled (the loop is closing): nobody waits in vain
+            if self._busy == 1 and self._idle is None:  # nobody else will send them
+                calls, self._waiting = self._waiting, []
+                _fail(calls, StoreUnavailable("the batch was cancelled"))
+            raise
+        finally:  # at once, not in a done callback: a call made next finds no sender busy
+            self._busy -= 1
+
+    async def _send(self, calls: list[_Call]) -> None:
+        try:
+            with unavailable_as_store_error():
+                replies = await self._execute(calls)
+        except Exception as exc:  # every waiter gets it, as it would alone
+            _fail(calls, exc)
+            return
+        except BaseException:  # cancelled (the loop is closing): nobody waits in vain
+            _fail(calls, StoreUnavailable("the batch was cancelled"))
+            raise
+        for call, reply in zip(calls, replies, strict=True):
+            if call.reply.done():  # its caller gave up (cancelled)
+                continue
+            if isinstance(reply, Exception):
+                call.reply.set_exception(_as_store_error(reply))
+            else:
+                call.reply.set_result(reply)
+
+    async def _execute(self, calls: list[_Call]) -> list[Any]:
+        """Every call's reply (an exception for a call Redis refused), in order."""
+        replies = await self._pipeline(calls)
+        unknown = [i for i, r in enumerate(replies) if isinstance(r, rex.NoScriptError)]
+        if unknown:  # a restarted Redis forgot the scripts: load them, run those calls again
+            for script in {calls[i].script for i in unknown}:
+                script.sha = await self.redis.script_load(script.script)
+            again = await self._pipeline([calls[i] for i in unknown])
+            for i, reply in zip(unknown, again, strict=True):
+                replies[i] = reply
+        return replies
+
+    async def _pipeline(self, calls: list[_Call]) -> list[Any]:
+        # EVALSHA itself, not the script objects: a pipeline given those asks SCRIPT EXISTS
+        # first, a second round trip per batch
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for script, keys, args, _ in calls:
+                pipe.evalsha(script.sha, len(keys), *keys, *args)
+            replies: list[Any] = await pipe.execute(raise_on_error=False)
+        return replies
+
+    async def drain(self) -> None:
+        """Wait until every batch sent so far has its replies (before closing the client)."""
+        while self._senders:
+            await asyncio.gather(*self._senders, return_exceptions=True)
+
+
+def _fail(calls: list[_Call], error: BaseException) -> None:
+    for call in calls:
+        if not call.reply.done():  # its caller may have given up (cancelled)
+            call.reply.set_exception(error)
+
+
+def _as_store_error(error: Exception) -> Exception:
+    """One call's error reply as the store's error (``MISCONF``, ``LOADING``: unavailable)."""
+    try:
+        with unavailable_as_store_error():
+            raise error
+    except Exception as mapped:
+        return mapped

@@ -1,0 +1,173 @@
+"""The writes of many rooms made in one turn of the event loop reach Redis together, in one
+round trip (server/store/batch.py), and each still gets its own answer: a stale fence fails
+that room's write only, one room's writes keep their order, and a batch whose replies never
+come back fails every waiter with StoreUnavailable, nothing acknowledged. Against a real
+redis-server, counting its read events (``INFO stats``) and commands (``INFO commandstats``)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from redis.asyncio import Redis
+
+from server.store.base import Fenced, StoreUnavailable
+from server.store.redis_client import connect
+from server.store.redis_store import RedisStore
+from server.tools.bench.redis_server import RedisServer
+from tests.store.proxy import LossyProxy
+
+ROOMS = [f"BAT{i:02d}" for i in range(20)]
+
+
+def entry(v: int, action: str = "play QC") -> dict[str, Any]:
+    return {"v": v, "g": 0, "s": v % 5, "a": action}
+
+
+async def reads_and_scripts(observer: Redis) -> tuple[int, int]:
+    """Redis's read events so far (one per request that arrived on its own) and scripts run."""
+    stats, commands = await observer.info("stats"), await observer.info("commandstats")
+    return int(stats["total_reads_processed"]), int(commands["cmdstat_evalsha"]["calls"])
+
+
+def batches(store: RedisStore) -> tuple[int, float]:
+    """Round trips the store's batch made so far, and the writes they carried."""
+    return sum(store.batch.sizes.counts), store.batch.sizes.sum
+
+
+async def test_writes_of_one_turn_go_in_one_round_trip(
+    redis_store: RedisStore, redis_server: RedisServer
+) -> None:
+    observer = connect(redis_server.url)
+    try:
+        for code in [*ROOMS, "WARM"]:
+            assert await redis_store.create(code, {"version": 0})
+        await redis_store.append("WARM", entry(1))  # Redis has the script from now on
+        trips, writes = batches(redis_store)
+        reads, scripts = await reads_and_scripts(observer)
+        # every room's actor persisting in the same turn
+        await asyncio.gather(*(redis_store.append(code, entry(1)) for code in ROOMS))
+        reads_after, scripts_after = await reads_and_scripts(observer)
+        assert batches(redis_store) == (trips + 1, writes + len(ROOMS))  # one pipeline of 20
+        assert scripts_after - scripts == len(ROOMS)  # each room its own checked script
+        # one read of the pipeline (a few, should TCP split it) and the observer's INFO; one
+        # command at a time, this was 20 reads or more
+        assert reads_after - reads <= 4
+        for code in ROOMS:
+            stored = await redis_store.load(code)
+            assert stored is not None and stored.actions == [entry(1)]
+    finally:
+        await observer.aclose()
+
+
+async def test_a_stale_fence_fails_that_room_only(redis_store: RedisStore) -> None:
+    for code in ("FENA", "FENB", "FENC"):
+        assert await redis_store.create(code, {"version": 0}, fence=7)
+    trips, _ = batches(redis_store)
+    # FENB's writer is an old owner (fence 6): a takeover happened there
+    results = await asyncio.gather(
+        redis_store.append("FENA", entry(1), fence=7),
+        redis_store.append("FENB", entry(1), fence=6),
+        redis_store.append("FENC", entry(1), fence=7),
+        return_exceptions=True,
+    )
+    assert batches(redis_store)[0] == trips + 1  # all three in one round trip
+    assert results[0] is None and results[2] is None
+    refused = results[1]
+    assert isinstance(refused, Fenced) and (refused.fence, refused.current) == (6, 7)
+    for code, log in (("FENA", [entry(1)]), ("FENB", []), ("FENC", [entry(1)])):
+        stored = await redis_store.load(code)
+        assert stored is not None and stored.actions == log, code
+
+
+async def test_one_rooms_writes_in_one_turn_keep_their_order(redis_store: RedisStore) -> None:
+    assert await redis_store.create("ORDER", {"version": 0})
+    trips, _ = batches(redis_store)
+    versions = range(1, 31)
+    await asyncio.gather(*(redis_store.append("ORDER", entry(v)) for v in versions))
+    assert batches(redis_store)[0] == trips + 1
+    stored = await redis_store.load("ORDER")
+    assert stored is not None and [e["v"] for e in stored.actions] == list(versions)
+
+
+async def test_a_batch_whose_replies_are_lost_fails_every_waiter(
+    redis_server: RedisServer,
+) -> None:
+    async with LossyProxy(redis_server.port) as proxy:
+        writer = RedisStore(client=connect(proxy.url, timeout=0.5))
+        direct = RedisStore(redis_server.url)
+        try:
+            for code in [*ROOMS[:5], "WARM"]:
+                assert await writer.create(code, {"version": 0})
+            await writer.append("WARM", entry(1))  # Redis has the script: the batch runs it
+            # one room's entry marks the pipeline: Redis runs it all, no reply comes back (nor
+            # to the client's own retry on a fresh connection)
+            proxy.lose_reply_to(b"play 9H", times=2)
+            moves = ["play 9H", "play 7C", "play 8D", "play TS", "play KH"]
+            results = await asyncio.gather(
+                *(writer.append(c, entry(1, m)) for c, m in zip(ROOMS, moves, strict=False)),
+                return_exceptions=True,
+            )
+            assert proxy.lost == 2
+            # nobody is told it was stored: every waiter of the batch, not only the marked one
+            assert all(isinstance(r, StoreUnavailable) for r in results), results
+            for code, move in zip(ROOMS, moves, strict=False):
+                stored = await direct.load(code)  # Redis did store each, once
+                assert stored is not None and stored.actions == [entry(1, move)]
+                await writer.append(code, entry(1, move))  # a retry is accepted, not doubled
+                again = await direct.load(code)
+                assert again is not None and again.actions == [entry(1, move)]
+        finally:
+            await writer.close()
+            await direct.close()
+
+
+async def test_redis_away_then_back_with_its_scripts_forgotten(
+    redis_store: RedisStore, redis_server: RedisServer
+) -> None:
+    for code in ROOMS[:3]:
+        assert await redis_store.create(code, {"version": 0})
+    redis_server.stop()
+    results = await asyncio.gather(
+        *(redis_store.append(code, entry(1)) for code in ROOMS[:3]), return_exceptions=True
+    )
+    assert all(isinstance(r, StoreUnavailable) for r in results), results
+    redis_server.start()  # the same data (append-only file), no scripts loaded
+    await asyncio.gather(*(redis_store.append(code, entry(1)) for code in ROOMS[:3]))
+    for code in ROOMS[:3]:
+        stored = await redis_store.load(code)
+        assert stored is not None and stored.actions == [entry(1)]
+
+
+@pytest.mark.parametrize("size", [1, 3])
+async def test_a_turn_past_the_batch_limit_goes_as_several(
+    redis_store: RedisStore, size: int
+) -> None:
+    redis_store.batch.max_batch = size
+    for code in ROOMS[:7]:
+        assert await redis_store.create(code, {"version": 0})
+    trips, _ = batches(redis_store)
+    await asyncio.gather(*(redis_store.append(code, entry(1)) for code in ROOMS[:7]))
+    assert batches(redis_store)[0] - trips == -(-7 // size)  # ceil(7 / size) pipelines
+
+
+async def test_one_batch_in_flight_the_next_goes_when_it_is_answered(
+    redis_store: RedisStore,
+) -> None:
+    redis_store.batch.max_in_flight = 1
+    for code in ROOMS[:4]:
+        assert await redis_store.create(code, {"version": 0})
+
+    async def one_room(code: str) -> None:  # as an actor does: each write awaited
+        for v in range(1, 21):
+            await redis_store.append(code, entry(v))
+
+    trips, writes = batches(redis_store)
+    await asyncio.wait_for(asyncio.gather(*(one_room(c) for c in ROOMS[:4])), timeout=10)
+    trips_after, writes_after = batches(redis_store)
+    assert writes_after - writes == 80
+    assert trips_after - trips <= 40  # the four rooms' writes share round trips
+    for code in ROOMS[:4]:
+        stored = await redis_store.load(code)
+        assert stored is not None and [e["v"] for e in stored.actions] == list(range(1, 21))
