@@ -256,7 +256,13 @@ class CardroomServer:
         ownership: Ownership = OneProcess()
         if self.stores.redis is not None:  # several processes on one Redis hold rooms by lease
             leases = Leases(self.stores.redis)
-            ownership = Cluster(self.stores.redis, leases, self.connected, self.stores.health)
+            ownership = Cluster(
+                self.stores.redis,
+                leases,
+                self.connected,
+                self.stores.health,
+                bus=self.stores.bus,
+            )
         self.manager = RoomManager(
             self.store,
             self.metrics,

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import orjson
-from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 
 from server.rooms.secret import new_secret, parse_secret
 from server.store import redis_scripts as lua
@@ -27,16 +27,25 @@ from server.store.base import (
     StoreUnavailable,
     VersionConflict,
 )
-from server.store.redis_client import connect, global_key, room_key, unavailable_as_store_error
+from server.store.redis_client import (
+    PREFIX,
+    RedisClient,
+    connect,
+    global_key,
+    room_key,
+    unavailable_as_store_error,
+)
+from server.store.redis_cluster import scan_rooms
 
 _PARTS = ("room", "log", "fence", "hist", "lease")
 
 
 class RedisStore(RoomStore):
-    """A :class:`RoomStore` on one Redis database.
+    """A :class:`RoomStore` on one Redis database, or on a Redis Cluster.
 
     Args:
-        url: ``redis://host:port/db``; or pass ``client`` to share one.
+        url: ``redis://host:port/db`` (or ``redis+cluster://host:port,...``); or pass
+            ``client`` to share one.
         room_ttl: seconds a room lives after its last write.
         history_ttl: seconds a closed room's history is kept.
     """
@@ -45,7 +54,7 @@ class RedisStore(RoomStore):
         self,
         url: str | None = None,
         *,
-        client: Redis | None = None,
+        client: RedisClient | None = None,
         room_ttl: float = ROOM_TTL,
         history_ttl: float = HISTORY_TTL,
     ) -> None:
@@ -57,6 +66,8 @@ class RedisStore(RoomStore):
         self.room_ttl_ms = int(room_ttl * 1000)
         self.history_ttl_ms = int(history_ttl * 1000)
         self._index = global_key("rooms")
+        # a cluster runs a script on one slot only: no global index there (see list())
+        self._cluster = isinstance(client, RedisCluster)
         self._create = client.register_script(lua.CREATE)
         self._save = client.register_script(lua.SAVE)
         self._append = client.register_script(lua.APPEND)
@@ -65,7 +76,8 @@ class RedisStore(RoomStore):
         self._list = client.register_script(lua.LIST)
 
     def _keys(self, code: str) -> list[str]:
-        return [*(room_key(code, p) for p in _PARTS), self._index]
+        keys = [room_key(code, p) for p in _PARTS]
+        return keys if self._cluster else [*keys, self._index]
 
     async def _run(self, script: Any, code: str, *args: Any) -> tuple[str, int]:
         with unavailable_as_store_error():
@@ -156,5 +168,7 @@ class RedisStore(RoomStore):
     # last: inside the class body, the name "list" is this method
     async def list(self) -> list[str]:
         with unavailable_as_store_error():
+            if isinstance(self.redis, RedisCluster):
+                return await scan_rooms(self.redis, PREFIX)
             codes = await self._list(keys=[self._index])
         return sorted(c.decode() for c in codes)

@@ -1,0 +1,105 @@
+"""Cardroom on a Redis Cluster: the ``redis+cluster://`` URL, the client for it, and what must
+differ from one Redis because a cluster runs a script or transaction only on keys of one slot.
+
+``redis+cluster://host:port[,host:port...]`` names seed nodes (one is enough; the client finds
+the rest with ``CLUSTER SLOTS``). On a cluster:
+
+- a room's keys share the hash tag ``{CODE}`` (as on one Redis), so every room script runs in
+  the room's slot; the global room index (``cr:rooms``) is not written by them: the rooms are
+  listed by a ``SCAN`` of every master for ``cr:{*}:room`` (:func:`scan_rooms`), which costs
+  nothing per action and is only needed when a process restores every room at start;
+- a room's fence key is its own fence counter (:mod:`server.store.lease`): a token grows with
+  every takeover of the room and never falls below Redis's clock in milliseconds, so a code used
+  again after its room went never repeats a token a paused old owner could still hold;
+- each leaderboard lives in one slot (its keys share the tag ``{lb:BOARD}``), the display names
+  with it: one board's writes go to one master, different boards spread over the masters;
+- pub/sub goes through one plain connection to the first seed (:func:`bus_client`): Redis 6
+  delivers every ``PUBLISH`` to the subscribers of every node, and ``PUBSUB NUMSUB`` is asked of
+  every node and added up.
+
+One Redis (``redis://``) keeps the keys and scripts it had, so a store written before still
+loads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TypeVar
+from urllib.parse import urlsplit
+
+from redis.asyncio import Redis
+from redis.asyncio.cluster import ClusterNode, RedisCluster
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+
+SCHEME = "redis+cluster"
+#: Connections a process opens to one cluster node at most (past that a command fails as
+#: ``StoreUnavailable``: redis-py's cluster client cannot wait for one).
+NODE_POOL_SIZE = 512
+#: Single-slot script calls a process has in flight at once when it does one per room
+#: (renewing every lease it holds: a cluster runs no script across slots).
+AT_ONCE = 64
+
+T = TypeVar("T")
+
+
+def is_cluster_url(url: str) -> bool:
+    return url.startswith(f"{SCHEME}://")
+
+
+def seeds(url: str) -> list[tuple[str, int]]:
+    """The seed nodes of a ``redis+cluster://`` URL.
+
+    >>> seeds("redis+cluster://127.0.0.1:7000,127.0.0.1:7001/")
+    [('127.0.0.1', 7000), ('127.0.0.1', 7001)]
+    >>> seeds("redis+cluster://[::1]:7000")
+    [('::1', 7000)]
+    """
+    netloc = urlsplit(url).netloc
+    if not is_cluster_url(url) or not netloc or "@" in netloc:
+        raise ValueError(f"not a {SCHEME}://host:port[,host:port...] URL: {url!r}")
+    out = []
+    for seed in netloc.split(","):
+        parts = urlsplit(f"//{seed}")
+        if parts.hostname is None:
+            raise ValueError(f"no host in seed {seed!r} of {url!r}")
+        out.append((parts.hostname, parts.port or 6379))
+    return out
+
+
+def connect_cluster(url: str, timeout: float) -> RedisCluster:
+    """A cluster client for a ``redis+cluster://`` URL that fails within ``timeout`` seconds
+    (like :func:`server.store.redis_client.connect`); it finds the cluster on first use."""
+    return RedisCluster(
+        startup_nodes=[ClusterNode(host, port) for host, port in seeds(url)],
+        max_connections=NODE_POOL_SIZE,
+        socket_timeout=timeout,
+        socket_connect_timeout=timeout,
+        retry=Retry(NoBackoff(), 1),
+    )
+
+
+def bus_client(url: str, timeout: float) -> Redis:
+    """A plain client to the first seed node, for pub/sub (a cluster pipeline refuses
+    ``PUBLISH``; one connection keeps the published order)."""
+    host, port = seeds(url)[0]
+    return Redis(host=host, port=port, socket_timeout=timeout, socket_connect_timeout=timeout)
+
+
+async def scan_rooms(client: RedisCluster, prefix: str) -> list[str]:
+    """The codes of every room stored on the cluster: its ``{CODE}:room`` keys, from a ``SCAN``
+    of every master."""
+    codes = set()
+    async for key in client.scan_iter(match=f"{prefix}:{{*}}:room", count=1000):
+        text = key.decode() if isinstance(key, bytes) else str(key)
+        codes.add(text[len(prefix) + 2 : text.index("}")])
+    return sorted(codes)
+
+
+async def each(calls: Sequence[Callable[[], Awaitable[T]]], at_once: int = AT_ONCE) -> list[T]:
+    """Run ``calls`` (one single-slot command each), ``at_once`` at a time; answers in order."""
+    out: list[T] = []
+    for at in range(0, len(calls), at_once):
+        out.extend(await asyncio.gather(*(call() for call in calls[at : at + at_once])))
+    return out
