@@ -7,6 +7,8 @@ docker-compose.yml), alternating, so both stores see the same machine. It prints
 throughputs, their ratio run by run, the time one action's persist took in the server under
 that load (its ``cardroom_persist_seconds`` histogram: p50 and p99, interpolated within
 buckets; this includes waiting for the busy event loop), and the same for one writer alone.
+With ``--cluster`` a local three-master Redis Cluster (:mod:`server.tools.bench.redis_cluster`,
+the same settings) takes its turn too, so one Redis and the cluster are measured side by side.
 Everything runs on 127.0.0.1 and stops by itself.
 """
 
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import re
 import tempfile
 import time
@@ -85,61 +88,70 @@ async def _alone(url: str, writes: int) -> list[float]:
     return sorted(times)
 
 
+async def _run_redis(
+    args: argparse.Namespace, url: str, histograms: list[list[tuple[float, float]]]
+) -> dict[str, float]:
+    """One run of the load on ``cardroom serve --redis url``; its persist histogram is kept."""
+    buckets: list[tuple[float, float]] = []
+
+    def read(port: int) -> None:
+        buckets.extend(persist_buckets(port))
+
+    result = await run_load(
+        args.game, args.rooms, args.seconds, args.level, extra=("--redis", url), on_done=read
+    )
+    histograms.append(buckets)
+    return result
+
+
 async def _bench(args: argparse.Namespace) -> None:
+    from server.tools.bench.redis_cluster import RedisCluster
     from server.tools.bench.redis_server import RedisServer
 
     memory: list[dict[str, float]] = []
-    redis: list[dict[str, float]] = []
-    histograms: list[list[tuple[float, float]]] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        url = args.redis
-        server = None
-        if url is None:
-            server = RedisServer(Path(tmp), fsync="everysec")
-            server.start()
-            url = server.url
-        try:
-            for _ in range(args.runs):  # alternating, so both see the same machine
-                memory.append(await run_load(args.game, args.rooms, args.seconds, args.level))
-                buckets: list[tuple[float, float]] = []
-
-                def read(port: int, into: list[tuple[float, float]] = buckets) -> None:
-                    into.extend(persist_buckets(port))
-
-                redis.append(
-                    await run_load(
-                        args.game,
-                        args.rooms,
-                        args.seconds,
-                        args.level,
-                        extra=("--redis", url),
-                        on_done=read,
-                    )
-                )
-                histograms.append(buckets)
-            alone = await _alone(url, 2000)
-        finally:
-            if server is not None:
-                server.stop()
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        stores: dict[str, str] = {}  # label -> Redis URL
+        if args.redis is None:
+            server = stack.enter_context(RedisServer(Path(tmp), fsync="everysec"))
+            stores["on Redis"] = server.url
+        else:
+            stores["on Redis"] = args.redis
+        if args.cluster:
+            cluster = stack.enter_context(RedisCluster(Path(tmp) / "cluster", fsync="everysec"))
+            stores["on a Redis Cluster (3 masters)"] = cluster.url
+        runs: dict[str, list[dict[str, float]]] = {label: [] for label in stores}
+        histograms: dict[str, list[list[tuple[float, float]]]] = {label: [] for label in stores}
+        for _ in range(args.runs):  # alternating, so every store sees the same machine
+            memory.append(await run_load(args.game, args.rooms, args.seconds, args.level))
+            for label, url in stores.items():
+                runs[label].append(await _run_redis(args, url, histograms[label]))
+        alone = {label: await _alone(url, 2000) for label, url in stores.items()}
     best_memory = max(memory, key=lambda r: r["actions_per_s"])
-    best_redis = max(redis, key=lambda r: r["actions_per_s"])
-    ratios = [r["actions_per_s"] / m["actions_per_s"] for m, r in zip(memory, redis, strict=True)]
-    pooled = _pool(histograms)
-    print(
+    lines = [
         f"redis, {args.game}: {args.rooms} rooms x (1 scripted human + 4 {args.level} bots), "
         f"{args.seconds:.0f} s per run, {args.runs} runs of each alternating, server in its own "
-        "process:\n"
+        "process:",
         f"  in memory: {best_memory['actions_per_s']:,.0f} actions/s (best), "
-        f"mean action-to-view {best_memory['mean_latency_ms']:.2f} ms\n"
-        f"  on Redis:  {best_redis['actions_per_s']:,.0f} actions/s (best), "
-        f"mean action-to-view {best_redis['mean_latency_ms']:.2f} ms\n"
-        f"  Redis/memory throughput, run by run: {', '.join(f'{r:.2f}' for r in ratios)}\n"
-        f"  persist per action in the server: p50 {1000 * quantile(pooled, 0.5):.3f} ms, "
-        f"p99 {1000 * quantile(pooled, 0.99):.3f} ms "
-        f"({pooled[-1][1] if pooled else 0:,.0f} writes)\n"
-        f"  one writer alone: p50 {1000 * alone[len(alone) // 2]:.3f} ms, "
-        f"p99 {1000 * alone[int(len(alone) * 0.99)]:.3f} ms ({len(alone)} appends)"
-    )
+        f"mean action-to-view {best_memory['mean_latency_ms']:.2f} ms",
+    ]
+    for label, results in runs.items():
+        best = max(results, key=lambda r: r["actions_per_s"])
+        ratios = [
+            r["actions_per_s"] / m["actions_per_s"] for m, r in zip(memory, results, strict=True)
+        ]
+        pooled = _pool(histograms[label])
+        times = alone[label]
+        lines += [
+            f"  {label}: {best['actions_per_s']:,.0f} actions/s (best), "
+            f"mean action-to-view {best['mean_latency_ms']:.2f} ms",
+            f"    / memory throughput, run by run: {', '.join(f'{r:.2f}' for r in ratios)}",
+            f"    persist per action in the server: p50 {1000 * quantile(pooled, 0.5):.3f} ms, "
+            f"p99 {1000 * quantile(pooled, 0.99):.3f} ms "
+            f"({pooled[-1][1] if pooled else 0:,.0f} writes)",
+            f"    one writer alone: p50 {1000 * times[len(times) // 2]:.3f} ms, "
+            f"p99 {1000 * times[int(len(times) * 0.99)]:.3f} ms ({len(times)} appends)",
+        ]
+    print("\n".join(lines))
 
 
 def main(argv: list[str]) -> int:
@@ -150,7 +162,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--level", default="basic", help="level of the four bots per room")
     parser.add_argument("--runs", type=int, default=2, help="runs of each store, alternating")
     parser.add_argument(
-        "--redis", help="a Redis to use (the bench writes rooms to it); default: start a local one"
+        "--redis",
+        help="a Redis to use (the bench writes rooms to it; redis+cluster://host:port,... for "
+        "a cluster); default: start a local one",
+    )
+    parser.add_argument(
+        "--cluster",
+        action="store_true",
+        help="also run on a local three-master Redis Cluster, alternating with the rest",
     )
     asyncio.run(_bench(parser.parse_args(argv)))
     return 0
