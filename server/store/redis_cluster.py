@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
+from functools import partial
 from typing import TypeVar
 from urllib.parse import urlsplit
 
@@ -95,6 +96,12 @@ async def scan_rooms(client: RedisCluster, prefix: str) -> list[str]:
         text = key.decode() if isinstance(key, bytes) else str(key)
         codes.add(text[len(prefix) + 2 : text.index("}")])
     return sorted(codes)
+
+
+async def ping_masters(client: RedisCluster) -> None:
+    """``PING`` every master the client knows (its own ``ping()`` answers ``True`` while one is
+    down): raises the first node's error."""
+    await each([partial(client.ping, target_nodes=node) for node in client.get_primaries()])
 
 
 async def each(calls: Sequence[Callable[[], Awaitable[T]]], at_once: int = AT_ONCE) -> list[T]:

@@ -35,7 +35,7 @@ from server.store.redis_client import (
     room_key,
     unavailable_as_store_error,
 )
-from server.store.redis_cluster import scan_rooms
+from server.store.redis_cluster import ping_masters, scan_rooms
 
 _PARTS = ("room", "log", "fence", "hist", "lease")
 
@@ -157,7 +157,10 @@ class RedisStore(RoomStore):
     async def available(self) -> bool:
         try:
             with unavailable_as_store_error():
-                await self.redis.ping()
+                if isinstance(self.redis, RedisCluster):
+                    await ping_masters(self.redis)  # every master: a room may be on any
+                else:
+                    await self.redis.ping()
         except StoreUnavailable:
             return False
         return True

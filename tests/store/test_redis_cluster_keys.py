@@ -6,12 +6,15 @@ repeats a fence token; one Redis keeps the keys it always had, so a store writte
 
 from __future__ import annotations
 
+import asyncio
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 from redis.asyncio.cluster import RedisCluster as ClusterClient
 
-from server.store.base import Fenced
+from server.store.base import Fenced, StoreUnavailable
 from server.store.lease import Lease, Leases
 from server.store.redis_client import connect, global_key, room_key
 from server.store.redis_cluster import seeds
@@ -113,3 +116,32 @@ def test_a_cluster_url_names_its_seeds() -> None:
     for bad in ("redis://127.0.0.1:7000", "redis+cluster://", "redis+cluster://u:p@h:1"):
         with pytest.raises(ValueError):
             seeds(bad)
+
+
+async def test_a_cluster_node_away_is_store_unavailable_then_back(tmp_path: Path) -> None:
+    """A master of the room's slot stopped: the room's writes are refused as
+    ``StoreUnavailable`` (no other error escapes), and go on once the node is back."""
+    with RedisCluster(tmp_path) as cluster:
+        store = RedisStore(cluster.url)
+        try:
+            assert await store.create("AWAYX", {"version": 0})
+            assert isinstance(store.redis, ClusterClient)
+            port = store.redis.get_node_from_key(room_key("AWAYX", "room")).port
+            node = next(n for n in cluster.nodes if n.port == port)
+            node.stop()
+            with pytest.raises(StoreUnavailable):
+                await store.append("AWAYX", entry(1))
+            assert not await store.available()
+            node.start()
+            deadline = time.monotonic() + 20
+            while True:  # the node rejoins from its nodes.conf
+                try:
+                    await store.append("AWAYX", entry(1))
+                    break
+                except StoreUnavailable:
+                    assert time.monotonic() < deadline, "the cluster never took writes again"
+                    await asyncio.sleep(0.1)
+            stored = await store.load("AWAYX")
+            assert stored is not None and [e["v"] for e in stored.actions] == [1]
+        finally:
+            await store.close()
