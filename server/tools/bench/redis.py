@@ -26,6 +26,8 @@ from pathlib import Path
 from server.tools.bench.server import run_load
 
 PERSIST = "cardroom_persist_seconds"
+#: Rooms stored for the listing's timing.
+LISTED = 5000
 
 
 def persist_buckets(port: int) -> list[tuple[float, float]]:
@@ -67,8 +69,9 @@ def _pool(runs: list[list[tuple[float, float]]]) -> list[tuple[float, float]]:
     return sorted(total.items())
 
 
-async def _alone(url: str, writes: int) -> list[float]:
-    """Seconds per append of one writer alone: the cost of a persist without the server."""
+async def _alone(url: str, writes: int) -> tuple[list[float], float]:
+    """Seconds per append of one writer alone: the cost of a persist without the server; and
+    the writer's own CPU seconds per append (the Redis client's share of a server's CPU)."""
     from server.store.redis_store import RedisStore
 
     store = RedisStore(url)
@@ -77,15 +80,37 @@ async def _alone(url: str, writes: int) -> list[float]:
         code = "BENCH"
         await store.delete(code)
         await store.create(code, {"version": 0})
+        cpu = time.process_time()
         for v in range(1, writes + 1):
             entry = {"v": v, "g": 0, "s": v % 5, "a": "play QC"}
             started = time.perf_counter()
             await store.append(code, entry)
             times.append(time.perf_counter() - started)
+        cpu = (time.process_time() - cpu) / writes
         await store.delete(code)
     finally:
         await store.close()
-    return sorted(times)
+    return sorted(times), cpu
+
+
+async def _listing(url: str, rooms: int) -> float:
+    """Seconds to list ``rooms`` stored rooms (a restart's first step; a cluster scans)."""
+    from server.store.redis_store import RedisStore
+
+    store = RedisStore(url)
+    codes = [f"L{i:04d}" for i in range(rooms)]
+    try:
+        for at in range(0, rooms, 100):
+            await asyncio.gather(*(store.create(c, {"version": 0}) for c in codes[at : at + 100]))
+        started = time.perf_counter()
+        listed = await store.list()
+        took = time.perf_counter() - started
+        assert set(codes) <= set(listed)
+        for at in range(0, rooms, 100):
+            await asyncio.gather(*(store.delete(c) for c in codes[at : at + 100]))
+    finally:
+        await store.close()
+    return took
 
 
 async def _run_redis(
@@ -126,6 +151,7 @@ async def _bench(args: argparse.Namespace) -> None:
             for label, url in stores.items():
                 runs[label].append(await _run_redis(args, url, histograms[label]))
         alone = {label: await _alone(url, 2000) for label, url in stores.items()}
+        listing = {label: await _listing(url, LISTED) for label, url in stores.items()}
     best_memory = max(memory, key=lambda r: r["actions_per_s"])
     lines = [
         f"redis, {args.game}: {args.rooms} rooms x (1 scripted human + 4 {args.level} bots), "
@@ -140,7 +166,7 @@ async def _bench(args: argparse.Namespace) -> None:
             r["actions_per_s"] / m["actions_per_s"] for m, r in zip(memory, results, strict=True)
         ]
         pooled = _pool(histograms[label])
-        times = alone[label]
+        times, cpu = alone[label]
         lines += [
             f"  {label}: {best['actions_per_s']:,.0f} actions/s (best), "
             f"mean action-to-view {best['mean_latency_ms']:.2f} ms",
@@ -149,7 +175,9 @@ async def _bench(args: argparse.Namespace) -> None:
             f"p99 {1000 * quantile(pooled, 0.99):.3f} ms "
             f"({pooled[-1][1] if pooled else 0:,.0f} writes)",
             f"    one writer alone: p50 {1000 * times[len(times) // 2]:.3f} ms, "
-            f"p99 {1000 * times[int(len(times) * 0.99)]:.3f} ms ({len(times)} appends)",
+            f"p99 {1000 * times[int(len(times) * 0.99)]:.3f} ms ({len(times)} appends), "
+            f"its CPU {1e6 * cpu:.0f} µs an append",
+            f"    listing {LISTED:,} stored rooms: {1000 * listing[label]:.1f} ms",
         ]
     print("\n".join(lines))
 
