@@ -7,7 +7,8 @@ the rest with ``CLUSTER SLOTS``). On a cluster:
 - a room's keys share the hash tag ``{CODE}`` (as on one Redis), so every room script runs in
   the room's slot; the global room index (``cr:rooms``) is not written by them: the rooms are
   listed by a ``SCAN`` of every master for ``cr:{*}:room`` (:func:`scan_rooms`), which costs
-  nothing per action and is only needed when a process restores every room at start;
+  nothing per action; a server on Redis loads a room when a player asks for it and never lists
+  them (``RoomStore.list`` is for a store without that, and for the tools);
 - a room's fence key is its own fence counter (:mod:`server.store.lease`): a token grows with
   every takeover of the room and never falls below Redis's clock in milliseconds, so a code used
   again after its room went never repeats a token a paused old owner could still hold;
