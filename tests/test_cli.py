@@ -83,7 +83,7 @@ USAGES = {
         "[-h] [--game {shithead,sheepshead}] [--rooms ROOMS] [--seconds SECONDS] [--level "
         "LEVEL] [--port PORT]"
     ),
-    "bench takeover": "[-h] [--runs RUNS]",
+    "bench takeover": "[-h] [--runs RUNS] [--cluster]",
 }
 
 
