@@ -1,7 +1,7 @@
 """The stores of one server process, from one setting: no URL, everything in memory; a Redis
 URL (``cardroom serve --redis``, or ``REDIS_URL``), rooms, history and leaderboards in Redis on
 one shared connection pool (a ``redis+cluster://`` URL: on a Redis Cluster, with one more
-connection to its first seed for pub/sub)."""
+connection to one seed node for pub/sub)."""
 
 from __future__ import annotations
 

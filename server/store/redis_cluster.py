@@ -12,11 +12,14 @@ the rest with ``CLUSTER SLOTS``). On a cluster:
 - a room's fence key is its own fence counter (:mod:`server.store.lease`): a token grows with
   every takeover of the room and never falls below Redis's clock in milliseconds, so a code used
   again after its room went never repeats a token a paused old owner could still hold;
-- each leaderboard lives in one slot (its keys share the tag ``{lb:BOARD}``), the display names
-  with it: one board's writes go to one master, different boards spread over the masters;
-- pub/sub goes through one plain connection to the first seed (:func:`bus_client`): Redis 6
-  delivers every ``PUBLISH`` to the subscribers of every node, and ``PUBSUB NUMSUB`` is asked of
-  every node and added up.
+- each leaderboard's script runs in one slot (its keys share the tag ``{lb:BOARD}``): one
+  board's writes go to one master, different boards spread over the masters; the display names
+  (one hash for every board) are written after it;
+- pub/sub goes through one plain connection to one seed node, the lowest of the URL's
+  (:func:`bus_client`): Redis 6 delivers every ``PUBLISH`` to the subscribers of every node, but
+  its reply counts those of the node it was sent to only, and the cluster reads a count of 0 as
+  "the owner is gone"; so every process must be given the same seeds. ``PUBSUB NUMSUB`` is asked
+  of every node and added up.
 
 One Redis (``redis://``) keeps the keys and scripts it had, so a store written before still
 loads.
@@ -97,9 +100,10 @@ def connect_cluster(url: str, timeout: float) -> RedisCluster:
 
 
 def bus_client(url: str, timeout: float) -> Redis:
-    """A plain client to the first seed node, for pub/sub (a cluster pipeline refuses
-    ``PUBLISH``; one connection keeps the published order)."""
-    host, port = seeds(url)[0]
+    """A plain client to the lowest seed node, for pub/sub (a cluster pipeline refuses
+    ``PUBLISH``; one connection keeps the published order): every process given the same seeds,
+    in any order, publishes and listens on the same node."""
+    host, port = min(seeds(url))
     return Redis(host=host, port=port, socket_timeout=timeout, socket_connect_timeout=timeout)
 
 

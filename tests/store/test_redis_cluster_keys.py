@@ -17,7 +17,7 @@ from redis.asyncio.cluster import RedisCluster as ClusterClient
 from server.store.base import Fenced, StoreUnavailable
 from server.store.lease import Lease, Leases
 from server.store.redis_client import connect, global_key, room_key
-from server.store.redis_cluster import seeds
+from server.store.redis_cluster import bus_client, seeds
 from server.store.redis_store import RedisStore
 from server.tools.bench.redis_cluster import RedisCluster
 from server.tools.bench.redis_server import RedisServer
@@ -116,6 +116,14 @@ def test_a_cluster_url_names_its_seeds() -> None:
     for bad in ("redis://127.0.0.1:7000", "redis+cluster://", "redis+cluster://u:p@h:1"):
         with pytest.raises(ValueError):
             seeds(bad)
+    # processes given the same seeds in another order publish and listen on the same node
+    # (a PUBLISH's reply counts that node's subscribers only)
+    for url in (
+        "redis+cluster://127.0.0.2:7001,127.0.0.1:7002",
+        "redis+cluster://127.0.0.1:7002,127.0.0.2:7001",
+    ):
+        kwargs = bus_client(url, 1.0).connection_pool.connection_kwargs
+        assert (kwargs["host"], kwargs["port"]) == ("127.0.0.1", 7002)
 
 
 async def test_a_cluster_node_away_is_store_unavailable_then_back(tmp_path: Path) -> None:
