@@ -129,6 +129,11 @@ async def _run_redis(
     return result
 
 
+def _cpu(runs: list[dict[str, float]]) -> str:
+    """The server's CPU per action, run by run: steadier than actions/s on busy cores."""
+    return ", ".join(f"{1e6 * r['server_cpu_per_action']:.0f}" for r in runs) + " µs"
+
+
 async def _bench(args: argparse.Namespace) -> None:
     from server.tools.bench.redis_cluster import RedisCluster
     from server.tools.bench.redis_server import RedisServer
@@ -158,7 +163,8 @@ async def _bench(args: argparse.Namespace) -> None:
         f"{args.seconds:.0f} s per run, {args.runs} runs of each alternating, server in its own "
         "process:",
         f"  in memory: {best_memory['actions_per_s']:,.0f} actions/s (best), "
-        f"mean action-to-view {best_memory['mean_latency_ms']:.2f} ms",
+        f"mean action-to-view {best_memory['mean_latency_ms']:.2f} ms, "
+        f"server CPU per action {_cpu(memory)}",
     ]
     for label, results in runs.items():
         best = max(results, key=lambda r: r["actions_per_s"])
@@ -169,7 +175,8 @@ async def _bench(args: argparse.Namespace) -> None:
         times, cpu = alone[label]
         lines += [
             f"  {label}: {best['actions_per_s']:,.0f} actions/s (best), "
-            f"mean action-to-view {best['mean_latency_ms']:.2f} ms",
+            f"mean action-to-view {best['mean_latency_ms']:.2f} ms, "
+            f"server CPU per action {_cpu(results)}",
             f"    / memory throughput, run by run: {', '.join(f'{r:.2f}' for r in ratios)}",
             f"    persist per action in the server: p50 {1000 * quantile(pooled, 0.5):.3f} ms, "
             f"p99 {1000 * quantile(pooled, 0.99):.3f} ms "
