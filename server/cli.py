@@ -189,7 +189,8 @@ def serve(argv: list[str]) -> int:
         "--redis",
         default=os.environ.get("REDIS_URL") or None,
         metavar="URL",
-        help="keep rooms, history and leaderboards in Redis at this redis:// URL, so games "
+        help="keep rooms, history and leaderboards in Redis at this redis:// URL (a Redis "
+        "Cluster: redis+cluster://host:port[,host:port...], its seed nodes), so games "
         "survive a restart or crash (default: $REDIS_URL; unset: in memory)",
     )
     parser.add_argument(

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from server.tools.bench.redis_cluster import RedisCluster
 from server.tools.bench.redis_server import RedisServer
 
 settings.register_profile(
@@ -26,3 +27,24 @@ def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
     """A real redis-server on a free loopback port (stop and start it mid-test)."""
     with RedisServer(tmp_path) as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def redis_cluster_processes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisCluster]:
+    """A real three-master Redis Cluster on loopback, started once for the whole run."""
+    with RedisCluster(tmp_path_factory.mktemp("redis-cluster")) as cluster:
+        yield cluster
+
+
+@pytest.fixture
+def redis_cluster(redis_cluster_processes: RedisCluster) -> RedisCluster:
+    """The Redis Cluster, emptied for this test (its ``url`` is ``redis+cluster://...``)."""
+    redis_cluster_processes.flush()
+    return redis_cluster_processes
+
+
+@pytest.fixture(params=[pytest.param("redis_server", id="redis"), "redis_cluster"])
+def any_redis(request: pytest.FixtureRequest) -> RedisServer | RedisCluster:
+    """The test once on one redis-server and once on the Redis Cluster: its ``url``."""
+    server: RedisServer | RedisCluster = request.getfixturevalue(request.param)
+    return server

@@ -70,7 +70,7 @@ USAGES = {
     "bench frames": "[-h] [--hands HANDS] [--seed SEED] [--repeat REPEAT] [--cpu CPU]",
     "bench redis": (
         "[-h] [--game {shithead,sheepshead}] [--rooms ROOMS] [--seconds SECONDS] [--level "
-        "LEVEL] [--runs RUNS] [--redis REDIS]"
+        "LEVEL] [--runs RUNS] [--redis REDIS] [--cluster]"
     ),
     "bench room": (
         "[-h] [--seed SEED] [--matches MATCHES] [--repeat REPEAT] [--cpu CPU] [--only "
@@ -83,7 +83,7 @@ USAGES = {
         "[-h] [--game {shithead,sheepshead}] [--rooms ROOMS] [--seconds SECONDS] [--level "
         "LEVEL] [--port PORT]"
     ),
-    "bench takeover": "[-h] [--runs RUNS]",
+    "bench takeover": "[-h] [--runs RUNS] [--cluster]",
 }
 
 

@@ -252,14 +252,20 @@ class CardroomServer:
         self.stores = open_stores(self.config.redis_url, rooms=store)
         self.store = self.stores.rooms
         self.metrics = Metrics()
-        if isinstance(self.store, RedisStore):
+        if isinstance(self.store, RedisStore) and self.store.batch is not None:
             self.metrics.watch_batches(self.store.batch.sizes)
         # who is connected, and where each client is: the one place it is known
         self.connected: Connected[Connection] = Connected()
         ownership: Ownership = OneProcess()
         if self.stores.redis is not None:  # several processes on one Redis hold rooms by lease
             leases = Leases(self.stores.redis)
-            ownership = Cluster(self.stores.redis, leases, self.connected, self.stores.health)
+            ownership = Cluster(
+                self.stores.redis,
+                leases,
+                self.connected,
+                self.stores.health,
+                bus=self.stores.bus,
+            )
         self.manager = RoomManager(
             self.store,
             self.metrics,

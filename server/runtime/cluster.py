@@ -38,7 +38,7 @@ from server.runtime.ownership import Elsewhere
 from server.store.base import StoreUnavailable
 from server.store.health import StoreHealth
 from server.store.lease import LEASE_TTL, Lease, Leases
-from server.store.redis_client import global_key, unavailable_as_store_error
+from server.store.redis_client import RedisClient, global_key, unavailable_as_store_error
 
 ROOM_REQUESTS = get_args(RoomRequest)
 
@@ -91,13 +91,17 @@ class Cluster:
 
     def __init__(
         self,
-        client: Redis,
+        client: RedisClient,
         leases: Leases,
         clients: Clients,
         health: StoreHealth,
         lease_ttl: float = LEASE_TTL,
+        bus: Redis | None = None,
     ) -> None:
         self.redis = client
+        # publish and subscribe here (on a Redis Cluster: one node's client, as a cluster
+        # pipeline refuses PUBLISH; server.store.redis_cluster)
+        self.bus: RedisClient = bus or client
         self.leases = leases
         self.clients = clients
         self.health = health
@@ -260,7 +264,7 @@ class Cluster:
                 batch.append(self._outgoing.get_nowait())
             try:
                 with unavailable_as_store_error():
-                    async with self.redis.pipeline(transaction=False) as pipe:
+                    async with self.bus.pipeline(transaction=False) as pipe:
                         for owner, data, _ in batch:
                             pipe.publish(channel(owner), data)
                         counts = await pipe.execute()
@@ -279,7 +283,7 @@ class Cluster:
         while True:
             try:
                 if pubsub is None:
-                    pubsub = self.redis.pubsub()
+                    pubsub = self.bus.pubsub()
                     await pubsub.subscribe(channel(self.owner))
                 message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                 if message is not None:

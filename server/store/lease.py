@@ -13,12 +13,19 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
-from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 
 from server.store import redis_scripts as lua
 from server.store.base import ROOM_TTL
-from server.store.redis_client import global_key, room_key, unavailable_as_store_error
+from server.store.redis_client import (
+    RedisClient,
+    global_key,
+    room_key,
+    unavailable_as_store_error,
+)
+from server.store.redis_cluster import each
 
 #: Seconds a lease lasts without renewal: how long a dead owner's rooms wait for a takeover.
 LEASE_TTL = 3.0
@@ -55,7 +62,7 @@ class Leases:
 
     def __init__(
         self,
-        client: Redis,
+        client: RedisClient,
         owner: str | None = None,
         *,
         ttl: float = LEASE_TTL,
@@ -65,7 +72,8 @@ class Leases:
         self.owner = owner or new_owner_id()
         self.ttl_ms = int(ttl * 1000)
         self.room_ttl_ms = int(room_ttl * 1000)
-        self._counter = global_key("fences")
+        self._counter = global_key("fences")  # one Redis; a cluster: each room's fence key
+        self._cluster = isinstance(client, RedisCluster)
         self._acquire = client.register_script(lua.ACQUIRE)
         self._renew = client.register_script(lua.RENEW)
         self._release = client.register_script(lua.RELEASE)
@@ -75,7 +83,7 @@ class Leases:
         return [
             room_key(code, "lease"),
             room_key(code, "fence"),
-            self._counter,
+            room_key(code, "fence") if self._cluster else self._counter,
             room_key(code, "room"),
         ]
 
@@ -105,11 +113,15 @@ class Leases:
         """:meth:`renew` for every lease of this process in one call (one Lua script, a chunk
         of :data:`RENEW_BATCH` leases at a time): each ``False`` lease was lost. Renewing
         them one round trip each made the tick's time grow with the rooms held until leases
-        ran out before their turn (docs/benchmarks.md has the figures).
+        ran out before their turn (docs/benchmarks.md has the figures). On a Redis Cluster,
+        where a script touches one slot, it is one call a lease, ``AT_ONCE``
+        (:mod:`server.store.redis_cluster`) of them in flight at a time.
 
         Raises:
             StoreUnavailable: Redis cannot be reached.
         """
+        if self._cluster:  # no script runs across slots there: one a lease, a few at once
+            return await each([partial(self.renew, lease) for lease in leases])
         kept: list[bool] = []
         for at in range(0, len(leases), RENEW_BATCH):
             chunk = leases[at : at + RENEW_BATCH]

@@ -1,6 +1,7 @@
 """The stores of one server process, from one setting: no URL, everything in memory; a Redis
 URL (``cardroom serve --redis``, or ``REDIS_URL``), rooms, history and leaderboards in Redis on
-one shared connection pool."""
+one shared connection pool (a ``redis+cluster://`` URL: on a Redis Cluster, with one more
+connection to one seed node for pub/sub)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from server.store.base import RoomStore
 from server.store.health import StoreHealth
 from server.store.leaderboard import Leaderboards, MemoryLeaderboards
 from server.store.memory import MemoryStore
-from server.store.redis_client import connect
+from server.store.redis_client import TIMEOUT, RedisClient, connect
+from server.store.redis_cluster import bus_client, is_cluster_url
 from server.store.redis_leaderboard import RedisLeaderboards
 from server.store.redis_store import RedisStore
 
@@ -22,10 +24,13 @@ class Stores:
     rooms: RoomStore
     boards: Leaderboards
     health: StoreHealth
-    redis: Redis | None = None  # the shared client, when on Redis
+    redis: RedisClient | None = None  # the shared client, when on Redis
+    bus: Redis | None = None  # for pub/sub, when that is another client (on a cluster)
 
     async def close(self) -> None:
         await self.health.close()
+        if self.bus is not None:
+            await self.bus.aclose()
         if self.redis is not None:
             await self.redis.aclose()
         else:
@@ -38,6 +43,8 @@ def open_stores(redis_url: str | None = None, rooms: RoomStore | None = None) ->
     if redis_url:
         client = connect(redis_url)
         on_redis = RedisStore(client=client)
-        return Stores(on_redis, RedisLeaderboards(client=client), StoreHealth(on_redis), client)
+        bus = bus_client(redis_url, TIMEOUT) if is_cluster_url(redis_url) else None
+        boards = RedisLeaderboards(client=client)
+        return Stores(on_redis, boards, StoreHealth(on_redis), client, bus)
     in_memory = rooms or MemoryStore()
     return Stores(in_memory, MemoryLeaderboards(), StoreHealth(in_memory))

@@ -16,10 +16,16 @@ from contextlib import contextmanager
 
 import redis.exceptions as rex
 from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
 from server.store.base import StoreUnavailable
+from server.store.redis_cluster import connect_cluster, is_cluster_url
+
+#: A client of one Redis or of a Redis Cluster (``redis+cluster://``: see
+#: :mod:`server.store.redis_cluster`).
+RedisClient = Redis | RedisCluster
 
 #: Seconds to wait for Redis to accept or answer before calling it unavailable.
 TIMEOUT = 2.0
@@ -47,13 +53,16 @@ def global_key(name: str) -> str:
     return f"{PREFIX}:{name}"
 
 
-def connect(url: str, timeout: float = TIMEOUT) -> Redis:
-    """A client for ``url`` (``redis://host:port/db``) that fails within ``timeout`` seconds.
+def connect(url: str, timeout: float = TIMEOUT) -> RedisClient:
+    """A client for ``url`` (``redis://host:port/db``, or ``redis+cluster://host:port,...``
+    for a cluster) that fails within ``timeout`` seconds.
 
     A dropped connection is retried once at once: after a Redis restart the pool's first
     command meets a dead socket and the retry opens a fresh one, so callers see the outage
     only while Redis is really down. Every script is safe to run twice.
     """
+    if is_cluster_url(url):
+        return connect_cluster(url, timeout)
     # A pool that makes a command wait for a free connection: redis-py's default pool fails
     # at once (MaxConnectionsError) past 100 commands in flight, which 300 people on two
     # processes reached (tests/deploy/test_deployment.py); Redis runs them one at a time anyway.
@@ -79,6 +88,12 @@ def unavailable_as_store_error() -> Iterator[None]:
         yield
     except _UNAVAILABLE as exc:
         raise StoreUnavailable(f"{type(exc).__name__}: {exc}") from exc
+    except (rex.ClusterDownError, rex.TryAgainError, rex.SlotNotCoveredError) as exc:
+        raise StoreUnavailable(f"{type(exc).__name__}: {exc}") from exc  # a cluster node away
+    except rex.RedisClusterException as exc:
+        if isinstance(exc.__cause__, _UNAVAILABLE):  # no node of the cluster could be reached
+            raise StoreUnavailable(f"{type(exc).__name__}: {exc}") from exc
+        raise
     except rex.ResponseError as exc:
         if str(exc).startswith(("MISCONF", "LOADING", "MASTERDOWN")):
             raise StoreUnavailable(str(exc)) from exc

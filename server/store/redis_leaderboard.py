@@ -1,13 +1,20 @@
 """Leaderboards in Redis: one sorted set per board (score: units or games), a hash of games
 played per board, and one hash of display names by player id; and per daily board and device
-origin, a sorted set of the players who claimed an entry (by the time of their first claim)."""
+origin, a sorted set of the players who claimed an entry (by the time of their first claim).
+
+On a Redis Cluster a board's keys share one hash tag, ``{lb:BOARD}``, so recording a result is
+one script in one slot: one board lives on one master (a board is written once per finished
+game, far less than a room), and the boards spread over the masters. The names hash, shared by
+every board, is in a slot of its own there, written after the script (a name is only shown).
+One Redis keeps the key names it always had.
+"""
 
 from __future__ import annotations
 
 import time
 from typing import cast
 
-from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 
 from server.store import redis_scripts as lua
 from server.store.leaderboard import (
@@ -19,25 +26,37 @@ from server.store.leaderboard import (
     Player,
     ranked,
 )
-from server.store.redis_client import connect, global_key, unavailable_as_store_error
+from server.store.redis_client import (
+    RedisClient,
+    connect,
+    global_key,
+    unavailable_as_store_error,
+)
 
 #: Seconds a recorded result's name is remembered (longer than any room lives).
 SEEN_TTL = 7 * 24 * 3600
 
 
 class RedisLeaderboards(Leaderboards):
-    def __init__(self, url: str | None = None, *, client: Redis | None = None) -> None:
+    def __init__(self, url: str | None = None, *, client: RedisClient | None = None) -> None:
         if client is None:
             if url is None:
                 raise ValueError("RedisLeaderboards needs a url or a client")
             client = connect(url)
         self.redis = client
+        self._cluster = isinstance(client, RedisCluster)
         self._names = global_key("lb:names")
         self._record = client.register_script(lua.RECORD)
 
-    @staticmethod
-    def _board(board: Board) -> str:
+    def _board(self, board: Board) -> str:
+        if self._cluster:  # every key of the board in the board's slot
+            return global_key(f"{{lb:{board.key}}}")
         return global_key(f"lb:{board.key}")
+
+    def _seen(self, board: Board, event: str, player: str) -> str:
+        if self._cluster:
+            return f"{self._board(board)}:seen:{event}:{player}"
+        return global_key(f"lb:seen:{event}:{board.key}:{player}")
 
     async def record(
         self, board: Board, player: Player, score: int, *, event: str | None = None
@@ -45,12 +64,15 @@ class RedisLeaderboards(Leaderboards):
         key = self._board(board)
         ttl = DAILY_TTL * 1000 if board.once_per_player else 0
         once = 1 if board.once_per_player else 0
-        seen = key if event is None else global_key(f"lb:seen:{event}:{board.key}:{player.id}")
+        seen = key if event is None else self._seen(board, event, player.id)
+        names = key if self._cluster else self._names  # the board: no names in the script
         with unavailable_as_store_error():
             added = await self._record(
-                keys=[key, f"{key}:games", self._names, seen],
+                keys=[key, f"{key}:games", names, seen],
                 args=[player.id, score, player.name, once, ttl, SEEN_TTL * 1000],
             )
+            if added and self._cluster:
+                await self.redis.hset(self._names, player.id, player.name)
         return bool(added)
 
     async def claim(self, board: Board, origin: str, player_id: str, limit: int) -> bool:

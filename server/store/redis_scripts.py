@@ -1,9 +1,11 @@
 """The Lua scripts that make each Redis write one atomic, checked step.
 
 Every room script takes the same keys, ``[room, log, fence, hist, lease, index]``
-(see :func:`server.store.redis_client.room_key`), and answers ``{status, number}``:
-``ok``, ``taken`` (create: the code is in use), ``gone`` (no such room), ``fenced`` (the number is
-the room's fence now) or ``conflict`` (the number is the stored version).
+(see :func:`server.store.redis_client.room_key`; on a Redis Cluster without ``index``, so that
+every key is in the room's slot: :mod:`server.store.redis_cluster`), and answers
+``{status, number}``: ``ok``, ``taken`` (create: the code is in use), ``gone`` (no such room),
+``fenced`` (the number is the room's fence now) or ``conflict`` (the number is the stored
+version).
 
 A room's keys: ``room`` is a hash with the record (``rec``) and the version (``v``); ``log`` the
 list of action entries; ``fence`` the fencing token of the room's owner (absent: no lease was
@@ -22,10 +24,11 @@ end
 local function fence_now()
   return tonumber(redis.call('GET', KEYS[3]) or '0')
 end
--- every write keeps the room's keys alive for another ttl milliseconds
+-- every write keeps the room's keys alive for another ttl milliseconds (and its entry in the
+-- room index: on one Redis only, where the index is KEYS[6]; a cluster lists rooms by SCAN)
 local function touch(ttl, code)
   for i = 1, 4 do redis.call('PEXPIRE', KEYS[i], ttl) end
-  redis.call('ZADD', KEYS[6], now_ms() + ttl, code)
+  if KEYS[6] then redis.call('ZADD', KEYS[6], now_ms() + ttl, code) end
 end
 -- nil when the room exists and the writer's fence is current, else the refusal
 local function refuse(fence)
@@ -112,7 +115,7 @@ if redis.call('EXISTS', KEYS[1]) == 0 then return {'ok', 0} end
 local current = fence_now()
 if tonumber(ARGV[1]) ~= current then return {'fenced', current} end
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[5])
-redis.call('ZREM', KEYS[6], ARGV[3])
+if KEYS[6] then redis.call('ZREM', KEYS[6], ARGV[3]) end
 redis.call('PEXPIRE', KEYS[4], tonumber(ARGV[2]))
 return {'ok', 0}
 """
@@ -139,6 +142,9 @@ return redis.call('ZRANGE', KEYS[1], 0, -1)
 """
 
 # Leases. KEYS: lease, fence, fence counter, room. The lease's value is "<owner> <fence>".
+# The counter is one key for every room on one Redis; on a cluster it is the room's own fence
+# key (KEYS[3] == KEYS[2]), and a token taken there is never below the clock in milliseconds,
+# so a code used again after its room (and fence key) went never repeats an old token.
 # A fence key outlives its lease only while the room's record exists (CREATE and every write
 # keep it for the room's ttl): a lease taken for a code that never became a room (a refused
 # create, a join naming no room) leaves nothing behind once released or expired.
@@ -157,6 +163,11 @@ if held then
 end
 -- one counter for every room: a token never repeats, even for a code used again
 local fence = redis.call('INCR', KEYS[3])
+if KEYS[3] == KEYS[2] then
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  if fence < now then fence = now end  -- 13 digits: exact in Lua's numbers and strings
+end
 redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. fence, 'PX', ARGV[2])
 local keep = ARGV[2]
 if redis.call('EXISTS', KEYS[4]) == 1 then keep = ARGV[3] end
@@ -199,7 +210,8 @@ end
 return 0
 """
 
-# Leaderboards. KEYS: board (sorted set), games (hash), names (hash), seen (this result's
+# Leaderboards. KEYS: board (sorted set), games (hash), names (hash, or the board again on a
+# cluster, where the names hash is in another slot and written after), seen (this result's
 # marker, or the board again when the result has no name).
 # ARGV: player id, score, name, once (1: keep the first score), ttl ms (0: keep for ever),
 # seen ttl ms. 1 if recorded; 0 if a once-per-player board already had this player, or this
@@ -214,7 +226,7 @@ else
   redis.call('ZINCRBY', KEYS[1], ARGV[2], ARGV[1])
 end
 redis.call('HINCRBY', KEYS[2], ARGV[1], 1)
-redis.call('HSET', KEYS[3], ARGV[1], ARGV[3])
+if KEYS[3] ~= KEYS[1] then redis.call('HSET', KEYS[3], ARGV[1], ARGV[3]) end
 if tonumber(ARGV[5]) > 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[5])
   redis.call('PEXPIRE', KEYS[2], ARGV[5])

@@ -4,7 +4,8 @@ several processes (each write checked against the room's version and owner, in R
 One accepted action is one script call (``EVALSHA``): check the fence and the version, ``RPUSH``
 the entry, refresh the room's expiry. The calls of every room made in one turn of the event
 loop go to Redis together, in one round trip (:mod:`server.store.batch`), each still its own
-checked step with its own answer. Loading a room is one ``MULTI`` (record and log together).
+checked step with its own answer (on a Redis Cluster each goes on its own, to its slot).
+Loading a room is one ``MULTI`` (record and log together).
 Durability is Redis's: with ``appendonly yes`` (as in ``docker-compose.yml``) an acknowledged
 write survives a crash of Cardroom, and of Redis up to its ``appendfsync`` policy.
 """
@@ -15,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import orjson
-from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 
 from server.rooms.secret import new_secret, parse_secret
 from server.store import redis_scripts as lua
@@ -30,16 +31,25 @@ from server.store.base import (
     VersionConflict,
 )
 from server.store.batch import ScriptBatch
-from server.store.redis_client import connect, global_key, room_key, unavailable_as_store_error
+from server.store.redis_client import (
+    PREFIX,
+    RedisClient,
+    connect,
+    global_key,
+    room_key,
+    unavailable_as_store_error,
+)
+from server.store.redis_cluster import ping_masters, scan_rooms
 
 _PARTS = ("room", "log", "fence", "hist", "lease")
 
 
 class RedisStore(RoomStore):
-    """A :class:`RoomStore` on one Redis database.
+    """A :class:`RoomStore` on one Redis database, or on a Redis Cluster.
 
     Args:
-        url: ``redis://host:port/db``; or pass ``client`` to share one.
+        url: ``redis://host:port/db`` (or ``redis+cluster://host:port,...``); or pass
+            ``client`` to share one.
         room_ttl: seconds a room lives after its last write.
         history_ttl: seconds a closed room's history is kept.
     """
@@ -48,7 +58,7 @@ class RedisStore(RoomStore):
         self,
         url: str | None = None,
         *,
-        client: Redis | None = None,
+        client: RedisClient | None = None,
         room_ttl: float = ROOM_TTL,
         history_ttl: float = HISTORY_TTL,
     ) -> None:
@@ -60,19 +70,28 @@ class RedisStore(RoomStore):
         self.room_ttl_ms = int(room_ttl * 1000)
         self.history_ttl_ms = int(history_ttl * 1000)
         self._index = global_key("rooms")
+        # a cluster runs a script on one slot only: no global index there (see list())
+        self._cluster = isinstance(client, RedisCluster)
         self._create = client.register_script(lua.CREATE)
         self._save = client.register_script(lua.SAVE)
         self._append = client.register_script(lua.APPEND)
         self._delete = client.register_script(lua.DELETE)
         self._add_history = client.register_script(lua.ADD_HISTORY)
         self._list = client.register_script(lua.LIST)
-        self.batch = ScriptBatch(client)  # every room script: one round trip per turn
+        # every room script of a turn in one round trip; a cluster's pipeline takes no EVALSHA,
+        # so there each call goes on its own (to its slot's master)
+        self.batch = None if isinstance(client, RedisCluster) else ScriptBatch(client)
 
     def _keys(self, code: str) -> list[str]:
-        return [*(room_key(code, p) for p in _PARTS), self._index]
+        keys = [room_key(code, p) for p in _PARTS]
+        return keys if self._cluster else [*keys, self._index]
 
     async def _run(self, script: Any, code: str, *args: Any) -> tuple[str, int]:
-        status, number = await self.batch.run(script, self._keys(code), args)
+        if self.batch is None:
+            with unavailable_as_store_error():
+                status, number = await script(keys=self._keys(code), args=list(args))
+        else:
+            status, number = await self.batch.run(script, self._keys(code), args)
         return status.decode(), int(number)
 
     @staticmethod
@@ -148,17 +167,23 @@ class RedisStore(RoomStore):
     async def available(self) -> bool:
         try:
             with unavailable_as_store_error():
-                await self.redis.ping()
+                if isinstance(self.redis, RedisCluster):
+                    await ping_masters(self.redis)  # every master: a room may be on any
+                else:
+                    await self.redis.ping()
         except StoreUnavailable:
             return False
         return True
 
     async def close(self) -> None:
-        await self.batch.drain()
+        if self.batch is not None:
+            await self.batch.drain()
         await self.redis.aclose()
 
     # last: inside the class body, the name "list" is this method
     async def list(self) -> list[str]:
         with unavailable_as_store_error():
+            if isinstance(self.redis, RedisCluster):
+                return await scan_rooms(self.redis, PREFIX)
             codes = await self._list(keys=[self._index])
         return sorted(c.decode() for c in codes)

@@ -1,6 +1,7 @@
 """Two ``cardroom serve`` processes on one Redis act as one service: a player on each sits at
 the same table (the non-owner forwards to the room's owner); SIGKILL the owner and the game goes
-on through the other process, nothing acknowledged lost."""
+on through the other process, nothing acknowledged lost; the first test runs on a Redis Cluster
+too (``redis+cluster://``: its pub/sub and takeover)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,15 @@ import pytest
 
 from clients import CardroomClient, CardroomError
 from server.tools.bench.procs import free_port
+from server.tools.bench.redis_cluster import RedisCluster
 from server.tools.bench.redis_server import RedisServer
 from tests.support.redis_games import Acked, assert_log_holds, play, play_to_the_end, serving
 
 
-async def test_two_processes_one_table_owner_killed(redis_server: RedisServer) -> None:
+async def test_two_processes_one_table_owner_killed(
+    any_redis: RedisServer | RedisCluster,
+) -> None:
+    redis_server = any_redis
     port_a, port_b = free_port(), free_port()
     acked: Acked = {}
     async with serving(port_a, redis_server.url) as a, serving(port_b, redis_server.url):

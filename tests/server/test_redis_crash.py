@@ -1,6 +1,6 @@
 """A real ``cardroom serve --redis`` process SIGKILLed mid-game and started again: every player
 resumes with their token and the game goes on from the last acknowledged action, with nothing
-lost or repeated."""
+lost or repeated: on one Redis and on a Redis Cluster."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import asyncio
 
 from clients import CardroomClient
 from server.tools.bench.procs import free_port
+from server.tools.bench.redis_cluster import RedisCluster
 from server.tools.bench.redis_server import RedisServer
 from tests.support.redis_games import (
     Acked,
@@ -18,7 +19,10 @@ from tests.support.redis_games import (
 )
 
 
-async def test_sigkill_mid_game_every_player_resumes(redis_server: RedisServer) -> None:
+async def test_sigkill_mid_game_every_player_resumes(
+    any_redis: RedisServer | RedisCluster,
+) -> None:
+    redis_server = any_redis
     port = free_port()
     acked: Acked = {}
     async with serving(port, redis_server.url) as first:

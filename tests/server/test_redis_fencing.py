@@ -1,6 +1,7 @@
 """An owner process that stops (SIGSTOP) past its lease loses the room to another process; when
 it wakes up it cannot write to the room any more: its player's action is refused, never
-acknowledged or stored, and the player goes on through the new owner."""
+acknowledged or stored, and the player goes on through the new owner (on one Redis and on a
+Redis Cluster)."""
 
 from __future__ import annotations
 
@@ -13,11 +14,15 @@ from clients import CardroomClient, CardroomError
 from server.store.lease import LEASE_TTL
 from server.store.redis_store import RedisStore
 from server.tools.bench.procs import free_port
+from server.tools.bench.redis_cluster import RedisCluster
 from server.tools.bench.redis_server import RedisServer
 from tests.support.redis_games import serving
 
 
-async def test_a_paused_owner_cannot_write_after_a_takeover(redis_server: RedisServer) -> None:
+async def test_a_paused_owner_cannot_write_after_a_takeover(
+    any_redis: RedisServer | RedisCluster,
+) -> None:
+    redis_server = any_redis
     port_a, port_b = free_port(), free_port()
     async with serving(port_a, redis_server.url) as a, serving(port_b, redis_server.url):
         ann = await CardroomClient.connect(f"ws://127.0.0.1:{port_a}/")

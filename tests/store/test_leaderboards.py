@@ -17,18 +17,19 @@ from server.store.leaderboard import (
 )
 from server.store.redis_client import global_key
 from server.store.redis_leaderboard import RedisLeaderboards
+from server.tools.bench.redis_cluster import RedisCluster
 from server.tools.bench.redis_server import RedisServer
 
 DAY = datetime.date(2026, 11, 30)
 ANN, BOB, CY, DEE = (Player(f"device-{n}", n) for n in ("Ann", "Bob", "Cy", "Dee"))
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture(params=["memory", pytest.param("redis_server", id="redis"), "redis_cluster"])
 async def boards(request: pytest.FixtureRequest) -> AsyncIterator[Leaderboards]:
     if request.param == "memory":
         yield MemoryLeaderboards()
         return
-    server: RedisServer = request.getfixturevalue("redis_server")
+    server: RedisServer | RedisCluster = request.getfixturevalue(request.param)
     redis = RedisLeaderboards(server.url)
     yield redis
     await redis.close()

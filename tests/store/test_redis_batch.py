@@ -10,10 +10,10 @@ import asyncio
 from typing import Any
 
 import pytest
-from redis.asyncio import Redis
 
 from server.store.base import Fenced, StoreUnavailable
-from server.store.redis_client import connect
+from server.store.batch import ScriptBatch
+from server.store.redis_client import RedisClient, connect
 from server.store.redis_store import RedisStore
 from server.tools.bench.redis_server import RedisServer
 from tests.store.proxy import LossyProxy
@@ -25,7 +25,13 @@ def entry(v: int, action: str = "play QC") -> dict[str, Any]:
     return {"v": v, "g": 0, "s": v % 5, "a": action}
 
 
-async def reads_and_scripts(observer: Redis) -> tuple[int, int]:
+def batch_of(store: RedisStore) -> ScriptBatch:
+    """The store's batcher (one Redis batches; a cluster does not)."""
+    assert store.batch is not None
+    return store.batch
+
+
+async def reads_and_scripts(observer: RedisClient) -> tuple[int, int]:
     """Redis's read events so far (one per request that arrived on its own) and scripts run."""
     stats, commands = await observer.info("stats"), await observer.info("commandstats")
     return int(stats["total_reads_processed"]), int(commands["cmdstat_evalsha"]["calls"])
@@ -33,7 +39,7 @@ async def reads_and_scripts(observer: Redis) -> tuple[int, int]:
 
 def batches(store: RedisStore) -> tuple[int, float]:
     """Round trips the store's batch made so far, and the writes they carried."""
-    return sum(store.batch.sizes.counts), store.batch.sizes.sum
+    return sum(batch_of(store).sizes.counts), batch_of(store).sizes.sum
 
 
 async def test_writes_of_one_turn_go_in_one_round_trip(
@@ -144,7 +150,7 @@ async def test_redis_away_then_back_with_its_scripts_forgotten(
 async def test_a_turn_past_the_batch_limit_goes_as_several(
     redis_store: RedisStore, size: int
 ) -> None:
-    redis_store.batch.max_batch = size
+    batch_of(redis_store).max_batch = size
     for code in ROOMS[:7]:
         assert await redis_store.create(code, {"version": 0})
     trips, _ = batches(redis_store)
@@ -155,7 +161,7 @@ async def test_a_turn_past_the_batch_limit_goes_as_several(
 async def test_one_batch_in_flight_the_next_goes_when_it_is_answered(
     redis_store: RedisStore,
 ) -> None:
-    redis_store.batch.max_in_flight = 1
+    batch_of(redis_store).max_in_flight = 1
     for code in ROOMS[:4]:
         assert await redis_store.create(code, {"version": 0})
 

@@ -1,5 +1,6 @@
-"""What every room store promises (the in-memory default and Redis alike): records and logs
-round-trip, each version is appended once, a stale writer learns it and changes nothing."""
+"""What every room store promises (the in-memory default, Redis and a Redis Cluster alike):
+records and logs round-trip, each version is appended once, a stale writer learns it and
+changes nothing."""
 
 from __future__ import annotations
 
@@ -11,15 +12,18 @@ import pytest
 from server.store.base import Fenced, RoomGone, RoomStore, VersionConflict
 from server.store.memory import MemoryStore
 from server.store.redis_store import RedisStore
+from server.tools.bench.redis_cluster import RedisCluster
 from server.tools.bench.redis_server import RedisServer
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture(params=["memory", pytest.param("redis_server", id="redis"), "redis_cluster"])
 async def store(request: pytest.FixtureRequest) -> AsyncIterator[RoomStore]:
     if request.param == "memory":
         yield MemoryStore()
         return
-    server: RedisServer = request.getfixturevalue("redis_server")
+    # a cluster refuses a script whose keys are in several slots (CROSSSLOT): every script
+    # of the store runs here
+    server: RedisServer | RedisCluster = request.getfixturevalue(request.param)
     redis = RedisStore(server.url)
     yield redis
     await redis.close()

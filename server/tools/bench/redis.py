@@ -9,6 +9,8 @@ that load (its ``cardroom_persist_seconds`` histogram: p50 and p99, interpolated
 buckets; this includes waiting for the busy event loop), the server's CPU per action (bots'
 moves included) with each store, the room writes per round trip to Redis
 (``cardroom_store_batch_size``), run by run, and the same persist for one writer alone.
+With ``--cluster`` a local three-master Redis Cluster (:mod:`server.tools.bench.redis_cluster`,
+the same settings) takes its turn too, so one Redis and the cluster are measured side by side.
 Everything runs on 127.0.0.1 and stops by itself.
 """
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import re
 import tempfile
 import time
@@ -26,6 +29,8 @@ from server.tools.bench.server import run_load
 
 PERSIST = "cardroom_persist_seconds"
 BATCH = "cardroom_store_batch_size"
+#: Rooms stored for the listing's timing.
+LISTED = 5000
 
 
 def _scrape(port: int) -> str:
@@ -82,8 +87,9 @@ def _pool(runs: list[list[tuple[float, float]]]) -> list[tuple[float, float]]:
     return sorted(total.items())
 
 
-async def _alone(url: str, writes: int) -> list[float]:
-    """Seconds per append of one writer alone: the cost of a persist without the server."""
+async def _alone(url: str, writes: int) -> tuple[list[float], float]:
+    """Seconds per append of one writer alone: the cost of a persist without the server; and
+    the writer's own CPU seconds per append (the Redis client's share of a server's CPU)."""
     from server.store.redis_store import RedisStore
 
     store = RedisStore(url)
@@ -92,90 +98,119 @@ async def _alone(url: str, writes: int) -> list[float]:
         code = "BENCH"
         await store.delete(code)
         await store.create(code, {"version": 0})
+        cpu = time.process_time()
         for v in range(1, writes + 1):
             entry = {"v": v, "g": 0, "s": v % 5, "a": "play QC"}
             started = time.perf_counter()
             await store.append(code, entry)
             times.append(time.perf_counter() - started)
+        cpu = (time.process_time() - cpu) / writes
         await store.delete(code)
     finally:
         await store.close()
-    return sorted(times)
+    return sorted(times), cpu
+
+
+async def _listing(url: str, rooms: int) -> float:
+    """Seconds to list ``rooms`` stored rooms (a restart's first step; a cluster scans)."""
+    from server.store.redis_store import RedisStore
+
+    store = RedisStore(url)
+    codes = [f"L{i:04d}" for i in range(rooms)]
+    try:
+        for at in range(0, rooms, 100):
+            await asyncio.gather(*(store.create(c, {"version": 0}) for c in codes[at : at + 100]))
+        started = time.perf_counter()
+        listed = await store.list()
+        took = time.perf_counter() - started
+        assert set(codes) <= set(listed)
+        for at in range(0, rooms, 100):
+            await asyncio.gather(*(store.delete(c) for c in codes[at : at + 100]))
+    finally:
+        await store.close()
+    return took
+
+
+async def _run_redis(
+    args: argparse.Namespace, url: str, histograms: list[list[tuple[float, float]]]
+) -> dict[str, float]:
+    """One run of the load on ``cardroom serve --redis url``; its persist histogram is kept,
+    and its writes per round trip go in the result (``batch``)."""
+    buckets: list[tuple[float, float]] = []
+    batch: list[float] = []
+
+    def read(port: int) -> None:
+        text = _scrape(port)
+        buckets.extend(persist_buckets(port, text))
+        batch.append(mean_batch(text))
+
+    result = await run_load(
+        args.game, args.rooms, args.seconds, args.level, extra=("--redis", url), on_done=read
+    )
+    histograms.append(buckets)
+    return {**result, "batch": batch[0] if batch else float("nan")}
+
+
+def _cpu(runs: list[dict[str, float]]) -> str:
+    """The server's CPU per action, run by run: steadier than actions/s on busy cores."""
+    return ", ".join(f"{1e6 * r['server_cpu_per_action']:.0f}" for r in runs) + " µs"
 
 
 async def _bench(args: argparse.Namespace) -> None:
+    from server.tools.bench.redis_cluster import RedisCluster
     from server.tools.bench.redis_server import RedisServer
 
     memory: list[dict[str, float]] = []
-    redis: list[dict[str, float]] = []
-    histograms: list[list[tuple[float, float]]] = []
-    batches: list[float] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        url = args.redis
-        server = None
-        if url is None:
-            server = RedisServer(Path(tmp), fsync="everysec")
-            server.start()
-            url = server.url
-        try:
-            for _ in range(args.runs):  # alternating, so both see the same machine
-                memory.append(await run_load(args.game, args.rooms, args.seconds, args.level))
-                buckets: list[tuple[float, float]] = []
-
-                def read(port: int, into: list[tuple[float, float]] = buckets) -> None:
-                    text = _scrape(port)
-                    into.extend(persist_buckets(port, text))
-                    batches.append(mean_batch(text))
-
-                redis.append(
-                    await run_load(
-                        args.game,
-                        args.rooms,
-                        args.seconds,
-                        args.level,
-                        extra=("--redis", url),
-                        on_done=read,
-                    )
-                )
-                histograms.append(buckets)
-            alone = await _alone(url, 2000)
-        finally:
-            if server is not None:
-                server.stop()
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        stores: dict[str, str] = {}  # label -> Redis URL
+        if args.redis is None:
+            server = stack.enter_context(RedisServer(Path(tmp), fsync="everysec"))
+            stores["on Redis"] = server.url
+        else:
+            stores["on Redis"] = args.redis
+        if args.cluster:
+            cluster = stack.enter_context(RedisCluster(Path(tmp) / "cluster", fsync="everysec"))
+            stores["on a Redis Cluster (3 masters)"] = cluster.url
+        runs: dict[str, list[dict[str, float]]] = {label: [] for label in stores}
+        histograms: dict[str, list[list[tuple[float, float]]]] = {label: [] for label in stores}
+        for _ in range(args.runs):  # alternating, so every store sees the same machine
+            memory.append(await run_load(args.game, args.rooms, args.seconds, args.level))
+            for label, url in stores.items():
+                runs[label].append(await _run_redis(args, url, histograms[label]))
+        alone = {label: await _alone(url, 2000) for label, url in stores.items()}
+        listing = {label: await _listing(url, LISTED) for label, url in stores.items()}
     best_memory = max(memory, key=lambda r: r["actions_per_s"])
-    best_redis = max(redis, key=lambda r: r["actions_per_s"])
-    ratios = [r["actions_per_s"] / m["actions_per_s"] for m, r in zip(memory, redis, strict=True)]
-    pooled = _pool(histograms)
-    runs = []
-    for i, (m, r, h, b) in enumerate(zip(memory, redis, histograms, batches, strict=True)):
-        runs.append(
-            f"    run {i + 1}: Redis/memory {r['actions_per_s'] / m['actions_per_s']:.2f}; "
-            f"persist p50 {1000 * quantile(h, 0.5):.3f} ms, p99 {1000 * quantile(h, 0.99):.3f} ms; "
-            f"server CPU per action {_cpu_per_action(m):.0f} us in memory, "
-            f"{_cpu_per_action(r):.0f} us on Redis; {b:.1f} writes per round trip"
-        )
-    print(
+    lines = [
         f"redis, {args.game}: {args.rooms} rooms x (1 scripted human + 4 {args.level} bots), "
         f"{args.seconds:.0f} s per run, {args.runs} runs of each alternating, server in its own "
-        "process:\n"
+        "process:",
         f"  in memory: {best_memory['actions_per_s']:,.0f} actions/s (best), "
-        f"mean action-to-view {best_memory['mean_latency_ms']:.2f} ms\n"
-        f"  on Redis:  {best_redis['actions_per_s']:,.0f} actions/s (best), "
-        f"mean action-to-view {best_redis['mean_latency_ms']:.2f} ms\n"
-        f"  Redis/memory throughput, run by run: {', '.join(f'{r:.2f}' for r in ratios)}\n"
-        + "\n".join(runs)
-        + "\n"
-        f"  persist per action in the server: p50 {1000 * quantile(pooled, 0.5):.3f} ms, "
-        f"p99 {1000 * quantile(pooled, 0.99):.3f} ms "
-        f"({pooled[-1][1] if pooled else 0:,.0f} writes)\n"
-        f"  one writer alone: p50 {1000 * alone[len(alone) // 2]:.3f} ms, "
-        f"p99 {1000 * alone[int(len(alone) * 0.99)]:.3f} ms ({len(alone)} appends)"
-    )
-
-
-def _cpu_per_action(run: dict[str, float]) -> float:
-    """Microseconds of the server's CPU per game action (the human's and the bots')."""
-    return 1e6 * run["server_cpu"] / run["actions_per_s"]
+        f"mean action-to-view {best_memory['mean_latency_ms']:.2f} ms, "
+        f"server CPU per action {_cpu(memory)}",
+    ]
+    for label, results in runs.items():
+        best = max(results, key=lambda r: r["actions_per_s"])
+        ratios = [
+            r["actions_per_s"] / m["actions_per_s"] for m, r in zip(memory, results, strict=True)
+        ]
+        pooled = _pool(histograms[label])
+        times, cpu = alone[label]
+        lines += [
+            f"  {label}: {best['actions_per_s']:,.0f} actions/s (best), "
+            f"mean action-to-view {best['mean_latency_ms']:.2f} ms, "
+            f"server CPU per action {_cpu(results)}",
+            f"    / memory throughput, run by run: {', '.join(f'{r:.2f}' for r in ratios)}",
+            "    writes per round trip, run by run: "
+            + ", ".join(f"{r['batch']:.1f}" for r in results),
+            f"    persist per action in the server: p50 {1000 * quantile(pooled, 0.5):.3f} ms, "
+            f"p99 {1000 * quantile(pooled, 0.99):.3f} ms "
+            f"({pooled[-1][1] if pooled else 0:,.0f} writes)",
+            f"    one writer alone: p50 {1000 * times[len(times) // 2]:.3f} ms, "
+            f"p99 {1000 * times[int(len(times) * 0.99)]:.3f} ms ({len(times)} appends), "
+            f"its CPU {1e6 * cpu:.0f} µs an append",
+            f"    listing {LISTED:,} stored rooms: {1000 * listing[label]:.1f} ms",
+        ]
+    print("\n".join(lines))
 
 
 def main(argv: list[str]) -> int:
@@ -186,7 +221,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--level", default="basic", help="level of the four bots per room")
     parser.add_argument("--runs", type=int, default=2, help="runs of each store, alternating")
     parser.add_argument(
-        "--redis", help="a Redis to use (the bench writes rooms to it); default: start a local one"
+        "--redis",
+        help="a Redis to use (the bench writes rooms to it; redis+cluster://host:port,... for "
+        "a cluster); default: start a local one",
+    )
+    parser.add_argument(
+        "--cluster",
+        action="store_true",
+        help="also run on a local three-master Redis Cluster, alternating with the rest",
     )
     asyncio.run(_bench(parser.parse_args(argv)))
     return 0

@@ -13,6 +13,7 @@ import shutil
 import socket
 import subprocess
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from server.tools.bench.procs import free_port
@@ -30,6 +31,17 @@ def redis_binary() -> str:
     return binary
 
 
+def redis_cli_binary() -> str:
+    """``redis-cli`` from beside the ``redis-server`` of :func:`redis_binary`, or on ``PATH``."""
+    beside = Path(redis_binary()).with_name("redis-cli")
+    if beside.is_file():
+        return str(beside)
+    found = shutil.which("redis-cli")
+    if found is None:
+        raise RuntimeError("no redis-cli beside redis-server nor on PATH")
+    return found
+
+
 def _answers(port: int) -> bool:
     """Whether a Redis on ``port`` answers PING (and has loaded its data)."""
     try:
@@ -43,9 +55,16 @@ def _answers(port: int) -> bool:
 class RedisServer:
     """One redis-server process; :meth:`stop` and :meth:`start` keep its port and data."""
 
-    def __init__(self, directory: Path, port: int | None = None, fsync: str = "always") -> None:
+    def __init__(
+        self,
+        directory: Path,
+        port: int | None = None,
+        fsync: str = "always",
+        extra: Sequence[str] = (),
+    ) -> None:
         self.directory = directory
         self.fsync = fsync  # appendfsync: "always" makes a SIGKILL of Redis lose nothing
+        self.extra = tuple(extra)  # more redis-server options (a cluster node's)
         self.port = port or free_port()
         self.binary = redis_binary()
         self.process: subprocess.Popen[bytes] | None = None
@@ -94,6 +113,7 @@ class RedisServer:
                 "no",
                 "--logfile",
                 str(self.directory / "redis.log"),
+                *self.extra,
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

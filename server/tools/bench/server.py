@@ -49,6 +49,9 @@ async def run_load(
         "p99_ms": r.p99_ms,
         "within_5ms": r.within_5ms,
         "server_cpu": float("nan") if r.server_cpu is None else r.server_cpu,  # of one core
+        # the server process's CPU seconds a second over actions a second (nan: not measured)
+        "server_cpu_per_action": (r.server_cpu if r.server_cpu is not None else float("nan"))
+        / max(r.accepted_per_s + r.bot_moves_per_s, 1e-9),
     }
 
 
