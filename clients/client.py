@@ -487,8 +487,7 @@ class CardroomClient:
         joined = await self.request(msg, Joined, timeout=timeout)
         if self._moved != joined.room or self.url is None:
             return joined
-        self._moved = None  # the room was let go for the process at its own address
-        return await self.reconnect() or joined
+        return await self.reconnect() or joined  # to the process at the room's address
 
     async def join(
         self, room: str, name: str, seat: int | None = None, *, timeout: float | None = None
@@ -845,6 +844,7 @@ class CardroomClient:
                 continue
             await self._stop_reading()
             self._ws, self._lost = ws, None
+            self._moved = None  # nothing more is read from the connection it came on
             self._reader = asyncio.get_running_loop().create_task(
                 self._read(), name="cardroom-client-reader"
             )
@@ -986,6 +986,8 @@ class CardroomClient:
         """Send our random value for the room's next deal, once (fair deals)."""
         deal = info.next_deal
         if not self.contribute or deal is None or self.seat is None or info.room != self.room:
+            return
+        if info.room == self._moved:  # sent once resumed at the room's address, not here
             return
         key = (info.room, deal.game)
         if key in self.contributions:

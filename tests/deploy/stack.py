@@ -21,10 +21,11 @@ PROXY = "127.0.0.1/32"
 
 def nginx_conf(site: str, directory: Path, listen: int, upstreams: Sequence[int]) -> str:
     """The whole nginx.conf: ``site`` (deploy/nginx.conf) with loopback hosts and ports."""
-    hosts = re.findall(r"^\s*server\s+([\w.-]+:\d+)", site, re.M)
+    # every upstream block names the same processes (deploy/nginx.conf: two ways to pick one)
+    hosts = list(dict.fromkeys(re.findall(r"^\s*server\s+([\w.-]+:\d+)", site, re.M)))
     assert len(hosts) == len(upstreams), hosts
     for host, port in zip(hosts, upstreams, strict=True):
-        site = site.replace(f"server {host} ", f"server 127.0.0.1:{port} ")
+        site = site.replace(f"server {host} ", f"server 127.0.0.1:{port} ")  # in each block
     site, listens = re.subn(r"listen\s+80;", f"listen 127.0.0.1:{listen};", site)
     assert listens == 1
     temp = directory / "temp"
@@ -59,6 +60,11 @@ class Stack:
     @property
     def url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/"
+
+    @property
+    def ws(self) -> str:
+        """The WebSocket address of a client in no room yet (protocol/paths.py)."""
+        return f"ws://127.0.0.1:{self.port}/ws"
 
     @property
     def base(self) -> str:
