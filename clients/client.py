@@ -68,6 +68,7 @@ import contextlib
 import itertools
 import logging
 import math
+import re
 import secrets
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Generator, Mapping
@@ -116,7 +117,7 @@ from protocol.messages import (
     parse_server,
 )
 from protocol.messages import Chat as ChatRequest
-from protocol.paths import parse_ws_path, ws_path
+from protocol.paths import WS_PATH, ws_path
 from protocol.views import ActionWire, View
 
 __all__ = [
@@ -140,6 +141,9 @@ R = TypeVar("R", bound=BaseModel)
 DEFAULT_TIMEOUT = 10.0
 #: Messages kept for :meth:`CardroomClient.wait_for` and :meth:`CardroomClient.messages`.
 DEFAULT_HISTORY = 2000
+#: The end of a room address's path: ``/ws`` or ``/ws/CODE`` (protocol/paths.py).
+_ROOM_TAIL = re.compile(rf"{WS_PATH}(/[A-Za-z0-9]{{5}})?/?$")
+_CODE = re.compile(r"^[A-Z0-9]{5}$")
 #: Errors without a ``ref`` after which the server no longer counts this connection in its room.
 _DETACHING_CODES = frozenset({ErrorCode.REPLACED, ErrorCode.REMOVED})
 
@@ -830,8 +834,7 @@ class CardroomClient:
         if self.url is None:
             raise ClientStateError("no URL to reconnect to: use CardroomClient.connect(url)")
         room, token = self.room, self.token
-        where = parse_ws_path(urlsplit(self.url).path)
-        if room is not None and where is not None and where.routed:  # to the room's address
+        if room is not None and follows_rooms(self.url):  # to the room's own address
             self.url = room_url(self.url, room)
         failure: BaseException | None = None
         for attempt in range(max(1, attempts)):
@@ -1034,12 +1037,27 @@ class CardroomClient:
 
 
 def room_url(url: str, room: str | None) -> str:
-    """``url`` with the WebSocket path of ``room`` (``None``: ``/ws``, no room yet).
+    """``url`` with the WebSocket path of ``room`` (``None``: ``/ws``, no room yet), under the
+    path the server is at (a proxy may serve it under a prefix).
 
     >>> room_url("ws://127.0.0.1:8765/", "K7Q2M"), room_url("wss://example.org/ws/ABCDE", None)
     ('ws://127.0.0.1:8765/ws/K7Q2M', 'wss://example.org/ws')
+    >>> room_url("wss://example.org/cards/", " k7q2m"), room_url("ws://h/", "K7")
+    ('wss://example.org/cards/ws/K7Q2M', 'ws://h/ws')
+
+    A code not in a code's shape gives ``/ws`` (its request is refused as usual, not the
+    handshake); one in another case is upper-cased, as the server takes it.
     """
-    return urlunsplit(urlsplit(url)._replace(path=ws_path(room)))
+    code = (room or "").strip().upper()
+    parts = urlsplit(url)
+    base = _ROOM_TAIL.sub("", parts.path).rstrip("/")
+    return urlunsplit(parts._replace(path=base + ws_path(code if _CODE.match(code) else None)))
+
+
+def follows_rooms(url: str) -> bool:
+    """Whether ``url`` is a room address (``/ws``, ``/ws/CODE``): the client keeps to its
+    room's one (the bare ``/`` stays as it is, for servers older than room addresses)."""
+    return _ROOM_TAIL.search(urlsplit(url).path) is not None
 
 
 class _Connect:
