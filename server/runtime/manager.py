@@ -120,6 +120,9 @@ class RoomManager:
         self.budgets = CreateBudgets(settings)
         self._closing: set[asyncio.Task[None]] = set()
         self._loading: dict[str, asyncio.Future[Found]] = {}
+        # rooms made here and let go for another process (placement.py), still counted in the
+        # budgets of the address that opened them (and this process's cap) for a while
+        self._placed: dict[str, asyncio.TimerHandle] = {}
         self.use_bot_pool(bot_pool or BotPool())
 
     async def start(self) -> None:
@@ -190,7 +193,7 @@ class RoomManager:
         check_create(msg.game, msg.seats, daily=msg.daily, hints=msg.hints, options=msg.options)
         address = self.clients.address_of(conn)
         try:
-            self.budgets.take(address, len(self.rooms), time.monotonic())
+            self.budgets.take(address, len(self.rooms) + len(self._placed), time.monotonic())
         except OverBudget as over:
             self.metrics.rooms_refused.labels(over.budget.value).inc()
             raise
@@ -259,8 +262,19 @@ class RoomManager:
         finally:
             await self.ownership.let_go(core.code)
         self.metrics.rooms_placed += 1
+        # it counts for its opener as if it were open here, for as long as a room nobody is
+        # in would stay open: this process never hears when the room closes elsewhere
+        self.budgets.opened(core.code, address)
+        later = asyncio.get_running_loop().call_later
+        self._placed[core.code] = later(self.settings.idle_timeout, self._unplace, core.code)
         for to, text in frames:
             self.send(to, text)
+
+    def _unplace(self, code: str) -> None:
+        """A room let go for another process no longer counts in this one's budgets."""
+        self._placed.pop(code, None)
+        if code not in self.rooms:
+            self.budgets.closed(code)
 
     def actor_for(
         self,
@@ -372,9 +386,13 @@ class RoomManager:
             raise Refusal(ErrorCode.STORE_UNAVAILABLE, _UNSAVED) from None
         if code in self.rooms:  # opened meanwhile (created here, say)
             return self.rooms[code]
+
         if stored is None or not self._open(code, stored, fence):
             self.ownership.release(code)
             return None
+        placed = self._placed.pop(code, None)
+        if placed is not None:  # made here, let go, back: it counts as any room open here
+            placed.cancel()
         self.metrics.rooms.set(len(self.rooms))
         log.info("room %s loaded from the store at version %d", code, self.rooms[code].core.version)
         return self.rooms[code]

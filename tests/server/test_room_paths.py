@@ -11,7 +11,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
-from clients import CardroomClient
+from clients import CardroomClient, CardroomError
 from server.net.server import CardroomServer
 from server.tools.bench.redis_server import RedisServer
 from tests.server.conftest import make_config
@@ -90,3 +90,23 @@ async def test_no_place_rooms_keeps_every_room_where_it_was_made(
         await ann.create("shithead", seats=2, name="Ann")
         assert [m.type for m in ann.history] == ["welcome", "joined", "room"]
         assert srv.metrics.rooms_placed == 0
+
+
+async def test_rooms_let_go_still_count_for_the_address_that_opened_them(
+    redis_server: RedisServer,
+) -> None:
+    # one address may have 2 rooms open: rooms let go for another process count too, or a
+    # client at /ws could open rooms without end (each lives on elsewhere)
+    config = dataclasses.replace(make_config(rooms_per_address=2), redis_url=redis_server.url)
+    async with CardroomServer(config) as srv:
+        url = f"ws://127.0.0.1:{srv.port}/ws"
+        people = [await CardroomClient.connect(url) for _ in range(3)]
+        for ann in people[:2]:
+            await ann.create("shithead", seats=2, name="Ann")
+            await ann.leave()  # not in it: nothing holds the room here but its count
+        with pytest.raises(CardroomError) as refused:
+            await people[2].create("shithead", seats=2, name="Ann")
+        assert refused.value.code == "too_many_rooms"
+        assert srv.metrics.rooms_placed == 2
+        for p in people:
+            await p.close()

@@ -116,18 +116,20 @@ class Figures:
     load_cpu: float  # this load generator's CPU share in the window
     create_p50_ms: float
     create_p99_ms: float
+    stalls: int  # rooms that stopped moving for 10 s in the window
 
     def line(self) -> str:
         return (
             f"{self.topology:<10} {self.actions:8.0f} {self.p50_ms:7.1f} {self.p99_ms:7.1f} "
             f"{100 * self.relayed:8.1f} % {self.forwarded:9d} {self.cpu_ms:10.3f} "
-            f"{100 * self.load_cpu:6.0f} % {self.create_p50_ms:8.1f} {self.create_p99_ms:8.1f}"
+            f"{100 * self.load_cpu:6.0f} % {self.create_p50_ms:8.1f} {self.create_p99_ms:8.1f} "
+            f"{self.stalls:6d}"
         )
 
 
 HEADER = (
     f"{'topology':<10} {'act/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'relayed':>10} "
-    f"{'forwarded':>9} {'CPU ms/act':>10} {'load CPU':>8} {'create→state p50':>8} {'p99':>8}"
+    f"{'forwarded':>9} {'CPU ms/act':>10} {'load CPU':>8} {'create→state p50':>8} {'p99':>8} {'stalls':>6}"
 )
 
 
@@ -237,6 +239,7 @@ async def measure(name: str, args: argparse.Namespace, directory: Path) -> Figur
         window.load_cpu / window.seconds,
         1000 * Tally.percentile(create_times, 0.5),
         1000 * Tally.percentile(create_times, 0.99),
+        tally.stalls,
     )
 
 
@@ -247,12 +250,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--warmup", type=float, default=3.0)
     p.add_argument("--seconds", type=float, default=10.0)
     p.add_argument("--only", choices=TOPOLOGIES, action="append", help="run just these")
+    p.add_argument("--rounds", type=int, default=1, help="every topology again, in turn")
     args = p.parse_args(argv)
     print(HEADER)
     with tempfile.TemporaryDirectory(prefix="scaleout-") as tmp:
-        for name in args.only or TOPOLOGIES:
-            figures = asyncio.run(measure(name, args, Path(tmp) / name))
-            print(figures.line(), flush=True)
+        for round_ in range(args.rounds):
+            for name in args.only or TOPOLOGIES:
+                figures = asyncio.run(measure(name, args, Path(tmp) / f"{name}-{round_}"))
+                print(figures.line(), flush=True)
     return 0
 
 
