@@ -129,7 +129,8 @@ class Figures:
 
 HEADER = (
     f"{'topology':<10} {'act/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'relayed':>10} "
-    f"{'forwarded':>9} {'CPU ms/act':>10} {'load CPU':>8} {'create→state p50':>8} {'p99':>8} {'stalls':>6}"
+    f"{'forwarded':>9} {'CPU ms/act':>10} {'load CPU':>8} {'create→state p50':>8} {'p99':>8} "
+    f"{'stalls':>6}"
 )
 
 
