@@ -258,16 +258,17 @@ class RoomManager:
         actor = self.actor_for(core, fence, opener=address, owner=held)
         actor.submit(CreateHost(conn, msg, self.clients.player_of(conn)), received=received)
         try:
-            frames = await held.seat_host(actor, conn)
+            seated = await held.seat_host(actor, conn)
         finally:
             await self.ownership.let_go(core.code)
-        self.metrics.rooms_placed += 1
-        # it counts for its opener as if it were open here, for as long as a room nobody is
-        # in would stay open: this process never hears when the room closes elsewhere
-        self.budgets.opened(core.code, address)
-        later = asyncio.get_running_loop().call_later
-        self._placed[core.code] = later(self.settings.idle_timeout, self._unplace, core.code)
-        for to, text in frames:
+        if seated:
+            self.metrics.rooms_placed += 1
+            # it counts for its opener as if open here, for as long as a room nobody is in
+            # would stay open: this process never hears when the room closes elsewhere
+            self.budgets.opened(core.code, address)
+            later = asyncio.get_running_loop().call_later
+            self._placed[core.code] = later(self.settings.idle_timeout, self._unplace, core.code)
+        for to, text in held.frames:
             self.send(to, text)
 
     def _unplace(self, code: str) -> None:

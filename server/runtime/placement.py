@@ -40,12 +40,13 @@ class HeldBack:
     def evict_soon(self, code: str, reason: str) -> None:
         """The store refused a write: the host's ``create`` is refused (held back here)."""
 
-    async def seat_host(self, actor: RoomActor, host: int) -> list[tuple[int, str]]:
-        """Run ``actor`` until it has handled (and stored) what it was given, stop it, and
-        return the frames to send once the room is let go: ``moved`` first if ``host`` got
-        its seat (else only the refusal it got)."""
+    async def seat_host(self, actor: RoomActor, host: int) -> bool:
+        """Run ``actor`` until it has handled (and stored) what it was given, and stop it;
+        whether ``host`` got its seat. Then :attr:`frames` are what to send once the room is
+        let go: ``moved`` first if it did (else only the refusal it got)."""
         actor.start()
         await actor.stop()  # after the host's request, stored
         if host not in actor.core.where:  # refused (the store away): no seat to resume
-            return self.frames
-        return [(host, m.dump(m.Moved(room=actor.code))), *self.frames]
+            return False
+        self.frames.insert(0, (host, m.dump(m.Moved(room=actor.code))))
+        return True

@@ -11,8 +11,9 @@ Each topology gets a fresh Redis. Printed per topology: accepted actions a secon
 view p50/p99, the fraction of frames relayed through Redis pub/sub (from the processes'
 ``/metrics``), the servers' CPU per accepted action summed over the processes, and create →
 first state (a room made, filled with a bot and started; the host at the room's address).
-Servers run pinned one a core (``taskset``); nginx, Redis and this load generator float. All
-traffic is on loopback and the run stops by itself::
+The operating system places every process on the two cores (``--pin``: the servers one a core,
+with ``taskset``; nginx, Redis and this load generator float either way). All traffic is on
+loopback and the run stops by itself::
 
     python -m server.tools.bench.scaleout --rooms 20 --humans 5 --seconds 10
 """
@@ -167,8 +168,10 @@ class Counts:
 
 
 @contextlib.contextmanager
-def topology(name: str, directory: Path, servers: int) -> Iterator[tuple[str, list[Any]]]:
-    """Redis, ``servers`` processes pinned one a core, and nginx for two: the base URL of
+def topology(
+    name: str, directory: Path, servers: int, pin: bool = False
+) -> Iterator[tuple[str, list[Any]]]:
+    """Redis, ``servers`` processes (``pin``: one a core), and nginx for two: the base URL of
     the clients and the server processes."""
     (directory / "redis").mkdir(parents=True)
     with contextlib.ExitStack() as stack, RedisServer(directory / "redis", fsync="everysec") as r:
@@ -177,7 +180,8 @@ def topology(name: str, directory: Path, servers: int) -> Iterator[tuple[str, li
             port = procs.free_port()
             command = procs.serve_command(port, "--redis", r.url, *procs.RAISED_LIMITS)
             log = stack.enter_context(open(directory / f"serve-{i}.log", "wb"))
-            proc = procs.start(procs.pinned(command, i % 2), stderr=log, cwd=str(ROOT))
+            command = procs.pinned(command, i % 2 if pin else None)
+            proc = procs.start(command, stderr=log, cwd=str(ROOT))
             stack.callback(procs.stop, proc)
             procs.wait_http(port, proc=proc)
             running.append((port, proc))
@@ -210,7 +214,7 @@ async def creates(base: str, follow: bool) -> list[float]:
 
 async def measure(name: str, args: argparse.Namespace, directory: Path) -> Figures:
     follow = name == "by_room"
-    with topology(name, directory, 1 if name == "one" else 2) as (base, running):
+    with topology(name, directory, 1 if name == "one" else 2, args.pin) as (base, running):
         counts = Counts([(port, proc.pid) for port, proc in running])
         spec = RoomSpec("shithead", args.humans, args.humans)
         tally = Tally()
@@ -253,6 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=10.0)
     p.add_argument("--only", choices=TOPOLOGIES, action="append", help="run just these")
     p.add_argument("--rounds", type=int, default=1, help="every topology again, in turn")
+    p.add_argument("--pin", action="store_true", help="the servers one a core (taskset)")
     args = p.parse_args(argv)
     print(HEADER)
     with tempfile.TemporaryDirectory(prefix="scaleout-") as tmp:
