@@ -44,8 +44,6 @@ from server.tools.bench.tally import Tally
 
 ROOT = Path(__file__).resolve().parents[3]
 TOPOLOGIES = ("one", "least_conn", "by_room")
-#: Rooms created one after another for the create → first state figure.
-CREATES = 20
 
 
 class FollowingConn(Conn):
@@ -198,10 +196,11 @@ def topology(
         yield f"ws://127.0.0.1:{listen}", running
 
 
-async def creates(base: str, follow: bool) -> list[float]:
-    """Seconds from sending ``create`` to the first ``state`` of the started room, each."""
+async def creates(base: str, follow: bool, count: int) -> list[float]:
+    """Seconds from sending ``create`` to the first ``state`` of the started room, for
+    ``count`` rooms made one after another."""
     took = []
-    for _ in range(CREATES):
+    for _ in range(count):
         async with CardroomClient.connect(f"{base}/ws" if follow else f"{base}/") as host:
             start = time.perf_counter()
             await host.create("shithead", seats=2, name="Ann")  # resumed there if moved
@@ -231,7 +230,7 @@ async def measure(name: str, args: argparse.Namespace, directory: Path) -> Figur
             room=room,
         )
         # after the window: these rooms play on with bots, which would count in the window
-        create_times = await creates(base, follow)
+        create_times = await creates(base, follow, args.creates)
     cpu, sent, relayed, forwarded = counts.delta
     accepted = max(tally.accepted, 1)
     return Figures(
@@ -249,16 +248,21 @@ async def measure(name: str, args: argparse.Namespace, directory: Path) -> Figur
     )
 
 
-def main(argv: list[str] | None = None) -> int:
+def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m server.tools.bench.scaleout")
     p.add_argument("--rooms", type=int, default=20)
     p.add_argument("--humans", type=int, default=5, help="scripted humans a room (2-5)")
     p.add_argument("--warmup", type=float, default=3.0)
     p.add_argument("--seconds", type=float, default=10.0)
     p.add_argument("--only", choices=TOPOLOGIES, action="append", help="run just these")
+    p.add_argument("--creates", type=int, default=20, help="rooms made for create → state")
     p.add_argument("--rounds", type=int, default=1, help="every topology again, in turn")
     p.add_argument("--pin", action="store_true", help="the servers one a core (taskset)")
-    args = p.parse_args(argv)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
     print(HEADER)
     with tempfile.TemporaryDirectory(prefix="scaleout-") as tmp:
         for round_ in range(args.rounds):
