@@ -13,6 +13,7 @@ from clients.client import (
     ReplyTimeout,
     UnexpectedReply,
     action_text,
+    room_url,
     to_action_model,
 )
 
@@ -25,5 +26,6 @@ __all__ = [
     "ReplyTimeout",
     "UnexpectedReply",
     "action_text",
+    "room_url",
     "to_action_model",
 ]

@@ -34,6 +34,12 @@ once per deal, and keeps them in ``contributions`` to check the history with lat
 Reconnection. After :class:`ConnectionLost`, :meth:`CardroomClient.reconnect` opens a new
 connection to the same URL and takes the seat back with its token (``resume``), or watches again.
 
+Room addresses. Behind a proxy that routes by room (several processes, deploy/nginx.conf), a
+client reaches a room's own process at ``/ws/CODE``: ``connect(url, room=CODE)`` opens that
+address, a client connected to ``/ws`` that creates a room and is told ``moved`` reconnects to
+its address and resumes there (inside :meth:`CardroomClient.create`), and :meth:`reconnect`
+goes to the room's address. A URL with the bare ``/`` path stays as it is.
+
 Reading position. The client reads its messages like a file: :meth:`~CardroomClient.wait_for`,
 :meth:`~CardroomClient.wait_state` and friends return the first matching message *after the read
 position* and move it past that message; every request moves it past its own reply. So
@@ -62,11 +68,13 @@ import contextlib
 import itertools
 import logging
 import math
+import re
 import secrets
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Generator, Mapping
 from types import TracebackType
 from typing import Any, TypeVar
+from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import BaseModel, ValidationError
 from websockets.asyncio.client import ClientConnection
@@ -94,6 +102,7 @@ from protocol.messages import (
     Joined,
     Leaderboard,
     Leave,
+    Moved,
     Ping,
     Pong,
     Resume,
@@ -108,6 +117,7 @@ from protocol.messages import (
     parse_server,
 )
 from protocol.messages import Chat as ChatRequest
+from protocol.paths import WS_PATH, ws_path
 from protocol.views import ActionWire, View
 
 __all__ = [
@@ -119,6 +129,7 @@ __all__ = [
     "ReplyTimeout",
     "UnexpectedReply",
     "action_text",
+    "room_url",
     "to_action_model",
 ]
 
@@ -130,6 +141,9 @@ R = TypeVar("R", bound=BaseModel)
 DEFAULT_TIMEOUT = 10.0
 #: Messages kept for :meth:`CardroomClient.wait_for` and :meth:`CardroomClient.messages`.
 DEFAULT_HISTORY = 2000
+#: The end of a room address's path: ``/ws`` or ``/ws/CODE`` (protocol/paths.py).
+_ROOM_TAIL = re.compile(rf"{WS_PATH}(/[A-Za-z0-9]{{5}})?/?$")
+_CODE = re.compile(r"^[A-Z0-9]{5}$")
 #: Errors without a ``ref`` after which the server no longer counts this connection in its room.
 _DETACHING_CODES = frozenset({ErrorCode.REPLACED, ErrorCode.REMOVED})
 
@@ -280,6 +294,7 @@ class CardroomClient:
         self.room_info: RoomInfo | None = None
         self.state: State | None = None
         self.closing: str | None = None
+        self._moved: str | None = None  # the room a ``moved`` said lives at its own address
         self.contribute = True  # send a random value for every deal we are seated at
         #: (room, game) -> the value this client contributed to that deal (the latest few)
         self.contributions: dict[tuple[str, int], bytes] = {}
@@ -308,9 +323,11 @@ class CardroomClient:
         device: str | None = None,
         timeout: float = DEFAULT_TIMEOUT,
         history: int = DEFAULT_HISTORY,
+        room: str | None = None,
         **ws_options: Any,
     ) -> _Connect:
-        """Open a connection to ``url`` (e.g. ``"ws://127.0.0.1:8765/"``).
+        """Open a connection to ``url`` (e.g. ``"ws://127.0.0.1:8765/"``), or to the address
+        of ``room`` on that server (``ws://127.0.0.1:8765/ws/CODE``).
 
         Use ``client = await CardroomClient.connect(url)`` or
         ``async with CardroomClient.connect(url) as client:`` (closed on exit).
@@ -322,6 +339,7 @@ class CardroomClient:
             device: the token said with ``hello`` (see :meth:`hello`); none by default.
             timeout: default seconds to wait for replies and ``wait_*`` matches.
             history: messages kept for ``wait_for`` and ``messages``.
+            room: the code of the room this client is for (to join, watch or resume it).
             **ws_options: passed to :func:`websockets.asyncio.client.connect`
                 (no proxy is used unless ``proxy`` is given).
 
@@ -329,6 +347,8 @@ class CardroomClient:
             OSError, websockets.exceptions.InvalidHandshake: the connection failed.
             CardroomError: the server refused the ``hello``.
         """
+        if room is not None:
+            url = room_url(url, room)
         return _Connect(cls, url, hello, device, timeout, history, ws_options)
 
     async def __aenter__(self) -> CardroomClient:
@@ -451,8 +471,12 @@ class CardroomClient:
         ``hints``: seated players may ask for hints (:meth:`hint`); such a room's results go
         to no leaderboard, and a daily room cannot have them.
 
+        Told ``moved`` (several processes behind a proxy), the client reconnects to the room's
+        address and resumes its seat there; the ``joined`` returned is the resume's.
+
         Raises:
             CardroomError: e.g. ``bad_seats``, ``already_in_room``, ``hints_not_allowed``.
+            ConnectionLost: moved, and the room's address could not be reached.
         """
         msg = Create(
             id=self._next_id(),
@@ -464,7 +488,10 @@ class CardroomClient:
             daily=daily,
             hints=hints,
         )
-        return await self.request(msg, Joined, timeout=timeout)
+        joined = await self.request(msg, Joined, timeout=timeout)
+        if self._moved != joined.room or self.url is None:
+            return joined
+        return await self.reconnect() or joined  # to the process at the room's address
 
     async def join(
         self, room: str, name: str, seat: int | None = None, *, timeout: float | None = None
@@ -807,6 +834,8 @@ class CardroomClient:
         if self.url is None:
             raise ClientStateError("no URL to reconnect to: use CardroomClient.connect(url)")
         room, token = self.room, self.token
+        if room is not None and follows_rooms(self.url):  # to the room's own address
+            self.url = room_url(self.url, room)
         failure: BaseException | None = None
         for attempt in range(max(1, attempts)):
             if attempt:
@@ -818,6 +847,7 @@ class CardroomClient:
                 continue
             await self._stop_reading()
             self._ws, self._lost = ws, None
+            self._moved = None  # nothing more is read from the connection it came on
             self._reader = asyncio.get_running_loop().create_task(
                 self._read(), name="cardroom-client-reader"
             )
@@ -952,11 +982,15 @@ class CardroomClient:
                 self._forget_room()  # the server no longer counts us in the room
         elif isinstance(msg, Closing):
             self.closing = msg.reason
+        elif isinstance(msg, Moved):
+            self._moved = msg.room  # the joined that follows is resumed at the room's address
 
     def _contribute(self, info: RoomInfo) -> None:
         """Send our random value for the room's next deal, once (fair deals)."""
         deal = info.next_deal
         if not self.contribute or deal is None or self.seat is None or info.room != self.room:
+            return
+        if info.room == self._moved:  # sent once resumed at the room's address, not here
             return
         key = (info.room, deal.game)
         if key in self.contributions:
@@ -1000,6 +1034,30 @@ class CardroomClient:
             if not future.done():
                 future.set_exception(exc)
         self._pending.clear()
+
+
+def room_url(url: str, room: str | None) -> str:
+    """``url`` with the WebSocket path of ``room`` (``None``: ``/ws``, no room yet), under the
+    path the server is at (a proxy may serve it under a prefix).
+
+    >>> room_url("ws://127.0.0.1:8765/", "K7Q2M"), room_url("wss://example.org/ws/ABCDE", None)
+    ('ws://127.0.0.1:8765/ws/K7Q2M', 'wss://example.org/ws')
+    >>> room_url("wss://example.org/cards/", " k7q2m"), room_url("ws://h/", "K7")
+    ('wss://example.org/cards/ws/K7Q2M', 'ws://h/ws')
+
+    A code not in a code's shape gives ``/ws`` (its request is refused as usual, not the
+    handshake); one in another case is upper-cased, as the server takes it.
+    """
+    code = (room or "").strip().upper()
+    parts = urlsplit(url)
+    base = _ROOM_TAIL.sub("", parts.path).rstrip("/")
+    return urlunsplit(parts._replace(path=base + ws_path(code if _CODE.match(code) else None)))
+
+
+def follows_rooms(url: str) -> bool:
+    """Whether ``url`` is a room address (``/ws``, ``/ws/CODE``): the client keeps to its
+    room's one (the bare ``/`` stays as it is, for servers older than room addresses)."""
+    return _ROOM_TAIL.search(urlsplit(url).path) is not None
 
 
 class _Connect:

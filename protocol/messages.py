@@ -423,6 +423,15 @@ class Closing(_Model):
     reason: str
 
 
+class Moved(_Model):
+    """The room just created lives on another process (several behind a proxy, issue 22):
+    sent just before the ``joined`` that answers a ``create`` on a ``/ws`` connection, whose
+    token then resumes the seat at ``/ws/CODE``; this connection is in no room."""
+
+    type: Literal["moved"] = "moved"
+    room: str
+
+
 class StandingsEntry(_Model):
     rank: int = Field(description="equal scores share a rank (1, 2, 2, 4)")
     player: str = Field(description="a digest of the player's device token")
@@ -469,7 +478,18 @@ class Advice(_Model):
 
 
 ServerMessage = Annotated[
-    Welcome | Error | Joined | Ack | Room | State | ChatLine | Pong | Closing | Standings | Advice,
+    Welcome
+    | Error
+    | Joined
+    | Ack
+    | Room
+    | State
+    | ChatLine
+    | Pong
+    | Closing
+    | Standings
+    | Advice
+    | Moved,
     Field(discriminator="type"),
 ]
 

@@ -194,6 +194,13 @@ def serve(argv: list[str]) -> int:
         "survive a restart or crash (default: $REDIS_URL; unset: in memory)",
     )
     parser.add_argument(
+        "--no-place-rooms",
+        dest="place_rooms",
+        action="store_false",
+        help="with --redis: keep a room where it was created, rather than letting it go at "
+        "once for the process a proxy routes its /ws/CODE to (deploy/nginx.conf)",
+    )
+    parser.add_argument(
         "--bot-workers",
         type=int,
         default=None,
@@ -304,6 +311,7 @@ def serve(argv: list[str]) -> int:
         trim_memory=args.trim_memory,
         compression=args.compression,
         redis_url=args.redis,
+        place_rooms=args.place_rooms,
         history_rate=args.history_rate,
         history_burst=args.history_burst,
         replay_cache_bytes=int(args.replay_cache_mb * 1024 * 1024),

@@ -107,6 +107,36 @@ class _Hot(Collector):
         yield waits
         if m.bot_stats is not None:
             yield from _bot_families(m.bot_stats, m.bot_held)
+        yield from _cluster_families(m)
+
+
+def _cluster_families(m: Metrics) -> Iterator[Metric]:
+    """Frames and messages through Redis pub/sub beside those sent straight: the fraction
+    forwarded is ``relayed_frames / frames_sent`` summed over the processes."""
+    yield CounterMetricFamily(
+        "cardroom_frames_sent",
+        "Frames written to this process's own clients (straight from a room here, or relayed)",
+        value=m.frames_sent,
+    )
+    yield CounterMetricFamily(
+        "cardroom_relayed_frames",
+        "Frames a room here sent to a client of another process, through Redis pub/sub",
+        value=m.relayed_frames,
+    )
+    forwarded = CounterMetricFamily(
+        "cardroom_forwarded_messages",
+        "Client messages forwarded through Redis pub/sub (out: to a room's owner; in: from a "
+        "process whose client it is)",
+        labels=["direction"],
+    )
+    for direction in ("in", "out"):
+        forwarded.add_metric([direction], m.forwarded.get(direction, 0))
+    yield forwarded
+    yield CounterMetricFamily(
+        "cardroom_rooms_placed",
+        "Rooms created here and let go at once for the process their code hashes to",
+        value=m.rooms_placed,
+    )
 
 
 def _bot_families(stats: PoolStats, held: Callable[[], tuple[int, int]]) -> Iterator[Metric]:
@@ -165,6 +195,11 @@ class Metrics:
         self.connections = Gauge("cardroom_connections", "Open WebSocket connections", registry=r)
         #: accepted game actions by (game, who: player, bot or timer)
         self.actions: dict[tuple[str, str], int] = {}
+        # scale-out (issue 22): what went through Redis pub/sub, and what went out straight
+        self.frames_sent = 0
+        self.relayed_frames = 0
+        self.forwarded: dict[str, int] = {}  # "in" | "out" -> client messages
+        self.rooms_placed = 0
         self.refused = Counter(
             "cardroom_connections_refused",
             "Connections refused at the door, by cap (see server/net/admission.py Cap)",

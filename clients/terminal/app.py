@@ -40,7 +40,13 @@ from textual.widgets import Button, Checkbox, Input, Label, OptionList, RichLog,
 from textual.widgets.option_list import Option
 from websockets.exceptions import InvalidHandshake, InvalidURI
 
-from clients.client import CardroomClient, CardroomError, ClientError, ConnectionLost
+from clients.client import (
+    CardroomClient,
+    CardroomError,
+    ClientError,
+    ConnectionLost,
+    room_url,
+)
 from clients.terminal import tables
 from clients.terminal.describe import chat_line, event_line, room_changes, seat_names
 from clients.terminal.device import device_token, keep_device
@@ -140,8 +146,10 @@ class CardroomApp(App[None]):
     def on_mount(self) -> None:
         self.push_screen(StartScreen())
 
-    async def connect(self, url: str) -> CardroomClient:
-        """The open client for ``url`` (a new connection if there is none, or it was lost)."""
+    async def connect(self, url: str, room: str | None = None) -> CardroomClient:
+        """The open client for ``url``, at the address of ``room`` (or ``/ws``: no room yet;
+        a new connection if there is none, or it was lost)."""
+        url = room_url(url, room)
         if self.client is not None and not self.client.closed and self.client.url == url:
             return self.client
         if self.client is not None:
@@ -242,7 +250,8 @@ class StartScreen(Screen[None]):
         url = normalise_url(self._value("server") or DEFAULT_URL)
         self.say(f"Connecting to {url} …", style="dim")
         try:
-            client = await self.cardroom.connect(url)
+            # a room's own address to join or watch it (a proxy sends it to the room's process)
+            client = await self.cardroom.connect(url, None if what.startswith("create-") else code)
             start = client.received
             if what.startswith("create-"):
                 game: GameName = "shithead" if what == "create-shithead" else "sheepshead"

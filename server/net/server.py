@@ -46,6 +46,7 @@ from websockets.protocol import State
 
 from protocol import messages as m
 from protocol.errors import ErrorCode
+from protocol.paths import parse_ws_path
 from server.bots.pool import MAX_QUEUED, MAX_QUEUED_PER_OWNER, BotPool
 from server.metrics import Metrics
 from server.net import address, api
@@ -119,6 +120,9 @@ class ServerConfig:
     rooms: RoomSettings = field(default_factory=RoomSettings)
     web_root: Path | None = WEB_ROOT
     redis_url: str | None = None  # rooms, history and leaderboards in Redis (None: memory)
+    # with Redis: a room created for a /ws client is let go at once for the process a proxy
+    # routes its /ws/CODE to (server/runtime/placement.py); off: it stays where it was made
+    place_rooms: bool = True
     bot_workers: int | None = None  # processes for slow bots (None: one a core, up to 4)
     # bot requests the rooms of one address may have waiting; more get the basic bot at once
     bot_queue_per_address: int = MAX_QUEUED_PER_OWNER
@@ -265,6 +269,8 @@ class CardroomServer:
                 self.connected,
                 self.stores.health,
                 bus=self.stores.bus,
+                metrics=self.metrics,
+                places_rooms=self.config.place_rooms,
             )
         self.manager = RoomManager(
             self.store,
@@ -321,8 +327,11 @@ class CardroomServer:
 
     def _flush(self) -> None:
         dirty, self._dirty = self._dirty, []
+        sent = 0
         for conn in dirty:
+            sent += len(conn.pending)
             conn.flush()
+        self.metrics.frames_sent += sent
 
     # lifecycle
 
@@ -413,6 +422,10 @@ class CardroomServer:
         assert isinstance(connection, Gated)
         self.admission.requested(connection, request)  # _address(connection) is known now
         if request.headers.get("Upgrade", "").lower() == "websocket":
+            if parse_ws_path(request.path) is None:  # /, /ws and /ws/CODE only (issue 22)
+                return _response(
+                    404, b"no WebSocket here: connect to /ws or /ws/CODE\n", "text/plain"
+                )
             return self._admit(connection, request.headers)
         path, _, query = request.path.partition("?")
         if path == "/healthz":
@@ -515,6 +528,9 @@ class CardroomServer:
             return
         conn = Connection(next(self._ids), ws, self.config, self._mark)
         self.connected.open(conn.id, conn, conn.address)
+        where = parse_ws_path(ws.request.path if ws.request is not None else "/")
+        if where is not None and where.routed:  # it follows its room to the room's address
+            self.connected.routed(conn.id)
         self.metrics.connections.set(len(self.connected.sockets))
         hello = asyncio.get_running_loop().call_later(
             self.config.hello_timeout, self._hello_overdue, conn

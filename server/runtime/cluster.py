@@ -31,6 +31,7 @@ from redis.asyncio import Redis
 
 from protocol import messages as m
 from protocol.errors import ErrorCode
+from server.metrics import Metrics
 from server.rooms.inputs import RoomRequest
 from server.rooms.seats import Refusal
 from server.runtime.connected import Outbox
@@ -83,6 +84,7 @@ class RemoteOutbox:
         self.conn = conn
 
     def send(self, text: str) -> None:
+        self.cluster.metrics.relayed_frames += 1
         self.cluster.post(self.origin, {"k": "frame", "conn": self.conn, "text": text})
 
 
@@ -97,11 +99,17 @@ class Cluster:
         health: StoreHealth,
         lease_ttl: float = LEASE_TTL,
         bus: Redis | None = None,
+        *,
+        metrics: Metrics | None = None,
+        places_rooms: bool = True,
     ) -> None:
         self.redis = client
         # publish and subscribe here (on a Redis Cluster: one node's client, as a cluster
         # pipeline refuses PUBLISH; server.store.redis_cluster)
         self.bus: RedisClient = bus or client
+        self.metrics = metrics or Metrics()  # what went through pub/sub (issue 22)
+        #: a room created for a /ws client is let go for the process its code hashes to
+        self.places_rooms = places_rooms
         self.leases = leases
         self.clients = clients
         self.health = health
@@ -170,6 +178,15 @@ class Cluster:
         self._renewed.pop(code, None)
         if lease is not None:
             self.post_call(self.leases.release(lease))
+
+    async def let_go(self, code: str) -> None:
+        """Release the room's lease now (a room created here for another process,
+        server/runtime/placement.py); if Redis is away it runs out by itself."""
+        lease = self.held.pop(code, None)
+        self._renewed.pop(code, None)
+        if lease is not None:
+            with contextlib.suppress(StoreUnavailable):
+                await self.leases.release(lease)
 
     def post_call(self, call: Any) -> None:
         task = asyncio.ensure_future(call)
@@ -240,6 +257,7 @@ class Cluster:
             "device": self.clients.device_of(conn),  # the owner records results for it
         }
         self._outgoing.put_nowait((owner, orjson.dumps(payload), done))
+        self.metrics.forwarded["out"] = self.metrics.forwarded.get("out", 0) + 1
         if await done > 0:
             return True
         self.owner_gone(owner)
@@ -303,6 +321,7 @@ class Cluster:
             case "frame":  # for a client of this process, from a room's owner
                 self.clients.send(int(payload["conn"]), payload["text"])
             case "msg":  # a client of another process, for a room this process owns
+                self.metrics.forwarded["in"] = self.metrics.forwarded.get("in", 0) + 1
                 key = (payload["from"], int(payload["conn"]))
                 local = self._remote.get(key)
                 if local is None:

@@ -55,6 +55,7 @@ class Connected(Generic[S]):
         self._rooms: dict[int, str] = {}  # connection -> the room it is in (or entering)
         self._devices: dict[int, str] = {}  # connection -> device identity from its hello
         self._forwarded: dict[int, tuple[str, str]] = {}  # conn -> (room, the process owning it)
+        self._routed: set[int] = set()  # connected to /ws or /ws/CODE: they follow a room
 
     # arriving and leaving
 
@@ -81,6 +82,7 @@ class Connected(Generic[S]):
                 self._per_address[address] = left
         self._devices.pop(conn, None)
         self._forwarded.pop(conn, None)
+        self._routed.discard(conn)
         return self._rooms.pop(conn, None)
 
     def tracked(self) -> int:
@@ -93,6 +95,7 @@ class Connected(Generic[S]):
             + len(self._rooms)
             + len(self._devices)
             + len(self._forwarded)
+            + len(self._routed)
         )
 
     def present(self, conn: int) -> bool:
@@ -101,6 +104,14 @@ class Connected(Generic[S]):
     def from_address(self, address: str) -> int:
         """This process's clients connected from ``address`` now."""
         return self._per_address.get(address, 0)
+
+    def routed(self, conn: int) -> None:
+        """The client connected to ``/ws`` or ``/ws/CODE`` (protocol/paths.py): it reconnects
+        to a room's own address when told the room is held elsewhere (``moved``)."""
+        self._routed.add(conn)
+
+    def follows_rooms(self, conn: int) -> bool:
+        return conn in self._routed
 
     # what is known of a client
 

@@ -25,8 +25,9 @@ from server.rooms.inputs import CreateHost, Disconnect, Request, RoomRequest
 from server.rooms.names import clean_name
 from server.rooms.seats import Refusal, RoomSettings
 from server.rooms.seeds import Keys
-from server.runtime.actor import RoomActor
+from server.runtime.actor import Owner, RoomActor
 from server.runtime.ownership import Elsewhere, OneProcess
+from server.runtime.placement import HeldBack
 from server.store.base import RoomStore, StoredRoom, StoreError, StoreUnavailable
 from server.store.health import StoreHealth
 from server.store.leaderboard import Leaderboards, MemoryLeaderboards
@@ -59,6 +60,7 @@ class Clients(Protocol):
     def placed(self, conn: int, code: str) -> None: ...
     def left(self, conn: int, code: str) -> None: ...
     def empty(self, code: str) -> list[int]: ...
+    def follows_rooms(self, conn: int) -> bool: ...
 
 
 class Ownership(Protocol):
@@ -68,11 +70,15 @@ class Ownership(Protocol):
 
     #: Seconds to wait for a dead owner's lease to run out before taking its room over.
     takeover_wait: float
+    #: Whether a room created for a ``/ws`` client is let go at once, for the process its code
+    #: hashes to (server/runtime/placement.py).
+    places_rooms: bool
 
     async def start(self, rooms: RoomManager) -> None: ...
     async def stop(self) -> None: ...
     async def claim(self, code: str, wait: float = 0.0) -> int | Elsewhere: ...
     def release(self, code: str) -> None: ...
+    async def let_go(self, code: str) -> None: ...
     async def forward(self, conn: int, code: str, owner: str, msg: RoomRequest) -> bool: ...
     def disconnected(self, conn: int) -> None: ...
 
@@ -114,6 +120,9 @@ class RoomManager:
         self.budgets = CreateBudgets(settings)
         self._closing: set[asyncio.Task[None]] = set()
         self._loading: dict[str, asyncio.Future[Found]] = {}
+        # rooms made here and let go for another process (placement.py), still counted in the
+        # budgets of the address that opened them (and this process's cap) for a while
+        self._placed: dict[str, asyncio.TimerHandle] = {}
         self.use_bot_pool(bot_pool or BotPool())
 
     async def start(self) -> None:
@@ -184,7 +193,7 @@ class RoomManager:
         check_create(msg.game, msg.seats, daily=msg.daily, hints=msg.hints, options=msg.options)
         address = self.clients.address_of(conn)
         try:
-            self.budgets.take(address, len(self.rooms), time.monotonic())
+            self.budgets.take(address, len(self.rooms) + len(self._placed), time.monotonic())
         except OverBudget as over:
             self.metrics.rooms_refused.labels(over.budget.value).inc()
             raise
@@ -223,6 +232,9 @@ class RoomManager:
             core = None
         if core is None:
             raise Refusal(ErrorCode.BUSY, "could not find a free room code; try again")
+        if self.ownership.places_rooms and self.clients.follows_rooms(conn):
+            await self._place(conn, msg, received, core, fence, address)
+            return
         actor = self.actor_for(core, fence, opener=address)
         self.rooms[core.code] = actor
         self.budgets.opened(core.code, address)
@@ -231,12 +243,53 @@ class RoomManager:
         self.clients.placed(conn, core.code)  # claimed before the next frame is read
         actor.submit(CreateHost(conn, msg, self.clients.player_of(conn)), received=received)
 
-    def actor_for(self, core: RoomCore, fence: int = 0, opener: str | None = None) -> RoomActor:
+    async def _place(
+        self,
+        conn: int,
+        msg: m.Create,
+        received: float,
+        core: RoomCore,
+        fence: int,
+        address: str | None,
+    ) -> None:
+        """Seat the host, store the room and let it go for the process its code hashes to
+        (server/runtime/placement.py); then the host hears ``moved`` and its ``joined``."""
+        held = HeldBack(self)
+        actor = self.actor_for(core, fence, opener=address, owner=held)
+        actor.submit(CreateHost(conn, msg, self.clients.player_of(conn)), received=received)
+        try:
+            seated = await held.seat_host(actor, conn)
+        finally:
+            await self.ownership.let_go(core.code)
+        if seated:
+            self.metrics.rooms_placed += 1
+            # it counts for its opener as if open here, for as long as a room nobody is in
+            # would stay open: this process never hears when the room closes elsewhere
+            self.budgets.opened(core.code, address)
+            later = asyncio.get_running_loop().call_later
+            self._placed[core.code] = later(self.settings.idle_timeout, self._unplace, core.code)
+        for to, text in held.frames:
+            self.send(to, text)
+
+    def _unplace(self, code: str) -> None:
+        """A room let go for another process no longer counts in this one's budgets."""
+        self._placed.pop(code, None)
+        if code not in self.rooms:
+            self.budgets.closed(code)
+
+    def actor_for(
+        self,
+        core: RoomCore,
+        fence: int = 0,
+        opener: str | None = None,
+        owner: Owner | None = None,
+    ) -> RoomActor:
         """An actor for ``core`` in this process (``fence``: its lease's token; ``opener``: the
-        address that opened it, whose rooms share the bot pool)."""
+        address that opened it, whose rooms share the bot pool; ``owner``: the rooms it
+        belongs to, this manager unless given)."""
         return RoomActor(
             core,
-            self,
+            owner or self,
             self.store,
             self.metrics,
             self.clock,
@@ -334,9 +387,13 @@ class RoomManager:
             raise Refusal(ErrorCode.STORE_UNAVAILABLE, _UNSAVED) from None
         if code in self.rooms:  # opened meanwhile (created here, say)
             return self.rooms[code]
+
         if stored is None or not self._open(code, stored, fence):
             self.ownership.release(code)
             return None
+        placed = self._placed.pop(code, None)
+        if placed is not None:  # made here, let go, back: it counts as any room open here
+            placed.cancel()
         self.metrics.rooms.set(len(self.rooms))
         log.info("room %s loaded from the store at version %d", code, self.rooms[code].core.version)
         return self.rooms[code]

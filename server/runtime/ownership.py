@@ -25,6 +25,8 @@ class OneProcess:
 
     #: Seconds to wait for a dead owner's lease (there is none).
     takeover_wait = 0.0
+    #: Every room is this process's: none is let go for another.
+    places_rooms = False
 
     async def start(self, rooms: object) -> None:
         """Nothing to listen for."""
@@ -38,6 +40,9 @@ class OneProcess:
 
     def release(self, code: str) -> None:
         """This process no longer has the room: nothing to release."""
+
+    async def let_go(self, code: str) -> None:
+        """Never asked (:attr:`places_rooms` is off): nothing to release."""
 
     async def forward(self, conn: int, code: str, owner: str, msg: RoomRequest) -> bool:
         """Never asked: no room is elsewhere."""

@@ -112,7 +112,8 @@ async def _decide(bot: Bot, level: str, view: View) -> ActionWire:
 async def run_bot(options: BotOptions) -> int:
     """Sit at the room and play; return how many games this bot saw to the end."""
     finished = 0
-    async with CardroomClient.connect(options.server, hello="cardroom-bot") as client:
+    server, room = options.server, options.room
+    async with CardroomClient.connect(server, hello="cardroom-bot", room=room) as client:
         await _take_seat(client, options)
         info = client.room_info or await client.wait_room()
         bot = make_bot(options.level, info.game, seed=options.seed)

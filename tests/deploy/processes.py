@@ -5,12 +5,10 @@ HTTP from a chosen loopback source address (so the server sees different people)
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import os
 import re
 import resource
 import selectors
-import shutil
 import signal
 import socket
 import subprocess
@@ -19,8 +17,9 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from server.tools.bench.procs import die_with_parent
+
 ROOT = Path(__file__).resolve().parents[2]
-PR_SET_PDEATHSIG = 1  # prctl(2)
 LISTENING = re.compile(rb"cardroom serving on http://[^:]+:(\d+)/")
 
 
@@ -112,12 +111,6 @@ class Serve:
         self.kill()
 
 
-def die_with_parent() -> None:
-    """In a child: SIGKILL it if the test process dies first (even SIGKILLed itself)."""
-    if sys.platform == "linux":
-        ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-
-
 def _read_until(pipe: object, pattern: re.Pattern[bytes], timeout: float) -> bytes:
     seen = b""
     fd = pipe.fileno()  # type: ignore[attr-defined]
@@ -132,46 +125,6 @@ def _read_until(pipe: object, pattern: re.Pattern[bytes], timeout: float) -> byt
                 break
             seen += chunk
     return seen
-
-
-class Nginx:
-    """Debian's nginx in the foreground with its prefix, pid, temp and log files in
-    ``directory`` (``conf`` is the whole nginx.conf)."""
-
-    def __init__(self, directory: Path, conf: str) -> None:
-        self.directory = directory
-        self.conf = conf
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @staticmethod
-    def binary() -> str | None:
-        return shutil.which("nginx") or next(
-            (p for p in ("/usr/sbin/nginx",) if Path(p).is_file()), None
-        )
-
-    def __enter__(self) -> Nginx:
-        binary = self.binary()
-        assert binary, "nginx is needed: apt-get install -y nginx (make pytest installs it)"
-        (self.directory / "logs").mkdir(parents=True, exist_ok=True)
-        conf = self.directory / "nginx.conf"
-        conf.write_text(self.conf)
-        error_log = str(self.directory / "logs" / "error.log")
-        command = [binary, "-p", str(self.directory), "-c", str(conf), "-e", error_log]
-        check = subprocess.run([*command, "-t"], capture_output=True, text=True, timeout=30)
-        assert check.returncode == 0, check.stderr
-        self.process = subprocess.Popen(
-            command, stderr=subprocess.DEVNULL, preexec_fn=die_with_parent
-        )
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
 
 
 def http(

@@ -5,7 +5,6 @@ ports and its listening port changed), wrapped in the minimal ``events {}`` and 
 from __future__ import annotations
 
 import contextlib
-import os
 import re
 import time
 from collections.abc import Iterator, Sequence
@@ -13,42 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from server.tools.bench.procs import free_port
-from tests.deploy.processes import ROOT, Nginx, Serve, http
+from server.tools.bench.proxy import Nginx, nginx_conf
+from tests.deploy.processes import ROOT, Serve, http
 
 #: What the test trusts: nginx reaches the processes from 127.0.0.1.
 PROXY = "127.0.0.1/32"
-
-
-def nginx_conf(site: str, directory: Path, listen: int, upstreams: Sequence[int]) -> str:
-    """The whole nginx.conf: ``site`` (deploy/nginx.conf) with loopback hosts and ports."""
-    hosts = re.findall(r"^\s*server\s+([\w.-]+:\d+)", site, re.M)
-    assert len(hosts) == len(upstreams), hosts
-    for host, port in zip(hosts, upstreams, strict=True):
-        site = site.replace(f"server {host} ", f"server 127.0.0.1:{port} ")
-    site, listens = re.subn(r"listen\s+80;", f"listen 127.0.0.1:{listen};", site)
-    assert listens == 1
-    temp = directory / "temp"
-    temp.mkdir(parents=True, exist_ok=True)
-    paths = "\n".join(
-        f"    {kind}_temp_path {temp / kind};"
-        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
-    )
-    # as root, nginx's workers would switch to "nobody", who cannot use the test's directory
-    user = "user root;" if os.geteuid() == 0 else ""
-    return f"""{user}
-daemon off;
-worker_processes 1;
-pid {directory / "nginx.pid"};
-error_log {directory / "logs" / "error.log"} warn;
-events {{
-    worker_connections 4096;
-}}
-http {{
-    access_log off;
-{paths}
-{site}
-}}
-"""
 
 
 @dataclass
@@ -59,6 +27,11 @@ class Stack:
     @property
     def url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/"
+
+    @property
+    def ws(self) -> str:
+        """The WebSocket address of a client in no room yet (protocol/paths.py)."""
+        return f"ws://127.0.0.1:{self.port}/ws"
 
     @property
     def base(self) -> str:

@@ -14,6 +14,8 @@ from urllib.parse import urlsplit
 import pytest
 import yaml
 
+from protocol.paths import parse_ws_path
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -148,3 +150,35 @@ def test_nginx_forwards_the_client_address_and_the_host_as_sent() -> None:
     # the port too: a page's Origin (http://localhost:8080) must match the Host it reached
     assert "proxy_set_header Host $http_host;" in text
     assert re.search(r"client_header_timeout\s+\d+s;", text)  # slow requests end at nginx
+
+
+def test_nginx_routes_a_room_s_address_by_a_consistent_hash_of_its_code() -> None:
+    # issue 22: with least_conn a room's players were spread over both processes (half the
+    # frames went through Redis); /ws/CODE now goes to the process the code hashes to
+    text = (ROOT / "deploy" / "nginx.conf").read_text()
+    block = re.search(r"upstream cardroom_rooms \{(.*?)\}", text, re.S)
+    assert block and re.search(r"^\s*hash \$room consistent;", block[1], re.M)
+    servers = re.findall(r"^\s*server\s+([\w.-]+):(\d+)", block[1], re.M)
+    assert [(h, int(p)) for h, p in servers] == nginx_upstreams()  # the same processes
+    found = re.search(r'map \$uri \$room \{\s*"~(.+?)" \$1;\s*default "";\s*\}', text)
+    assert found, "nginx.conf maps $uri to $room: the code of /ws/CODE, else nothing"
+    # a room's address goes to the hashed upstream, everything else to least_conn
+    assert re.search(r'map \$room \$cardroom \{\s*""\s+cardroom;\s*default cardroom_rooms;', text)
+    assert "proxy_pass http://$cardroom;" in text
+    pattern = re.compile(found[1])
+    for path in (
+        "/ws/ABCDE",
+        "/ws/K7Q2M",
+        "/ws/abcde",
+        "/ws/ABCD",
+        "/ws",
+        "/ws/",
+        "/",
+        "/ws/ABCDE/x",
+        "/r/ABCDE",
+        "/api/leaderboard",
+    ):
+        where = parse_ws_path(path)
+        routed = pattern.fullmatch(path)
+        # hashed by its code exactly when the server takes it as a room's address
+        assert (routed[1] if routed else None) == (where.room if where else None), path

@@ -120,8 +120,14 @@ def test_a_browser_plays_a_game_through_the_proxy(deployment: Stack) -> None:
             page.set_default_timeout(STEP_MS)
             errors: list[str] = []
             page.on("pageerror", lambda exc: errors.append(str(exc)))
+            sockets: list[str] = []
+            page.on("websocket", lambda ws: sockets.append(ws.url))
             # the page's WebSocket carries its Origin: same origin through the proxy
-            create_room(page, deployment.base, "Ann", "shithead", seats=2)
+            code = create_room(page, deployment.base, "Ann", "shithead", seats=2)
+            # issue 22: made at /ws, the room was let go (moved); the page resumed it at its
+            # own address, which nginx sends to the process the code hashes to
+            ws = deployment.base.replace("http://", "ws://")
+            assert sockets == [f"{ws}/ws", f"{ws}/ws/{code}"]
             page.click('[data-act="host"][data-op="fill_bots"]')
             page.wait_for_selector(".seat:nth-child(2) >> text=Bot 2")
             page.click('[data-act="host"][data-op="start"]')
@@ -135,6 +141,7 @@ def test_a_browser_plays_a_game_through_the_proxy(deployment: Stack) -> None:
         finally:
             browser.close()
     assert deployment.metric('cardroom_connections_refused_total{cap="origin"}') == [0.0, 0.0]
+    assert deployment.metric("cardroom_relayed_frames_total") == [0.0, 0.0]  # none forwarded
 
 
 async def test_a_process_killed_mid_game_leaves_its_rooms_to_the_other(

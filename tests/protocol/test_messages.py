@@ -111,6 +111,7 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
     },
     "pong": {"type": "pong", "ref": "10"},
     "closing": {"type": "closing", "reason": "server shutting down"},
+    "moved": {"type": "moved", "room": "K7Q2M"},
     "hint": {
         "type": "hint",
         "ref": "12",

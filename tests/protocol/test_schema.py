@@ -49,6 +49,7 @@ def test_schema_names_every_message_type() -> None:
             "closing",
             "standings",
             "hint",
+            "moved",
         ]
     )
 

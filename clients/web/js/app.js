@@ -7,7 +7,7 @@ import { current } from "./hints.js";
 import { detectLang, errorText, onFallback, setLang, t } from "./i18n.js";
 import { onKey } from "./keys.js";
 import * as roomLog from "./log.js";
-import { Net } from "./net.js";
+import { Net, socketUrl } from "./net.js";
 import { readForm, syncForm } from "./house.js";
 import { loadBoards, loadReplay, loadSteps, newReplay, replayStep, setSpeed, stopPlay, togglePlay } from "./pages.js";
 import { isPage, match, paths } from "./routes.js";
@@ -24,7 +24,10 @@ const app = Object.assign(store, {
 
   async request(body) {
     try {
-      return await this.net.request(body);
+      const reply = await this.net.request(body);
+      // the room was made for another process: resume there before anything else is sent
+      if (body.type === "create" && this.net.moved === reply.room) await this.net.moveTo(socketUrl(reply.room));
+      return reply;
     } catch (err) {
       this.showError(err);
       throw err;
@@ -105,7 +108,7 @@ const app = Object.assign(store, {
 const contributed = new Set();
 function contribute(info) {
   const deal = info.next_deal;
-  if (!deal) return;
+  if (!deal || app.net.moved === info.room) return; // sent once resumed at the room's address
   app.shown[`${info.room}:${deal.game}`] = deal.commitment;
   const key = `${info.room}:${deal.game}:${deal.commitment}`;
   if (app.seat == null || contributed.has(key)) return;
@@ -267,7 +270,8 @@ async function playAgain() {
 }
 
 async function playAgainWithFriends(info, create, bots) {
-  const side = new Net(app.net.url, app.net.device);
+  // the bare address: the room stays on the process the side connection reached (no `moved`)
+  const side = new Net(location.origin.replace(/^http/, "ws") + "/", app.net.device);
   try {
     await new Promise((ok, fail) => {
       side.addEventListener("up", ok, { once: true });
@@ -647,8 +651,8 @@ async function start() {
       history.pushState(null, "", paths.room(app.room));
     }
   });
-  const url = location.origin.replace(/^http/, "ws") + "/";
-  app.net = new Net(url, deviceToken());
+  // a room's own address when the page is for one (a link, a reload): its process serves it
+  app.net = new Net(socketUrl(linked || (app.session && app.session.room) || null), deviceToken());
   app.net.addEventListener("device", (e) => save(KEYS.device, e.detail)); // the server's own
   app.net.addEventListener("message", (e) => onMessage(e.detail));
   app.net.addEventListener("up", () => {

@@ -4,6 +4,12 @@
 const RETRY_MS = [250, 500, 1000, 2000, 3000, 5000];
 const REPLY_TIMEOUT_MS = 10000;
 
+// The WebSocket address for a room (/ws/CODE), or for no room yet (/ws): a proxy in front of
+// several processes sends a room's players to the process that holds it (deploy/nginx.conf).
+export function socketUrl(room) {
+  return location.origin.replace(/^http/, "ws") + (room ? `/ws/${room}` : "/ws");
+}
+
 export class Net extends EventTarget {
   // device: this browser's device identity, sent in every hello (leaderboards know the
   // player by it; there are no accounts). The server issues it: a "device" event gives it.
@@ -17,6 +23,8 @@ export class Net extends EventTarget {
     this.pending = new Map(); // id -> {resolve, reject, timer}
     this.attempt = 0;
     this.retryTimer = null;
+    this.moved = null; // the room a `moved` said lives at its own address (until up there)
+    this.moving = false;
   }
 
   start() {
@@ -35,6 +43,7 @@ export class Net extends EventTarget {
           }
           this.attempt = 0;
           this.ready = true;
+          this.moved = null;
           this.dispatchEvent(new Event("up"));
         },
         () => ws.close(),
@@ -42,6 +51,19 @@ export class Net extends EventTarget {
     });
     ws.addEventListener("message", (e) => this._receive(e.data));
     ws.addEventListener("close", () => this._closed(ws));
+  }
+
+  // Connect to another address of the same server (a room's own); resolves once welcomed there
+  // (the app's "up" listener, added first, has resumed the seat by then).
+  moveTo(url) {
+    return new Promise((resolve) => {
+      this.addEventListener("up", () => resolve(), { once: true });
+      this.url = url;
+      this.attempt = 0;
+      this.moving = true;
+      if (this.ws) this.ws.close();
+      else this.start();
+    });
   }
 
   // Close for good (no reconnection): a short-lived second connection (js/app.js playAgain).
@@ -62,7 +84,8 @@ export class Net extends EventTarget {
     this.pending.clear();
     this.dispatchEvent(new Event("down"));
     if (this.stopped) return;
-    const wait = RETRY_MS[Math.min(this.attempt, RETRY_MS.length - 1)];
+    const wait = this.moving ? 0 : RETRY_MS[Math.min(this.attempt, RETRY_MS.length - 1)];
+    this.moving = false;
     this.attempt += 1;
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => this.start(), wait);
@@ -75,6 +98,7 @@ export class Net extends EventTarget {
     } catch {
       return;
     }
+    if (msg.type === "moved") this.moved = msg.room; // the create's `joined` follows
     // Every message reaches the app (a `joined` sets the seat, an error is shown);
     // a reply also settles the request that asked for it.
     this.dispatchEvent(new CustomEvent("message", { detail: msg }));

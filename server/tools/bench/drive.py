@@ -243,6 +243,7 @@ async def run_rooms(
     compression: str | None,
     pace: float | None = None,
     on_window: Callable[[bool], None] | None = None,
+    room: type[Room] | None = None,
 ) -> Window:
     """Play ``rooms`` rooms for ``warmup`` then ``seconds`` measured seconds.
 
@@ -250,7 +251,8 @@ async def run_rooms(
     ``on_window(True/False)`` runs as the window opens and closes (to read the server's CPU).
     """
     interval = rooms / pace if pace else None
-    all_rooms = [Room(url, spec, tally, Pacer(interval)) for _ in range(rooms)]
+    make = room or Room  # a subclass: other ways to connect (server/tools/bench/scaleout.py)
+    all_rooms = [make(url, spec, tally, Pacer(interval)) for _ in range(rooms)]
     await _gather_limited(
         [lambda r=r: r.connect(compression) for r in all_rooms],  # type: ignore[misc]
         max(1, CONNECT_AT_ONCE // max(spec.humans, 1)),

@@ -6,8 +6,10 @@ waiting until it serves, stopping it, and reading its memory and CPU time from `
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -16,6 +18,8 @@ import urllib.request
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import IO
+
+PR_SET_PDEATHSIG = 1  # prctl(2)
 
 #: Limits of ``cardroom serve`` that protect a public server and would throttle a loopback load
 #: test: raised explicitly (the defaults stay safe), and printed by the tools that pass them.
@@ -77,6 +81,12 @@ def pinned(command: Sequence[str], cpu: int | None) -> list[str]:
     if cpu is None or shutil.which("taskset") is None:
         return list(command)
     return ["taskset", "-c", str(cpu), *command]
+
+
+def die_with_parent() -> None:
+    """In a child: SIGKILL it if the process that started it dies first (even SIGKILLed itself)."""
+    if sys.platform == "linux":
+        ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def pin_self(cpu: int | None) -> None:

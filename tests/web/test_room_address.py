@@ -1,0 +1,41 @@
+"""The page connects to its room's own address (issue 22): ``/ws/CODE`` when it knows the room
+(a shared link, a reload in a seat), ``/ws`` before; a proxy in front of several processes
+routes by it. One process alone never says ``moved``: a room made there is not reconnected to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from playwright.sync_api import BrowserContext, Page
+
+from tests.web.conftest import LiveServer, create_room, watch_errors
+
+
+def sockets(page: Page) -> list[str]:
+    urls: list[str] = []
+    page.on("websocket", lambda ws: urls.append(ws.url))
+    return urls
+
+
+def test_the_page_connects_with_its_room_in_the_address(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    ws_base = live.base.replace("http://", "ws://")
+    ann = new_context().new_page()
+    errors = watch_errors(ann)
+    ann_sockets = sockets(ann)
+    code = create_room(ann, live.base, "Ann", "shithead", seats=2)
+    assert ann_sockets == [f"{ws_base}/ws"]  # no room yet; one process: no move after create
+
+    bob = new_context().new_page()
+    bob_sockets = sockets(bob)
+    bob.goto(f"{live.base}/r/{code}")  # a shared link
+    bob.wait_for_function("() => window.cardroom && window.cardroom.online")
+    assert bob_sockets == [f"{ws_base}/ws/{code}"]
+
+    ann.reload()  # back in her seat, through the room's address
+    ann.wait_for_selector(".lobby .code")
+    ann.wait_for_function(f"() => window.cardroom.online && window.cardroom.room === '{code}'")
+    assert ann_sockets[-1] == f"{ws_base}/ws/{code}"
+    assert ann.evaluate("() => window.cardroom.seat") == 0 and not errors
