@@ -41,7 +41,7 @@ USAGES = {
         "[-h] --server SERVER --room ROOM [--level {random,basic,strong,expert}] [--seat-name "
         "NAME] [--seat SEAT] [--games GAMES] [--seed SEED] [--log-level LOG_LEVEL]"
     ),
-    "play": "[-h] [--name NAME] [--unranked] [[ws://HOST:PORT] [CODE] ...]",
+    "play": "[-h] [--name NAME] [--rules RULES] [--unranked] [[ws://HOST:PORT] [CODE] ...]",
     "fuzz": (
         "[-h] [--url URL] [--frames FRAMES] [--seconds SECONDS] [--seed SEED] [--workers "
         "WORKERS] [--server-log SERVER_LOG]"
