@@ -33,6 +33,10 @@ once per deal, and keeps them in ``contributions`` to check the history with lat
 
 Reconnection. After :class:`ConnectionLost`, :meth:`CardroomClient.reconnect` opens a new
 connection to the same URL and takes the seat back with its token (``resume``), or watches again.
+With ``auto_resume=True`` (and ``urls``: other processes of the same service to try) the client
+does so by itself when the server says ``closing`` or the connection drops (a rolling restart):
+``resume`` on the open connection if the room only moved, else a new connection; a caller that
+got :class:`ConnectionLost` meanwhile awaits :meth:`CardroomClient.recovered` and goes on.
 
 Reading position. The client reads its messages like a file: :meth:`~CardroomClient.wait_for`,
 :meth:`~CardroomClient.wait_state` and friends return the first matching message *after the read
@@ -64,7 +68,7 @@ import logging
 import math
 import secrets
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Generator, Mapping
+from collections.abc import AsyncIterator, Callable, Generator, Mapping, Sequence
 from types import TracebackType
 from typing import Any, TypeVar
 
@@ -263,13 +267,22 @@ class CardroomClient:
         history: int = DEFAULT_HISTORY,
         url: str | None = None,
         ws_options: Mapping[str, Any] | None = None,
+        auto_resume: bool = False,
+        urls: Sequence[str] = (),
     ) -> None:
         """Wrap an open connection and start reading it (prefer :meth:`connect`).
 
-        ``url`` and ``ws_options`` are what :meth:`reconnect` opens a new connection with.
+        ``url`` and ``ws_options`` are what :meth:`reconnect` opens a new connection with
+        (``urls``: others it tries in turn); ``auto_resume``: come back by itself.
         """
         self.timeout = timeout
         self.url = url
+        self.urls = [u for u in (url, *urls) if u is not None]
+        self.auto_resume = auto_resume
+        #: why the last recovery by itself failed (``None``: none failed)
+        self.recovery_error: ClientError | None = None
+        self._recovery: asyncio.Task[None] | None = None
+        self._reconnecting = False  # a reconnect closes the old socket: no recovery for that
         self._label = "cardroom-python"
         self._device: str | None = None
         self._ws_options = dict(ws_options or {})
@@ -308,6 +321,8 @@ class CardroomClient:
         device: str | None = None,
         timeout: float = DEFAULT_TIMEOUT,
         history: int = DEFAULT_HISTORY,
+        auto_resume: bool = False,
+        urls: Sequence[str] = (),
         **ws_options: Any,
     ) -> _Connect:
         """Open a connection to ``url`` (e.g. ``"ws://127.0.0.1:8765/"``).
@@ -322,6 +337,9 @@ class CardroomClient:
             device: the token said with ``hello`` (see :meth:`hello`); none by default.
             timeout: default seconds to wait for replies and ``wait_*`` matches.
             history: messages kept for ``wait_for`` and ``messages``.
+            auto_resume: after ``closing`` or a dropped connection, take the seat back by
+                itself (see :meth:`recovered`).
+            urls: other URLs of the same service, tried in turn when reconnecting.
             **ws_options: passed to :func:`websockets.asyncio.client.connect`
                 (no proxy is used unless ``proxy`` is given).
 
@@ -329,7 +347,8 @@ class CardroomClient:
             OSError, websockets.exceptions.InvalidHandshake: the connection failed.
             CardroomError: the server refused the ``hello``.
         """
-        return _Connect(cls, url, hello, device, timeout, history, ws_options)
+        options = {"auto_resume": auto_resume, "urls": tuple(urls)}
+        return _Connect(cls, url, hello, device, timeout, history, ws_options, options)
 
     async def __aenter__(self) -> CardroomClient:
         return self
@@ -779,6 +798,8 @@ class CardroomClient:
         self._closed = True
         if self._contributing is not None:
             self._contributing.cancel()
+        if self._recovery is not None:
+            self._recovery.cancel()
         await self._stop_reading()
         self._fail_pending(ConnectionLost("the client closed the connection"))
 
@@ -790,8 +811,9 @@ class CardroomClient:
         ``watch`` again as a spectator. A snapshot ``state`` follows the ``joined`` once a game
         has started. The history and its read positions carry on across connections.
 
-        Tries ``attempts`` times, waiting ``delay`` seconds after the first failure and twice
-        as long after each next one (at most ``max_delay``).
+        Tries ``attempts`` times, each of :attr:`urls` in turn (the one that answers is
+        :attr:`url` from then on), waiting ``delay`` seconds after the first round failed and
+        twice as long after each next one (at most ``max_delay``).
 
         Returns:
             the ``joined`` reply, or ``None`` if the client was in no room.
@@ -806,16 +828,27 @@ class CardroomClient:
             raise ClientStateError("the client is closed")
         if self.url is None:
             raise ClientStateError("no URL to reconnect to: use CardroomClient.connect(url)")
+        self._reconnecting = True
+        try:
+            return await self._reconnect(attempts, delay, max_delay)
+        finally:
+            self._reconnecting = False
+
+    async def _reconnect(self, attempts: int, delay: float, max_delay: float) -> Joined | None:
+        assert self.url is not None
         room, token = self.room, self.token
         failure: BaseException | None = None
+        urls = self.urls or [self.url]
         for attempt in range(max(1, attempts)):
-            if attempt:
-                await asyncio.sleep(min(delay * 2 ** (attempt - 1), max_delay))
+            rounds, turn = divmod(attempt, len(urls))
+            if rounds and not turn:
+                await asyncio.sleep(min(delay * 2 ** (rounds - 1), max_delay))
             try:
-                ws = await ws_connect(self.url, **self._ws_options)
+                ws = await ws_connect(urls[turn], **self._ws_options)
             except (OSError, InvalidHandshake, TimeoutError) as exc:
                 failure = exc
                 continue
+            self.url = urls[turn]
             await self._stop_reading()
             self._ws, self._lost = ws, None
             self._reader = asyncio.get_running_loop().create_task(
@@ -830,7 +863,42 @@ class CardroomClient:
                 return await self.watch(room)
             except (ConnectionLost, ReplyTimeout) as exc:
                 failure = exc
+            except CardroomError as exc:
+                if exc.code != ErrorCode.SHUTTING_DOWN:
+                    raise
+                failure = exc  # a process going away: try the next
         raise ConnectionLost(f"could not reconnect to {self.url} in {attempts} tries: {failure}")
+
+    async def recovered(self) -> None:
+        """Wait until the client has come back by itself (``auto_resume``) from a ``closing``
+        or a dropped connection, if it is doing so; a failure is in :attr:`recovery_error`."""
+        if self._recovery is not None:
+            await asyncio.shield(self._recovery)
+
+    def _recover_soon(self) -> None:
+        """Start coming back by itself (once at a time), if asked to and in a room."""
+        if not self.auto_resume or self._closed or self._reconnecting or self.room is None:
+            return
+        if self._recovery is not None and not self._recovery.done():
+            return
+        self._recovery = asyncio.get_running_loop().create_task(
+            self._recover(), name="cardroom-client-recover"
+        )
+
+    async def _recover(self) -> None:
+        room, token = self.room, self.token
+        assert room is not None
+        try:
+            if self._lost is None:  # the room moved: take it back on this connection
+                try:
+                    await (self.resume(room, token) if token else self.watch(room))
+                    return
+                except ClientError:
+                    pass  # the process is going away: come back through another
+            await self.reconnect()
+        except ClientError as exc:
+            log.warning("could not come back to room %s by itself: %s", room, exc)
+            self.recovery_error = exc
 
     async def _stop_reading(self) -> None:
         """Close the current socket and wait for its reader to finish."""
@@ -909,6 +977,7 @@ class CardroomClient:
             self._lost = ConnectionLost(reason)
             self._fail_pending(self._lost)
             self._wake()
+            self._recover_soon()
 
     def _receive(self, msg: ServerMessage) -> None:
         """Record one message: update the picture of the room, log it, resolve its request."""
@@ -952,6 +1021,7 @@ class CardroomClient:
                 self._forget_room()  # the server no longer counts us in the room
         elif isinstance(msg, Closing):
             self.closing = msg.reason
+            self._recover_soon()
 
     def _contribute(self, info: RoomInfo) -> None:
         """Send our random value for the room's next deal, once (fair deals)."""
@@ -1014,8 +1084,10 @@ class _Connect:
         timeout: float,
         history: int,
         ws_options: dict[str, Any],
+        options: Mapping[str, Any] | None = None,
     ) -> None:
         self._cls = cls
+        self._options = dict(options or {})
         self._url = url
         self._hello = hello
         self._device = device
@@ -1032,6 +1104,7 @@ class _Connect:
             history=self._history,
             url=self._url,
             ws_options=self._ws_options,
+            **self._options,
         )
         if self._hello:
             try:

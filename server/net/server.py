@@ -372,11 +372,12 @@ class CardroomServer:
         self._stopping = True
         # The listener stays open while rooms are saved, so a load balancer polling /healthz
         # sees "503 stopping" and new WebSockets are turned away with 1001.
+        # rooms stop after what they queued, records saved, handed to a live peer (or leases
+        # released); only then are clients told, so those that come back at once find them
+        await self.manager.shutdown()
         notice = m.dump(m.Closing(reason="server shutting down; reconnect to resume your seat"))
         for conn in list(self.connected.sockets.values()):
             conn.send(notice)
-        # rooms stop after what they queued, records saved, leases released
-        await self.manager.shutdown()
         await asyncio.gather(
             *(c.drain(timeout / 2) for c in list(self.connected.sockets.values())),
             return_exceptions=True,
