@@ -283,6 +283,7 @@ class CardroomClient:
         self.recovery_error: ClientError | None = None
         self._recovery: asyncio.Task[None] | None = None
         self._reconnecting = False  # a reconnect closes the old socket: no recovery for that
+        self._closing_sockets: set[asyncio.Task[None]] = set()  # old sockets closing
         self._label = "cardroom-python"
         self._device: str | None = None
         self._ws_options = dict(ws_options or {})
@@ -634,6 +635,8 @@ class CardroomClient:
                 raise ReplyTimeout(f"reply to {kind} {key!r}", wait) from None
         finally:
             self._pending.pop(key, None)
+            if future.done() and not future.cancelled():
+                future.exception()  # failed while the send did: the send's error is raised
         self._cursor = max(self._cursor, index + 1)
         if isinstance(answer, Error):
             raise CardroomError.from_message(answer, message)
@@ -849,7 +852,7 @@ class CardroomClient:
                 failure = exc
                 continue
             self.url = urls[turn]
-            await self._stop_reading()
+            await self._leave_socket()
             self._ws, self._lost = ws, None
             self._reader = asyncio.get_running_loop().create_task(
                 self._read(), name="cardroom-client-reader"
@@ -899,6 +902,17 @@ class CardroomClient:
         except ClientError as exc:
             log.warning("could not come back to room %s by itself: %s", room, exc)
             self.recovery_error = exc
+
+    async def _leave_socket(self) -> None:
+        """Stop reading the current socket and let it close in the background: a process
+        that is going away may take its time over the closing handshake, and the new
+        connection need not wait for it."""
+        old, reader = self._ws, self._reader
+        reader.cancel()
+        await asyncio.wait({reader}, timeout=5)
+        closing = asyncio.get_running_loop().create_task(old.close())
+        self._closing_sockets.add(closing)
+        closing.add_done_callback(self._closing_sockets.discard)
 
     async def _stop_reading(self) -> None:
         """Close the current socket and wait for its reader to finish."""
