@@ -892,12 +892,16 @@ class CardroomClient:
         room, token = self.room, self.token
         assert room is not None
         try:
-            if self._lost is None:  # the room moved: take it back on this connection
+            # "the room moved" (docs/protocol.md): take it back on this connection
+            if self._lost is None and "moved" in (self.closing or ""):
                 try:
                     await (self.resume(room, token) if token else self.watch(room))
                     return
                 except ClientError:
-                    pass  # the process is going away: come back through another
+                    pass  # the process is going away after all
+            if self.url in self.urls:  # this process is going away: the others first
+                at = self.urls.index(self.url) + 1
+                self.urls = self.urls[at:] + self.urls[:at]
             await self.reconnect()
         except ClientError as exc:
             log.warning("could not come back to room %s by itself: %s", room, exc)

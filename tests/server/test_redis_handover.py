@@ -95,8 +95,7 @@ async def test_a_stopping_process_hands_its_room_over_and_the_game_goes_on(
         fence = _cluster(a).held[table.code].fence
         restarted = asyncio.Event()
         playing = asyncio.create_task(play_table(table, restarted))
-        while len(table.acked) < 20:
-            await asyncio.sleep(0.01)
+        await table.clients[0].wait_state(lambda s: s.version >= 20, timeout=30)
         await a.stop()
         # at once, not after the lease ran out (today: released, nobody held it)
         holder = await _cluster(b).leases.holder(table.code)

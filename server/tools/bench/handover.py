@@ -18,6 +18,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
+import itertools
 import random
 import signal
 import statistics
@@ -31,6 +33,7 @@ from pathlib import Path
 from clients import CardroomClient, CardroomError, ClientError, ReplyTimeout
 from protocol.cards import parse_card
 from protocol.errors import ErrorCode
+from protocol.messages import State
 from protocol.views import ActionWire, View
 from server.rules.base import Action
 from server.store.redis_client import connect as redis_connect
@@ -84,7 +87,7 @@ class Table:
     def longest_pause(self) -> float:
         """The longest time between two accepted actions of this room."""
         times = self.accepted_at
-        return max((b - a for a, b in zip(times, times[1:], strict=False)), default=0.0)
+        return max((b - a for a, b in itertools.pairwise(times)), default=0.0)
 
 
 async def open_table(urls: Sequence[str], index: int) -> Table:
@@ -111,9 +114,9 @@ async def _turn(clients: list[CardroomClient], timeout: float) -> tuple[Cardroom
     for task in pending:  # only waiting: nothing is lost by stopping it
         task.cancel()
     await asyncio.gather(*pending, return_exceptions=True)
-    for task in done:  # one result is used; every failure is seen (none left unretrieved)
-        if task.exception() is not None:
-            raise task.exception()  # type: ignore[misc]
+    failures = [exc for task in done if (exc := task.exception()) is not None]
+    if failures:  # every failure is looked at (none left unretrieved); one is raised
+        raise failures[0]
     task = done.pop()
     state = task.result()
     return waits[task], state.view, state.version
@@ -136,7 +139,7 @@ async def play_table(table: Table, restarted: asyncio.Event, *, timeout: float =
         if view["phase"] == "over":
             if version <= over:  # a client that has not seen the next game's deal yet
                 with contextlib.suppress(ConnectionError):
-                    await client.wait_state(lambda s: s.version > over, timeout)
+                    await client.wait_state(functools.partial(_newer, over), timeout)
                 continue
             over = version
             table.games += 1
@@ -161,6 +164,10 @@ async def play_table(table: Table, restarted: asyncio.Event, *, timeout: float =
         assert ack.version is not None and client.seat is not None
         table.acked[ack.version] = (client.seat, action)
         table.accepted_at.append(time.monotonic())
+
+
+def _newer(version: int, state: State) -> bool:
+    return state.version > version
 
 
 async def _recovered(clients: list[CardroomClient]) -> None:
