@@ -60,7 +60,7 @@ from server.rooms.seats import Refusal, RoomSettings
 from server.rules.registry import GAME_NAMES
 from server.runtime.cluster import Cluster
 from server.runtime.connected import Connected
-from server.runtime.manager import Ownership, RoomManager
+from server.runtime.manager import SHUTDOWN, Ownership, RoomManager
 from server.runtime.ownership import OneProcess
 from server.store.base import RoomStore, StoreUnavailable
 from server.store.leaderboard import BadBoard, Board, Entry, Player
@@ -375,9 +375,10 @@ class CardroomServer:
         # rooms stop after what they queued, records saved, handed to a live peer (or leases
         # released); only then are clients told, so those that come back at once find them
         await self.manager.shutdown()
-        notice = m.dump(m.Closing(reason="server shutting down; reconnect to resume your seat"))
+        notice = m.dump(m.Closing(reason=SHUTDOWN))
         for conn in list(self.connected.sockets.values()):
-            conn.send(notice)
+            if conn.id not in self.manager.told:  # those of rooms handed over were told
+                conn.send(notice)
         await asyncio.gather(
             *(c.drain(timeout / 2) for c in list(self.connected.sockets.values())),
             return_exceptions=True,

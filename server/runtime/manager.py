@@ -39,6 +39,8 @@ CODE_LENGTH = 5
 
 _UNSAVED = "the room store cannot be reached right now, so nothing changed; try again shortly"
 _MOVED = "the room moved; resume with your token"
+#: What a process that shuts down tells its clients (``closing``).
+SHUTDOWN = "server shutting down; reconnect to resume your seat"
 
 
 def new_code() -> str:
@@ -118,6 +120,7 @@ class RoomManager:
         self._closing: set[asyncio.Task[None]] = set()
         self._loading: dict[str, asyncio.Future[Found]] = {}
         self.stopping = False  # shutting down: rooms are being saved and handed over
+        self.told: set[int] = set()  # this process's clients told ``closing`` already
         self.use_bot_pool(bot_pool or BotPool())
 
     async def start(self) -> None:
@@ -397,12 +400,15 @@ class RoomManager:
         if to_owner is None or not await self.ownership.hand_over(actor.code, to_owner):
             return
         self.rooms.pop(actor.code, None)
-        # clients relayed here from other processes resume there (their connection stays);
-        # this process's own clients are told when it closes their connections
-        text = m.dump(m.Closing(reason=_MOVED))
+        # told at once, not after every other room: clients relayed here from other
+        # processes resume there (their connection stays); this process's own clients come
+        # back through another process (this one closes their connections soon)
+        moved, closing = m.dump(m.Closing(reason=_MOVED)), m.dump(m.Closing(reason=SHUTDOWN))
         for conn in self.clients.empty(actor.code):
-            if self.clients.address_of(conn) is None:
-                self.clients.send(conn, text)
+            relayed = self.clients.address_of(conn) is None
+            self.clients.send(conn, moved if relayed else closing)
+            if not relayed:
+                self.told.add(conn)
         self.metrics.rooms.set(len(self.rooms))
 
     async def adopt(self, code: str) -> bool:
