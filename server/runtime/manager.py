@@ -399,6 +399,7 @@ class RoomManager:
             log.warning("room %s: record not saved at shutdown: %s", actor.code, exc)
         if to_owner is None or not await self.ownership.hand_over(actor.code, to_owner):
             return
+        self.metrics.handovers.labels("given").inc()
         self.rooms.pop(actor.code, None)
         # told at once, not after every other room: clients relayed here from other
         # processes resume there (their connection stays); this process's own clients come
@@ -414,10 +415,15 @@ class RoomManager:
     async def adopt(self, code: str) -> bool:
         """A room another process handed to this one (its lease is ours already): load it
         now, so its timers and bots go on before any player comes back. ``False`` if this
-        process is stopping too, or the room is not in the store."""
-        if self.stopping:
-            return False
-        return isinstance(await self._load(code), RoomActor)
+        process is stopping too, holds ``max_rooms`` already, or the room is not in the store
+        (the caller lets the lease go)."""
+        taken = (
+            not self.stopping
+            and len(self.rooms) < self.settings.max_rooms
+            and isinstance(await self._load(code), RoomActor)
+        )
+        self.metrics.handovers.labels("taken" if taken else "let_go").inc()
+        return taken
 
     async def shutdown(self) -> None:
         """Stop every room after what it has queued, save each one's record, and hand it to

@@ -28,15 +28,22 @@ from server.tools.bench.handover import (
 from server.tools.bench.redis_server import RedisServer
 
 
-def _server(redis_url: str, grace: float = 60.0) -> CardroomServer:
+def _server(redis_url: str, grace: float = 60.0, max_rooms: int = 100) -> CardroomServer:
     config = ServerConfig(
         port=0,
         redis_url=redis_url,
         rate=10_000.0,
         burst=10_000.0,
-        rooms=RoomSettings(bot_delay=0.0, grace=grace),
+        rooms=RoomSettings(bot_delay=0.0, grace=grace, max_rooms=max_rooms),
     )
     return CardroomServer(config)
+
+
+def _handovers(server: CardroomServer, way: str) -> float:
+    for line in server.metrics.render().decode().splitlines():
+        if line.startswith(f'cardroom_handovers_total{{way="{way}"}}'):
+            return float(line.split()[-1])
+    return 0.0
 
 
 def _cluster(server: CardroomServer) -> Cluster:
@@ -47,12 +54,13 @@ def _cluster(server: CardroomServer) -> Cluster:
 
 @asynccontextmanager
 async def two_processes(
-    redis_url: str, grace: float = 60.0
+    redis_url: str, grace: float = 60.0, b_rooms: int = 100
 ) -> AsyncIterator[tuple[CardroomServer, CardroomServer]]:
-    """Two servers on one Redis, each listening on its cluster channel before it is used."""
+    """Two servers on one Redis, each listening on its cluster channel before it is used
+    (``b_rooms``: the second one's ``max_rooms``)."""
     async with AsyncExitStack() as stack:
         a = await stack.enter_async_context(_server(redis_url, grace))
-        b = await stack.enter_async_context(_server(redis_url, grace))
+        b = await stack.enter_async_context(_server(redis_url, grace, b_rooms))
         deadline = time.monotonic() + 10
         while len(await _cluster(a).peers()) < 1 or len(await _cluster(b).peers()) < 1:
             assert time.monotonic() < deadline, "the processes never heard of each other"
@@ -101,6 +109,7 @@ async def test_a_stopping_process_hands_its_room_over_and_the_game_goes_on(
         holder = await _cluster(b).leases.holder(table.code)
         assert holder is not None
         assert holder.owner == _cluster(b).owner and holder.fence > fence
+        assert _handovers(a, "given") == 1 and _handovers(b, "taken") == 1
         restarted.set()
         await asyncio.wait_for(playing, 60)  # the game went on to its end through B
         assert table.finished
@@ -131,3 +140,23 @@ async def test_the_new_owner_loads_a_handed_over_room_at_once_and_runs_its_timer
             await asyncio.sleep(0.02)
         holder = await _cluster(b).leases.holder(code)
         assert holder is not None and holder.owner == _cluster(b).owner
+
+
+async def test_a_full_peer_lets_a_handed_over_room_go_and_it_comes_back_on_demand(
+    redis_server: RedisServer,
+) -> None:
+    async with two_processes(redis_server.url, b_rooms=1) as (a, b):
+        bob = await CardroomClient.connect(b.url)
+        await bob.create("shithead", seats=2, name="Bob")  # B is full with its own room
+        ann = await CardroomClient.connect(a.url, auto_resume=True, urls=[b.url])
+        await ann.create("shithead", seats=2, name="Ann")
+        code = ann.room
+        assert code is not None
+        await a.stop()
+        deadline = time.monotonic() + 10
+        while _handovers(b, "let_go") < 1:  # over its max_rooms: B does not hold it...
+            assert time.monotonic() < deadline, "B never answered the handover"
+            await asyncio.sleep(0.02)
+        await ann.recovered()  # ...and Ann, coming back through B, has it loaded there
+        assert ann.recovery_error is None and ann.room == code and ann.seat == 0
+        await asyncio.gather(ann.close(), bob.close())
