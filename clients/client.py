@@ -136,6 +136,8 @@ DEFAULT_TIMEOUT = 10.0
 DEFAULT_HISTORY = 2000
 #: Errors without a ``ref`` after which the server no longer counts this connection in its room.
 _DETACHING_CODES = frozenset({ErrorCode.REPLACED, ErrorCode.REMOVED})
+#: Refusals of a reconnection's hello or resume that another try may not meet.
+_TRY_AGAIN = frozenset({ErrorCode.SHUTTING_DOWN, ErrorCode.STORE_UNAVAILABLE})
 
 #: An action as :meth:`CardroomClient.act` takes it: a model, its JSON form (an entry of
 #: ``view["legal"]``, :class:`~protocol.views.ActionWire`) or its string form.
@@ -867,9 +869,9 @@ class CardroomClient:
             except (ConnectionLost, ReplyTimeout) as exc:
                 failure = exc
             except CardroomError as exc:
-                if exc.code != ErrorCode.SHUTTING_DOWN:
+                if exc.code not in _TRY_AGAIN:
                     raise
-                failure = exc  # a process going away: try the next
+                failure = exc  # a process going away, or its store away a moment: try again
         raise ConnectionLost(f"could not reconnect to {self.url} in {attempts} tries: {failure}")
 
     async def recovered(self) -> None:
