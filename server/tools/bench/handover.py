@@ -39,6 +39,7 @@ from server.rules.base import Action
 from server.store.redis_client import connect as redis_connect
 from server.store.redis_client import global_key
 from server.store.redis_store import RedisStore
+from server.tools.bench import players
 from server.tools.bench.procs import RAISED_LIMITS, free_port, serve_process
 
 #: Seats per room: the host and two players.
@@ -59,17 +60,12 @@ _RETRY = frozenset(
 
 
 def choose(view: View, turn: int) -> ActionWire:
-    """Ready at once, else the lowest play (at random after :data:`LOOP_TURN` turns)."""
-    legal = view["legal"]
-    if view["phase"] == "swap":
-        return {"kind": "ready"}
-    plays = [a for a in legal if a["kind"] == "play"]
-    if plays and turn >= LOOP_TURN:
+    """The load's quick policy (:func:`~server.tools.bench.players.choose`), drawing its plays
+    at random after :data:`LOOP_TURN` turns."""
+    plays = [a for a in view["legal"] if a["kind"] == "play"]
+    if plays and turn >= LOOP_TURN and view["phase"] != "swap":
         return random.Random(turn).choice(plays)
-    if plays:
-        order = "3456789JQKA2T"
-        return min(plays, key=lambda a: (order.index(a["cards"][0][0]), -len(a["cards"])))
-    return legal[0]
+    return players.choose(view)
 
 
 @dataclass
