@@ -1041,7 +1041,10 @@ class CardroomClient:
                 self._forget_room()  # the server no longer counts us in the room
         elif isinstance(msg, Closing):
             self.closing = msg.reason
-            self._recover_soon()
+            # a room closed for good ("room closed: idle", say) is nothing to come back to,
+            # unless it only moved (docs/protocol.md, "closing")
+            if "moved" in msg.reason or not msg.reason.startswith("room closed"):
+                self._recover_soon()
 
     def _contribute(self, info: RoomInfo) -> None:
         """Send our random value for the room's next deal, once (fair deals)."""
