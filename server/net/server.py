@@ -406,8 +406,6 @@ class CardroomServer:
         assert isinstance(connection, Gated)
         self.admission.requested(connection, request)  # _address(connection) is known now
         if request.headers.get("Upgrade", "").lower() == "websocket":
-            if self._stopping:  # a proxy tries the next process (proxy_next_upstream http_503)
-                return _response(503, b"stopping\n", "text/plain")
             return self._admit(connection, request.headers)
         path, _, query = request.path.partition("?")
         if path == "/healthz":

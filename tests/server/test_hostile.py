@@ -274,10 +274,9 @@ async def test_healthz_is_503_while_stopping() -> None:
         await asyncio.wait_for(store.saving.wait(), 5)  # rooms are being saved
         status, body = await asyncio.to_thread(http_get, srv.port, "/healthz")
         assert (status, body.strip()) == (503, "stopping")
-        with pytest.raises(InvalidStatus) as late:  # a proxy tries another process (503)
-            async with connect(srv.url):
-                pass
-        assert late.value.response.status_code == 503
+        with pytest.raises((InvalidStatus, ConnectionClosed)):
+            async with connect(srv.url) as late:
+                await late.recv()  # turned away (1001) while stopping
         store.release.set()
         await asyncio.wait_for(stopping, 10)
 
