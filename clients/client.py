@@ -1041,9 +1041,12 @@ class CardroomClient:
                 self._forget_room()  # the server no longer counts us in the room
         elif isinstance(msg, Closing):
             self.closing = msg.reason
-            # a room closed for good ("room closed: idle", say) is nothing to come back to,
-            # unless it only moved (docs/protocol.md, "closing")
-            if "moved" in msg.reason or not msg.reason.startswith("room closed"):
+            # the room moved: resume at once on this connection; the server goes away: come
+            # back through another URL at once, or through this one once it has closed (the
+            # reader's end); a room closed for good ("room closed: idle") is left alone
+            # (docs/protocol.md, "closing")
+            going = not msg.reason.startswith("room closed") and len(self.urls) > 1
+            if "moved" in msg.reason or going:
                 self._recover_soon()
 
     def _contribute(self, info: RoomInfo) -> None:

@@ -371,7 +371,7 @@ class CardroomServer:
             return
         self._stopping = True
         # The listener stays open while rooms are saved, so a load balancer polling /healthz
-        # sees "503 stopping" and new WebSocket handshakes get 503 too (see _http).
+        # sees "503 stopping" and new WebSockets are turned away with 1001.
         # rooms stop after what they queued, records saved, handed to a live peer (or leases
         # released); only then are clients told, so those that come back at once find them
         await self.manager.shutdown()
