@@ -3,6 +3,9 @@ moved, through the next URL when its server goes away, and not at all when its r
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 from clients import CardroomClient
 from protocol import messages as m
 from server.net.server import CardroomServer
@@ -21,15 +24,22 @@ def _joined(client: CardroomClient) -> int:
     return sum(1 for msg in client.history if isinstance(msg, m.Joined))
 
 
-async def test_it_resumes_on_its_open_connection_when_the_room_moved() -> None:
+@asynccontextmanager
+async def hosting() -> AsyncIterator[tuple[CardroomServer, CardroomClient, str]]:
+    """A server, and Ann (``auto_resume``) hosting a room on it: its code."""
     async with (
         CardroomServer(make_config()) as srv,
         CardroomClient.connect(srv.url, auto_resume=True) as ann,
     ):
         await ann.create("shithead", seats=3, name="Ann")
         assert ann.room is not None
+        yield srv, ann, ann.room
+
+
+async def test_it_resumes_on_its_open_connection_when_the_room_moved() -> None:
+    async with hosting() as (srv, ann, code):
         socket = ann._ws
-        _tell(srv, ann.room, "the room moved; resume with your token")
+        _tell(srv, code, "the room moved; resume with your token")
         await ann.wait_for(lambda msg: msg.type == "closing", timeout=10)
         await ann.recovered()
         assert ann.recovery_error is None and _joined(ann) == 2  # create, then the resume
@@ -56,13 +66,8 @@ async def test_it_comes_back_through_the_next_url_when_its_server_goes_away() ->
 
 
 async def test_a_room_closed_for_good_is_not_resumed() -> None:
-    async with (
-        CardroomServer(make_config()) as srv,
-        CardroomClient.connect(srv.url, auto_resume=True) as ann,
-    ):
-        await ann.create("shithead", seats=3, name="Ann")
-        assert ann.room is not None
-        _tell(srv, ann.room, "room closed: idle")
+    async with hosting() as (srv, ann, code):
+        _tell(srv, code, "room closed: idle")
         await ann.wait_for(lambda msg: msg.type == "closing", timeout=10)
         await ann.ping()  # a round trip: a resume would have been sent before it
         await ann.recovered()
