@@ -33,6 +33,10 @@ once per deal, and keeps them in ``contributions`` to check the history with lat
 
 Reconnection. After :class:`ConnectionLost`, :meth:`CardroomClient.reconnect` opens a new
 connection to the same URL and takes the seat back with its token (``resume``), or watches again.
+With ``auto_resume=True`` (and ``urls``: other processes of the same service to try) the client
+does so by itself when the server says ``closing`` or the connection drops (a rolling restart):
+``resume`` on the open connection if the room only moved, else a new connection; a caller that
+got :class:`ConnectionLost` meanwhile awaits :meth:`CardroomClient.recovered` and goes on.
 
 Room addresses. Behind a proxy that routes by room (several processes, deploy/nginx.conf), a
 client reaches a room's own process at ``/ws/CODE``: ``connect(url, room=CODE)`` opens that
@@ -71,7 +75,7 @@ import math
 import re
 import secrets
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Generator, Mapping
+from collections.abc import AsyncIterator, Callable, Generator, Mapping, Sequence
 from types import TracebackType
 from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
@@ -146,6 +150,8 @@ _ROOM_TAIL = re.compile(rf"{WS_PATH}(/[A-Za-z0-9]{{5}})?/?$")
 _CODE = re.compile(r"^[A-Z0-9]{5}$")
 #: Errors without a ``ref`` after which the server no longer counts this connection in its room.
 _DETACHING_CODES = frozenset({ErrorCode.REPLACED, ErrorCode.REMOVED})
+#: Refusals of a reconnection's hello or resume that another try may not meet.
+_TRY_AGAIN = frozenset({ErrorCode.SHUTTING_DOWN, ErrorCode.STORE_UNAVAILABLE})
 
 #: An action as :meth:`CardroomClient.act` takes it: a model, its JSON form (an entry of
 #: ``view["legal"]``, :class:`~protocol.views.ActionWire`) or its string form.
@@ -277,13 +283,23 @@ class CardroomClient:
         history: int = DEFAULT_HISTORY,
         url: str | None = None,
         ws_options: Mapping[str, Any] | None = None,
+        auto_resume: bool = False,
+        urls: Sequence[str] = (),
     ) -> None:
         """Wrap an open connection and start reading it (prefer :meth:`connect`).
 
-        ``url`` and ``ws_options`` are what :meth:`reconnect` opens a new connection with.
+        ``url`` and ``ws_options`` are what :meth:`reconnect` opens a new connection with
+        (``urls``: others it tries in turn); ``auto_resume``: come back by itself.
         """
         self.timeout = timeout
         self.url = url
+        self.urls = [u for u in (url, *urls) if u is not None]
+        self.auto_resume = auto_resume
+        #: why the last recovery by itself failed (``None``: none failed)
+        self.recovery_error: ClientError | None = None
+        self._recovery: asyncio.Task[None] | None = None
+        self._reconnecting = False  # a reconnect closes the old socket: no recovery for that
+        self._closing_sockets: set[asyncio.Task[None]] = set()  # old sockets closing
         self._label = "cardroom-python"
         self._device: str | None = None
         self._ws_options = dict(ws_options or {})
@@ -324,6 +340,8 @@ class CardroomClient:
         timeout: float = DEFAULT_TIMEOUT,
         history: int = DEFAULT_HISTORY,
         room: str | None = None,
+        auto_resume: bool = False,
+        urls: Sequence[str] = (),
         **ws_options: Any,
     ) -> _Connect:
         """Open a connection to ``url`` (e.g. ``"ws://127.0.0.1:8765/"``), or to the address
@@ -340,6 +358,9 @@ class CardroomClient:
             timeout: default seconds to wait for replies and ``wait_*`` matches.
             history: messages kept for ``wait_for`` and ``messages``.
             room: the code of the room this client is for (to join, watch or resume it).
+            auto_resume: after ``closing`` or a dropped connection, take the seat back by
+                itself (see :meth:`recovered`).
+            urls: other URLs of the same service, tried in turn when reconnecting.
             **ws_options: passed to :func:`websockets.asyncio.client.connect`
                 (no proxy is used unless ``proxy`` is given).
 
@@ -349,7 +370,8 @@ class CardroomClient:
         """
         if room is not None:
             url = room_url(url, room)
-        return _Connect(cls, url, hello, device, timeout, history, ws_options)
+        options = {"auto_resume": auto_resume, "urls": tuple(urls)}
+        return _Connect(cls, url, hello, device, timeout, history, ws_options, options)
 
     async def __aenter__(self) -> CardroomClient:
         return self
@@ -642,6 +664,8 @@ class CardroomClient:
                 raise ReplyTimeout(f"reply to {kind} {key!r}", wait) from None
         finally:
             self._pending.pop(key, None)
+            if future.done() and not future.cancelled():
+                future.exception()  # failed while the send did: the send's error is raised
         self._cursor = max(self._cursor, index + 1)
         if isinstance(answer, Error):
             raise CardroomError.from_message(answer, message)
@@ -806,6 +830,8 @@ class CardroomClient:
         self._closed = True
         if self._contributing is not None:
             self._contributing.cancel()
+        if self._recovery is not None:
+            self._recovery.cancel()
         await self._stop_reading()
         self._fail_pending(ConnectionLost("the client closed the connection"))
 
@@ -817,8 +843,9 @@ class CardroomClient:
         ``watch`` again as a spectator. A snapshot ``state`` follows the ``joined`` once a game
         has started. The history and its read positions carry on across connections.
 
-        Tries ``attempts`` times, waiting ``delay`` seconds after the first failure and twice
-        as long after each next one (at most ``max_delay``).
+        Tries ``attempts`` times, each of :attr:`urls` in turn (the one that answers is
+        :attr:`url` from then on), waiting ``delay`` seconds after the first round failed and
+        twice as long after each next one (at most ``max_delay``).
 
         Returns:
             the ``joined`` reply, or ``None`` if the client was in no room.
@@ -833,19 +860,33 @@ class CardroomClient:
             raise ClientStateError("the client is closed")
         if self.url is None:
             raise ClientStateError("no URL to reconnect to: use CardroomClient.connect(url)")
+        self._reconnecting = True
+        try:
+            return await self._reconnect(attempts, delay, max_delay)
+        finally:
+            self._reconnecting = False
+
+    async def _reconnect(self, attempts: int, delay: float, max_delay: float) -> Joined | None:
+        assert self.url is not None
         room, token = self.room, self.token
-        if room is not None and follows_rooms(self.url):  # to the room's own address
-            self.url = room_url(self.url, room)
         failure: BaseException | None = None
+        urls = [  # to the room's own address on each
+            room_url(u, room) if room is not None and follows_rooms(u) else u
+            for u in (self.urls or [self.url])
+        ]
+        if self.urls:
+            self.urls = urls  # in the form tried, so the turn order below finds self.url
         for attempt in range(max(1, attempts)):
-            if attempt:
-                await asyncio.sleep(min(delay * 2 ** (attempt - 1), max_delay))
+            rounds, turn = divmod(attempt, len(urls))
+            if rounds and not turn:
+                await asyncio.sleep(min(delay * 2 ** (rounds - 1), max_delay))
             try:
-                ws = await ws_connect(self.url, **self._ws_options)
+                ws = await ws_connect(urls[turn], **self._ws_options)
             except (OSError, InvalidHandshake, TimeoutError) as exc:
                 failure = exc
                 continue
-            await self._stop_reading()
+            self.url = urls[turn]
+            await self._leave_socket()
             self._ws, self._lost = ws, None
             self._moved = None  # nothing more is read from the connection it came on
             self._reader = asyncio.get_running_loop().create_task(
@@ -860,7 +901,57 @@ class CardroomClient:
                 return await self.watch(room)
             except (ConnectionLost, ReplyTimeout) as exc:
                 failure = exc
+            except CardroomError as exc:
+                if exc.code not in _TRY_AGAIN:
+                    raise
+                failure = exc  # a process going away, or its store away a moment: try again
         raise ConnectionLost(f"could not reconnect to {self.url} in {attempts} tries: {failure}")
+
+    async def recovered(self) -> None:
+        """Wait until the client has come back by itself (``auto_resume``) from a ``closing``
+        or a dropped connection, if it is doing so; a failure is in :attr:`recovery_error`."""
+        if self._recovery is not None:
+            await asyncio.shield(self._recovery)
+
+    def _recover_soon(self) -> None:
+        """Start coming back by itself (once at a time), if asked to and in a room."""
+        if not self.auto_resume or self._closed or self._reconnecting or self.room is None:
+            return
+        if self._recovery is not None and not self._recovery.done():
+            return
+        self._recovery = asyncio.get_running_loop().create_task(
+            self._recover(), name="cardroom-client-recover"
+        )
+
+    async def _recover(self) -> None:
+        room, token = self.room, self.token
+        assert room is not None
+        try:
+            # "the room moved" (docs/protocol.md): take it back on this connection
+            if self._lost is None and "moved" in (self.closing or ""):
+                try:
+                    await (self.resume(room, token) if token else self.watch(room))
+                    return
+                except ClientError:
+                    pass  # the process is going away after all
+            if self.url in self.urls:  # this process is going away: the others first
+                at = self.urls.index(self.url) + 1
+                self.urls = self.urls[at:] + self.urls[:at]
+            await self.reconnect()
+        except ClientError as exc:
+            log.warning("could not come back to room %s by itself: %s", room, exc)
+            self.recovery_error = exc
+
+    async def _leave_socket(self) -> None:
+        """Stop reading the current socket and let it close in the background: a process
+        that is going away may take its time over the closing handshake, and the new
+        connection need not wait for it."""
+        old, reader = self._ws, self._reader
+        reader.cancel()
+        await asyncio.wait({reader}, timeout=5)
+        closing = asyncio.get_running_loop().create_task(old.close())
+        self._closing_sockets.add(closing)
+        closing.add_done_callback(self._closing_sockets.discard)
 
     async def _stop_reading(self) -> None:
         """Close the current socket and wait for its reader to finish."""
@@ -939,6 +1030,7 @@ class CardroomClient:
             self._lost = ConnectionLost(reason)
             self._fail_pending(self._lost)
             self._wake()
+            self._recover_soon()
 
     def _receive(self, msg: ServerMessage) -> None:
         """Record one message: update the picture of the room, log it, resolve its request."""
@@ -981,9 +1073,19 @@ class CardroomClient:
             elif msg.ref is None and msg.code in _DETACHING_CODES:
                 self._forget_room()  # the server no longer counts us in the room
         elif isinstance(msg, Closing):
-            self.closing = msg.reason
+            self._closing(msg)
         elif isinstance(msg, Moved):
             self._moved = msg.room  # the joined that follows is resumed at the room's address
+
+    def _closing(self, msg: Closing) -> None:
+        self.closing = msg.reason
+        # the room moved: resume at once on this connection; the server goes away: come back
+        # through another URL at once, or through this one once it has closed (the reader's
+        # end); a room closed for good ("room closed: idle") is left alone (docs/protocol.md,
+        # "closing")
+        going = not msg.reason.startswith("room closed") and len(self.urls) > 1
+        if "moved" in msg.reason or going:
+            self._recover_soon()
 
     def _contribute(self, info: RoomInfo) -> None:
         """Send our random value for the room's next deal, once (fair deals)."""
@@ -1072,8 +1174,10 @@ class _Connect:
         timeout: float,
         history: int,
         ws_options: dict[str, Any],
+        options: Mapping[str, Any] | None = None,
     ) -> None:
         self._cls = cls
+        self._options = dict(options or {})
         self._url = url
         self._hello = hello
         self._device = device
@@ -1090,6 +1194,7 @@ class _Connect:
             history=self._history,
             url=self._url,
             ws_options=self._ws_options,
+            **self._options,
         )
         if self._hello:
             try:

@@ -21,6 +21,7 @@ BENCHES = {
     "room": "server.tools.bench.room",
     "redis": "server.tools.bench.redis",
     "takeover": "server.tools.bench.takeover",
+    "handover": "server.tools.bench.handover",
     "bots": "server.tools.bench.bots",
 }
 

@@ -225,6 +225,13 @@ class Metrics:
         self.refusals = Counter(
             "cardroom_refusals", "Requests refused, by code", ["code"], registry=r
         )
+        self.handovers = Counter(
+            "cardroom_handovers",
+            "Rooms handed over at a planned stop: given to a peer, taken from one, or "
+            "let go (this process was stopping or full; the next process takes it over)",
+            ["way"],
+            registry=r,
+        )
         self.latency = Histogram(
             "cardroom_action_to_view_seconds",
             "From receiving an action to queueing every view it produced",

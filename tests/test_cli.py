@@ -39,7 +39,7 @@ USAGES = {
     ),
     "bot": (
         "[-h] --server SERVER --room ROOM [--level {random,basic,strong,expert}] [--seat-name "
-        "NAME] [--seat SEAT] [--games GAMES] [--seed SEED] [--log-level LOG_LEVEL]"
+        "NAME] [--seat SEAT] [--games GAMES] [--seed SEED] [--also URL] [--log-level LOG_LEVEL]"
     ),
     "play": "[-h] [--name NAME] [--rules RULES] [--unranked] [[ws://HOST:PORT] [CODE] ...]",
     "fuzz": (
@@ -85,6 +85,7 @@ USAGES = {
         "LEVEL] [--port PORT]"
     ),
     "bench takeover": "[-h] [--runs RUNS] [--cluster]",
+    "bench handover": "[-h] [--rooms ROOMS]",
 }
 
 

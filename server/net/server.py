@@ -61,7 +61,7 @@ from server.rooms.seats import Refusal, RoomSettings
 from server.rules.registry import GAME_NAMES
 from server.runtime.cluster import Cluster
 from server.runtime.connected import Connected
-from server.runtime.manager import Ownership, RoomManager
+from server.runtime.manager import SHUTDOWN, Ownership, RoomManager
 from server.runtime.ownership import OneProcess
 from server.store.base import RoomStore, StoreUnavailable
 from server.store.leaderboard import BadBoard, Board, Entry, Player
@@ -390,11 +390,13 @@ class CardroomServer:
         self._stopping = True
         # The listener stays open while rooms are saved, so a load balancer polling /healthz
         # sees "503 stopping" and new WebSockets are turned away with 1001.
-        notice = m.dump(m.Closing(reason="server shutting down; reconnect to resume your seat"))
-        for conn in list(self.connected.sockets.values()):
-            conn.send(notice)
-        # rooms stop after what they queued, records saved, leases released
+        # rooms stop after what they queued, records saved, handed to a live peer (or leases
+        # released); only then are clients told, so those that come back at once find them
         await self.manager.shutdown()
+        notice = m.dump(m.Closing(reason=SHUTDOWN))
+        for conn in list(self.connected.sockets.values()):
+            if conn.id not in self.manager.told:  # those of rooms handed over were told
+                conn.send(notice)
         await asyncio.gather(
             *(c.drain(timeout / 2) for c in list(self.connected.sockets.values())),
             return_exceptions=True,

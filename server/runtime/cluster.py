@@ -59,6 +59,7 @@ class Rooms(Protocol):
     ) -> None: ...
     def disconnected(self, conn: int) -> None: ...
     def evict_soon(self, code: str, reason: str) -> None: ...
+    async def adopt(self, code: str) -> bool: ...
 
 
 class Clients(Protocol):
@@ -73,6 +74,7 @@ class Clients(Protocol):
     def unforward(self, conn: int) -> tuple[str, str] | None: ...
     def forwarded_to(self, owner: str) -> list[int]: ...
     def owners(self) -> set[str]: ...
+    def unforward_room(self, code: str, owner: str) -> list[int]: ...
 
 
 class RemoteOutbox:
@@ -236,6 +238,57 @@ class Cluster:
             for key in [k for k in self._remote if k[0] == peer]:
                 rooms.disconnected(self._remote.pop(key))
 
+    # ------------------------------------------------------------------ handover
+
+    async def peers(self) -> list[str]:
+        """The other processes listening now (alive, so a room can be handed to them)."""
+        try:
+            with unavailable_as_store_error():
+                names = await self.bus.pubsub_channels(
+                    channel("*")
+                )  # where every process subscribes
+        except StoreUnavailable:
+            return []
+        prefix = channel("")
+        found = (n.decode() if isinstance(n, bytes) else str(n) for n in names)
+        return sorted(p for n in found if (p := n.removeprefix(prefix)) != self.owner)
+
+    async def hand_over(self, code: str, to_owner: str) -> bool:
+        """Give the room (stopped and saved here) to the live process ``to_owner`` at once:
+        the lease moves to it with a higher fence, and it is told to load the room now (its
+        timers and bots go on there). ``False`` if this process did not hold the room or
+        Redis is away: the lease is then released as on any stop (the next process a message
+        reaches takes the room over).
+        """
+        lease = self.held.get(code)
+        if lease is None:
+            return False
+        try:
+            moved = await self.leases.transfer(lease, to_owner)
+        except StoreUnavailable:
+            return False
+        del self.held[code]
+        self._renewed.pop(code, None)
+        if moved is None:
+            return False
+        self.post(to_owner, {"k": "take", "code": code, "from": self.owner, "fence": moved.fence})
+        return True
+
+    async def _take(self, rooms: Rooms, code: str, fence: int, owner: str) -> None:
+        """A room handed to this process: load it (its lease is ours already), and the
+        clients of this process relayed to its old owner are relayed no longer (they resume
+        here). A process that is stopping itself lets the lease go instead."""
+        self.clients.unforward_room(code, owner)
+        try:
+            if await rooms.adopt(code):
+                return
+        except Refusal as r:
+            log.warning("room %s handed over but not loaded: %s", code, r.message)
+        self.held.pop(code, None)
+        self._renewed.pop(code, None)
+        with contextlib.suppress(StoreUnavailable):
+            await self.leases.release(Lease(code, self.owner, fence))
+
     # ------------------------------------------------------------------ forwarding
 
     def post(self, owner: str, payload: dict[str, Any]) -> None:
@@ -343,3 +396,6 @@ class Cluster:
                 local = self._remote.pop((payload["from"], int(payload["conn"])), None)
                 if local is not None:
                     rooms.disconnected(local)
+            case "take":  # a room handed over by its owner, which is stopping
+                code, fence = str(payload["code"]), int(payload["fence"])
+                self.post_call(self._take(rooms, code, fence, str(payload["from"])))

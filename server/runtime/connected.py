@@ -203,6 +203,14 @@ class Connected(Generic[S]):
             del self._forwarded[conn]
         return conns
 
+    def unforward_room(self, code: str, owner: str) -> list[int]:
+        """The connections relayed to room ``code`` at ``owner``, relayed no longer (the room
+        was handed over to this process)."""
+        conns = [conn for conn, to in self._forwarded.items() if to == (code, owner)]
+        for conn in conns:
+            del self._forwarded[conn]
+        return conns
+
     def owners(self) -> set[str]:
         """The processes this one relays clients to."""
         return {owner for _, owner in self._forwarded.values()}

@@ -39,6 +39,9 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
 
 _UNSAVED = "the room store cannot be reached right now, so nothing changed; try again shortly"
+_MOVED = "the room moved; resume with your token"
+#: What a process that shuts down tells its clients (``closing``).
+SHUTDOWN = "server shutting down; reconnect to resume your seat"
 
 
 def new_code() -> str:
@@ -81,6 +84,8 @@ class Ownership(Protocol):
     async def let_go(self, code: str) -> None: ...
     async def forward(self, conn: int, code: str, owner: str, msg: RoomRequest) -> bool: ...
     def disconnected(self, conn: int) -> None: ...
+    async def peers(self) -> list[str]: ...
+    async def hand_over(self, code: str, to_owner: str) -> bool: ...
 
 
 #: A room found for a message: its actor here, the process that owns it, or none.
@@ -123,6 +128,8 @@ class RoomManager:
         # rooms made here and let go for another process (placement.py), still counted in the
         # budgets of the address that opened them (and this process's cap) for a while
         self._placed: dict[str, asyncio.TimerHandle] = {}
+        self.stopping = False  # shutting down: rooms are being saved and handed over
+        self.told: set[int] = set()  # this process's clients told ``closing`` already
         self.use_bot_pool(bot_pool or BotPool())
 
     async def start(self) -> None:
@@ -323,6 +330,8 @@ class RoomManager:
         """Send a room message to its room's actor (loading the room first if need be), or to
         the process that owns it (``forwarded``: it came from another process already)."""
         code = msg.room
+        if self.stopping:  # a relayed request while the rooms go: the client resumes later
+            raise Refusal(ErrorCode.SHUTTING_DOWN, "the server is restarting; try again shortly")
         # an unknown room is refused as such before membership is looked at
         where = self.rooms.get(code) or await self._load(code)
         if isinstance(where, Elsewhere) and not forwarded:
@@ -438,14 +447,54 @@ class RoomManager:
                 log.warning("room %s closed here but not deleted from the store: %s", code, exc)
         self.ownership.release(code)
 
+    async def _stop_room(self, actor: RoomActor, to_owner: str | None) -> None:
+        """Stop one room at shutdown, save its record and hand it over to ``to_owner``."""
+        await actor.stop()
+        try:
+            await self.store.save(actor.code, actor.core.meta(), fence=actor.fence)
+        except StoreError as exc:  # every action is stored already; only the record waits
+            log.warning("room %s: record not saved at shutdown: %s", actor.code, exc)
+        if to_owner is None or not await self.ownership.hand_over(actor.code, to_owner):
+            return
+        self.metrics.handovers.labels("given").inc()
+        self.rooms.pop(actor.code, None)
+        # told at once, not after every other room: clients relayed here from other
+        # processes resume there (their connection stays); this process's own clients come
+        # back through another process (this one closes their connections soon)
+        moved, closing = m.dump(m.Closing(reason=_MOVED)), m.dump(m.Closing(reason=SHUTDOWN))
+        for conn in self.clients.empty(actor.code):
+            relayed = self.clients.address_of(conn) is None
+            self.clients.send(conn, moved if relayed else closing)
+            if not relayed:
+                self.told.add(conn)
+        self.metrics.rooms.set(len(self.rooms))
+
+    async def adopt(self, code: str) -> bool:
+        """A room another process handed to this one (its lease is ours already): load it
+        now, so its timers and bots go on before any player comes back. ``False`` if this
+        process is stopping too, holds ``max_rooms`` already, or the room is not in the store
+        (the caller lets the lease go)."""
+        taken = (
+            not self.stopping
+            and len(self.rooms) < self.settings.max_rooms
+            and isinstance(await self._load(code), RoomActor)
+        )
+        self.metrics.handovers.labels("taken" if taken else "let_go").inc()
+        return taken
+
     async def shutdown(self) -> None:
-        """Stop every room after what it has queued, and save each one's record."""
-        for actor in list(self.rooms.values()):
-            await actor.stop()
-            try:
-                await self.store.save(actor.code, actor.core.meta(), fence=actor.fence)
-            except StoreError as exc:  # every action is stored already; only the record waits
-                log.warning("room %s: record not saved at shutdown: %s", actor.code, exc)
+        """Stop every room after what it has queued, save each one's record, and hand it to
+        a live peer process if there is one (else its lease is released: the next process a
+        message reaches takes it over)."""
+        self.stopping = True
+        peers = await self.ownership.peers()
+        actors = list(self.rooms.values())
+        await asyncio.gather(
+            *(
+                self._stop_room(actor, peers[i % len(peers)] if peers else None)
+                for i, actor in enumerate(actors)
+            )
+        )
         for task in list(self._closing):
             await task
         await self.ownership.stop()  # leases released: others take over at once

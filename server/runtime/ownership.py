@@ -50,3 +50,11 @@ class OneProcess:
 
     def disconnected(self, conn: int) -> None:
         """A client closed: nothing was relayed for it."""
+
+    async def peers(self) -> list[str]:
+        """No other process to hand a room to."""
+        return []
+
+    async def hand_over(self, code: str, to_owner: str) -> bool:
+        """Never asked: there are no peers."""
+        return False

@@ -78,6 +78,7 @@ class Leases:
         self._renew = client.register_script(lua.RENEW)
         self._release = client.register_script(lua.RELEASE)
         self._renew_all = client.register_script(lua.RENEW_ALL)
+        self._transfer = client.register_script(lua.TRANSFER)
 
     def _keys(self, code: str) -> list[str]:
         return [
@@ -140,6 +141,21 @@ class Leases:
                 keys=self._keys(lease.code), args=[lease.owner, lease.fence]
             )
         return bool(released)
+
+    async def transfer(self, lease: Lease, to_owner: str) -> Lease | None:
+        """Hand the room to ``to_owner`` at once (a planned handover): it holds the lease from
+        now on with a fresh token, so nothing either process writes can interleave. ``None``
+        if the lease was not ours any more.
+
+        Raises:
+            StoreUnavailable: Redis cannot be reached.
+        """
+        with unavailable_as_store_error():
+            fence = await self._transfer(
+                keys=self._keys(lease.code),
+                args=[lease.owner, lease.fence, to_owner, self.ttl_ms, self.room_ttl_ms],
+            )
+        return Lease(lease.code, to_owner, int(fence)) if fence else None
 
     async def holder(self, code: str) -> Held | None:
         """Who holds the room now, or ``None`` if nobody does."""

@@ -210,6 +210,19 @@ end
 return 0
 """
 
+# A planned handover: the lease moves from its owner to another process at once, with a fresh
+# token (the new owner's writes are fenced from the old owner's). ARGV: owner, fence, new owner,
+# lease ttl, room ttl. The new fence, or 0 if the lease was not the caller's any more.
+TRANSFER = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] .. ' ' .. ARGV[2] then return 0 end
+local fence = redis.call('INCR', KEYS[3])
+redis.call('SET', KEYS[1], ARGV[3] .. ' ' .. fence, 'PX', ARGV[4])
+local keep = ARGV[4]
+if redis.call('EXISTS', KEYS[4]) == 1 then keep = ARGV[5] end
+redis.call('SET', KEYS[2], fence, 'PX', keep)
+return fence
+"""
+
 # Leaderboards. KEYS: board (sorted set), games (hash), names (hash, or the board again on a
 # cluster, where the names hash is in another slot and written after), seen (this result's
 # marker, or the board again when the result has no name).

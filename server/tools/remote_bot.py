@@ -2,7 +2,8 @@
 a remote client, exactly as a third-party bot would: it joins a room by code over the WebSocket
 protocol with :class:`clients.CardroomClient` and decides from the views the protocol sends its
 seat, nothing else. It plays until the room closes (or ``--games`` games are over), and takes its
-seat back with its token if the connection drops.
+seat back with its token by itself if the connection drops or the room moves (through ``--also``
+URLs too: other processes of the same service, for a rolling restart).
 
     cardroom bot --server ws://127.0.0.1:8765/ --room K7Q2M --level strong --seat-name Robin
 """
@@ -42,6 +43,7 @@ class BotOptions:
     seat: int | None = None
     games: int | None = None  # stop after this many finished games (None: until the room ends)
     seed: int | None = None
+    also: tuple[str, ...] = ()  # other processes of the same service, tried when coming back
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -56,6 +58,13 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--seat", type=int, help="a particular seat (default: any free one)")
     parser.add_argument("--games", type=int, help="leave after this many games (default: stay)")
     parser.add_argument("--seed", type=int, help="seed of the bot's own random choices")
+    parser.add_argument(
+        "--also",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="another process of the same service, to come back through (repeatable)",
+    )
     parser.add_argument("--log-level", default="WARNING")
     return parser
 
@@ -73,6 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         seat=args.seat,
         games=args.games,
         seed=args.seed,
+        also=tuple(args.also),
     )
     try:
         finished = asyncio.run(run_bot(options))
@@ -112,8 +122,13 @@ async def _decide(bot: Bot, level: str, view: View) -> ActionWire:
 async def run_bot(options: BotOptions) -> int:
     """Sit at the room and play; return how many games this bot saw to the end."""
     finished = 0
-    server, room = options.server, options.room
-    async with CardroomClient.connect(server, hello="cardroom-bot", room=room) as client:
+    async with CardroomClient.connect(
+        options.server,
+        hello="cardroom-bot",
+        room=options.room,
+        auto_resume=True,
+        urls=options.also,
+    ) as client:
         await _take_seat(client, options)
         info = client.room_info or await client.wait_room()
         bot = make_bot(options.level, info.game, seed=options.seed)
@@ -136,7 +151,9 @@ async def run_bot(options: BotOptions) -> int:
                 break
             except ConnectionLost:
                 log.warning("connection lost; resuming seat %s", client.seat)
-                await client.reconnect(attempts=20)
+                await client.recovered()  # it comes back by itself (a restart, a handover)
+                if client.closed:  # it could not: try harder
+                    await client.reconnect(attempts=20)
     return finished
 
 

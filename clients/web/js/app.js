@@ -190,6 +190,9 @@ function onMessage(msg) {
       break;
     case "closing":
       toast(t("net.closing"));
+      // the room moved to another server process (a restart, a handover): the connection
+      // stays open, take the seat back on it (a server going away closes it: "up" resumes)
+      if (/moved/.test(msg.reason || "")) resumeSession();
       break;
   }
 }

@@ -1,0 +1,74 @@
+"""The Python client comes back by itself (``auto_resume``, issue 22): in place when its room
+moved, through the next URL when its server goes away, and not at all when its room closed."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from clients import CardroomClient
+from protocol import messages as m
+from server.net.server import CardroomServer
+from server.store.memory import MemoryStore
+from tests.server.conftest import make_config
+
+
+def _tell(server: CardroomServer, code: str, reason: str) -> None:
+    """Send ``closing`` with ``reason`` to every connection of this server in room ``code``."""
+    people = server.connected
+    for conn in [c for c in people.sockets if people.room_of(c) == code]:
+        people.send(conn, m.dump(m.Closing(reason=reason)))
+
+
+def _joined(client: CardroomClient) -> int:
+    return sum(1 for msg in client.history if isinstance(msg, m.Joined))
+
+
+@asynccontextmanager
+async def hosting() -> AsyncIterator[tuple[CardroomServer, CardroomClient, str]]:
+    """A server, and Ann (``auto_resume``) hosting a room on it: its code."""
+    async with (
+        CardroomServer(make_config()) as srv,
+        CardroomClient.connect(srv.url, auto_resume=True) as ann,
+    ):
+        await ann.create("shithead", seats=3, name="Ann")
+        assert ann.room is not None
+        yield srv, ann, ann.room
+
+
+async def test_it_resumes_on_its_open_connection_when_the_room_moved() -> None:
+    async with hosting() as (srv, ann, code):
+        socket = ann._ws
+        _tell(srv, code, "the room moved; resume with your token")
+        await ann.wait_for(lambda msg: msg.type == "closing", timeout=10)
+        await ann.recovered()
+        assert ann.recovery_error is None and _joined(ann) == 2  # create, then the resume
+        assert ann._ws is socket and not ann.closed  # the same connection
+        assert ann.seat == 0
+
+
+async def test_it_comes_back_through_the_next_url_when_its_server_goes_away() -> None:
+    store = MemoryStore()
+    first = CardroomServer(make_config(), store=store)
+    await first.start()
+    ann = await CardroomClient.connect(first.url, auto_resume=True)
+    await ann.create("shithead", seats=3, name="Ann")
+    code, token = ann.room, ann.token
+    async with CardroomServer(make_config(), store=store) as second:  # restores the room
+        ann.urls.append(second.url)
+        await first.stop()  # closing, then 1001: Ann calls nothing
+        await ann.wait_for(lambda msg: msg.type == "closing", timeout=10)
+        await ann.recovered()
+        assert ann.recovery_error is None
+        assert ann.url == second.url and not ann.closed
+        assert (ann.room, ann.seat) == (code, 0) and ann.token not in (None, token)
+        await ann.close()
+
+
+async def test_a_room_closed_for_good_is_not_resumed() -> None:
+    async with hosting() as (srv, ann, code):
+        _tell(srv, code, "room closed: idle")
+        await ann.wait_for(lambda msg: msg.type == "closing", timeout=10)
+        await ann.ping()  # a round trip: a resume would have been sent before it
+        await ann.recovered()
+        assert _joined(ann) == 1 and not ann.closed
