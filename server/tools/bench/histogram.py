@@ -3,9 +3,10 @@ their own, and the run's percentiles come from the sum of their buckets (never f
 percentiles, which say nothing about the tail of the whole).
 
 Buckets are whole microseconds below 1 ms and three significant digits above (1.00 ms to
-1.01 ms is one bucket, 10.0 to 10.1 ms the next-but-one decade's), so a percentile is within
-0.1 % of the nearest-rank value of the raw samples, and a histogram holds at most some 900
-buckets a decade whatever the number of samples.
+1.01 ms is one bucket, 10.0 to 10.1 ms one of the next decade's), so a percentile is the
+nearest-rank value of the raw samples to within 1 % below it (their bucket's lower edge), and a
+histogram holds at most 1,000 buckets below 1 ms and 900 a decade above, whatever the number of
+samples.
 
 >>> a, b = Histogram(), Histogram()
 >>> for ms in (1, 2, 3): a.add(ms / 1000)
