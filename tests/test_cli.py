@@ -54,9 +54,9 @@ USAGES = {
         "HUMANS] [--level {random,basic,strong,expert}] [--seconds SECONDS] [--warmup WARMUP] "
         "[--pace PACE] [--no-deflate] [--compression {off,deflate}] [--think MIN-MAX] "
         "[--seed SEED] [--port PORT] [--url URL] [--server-pid PID[,PID]] [--workers WORKERS] "
-        "[--sources A-B|N] [--server-cpu SERVER_CPU] [--load-cpu LOAD_CPU] [--no-ceiling] [--serve-arg "
-        "SERVE_ARG] [--connections CONNECTIONS] [--rounds ROUNDS] [--json] [--bgio BGIO] "
-        "[--profile PROFILE]"
+        "[--sources A-B|N] [--server-cpu SERVER_CPU] [--load-cpu LOAD_CPU] [--no-ceiling] "
+        "[--serve-arg SERVE_ARG] [--connections CONNECTIONS] [--rounds ROUNDS] [--json] "
+        "[--bgio BGIO] [--profile PROFILE]"
     ),
     "verify": "[-h] [--commitment G=HEX] [--token TOKEN] source",
     "sim sheepshead": "[-h] [--hands HANDS] [--seed SEED] [--pick-prob PICK_PROB]",

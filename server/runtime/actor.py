@@ -23,8 +23,8 @@ from collections.abc import Callable, Coroutine, Generator, Hashable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from protocol.errors import ErrorCode
 from protocol import messages as m
+from protocol.errors import ErrorCode
 from protocol.messages import BotLevel
 from server.bots.base import Bot, RandomBot, make_bot
 from server.bots.pool import FALLBACK_LEVEL, SLOW_LEVELS, BotPool, Share
