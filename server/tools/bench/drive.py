@@ -32,6 +32,8 @@ from server.tools.bench.wsclient import WsClient
 
 #: Seconds a request made while setting a room up may take.
 SETUP_TIMEOUT = 60.0
+#: Seconds each room may add to the time all of them take to be set up.
+SETUP_PER_ROOM = 0.5
 #: A room whose players receive nothing for this long is counted as stalled and opened anew.
 STALL_TIMEOUT = 10.0
 #: Connections opened at once (a burst of handshakes must not look like a flood).
@@ -390,9 +392,9 @@ async def run_rooms(
     stop = asyncio.Event()
     players = [asyncio.create_task(r.play(stop)) for r in all_rooms]
     try:
-        await asyncio.wait_for(
-            asyncio.gather(*(r.started.wait() for r in all_rooms)), SETUP_TIMEOUT * 4
-        )
+        # thousands of rooms take a while to set up on a busy machine: bounded all the same
+        setup = max(SETUP_TIMEOUT, rooms * SETUP_PER_ROOM)
+        await asyncio.wait_for(asyncio.gather(*(r.started.wait() for r in all_rooms)), setup)
         window = await _window(tally, clock, on_window, fresh=not from_start)
         window.connections = sum(c.open for r in all_rooms for c in r.conns)
         await _drain(tally, all_rooms)

@@ -640,11 +640,14 @@ def main(argv: list[str]) -> int:
             print(json.dumps(rounds))
         return 0
     mode = f"at {args.pace:g} actions/s in all" if args.pace else "as fast as the rules allow"
+    if args.think:
+        mode += f", each player thinking {args.think[0]:g}-{args.think[1]:g} s (uniform) first"
     print(
         f"cardroom loadtest: {mode}, {args.warmup:g} s warm-up then {args.seconds:g} s measured; "
         f"clients {'do not offer compression' if args.no_deflate else 'offer permessage-deflate'}"
         f" and the servers {'accept' if args.compression == 'deflate' else 'decline'} it"
-        f"; load generator on CPU {args.load_cpu}"
+        f"; load generator: {args.workers} process(es) on CPU {args.load_cpu}"
+        + (f", clients from {args.sources}" if args.sources else "")
     )
     ours, notes, samples = run(measure_rooms(args))
     for line in notes:

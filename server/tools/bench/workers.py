@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar
 
-from server.tools.bench.drive import Dial, RoomSpec, Think, hold_idle, run_rooms
+from server.tools.bench.drive import SETUP_PER_ROOM, Dial, RoomSpec, Think, hold_idle, run_rooms
 from server.tools.bench.histogram import Histogram
 from server.tools.bench.sources import Rotation, parse_sources
 from server.tools.bench.tally import Counts, Tally
@@ -41,7 +41,7 @@ T = TypeVar("T")
 BUSY_CPU = 0.8
 #: A worker whose event loop ran callbacks this late (p99, seconds) delayed what it timed.
 LAGGING_P99 = 0.003
-#: Seconds the workers may take to connect and start their rooms.
+#: Seconds the workers may take to connect and start their rooms (at least).
 READY_TIMEOUT = 300.0
 
 
@@ -198,6 +198,7 @@ class Workers:
     """The lead's side: start the workers, open and close their window, gather reports."""
 
     def __init__(self, jobs: list[Job]) -> None:
+        self.setup = max(READY_TIMEOUT, sum(j.rooms for j in jobs) * SETUP_PER_ROOM + 60)
         context = multiprocessing.get_context("spawn")  # a fresh interpreter, no forked loop
         self.pipes: list[Connection] = []
         self.procs: list[multiprocessing.process.BaseProcess] = []
@@ -233,7 +234,7 @@ class Workers:
         self, warmup: float, seconds: float, on_window: Callable[[bool], None] | None = None
     ) -> list[Report]:
         """Wait until all are ready, warm up, measure ``seconds``; their reports."""
-        ready = self.receive(READY_TIMEOUT)
+        ready = self.receive(self.setup)
         assert all(r == "ready" for r in ready), ready
         time.sleep(warmup)
         self.send("open")
