@@ -620,8 +620,16 @@ def main(argv: list[str]) -> int:
     if args.connections:
         # the server started here inherits it, and the workers too (root may raise the hard one)
         limit = raise_fd_limit(args.connections + 2000)
+        capped = limit < args.connections + 2000
         print(
-            f"open files allowed per process (this one, its workers, a server it starts): {limit:,}"
+            f"open files allowed per process (this one, its workers, a server it starts): "
+            f"{limit:,}"
+            + (
+                f"; the hard limit caps a server started here below {args.connections:,} "
+                "connections (it refuses the rest)"
+                if capped
+                else ""
+            )
         )
         rounds = run(measure_connections(args))
         offer = "offering permessage-deflate" if not args.no_deflate else "without compression"

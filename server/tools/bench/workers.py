@@ -170,16 +170,39 @@ async def _hold(job: Job, pipe: Connection) -> None:
             return
 
 
+async def _orphaned(lead: int) -> None:
+    """Return once the lead process is gone (killed before it could stop this worker)."""
+    while True:
+        await asyncio.sleep(1.0)
+        if os.getppid() != lead:
+            return
+
+
+async def _until_orphaned(work: Coroutine[Any, Any, T], lead: int) -> T:
+    task = asyncio.ensure_future(work)
+    watch = asyncio.ensure_future(_orphaned(lead))
+    await asyncio.wait((task, watch), return_when=asyncio.FIRST_COMPLETED)
+    if not task.done():
+        task.cancel()
+        raise SystemExit("the lead process is gone")
+    watch.cancel()
+    return task.result()
+
+
 def worker_main(job: Job, pipe: Connection) -> None:
-    """A worker process: pinned, its descriptors raised, its share played, its report sent."""
+    """A worker process: pinned, its descriptors raised, its share played, its report sent;
+    it ends by itself if the lead dies."""
+    lead = os.getppid()
     if job.cpu is not None and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {job.cpu})
     raise_fd_limit(job.connections + job.rooms * job.spec.humans + 1000)
     try:
         if job.connections:
-            run(_hold(job, pipe))
+            run(_until_orphaned(_hold(job, pipe), lead))
         else:
-            pipe.send(run(_play(job, pipe)))
+            pipe.send(run(_until_orphaned(_play(job, pipe), lead)))
+    except SystemExit:
+        return
     except BaseException:  # the lead reports it; a worker never dies silently
         pipe.send(Report(job.index, error=traceback.format_exc()))
         raise
