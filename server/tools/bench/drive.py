@@ -32,6 +32,8 @@ from server.tools.bench.wsclient import WsClient
 
 #: Seconds a request made while setting a room up may take.
 SETUP_TIMEOUT = 60.0
+#: What a room's setup may fail with on a busy machine (counted, not fatal).
+SETUP_ERRORS = (OSError, TimeoutError, InvalidHandshake, RuntimeError)
 #: Seconds each room may add to the time all of them take to be set up.
 SETUP_PER_ROOM = 0.5
 #: A room whose players receive nothing for this long is counted as stalled and opened anew.
@@ -213,6 +215,7 @@ class Room:
         self.think = think
         self.dial = Dial(None)
         self.seating: asyncio.Semaphore | None = None  # rooms of a run seating guests at once
+        self.failed: str | None = None  # why the room could not be opened, if it could not
         self.conns: list[Conn] = []
         self.started = asyncio.Event()
         self._changed: asyncio.Event | None = None
@@ -262,15 +265,31 @@ class Room:
             await self.conns[i].hello()
 
     async def play(self, stop: asyncio.Event) -> None:
-        """Open the room, play until its match is over (or it stalls), again, until ``stop``."""
-        while not stop.is_set():
-            await self._open()
-            self.started.set()
-            await self._until_over(stop)
-            for c in self.conns:
-                if not c.open:
-                    return
-                await c.request({"type": "leave", "room": c.player.room})
+        """Open the room, play until its match is over (or it stalls), again, until ``stop``.
+        A room that cannot be opened (a connection refused or timed out on a busy machine)
+        is counted as failed and stops; the others play on."""
+        try:
+            while not stop.is_set() and self.failed is None:
+                await self._open()
+                self.started.set()
+                await self._until_over(stop)
+                for c in self.conns:
+                    if not c.open:
+                        return
+                    await c.request({"type": "leave", "room": c.player.room})
+        except SETUP_ERRORS as exc:
+            self._fail(exc)
+
+    def _fail(self, exc: BaseException) -> None:
+        self.failed = f"{type(exc).__name__}: {exc}"[:200]
+        self.started.set()  # nobody waits for it any longer
+
+    async def open_host(self, dial: Dial) -> None:
+        """:meth:`connect`, a failure counted instead of raised."""
+        try:
+            await self.connect(dial)
+        except SETUP_ERRORS as exc:
+            self._fail(exc)
 
     async def _open(self) -> None:
         spec, host = self.spec, self.conns[0]
@@ -325,6 +344,7 @@ class Window:
     connections: int
     load_cpu: float  # CPU seconds of this process in the window
     lag: Histogram = field(default_factory=Histogram)  # the event loop's lateness in it
+    failed: int = 0  # rooms that could not be opened (refused or timed out connections)
 
 
 class Clock(Protocol):
@@ -386,7 +406,7 @@ async def run_rooms(
     if from_start:
         tally.start()
     await _gather_limited(
-        [lambda r=r: r.connect(dial) for r in all_rooms],  # type: ignore[misc]
+        [lambda r=r: r.open_host(dial) for r in all_rooms],  # type: ignore[misc]
         CONNECT_AT_ONCE,
     )
     stop = asyncio.Event()
@@ -397,6 +417,7 @@ async def run_rooms(
         await asyncio.wait_for(asyncio.gather(*(r.started.wait() for r in all_rooms)), setup)
         window = await _window(tally, clock, on_window, fresh=not from_start)
         window.connections = sum(c.open for r in all_rooms for c in r.conns)
+        window.failed = sum(r.failed is not None for r in all_rooms)
         await _drain(tally, all_rooms)
     finally:
         stop.set()

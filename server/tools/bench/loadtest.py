@@ -94,6 +94,7 @@ class Figures:
     load_cpu: float = 0.0  # the load generator's, summed over its workers
     generator: list[str] = field(default_factory=list)  # each worker's CPU and loop lag
     generator_busy: bool = False  # whether a worker may have been the bottleneck
+    failed_rooms: int = 0  # rooms that could not be opened (connections refused, timed out)
 
     @classmethod
     def of(
@@ -128,6 +129,7 @@ class Figures:
         seconds = max(r.seconds for r in reports)
         connections = sum(r.connections for r in reports)
         figures = cls.of(label, merged(reports), seconds, connections, sum(r.cpu for r in reports))
+        figures.failed_rooms = sum(r.failed for r in reports)
         figures.generator = describe(reports)
         figures.generator_busy = any(r.busy for r in reports)
         return figures
@@ -147,6 +149,8 @@ class Figures:
             )
         out.append(f"  frames received    {self.frames_per_s:>9,.0f}/s")
         out.append(f"  connections held   {self.connections:>9,}")
+        if self.failed_rooms:
+            out.append(f"  rooms not opened   {self.failed_rooms:>9,}  (refused or timed out)")
         if self.server_rss is not None:
             per = ""
             if self.server_rss_base is not None and self.connections:
@@ -331,7 +335,7 @@ async def _drive_rooms(
         from_start=args.warmup == 0,
     )
     report = Report(0, tally.counts(), window.seconds, window.connections, window.load_cpu)
-    report.lag = window.lag
+    report.lag, report.failed = window.lag, window.failed
     return [report], tally.samples
 
 

@@ -99,6 +99,7 @@ class Report:
     lag: Histogram = field(default_factory=Histogram)
     samples: list[str] = field(default_factory=list)
     error: str | None = None
+    failed: int = 0  # rooms that could not be opened
 
     @property
     def cpu_share(self) -> float:
@@ -153,6 +154,7 @@ async def _play(job: Job, pipe: Connection) -> Report:
         window.load_cpu,
         window.lag,
         tally.samples,
+        failed=window.failed,
     )
 
 
