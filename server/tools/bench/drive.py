@@ -35,7 +35,7 @@ SETUP_TIMEOUT = 60.0
 #: What a room's setup may fail with on a busy machine (counted, not fatal).
 SETUP_ERRORS = (OSError, TimeoutError, InvalidHandshake, RuntimeError)
 #: Seconds each room may add to the time all of them take to be set up.
-SETUP_PER_ROOM = 0.5
+SETUP_PER_ROOM = 1.0
 #: A room whose players receive nothing for this long is counted as stalled and opened anew.
 STALL_TIMEOUT = 10.0
 #: Connections opened at once (a burst of handshakes must not look like a flood).
