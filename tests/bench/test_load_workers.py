@@ -23,7 +23,7 @@ from server.tools.bench.drive import Room as LoadRoom
 from server.tools.bench.histogram import Histogram
 from server.tools.bench.sources import NotLoopback, Rotation, check_target, parse_sources
 from server.tools.bench.tally import Tally
-from server.tools.bench.workers import Job, Workers, merged
+from server.tools.bench.workers import Job, Report, Workers, describe, merged
 from tests.support.http import http_get
 
 
@@ -172,3 +172,15 @@ async def test_guests_connect_to_the_url_of_the_room_they_join(served: CardroomS
         playing.cancel()
         await asyncio.gather(playing, return_exceptions=True)
         await room.close()
+
+
+def test_the_verdict_names_a_busy_or_a_starved_generator() -> None:
+    lag = Histogram.of([0.0001] * 99 + [0.05])  # p99 at 50 ms
+    calm = Histogram.of([0.0001] * 100)
+    busy = Report(0, seconds=10.0, cpu=9.0, lag=calm)  # 90 % of a core
+    starved = Report(1, seconds=10.0, cpu=1.0, lag=lag)  # 10 %, yet late
+    quiet = Report(2, seconds=10.0, cpu=1.0, lag=calm)
+    assert busy.busy and starved.busy and not quiet.busy
+    assert "add --workers" in describe([busy, quiet])[-1]
+    assert "did not run it" in describe([starved, quiet])[-1]
+    assert "not the bottleneck" in describe([quiet])[-1]

@@ -302,10 +302,18 @@ def describe(reports: list[Report]) -> list[str]:
         )
     busy = [r.index for r in reports if r.busy]
     if busy:
+        # a worker short of CPU needs company; one lagging while mostly idle was not given the
+        # CPU by the machine (other load), and more workers would not help
+        starved = all(r.cpu_share <= BUSY_CPU for r in reports if r.busy)
+        advice = (
+            "while mostly idle: the machine did not run it (other load); rerun when it is quiet"
+            if starved
+            else "add --workers"
+        )
         out.append(
             f"  THE LOAD GENERATOR WAS A BOTTLENECK: worker(s) {', '.join(map(str, busy))} above "
             f"{BUSY_CPU:.0%} CPU or loop lag p99 above {1000 * LAGGING_P99:g} ms; "
-            "its latencies include its own delay: add --workers"
+            f"its latencies include its own delay; {advice}"
         )
     else:
         out.append(
