@@ -193,7 +193,7 @@ class Metrics:
         r = self.registry
         self.rooms = Gauge("cardroom_rooms", "Rooms open in this process", registry=r)
         self.connections = Gauge("cardroom_connections", "Open WebSocket connections", registry=r)
-        #: accepted game actions by (game, who: player, bot or timer)
+        #: accepted game actions by (game, who: player, bot, timer, or host: start, next_game)
         self.actions: dict[tuple[str, str], int] = {}
         # scale-out (issue 22): what went through Redis pub/sub, and what went out straight
         self.frames_sent = 0

@@ -53,10 +53,11 @@ USAGES = {
     "loadtest": (
         "[-h] [--game {shithead,sheepshead}] [--seats SEATS] [--rooms ROOMS] [--humans "
         "HUMANS] [--level {random,basic,strong,expert}] [--seconds SECONDS] [--warmup WARMUP] "
-        "[--pace PACE] [--no-deflate] [--compression {off,deflate}] [--port PORT] "
-        "[--server-cpu SERVER_CPU] [--load-cpu LOAD_CPU] [--no-ceiling] [--serve-arg "
-        "SERVE_ARG] [--connections CONNECTIONS] [--rounds ROUNDS] [--json] [--bgio BGIO] "
-        "[--profile PROFILE]"
+        "[--pace PACE] [--no-deflate] [--compression {off,deflate}] [--think MIN-MAX] "
+        "[--seed SEED] [--port PORT] [--url URL] [--server-pid PID[,PID]] [--workers WORKERS] "
+        "[--sources A-B|N] [--server-cpu SERVER_CPU] [--load-cpu LOAD_CPU] [--no-ceiling] "
+        "[--serve-arg SERVE_ARG] [--connections CONNECTIONS] [--rounds ROUNDS] [--json] "
+        "[--bgio BGIO] [--profile PROFILE]"
     ),
     "verify": "[-h] [--commitment G=HEX] [--token TOKEN] source",
     "sim sheepshead": "[-h] [--hands HANDS] [--seed SEED] [--pick-prob PICK_PROB]",

@@ -23,6 +23,7 @@ from collections.abc import Callable, Coroutine, Generator, Hashable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from protocol import messages as m
 from protocol.errors import ErrorCode
 from protocol.messages import BotLevel
 from server.bots.base import Bot, RandomBot, make_bot
@@ -106,12 +107,15 @@ class _Rest:
 
 
 def _counted_as(item: RoomInput) -> str:
-    """Who an accepted action is counted for in the ``cardroom_actions`` metric."""
+    """Who an accepted action is counted for in the ``cardroom_actions`` metric (a host's
+    ``start`` or ``next_game`` moves the version too, but is nobody's move in the game)."""
     match item:
         case BotMove():
             return "bot"
         case TimerFired():
             return "timer"
+        case Request(msg=m.Host()):
+            return "host"
         case _:
             return "player"
 

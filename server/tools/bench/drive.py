@@ -2,8 +2,11 @@
 :class:`~server.tools.bench.players.Player` (or :class:`~server.tools.bench.players.EchoMember`),
 rooms of such connections playing match after match, idle connections, and the measured window.
 
-Clients offer permessage-deflate as browsers do unless ``compression`` is None. Everything
-goes to 127.0.0.1 and stops by itself.
+Clients offer permessage-deflate as browsers do unless ``compression`` is None. The host of
+a room connects to the base URL and creates it; the others connect to ``/ws/CODE`` under it
+(the form that lets a proxy route them to the room's process) for each room they join.
+Everything goes to loopback (optionally from several loopback source addresses) and stops by
+itself.
 """
 
 from __future__ import annotations
@@ -11,24 +14,36 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import random
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 import orjson
 from websockets.exceptions import InvalidHandshake
 
+from clients.client import room_url
+from server.tools.bench.histogram import Histogram
 from server.tools.bench.players import EchoMember, Player
+from server.tools.bench.sources import Rotation
 from server.tools.bench.tally import Tally
 from server.tools.bench.wsclient import WsClient
 
 #: Seconds a request made while setting a room up may take.
 SETUP_TIMEOUT = 60.0
+#: What a room's setup may fail with on a busy machine (counted, not fatal).
+SETUP_ERRORS = (OSError, TimeoutError, InvalidHandshake, RuntimeError)
+#: Seconds each room may add to the time all of them take to be set up.
+SETUP_PER_ROOM = 1.0
 #: A room whose players receive nothing for this long is counted as stalled and opened anew.
 STALL_TIMEOUT = 10.0
 #: Connections opened at once (a burst of handshakes must not look like a flood).
 CONNECT_AT_ONCE = 100
+#: Seconds the players' requests in flight at the end of the window may take to be answered.
+DRAIN_TIMEOUT = 10.0
+#: The loop-lag probe's sleep: its oversleep is how late the event loop runs callbacks.
+LAG_PROBE = 0.005
 
 
 @dataclass(frozen=True)
@@ -53,15 +68,47 @@ class Pacer:
         return self.last
 
 
+class Think:
+    """A person's thinking time before each action: uniform between ``low`` and ``high``
+    seconds (drawn from a generator seeded per run, so runs are comparable).
+
+    >>> t = Think(0.5, 2.0, random.Random(1))
+    >>> all(0.5 <= t.draw() <= 2.0 for _ in range(1000))
+    True
+    """
+
+    def __init__(self, low: float, high: float, rng: random.Random) -> None:
+        if not 0 <= low <= high:
+            raise ValueError(f"think time {low:g}-{high:g}: want 0 <= MIN <= MAX")
+        self.low, self.high, self.rng = low, high, rng
+
+    def draw(self) -> float:
+        return self.rng.uniform(self.low, self.high)
+
+
+@dataclass
+class Dial:
+    """How the connections of a run are opened: compression offered, source addresses."""
+
+    compression: str | None
+    sources: Rotation = field(default_factory=lambda: Rotation([]))
+
+
 class Conn:
     """One connection of a scripted human: every frame goes to the player as it arrives; its
-    act goes out as soon as it is due (or when the pacer allows); setup requests get replies."""
+    act goes out as soon as it is due (after its thinking time, when the pacer allows); setup
+    requests get replies."""
 
     def __init__(
-        self, player: Player, pacer: Pacer, on_frame: Callable[[], None] | None = None
+        self,
+        player: Player,
+        pacer: Pacer,
+        on_frame: Callable[[], None] | None = None,
+        think: Think | None = None,
     ) -> None:
         self.player = player
         self.pacer = pacer
+        self.think = think
         self.on_frame = on_frame
         self.last_frame = time.monotonic()
         self.match_over = asyncio.Event()
@@ -69,10 +116,17 @@ class Conn:
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._ids = itertools.count(1)
         self._timer: asyncio.TimerHandle | None = None
+        self.moved: str | None = None  # the room a ``moved`` named: it lives at its address
 
-    async def connect(self, url: str, compression: str | None) -> None:
-        self.client = WsClient(url, compression, self._text)  # before any frame can arrive
+    async def connect(self, url: str, dial: Dial) -> None:
+        # the client exists before any frame can arrive
+        self.client = WsClient(url, dial.compression, self._text, dial.sources.local_addr())
         await self.client.start(SETUP_TIMEOUT)
+
+    async def hello(self) -> None:
+        welcome = await self.request({"type": "hello", "protocol": 1, "client": "loadtest"})
+        if welcome.get("type") != "welcome":
+            raise RuntimeError(f"hello refused: {welcome}")
 
     @property
     def open(self) -> bool:
@@ -98,6 +152,8 @@ class Conn:
         self.last_frame = time.monotonic()
         player = self.player
         msg = orjson.loads(data)
+        if msg.get("type") == "moved":  # a create at /ws: the room was let go for its address
+            self.moved = msg["room"]
         for out in player.receive(msg, now, data):
             self.send(out)
         future = self._pending.get(str(msg.get("ref")))
@@ -107,6 +163,8 @@ class Conn:
             self.match_over.set()
         if player.due and self._timer is None:
             at = self.pacer.slot(now)
+            if self.think is not None:
+                at = max(at, now + self.think.draw())
             if at <= now:
                 self.send(player.act(time.perf_counter()))
             else:
@@ -137,13 +195,20 @@ async def _gather_limited(makers: list[Callable[[], Awaitable[Any]]], limit: int
 
 
 class Room:
-    """One room of ``spec.humans`` scripted humans, opened anew whenever its match ends."""
+    """One room of ``spec.humans`` scripted humans, opened anew whenever its match ends: the
+    host creates it on its connection to ``url``, the others connect to its ``/ws/CODE``."""
 
-    def __init__(self, url: str, spec: RoomSpec, tally: Tally, pacer: Pacer) -> None:
+    def __init__(
+        self, url: str, spec: RoomSpec, tally: Tally, pacer: Pacer, think: Think | None = None
+    ) -> None:
         self.url = url
         self.spec = spec
         self.tally = tally
         self.pacer = pacer
+        self.think = think
+        self.dial = Dial(None)
+        self.seating: asyncio.Semaphore | None = None  # rooms of a run seating guests at once
+        self.failed: str | None = None  # why the room could not be opened, if it could not
         self.conns: list[Conn] = []
         self.started = asyncio.Event()
         self._changed: asyncio.Event | None = None
@@ -152,32 +217,72 @@ class Room:
         if self._changed is not None:
             self._changed.set()
 
+    def settled(self) -> bool:
+        """Whether every request of the room's open connections has its answer."""
+        return all(c.player.settled or not c.open for c in self.conns)
+
     async def until(self, predicate: Callable[[], bool]) -> None:
         """Wait until ``predicate()`` holds, checking after each frame the room receives."""
         while not predicate():
             self._changed = asyncio.Event()
             await self._changed.wait()
 
-    async def connect(self, compression: str | None) -> None:
-        for i in range(self.spec.humans):
-            conn = Conn(Player(self.tally, host=i == 0), self.pacer, self._frame_arrived)
-            await conn.connect(self.url, compression)
-            self.conns.append(conn)
-        for c in self.conns:
-            welcome = await c.request({"type": "hello", "protocol": 1, "client": "loadtest"})
-            if welcome.get("type") != "welcome":
-                raise RuntimeError(f"hello refused: {welcome}")
+    def _conn(self, host: bool) -> Conn:
+        return Conn(Player(self.tally, host=host), self.pacer, self._frame_arrived, self.think)
+
+    async def connect(self, dial: Dial | str | None) -> None:
+        """Open the host's connection (the others connect as each room is opened); ``dial``
+        may be just the compression offered."""
+        self.dial = dial if isinstance(dial, Dial) else Dial(dial)
+        host = self._conn(True)
+        await host.connect(self.url, self.dial)
+        self.conns.append(host)
+        await host.hello()
+
+    async def _seat_guests(self, code: str) -> None:
+        """Connect the guests to the room's own URL (anew if they were on another room's)."""
+        async with self.seating or contextlib.nullcontext():
+            await self._connect_guests(room_url(self.url, code))
+
+    async def _connect_guests(self, url: str) -> None:
+        for i in range(1, self.spec.humans):
+            if i < len(self.conns):
+                old = self.conns[i]
+                if old.client is not None and old.client.url == url:
+                    continue
+                await old.close()
+                self.conns[i] = self._conn(False)
+            else:
+                self.conns.append(self._conn(False))
+            await self.conns[i].connect(url, self.dial)
+            await self.conns[i].hello()
 
     async def play(self, stop: asyncio.Event) -> None:
-        """Open the room, play until its match is over (or it stalls), again, until ``stop``."""
-        while not stop.is_set():
-            await self._open()
-            self.started.set()
-            await self._until_over(stop)
-            for c in self.conns:
-                if not c.open:
-                    return
-                await c.request({"type": "leave", "room": c.player.room})
+        """Open the room, play until its match is over (or it stalls), again, until ``stop``.
+        A room that cannot be opened (a connection refused or timed out on a busy machine)
+        is counted as failed and stops; the others play on."""
+        try:
+            while not stop.is_set() and self.failed is None:
+                await self._open()
+                self.started.set()
+                await self._until_over(stop)
+                for c in self.conns:
+                    if not c.open:
+                        return
+                    await c.request({"type": "leave", "room": c.player.room})
+        except SETUP_ERRORS as exc:
+            self._fail(exc)
+
+    def _fail(self, exc: BaseException) -> None:
+        self.failed = f"{type(exc).__name__}: {exc}"[:200]
+        self.started.set()  # nobody waits for it any longer
+
+    async def open_host(self, dial: Dial) -> None:
+        """:meth:`connect`, a failure counted instead of raised."""
+        try:
+            await self.connect(dial)
+        except SETUP_ERRORS as exc:
+            self._fail(exc)
 
     async def _open(self) -> None:
         spec, host = self.spec, self.conns[0]
@@ -185,6 +290,9 @@ class Room:
             {"type": "create", "game": spec.game, "seats": spec.seats, "name": "Load 0"}
         )
         code = _expect(joined, "joined")["room"]
+        if host.moved == code:  # resume at the room's address, where its owner will be
+            host = await self._follow(host, code, joined["token"])
+        await self._seat_guests(code)
         for i, c in enumerate(self.conns[1:], 1):
             _expect(
                 await c.request({"type": "join", "room": code, "name": f"Load {i}", "seat": i}),
@@ -201,6 +309,16 @@ class Room:
         for c in self.conns:
             c.match_over.clear()
         _expect(await host.request({"type": "host", "room": code, "op": "start"}), "ack")
+
+    async def _follow(self, host: Conn, code: str, token: str) -> Conn:
+        """The host's seat resumed on a new connection to the room's own address."""
+        await host.close()
+        moved = Conn(host.player, self.pacer, self._frame_arrived, self.think)
+        await moved.connect(room_url(self.url, code), self.dial)
+        await moved.hello()
+        _expect(await moved.request({"type": "resume", "room": code, "token": token}), "joined")
+        self.conns[0] = moved
+        return moved
 
     async def _until_over(self, stop: asyncio.Event) -> None:
         host = self.conns[0]
@@ -230,6 +348,30 @@ class Window:
     seconds: float
     connections: int
     load_cpu: float  # CPU seconds of this process in the window
+    lag: Histogram = field(default_factory=Histogram)  # the event loop's lateness in it
+    failed: int = 0  # rooms that could not be opened (refused or timed out connections)
+
+
+class Clock(Protocol):
+    """When the measured window opens and closes (a timer, or the lead of several workers)."""
+
+    async def opened(self) -> None: ...
+
+    async def closed(self) -> None: ...
+
+
+@dataclass
+class Timed:
+    """The window of one load generator: ``warmup`` seconds of play, then ``seconds``."""
+
+    warmup: float
+    seconds: float
+
+    async def opened(self) -> None:
+        await asyncio.sleep(self.warmup)
+
+    async def closed(self) -> None:
+        await asyncio.sleep(self.seconds)
 
 
 async def run_rooms(
@@ -238,59 +380,102 @@ async def run_rooms(
     rooms: int,
     tally: Tally,
     *,
-    warmup: float,
-    seconds: float,
-    compression: str | None,
+    warmup: float = 0.0,
+    seconds: float = 0.0,
+    compression: str | None = None,
     pace: float | None = None,
     on_window: Callable[[bool], None] | None = None,
-    room: type[Room] | None = None,
+    clock: Clock | None = None,
+    think: Think | None = None,
+    dial: Dial | None = None,
+    from_start: bool = False,
 ) -> Window:
-    """Play ``rooms`` rooms for ``warmup`` then ``seconds`` measured seconds.
+    """Play ``rooms`` rooms for ``warmup`` then ``seconds`` measured seconds (or as ``clock``
+    says), then let the requests in flight be answered (each counted only if it was sent in
+    the window, so that acks, refusals and requests add up).
 
-    ``pace``: actions per second across all rooms (None: as fast as the rules allow).
+    ``pace``: actions per second across all rooms (None: as fast as the rules allow);
+    ``think``: each player's thinking time before each action; ``dial``: compression and
+    source addresses (default: ``compression`` from the system's address).
     ``on_window(True/False)`` runs as the window opens and closes (to read the server's CPU).
+    ``from_start``: count from the first frame, setup included (to compare with a server's
+    counters read before the run).
     """
+    clock = clock or Timed(warmup, seconds)
+    dial = dial or Dial(compression)
     interval = rooms / pace if pace else None
-    make = room or Room  # a subclass: other ways to connect (server/tools/bench/scaleout.py)
-    all_rooms = [make(url, spec, tally, Pacer(interval)) for _ in range(rooms)]
+    all_rooms = [Room(url, spec, tally, Pacer(interval), think) for _ in range(rooms)]
+    seating = asyncio.Semaphore(max(1, CONNECT_AT_ONCE // max(spec.humans - 1, 1)))
+    for r in all_rooms:
+        r.seating = seating
+    if from_start:
+        tally.start()
     await _gather_limited(
-        [lambda r=r: r.connect(compression) for r in all_rooms],  # type: ignore[misc]
-        max(1, CONNECT_AT_ONCE // max(spec.humans, 1)),
+        [lambda r=r: r.open_host(dial) for r in all_rooms],  # type: ignore[misc]
+        CONNECT_AT_ONCE,
     )
     stop = asyncio.Event()
     players = [asyncio.create_task(r.play(stop)) for r in all_rooms]
     try:
-        await asyncio.wait_for(
-            asyncio.gather(*(r.started.wait() for r in all_rooms)), SETUP_TIMEOUT
-        )
-        elapsed, cpu = await _window(tally, warmup, seconds, on_window)
-        held = sum(c.open for r in all_rooms for c in r.conns)
+        # thousands of rooms take a while to set up on a busy machine: bounded all the same
+        setup = max(SETUP_TIMEOUT, rooms * SETUP_PER_ROOM)
+        await asyncio.wait_for(asyncio.gather(*(r.started.wait() for r in all_rooms)), setup)
+        window = await _window(tally, clock, on_window, fresh=not from_start)
+        window.connections = sum(c.open for r in all_rooms for c in r.conns)
+        window.failed = sum(r.failed is not None for r in all_rooms)
+        await _drain(tally, all_rooms)
     finally:
         stop.set()
         for task in players:
             task.cancel()
         await asyncio.gather(*players, return_exceptions=True)
         await asyncio.gather(*(r.close() for r in all_rooms), return_exceptions=True)
-    return Window(elapsed, held, cpu)
+    return window
+
+
+async def _drain(tally: Tally, rooms: list[Room]) -> None:
+    """Stop acting and wait (bounded) for the answers of the requests in flight."""
+    for c in (c for r in rooms for c in r.conns):
+        c.player.paused = True
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(DRAIN_TIMEOUT):
+            await asyncio.gather(*(r.until(r.settled) for r in rooms))
+    tally.measuring = False
+
+
+async def _probe_lag(lag: Histogram) -> None:
+    """Sleep :data:`LAG_PROBE` over and over; count how late each wake-up came."""
+    while True:  # perf_counter: uvloop's own clock only moves in whole milliseconds
+        before = time.perf_counter()
+        await asyncio.sleep(LAG_PROBE)
+        lag.add(max(0.0, time.perf_counter() - before - LAG_PROBE))
 
 
 async def _window(
-    tally: Tally, warmup: float, seconds: float, on_window: Callable[[bool], None] | None
-) -> tuple[float, float]:
-    """Wait ``warmup``, then count for ``seconds``: the window's wall time and this process's
-    CPU time in it."""
-    await asyncio.sleep(warmup)
+    tally: Tally,
+    clock: Clock,
+    on_window: Callable[[bool], None] | None,
+    fresh: bool = True,
+) -> Window:
+    """Wait for the window to open, then count until it closes: its wall time, this process's
+    CPU time and event-loop lag in it (``fresh``: the counts start from zero)."""
+    await clock.opened()
     cpu0 = time.process_time()
     start = time.perf_counter()
     if on_window:
         on_window(True)
-    tally.start()
-    await asyncio.sleep(seconds)
-    tally.measuring = False
+    if fresh:
+        tally.start()
+    lag = Histogram()
+    probe = asyncio.create_task(_probe_lag(lag))
+    try:
+        await clock.closed()
+    finally:
+        probe.cancel()
     elapsed = time.perf_counter() - start
     if on_window:
         on_window(False)
-    return elapsed, time.process_time() - cpu0
+    return Window(elapsed, 0, time.process_time() - cpu0, lag)
 
 
 class EchoConn:
@@ -338,16 +523,20 @@ async def run_echo(
     makers = [lambda g=g, k=k: member(g, k) for g in range(groups) for k in range(size)]
     conns: list[EchoConn] = await _gather_limited(makers, CONNECT_AT_ONCE)  # type: ignore[arg-type]
     try:
-        elapsed, cpu = await _window(tally, warmup, seconds, on_window)
-        held = sum(c.open for c in conns)
+        window = await _window(tally, Timed(warmup, seconds), on_window)
+        tally.measuring = False
+        window.connections = sum(c.open for c in conns)
     finally:
         await asyncio.gather(*(c.close() for c in conns), return_exceptions=True)
-    return Window(elapsed, held, cpu)
+    return window
 
 
-async def hold_idle(url: str, count: int, compression: str | None) -> tuple[list[WsClient], int]:
-    """Open ``count`` connections that each say hello and then stay idle; return them and how
-    many were refused or failed."""
+async def hold_idle(
+    url: str, count: int, compression: str | None, sources: Rotation | None = None
+) -> tuple[list[WsClient], int]:
+    """Open ``count`` connections (from ``sources`` in turn) that each say hello and then stay
+    idle; return them and how many were refused or failed."""
+    rotation = sources or Rotation([])
 
     async def one() -> WsClient | None:
         welcome: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
@@ -357,7 +546,8 @@ async def hold_idle(url: str, count: int, compression: str | None) -> tuple[list
                 welcome.set_result(data)
 
         try:
-            client = await WsClient.connect(url, compression, arrived, SETUP_TIMEOUT)
+            local = rotation.local_addr()
+            client = await WsClient.connect(url, compression, arrived, SETUP_TIMEOUT, local)
             client.send_text('{"type":"hello","id":1,"protocol":1,"client":"loadtest"}')
             reply = orjson.loads(await asyncio.wait_for(welcome, SETUP_TIMEOUT))
         except (OSError, TimeoutError, InvalidHandshake):

@@ -4,14 +4,21 @@ the same run, the ceiling a bare ``websockets`` server reaches with the same cli
     cardroom loadtest --rooms 20 --humans 5 --seconds 10          # rooms of five humans
     cardroom loadtest --rooms 20 --humans 1 --level basic         # one human and four bots
     cardroom loadtest --connections 2000                          # idle connections: memory
+    cardroom loadtest --rooms 2000 --think 0-2 --workers 4        # people's pace, 4 generators
+    cardroom loadtest --url ws://127.0.0.1:8080/ --server-pid 41,42   # a running topology
+    cardroom loadtest --connections 50000 --workers 4 --sources 127.0.0.2-127.0.0.9
 
 By default it starts ``cardroom serve`` itself, pinned to one CPU with ``taskset``
 (``--server-cpu``), with its public-server limits raised for the run (it prints the command);
-the load comes from this process pinned to another CPU (``--load-cpu``). ``--port`` uses a
-server already running there instead (start it with ``--bot-delay 0`` and raised limits).
+the load comes from this process pinned to another CPU (``--load-cpu``), or from ``--workers``
+processes there, each with its own event loop, their counts merged exactly
+(:mod:`server.tools.bench.workers`). ``--port`` uses a server already running there instead
+(start it with ``--bot-delay 0`` and raised limits); ``--url`` drives any running server or
+proxy (``--server-pid`` names the processes whose CPU and memory to read from ``/proc``).
 Clients offer permessage-deflate as browsers do (``--no-deflate`` turns it off) and act the
-moment their state says they may, or at ``--pace`` actions/s in all. Loopback only; bounded
-by ``--seconds``.
+moment their state says they may, after ``--think`` seconds each, or at ``--pace`` actions/s
+in all; ``--sources`` binds them to several loopback addresses. Loopback only, both ends;
+bounded by ``--seconds``.
 
 It prints accepted actions/s counted from the server's acks of the clients' own requests (never
 from state versions), act → own-view latency (from sending an action to receiving the state it
@@ -27,26 +34,36 @@ import asyncio
 import json
 import math
 import os
-import resource
+import random
 import shlex
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Coroutine
-from dataclasses import asdict, dataclass
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import orjson
 
 from server.bots import BOT_LEVELS
 from server.rules.registry import GAME_NAMES
 from server.tools.bench import peer, procs, profile
-from server.tools.bench.drive import RoomSpec, hold_idle, run_echo, run_rooms
-from server.tools.bench.tally import Tally
+from server.tools.bench.drive import Dial, RoomSpec, Think, Window, hold_idle, run_echo, run_rooms
+from server.tools.bench.sources import Rotation, check_target, parse_sources
+from server.tools.bench.tally import Counts, Tally
+from server.tools.bench.workers import (
+    Job,
+    Report,
+    Workers,
+    describe,
+    merged,
+    raise_fd_limit,
+    shares,
+)
+from server.tools.bench.workers import run as run
 
-T = TypeVar("T")
 ECHO_SIZE = 5  # frames out per request in the ceiling, as in a room of five
 
 
@@ -74,33 +91,48 @@ class Figures:
     server_rss: int | None = None
     server_rss_base: int | None = None
     server_cpu: float | None = None  # share of one core in the window
-    load_cpu: float = 0.0
+    load_cpu: float = 0.0  # the load generator's, summed over its workers
+    generator: list[str] = field(default_factory=list)  # each worker's CPU and loop lag
+    generator_busy: bool = False  # whether a worker may have been the bottleneck
+    failed_rooms: int = 0  # rooms that could not be opened (connections refused, timed out)
 
     @classmethod
     def of(
-        cls, label: str, tally: Tally, seconds: float, connections: int, load_cpu: float
+        cls, label: str, counts: Counts, seconds: float, connections: int, load_cpu: float
     ) -> Figures:
-        q = tally.percentile
+        lat, bots = counts.latency, counts.bot_times
         return cls(
             label=label,
             seconds=seconds,
-            accepted_per_s=tally.accepted / seconds,
-            accepted=tally.accepted,
-            sent=tally.sent,
-            mean_ms=1000 * sum(tally.latencies) / max(len(tally.latencies), 1),
-            p50_ms=1000 * q(tally.latencies, 0.5),
-            p95_ms=1000 * q(tally.latencies, 0.95),
-            p99_ms=1000 * q(tally.latencies, 0.99),
-            frames_per_s=tally.frames / seconds,
+            accepted_per_s=counts.accepted / seconds,
+            accepted=counts.accepted,
+            sent=counts.sent,
+            mean_ms=1000 * lat.mean(),
+            p50_ms=1000 * lat.percentile(0.5),
+            p95_ms=1000 * lat.percentile(0.95),
+            p99_ms=1000 * lat.percentile(0.99),
+            frames_per_s=counts.frames / seconds,
             connections=connections,
-            refused=dict(tally.refused),
-            stalls=tally.stalls,
-            bot_moves_per_s=tally.bot_moves / seconds,
-            bot_p50_ms=1000 * q(tally.bot_times, 0.5),
-            bot_p99_ms=1000 * q(tally.bot_times, 0.99),
-            within_5ms=tally.within(tally.latencies, 0.005),
+            refused=dict(counts.refused),
+            stalls=counts.stalls,
+            bot_moves_per_s=counts.bot_moves / seconds,
+            bot_p50_ms=1000 * bots.percentile(0.5),
+            bot_p99_ms=1000 * bots.percentile(0.99),
+            within_5ms=lat.within(0.005),
             load_cpu=load_cpu / seconds,
         )
+
+    @classmethod
+    def merged(cls, label: str, reports: list[Report]) -> Figures:
+        """The figures of several workers' reports of one window: counts summed, histograms
+        merged, the window's length the longest worker's, CPU summed."""
+        seconds = max(r.seconds for r in reports)
+        connections = sum(r.connections for r in reports)
+        figures = cls.of(label, merged(reports), seconds, connections, sum(r.cpu for r in reports))
+        figures.failed_rooms = sum(r.failed for r in reports)
+        figures.generator = describe(reports)
+        figures.generator_busy = any(r.busy for r in reports)
+        return figures
 
     def lines(self) -> list[str]:
         out = [
@@ -117,6 +149,8 @@ class Figures:
             )
         out.append(f"  frames received    {self.frames_per_s:>9,.0f}/s")
         out.append(f"  connections held   {self.connections:>9,}")
+        if self.failed_rooms:
+            out.append(f"  rooms not opened   {self.failed_rooms:>9,}  (refused or timed out)")
         if self.server_rss is not None:
             per = ""
             if self.server_rss_base is not None and self.connections:
@@ -134,6 +168,9 @@ class Figures:
                 micros = self.server_cpu * self.seconds / self.accepted * 1e6
                 cpu += f"; server CPU per accepted action {micros:,.0f} µs"
         out.append(f"  CPU (one core=100%) {cpu}")
+        if self.generator:
+            out.append("  load generator, per process (its CPU and event-loop lag in the window):")
+            out += ["  " + line for line in self.generator]
         refused = ", ".join(f"{k} {v:,}" for k, v in sorted(self.refused.items())) or "none"
         out.append(f"  refusals           {refused}")
         if self.stalls:
@@ -143,9 +180,10 @@ class Figures:
 
 @dataclass
 class Watch:
-    """Reads one server process's CPU time and memory around the measured window."""
+    """Reads the server processes' CPU time and memory around the measured window (summed
+    over ``pids``; none: nothing to read)."""
 
-    pid: int | None
+    pids: tuple[int, ...]
     profile: Path | None = None  # py-spy's collapsed stacks of the window go here
     seconds: float = 0.0
     base_rss: int | None = None
@@ -155,23 +193,26 @@ class Watch:
     _t0: float = 0.0
     _spy: subprocess.Popen[bytes] | None = None
 
+    def _cpu(self) -> float:
+        return sum(procs.cpu_seconds(p) for p in self.pids)
+
     def begin(self) -> None:
-        if self.pid is not None:
-            self.base_rss = procs.rss_bytes(self.pid)
+        if self.pids:
+            self.base_rss = sum(procs.rss_bytes(p) for p in self.pids)
 
     def window(self, opening: bool) -> None:
-        if self.pid is None:
+        if not self.pids:
             return
         if opening:
-            self._cpu0, self._t0 = procs.cpu_seconds(self.pid), time.perf_counter()
+            self._cpu0, self._t0 = self._cpu(), time.perf_counter()
             if self.profile is not None:
-                self._spy = profile.start(self.pid, self.seconds, self.profile)
+                self._spy = profile.start(self.pids[0], self.seconds, self.profile)
                 if self._spy is None:
                     print("--profile: py-spy is not installed (pip install py-spy)")
         else:
             elapsed = time.perf_counter() - self._t0
-            self.cpu = (procs.cpu_seconds(self.pid) - self._cpu0) / elapsed
-            self.rss = procs.rss_bytes(self.pid)
+            self.cpu = (self._cpu() - self._cpu0) / elapsed
+            self.rss = sum(procs.rss_bytes(p) for p in self.pids)
 
     def finish(self) -> None:
         """Let the profiler write its samples (before the server stops)."""
@@ -200,6 +241,104 @@ def _show(command: list[str]) -> str:
     return " ".join(shlex.quote(c) for c in command)
 
 
+def _server_pids(
+    args: argparse.Namespace, proc: subprocess.Popen[bytes] | None, port: int | None
+) -> tuple[int, ...]:
+    """The server processes whose CPU and memory to read: ``--server-pid``, the one started
+    (taskset execs it, so the child's pid is the server's), or the one listening on ``--port``."""
+    if args.server_pid:
+        return tuple(int(p) for p in args.server_pid.split(","))
+    if proc is not None:
+        return (proc.pid,)
+    found = procs.listening_pid(port) if port else None
+    return () if found is None else (found,)
+
+
+def _target(
+    args: argparse.Namespace, notes: list[str]
+) -> tuple[str, int | None, subprocess.Popen[bytes] | None]:
+    """The URL to load, its local port if known, and the server started for it (if any)."""
+    if args.url:
+        notes.append(f"target: {args.url} (already running; no server started)")
+        return args.url, None, None
+    if args.port:
+        notes.append(
+            f"server: already running on port {args.port} (it must have been started with "
+            "--bot-delay 0 and raised limits)"
+        )
+        return f"ws://127.0.0.1:{args.port}/", args.port, None
+    port = procs.free_port()
+    command = _serve_command(args, port)
+    notes.append(f"server: {_show(command)}")
+    notes.append(
+        "  (its rate limit and connection caps raised for a loopback load test: "
+        + " ".join(procs.RAISED_LIMITS)
+        + ")"
+    )
+    return f"ws://127.0.0.1:{port}/", port, procs.start(command)
+
+
+def _jobs(args: argparse.Namespace, url: str, spec: RoomSpec, total: int, idle: bool) -> list[Job]:
+    """Each worker's share of ``total`` rooms (or idle connections)."""
+    out = []
+    for k, n in enumerate(shares(total, args.workers)):
+        if not n:
+            continue
+        out.append(
+            Job(
+                index=k,
+                url=url,
+                spec=spec,
+                rooms=0 if idle else n,
+                connections=n if idle else 0,
+                rounds=args.rounds,
+                compression=_compression(args),
+                pace=args.pace * n / total if args.pace else None,
+                think=args.think,
+                sources=args.sources,
+                seed=args.seed,
+                from_start=args.warmup == 0,
+                cpu=args.load_cpu,
+            )
+        )
+    return out
+
+
+async def _drive_rooms(
+    args: argparse.Namespace, url: str, spec: RoomSpec, watch: Watch
+) -> tuple[list[Report], list[str]]:
+    """Play the rooms from this process or from ``--workers`` processes: their reports."""
+    if args.workers > 1:
+        workers = Workers(_jobs(args, url, spec, args.rooms, idle=False))
+        try:
+            reports = await asyncio.to_thread(
+                workers.window, args.warmup, args.seconds, watch.window
+            )
+        finally:
+            await asyncio.to_thread(workers.stop)
+        return reports, [s for r in reports for s in r.samples]
+    tally = Tally()
+    low, high = args.think or (0.0, 0.0)
+    think = Think(low, high, random.Random(args.seed)) if args.think else None
+    sources = Rotation(parse_sources(args.sources) if args.sources else [])
+    window: Window = await run_rooms(
+        url,
+        spec,
+        args.rooms,
+        tally,
+        warmup=args.warmup,
+        seconds=args.seconds,
+        pace=args.pace,
+        on_window=watch.window,
+        think=think,
+        dial=Dial(_compression(args), sources),
+        from_start=args.warmup == 0,
+    )
+    report = Report(0, tally.counts(), window.seconds, window.connections, window.load_cpu)
+    report.lag, report.failed = window.lag, window.failed
+    return [report], tally.samples
+
+
 async def measure_rooms(
     args: argparse.Namespace, on_done: Callable[[int], object] | None = None
 ) -> tuple[Figures, list[str], list[str]]:
@@ -207,43 +346,15 @@ async def measure_rooms(
     ``on_done(port)`` runs (in a thread) after the window, before a started server stops."""
     notes: list[str] = []
     spec = RoomSpec(args.game, args.seats, args.humans, args.level)
-    proc = None
-    if args.port:
-        port = args.port
-        notes.append(
-            f"server: already running on port {port} (it must have been started with "
-            "--bot-delay 0 and raised limits)"
-        )
-    else:
-        port = procs.free_port()
-        command = _serve_command(args, port)
-        notes.append(f"server: {_show(command)}")
-        notes.append(
-            "  (its rate limit and connection caps raised for a loopback load test: "
-            + " ".join(procs.RAISED_LIMITS)
-            + ")"
-        )
-        proc = procs.start(command)
+    url, port, proc = _target(args, notes)
     try:
-        await asyncio.to_thread(procs.wait_http, port)
-        # taskset execs the server, so the child's pid is the server's
-        pid = proc.pid if proc is not None else procs.listening_pid(port)
-        watch = Watch(pid, args.profile, args.seconds)
+        if port is not None:
+            await asyncio.to_thread(procs.wait_http, port)
+        watch = Watch(_server_pids(args, proc, port), args.profile, args.seconds)
         watch.begin()
-        tally = Tally()
-        window = await run_rooms(
-            f"ws://127.0.0.1:{port}/",
-            spec,
-            args.rooms,
-            tally,
-            warmup=args.warmup,
-            seconds=args.seconds,
-            compression=_compression(args),
-            pace=args.pace,
-            on_window=watch.window,
-        )
+        reports, samples = await _drive_rooms(args, url, spec, watch)
         await asyncio.to_thread(watch.finish)
-        if on_done is not None:
+        if on_done is not None and port is not None:
             await asyncio.to_thread(on_done, port)
     finally:
         if proc is not None:
@@ -256,8 +367,7 @@ async def measure_rooms(
         + (f" + {bots} {spec.level} bots" if bots else "")
         + f", {args.rooms * spec.humans} clients"
     )
-    figures = Figures.of(label, tally, window.seconds, window.connections, window.load_cpu)
-    return watch.fill(figures), notes, tally.samples
+    return watch.fill(Figures.merged(label, reports)), notes, samples
 
 
 async def measure_echo(
@@ -277,7 +387,7 @@ async def measure_echo(
     proc = procs.start(command)
     try:
         await asyncio.to_thread(procs.wait_port, port)
-        watch = Watch(proc.pid)
+        watch = Watch((proc.pid,))
         watch.begin()
         tally = Tally()
         window = await run_echo(
@@ -296,18 +406,22 @@ async def measure_echo(
         f"ceiling, bare websockets server: {groups} groups x {ECHO_SIZE} clients, "
         f"{ECHO_SIZE} frames out per request"
     )
-    figures = Figures.of(label, tally, window.seconds, window.connections, window.load_cpu)
+    figures = Figures.of(label, tally.counts(), window.seconds, window.connections, window.load_cpu)
     return watch.fill(figures), notes
 
 
-async def settled_rss(pid: int, quiet: float = 2.0, limit: float = 30.0) -> int:
-    """The process's RSS once it has not moved (by 512 KiB) for ``quiet`` seconds: the server
-    hands freed memory back a moment after a burst of closes."""
-    last = procs.rss_bytes(pid)
+async def settled_rss(pids: tuple[int, ...], quiet: float = 2.0, limit: float = 30.0) -> int:
+    """The processes' RSS (summed) once it has not moved (by 512 KiB) for ``quiet`` seconds:
+    the server hands freed memory back a moment after a burst of closes."""
+
+    def rss() -> int:
+        return sum(procs.rss_bytes(p) for p in pids)
+
+    last = rss()
     still = 0.0
     for _ in range(int(limit / 0.25)):
         await asyncio.sleep(0.25)
-        now = procs.rss_bytes(pid)
+        now = rss()
         still = still + 0.25 if abs(now - last) < 512 * 1024 else 0.0
         last = now
         if still >= quiet:
@@ -315,48 +429,93 @@ async def settled_rss(pid: int, quiet: float = 2.0, limit: float = 30.0) -> int:
     return last
 
 
+class _Idle:
+    """Idle connections held from this process or from ``--workers`` processes, round by
+    round: :meth:`open` gives (held, failed, seconds to open), :meth:`close` closes them."""
+
+    def __init__(self, args: argparse.Namespace, url: str) -> None:
+        self.args, self.url = args, url
+        self.workers: Workers | None = None
+        if args.workers > 1:
+            spec = RoomSpec(args.game, args.seats, args.humans, args.level)
+            self.workers = Workers(_jobs(args, url, spec, args.connections, idle=True))
+        self.rotation = Rotation(parse_sources(args.sources) if args.sources else [])
+        self.held: list[Any] = []
+
+    async def open(self) -> tuple[int, int, float]:
+        if self.workers is not None:
+            got = await asyncio.to_thread(self.workers.receive, 600.0)
+            return sum(g[0] for g in got), sum(g[1] for g in got), max(g[2] for g in got)
+        start = time.perf_counter()
+        self.held, failed = await hold_idle(
+            self.url, self.args.connections, _compression(self.args), self.rotation
+        )
+        return len(self.held), failed, time.perf_counter() - start
+
+    async def close(self, last: bool) -> None:
+        if self.workers is not None:
+            self.workers.send("stop" if last else "close")
+            await asyncio.to_thread(self.workers.receive, 120.0)
+            if last:
+                await asyncio.to_thread(self.workers.stop)
+            return
+        await asyncio.gather(*(c.close() for c in self.held), return_exceptions=True)
+        self.held = []
+
+    def stop(self) -> None:
+        if self.workers is not None:
+            self.workers.stop()
+
+
 async def measure_connections(args: argparse.Namespace) -> list[dict[str, Any]]:
     """Rounds of ``--connections`` idle connections (each says hello, then nothing): the server's
     memory per connection while they are held, and once they have closed."""
-    proc = None
-    if args.port:
-        port = args.port
-    else:
-        port = procs.free_port()
-        command = _serve_command(args, port)
-        print(f"server: {_show(command)}")
-        proc = procs.start(command)
+    notes: list[str] = []
+    url, port, proc = _target(args, notes)
+    if proc is not None:
+        print(notes[0])
     rounds: list[dict[str, Any]] = []
     try:
-        await asyncio.to_thread(procs.wait_http, port)
-        pid = proc.pid if proc is not None else procs.listening_pid(port)
-        if pid is None:
-            raise SystemExit("cannot find the server's process to read its memory")
-        base = await settled_rss(pid)
-        for _ in range(args.rounds):
-            start = time.perf_counter()
-            held, failed = await hold_idle(
-                f"ws://127.0.0.1:{port}/", args.connections, _compression(args)
-            )
-            opened_in = time.perf_counter() - start
-            loaded = await settled_rss(pid)
-            await asyncio.gather(*(c.close() for c in held), return_exceptions=True)
-            after = await settled_rss(pid)
-            rounds.append(
-                {
-                    "connections": len(held),
-                    "failed": failed,
-                    "opened_in_s": opened_in,
-                    "rss_start": base,
-                    "rss_held": loaded,
-                    "rss_after": after,
-                    "per_connection": (loaded - base) / max(len(held), 1),
-                }
-            )
+        if port is not None:
+            await asyncio.to_thread(procs.wait_http, port)
+        pids = _server_pids(args, proc, port)
+        if not pids:
+            raise SystemExit("cannot find the server's process to read its memory: --server-pid")
+        base = await settled_rss(pids)
+        idle = _Idle(args, url)
+        try:
+            for k in range(args.rounds):
+                held, failed, opened_in = await idle.open()
+                loaded = await settled_rss(pids)
+                await idle.close(last=k == args.rounds - 1)
+                after = await settled_rss(pids)
+                rounds.append(
+                    {
+                        "connections": held,
+                        "failed": failed,
+                        "opened_in_s": opened_in,
+                        "rss_start": base,
+                        "rss_held": loaded,
+                        "rss_after": after,
+                        "per_connection": (loaded - base) / max(held, 1),
+                    }
+                )
+        finally:
+            idle.stop()
     finally:
         if proc is not None:
             procs.stop(proc)
     return rounds
+
+
+def _think(text: str) -> tuple[float, float]:
+    low, _, high = text.partition("-")
+    try:
+        think = (float(low), float(high or low))
+        Think(*think, random.Random())
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"want MIN-MAX seconds, 0 <= MIN <= MAX: {exc}") from None
+    return think
 
 
 def parser() -> argparse.ArgumentParser:
@@ -379,7 +538,36 @@ def parser() -> argparse.ArgumentParser:
         help="the servers' permessage-deflate policy (cardroom serve's and the echo's); "
         "off is cardroom serve's default",
     )
+    p.add_argument(
+        "--think",
+        type=_think,
+        metavar="MIN-MAX",
+        help="each player thinks this many seconds before each action (uniform; e.g. 0-2)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the thinking times")
     p.add_argument("--port", type=int, help="use a server already running on this port")
+    p.add_argument(
+        "--url",
+        help="drive a server or proxy already running here (ws://HOST:PORT/, loopback only): "
+        "no server is started; rooms are joined at /ws/CODE under it",
+    )
+    p.add_argument(
+        "--server-pid",
+        metavar="PID[,PID]",
+        help="server processes whose CPU and memory to read from /proc (with --url)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="load generator processes, the rooms (or connections) spread over them",
+    )
+    p.add_argument(
+        "--sources",
+        metavar="A-B|N",
+        help="bind the clients to these loopback addresses in turn (127.0.0.2-127.0.0.9, or a "
+        "count from 127.0.0.1), for more connections than one address has ports",
+    )
     p.add_argument("--server-cpu", type=int, default=0, help="CPU the started servers run on")
     p.add_argument("--load-cpu", type=int, default=1, help="CPU this load generator runs on")
     p.add_argument("--no-ceiling", action="store_true", help="skip the echo ceiling")
@@ -407,22 +595,23 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def run(main: Coroutine[Any, Any, T]) -> T:
-    """Run the load generator's event loop: uvloop when installed, as for the server, so that
-    the clients cost as little as they can and the server is what is measured."""
-    try:
-        import uvloop
-    except ImportError:
-        return asyncio.run(main)
-    return uvloop.run(main)
-
-
 def prepare(args: argparse.Namespace) -> argparse.Namespace:
     """Check the options and pin this process to the load generator's CPU."""
     if args.game == "sheepshead" and args.seats != 5:
         raise SystemExit("Sheepshead is played by five: --seats 5")
     if not 1 <= args.humans <= args.seats:
         raise SystemExit("--humans must be between 1 and --seats")
+    if not 1 <= args.workers <= 64:
+        raise SystemExit("--workers must be between 1 and 64")
+    if args.url and args.port:
+        raise SystemExit("--url or --port, not both")
+    try:  # load goes to loopback only, and comes from it
+        if args.url:
+            check_target(args.url)
+        if args.sources:
+            parse_sources(args.sources)
+    except ValueError as exc:
+        raise SystemExit(f"refused: {exc}") from None
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
     if cpus < 2:
         args.load_cpu = args.server_cpu = None  # one CPU: nothing to pin apart
@@ -433,9 +622,19 @@ def prepare(args: argparse.Namespace) -> argparse.Namespace:
 def main(argv: list[str]) -> int:
     args = prepare(parser().parse_args(argv))
     if args.connections:
-        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-        wanted = min(hard, max(soft, args.connections + 1000))
-        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        # the server started here inherits it, and the workers too (root may raise the hard one)
+        limit = raise_fd_limit(args.connections + 2000)
+        capped = limit < args.connections + 2000
+        print(
+            f"open files allowed per process (this one, its workers, a server it starts): "
+            f"{limit:,}"
+            + (
+                f"; the hard limit caps a server started here below {args.connections:,} "
+                "connections (it refuses the rest)"
+                if capped
+                else ""
+            )
+        )
         rounds = run(measure_connections(args))
         offer = "offering permessage-deflate" if not args.no_deflate else "without compression"
         print(
@@ -453,11 +652,14 @@ def main(argv: list[str]) -> int:
             print(json.dumps(rounds))
         return 0
     mode = f"at {args.pace:g} actions/s in all" if args.pace else "as fast as the rules allow"
+    if args.think:
+        mode += f", each player thinking {args.think[0]:g}-{args.think[1]:g} s (uniform) first"
     print(
         f"cardroom loadtest: {mode}, {args.warmup:g} s warm-up then {args.seconds:g} s measured; "
         f"clients {'do not offer compression' if args.no_deflate else 'offer permessage-deflate'}"
         f" and the servers {'accept' if args.compression == 'deflate' else 'decline'} it"
-        f"; load generator on CPU {args.load_cpu}"
+        f"; load generator: {args.workers} process(es) on CPU {args.load_cpu}"
+        + (f", clients from {args.sources}" if args.sources else "")
     )
     ours, notes, samples = run(measure_rooms(args))
     for line in notes:

@@ -64,7 +64,7 @@ class Player:
         self.match_over = False  # a finished match: the room must be opened anew
         self.bots: frozenset[int] = frozenset()  # bot seats whose moves this player counts
         self.paused = False  # acts no more (the run is ending)
-        self._inflight: tuple[str, float] | None = None  # our act request: id, time sent
+        self._inflight: tuple[str, float, bool] | None = None  # our act: id, time sent, counted
         self._awaiting: tuple[int, float] | None = None  # version it was acked at, time sent
         self._bot_due: tuple[int, float] | None = None  # bot seat to act, since when
         self._next_game_for = -1  # version at which the host last asked for the next game
@@ -94,8 +94,9 @@ class Player:
         ``action`` only when :attr:`due`)."""
         assert self.view is not None
         ident = f"a{next(self._ids)}"
-        self._inflight = (ident, now)
-        if self.tally.measuring:
+        counted = self.tally.measuring  # its answer is counted only if the request was
+        self._inflight = (ident, now, counted)
+        if counted:
             self.tally.sent += 1
         frame = {
             "type": "act",
@@ -118,15 +119,16 @@ class Player:
             self._state(msg, now)
         elif kind == "ack":
             if self._inflight is not None and msg.get("ref") == self._inflight[0]:
-                sent = self._inflight[1]
+                _, sent, counted = self._inflight
                 self._inflight = None
                 self._awaiting = (msg["version"], sent)
-                if tally.measuring:
+                if counted:
                     tally.accepted += 1
         elif kind == "error":
             if self._inflight is not None and msg.get("ref") == self._inflight[0]:
+                counted = self._inflight[2]
                 self._inflight = None  # a stale_version error is followed by a fresh state
-                if tally.measuring:
+                if counted:
                     tally.refused[msg["code"]] += 1
         elif kind == "room":
             self.status = msg["room"]["status"]

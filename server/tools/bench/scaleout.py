@@ -32,75 +32,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from clients import CardroomClient
 from server.tools.bench import procs
-from server.tools.bench.drive import Conn, Pacer, Room, RoomSpec, run_rooms
-from server.tools.bench.players import Player
+from server.tools.bench.drive import RoomSpec, run_rooms
 from server.tools.bench.proxy import Nginx, nginx_conf
 from server.tools.bench.redis_server import RedisServer
 from server.tools.bench.tally import Tally
 
 ROOT = Path(__file__).resolve().parents[3]
 TOPOLOGIES = ("one", "least_conn", "by_room")
-
-
-class FollowingConn(Conn):
-    """A load-test connection that notes a ``moved`` (the room it names lives elsewhere)."""
-
-    moved: str | None = None
-
-    def _text(self, data: bytes) -> None:
-        if data.startswith(b'{"type":"moved"'):
-            self.moved = orjson.loads(data)["room"]
-        super()._text(data)
-
-
-class FollowingRoom(Room):
-    """A :class:`~server.tools.bench.drive.Room` whose people use room addresses: the host
-    creates at ``/ws`` and, told ``moved``, resumes at ``/ws/CODE``; the others connect there."""
-
-    def __init__(self, base: str, spec: RoomSpec, tally: Tally, pacer: Pacer) -> None:
-        super().__init__(f"{base}/ws", spec, tally, pacer)
-        self.base = base
-        self.compression: str | None = None
-
-    async def connect(self, compression: str | None) -> None:
-        self.compression = compression
-        self.conns = [await self._conn(Player(self.tally, host=True), self.url)]
-
-    async def _conn(self, player: Player, url: str) -> FollowingConn:
-        conn = FollowingConn(player, self.pacer, self._frame_arrived)
-        await conn.connect(url, self.compression)
-        welcome = await conn.request({"type": "hello", "protocol": 1, "client": "loadtest"})
-        if welcome.get("type") != "welcome":
-            raise RuntimeError(f"hello refused: {welcome}")
-        return conn
-
-    async def _open(self) -> None:
-        spec, host = self.spec, self.conns[0]
-        assert isinstance(host, FollowingConn)
-        create = {"type": "create", "game": spec.game, "seats": spec.seats, "name": "Load 0"}
-        joined = await host.request(create)
-        code = joined["room"]
-        address = f"{self.base}/ws/{code}"
-        if host.moved == code:  # resume at the room's address, where its owner is
-            await host.close()
-            host = await self._conn(host.player, address)
-            await host.request({"type": "resume", "room": code, "token": joined["token"]})
-        guests: list[Conn] = []
-        for old in self.conns[1:]:  # a new room: its own address
-            await old.close()
-            guests.append(await self._conn(old.player, address))
-        while len(guests) < spec.humans - 1:
-            guests.append(await self._conn(Player(self.tally), address))
-        self.conns = [host, *guests]
-        for i, c in enumerate(guests, 1):
-            await c.request({"type": "join", "room": code, "name": f"Load {i}", "seat": i})
-        for c in self.conns:
-            c.match_over.clear()
-        await host.request({"type": "host", "room": code, "op": "start"})
 
 
 @dataclass
@@ -217,9 +157,10 @@ async def measure(name: str, args: argparse.Namespace, directory: Path) -> Figur
         counts = Counts([(port, proc.pid) for port, proc in running])
         spec = RoomSpec("shithead", args.humans, args.humans)
         tally = Tally()
-        room = FollowingRoom if follow else None
+        # by room: hosts create at /ws (the room is let go for its address, and each host
+        # follows it there: drive.Room); otherwise the bare / as before room addresses
         window = await run_rooms(
-            base if follow else f"{base}/",
+            f"{base}/ws" if follow else f"{base}/",
             spec,
             args.rooms,
             tally,
@@ -227,7 +168,6 @@ async def measure(name: str, args: argparse.Namespace, directory: Path) -> Figur
             seconds=args.seconds,
             compression=None,
             on_window=counts.window,
-            room=room,
         )
         # after the window: these rooms play on with bots, which would count in the window
         create_times = await creates(base, follow, args.creates)

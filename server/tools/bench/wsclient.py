@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import socket
 import zlib
 from collections.abc import Callable, Sequence
 from typing import cast
@@ -27,14 +28,22 @@ from websockets.extensions.permessage_deflate import (
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Response
 from websockets.protocol import State
-from websockets.uri import parse_uri
+from websockets.uri import WebSocketURI, parse_uri
 
 
 class WsClient(asyncio.Protocol):
     """One connection; ``on_text(data, now)`` gets each text frame's UTF-8 bytes."""
 
-    def __init__(self, url: str, compression: str | None, on_text: Callable[[bytes], None]) -> None:
+    def __init__(
+        self,
+        url: str,
+        compression: str | None,
+        on_text: Callable[[bytes], None],
+        local_addr: tuple[str, int] | None = None,
+    ) -> None:
+        self.local_addr = local_addr  # the source address to bind (None: the system's choice)
         extensions = enable_client_permessage_deflate(None) if compression == "deflate" else None
+        self.url = url
         self.uri = parse_uri(url)
         self.protocol = ClientProtocol(self.uri, extensions=extensions, max_size=2**20)
         self.on_text = on_text
@@ -47,18 +56,27 @@ class WsClient(asyncio.Protocol):
 
     @classmethod
     async def connect(
-        cls, url: str, compression: str | None, on_text: Callable[[bytes], None], timeout: float
+        cls,
+        url: str,
+        compression: str | None,
+        on_text: Callable[[bytes], None],
+        timeout: float,
+        local_addr: tuple[str, int] | None = None,
     ) -> WsClient:
         """Open a connection to a ``ws://127.0.0.1:PORT/...`` URL and complete the handshake."""
-        client = cls(url, compression, on_text)
+        client = cls(url, compression, on_text, local_addr)
         await client.start(timeout)
         return client
 
     async def start(self, timeout: float) -> None:
         """Connect and complete the handshake (frames may reach ``on_text`` before this ends)."""
         uri = self.uri
+        loop = asyncio.get_running_loop()
         async with asyncio.timeout(timeout):
-            await asyncio.get_running_loop().create_connection(lambda: self, uri.host, uri.port)
+            if self.local_addr is None:
+                await loop.create_connection(lambda: self, uri.host, uri.port)
+            else:
+                await loop.create_connection(lambda: self, sock=await _bound(uri, self.local_addr))
             await self.opened
 
     @property
@@ -149,6 +167,25 @@ class WsClient(asyncio.Protocol):
                 transport.write(data)
             elif transport.can_write_eof():
                 transport.write_eof()
+
+
+async def _bound(uri: WebSocketURI, local_addr: tuple[str, int]) -> socket.socket:
+    """A socket bound to ``local_addr`` and connected to the URI's host (an IP address):
+    the port is chosen at connect time (``IP_BIND_ADDRESS_NO_PORT``), so one source address
+    is not limited to one connection per ephemeral port across all servers."""
+    family = socket.AF_INET6 if ":" in local_addr[0] else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setblocking(False)
+        no_port = getattr(socket, "IP_BIND_ADDRESS_NO_PORT", 24)
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.IPPROTO_IP, no_port, 1)
+        sock.bind(local_addr)
+        await asyncio.get_running_loop().sock_connect(sock, (uri.host, uri.port))
+    except BaseException:
+        sock.close()
+        raise
+    return sock
 
 
 class Frames:

@@ -1,0 +1,323 @@
+"""The load generator spread over several processes, so that it is never what is measured.
+
+Each worker is its own process with its own event loop (uvloop when installed) and plays its
+share of the rooms (or holds its share of idle connections). The lead starts them, waits
+until every one is ready, then opens and closes one measured window for all of them over a
+pipe each, and merges what they counted exactly: counts summed, latency histograms merged
+bucket by bucket (:class:`~server.tools.bench.tally.Counts`). Each worker also reports its
+own CPU and event-loop lag in the window, so that the output can say when the generator,
+not the server, was the bottleneck.
+
+    lead                          worker k
+    ----                          --------
+                    <- "ready"    rooms connected and started
+    (warm-up)   "open" ->         window opens: counts from zero
+    (window)    "close" ->        window closes, requests in flight answered
+                    <- Report     counts, CPU, loop lag, connections
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import random
+import resource
+import time
+import traceback
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import Any, TypeVar
+
+from server.tools.bench.drive import SETUP_PER_ROOM, Dial, RoomSpec, Think, hold_idle, run_rooms
+from server.tools.bench.histogram import Histogram
+from server.tools.bench.sources import Rotation, parse_sources
+from server.tools.bench.tally import Counts, Tally
+
+T = TypeVar("T")
+
+#: A worker above this share of one core in the window may have slowed what it measured.
+BUSY_CPU = 0.8
+#: A worker whose event loop ran callbacks this late (p99, seconds) delayed what it timed.
+LAGGING_P99 = 0.003
+#: Seconds the workers may take to connect and start their rooms (at least).
+READY_TIMEOUT = 300.0
+
+
+def run(main: Coroutine[Any, Any, T]) -> T:
+    """Run a load generator's event loop: uvloop when installed, as for the server, so that
+    the clients cost as little as they can and the server is what is measured."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    return uvloop.run(main)
+
+
+def raise_fd_limit(wanted: int) -> int:
+    """Raise this process's open-file limit towards ``wanted`` (the hard limit too if this
+    process may: root); return the soft limit now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft >= wanted:
+        return soft
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, max(hard, wanted)))
+    except (ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(wanted, hard), hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+@dataclass(frozen=True)
+class Job:
+    """One worker's share of a run."""
+
+    index: int
+    url: str
+    spec: RoomSpec
+    rooms: int = 0
+    connections: int = 0  # idle connections instead of rooms
+    rounds: int = 1
+    compression: str | None = None
+    pace: float | None = None  # actions/s of this worker's rooms in all
+    think: tuple[float, float] | None = None
+    sources: str | None = None
+    seed: int = 0
+    from_start: bool = False
+    cpu: int | None = None  # the CPU it is pinned to
+
+
+@dataclass
+class Report:
+    """What one worker measured in the window."""
+
+    index: int
+    counts: Counts = field(default_factory=Counts)
+    seconds: float = 0.0
+    connections: int = 0
+    cpu: float = 0.0  # CPU seconds in the window
+    lag: Histogram = field(default_factory=Histogram)
+    samples: list[str] = field(default_factory=list)
+    error: str | None = None
+    failed: int = 0  # rooms that could not be opened
+
+    @property
+    def cpu_share(self) -> float:
+        return self.cpu / self.seconds if self.seconds else 0.0
+
+    @property
+    def busy(self) -> bool:
+        """Whether this worker may have been the bottleneck."""
+        return self.cpu_share > BUSY_CPU or self.lag.percentile(0.99) > LAGGING_P99
+
+
+class PipeClock:
+    """The window as the lead opens and closes it (a worker's side of the pipe)."""
+
+    def __init__(self, pipe: Connection) -> None:
+        self.pipe = pipe
+
+    async def _expect(self, word: str) -> None:
+        got = await asyncio.to_thread(self.pipe.recv)
+        if got != word:
+            raise RuntimeError(f"worker expected {word!r} from the lead, got {got!r}")
+
+    async def opened(self) -> None:
+        self.pipe.send("ready")
+        await self._expect("open")
+
+    async def closed(self) -> None:
+        await self._expect("close")
+
+
+async def _play(job: Job, pipe: Connection) -> Report:
+    tally = Tally()
+    rng = random.Random(job.seed * 1_000_003 + job.index)
+    think = Think(*job.think, rng) if job.think else None
+    rotation = Rotation(parse_sources(job.sources) if job.sources else [], job.index)
+    window = await run_rooms(
+        job.url,
+        job.spec,
+        job.rooms,
+        tally,
+        pace=job.pace,
+        clock=PipeClock(pipe),
+        think=think,
+        dial=Dial(job.compression, rotation),
+        from_start=job.from_start,
+    )
+    return Report(
+        job.index,
+        tally.counts(),
+        window.seconds,
+        window.connections,
+        window.load_cpu,
+        window.lag,
+        tally.samples,
+        failed=window.failed,
+    )
+
+
+async def _hold(job: Job, pipe: Connection) -> None:
+    """Rounds of idle connections: open them, say how many, close them when told."""
+    rotation = Rotation(parse_sources(job.sources) if job.sources else [], job.index)
+    for _ in range(job.rounds):
+        start = time.perf_counter()
+        held, failed = await hold_idle(job.url, job.connections, job.compression, rotation)
+        pipe.send((len(held), failed, time.perf_counter() - start))
+        got = await asyncio.to_thread(pipe.recv)
+        await asyncio.gather(*(c.close() for c in held), return_exceptions=True)
+        pipe.send("closed")
+        if got != "close":
+            return
+
+
+async def _orphaned(lead: int) -> None:
+    """Return once the lead process is gone (killed before it could stop this worker)."""
+    while True:
+        await asyncio.sleep(1.0)
+        if os.getppid() != lead:
+            return
+
+
+async def _until_orphaned(work: Coroutine[Any, Any, T], lead: int) -> T:
+    task = asyncio.ensure_future(work)
+    watch = asyncio.ensure_future(_orphaned(lead))
+    await asyncio.wait((task, watch), return_when=asyncio.FIRST_COMPLETED)
+    if not task.done():
+        task.cancel()
+        raise SystemExit("the lead process is gone")
+    watch.cancel()
+    return task.result()
+
+
+def worker_main(job: Job, pipe: Connection) -> None:
+    """A worker process: pinned, its descriptors raised, its share played, its report sent;
+    it ends by itself if the lead dies."""
+    lead = os.getppid()
+    if job.cpu is not None and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {job.cpu})
+    raise_fd_limit(job.connections + job.rooms * job.spec.humans + 1000)
+    try:
+        if job.connections:
+            run(_until_orphaned(_hold(job, pipe), lead))
+        else:
+            pipe.send(run(_until_orphaned(_play(job, pipe), lead)))
+    except SystemExit:
+        return
+    except BaseException:  # the lead reports it; a worker never dies silently
+        pipe.send(Report(job.index, error=traceback.format_exc()))
+        raise
+
+
+def shares(total: int, workers: int) -> list[int]:
+    """``total`` split over ``workers`` as evenly as can be, larger shares first.
+
+    >>> shares(10, 3), shares(2, 4)
+    ([4, 3, 3], [1, 1, 0, 0])
+    """
+    return [total // workers + (k < total % workers) for k in range(workers)]
+
+
+class Workers:
+    """The lead's side: start the workers, open and close their window, gather reports."""
+
+    def __init__(self, jobs: list[Job]) -> None:
+        self.setup = max(READY_TIMEOUT, sum(j.rooms for j in jobs) * SETUP_PER_ROOM + 60)
+        context = multiprocessing.get_context("spawn")  # a fresh interpreter, no forked loop
+        self.pipes: list[Connection] = []
+        self.procs: list[multiprocessing.process.BaseProcess] = []
+        for job in jobs:
+            lead, theirs = context.Pipe()
+            proc = context.Process(target=worker_main, args=(job, theirs), daemon=True)
+            proc.start()
+            theirs.close()
+            self.pipes.append(lead)
+            self.procs.append(proc)
+
+    @property
+    def pids(self) -> list[int]:
+        return [p.pid for p in self.procs if p.pid is not None]
+
+    def receive(self, timeout: float) -> list[Any]:
+        """One message from every worker (a worker's error report is raised)."""
+        out = []
+        for pipe, proc in zip(self.pipes, self.procs, strict=True):
+            if not pipe.poll(timeout):
+                raise TimeoutError(f"load worker {proc.pid} sent nothing in {timeout:g} s")
+            got = pipe.recv()
+            if isinstance(got, Report) and got.error:
+                raise RuntimeError(f"load worker {proc.pid} failed:\n{got.error}")
+            out.append(got)
+        return out
+
+    def send(self, word: str) -> None:
+        for pipe in self.pipes:
+            pipe.send(word)
+
+    def window(
+        self, warmup: float, seconds: float, on_window: Callable[[bool], None] | None = None
+    ) -> list[Report]:
+        """Wait until all are ready, warm up, measure ``seconds``; their reports."""
+        ready = self.receive(self.setup)
+        assert all(r == "ready" for r in ready), ready
+        time.sleep(warmup)
+        self.send("open")
+        if on_window:
+            on_window(True)
+        time.sleep(seconds)
+        self.send("close")
+        if on_window:
+            on_window(False)
+        reports: list[Report] = self.receive(READY_TIMEOUT)
+        return reports
+
+    def stop(self) -> None:
+        for pipe in self.pipes:
+            pipe.close()
+        for proc in self.procs:
+            proc.join(10)
+            if proc.is_alive():
+                proc.kill()
+                proc.join()
+
+
+def merged(reports: list[Report]) -> Counts:
+    total = Counts()
+    for r in reports:
+        total = total.merged(r.counts)
+    return total
+
+
+def describe(reports: list[Report]) -> list[str]:
+    """One line per worker (CPU, loop lag) and the verdict on the generator."""
+    out = []
+    for r in reports:
+        lag = r.lag
+        out.append(
+            f"  worker {r.index}: {r.connections:,} connections, CPU {r.cpu_share:.0%}, "
+            f"loop lag p50 {1000 * lag.percentile(0.5):.2f} ms p99 "
+            f"{1000 * lag.percentile(0.99):.2f} ms max {1000 * lag.percentile(1.0):.1f} ms"
+            + ("  <- BUSY" if r.busy else "")
+        )
+    busy = [r.index for r in reports if r.busy]
+    if busy:
+        # a worker short of CPU needs company; one lagging while mostly idle was not given the
+        # CPU by the machine (other load), and more workers would not help
+        starved = all(r.cpu_share <= BUSY_CPU for r in reports if r.busy)
+        advice = (
+            "while mostly idle: the machine did not run it (other load); rerun when it is quiet"
+            if starved
+            else "add --workers"
+        )
+        out.append(
+            f"  THE LOAD GENERATOR WAS A BOTTLENECK: worker(s) {', '.join(map(str, busy))} above "
+            f"{BUSY_CPU:.0%} CPU or loop lag p99 above {1000 * LAGGING_P99:g} ms; "
+            f"its latencies include its own delay; {advice}"
+        )
+    else:
+        out.append(
+            f"  the load generator was not the bottleneck (every worker under {BUSY_CPU:.0%} "
+            f"CPU, loop lag p99 under {1000 * LAGGING_P99:g} ms)"
+        )
+    return out
