@@ -125,6 +125,7 @@ class Cluster:
         )
         self._remote: dict[tuple[str, int], int] = {}  # (origin, its conn) -> local conn id
         self._remote_ids = itertools.count(-1, -1)  # negative: never a local connection's id
+        self._missed: set[str] = set()  # peers not listening at the last check
         self._tasks: list[asyncio.Task[None]] = []
 
     async def start(self, rooms: Rooms) -> None:
@@ -229,9 +230,11 @@ class Cluster:
             return
         with unavailable_as_store_error():
             listening = await self.redis.pubsub_numsub(*(channel(p) for p in peers))
-        for (_, count), peer in zip(listening, peers, strict=True):
-            if int(count) > 0:
-                continue
+        missing = {p for (_, count), p in zip(listening, peers, strict=True) if int(count) == 0}
+        # gone only when missed at two checks running: a process that lost its subscription
+        # for a moment (Redis slow, its loop busy) subscribes again within one
+        gone, self._missed = missing & self._missed, missing
+        for peer in sorted(gone):
             log.warning("cluster: process %s is gone", peer)
             if peer in owners:
                 self.owner_gone(peer)

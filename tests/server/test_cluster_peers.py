@@ -1,0 +1,87 @@
+"""A process of the service is declared gone only when it has stopped listening at two checks
+running: one that lost its subscription for a moment (Redis slow, its loop busy under load)
+and subscribed again keeps the seats of the clients it relays. Found at the merge of issue 22:
+under load a relaying process's brief resubscription cost its client the seat
+(``not_in_room`` on the next move)."""
+
+from __future__ import annotations
+
+from server.rooms.inputs import RoomRequest
+from server.runtime.cluster import Cluster, channel
+from server.runtime.connected import Outbox
+from server.store.health import StoreHealth
+from server.store.lease import Leases
+from server.store.redis_client import connect
+from server.store.redis_store import RedisStore
+from server.tools.bench.redis_server import RedisServer
+
+
+class Seen:
+    """Who is connected here, as the cluster asks (nobody relayed to another process), and
+    the rooms it reports to: the connections it disconnects are recorded."""
+
+    def __init__(self) -> None:
+        self.disconnected_conns: list[int] = []
+
+    def send(self, conn: int, text: str) -> None: ...
+    def relay(self, conn: int, outbox: Outbox) -> None: ...
+    def identify(self, conn: int, device: str) -> None: ...
+    def device_of(self, conn: int) -> str | None:
+        return None
+
+    def forward(self, conn: int, code: str, owner: str) -> None: ...
+    def unforward(self, conn: int) -> tuple[str, str] | None:
+        return None
+
+    def forwarded_to(self, owner: str) -> list[int]:
+        return []
+
+    def owners(self) -> set[str]:
+        return set()
+
+    def unforward_room(self, code: str, owner: str) -> list[int]:
+        return []
+
+    async def adopt(self, code: str) -> bool:
+        return False
+
+    async def route(
+        self, conn: int, msg: RoomRequest, received: float, *, forwarded: bool = False
+    ) -> None: ...
+
+    def disconnected(self, conn: int) -> None:
+        self.disconnected_conns.append(conn)
+
+    def evict_soon(self, code: str, reason: str) -> None: ...
+
+
+async def test_a_peer_missed_once_keeps_its_clients_and_one_missed_twice_is_gone(
+    redis_server: RedisServer,
+) -> None:
+    client = connect(redis_server.url)
+    peer = connect(redis_server.url)
+    store = RedisStore(redis_server.url)
+    seen = Seen()
+    cluster = Cluster(client, Leases(client, owner="me"), seen, StoreHealth(store))
+    # a client of "peer" relayed to a room here (as its first message would have made it)
+    cluster._remote[("peer", 7)] = -1
+    listening = peer.pubsub()
+    try:
+        await listening.subscribe(channel("peer"))
+        await cluster._check_peers(seen)  # listening: nothing happens
+        await listening.unsubscribe(channel("peer"))
+        await cluster._check_peers(seen)  # missed once (resubscribing, say)
+        assert seen.disconnected_conns == []
+        await listening.subscribe(channel("peer"))
+        await cluster._check_peers(seen)  # back: still nothing
+        assert seen.disconnected_conns == []
+        await listening.unsubscribe(channel("peer"))
+        await cluster._check_peers(seen)
+        assert seen.disconnected_conns == []
+        await cluster._check_peers(seen)  # missed twice running: gone
+        assert seen.disconnected_conns == [-1]
+    finally:
+        await listening.aclose()  # type: ignore[no-untyped-call]
+        await peer.aclose()
+        await client.aclose()
+        await store.close()
