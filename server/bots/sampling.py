@@ -185,7 +185,8 @@ def _voids(view: SheepsheadView) -> list[set[int]]:
 
 
 class SheepsheadSampler:
-    """Samples complete hands consistent with one play-phase view (built once per decision)."""
+    """Samples complete hands consistent with one play-phase (or crack-phase) view (built once
+    per decision)."""
 
     def __init__(self, view: SheepsheadView) -> None:
         self.view = view
@@ -428,17 +429,23 @@ class SheepsheadSampler:
 def crack_decisions(view: SheepsheadView, picker: int) -> list[tuple[int, Action]]:
     """The crack round a view shows (SS-10.4), as the actions that made it: the seats from the
     picker's left declining up to the one that cracked, then the picker's answer; nothing
-    without ``crack``. For a play-phase view (the round is over)."""
+    without ``crack``. In a crack-phase view, the decisions made so far (up to the seat to
+    act)."""
     if not view["options"]["crack"]:
         return []
     cracked = view["cracked"]
+    in_round = view["phase"] == "crack"
+    to_act = view["to_act"][0] if in_round and cracked is None else None
     out: list[tuple[int, Action]] = []
     for i in range(1, PLAYERS):
         s = (picker + i) % PLAYERS
+        if s == to_act:
+            return out
         if s == cracked:
             out.append((s, Action("crack")))
-            recrack = view["recracked"] is not None
-            out.append((picker, Action("recrack" if recrack else "no_crack")))
+            if not in_round:
+                recrack = view["recracked"] is not None
+                out.append((picker, Action("recrack" if recrack else "no_crack")))
             return out
         out.append((s, Action("no_crack")))
     return out
