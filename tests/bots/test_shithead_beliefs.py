@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from protocol.cards import CODES, TEN, parse_card
+from protocol.cards import CODES, SEVEN, TEN, THREE, parse_card, parse_cards
+from protocol.messages import ShitheadOptions
 from server.bots import sampling
 from server.bots.sampling import could_play_on, sample_shithead
 from server.bots.shithead_strong import ShitheadStrongBot
@@ -81,3 +82,77 @@ def test_samples_follow_the_belief_only_when_it_is_on(monkeypatch: pytest.Monkey
     top = parse_card("KH")
     assert not any(could_play_on(c, top) for c in unseen_cards(True))
     assert any(could_play_on(c, top) for c in unseen_cards(False))
+
+
+def test_could_play_on_follows_the_house_rules() -> None:
+    # rule SH-7.2, SH-7.4: the belief's notion of "goes on" is the core's under every option
+    rules_sets = [
+        ShitheadOptions(seven_lower=a, three_invisible=b)
+        for a in (False, True)
+        for b in (False, True)
+    ]
+    for rules in rules_sets:
+        for top in range(0, 52, 5):
+            if top >> 2 in (TEN, THREE):  # a 10 burns; a glass 3 is never the card to beat
+                continue
+            for c in range(1, 52, 3):
+                if c >> 2 == top >> 2:
+                    continue
+                other = [CODES[x] for x in range(52) if x not in (c, top)][:3]
+                g = Shithead.from_position(
+                    hands=[CODES[c], other[0]],
+                    face_up=["", other[1]],
+                    face_down=["", other[2]],
+                    pile=CODES[top],
+                    turn=0,
+                    options=rules,
+                )
+                playable = Action("play", (c,)) in g.legal_actions(0)
+                assert could_play_on(c, top, rules) == playable, (rules, CODES[c], CODES[top])
+
+
+def _pickup_on(
+    seven: str, taker: str, rules: ShitheadOptions
+) -> tuple[Shithead, ShitheadStrongBot]:
+    """Seat 0 (strong) plays ``seven`` (one or more cards); seat 1, holding ``taker``, cannot go
+    on it and takes the pile; seat 2 opens a new pile; seat 0 is to play again, no stock."""
+    g = Shithead.from_position(
+        hands=[f"{seven} 5C", taker, "4H 4C"],
+        face_up=["AS", "AD", "AC"],
+        face_down=["6S", "6D", "6C"],
+        pile="5S",
+        turn=0,
+        options=rules,
+    )
+    bot = ShitheadStrongBot(seed=1, iterations=8, horizon=20)
+    bot.choose(g.view(0))
+    g.apply(0, Action("play", tuple(parse_cards(seven))))
+    assert [a.kind for a in g.legal_actions(1)] == ["pickup"]
+    g.apply(1, Action("pickup"))
+    g.apply(2, Action("play", (parse_card("4H"),)))
+    bot.choose(g.view(0))
+    return g, bot
+
+
+def test_the_belief_under_a_seven_that_plays_lower(monkeypatch: pytest.MonkeyPatch) -> None:
+    # rule SH-7.2: seat 1 took a pile topped by a 7 that plays lower, so its unseen cards are
+    # above 7 (ranks the book would let it play on a 7), not the 3s to 6s the book would deal
+    rules = ShitheadOptions(seven_lower=True)
+    g, bot = _pickup_on("7H", "9D JD KD", rules)
+    seven = parse_card("7H")
+    assert bot.picked_on == {1: seven}
+    monkeypatch.setattr(sampling, "SHITHEAD_BELIEFS", True)
+    view, known, rng = g.view(0), set(g.known[1]), random.Random(5)
+    for _ in range(30):
+        sample = sample_shithead(view, rng, None, bot.picked_on)
+        unseen = [c for c in sample.hands[1] if c not in known]
+        assert len(unseen) == 3
+        assert all(c >> 2 > SEVEN and c >> 2 != TEN for c in unseen), [CODES[c] for c in unseen]
+        assert all(could_play_on(c, seven) for c in unseen)  # the book's belief would differ
+
+
+def test_the_belief_sees_through_glass_threes() -> None:
+    # rule SH-7.4: a pile topped by a glass 3 on a 5 was refused for the 5, not for the 3
+    rules = ShitheadOptions(three_invisible=True)
+    _, bot = _pickup_on("3H", "4D 4S", rules)
+    assert bot.picked_on == {1: parse_card("5S")}
