@@ -32,6 +32,18 @@ EXPERT_SECONDS = 1.0
 SAFETY_SECONDS = 2.0
 
 
+#: The clock deadlines read: wall time, except in ``cardroom arena --cpu`` (:func:`use_cpu_clock`).
+_clock = time.perf_counter
+
+
+def use_cpu_clock(on: bool = True) -> None:
+    """Make this process's deadlines count its own CPU time (``on``) or wall time: on a busy
+    machine the wall clock cuts searches short (``strong``'s safety ceiling, ``expert``'s
+    budget), so an arena's results would depend on the load."""
+    global _clock
+    _clock = time.process_time if on else time.perf_counter
+
+
 class Deadline:
     """When a search must answer: ``seconds`` from now (``None``: never). Searches check it
     between playouts and drop a sample left half done, so every candidate is compared on the
@@ -40,17 +52,17 @@ class Deadline:
     __slots__ = ("at",)
 
     def __init__(self, seconds: float | None) -> None:
-        self.at = None if seconds is None else time.perf_counter() + seconds
+        self.at = None if seconds is None else _clock() + seconds
 
     def passed(self) -> bool:
-        return self.at is not None and time.perf_counter() > self.at
+        return self.at is not None and _clock() > self.at
 
     def shares(self, parts: int) -> list[Deadline]:
         """``parts`` deadlines that split the time left into equal shares, the last one this
         deadline (each one never, if this one is never)."""
         if self.at is None:
             return [Deadline(None) for _ in range(parts)]
-        now = time.perf_counter()
+        now = _clock()
         step = (self.at - now) / parts
         out = []
         for k in range(1, parts + 1):
