@@ -323,6 +323,11 @@ class SheepsheadSampler:
                 return None
         return hands, extra, face_down, pending
 
+    @property
+    def dealt(self) -> list[list[int]]:
+        """The last sample's hands as dealt (six cards a seat, before the pick)."""
+        return self._dealt
+
     def sample(self, rng: random.Random, tries: int = 40) -> Sheepshead | None:
         """A complete hand at the current position, kept with the likelihood of the seats'
         picks and passes (the last consistent one if every try was unlikely), or ``None`` if no

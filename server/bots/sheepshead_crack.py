@@ -10,7 +10,9 @@ and compares the units this seat wins at the stakes each choice leads to.
 The seats that decided before this one (declined, or cracked: the picker answering a crack) did
 so under a model of their play (``basic``'s crack rule): a sample that gives one of them a hand
 the model would have decided otherwise with is kept only with
-:data:`~server.bots.sampling.OFF_MODEL` likelihood.
+:data:`~server.bots.sampling.OFF_MODEL` likelihood. The picker's pick counts once more here (the
+sampler already weighs it once): a sample that gives the picker a hand the model would not have
+picked with makes the defence look better than it is, and a crack on that doubles a loss.
 
 Not deciding on noise: cracking (or re-cracking) adds stakes to an uncertain hand, so it needs
 the paired difference of the two choices over the samples to clear :data:`CRACK_MARGIN` units
@@ -25,7 +27,12 @@ import statistics
 
 from protocol.views import SheepsheadView
 from server.bots.base import Deadline, seat_of
-from server.bots.sampling import OFF_MODEL, SheepsheadSampler, crack_decisions
+from server.bots.sampling import (
+    OFF_MODEL,
+    SheepsheadSampler,
+    action_likelihood,
+    crack_decisions,
+)
 from server.bots.sheepshead_bidding import finish
 from server.bots.sheepshead_policy import should_crack
 from server.rules.base import Action
@@ -39,15 +46,17 @@ CRACK_MARGIN = 0.1
 #: ... plus this many standard errors of the paired difference over the samples (one-sided,
 #: about 90 %).
 CRACK_Z = 1.28
-#: Tries per kept sample when the seats that declined before make a sample unlikely.
-TRIES = 8
+#: Tries per kept sample when the seats that decided before make a sample unlikely.
+TRIES = 12
 
 
-def round_likelihood(g: Sheepshead, decisions: list[tuple[int, Action]], me: int) -> float:
+def round_likelihood(
+    g: Sheepshead, decisions: list[tuple[int, Action]], me: int, pick: float = 1.0
+) -> float:
     """How likely the crack round so far (``decisions``, as :func:`crack_decisions` gives
-    them) is under ``basic``'s crack rule for the sampled hands; ``me``, whose hand is known,
-    is left out."""
-    w = 1.0
+    them) is under ``basic``'s crack rule for the sampled hands, times ``pick`` (the picker's
+    pick once more); ``me``, whose hand is known, is left out."""
+    w = pick
     for s, action in decisions:
         if s != me and should_crack(g.hand(s), g.partner == s) != (action == CRACK):
             w *= OFF_MODEL
@@ -104,7 +113,13 @@ def draw(
         if g is None:
             continue
         last = g
-        w = round_likelihood(g, decisions, me)
+        picker = g.picker
+        assert picker is not None  # SS-10.4: no crack round in a leaster
+        pick = 1.0
+        if picker != me:
+            position = len(sampler.view["passed"])
+            pick = action_likelihood(sampler.dealt[picker], position, picked=True)
+        w = round_likelihood(g, decisions, me, pick)
         if w >= 1.0 or rng.random() < w:
             return g
     return last
