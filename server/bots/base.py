@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Protocol
 
 from protocol.views import View
@@ -32,16 +33,21 @@ EXPERT_SECONDS = 1.0
 SAFETY_SECONDS = 2.0
 
 
-#: The clock deadlines read: wall time, except in ``cardroom arena --cpu`` (:func:`use_cpu_clock`).
+#: The clock deadlines read: wall time, except in ``cardroom arena --cpu`` (:func:`cpu_clock`).
 _clock = time.perf_counter
 
 
-def use_cpu_clock(on: bool = True) -> None:
-    """Make this process's deadlines count its own CPU time (``on``) or wall time: on a busy
-    machine the wall clock cuts searches short (``strong``'s safety ceiling, ``expert``'s
-    budget), so an arena's results would depend on the load."""
+@contextmanager
+def cpu_clock(on: bool = True) -> Iterator[None]:
+    """Within it (``on``), this process's deadlines count its own CPU time, not wall time: on a
+    busy machine the wall clock cuts searches short (``strong``'s safety ceiling, ``expert``'s
+    budget), so an arena's results would depend on the load. Wall time again on exit."""
     global _clock
     _clock = time.process_time if on else time.perf_counter
+    try:
+        yield
+    finally:
+        _clock = time.perf_counter
 
 
 class Deadline:

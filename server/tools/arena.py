@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.bots import BOT_LEVELS, make_bot
-from server.bots.base import use_cpu_clock
+from server.bots.base import cpu_clock
 from server.rules.registry import GAME_NAMES, game_spec
 from server.rules.sheepshead import Sheepshead
 from server.rules.shithead import Shithead
@@ -134,15 +134,15 @@ def play_one(
         g = Sheepshead.new(players, dealer, seed=deal_seed, options=rules.model_dump())
     actions = 0
     clock = time.process_time if cpu else time.perf_counter
-    use_cpu_clock(cpu)  # the bots' deadlines too: the load must not cut their searches short
-    while not g.is_over() and actions < cap:
-        seat = g.to_act()[0]
-        view = g.view(seat)
-        start = clock()
-        action = bots[seat].choose(view)
-        times[seat_entry[seat]].append(clock() - start)
-        g.apply(seat, action)
-        actions += 1
+    with cpu_clock(cpu):  # the bots' deadlines too: the load must not cut their searches short
+        while not g.is_over() and actions < cap:
+            seat = g.to_act()[0]
+            view = g.view(seat)
+            start = clock()
+            action = bots[seat].choose(view)
+            times[seat_entry[seat]].append(clock() - start)
+            g.apply(seat, action)
+            actions += 1
     record = GameRecord(index, [0.0] * players, times=times)
     if not g.is_over():
         record.capped = True
