@@ -16,9 +16,7 @@ picked with makes the defence look better than it is, and a crack on that double
 
 Not deciding on noise: cracking (or re-cracking) adds stakes to an uncertain hand, so it needs
 the paired difference of the two choices over the samples to clear :data:`CRACK_MARGIN` units
-plus :data:`CRACK_Z` standard errors; otherwise the stakes stay as they are. Under the jack of
-diamonds (SS-10.2) a defender's crack also needs ``basic``'s rule: there the simulations rated the
-defence too high (the arena lost with searched cracks), so the search only vetoes.
+plus :data:`CRACK_Z` standard errors; otherwise the stakes stay as they are.
 """
 
 from __future__ import annotations
@@ -27,9 +25,8 @@ import math
 import random
 import statistics
 
-from protocol.cards import parse_cards
 from protocol.views import SheepsheadView
-from server.bots.base import Deadline, hand_of, seat_of
+from server.bots.base import Deadline, seat_of
 from server.bots.sampling import (
     OFF_MODEL,
     SheepsheadSampler,
@@ -49,8 +46,6 @@ CRACK_MARGIN = 0.1
 #: ... plus this many standard errors of the paired difference over the samples (one-sided,
 #: about 90 %).
 CRACK_Z = 1.28
-#: The likelihood, once more, of a sample whose picker the model would not have picked with.
-PICK_OFF_MODEL = OFF_MODEL
 #: Tries per kept sample when the seats that decided before make a sample unlikely.
 TRIES = 12
 
@@ -101,17 +96,7 @@ def choose_crack(
         return NO_CRACK
     mean = statistics.fmean(diffs)
     se = statistics.stdev(diffs) / math.sqrt(len(diffs))
-    searched = double if mean > CRACK_MARGIN + CRACK_Z * se else NO_CRACK
-    if view["jd_partner"] and double == CRACK and not basic_cracks(view):
-        # SS-10.2: under the jack of diamonds the simulations overrate the defence (arena,
-        # docs/benchmarks.md second pass): the search may decline basic's crack, not add one
-        return NO_CRACK
-    return searched
-
-
-def basic_cracks(view: SheepsheadView) -> bool:
-    """Whether ``basic``'s rule cracks with this view's hand (SS-10.4)."""
-    return should_crack(parse_cards(hand_of(view)), view["you_are_partner"])
+    return double if mean > CRACK_MARGIN + CRACK_Z * se else NO_CRACK
 
 
 def draw(
@@ -133,8 +118,7 @@ def draw(
         pick = 1.0
         if picker != me:
             position = len(sampler.view["passed"])
-            if action_likelihood(sampler.dealt[picker], position, picked=True) < 1.0:
-                pick = PICK_OFF_MODEL
+            pick = action_likelihood(sampler.dealt[picker], position, picked=True)
         w = round_likelihood(g, decisions, me, pick)
         if w >= 1.0 or rng.random() < w:
             return g

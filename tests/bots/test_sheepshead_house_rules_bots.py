@@ -246,23 +246,3 @@ def test_the_crack_round_so_far_is_replayed_in_the_samples() -> None:
     assert crack_decisions(view, 1) == [(2, Action("no_crack")), (3, Action("crack"))]
     sample = SheepsheadSampler(view).sample(random.Random(1))
     assert sample is not None and sample.to_act() == (1,) and sample.multiplier == 2
-
-
-def test_under_the_jack_of_diamonds_the_search_only_vetoes_a_crack() -> None:
-    # rule SS-10.2, SS-10.4: with the jack's partner the simulations overrate the defence, so a
-    # defender cracks only where basic's rule would too (and the search agrees)
-    def jd_table(defender_hand: str) -> Sheepshead:
-        game = Sheepshead.new(
-            5,
-            0,
-            deck=deck_for({1: "QC 7H 9S TS 8S 7S", 2: defender_hand}, "AD KD"),
-            options=SheepsheadOptions(partner="jack_of_diamonds", crack=True),
-        )
-        for text in ("pick", "bury 9S TS", "jd_partner"):
-            act(game, 1, text)
-        return game
-
-    side_aces = jd_table("QS JH 9D AC TC AH")  # cracked by search under the called ace
-    assert SheepsheadBasicBot(seed=1).choose(side_aces.view(2)) == Action("no_crack")
-    assert searched(side_aces, 2) == ["no_crack"] * 3
-    assert searched(jd_table("QS QH QD AC AH TC"), 2) == ["crack"] * 3
