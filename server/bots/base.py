@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Protocol, runtime_checkable
 
 from protocol.views import View
@@ -33,6 +34,23 @@ EXPERT_SECONDS = 1.0
 SAFETY_SECONDS = 2.0
 
 
+#: The clock deadlines read: wall time, except in ``cardroom arena --cpu`` (:func:`cpu_clock`).
+_clock = time.perf_counter
+
+
+@contextmanager
+def cpu_clock(on: bool = True) -> Iterator[None]:
+    """Within it (``on``), this process's deadlines count its own CPU time, not wall time: on a
+    busy machine the wall clock cuts searches short (``strong``'s safety ceiling, ``expert``'s
+    budget), so an arena's results would depend on the load. Wall time again on exit."""
+    global _clock
+    _clock = time.process_time if on else time.perf_counter
+    try:
+        yield
+    finally:
+        _clock = time.perf_counter
+
+
 class Deadline:
     """When a search must answer: ``seconds`` from now (``None``: never). Searches check it
     between playouts and drop a sample left half done, so every candidate is compared on the
@@ -41,17 +59,17 @@ class Deadline:
     __slots__ = ("at",)
 
     def __init__(self, seconds: float | None) -> None:
-        self.at = None if seconds is None else time.perf_counter() + seconds
+        self.at = None if seconds is None else _clock() + seconds
 
     def passed(self) -> bool:
-        return self.at is not None and time.perf_counter() > self.at
+        return self.at is not None and _clock() > self.at
 
     def shares(self, parts: int) -> list[Deadline]:
         """``parts`` deadlines that split the time left into equal shares, the last one this
         deadline (each one never, if this one is never)."""
         if self.at is None:
             return [Deadline(None) for _ in range(parts)]
-        now = time.perf_counter()
+        now = _clock()
         step = (self.at - now) / parts
         out = []
         for k in range(1, parts + 1):

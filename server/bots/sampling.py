@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import random
 
-from protocol.cards import CODES, TEN, TWO, parse_card, parse_cards
-from protocol.messages import SheepsheadOptions
+from protocol.cards import CODES, SEVEN, TEN, THREE, TWO, parse_card, parse_cards
+from protocol.messages import SheepsheadOptions, ShitheadOptions
 from protocol.views import SheepsheadView, ShitheadView
 from server.bots.base import hand_of, seat_of
 from server.bots.sheepshead_policy import Table, choose_card, should_pick
@@ -41,6 +41,8 @@ from server.rules.sheepshead_cards import DECK32, FAIL_ACES, SUIT_CLASS, TRUMP
 from server.rules.shithead import Shithead
 
 # ------------------------------------------------------------------------------------ Shithead
+
+_BOOK = ShitheadOptions()
 
 
 def shithead_public(view: ShitheadView) -> set[int]:
@@ -57,11 +59,26 @@ def shithead_public(view: ShitheadView) -> set[int]:
 SHITHEAD_BELIEFS = False
 
 
-def could_play_on(c: int, top: int) -> bool:
-    """Whether card ``c`` goes on a pile topped by ``top`` (SH-1.3, SH-1.4, SH-4.1: 2s and 10s
-    on anything, anything on a 2, else ordinary ranks at least as high)."""
-    r = c >> 2
-    return r in (TWO, TEN) or top >> 2 == TWO or r >= top >> 2
+def could_play_on(c: int, top: int, rules: ShitheadOptions = _BOOK) -> bool:
+    """Whether card ``c`` goes on a pile whose card to beat is ``top`` (SH-1.3, SH-1.4, SH-4.1:
+    2s and 10s on anything, anything on a 2, else ordinary ranks at least as high), under the
+    house rules ``rules``: a 7 that plays lower takes only 3 to 7 (SH-7.2), a glass 3 goes on
+    anything (SH-7.4; ``top`` is then the topmost card that is not a 3)."""
+    r, t = c >> 2, top >> 2
+    if r in (TWO, TEN) or t == TWO or (rules.three_invisible and r == THREE):
+        return True
+    if rules.seven_lower and t == SEVEN:
+        return THREE <= r <= SEVEN
+    return r >= t
+
+
+def card_to_beat(pile: list[int], rules: ShitheadOptions = _BOOK) -> int | None:
+    """The card to beat on ``pile`` (bottom first): its top, or with glass 3s the topmost card
+    that is not a 3 (SH-7.4); ``None`` when anything goes (an empty pile, or only 3s)."""
+    for c in reversed(pile):
+        if not (rules.three_invisible and c >> 2 == THREE):
+            return c
+    return None
 
 
 def sample_shithead(
@@ -72,9 +89,9 @@ def sample_shithead(
 ) -> Shithead:
     """A play-phase position consistent with ``view``; ``burned_known`` are cards known to be
     burned (the bot saw them and they are nowhere public now). ``picked_on`` maps a seat to
-    the top card of a pile it picked up once the stock was gone: with :data:`SHITHEAD_BELIEFS`
-    the cards of its hand nobody has seen are dealt among those that could not go on that card
-    (when enough such cards are left)."""
+    the card to beat of a pile it picked up once the stock was gone: with
+    :data:`SHITHEAD_BELIEFS` the cards of its hand nobody has seen are dealt among those that
+    could not go on that card under the view's house rules (when enough such cards are left)."""
     me, turn = seat_of(view), view["turn"]
     if turn is None:
         raise ValueError("only a play-phase position is sampled")
@@ -84,10 +101,12 @@ def sample_shithead(
     rng.shuffle(pool)
     reserved: dict[int, list[int]] = {}
     if SHITHEAD_BELIEFS and picked_on:
+        options = view.get("options")
+        rules = ShitheadOptions.model_validate(options) if options else _BOOK
         for s, top in picked_on.items():
             info = view["seats"][s]
             unseen = info["hand_count"] - len(info["known_in_hand"])
-            fits = [c for c in pool if not could_play_on(c, top)][:unseen]
+            fits = [c for c in pool if not could_play_on(c, top, rules)][:unseen]
             if unseen and len(fits) == unseen:
                 reserved[s] = fits
                 pool = [c for c in pool if c not in fits]
@@ -185,7 +204,8 @@ def _voids(view: SheepsheadView) -> list[set[int]]:
 
 
 class SheepsheadSampler:
-    """Samples complete hands consistent with one play-phase view (built once per decision)."""
+    """Samples complete hands consistent with one play-phase (or crack-phase) view (built once
+    per decision)."""
 
     def __init__(self, view: SheepsheadView) -> None:
         self.view = view
@@ -302,6 +322,11 @@ class SheepsheadSampler:
             if not any(SUIT_CLASS[c] == cls for c in hands[self.picker]):
                 return None
         return hands, extra, face_down, pending
+
+    @property
+    def dealt(self) -> list[list[int]]:
+        """The last sample's hands as dealt (six cards a seat, before the pick)."""
+        return self._dealt
 
     def sample(self, rng: random.Random, tries: int = 40) -> Sheepshead | None:
         """A complete hand at the current position, kept with the likelihood of the seats'
@@ -428,17 +453,23 @@ class SheepsheadSampler:
 def crack_decisions(view: SheepsheadView, picker: int) -> list[tuple[int, Action]]:
     """The crack round a view shows (SS-10.4), as the actions that made it: the seats from the
     picker's left declining up to the one that cracked, then the picker's answer; nothing
-    without ``crack``. For a play-phase view (the round is over)."""
+    without ``crack``. In a crack-phase view, the decisions made so far (up to the seat to
+    act)."""
     if not view["options"]["crack"]:
         return []
     cracked = view["cracked"]
+    in_round = view["phase"] == "crack"
+    to_act = view["to_act"][0] if in_round and cracked is None else None
     out: list[tuple[int, Action]] = []
     for i in range(1, PLAYERS):
         s = (picker + i) % PLAYERS
+        if s == to_act:
+            return out
         if s == cracked:
             out.append((s, Action("crack")))
-            recrack = view["recracked"] is not None
-            out.append((picker, Action("recrack" if recrack else "no_crack")))
+            if not in_round:
+                recrack = view["recracked"] is not None
+                out.append((picker, Action("recrack" if recrack else "no_crack")))
             return out
         out.append((s, Action("no_crack")))
     return out

@@ -8,8 +8,10 @@ weighted by how likely the cards the others played were under the model of their
 (:meth:`~server.bots.sampling.SheepsheadSampler.sample_weighted`); the card with the best
 weighted mean units wins.
 
-Bidding (pick or pass, bury, call): by simulation over deals sampled from its view, each
-candidate played out to the end of the hand (:mod:`server.bots.sheepshead_bidding`).
+Bidding (pick or pass, bury, call, and with the jack of diamonds the jack's partner or alone):
+by simulation over deals sampled from its view, each candidate played out to the end of the hand
+(:mod:`server.bots.sheepshead_bidding`). Cracks and re-cracks (SS-10.4) likewise, at the
+stakes each choice leads to, with a margin (:mod:`server.bots.sheepshead_crack`).
 
 ``strong`` has a budget of samples per decision, so the same seed gives the same decisions, and a
 safety deadline it never reaches on a quiet machine; ``expert`` searches until its time budget
@@ -27,6 +29,7 @@ from server.bots.halving import best, schedule
 from server.bots.sampling import SheepsheadSampler
 from server.bots.sheepshead_basic import SheepsheadBasicBot, table_from_view
 from server.bots.sheepshead_bidding import Bidder
+from server.bots.sheepshead_crack import choose_crack
 from server.bots.sheepshead_policy import choose_card
 from server.bots.sheepshead_rollout import EXACT_CARDS, evaluate
 from server.rules.base import Action
@@ -76,7 +79,7 @@ class SheepsheadStrongBot:
         if len(legal) == 1:
             return Action.from_json(legal[0])
         if view["phase"] == "crack":
-            return self.basic.choose(view)  # SS-10.4: basic's rule (docs/benchmarks.md)
+            return choose_crack(view, self.rng, self.bidder.samples, deadline)
         if view["phase"] != "play":
             return self.bidder.choose(view, self.basic.choose(view), deadline)
         cards = [Action.from_json(a).cards[0] for a in legal]

@@ -116,9 +116,8 @@ def choose_play(
     """The heuristic action in the play phase. ``danger``: the next player is about to go out,
     so hold them back with the ordinary play that leaves them the fewest ranks instead of the
     lowest. ``rules``: the house rules in force; ``crowd``: three or more players still in."""
-    flips = [a for a in legal if a.kind == "flip"]
-    if flips:
-        return flips[0] if rng is None else flips[rng.randrange(len(flips))]
+    if legal[0].kind == "flip":  # face-down cards: the legal actions are all flips
+        return legal[0] if rng is None else legal[rng.randrange(len(legal))]
     plays = [a for a in legal if a.kind == "play"]
     if not plays:
         return min(legal, key=lambda a: (len(a.cards), a.cards[0] >> 2 if a.cards else 0))

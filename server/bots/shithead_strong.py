@@ -15,8 +15,9 @@ Past its deadline either answers with its best action so far.
 It remembers every card it has seen in public during the game: a card once seen and now nowhere
 in public has been burned, which sharpens the samples (the view alone still suffices). Once the
 stock is gone it also notes the top of each pile another seat took: under the model of
-``basic``, who picks up only when nothing goes on the pile, that seat's unseen cards are lower
-(:data:`~server.bots.sampling.SHITHEAD_BELIEFS`).
+``basic``, who picks up only when nothing goes on the pile, that seat's unseen cards could not
+go on it under the house rules in force (:data:`~server.bots.sampling.SHITHEAD_BELIEFS`; with
+``seven_lower`` a 7 taken means cards above 7, with glass 3s the card under the 3s counts).
 """
 
 from __future__ import annotations
@@ -25,13 +26,19 @@ import math
 import random
 from collections.abc import Callable
 
-from protocol.cards import TWO, parse_card
+from protocol.cards import TWO, parse_cards
+from protocol.messages import ShitheadOptions
 from protocol.views import ShitheadView, View, shithead_view
 from server.bots.advice import Advice
 from server.bots.base import EXPERT_SECONDS, SAFETY_SECONDS, Deadline, seat_of
 from server.bots.halving import best, schedule
-from server.bots.sampling import sample_shithead, shithead_public
-from server.bots.shithead_basic import RepeatGuard, ShitheadBasicBot, usual_play
+from server.bots.sampling import card_to_beat, could_play_on, sample_shithead, shithead_public
+from server.bots.shithead_basic import (
+    RepeatGuard,
+    ShitheadBasicBot,
+    rules_of,
+    usual_play,
+)
 from server.bots.shithead_policy import choose_play, face_up_value
 from server.rules.base import Action
 from server.rules.shithead import Shithead
@@ -49,17 +56,21 @@ EXPERT_ITERATIONS = 20_000
 
 
 def _held(g: Shithead, s: int) -> int:
-    return len(g.hands[s]) + len(g.face_up[s]) + sum(c is not None for c in g.face_down[s])
+    down = g.face_down[s]  # on the playouts' hot path: count, not a generator
+    return len(g.hands[s]) + len(g.face_up[s]) + len(down) - down.count(None)
 
 
 def _danger(g: Shithead, seat: int) -> bool:
+    """Whether the next active seat after ``seat`` is about to go out (no stock, two cards or
+    fewer)."""
     if g.stock:
         return False
-    n = g.num_players
-    for k in range(1, n):
-        s = (seat + k) % n
-        if s not in g.out:
+    n, out = g.num_players, g.out
+    s = (seat + 1) % n
+    while s != seat:
+        if s not in out:
             return _held(g, s) <= 2
+        s = (s + 1) % n
     return False
 
 
@@ -119,6 +130,12 @@ def candidates(legal: list[Action], default: Action | None = None) -> list[Actio
     return plays
 
 
+def blocked(top: int, rules: ShitheadOptions) -> int:
+    """How many ranks cannot go on ``top`` under ``rules``: the fewer, the more a pick-up on it
+    tells (under the book a lower card; with ``seven_lower`` a 7 blocks 8 to A)."""
+    return sum(not could_play_on(r * 4, top, rules) for r in range(13))
+
+
 class ShitheadStrongBot:
     """Determinised Monte Carlo search with heuristic playouts."""
 
@@ -157,14 +174,21 @@ class ShitheadStrongBot:
         this seat each other seat acts once, so its last known card is the top it took; its
         unseen cards were in its hand then, and stay the only unseen ones (no more draws)."""
         seats = view["seats"]
+        rules = rules_of(view)
         if self.counts is not None and view["phase"] == "play":
             for s, info in enumerate(seats):
                 if s == view["seat"] or info["out"] or not info["known_in_hand"]:
                     continue
-                if info["hand_count"] > self.counts[s]:
-                    top = parse_card(info["known_in_hand"][-1])
+                grew = info["hand_count"] - self.counts[s]
+                if grew > 0:
+                    # the pile taken lies at the end of what is known of the hand; under glass
+                    # 3s (SH-7.4) the card it could not beat is the topmost that is not a 3
+                    taken = parse_cards(info["known_in_hand"][-grew:])
+                    top = card_to_beat(taken, rules)
+                    if top is None or top >> 2 == TWO:
+                        continue  # anything went on it: a pick-up there says nothing
                     old = self.picked_on.get(s)
-                    if top >> 2 != TWO and (old is None or top >> 2 < old >> 2):
+                    if old is None or blocked(top, rules) < blocked(old, rules):
                         self.picked_on[s] = top
         stockless = view["phase"] == "play" and view["stock"] == 0
         self.counts = [info["hand_count"] for info in seats] if stockless else None

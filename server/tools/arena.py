@@ -2,7 +2,9 @@
 bots of several levels play many games against each other, and the arena reports per level.
 ``--seconds T`` sets the time budget per decision of the timed level, ``expert`` (default 1 s);
 ``--cpu`` times decisions in the CPU time of the playing process, which on a busy machine shows
-what a quiet core would take (the wall clock also counts other processes' turns).
+what a quiet core would take (the wall clock also counts other processes' turns), and makes the
+bots' deadlines (``expert``'s budget, ``strong``'s safety ceiling) count it too, so that the
+load cannot cut searches short and change the results.
 
 Position cancels out: the games come in blocks of one deal per seat count; within a block the
 same deal (same deck, same dealer) is played once per rotation of the seat list, so every entry
@@ -38,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.bots import BOT_LEVELS, make_bot
+from server.bots.base import cpu_clock
 from server.rules.registry import GAME_NAMES, game_spec
 from server.rules.sheepshead import Sheepshead
 from server.rules.shithead import Shithead
@@ -131,14 +134,15 @@ def play_one(
         g = Sheepshead.new(players, dealer, seed=deal_seed, options=rules.model_dump())
     actions = 0
     clock = time.process_time if cpu else time.perf_counter
-    while not g.is_over() and actions < cap:
-        seat = g.to_act()[0]
-        view = g.view(seat)
-        start = clock()
-        action = bots[seat].choose(view)
-        times[seat_entry[seat]].append(clock() - start)
-        g.apply(seat, action)
-        actions += 1
+    with cpu_clock(cpu):  # the bots' deadlines too: the load must not cut their searches short
+        while not g.is_over() and actions < cap:
+            seat = g.to_act()[0]
+            view = g.view(seat)
+            start = clock()
+            action = bots[seat].choose(view)
+            times[seat_entry[seat]].append(clock() - start)
+            g.apply(seat, action)
+            actions += 1
     record = GameRecord(index, [0.0] * players, times=times)
     if not g.is_over():
         record.capped = True
@@ -360,7 +364,9 @@ def main(argv: list[str]) -> int:
         help="time budget per decision of timed levels (expert; default 1 s)",
     )
     parser.add_argument(
-        "--cpu", action="store_true", help="time decisions in process CPU time, not wall time"
+        "--cpu",
+        action="store_true",
+        help="time decisions (and the bots' deadlines) in process CPU time, not wall time",
     )
     parser.add_argument(
         "--options",

@@ -4,7 +4,9 @@ samples, so more rotations of the same deals must not narrow the interval."""
 from __future__ import annotations
 
 import math
+import time
 
+from server.bots.base import Deadline, cpu_clock
 from server.tools.arena import GameRecord, Summary, over_deals, play_one
 
 
@@ -56,3 +58,19 @@ def test_the_arena_plays_sheepshead_under_house_rules() -> None:
     ]
     assert [r.units for r in plain] != [r.units for r in crack]
     assert all(math.isclose(sum(r.units), 0.0, abs_tol=1e-9) for r in crack)
+
+
+def test_an_arena_with_cpu_time_keeps_the_bots_deadlines_off_the_wall_clock() -> None:
+    # On a busy machine the wall clock runs on while other processes have the cores: with
+    # --cpu a deadline counts this process's CPU time, so the load cannot cut a search short.
+    with cpu_clock():
+        deadline = Deadline(0.05)
+        time.sleep(0.1)  # wall time passes, hardly any CPU time
+        assert not deadline.passed()
+    deadline = Deadline(0.05)
+    time.sleep(0.1)
+    assert deadline.passed()  # wall time again outside
+    play_one("shithead", ["random", "random"], 0, seed=1, cap=5, cpu=True)
+    deadline = Deadline(0.05)
+    time.sleep(0.1)
+    assert deadline.passed()  # an arena game leaves the wall clock to the rest of the process

@@ -11,7 +11,7 @@ import pytest
 
 from protocol.messages import SheepsheadOptions
 from server.bots import Bot, make_bot
-from server.bots.sampling import SheepsheadSampler
+from server.bots.sampling import SheepsheadSampler, crack_decisions
 from server.bots.sheepshead_basic import SheepsheadBasicBot, choose_call, table_from_view
 from server.bots.sheepshead_strong import SheepsheadExpertBot, SheepsheadStrongBot
 from server.rules.base import Action
@@ -179,3 +179,70 @@ def test_samplers_leave_the_jd_holder_unknown() -> None:
         places = sample.card_places()
         holders[places[JD]] += 1
     assert {"hand:0", "hand:1", "hand:3", "hand:4"} <= set(holders)
+
+
+# ------------------------------------------------------------ the searched crack (strong, expert)
+
+
+def searched(game: Sheepshead, seat: int, seeds: int = 3) -> list[str]:
+    """What ``strong`` decides for ``seat`` with a few seeds (each seed decides alike every time:
+    a fixed sample budget)."""
+    return [SheepsheadStrongBot(seed=s).choose(game.view(seat)).kind for s in range(seeds)]
+
+
+def test_strong_cracks_a_monster_defence_and_not_a_trumpless_one() -> None:
+    # rule SS-10.4: the search cracks when the doubled hand pays, declines with no trumps
+    assert searched(cracking_table("QS QH QD AC AH TC"), 2) == ["crack"] * 3
+    assert searched(cracking_table("7C 8C 9C KC TH 9H"), 2) == ["no_crack"] * 3
+
+
+def test_strong_cracks_by_search_where_basics_rule_does_not() -> None:
+    # rule SS-10.4: three trumps with a queen and three fail aces and tens win the defence its
+    # hand in the simulations; basic's count (four trumps, or a picking hand) says no
+    game = cracking_table("QS JH 9D AC TC AH")
+    assert SheepsheadBasicBot(seed=1).choose(game.view(2)) == Action("no_crack")
+    assert searched(game, 2) == ["crack"] * 3
+
+
+def recrack_table(picker: str, bury: str, call: str) -> Sheepshead:
+    """Seat 1 picks ``picker`` with the blind 7S 8S, buries, calls; seat 2 cracks."""
+    game = Sheepshead.new(
+        5, 0, deck=deck_for({1: picker}, "7S 8S"), options=SheepsheadOptions(crack=True)
+    )
+    for text in ("pick", f"bury {bury}", call):
+        act(game, 1, text)
+    act(game, 2, "crack")
+    return game
+
+
+def test_strong_picker_recracks_a_lock_and_not_a_bluff() -> None:
+    # rule SS-10.4: four queens and two fail aces alone beat any defence (basic's count of five
+    # trumps says no); five trumps of which three are small, against a crack, do not
+    lock = recrack_table("QC QS QH QD AC AH", "7S 8S", "alone")
+    assert SheepsheadBasicBot(seed=1).choose(lock.view(1)) == Action("no_crack")
+    assert searched(lock, 1) == ["recrack"] * 3
+    small = recrack_table("QD QH 7D 8D 9D 7C", "7S 8S", "call AC")
+    assert SheepsheadBasicBot(seed=1).choose(small.view(1)) == Action("recrack")
+    assert searched(small, 1) == ["no_crack"] * 3
+
+
+def test_a_crack_needs_the_margin_not_noise() -> None:
+    # rule SS-10.4: with too few samples to tell, the stakes stay (no_crack)
+    game = cracking_table("QS QH QD AC AH TC")
+    bot = SheepsheadStrongBot(seed=1, bid_samples=1)
+    assert bot.choose(game.view(2)) == Action("no_crack")
+
+
+def test_the_crack_round_so_far_is_replayed_in_the_samples() -> None:
+    # rule SS-10.4: seat 3 deciding sees seat 2's decline; the picker answering sees the crack
+    game = cracking_table("7C 8C 9C KC TH 9H")
+    act(game, 2, "no_crack")
+    view = game.view(3)
+    assert crack_decisions(view, 1) == [(2, Action("no_crack"))]
+    sample = SheepsheadSampler(view).sample(random.Random(1))
+    assert sample is not None and sample.to_act() == (3,)
+    act(game, 3, "crack")
+    view = game.view(1)
+    assert crack_decisions(view, 1) == [(2, Action("no_crack")), (3, Action("crack"))]
+    sample = SheepsheadSampler(view).sample(random.Random(1))
+    assert sample is not None and sample.to_act() == (1,) and sample.multiplier == 2

@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from protocol.cards import CODES, TEN, parse_card
+from protocol.cards import CODES, SEVEN, TEN, THREE, parse_card, parse_cards
+from protocol.messages import ShitheadOptions
 from server.bots import sampling
 from server.bots.sampling import could_play_on, sample_shithead
 from server.bots.shithead_strong import ShitheadStrongBot
@@ -15,12 +16,22 @@ from server.rules.base import Action
 from server.rules.shithead import Shithead
 
 
-def test_could_play_on_follows_the_rules() -> None:
+@pytest.mark.parametrize(
+    "rules",
+    [
+        ShitheadOptions(seven_lower=a, three_invisible=b)
+        for a in (False, True)
+        for b in (False, True)
+    ],
+    ids=str,
+)
+def test_could_play_on_follows_the_rules(rules: ShitheadOptions) -> None:
     # rule SH-1.3, SH-1.4, SH-4.1: 2s and 10s go on anything, anything goes on a 2, otherwise
-    # an ordinary rank at least as high as the top card.
+    # an ordinary rank at least as high as the top card; rule SH-7.2, SH-7.4: a 7 that plays
+    # lower takes 3 to 7, glass 3s go on anything (the belief's "goes on" is the core's)
     for top in range(52):
-        if top >> 2 == TEN:  # a 10 never stays on top: it burns the pile
-            continue
+        if top >> 2 == TEN or (rules.three_invisible and top >> 2 == THREE):
+            continue  # a 10 never stays on top (it burns); a glass 3 is never the card to beat
         for c in range(0, 52, 3):
             if c >> 2 == top >> 2:
                 continue
@@ -31,9 +42,10 @@ def test_could_play_on_follows_the_rules() -> None:
                 face_down=["", other[2]],
                 pile=CODES[top],
                 turn=0,
+                options=rules,
             )
             playable = Action("play", (c,)) in g.legal_actions(0)
-            assert could_play_on(c, top) == playable, (CODES[c], CODES[top])
+            assert could_play_on(c, top, rules) == playable, (rules, CODES[c], CODES[top])
 
 
 def _after_a_forced_pickup() -> tuple[Shithead, ShitheadStrongBot]:
@@ -81,3 +93,50 @@ def test_samples_follow_the_belief_only_when_it_is_on(monkeypatch: pytest.Monkey
     top = parse_card("KH")
     assert not any(could_play_on(c, top) for c in unseen_cards(True))
     assert any(could_play_on(c, top) for c in unseen_cards(False))
+
+
+def _pickup_on(
+    seven: str, taker: str, rules: ShitheadOptions
+) -> tuple[Shithead, ShitheadStrongBot]:
+    """Seat 0 (strong) plays ``seven`` (one or more cards); seat 1, holding ``taker``, cannot go
+    on it and takes the pile; seat 2 opens a new pile; seat 0 is to play again, no stock."""
+    g = Shithead.from_position(
+        hands=[f"{seven} 5C", taker, "4H 4C"],
+        face_up=["AS", "AD", "AC"],
+        face_down=["6S", "6D", "6C"],
+        pile="5S",
+        turn=0,
+        options=rules,
+    )
+    bot = ShitheadStrongBot(seed=1, iterations=8, horizon=20)
+    bot.choose(g.view(0))
+    g.apply(0, Action("play", tuple(parse_cards(seven))))
+    assert [a.kind for a in g.legal_actions(1)] == ["pickup"]
+    g.apply(1, Action("pickup"))
+    g.apply(2, Action("play", (parse_card("4H"),)))
+    bot.choose(g.view(0))
+    return g, bot
+
+
+def test_the_belief_under_a_seven_that_plays_lower(monkeypatch: pytest.MonkeyPatch) -> None:
+    # rule SH-7.2: seat 1 took a pile topped by a 7 that plays lower, so its unseen cards are
+    # above 7 (ranks the book would let it play on a 7), not the 3s to 6s the book would deal
+    rules = ShitheadOptions(seven_lower=True)
+    g, bot = _pickup_on("7H", "9D JD KD", rules)
+    seven = parse_card("7H")
+    assert bot.picked_on == {1: seven}
+    monkeypatch.setattr(sampling, "SHITHEAD_BELIEFS", True)
+    view, known, rng = g.view(0), set(g.known[1]), random.Random(5)
+    for _ in range(30):
+        sample = sample_shithead(view, rng, None, bot.picked_on)
+        unseen = [c for c in sample.hands[1] if c not in known]
+        assert len(unseen) == 3
+        assert all(c >> 2 > SEVEN and c >> 2 != TEN for c in unseen), [CODES[c] for c in unseen]
+        assert all(could_play_on(c, seven) for c in unseen)  # the book's belief would differ
+
+
+def test_the_belief_sees_through_glass_threes() -> None:
+    # rule SH-7.4: a pile topped by a glass 3 on a 5 was refused for the 5, not for the 3
+    rules = ShitheadOptions(three_invisible=True)
+    _, bot = _pickup_on("3H", "4D 4S", rules)
+    assert bot.picked_on == {1: parse_card("5S")}
