@@ -7,6 +7,7 @@ import os
 import time
 
 from protocol.views import View
+from server.bots.shithead_strong import ShitheadStrongBot
 from server.rules.base import Action
 
 #: Seconds :class:`SlowBot` takes per decision: only the order of decisions is asserted.
@@ -45,3 +46,9 @@ class DyingBot:
 
     def choose(self, view: View) -> Action:
         os._exit(3)
+
+
+def patient_strong(seed: int | None = None) -> ShitheadStrongBot:
+    """The Shithead ``strong`` bot without its wall-clock ceiling (``SAFETY_SECONDS``), so that it
+    decides the same in a worker on a loaded machine as in the test's own process."""
+    return ShitheadStrongBot(seed, seconds=None)

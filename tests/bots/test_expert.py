@@ -52,8 +52,9 @@ def test_expert_stops_at_its_budget_with_a_legal_move(name: str) -> None:
         bots = [make_bot("expert", name, seed=s, seconds=budget) for s in range(game.num_players)]
         timed += [t for _, t, n in decisions(game, bots, 40) if n > 1]
     assert timed
-    # One sample plays out every candidate: well under half a second even on a busy machine.
-    assert max(timed) < budget + 0.5
+    # One sample plays out every candidate: about a tenth of a second on a quiet core; the caps
+    # (2,000 bidding samples) would take tens of seconds, so 2 s holds on a loaded machine too.
+    assert max(timed) < budget + 2.0
     # The budget is used, not ignored: most real decisions run to the deadline.
     assert sorted(timed)[len(timed) // 2] >= budget * 0.9
 
