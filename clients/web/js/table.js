@@ -40,21 +40,27 @@ export function dealerChip() {
 // After every draw: a hand wider than its place overlaps its cards so that it stays on one
 // row while each card shows at least its corner; past that it wraps, each lower row laid over
 // the one above it up to its corners (a big pick-up stays in view). (A margin set through the
-// CSSOM: the page's CSP forbids style attributes, not this.)
+// CSSOM: the page's CSP forbids style attributes, not this.) Every hand is measured first and
+// written after, so a draw costs one forced layout (more only for a hand that wraps), not two
+// per hand: this runs after every state, and those layouts were the page's largest cost.
 export function fitHands(root) {
+  const hands = [];
   for (const hand of root.querySelectorAll(".hand")) {
     const cards = [...hand.querySelectorAll(":scope > .card")];
     for (const c of cards) c.classList.remove("lower", "row-start");
-    if (cards.length < 2) {
-      hand.style.removeProperty("--overlap");
-      continue;
-    }
+    if (cards.length < 2) hand.style.removeProperty("--overlap");
+    else hands.push({ hand, cards });
+  }
+  for (const h of hands) {
     // the room it has: beside the cards on the table (Shithead) or the whole row
-    const row = hand.parentElement;
+    const row = h.hand.parentElement;
     const beside = row.classList.contains("mine") && !row.classList.contains("wide");
     const table = beside ? row.querySelector(".tablecards") : null;
-    const width = (beside ? row.clientWidth - (table ? table.offsetWidth + 12 : 0) : hand.clientWidth) - 8;
-    const cw = cards[0].offsetWidth;
+    h.width = (beside ? row.clientWidth - (table ? table.offsetWidth + 12 : 0) : h.hand.clientWidth) - 8;
+    h.cw = h.cards[0].offsetWidth;
+  }
+  const wrapped = [];
+  for (const { hand, cards, width, cw } of hands) {
     const gap = 4;
     const need = cards.length * cw + (cards.length - 1) * gap;
     if (need <= width) {
@@ -64,6 +70,11 @@ export function fitHands(root) {
     // the step from one card to the next, at least 42% of a card (its index stays readable)
     const step = Math.max((width - cw) / (cards.length - 1), cw * 0.42);
     hand.style.setProperty("--overlap", Math.floor(step - cw) + "px");
+    wrapped.push(cards);
+  }
+  for (const cards of wrapped) {
+    // the rows the browser made, card by card: a row's first card loses its overlap (it
+    // starts the row), which moves the cards after it, so each is read after the last mark
     let top = cards[0].offsetTop;
     for (const c of cards) {
       if (c.offsetTop > top + 2) {
