@@ -31,8 +31,12 @@ lint: $(VENV)/.installed-dev
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy protocol server clients tests
 
+# Two workers, each taking whole files (a module's browser and fixtures stay on one worker):
+# most tests wait on sockets, browsers and child processes, so two share the two cores well.
+# WORKERS=0 runs the suite in this process, one test after another.
+WORKERS ?= 2
 pytest: $(VENV)/.installed-dev chromium nginx
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q $(if $(filter 0,$(WORKERS)),,-n $(WORKERS) --dist loadfile)
 
 # The browser tests drive Debian's Chromium (Playwright's own download does not work here);
 # CI runs as root on a fresh Debian machine, so install it there when it is missing.
