@@ -88,6 +88,7 @@ class EventData(TypedDict, total=False):
     points: int  # trick: its visible points
     face_down: bool  # played (the unknown card), trick
     result: SheepsheadResult  # hand_over
+    timed_out: bool  # any event of a move the server made for a person whose clock ran out
 
 
 class _EventHead(TypedDict, total=False):
