@@ -172,11 +172,12 @@ class Match:
 
     def apply(self, seat: int, action: Action, timed_out: bool = False) -> list[Event]:
         """Apply an action to the current game (raises :class:`IllegalAction`); its events
-        are kept among the recent ones, marked ``timed_out`` when the server made the move
-        for a person whose clock ran out."""
+        are kept among the recent ones, the first (the move itself) marked ``timed_out`` when
+        the server made the move for a person whose clock ran out."""
         events = self.series.current.apply(seat, action)
-        if timed_out:
-            events = [e._replace(data={**(e.data or {}), "timed_out": True}) for e in events]
+        if timed_out and events:
+            first = events[0]
+            events[0] = first._replace(data={**(first.data or {}), "timed_out": True})
         game = self.game_index
         self._recent.extend((game, e.to_json()) for e in events)
         return events

@@ -127,7 +127,7 @@ function onMessage(msg) {
       if (app.screen !== "room" || !app.info || app.info.room !== msg.room) {
         app.info = null;
         app.state = null;
-        app.log = roomLog.load(msg.room);
+        app.log = []; // the server's log follows (a `log` message, once the match has begun)
         app.chat = [];
       }
       if (isPage(app.screen)) break; // resumed behind the replay: the room waits
@@ -140,6 +140,11 @@ function onMessage(msg) {
       app.info = msg.room;
       contribute(msg.room);
       if (msg.room.status === "over" && msg.room.daily && app.seat != null) loadDailyRank(msg.room);
+      render();
+      break;
+    case "log":
+      if (msg.room !== app.room) return;
+      app.log = roomLog.fromServer(msg, app.info ? app.info.game : null);
       render();
       break;
     case "state": {
@@ -204,7 +209,7 @@ function logEvents(msg, prev) {
     const line = game.eventText(e, (s) => app.nameOf(s));
     if (line) lines.push(line);
   }
-  roomLog.add(app.log, app.room, msg, prev, (app.info && app.info.games_played) || 0);
+  roomLog.add(app.log, msg, (app.info && app.info.games_played) || 0);
   // screen readers hear what happened, and when it becomes their turn
   const mine = (v) => v && app.seat != null && v.to_act.includes(app.seat) && v.legal.length > 0;
   const said = lines.slice(-3);
