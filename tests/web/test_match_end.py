@@ -5,6 +5,7 @@ seats, started at once when nobody else sat there."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import urllib.request
 from collections.abc import Callable
@@ -129,4 +130,54 @@ def test_friends_follow_the_host_to_the_same_table_again(
     assert [p.evaluate("window.cardroom.seat") for p in (host, friend)] == [0, 1]
     host.click('[data-act="host"][data-op="start"]')  # and they play again
     friend.wait_for_function("() => window.cardroom.info.status === 'playing'")
+    assert not [e for errs in errors for e in errs]
+
+
+def test_the_same_table_again_when_the_host_is_not_at_seat_0_and_one_left(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    ann, bob = new_context().new_page(), new_context(viewport=PHONE).new_page()
+    cy = new_context(viewport={"width": 1280, "height": 800}).new_page()
+    errors = [watch_errors(p) for p in (ann, bob, cy)]
+    old = create_room(ann, live.base, "Ann", "shithead", seats=3)
+    for page, name in ((bob, "Bob"), (cy, "Cy")):
+        page.goto(f"{live.base}/r/{old}")
+        page.fill("#name", name)
+        page.click('#join-form button[type="submit"]')
+        page.wait_for_selector(".seat.mine")
+
+    def one_game() -> None:  # the series ends after one game (max_games): its end screen
+        core = live.server.manager.rooms[old].core
+        core.settings = dataclasses.replace(core.settings, max_games=1)
+
+    live.call(one_game)
+    ann.click('[data-act="host"][data-op="start"]')
+    bob.wait_for_function("() => window.cardroom.state")
+    # Ann leaves at the first move: a stand-in bot takes seat 0, the host role passes to Bob
+    ann.evaluate("window.cardroom.net.request({type: 'leave', room: window.cardroom.room})")
+    bob.wait_for_function("() => window.cardroom.info.seats[1].host")
+    before = bob.evaluate("window.cardroom.info.seats.map(s => [s.kind, s.name])")
+    assert before[0][0] == "bot" and [s[1] for s in before[1:]] == ["Bob", "Cy"]
+    while bob.evaluate("window.cardroom.info.status") != "over":
+        moved = False
+        for page in (bob, cy):
+            if can_act(page) in ("play", "act", "ready", "flip", "pickup"):
+                act_first(page)
+                moved = True
+        if not moved:
+            bob.wait_for_timeout(50)  # the bot is thinking
+    cy.wait_for_function("() => window.cardroom.info.status === 'over'")
+    bob.locator('[data-act="again"]').click()
+    bob.wait_for_function("(old) => window.cardroom.room !== old && window.cardroom.info", arg=old)
+    new = bob.evaluate("window.cardroom.room")
+    cy.locator('[data-act="follow"]').click()
+    cy.wait_for_function("(room) => window.cardroom.room === room", arg=new)
+    bob.wait_for_function("() => window.cardroom.info.seats.every(s => s.kind !== 'empty')")
+    after = bob.evaluate("window.cardroom.info.seats.map(s => [s.kind, s.name])")
+    # the table turned so that the host sits at seat 0: the same play order (Cy still plays
+    # after Bob, the stand-in after Cy), the bot in the seat of the one who left
+    assert [s[1] for s in after[:2]] == ["Bob", "Cy"] and after[2][0] == "bot"
+    assert [p.evaluate("window.cardroom.seat") for p in (bob, cy)] == [0, 1]
+    bob.click('[data-act="host"][data-op="start"]')
+    cy.wait_for_function("() => window.cardroom.info.status === 'playing'")
     assert not [e for errs in errors for e in errs]

@@ -253,9 +253,10 @@ async function playAgain() {
   const me = app.seat;
   if (!info || me == null) return;
   const name = app.name || info.seats[me].name;
-  // bots keep their seats; one at seat 0 (the creator's) takes the seat we had
+  // the table turned so that we sit at seat 0 (the creator's): everyone keeps their
+  // neighbours and the play order, bots (stand-ins for people who left too) and friends alike
   const bots = info.seats
-    .map((s, i) => (s.kind === "bot" ? { seat: i === 0 ? me : i, level: s.bot_level } : null))
+    .map((s, i) => (s.kind === "bot" ? { seat: turned(i, me, info.seats.length), level: s.bot_level } : null))
     .filter(Boolean);
   const alone = info.seats.every((s, i) => i === me || s.kind === "bot");
   // the same house rules: the room's own options (never a daily's, which has none)
@@ -303,22 +304,32 @@ async function playAgainWithFriends(info, create, bots) {
   }
 }
 
+// Seat ``i`` of a table turned so that seat ``host`` is seat 0 (of ``n``).
+function turned(i, host, n) {
+  return (i - host + n) % n;
+}
+
 // A friend's page: the host's "↻ /r/CODE" line, kept for the end screen's button.
 function noteAgain(line) {
   const room = againRoom(line.text);
   const seat = room && line.seat != null && app.info && app.info.seats[line.seat];
-  if (seat && seat.host && line.seat !== app.seat) app.again = { from: app.room, room, name: line.name };
+  if (seat && seat.host && line.seat !== app.seat) app.again = { from: app.room, room, name: line.name, host: line.seat };
 }
 
-// Follow the host to the new table: leave this room, take a seat in that one.
+// Follow the host to the new table: leave this room, take our seat in that one (the table
+// turned as the host's page turned it, playAgain); taken meanwhile, any free seat.
 async function followAgain() {
   const again = app.again;
   if (!again || app.seat == null) return;
   const name = app.name || app.info.seats[app.seat].name;
+  const seat = turned(app.seat, again.host, app.info.seats.length);
   await app.net.request({ type: "leave", room: app.room }).catch(() => {});
   forget();
   app.again = null;
-  app.request({ type: "join", room: again.room, name }).catch(() => {});
+  app.net.request({ type: "join", room: again.room, name, seat }).catch((err) => {
+    if (err && err.code === "seat_taken") app.request({ type: "join", room: again.room, name }).catch(() => {});
+    else app.showError(err);
+  });
 }
 
 // ------------------------------------------------------------------------------ where we are
