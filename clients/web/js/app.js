@@ -3,7 +3,7 @@
 // screens.js (each renderer takes the data it draws), the pages of their own in pages.js.
 import * as alerts from "./alerts.js";
 import { randomValue } from "./deal.js";
-import { current } from "./hints.js";
+import { current, heldKey } from "./hints.js";
 import { detectLang, errorText, onFallback, setLang, t } from "./i18n.js";
 import { onKey } from "./keys.js";
 import * as roomLog from "./log.js";
@@ -82,8 +82,11 @@ const app = Object.assign(store, {
     this.hinting = true;
     this.redraw();
     try {
+      const asked = this.state;
       const msg = await this.net.request({ type: "hint", room: this.room });
-      if (this.state && msg.version === this.state.version) this.hint = msg;
+      // what this seat held when it asked: the answer holds while that stays (js/hints.js)
+      const hint = { ...msg, held: asked.version === msg.version ? heldKey(asked.view, msg.seat) : null };
+      if (current(hint, this.state)) this.hint = hint;
     } catch (err) {
       this.showError(err);
     } finally {
@@ -156,7 +159,7 @@ function onMessage(msg) {
         app.acting = false;
       }
       app.events = msg.events || [];
-      if (app.hint && app.hint.version !== msg.version) app.hint = null;
+      if (!current(app.hint, msg)) app.hint = null;
       if (!prev || prev.view.phase !== msg.view.phase || !msg.view.to_act.includes(app.seat)) {
         app.sel = [];
         app.mode = null;
