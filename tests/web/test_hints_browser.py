@@ -13,7 +13,7 @@ from playwright.sync_api import BrowserContext, Page
 
 from server.rooms.matches import Match
 from tests.support.web import create_hints_room
-from tests.web.conftest import SCREENSHOTS, LiveServer, watch_errors
+from tests.web.conftest import SCREENSHOTS, LiveServer, join_room, watch_errors
 
 NOTES = "/work/notes"  # where the lead looks at screenshots (the repo keeps build/screenshots)
 
@@ -138,10 +138,7 @@ def test_the_first_hint_of_the_swap_phase_is_shown_when_a_friend_moves_meanwhile
     ann, bob = new_context().new_page(), new_context().new_page()
     errors = watch_errors(ann) + watch_errors(bob)
     code = create_hints_room(ann, live.base, "Ann", "shithead")
-    bob.goto(f"{live.base}/r/{code}")
-    bob.fill("#name", "Bob")
-    bob.click('#join-form button[type="submit"]')
-    bob.wait_for_selector(".seat.mine")
+    join_room(bob, live.base, code, "Bob")
     ann.click('[data-act="host"][data-op="start"]')
     for page in (ann, bob):
         page.wait_for_selector('[data-act="ready"]')

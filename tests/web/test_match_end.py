@@ -10,7 +10,7 @@ import json
 import urllib.request
 from collections.abc import Callable
 
-from playwright.sync_api import BrowserContext
+from playwright.sync_api import BrowserContext, Page
 
 from server.store.leaderboard import player_id
 from tests.support.web import PHONE, act_first, check_axe, device_of
@@ -19,9 +19,29 @@ from tests.web.conftest import (
     LiveServer,
     can_act,
     create_room,
+    join_room,
     wait_turn,
     watch_errors,
 )
+
+
+def play_the_match(host: Page, friend: Page) -> None:
+    """Both pages play their own turns until the match is over, the host dealing each next
+    game."""
+    while host.evaluate("window.cardroom.info.status") != "over":
+        moved = False
+        for page in (host, friend):
+            what = can_act(page)
+            if what in ("play", "act", "ready", "flip", "pickup"):
+                act_first(page)
+                moved = True
+        status = host.evaluate("window.cardroom.info.status")
+        if status == "between" and host.locator('[data-op="next_game"]').count():
+            host.click('[data-act="host"][data-op="next_game"]')
+            host.wait_for_function("() => window.cardroom.state.view.phase !== 'over'")
+        elif not moved:
+            host.wait_for_timeout(50)  # a bot is thinking
+    friend.wait_for_function("() => window.cardroom.info.status === 'over'")
 
 
 def test_the_end_of_the_daily_says_your_rank_today_and_plays_again_in_one_tap(
@@ -81,10 +101,7 @@ def test_friends_follow_the_host_to_the_same_table_again(
     friend = new_context().new_page()
     errors = [watch_errors(p) for p in (host, friend)]
     old = create_room(host, live.base, "Hal", "sheepshead")
-    friend.goto(f"{live.base}/r/{old}")
-    friend.fill("#name", "Gus")
-    friend.click('#join-form button[type="submit"]')
-    friend.wait_for_selector(".seat.mine")
+    join_room(friend, live.base, old, "Gus")
     # a bot of another level than the rest (filled at the start): it must keep it
     host.click('[data-act="host"][data-op="add_bot"][data-seat="2"]')
     host.select_option('select[data-act="level"][data-seat="2"]', "random")
@@ -92,21 +109,7 @@ def test_friends_follow_the_host_to_the_same_table_again(
     host.click('[data-act="host"][data-op="start"]')
     host.wait_for_function("() => window.cardroom.state")
     seats = host.evaluate("window.cardroom.info.seats.map(s => [s.kind, s.bot_level || null])")
-    # rule SS-9.1: ten hands; each page plays its own turns, the host deals the next hand
-    while host.evaluate("window.cardroom.info.status") != "over":
-        moved = False
-        for page in (host, friend):
-            what = can_act(page)
-            if what in ("play", "act", "ready", "flip", "pickup"):
-                act_first(page)
-                moved = True
-        status = host.evaluate("window.cardroom.info.status")
-        if status == "between" and host.locator('[data-op="next_game"]').count():
-            host.click('[data-act="host"][data-op="next_game"]')
-            host.wait_for_function("() => window.cardroom.state.view.phase !== 'over'")
-        elif not moved:
-            host.wait_for_timeout(50)  # a bot is thinking
-    friend.wait_for_function("() => window.cardroom.info.status === 'over'")
+    play_the_match(host, friend)  # rule SS-9.1: ten hands
     host.locator('[data-act="again"]').click()
     # the host's page waits in the new room's lobby (friends are to come), with the same bots
     host.wait_for_function("(old) => window.cardroom.room !== old && window.cardroom.info", arg=old)
@@ -141,10 +144,7 @@ def test_the_same_table_again_when_the_host_is_not_at_seat_0_and_one_left(
     errors = [watch_errors(p) for p in (ann, bob, cy)]
     old = create_room(ann, live.base, "Ann", "shithead", seats=3)
     for page, name in ((bob, "Bob"), (cy, "Cy")):
-        page.goto(f"{live.base}/r/{old}")
-        page.fill("#name", name)
-        page.click('#join-form button[type="submit"]')
-        page.wait_for_selector(".seat.mine")
+        join_room(page, live.base, old, name)
 
     def one_game() -> None:  # the series ends after one game (max_games): its end screen
         core = live.server.manager.rooms[old].core
@@ -158,15 +158,7 @@ def test_the_same_table_again_when_the_host_is_not_at_seat_0_and_one_left(
     bob.wait_for_function("() => window.cardroom.info.seats[1].host")
     before = bob.evaluate("window.cardroom.info.seats.map(s => [s.kind, s.name])")
     assert before[0][0] == "bot" and [s[1] for s in before[1:]] == ["Bob", "Cy"]
-    while bob.evaluate("window.cardroom.info.status") != "over":
-        moved = False
-        for page in (bob, cy):
-            if can_act(page) in ("play", "act", "ready", "flip", "pickup"):
-                act_first(page)
-                moved = True
-        if not moved:
-            bob.wait_for_timeout(50)  # the bot is thinking
-    cy.wait_for_function("() => window.cardroom.info.status === 'over'")
+    play_the_match(bob, cy)
     bob.locator('[data-act="again"]').click()
     bob.wait_for_function("(old) => window.cardroom.room !== old && window.cardroom.info", arg=old)
     new = bob.evaluate("window.cardroom.room")
