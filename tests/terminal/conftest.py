@@ -58,6 +58,13 @@ async def choose_move(pilot: Pilot[None], pick: Callable[[Move], bool], what: st
     await pilot.press("escape", "home", *["down"] * index, "enter")
 
 
+async def entered(pilot: Pilot[None], app: CardroomApp) -> RoomScreen:
+    """The room screen, once the app has pushed it: a moment after its client took the seat
+    (a test that looked at once found the start screen still there, under load)."""
+    await until(pilot, lambda: isinstance(app.screen, RoomScreen), "the room screen")
+    return room_screen(app)
+
+
 def room_screen(app: CardroomApp) -> RoomScreen:
     screen = app.screen
     assert isinstance(screen, RoomScreen), screen
