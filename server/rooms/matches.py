@@ -177,7 +177,9 @@ class Match:
         events = self.series.current.apply(seat, action)
         if timed_out and events:
             first = events[0]
-            events[0] = first._replace(data={**(first.data or {}), "timed_out": True})
+            events[0] = Event(
+                first.kind, first.seat, first.cards, {**(first.data or {}), "timed_out": True}
+            )
         game = self.game_index
         self._recent.extend((game, e.to_json()) for e in events)
         return events
