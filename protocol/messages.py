@@ -399,6 +399,22 @@ class State(_Model):
     )
 
 
+class LogEntry(_Model):
+    game: int = Field(description="index of the game of the match it happened in (0: first)")
+    event: EventWire
+
+
+class Log(_Model):
+    """The room's recent events (the last 60 of the match, oldest first), sent on ``join``,
+    ``watch`` and ``resume`` just before that connection's first ``state``: the log of the
+    table so far, the same on every device. Events are public (never a hidden card)."""
+
+    type: Literal["log"] = "log"
+    room: str
+    version: int = Field(description="the state version the log is complete up to")
+    entries: list[LogEntry]
+
+
 class ChatLine(_Model):
     type: Literal["chat"] = "chat"
     room: str
@@ -484,6 +500,7 @@ ServerMessage = Annotated[
     | Ack
     | Room
     | State
+    | Log
     | ChatLine
     | Pong
     | Closing

@@ -88,6 +88,7 @@ class EventData(TypedDict, total=False):
     points: int  # trick: its visible points
     face_down: bool  # played (the unknown card), trick
     result: SheepsheadResult  # hand_over
+    timed_out: bool  # the move (its first event) the server made for a person out of time
 
 
 class _EventHead(TypedDict, total=False):

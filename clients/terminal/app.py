@@ -69,6 +69,7 @@ from protocol.messages import (
     Closing,
     Error,
     GameName,
+    Log,
     Room,
     RoomInfo,
     ServerMessage,
@@ -374,6 +375,17 @@ class RoomScreen(Screen[None]):
                 for line in room_changes(self.info, info):
                     self.log_line(line)
                 self.info = info
+            case Log(entries=entries) if self.last_phase is None:
+                # the table so far, from the server, when this screen has shown nothing yet
+                # (after a reconnect the panel has it already)
+                names = seat_names(self.info, self.client.seat)
+                game = entries[0].game if entries else 0
+                for entry in entries:
+                    if entry.game != game:
+                        self.log_line(Text("── a new deal ──", style="dim"))
+                        game = entry.game
+                    self.log_line(event_line(entry.event, names))
+                return
             case State(events=events, view=view):
                 names = seat_names(self.info, self.client.seat, view["players"])
                 if self.last_phase == "over" and view["phase"] != "over":

@@ -55,7 +55,15 @@ def seat_names(info: RoomInfo | None, me: int | None, players: int = 5) -> list[
 
 
 def event_line(event: EventWire, names: list[str]) -> Text:
-    """One event as a line of text."""
+    """One event as a line of text; a move the server made for a player whose clock ran out
+    says so."""
+    line = _event_line(event, names)
+    if not event.get("timed_out"):
+        return line
+    return Text.assemble(line, (" (out of time)", "yellow"))
+
+
+def _event_line(event: EventWire, names: list[str]) -> Text:
     kind = event["kind"]
     seat = event.get("seat")
     who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"

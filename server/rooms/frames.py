@@ -110,6 +110,17 @@ def state_to(room: Shown, conn: ConnId, seat: int | None) -> list[Send]:
     return [Send(conn, state_text(room, seat, []))]
 
 
+def log_to(room: Shown, conn: ConnId) -> list[Send]:
+    """The match's recent events to one connection that just came in (none before the
+    match): every seat is sent the same public events, so the log is the same for all."""
+    match = room.state.match
+    if match is None:
+        return []
+    entries = [{"game": g, "event": e} for g, e in match.recent()]
+    frame = {"type": "log", "room": room.code, "version": room.state.version, "entries": entries}
+    return [Send(conn, m.json_bytes(frame).decode())]
+
+
 def state_frames(room: Shown, events: list[Event]) -> list[Send]:
     """Each seated connection its own view; every spectator the one spectator view."""
     state = room.state

@@ -23,11 +23,13 @@ True
 from __future__ import annotations
 
 import datetime
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from protocol.messages import GameOptions
 from protocol.records import MatchMeta, MatchRecord
+from protocol.views import EventWire
 from server.rooms.seeds import Keys, process_keys
 from server.rules.base import Action, Event, Game
 from server.rules.deal import DealProof
@@ -35,6 +37,10 @@ from server.rules.registry import game_spec
 from server.rules.series import Series, logs
 
 Contributions = Sequence[bytes | None]
+
+#: Events a match keeps for the room's log (sent to whoever joins or resumes): the last ones
+#: only, so a long series holds a few kilobytes of them, not its whole history.
+RECENT_EVENTS = 60
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +100,8 @@ class Match:
         self.dealer = dealer
         self._contributions: list[tuple[bytes | None, ...]] = [self._clean(contributions)]
         self._commitments: dict[int, str] = {}
+        # (game index, event): public facts only, as every seat was sent them
+        self._recent: deque[tuple[int, EventWire]] = deque(maxlen=RECENT_EVENTS)
         spec = game_spec(game)
         self._cards = spec.cards
         self.options = spec.check_options(options)
@@ -162,9 +170,25 @@ class Match:
         """Whether no further game can be started (a Sheepshead match after ten hands)."""
         return self.series.is_over()
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        """Apply an action to the current game (raises :class:`IllegalAction`)."""
-        return self.series.current.apply(seat, action)
+    def apply(self, seat: int, action: Action, timed_out: bool = False) -> list[Event]:
+        """Apply an action to the current game (raises :class:`IllegalAction`); its events
+        are kept among the recent ones, the first (the move itself) marked ``timed_out`` when
+        the server made the move for a person whose clock ran out."""
+        events = self.series.current.apply(seat, action)
+        if timed_out and events:
+            first = events[0]
+            events[0] = Event(
+                first.kind, first.seat, first.cards, {**(first.data or {}), "timed_out": True}
+            )
+        game = self.game_index
+        self._recent.extend((game, e.to_json()) for e in events)
+        return events
+
+    def recent(self) -> list[tuple[int, EventWire]]:
+        """The last :data:`RECENT_EVENTS` events of the match, oldest first, with the index
+        of the game each happened in (a match rebuilt from its record has them again, without
+        the ``timed_out`` marks: the record keeps who moved, not why)."""
+        return list(self._recent)
 
     def next_game(self, contributions: Contributions = ()) -> Game:
         """Deal the next game of the series or match with the players' ``contributions``

@@ -56,9 +56,12 @@ def apply(
     now: float,
     ref: m.RequestId | None = None,
     then_schedule: bool = True,
+    timed_out: bool = False,
 ) -> list[Output]:
     """Apply ``seat``'s ``action`` (``ref``: the request a person sent it in, acknowledged):
-    a new version, stored, its states sent, then (``then_schedule``) bots and timers.
+    a new version, stored, its states sent, then (``then_schedule``) bots and timers. Its
+    events say ``timed_out`` when the server moved for a person out of time (``timed_out``,
+    or a stand-in's move for a seat whose clock ran out).
 
     Raises:
         IllegalAction: the rules refuse it, before anything changed.
@@ -66,7 +69,8 @@ def apply(
     state = room.state
     match = state.match
     assert match is not None
-    events = match.apply(seat, action)  # raises IllegalAction before any change
+    timed_out = timed_out or (ref is None and seat in state.stand_in)
+    events = match.apply(seat, action, timed_out)  # raises IllegalAction before any change
     state.version += 1
     state.stand_in.clear()
     out = refresh_deadline(room, now)  # the states below carry this version's deadline
@@ -102,7 +106,7 @@ def turn_expired(room: Played, now: float) -> list[Output]:
     out: list[Output] = []
     if game.phase == "swap":
         for seat in humans:
-            out += apply(room, seat, Action("ready"), now, then_schedule=False)
+            out += apply(room, seat, Action("ready"), now, then_schedule=False, timed_out=True)
         return out + schedule(room, now)
     for seat in humans:
         state.stand_in.add(seat)

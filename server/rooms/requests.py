@@ -321,10 +321,11 @@ def _may_enter(room: Requested, conn: ConnId, device: str | None) -> None:
 
 def _entered(room: Requested, conn: ConnId, joined: m.Joined, now: float) -> list[Output]:
     """Someone is in (joined, watching or back): they are told, the room is told, they see the
-    state, and bots and timers follow."""
+    log so far and the state, and bots and timers follow."""
     return [
         Send(conn, m.dump(joined)),
         *frames.room_frames(room),
+        *frames.log_to(room, conn),
         *frames.state_to(room, conn, joined.seat),
         *play.schedule(room, now),
     ]

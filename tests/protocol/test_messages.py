@@ -126,6 +126,15 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
         },
         "level": "strong",
     },
+    "log": {
+        "type": "log",
+        "room": "K7Q2M",
+        "version": 5,
+        "entries": [
+            {"game": 0, "event": {"kind": "ready", "seat": 0}},
+            {"game": 0, "event": {"kind": "played", "seat": 0, "cards": ["3C"], "timed_out": True}},
+        ],
+    },
     "standings": {
         "type": "standings",
         "ref": "11",

@@ -44,6 +44,7 @@ def test_schema_names_every_message_type() -> None:
             "ack",
             "room",
             "state",
+            "log",
             "chat",
             "pong",
             "closing",

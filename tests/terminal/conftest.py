@@ -14,6 +14,7 @@ from textual.widgets import Input, RichLog
 from clients import CardroomClient
 from clients.terminal.app import CardroomApp, RoomScreen
 from clients.terminal.moves import Move
+from clients.terminal.widgets import HandBar
 from protocol.views import View
 from server.net.server import CardroomServer
 from tests.server.conftest import make_config
@@ -36,8 +37,23 @@ async def until(
     deadline = loop.time() + timeout
     while not ready():
         if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
+            raise AssertionError(f"timed out waiting for {what}{_seen(pilot.app.screen)}")
         await pilot.pause(0.01)
+
+
+def _seen(screen: object) -> str:
+    """What a room screen showed when a wait ran out (a failure under load says what the
+    client had, not only what it waited for)."""
+    if not isinstance(screen, RoomScreen):
+        return f" (on {type(screen).__name__})"
+    client, view = screen.client, screen.client.view
+    where = (view["phase"], view["to_act"], len(view["legal"])) if view is not None else None
+    hand = screen.query_one("#hand", HandBar)
+    return (
+        f" (version {client.version}, shown {screen.shown_version}, phase/to act/legal {where},"
+        f" focus {screen.focused!r}, hand {hand.choice.mode} at {hand.cursor},"
+        f" moves {[m.label.plain for m in screen.moves]}, log …{log(screen)[-400:]})"
+    )
 
 
 async def type_text(pilot: Pilot[None], selector: str, text: str) -> None:
@@ -56,6 +72,13 @@ async def choose_move(pilot: Pilot[None], pick: Callable[[Move], bool], what: st
     await until(pilot, lambda: any(pick(m) for m in screen.moves), what)
     index = next(i for i, m in enumerate(screen.moves) if pick(m))
     await pilot.press("escape", "home", *["down"] * index, "enter")
+
+
+async def entered(pilot: Pilot[None], app: CardroomApp) -> RoomScreen:
+    """The room screen, once the app has pushed it: a moment after its client took the seat
+    (a test that looked at once found the start screen still there, under load)."""
+    await until(pilot, lambda: isinstance(app.screen, RoomScreen), "the room screen")
+    return room_screen(app)
 
 
 def room_screen(app: CardroomApp) -> RoomScreen:

@@ -11,10 +11,10 @@ from server.net.server import CardroomServer
 from tests.terminal.conftest import (
     SIZE,
     choose_move,
+    entered,
     kind_is,
     log,
     moved_on,
-    room_screen,
     screenshot,
     type_text,
     until,
@@ -33,7 +33,7 @@ async def test_ask_for_a_hint_with_the_question_mark(live: CardroomServer) -> No
         await until(
             pilot, lambda: app.client is not None and app.client.room_info is not None, "room"
         )
-        screen = room_screen(app)
+        screen = await entered(pilot, app)
         client = screen.client
         assert client.room_info is not None and client.room_info.hints
         assert "hints on" in str(screen.query_one("#top", Static).render())

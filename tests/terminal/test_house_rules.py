@@ -14,11 +14,11 @@ from tests.support.house import HOUSE_SS, crack_deal
 from tests.terminal.conftest import (
     SIZE,
     choose_move,
+    entered,
     kind_is,
     log,
     moved_on,
     my_turn_shown,
-    room_screen,
     screenshot,
     type_text,
     until,
@@ -38,7 +38,7 @@ async def test_a_house_rules_sheepshead_hand_through_a_crack_by_keyboard(
         await until(
             pilot, lambda: app.client is not None and app.client.room_info is not None, "room"
         )
-        screen = room_screen(app)
+        screen = await entered(pilot, app)
         client = screen.client
         assert client.room_info is not None and client.room is not None
         assert client.room_info.options.model_dump() == HOUSE_SS

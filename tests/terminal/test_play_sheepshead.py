@@ -17,11 +17,11 @@ from tests.server.conftest import play_until_over
 from tests.terminal.conftest import (
     SIZE,
     choose_move,
+    entered,
     kind_is,
     log,
     moved_on,
     my_turn_shown,
-    room_screen,
     screenshot,
     until,
 )
@@ -36,7 +36,7 @@ async def test_join_a_sheepshead_room_and_play_a_hand(live: CardroomServer) -> N
         async with app.run_test(size=SIZE) as pilot:
             await pilot.click("#join")
             await until(pilot, lambda: app.client is not None and app.client.seat == 1, "a seat")
-            screen = room_screen(app)
+            screen = await entered(pilot, app)
             client = screen.client
             await until(pilot, lambda: "Tess" in str(screen.query_one("#table").render()), "lobby")
             await host.host("start")

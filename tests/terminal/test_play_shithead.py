@@ -16,6 +16,7 @@ from tests.terminal.conftest import (
     SHOTS,
     SIZE,
     choose_move,
+    entered,
     kind_is,
     log,
     moved_on,
@@ -40,7 +41,7 @@ async def test_create_fill_bots_and_play_a_shithead_game_to_the_end(live: Cardro
         await until(
             pilot, lambda: app.client is not None and app.client.room_info is not None, "room"
         )
-        screen = room_screen(app)
+        screen = await entered(pilot, app)
         client = screen.client
         assert client.seat == 0 and client.room_info is not None
         assert client.room_info.game == "shithead" and len(client.room_info.seats) == 4

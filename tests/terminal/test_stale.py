@@ -7,7 +7,7 @@ from clients import CardroomClient
 from clients.terminal.app import CardroomApp
 from protocol.messages import ActionModel
 from server.net.server import CardroomServer
-from tests.terminal.conftest import SIZE, log, room_screen, until
+from tests.terminal.conftest import SIZE, entered, log, until
 
 
 async def test_a_ready_refused_as_stale_in_the_swap_phase_is_sent_again(
@@ -21,7 +21,7 @@ async def test_a_ready_refused_as_stale_in_the_swap_phase_is_sent_again(
             await until(
                 pilot, lambda: app.client is not None and app.client.seat is not None, "a seat"
             )
-            screen = room_screen(app)
+            screen = await entered(pilot, app)
             ann = screen.client
             await bo.host("start")
             await until(

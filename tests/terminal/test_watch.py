@@ -9,7 +9,7 @@ from clients.terminal.app import CardroomApp, StartScreen
 from clients.terminal.widgets import HandBar
 from server.net.server import CardroomServer
 from tests.server.conftest import play_until_over
-from tests.terminal.conftest import SIZE, choose_move, room_screen, screenshot, until
+from tests.terminal.conftest import SIZE, choose_move, entered, screenshot, until
 
 
 async def test_watch_a_shithead_game(live: CardroomServer) -> None:
@@ -22,7 +22,7 @@ async def test_watch_a_shithead_game(live: CardroomServer) -> None:
             await until(
                 pilot, lambda: app.client is not None and app.client.room is not None, "watch"
             )
-            screen = room_screen(app)
+            screen = await entered(pilot, app)
             client = screen.client
             assert client.seat is None and client.token is None
             await host.host("start")

@@ -170,6 +170,14 @@ def create_room(
     return code
 
 
+def join_room(page: Page, base: str, code: str, name: str) -> None:
+    """Open a room's link and take a seat in it by name (the page is seated)."""
+    page.goto(f"{base}/r/{code}")
+    page.fill("#name", name)
+    page.click('#join-form button[type="submit"]')
+    page.wait_for_selector(".seat.mine")
+
+
 TURN_JS = """() => {
                 const a = document.getElementById("area");
                 if (!a || !window.cardroom || window.cardroom.acting) return false;

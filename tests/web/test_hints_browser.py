@@ -13,7 +13,7 @@ from playwright.sync_api import BrowserContext, Page
 
 from server.rooms.matches import Match
 from tests.support.web import create_hints_room
-from tests.web.conftest import SCREENSHOTS, LiveServer, watch_errors
+from tests.web.conftest import SCREENSHOTS, LiveServer, join_room, watch_errors
 
 NOTES = "/work/notes"  # where the lead looks at screenshots (the repo keeps build/screenshots)
 
@@ -114,4 +114,48 @@ def test_a_sheepshead_hint_in_french_and_the_bury_marked(
     assert sorted(marked) == sorted(hint["action"]["cards"])
     assert re.search(r"enterrez", page.inner_text(".hint-reason"))
     shoot(page, "hints-web-sheepshead.png")
+    assert not errors
+
+
+# The answer to a hint held back until another seat's move is on screen (a friend quicker
+# than the bot that answers): the order in which the first Hint of a swap phase used to come.
+HOLD_HINT_JS = """() => {
+  const app = window.cardroom, send = app.net.request.bind(app.net);
+  app.net.request = async (body) => {
+    const reply = await send(body);
+    if (body.type !== "hint") return reply;
+    for (let i = 0; i < 100 && app.state.version <= reply.version; i++) {
+      await new Promise((ok) => setTimeout(ok, 50));
+    }
+    return reply;
+  };
+}"""
+
+
+def test_the_first_hint_of_the_swap_phase_is_shown_when_a_friend_moves_meanwhile(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    ann, bob = new_context().new_page(), new_context().new_page()
+    errors = watch_errors(ann) + watch_errors(bob)
+    code = create_hints_room(ann, live.base, "Ann", "shithead")
+    join_room(bob, live.base, code, "Bob")
+    ann.click('[data-act="host"][data-op="start"]')
+    for page in (ann, bob):
+        page.wait_for_selector('[data-act="ready"]')
+    ann.evaluate(HOLD_HINT_JS)
+    version = ann.evaluate("window.cardroom.state.version")
+    ann.click('[data-act="hint"]')  # one click (rule SH-2.3: the swap is simultaneous)...
+    bob.click('[data-act="ready"]')  # ...and Bob is ready before the answer is here
+    ann.wait_for_function(f"() => window.cardroom.state.version > {version}")
+    # the answer still holds: Bob's move changes nothing of Ann's swap
+    ann.wait_for_selector(".hint-reason", timeout=8000)
+    hint = ann.evaluate("window.cardroom.hint")
+    assert hint["version"] == version
+    legal = ann.evaluate("window.cardroom.state.view.legal")
+    assert {k: v for k, v in hint["action"].items() if v not in (None, [])} in legal
+    expected = hint["action"].get("cards") or [hint["action"]["kind"]]
+    marked = ann.eval_on_selector_all(
+        "#area .suggested", "els => els.map(e => e.dataset.card || e.dataset.act)"
+    )
+    assert sorted(marked) == sorted(expected)
     assert not errors

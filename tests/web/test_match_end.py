@@ -5,11 +5,12 @@ seats, started at once when nobody else sat there."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import urllib.request
 from collections.abc import Callable
 
-from playwright.sync_api import BrowserContext
+from playwright.sync_api import BrowserContext, Page
 
 from server.store.leaderboard import player_id
 from tests.support.web import PHONE, act_first, check_axe, device_of
@@ -18,9 +19,29 @@ from tests.web.conftest import (
     LiveServer,
     can_act,
     create_room,
+    join_room,
     wait_turn,
     watch_errors,
 )
+
+
+def play_the_match(host: Page, friend: Page) -> None:
+    """Both pages play their own turns until the match is over, the host dealing each next
+    game."""
+    while host.evaluate("window.cardroom.info.status") != "over":
+        moved = False
+        for page in (host, friend):
+            what = can_act(page)
+            if what in ("play", "act", "ready", "flip", "pickup"):
+                act_first(page)
+                moved = True
+        status = host.evaluate("window.cardroom.info.status")
+        if status == "between" and host.locator('[data-op="next_game"]').count():
+            host.click('[data-act="host"][data-op="next_game"]')
+            host.wait_for_function("() => window.cardroom.state.view.phase !== 'over'")
+        elif not moved:
+            host.wait_for_timeout(50)  # a bot is thinking
+    friend.wait_for_function("() => window.cardroom.info.status === 'over'")
 
 
 def test_the_end_of_the_daily_says_your_rank_today_and_plays_again_in_one_tap(
@@ -80,10 +101,7 @@ def test_friends_follow_the_host_to_the_same_table_again(
     friend = new_context().new_page()
     errors = [watch_errors(p) for p in (host, friend)]
     old = create_room(host, live.base, "Hal", "sheepshead")
-    friend.goto(f"{live.base}/r/{old}")
-    friend.fill("#name", "Gus")
-    friend.click('#join-form button[type="submit"]')
-    friend.wait_for_selector(".seat.mine")
+    join_room(friend, live.base, old, "Gus")
     # a bot of another level than the rest (filled at the start): it must keep it
     host.click('[data-act="host"][data-op="add_bot"][data-seat="2"]')
     host.select_option('select[data-act="level"][data-seat="2"]', "random")
@@ -91,21 +109,7 @@ def test_friends_follow_the_host_to_the_same_table_again(
     host.click('[data-act="host"][data-op="start"]')
     host.wait_for_function("() => window.cardroom.state")
     seats = host.evaluate("window.cardroom.info.seats.map(s => [s.kind, s.bot_level || null])")
-    # rule SS-9.1: ten hands; each page plays its own turns, the host deals the next hand
-    while host.evaluate("window.cardroom.info.status") != "over":
-        moved = False
-        for page in (host, friend):
-            what = can_act(page)
-            if what in ("play", "act", "ready", "flip", "pickup"):
-                act_first(page)
-                moved = True
-        status = host.evaluate("window.cardroom.info.status")
-        if status == "between" and host.locator('[data-op="next_game"]').count():
-            host.click('[data-act="host"][data-op="next_game"]')
-            host.wait_for_function("() => window.cardroom.state.view.phase !== 'over'")
-        elif not moved:
-            host.wait_for_timeout(50)  # a bot is thinking
-    friend.wait_for_function("() => window.cardroom.info.status === 'over'")
+    play_the_match(host, friend)  # rule SS-9.1: ten hands
     host.locator('[data-act="again"]').click()
     # the host's page waits in the new room's lobby (friends are to come), with the same bots
     host.wait_for_function("(old) => window.cardroom.room !== old && window.cardroom.info", arg=old)
@@ -129,4 +133,43 @@ def test_friends_follow_the_host_to_the_same_table_again(
     assert [p.evaluate("window.cardroom.seat") for p in (host, friend)] == [0, 1]
     host.click('[data-act="host"][data-op="start"]')  # and they play again
     friend.wait_for_function("() => window.cardroom.info.status === 'playing'")
+    assert not [e for errs in errors for e in errs]
+
+
+def test_the_same_table_again_when_the_host_is_not_at_seat_0_and_one_left(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    ann, bob = new_context().new_page(), new_context(viewport=PHONE).new_page()
+    cy = new_context(viewport={"width": 1280, "height": 800}).new_page()
+    errors = [watch_errors(p) for p in (ann, bob, cy)]
+    old = create_room(ann, live.base, "Ann", "shithead", seats=3)
+    for page, name in ((bob, "Bob"), (cy, "Cy")):
+        join_room(page, live.base, old, name)
+
+    def one_game() -> None:  # the series ends after one game (max_games): its end screen
+        core = live.server.manager.rooms[old].core
+        core.settings = dataclasses.replace(core.settings, max_games=1)
+
+    live.call(one_game)
+    ann.click('[data-act="host"][data-op="start"]')
+    bob.wait_for_function("() => window.cardroom.state")
+    # Ann leaves at the first move: a stand-in bot takes seat 0, the host role passes to Bob
+    ann.evaluate("window.cardroom.net.request({type: 'leave', room: window.cardroom.room})")
+    bob.wait_for_function("() => window.cardroom.info.seats[1].host")
+    before = bob.evaluate("window.cardroom.info.seats.map(s => [s.kind, s.name])")
+    assert before[0][0] == "bot" and [s[1] for s in before[1:]] == ["Bob", "Cy"]
+    play_the_match(bob, cy)
+    bob.locator('[data-act="again"]').click()
+    bob.wait_for_function("(old) => window.cardroom.room !== old && window.cardroom.info", arg=old)
+    new = bob.evaluate("window.cardroom.room")
+    cy.locator('[data-act="follow"]').click()
+    cy.wait_for_function("(room) => window.cardroom.room === room", arg=new)
+    bob.wait_for_function("() => window.cardroom.info.seats.every(s => s.kind !== 'empty')")
+    after = bob.evaluate("window.cardroom.info.seats.map(s => [s.kind, s.name])")
+    # the table turned so that the host sits at seat 0: the same play order (Cy still plays
+    # after Bob, the stand-in after Cy), the bot in the seat of the one who left
+    assert [s[1] for s in after[:2]] == ["Bob", "Cy"] and after[2][0] == "bot"
+    assert [p.evaluate("window.cardroom.seat") for p in (bob, cy)] == [0, 1]
+    bob.click('[data-act="host"][data-op="start"]')
+    cy.wait_for_function("() => window.cardroom.info.status === 'playing'")
     assert not [e for errs in errors for e in errs]

@@ -125,3 +125,37 @@ def test_auto_play_steps_by_itself_until_paused(
     page.keyboard.press("End")  # a step by hand stops it
     assert play.get_attribute("aria-pressed") == "false"
     assert not errors
+
+
+# the trick on screen: each card's caption as the reader sees it (drawn, not only for screen
+# readers), and whose card it is in the step's view
+TRICK_JS = """() => {
+  const r = window.cardroom.replay, game = r.games[r.g], v = game.steps[r.step].view;
+  const plays = v.trick.cards.length ? v.trick.cards : (v.tricks.at(-1) || {cards: []}).cards;
+  const names = plays.map(p => (game.names && game.names[p.seat]) || null);
+  const shown = [...document.querySelectorAll('#replay-board .trick .play figcaption')]
+    .filter(f => f.getBoundingClientRect().width > 8).map(f => f.innerText.trim());
+  return {names, shown};
+}"""
+
+
+def test_on_a_touch_phone_the_trick_says_whose_card_is_whose_and_no_keys_line(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    room, token = finished(live, "sheepshead", 5)
+    # a touch screen, and nothing else said about the device
+    touch = {"viewport": {"width": 375, "height": 667}, "has_touch": True}
+    page = seated(new_context(**touch), room, token).new_page()
+    errors = watch_errors(page)
+    page.goto(f"{live.base}/r/{room}/history")
+    page.wait_for_selector("#replay-board .rp-seat")
+    total = int(page.get_attribute("#replay-range", "max") or 0)
+    for where in (total // 2, total // 2 + 2, total):  # tricks under way and the last one
+        jump(page, where)
+        trick = page.evaluate(TRICK_JS)
+        assert trick["names"] and trick["shown"] == trick["names"], (where, trick)
+    page.screenshot(path=str(SCREENSHOTS / "replay-touch-sheepshead-375.png"))
+    got = layout(page)
+    assert not got["keys"] or "←" not in got["keys"]  # no keyboard words on a touch screen
+    assert not page.locator(".rp-keyline").is_visible()
+    assert not errors

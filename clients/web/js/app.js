@@ -3,7 +3,7 @@
 // screens.js (each renderer takes the data it draws), the pages of their own in pages.js.
 import * as alerts from "./alerts.js";
 import { randomValue } from "./deal.js";
-import { current } from "./hints.js";
+import { current, heldKey } from "./hints.js";
 import { detectLang, errorText, onFallback, setLang, t } from "./i18n.js";
 import { onKey } from "./keys.js";
 import * as roomLog from "./log.js";
@@ -82,8 +82,11 @@ const app = Object.assign(store, {
     this.hinting = true;
     this.redraw();
     try {
+      const asked = this.state;
       const msg = await this.net.request({ type: "hint", room: this.room });
-      if (this.state && msg.version === this.state.version) this.hint = msg;
+      // what this seat held when it asked: the answer holds while that stays (js/hints.js)
+      const hint = { ...msg, held: asked.version === msg.version ? heldKey(asked.view, msg.seat) : null };
+      if (current(hint, this.state)) this.hint = hint;
     } catch (err) {
       this.showError(err);
     } finally {
@@ -127,7 +130,7 @@ function onMessage(msg) {
       if (app.screen !== "room" || !app.info || app.info.room !== msg.room) {
         app.info = null;
         app.state = null;
-        app.log = roomLog.load(msg.room);
+        app.log = []; // the server's log follows (a `log` message, once the match has begun)
         app.chat = [];
       }
       if (isPage(app.screen)) break; // resumed behind the replay: the room waits
@@ -142,6 +145,11 @@ function onMessage(msg) {
       if (msg.room.status === "over" && msg.room.daily && app.seat != null) loadDailyRank(msg.room);
       render();
       break;
+    case "log":
+      if (msg.room !== app.room) return;
+      app.log = roomLog.fromServer(msg, app.info ? app.info.game : null);
+      render();
+      break;
     case "state": {
       if (msg.room !== app.room) return;
       const prev = app.state;
@@ -151,7 +159,7 @@ function onMessage(msg) {
         app.acting = false;
       }
       app.events = msg.events || [];
-      if (app.hint && app.hint.version !== msg.version) app.hint = null;
+      if (!current(app.hint, msg)) app.hint = null;
       if (!prev || prev.view.phase !== msg.view.phase || !msg.view.to_act.includes(app.seat)) {
         app.sel = [];
         app.mode = null;
@@ -204,7 +212,7 @@ function logEvents(msg, prev) {
     const line = game.eventText(e, (s) => app.nameOf(s));
     if (line) lines.push(line);
   }
-  roomLog.add(app.log, app.room, msg, prev, (app.info && app.info.games_played) || 0);
+  roomLog.add(app.log, msg, (app.info && app.info.games_played) || 0);
   // screen readers hear what happened, and when it becomes their turn
   const mine = (v) => v && app.seat != null && v.to_act.includes(app.seat) && v.legal.length > 0;
   const said = lines.slice(-3);
@@ -248,9 +256,10 @@ async function playAgain() {
   const me = app.seat;
   if (!info || me == null) return;
   const name = app.name || info.seats[me].name;
-  // bots keep their seats; one at seat 0 (the creator's) takes the seat we had
+  // the table turned so that we sit at seat 0 (the creator's): everyone keeps their
+  // neighbours and the play order, bots (stand-ins for people who left too) and friends alike
   const bots = info.seats
-    .map((s, i) => (s.kind === "bot" ? { seat: i === 0 ? me : i, level: s.bot_level } : null))
+    .map((s, i) => (s.kind === "bot" ? { seat: turned(i, me, info.seats.length), level: s.bot_level } : null))
     .filter(Boolean);
   const alone = info.seats.every((s, i) => i === me || s.kind === "bot");
   // the same house rules: the room's own options (never a daily's, which has none)
@@ -298,22 +307,32 @@ async function playAgainWithFriends(info, create, bots) {
   }
 }
 
+// Seat ``i`` of a table turned so that seat ``host`` is seat 0 (of ``n``).
+function turned(i, host, n) {
+  return (i - host + n) % n;
+}
+
 // A friend's page: the host's "↻ /r/CODE" line, kept for the end screen's button.
 function noteAgain(line) {
   const room = againRoom(line.text);
   const seat = room && line.seat != null && app.info && app.info.seats[line.seat];
-  if (seat && seat.host && line.seat !== app.seat) app.again = { from: app.room, room, name: line.name };
+  if (seat && seat.host && line.seat !== app.seat) app.again = { from: app.room, room, name: line.name, host: line.seat };
 }
 
-// Follow the host to the new table: leave this room, take a seat in that one.
+// Follow the host to the new table: leave this room, take our seat in that one (the table
+// turned as the host's page turned it, playAgain); taken meanwhile, any free seat.
 async function followAgain() {
   const again = app.again;
   if (!again || app.seat == null) return;
   const name = app.name || app.info.seats[app.seat].name;
+  const seat = turned(app.seat, again.host, app.info.seats.length);
   await app.net.request({ type: "leave", room: app.room }).catch(() => {});
   forget();
   app.again = null;
-  app.request({ type: "join", room: again.room, name }).catch(() => {});
+  app.net.request({ type: "join", room: again.room, name, seat }).catch((err) => {
+    if (err && err.code === "seat_taken") app.request({ type: "join", room: again.room, name }).catch(() => {});
+    else app.showError(err);
+  });
 }
 
 // ------------------------------------------------------------------------------ where we are

@@ -21,9 +21,27 @@ export function reasonText(reason) {
   return t(reason.key, params);
 }
 
-// The last answer while the state it answered is on screen, else null.
+// The cards a seat holds in a view (its hand and face-up cards), as one comparable value.
+export function heldKey(view, seat) {
+  const s = view.seats && view.seats[seat];
+  return JSON.stringify([view.hand || [], (s && s.face_up) || []]);
+}
+
+function sameAction(a, b) {
+  const key = (x) => `${x.kind}|${(x.cards || []).join(" ")}|${x.slot ?? ""}`;
+  return key(a) === key(b);
+}
+
+// The last answer while it still holds, else null: the state it answered is on screen, or, in
+// the simultaneous swap (SH-2.3), other seats moved since while this seat's cards stayed as they
+// were and its action is still legal (another seat's "ready" changes nothing of this choice; an
+// answer that came after such a move was dropped, and the first Hint seemed to do nothing).
 export function current(hint, state) {
-  return hint && state && hint.version === state.version ? hint : null;
+  if (!hint || !state) return null;
+  if (hint.version === state.version) return hint;
+  const v = state.view;
+  const holds = hint.version < state.version && v.phase === "swap" && hint.held === heldKey(v, hint.seat);
+  return holds && v.legal.some((a) => sameAction(a, hint.action)) ? hint : null;
 }
 
 // The Hint box: `info` the room, `seat` the viewer's, `state` the state on screen, `hint` the
