@@ -407,8 +407,16 @@ class CardroomServer:
         if self._trim is not None:
             self._trim.cancel()
         self._ws.close(close_connections=True)
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self._ws.wait_closed(), timeout)
+        try:
+            await asyncio.wait_for(asyncio.shield(self._ws.wait_closed()), timeout)
+        except TimeoutError:
+            # a peer that never answers the closing handshake (one that connected while the
+            # rooms were saved, say) would keep its socket for websockets' close_timeout,
+            # after this server is gone: cut what is left
+            for ws in list(self._ws.all_connections):
+                ws.transport.abort()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._ws.wait_closed(), 1.0)
         await self.stores.close()
 
     async def __aenter__(self) -> CardroomServer:
