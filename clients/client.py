@@ -152,6 +152,9 @@ _CODE = re.compile(r"^[A-Z0-9]{5}$")
 _DETACHING_CODES = frozenset({ErrorCode.REPLACED, ErrorCode.REMOVED})
 #: Refusals of a reconnection's hello or resume that another try may not meet.
 _TRY_AGAIN = frozenset({ErrorCode.SHUTTING_DOWN, ErrorCode.STORE_UNAVAILABLE})
+#: How a client told ``closing`` (a planned restart) comes back: at once and then often, not
+#: with a dropped connection's backoff (the other process is up, or this one is back soon).
+PLANNED_RETRY: dict[str, Any] = {"attempts": 20, "delay": 0.05, "max_delay": 1.0}
 
 #: An action as :meth:`CardroomClient.act` takes it: a model, its JSON form (an entry of
 #: ``view["legal"]``, :class:`~protocol.views.ActionWire`) or its string form.
@@ -893,12 +896,21 @@ class CardroomClient:
                 self._read(), name="cardroom-client-reader"
             )
             try:
-                await self.hello(self._label, self._device)
                 if room is None:
+                    await self.hello(self._label, self._device)
                     return None
-                if token is not None:
-                    return await self.resume(room, token)
-                return await self.watch(room)
+                # the seat is asked for with the hello, not a round trip after it: a process
+                # that many clients reach at once (a rolling restart) answers both in one go
+                taking = self.resume(room, token) if token is not None else self.watch(room)
+                answers = await asyncio.gather(
+                    self.hello(self._label, self._device), taking, return_exceptions=True
+                )
+                for answer in answers:  # the hello's failure first: it explains the other's
+                    if isinstance(answer, BaseException):
+                        raise answer
+                joined = answers[1]
+                assert isinstance(joined, Joined)
+                return joined
             except (ConnectionLost, ReplyTimeout) as exc:
                 failure = exc
             except CardroomError as exc:
@@ -937,7 +949,10 @@ class CardroomClient:
             if self.url in self.urls:  # this process is going away: the others first
                 at = self.urls.index(self.url) + 1
                 self.urls = self.urls[at:] + self.urls[:at]
-            await self.reconnect()
+            if self.closing is not None:  # told (a planned restart): come back at once
+                await self.reconnect(**PLANNED_RETRY)
+            else:
+                await self.reconnect()
         except ClientError as exc:
             log.warning("could not come back to room %s by itself: %s", room, exc)
             self.recovery_error = exc

@@ -53,6 +53,7 @@ from server.net import address, api
 from server.net.address_buckets import AddressBuckets
 from server.net.admission import Admission, Cap, Door, Gated
 from server.net.devices import DeviceIssuer
+from server.net.keepalive import Keepalive
 from server.net.limits import TokenBucket
 from server.net.receive import DirectConnection
 from server.net.replays import ReplayCache
@@ -103,6 +104,10 @@ class ServerConfig:
     origins: tuple[str | None, ...] | None = None
     outbox: int = 512  # frames queued for a client before it is dropped as too slow
     hello_timeout: float = 10.0  # seconds a new connection has to say hello (else 1008)
+    # keepalive: every connection pinged this often, closed (1011) if its pong is this late;
+    # one sweep for all of them (server/net/keepalive.py), not a task per connection
+    ping_interval: float = 20.0
+    ping_timeout: float = 20.0
     max_connections: int = 10_000  # open WebSockets in this process; more are refused (503)
     max_per_address: int = 50  # open WebSockets from one client address (IPv6: /64); 503
     # peers whose X-Forwarded-For (or Forwarded) names the client (CIDRs; none by default)
@@ -170,6 +175,7 @@ class Connection:
         self.plain = not ws.protocol.extensions
         self.limited_notice = 0.0
         self.closer: asyncio.Future[None] | None = None
+        self.hello_timer: asyncio.TimerHandle | None = None  # until the hello
         # frames wait here, in order, while an earlier one's handling awaits something
         self.inbox: deque[tuple[str | bytes, float]] | None = None  # made when first needed
         self.handling: asyncio.Task[None] | None = None
@@ -316,6 +322,12 @@ class CardroomServer:
         self.metrics.watch_devices(self.devices)
         self._secret: asyncio.Task[None] | None = None  # reading the secret while the store is away
         self._dirty: list[Connection] = []  # connections with frames to flush this turn
+        self.keepalive = Keepalive(c.ping_interval, c.ping_timeout, self._direct_sockets)
+        self._keepalive: asyncio.Task[None] | None = None
+
+    def _direct_sockets(self) -> list[DirectConnection]:
+        """Every open connection's socket (the keepalive's sweep)."""
+        return [s.ws for s in self.connected.sockets.values() if isinstance(s.ws, DirectConnection)]
 
     # outgoing frames
 
@@ -356,11 +368,14 @@ class CardroomServer:
             open_timeout=self.config.open_timeout,
             server_header=SERVER_NAME,
             compression="deflate" if self.config.compression == "deflate" else None,
+            ping_interval=None,  # self._keepalive pings them all
+            ping_timeout=None,
             # counted from the accept (see server.net.admission); a DirectConnection
             create_connection=cast(
                 type[ServerConnection], functools.partial(Gated, door=self.admission)
             ),
         )
+        self._keepalive = asyncio.create_task(self.keepalive.run(), name="keepalive")
 
     async def _sign_devices(self, retry: float = 1.0) -> None:
         """Give the device issuer its key once the server secret can be read from the store
@@ -406,9 +421,19 @@ class CardroomServer:
             self._secret.cancel()
         if self._trim is not None:
             self._trim.cancel()
+        if self._keepalive is not None:
+            self._keepalive.cancel()
         self._ws.close(close_connections=True)
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self._ws.wait_closed(), timeout)
+        try:
+            await asyncio.wait_for(asyncio.shield(self._ws.wait_closed()), timeout)
+        except TimeoutError:
+            # a peer that never answers the closing handshake (one that connected while the
+            # rooms were saved, say) would keep its socket for websockets' close_timeout,
+            # after this server is gone: cut what is left
+            for ws in list(self._ws.all_connections):
+                ws.transport.abort()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._ws.wait_closed(), 1.0)
         await self.stores.close()
 
     async def __aenter__(self) -> CardroomServer:
@@ -534,18 +559,19 @@ class CardroomServer:
         if where is not None and where.routed:  # it follows its room to the room's address
             self.connected.routed(conn.id)
         self.metrics.connections.set(len(self.connected.sockets))
-        hello = asyncio.get_running_loop().call_later(
+        conn.hello_timer = asyncio.get_running_loop().call_later(
             self.config.hello_timeout, self._hello_overdue, conn
         )
         try:
             assert isinstance(ws, DirectConnection)
             # frames are handled as they arrive (see _received); this task only waits for the end
-            ws.deliver_to(lambda frame: self._received(conn, frame))
+            ws.deliver_to(functools.partial(self._received, conn))
             await ws.wait_closed()
             if conn.handling is not None:  # the last frames' handling, before the goodbye
                 await asyncio.shield(conn.handling)
         finally:
-            hello.cancel()
+            if conn.hello_timer is not None:
+                conn.hello_timer.cancel()
             self.manager.disconnected(conn.id)  # gone from the rooms and from self.connected
             self.metrics.connections.set(len(self.connected.sockets))
             conn.finish()
@@ -732,6 +758,9 @@ class CardroomServer:
                 f"this server speaks protocol {speaks}, not {msg.protocol}",
             )
         conn.greeted = True
+        if conn.hello_timer is not None:  # its handle need not live as long as the connection
+            conn.hello_timer.cancel()
+            conn.hello_timer = None
         # only an identity this server issued ranks a player (issue 19, finding 9): a made-up
         # one gets a new identity, within the address's budget for the day
         device = msg.device if self.devices.valid(msg.device) else None

@@ -24,6 +24,7 @@ import contextlib
 import itertools
 import logging
 import time
+from collections.abc import Sequence
 from typing import Any, Protocol, get_args
 
 import orjson
@@ -126,6 +127,8 @@ class Cluster:
         self._remote: dict[tuple[str, int], int] = {}  # (origin, its conn) -> local conn id
         self._remote_ids = itertools.count(-1, -1)  # negative: never a local connection's id
         self._missed: set[str] = set()  # peers not listening at the last check
+        self._handing: set[str] = set()  # rooms whose leases are moving to a peer now
+        self._given: set[str] = set()  # rooms handed to this process, not loaded yet
         self._tasks: list[asyncio.Task[None]] = []
 
     async def start(self, rooms: Rooms) -> None:
@@ -159,6 +162,10 @@ class Cluster:
         Raises:
             Refusal: ``store_unavailable``.
         """
+        handed = self.held.get(code)
+        if handed is not None and code in self._given:  # handed over to us: ours already
+            self._given.discard(code)
+            return handed.fence
         deadline = time.monotonic() + wait
         while True:
             try:
@@ -214,7 +221,7 @@ class Cluster:
                     if kept and self.held.get(code) == lease:
                         self._renewed[code] = now
             for (code, lease), kept in zip(held, kept_all, strict=True):
-                if not kept and self.held.get(code) == lease:
+                if not kept and self.held.get(code) == lease and code not in self._handing:
                     log.warning("room %s: lease lost; letting the room go", code)
                     del self.held[code]
                     rooms.evict_soon(code, "the room moved; resume with your token")
@@ -256,41 +263,54 @@ class Cluster:
         found = (n.decode() if isinstance(n, bytes) else str(n) for n in names)
         return sorted(p for n in found if (p := n.removeprefix(prefix)) != self.owner)
 
-    async def hand_over(self, code: str, to_owner: str) -> bool:
-        """Give the room (stopped and saved here) to the live process ``to_owner`` at once:
-        the lease moves to it with a higher fence, and it is told to load the room now (its
-        timers and bots go on there). ``False`` if this process did not hold the room or
-        Redis is away: the lease is then released as on any stop (the next process a message
-        reaches takes the room over).
+    async def hand_over(self, codes: Sequence[str], to_owner: str) -> list[str]:
+        """Give the rooms ``codes`` (stopped and saved here) to the live process ``to_owner``
+        at once: their leases move to it with higher fences in one script call, and it is told
+        to load them now in one message (their timers and bots go on there). The codes handed
+        over are returned; the others (not held here, or Redis away) are released as on any
+        stop (the next process a message reaches takes such a room over).
         """
-        lease = self.held.get(code)
-        if lease is None:
-            return False
+        leases = [lease for code in codes if (lease := self.held.get(code)) is not None]
+        self._handing.update(lease.code for lease in leases)  # no eviction meanwhile (_keep)
         try:
-            moved = await self.leases.transfer(lease, to_owner)
+            moved = await self.leases.transfer_all(leases, to_owner)
         except StoreUnavailable:
-            return False
-        del self.held[code]
-        self._renewed.pop(code, None)
-        if moved is None:
-            return False
-        self.post(to_owner, {"k": "take", "code": code, "from": self.owner, "fence": moved.fence})
-        return True
+            return []
+        finally:
+            self._handing.difference_update(lease.code for lease in leases)
+        rooms = [(new.code, new.fence) for new in moved if new is not None]
+        for lease in leases:
+            del self.held[lease.code]
+            self._renewed.pop(lease.code, None)
+        if rooms:
+            taken = [list(room) for room in rooms]
+            self.post(to_owner, {"k": "take", "rooms": taken, "from": self.owner})
+        return [code for code, _ in rooms]
 
-    async def _take(self, rooms: Rooms, code: str, fence: int, owner: str) -> None:
-        """A room handed to this process: load it (its lease is ours already), and the
-        clients of this process relayed to its old owner are relayed no longer (they resume
-        here). A process that is stopping itself lets the lease go instead."""
-        self.clients.unforward_room(code, owner)
-        try:
-            if await rooms.adopt(code):
-                return
-        except Refusal as r:
-            log.warning("room %s handed over but not loaded: %s", code, r.message)
-        self.held.pop(code, None)
-        self._renewed.pop(code, None)
-        with contextlib.suppress(StoreUnavailable):
-            await self.leases.release(Lease(code, self.owner, fence))
+    async def _take(self, rooms: Rooms, taken: list[tuple[str, int]], owner: str) -> None:
+        """Rooms handed to this process: load them all at once (their leases are ours
+        already, so loading claims nothing), and the clients of this process relayed to their
+        old owner are relayed no longer (they resume here). A process that is stopping itself
+        lets the leases go instead."""
+        for code, fence in taken:
+            self.clients.unforward_room(code, owner)
+            self.held[code] = Lease(code, self.owner, fence)
+            self._renewed[code] = time.monotonic()
+            self._given.add(code)
+        adopted = await asyncio.gather(
+            *(rooms.adopt(code) for code, _ in taken), return_exceptions=True
+        )
+        for (code, fence), ok in zip(taken, adopted, strict=True):
+            self._given.discard(code)
+            if ok is True:
+                continue
+            if isinstance(ok, BaseException):
+                log.warning("room %s handed over but not loaded: %s", code, ok)
+            if self.held.get(code) == Lease(code, self.owner, fence):
+                self.held.pop(code, None)
+                self._renewed.pop(code, None)
+                with contextlib.suppress(StoreUnavailable):
+                    await self.leases.release(Lease(code, self.owner, fence))
 
     # ------------------------------------------------------------------ forwarding
 
@@ -399,6 +419,9 @@ class Cluster:
                 local = self._remote.pop((payload["from"], int(payload["conn"])), None)
                 if local is not None:
                     rooms.disconnected(local)
-            case "take":  # a room handed over by its owner, which is stopping
-                code, fence = str(payload["code"]), int(payload["fence"])
-                self.post_call(self._take(rooms, code, fence, str(payload["from"])))
+            case "take":  # rooms handed over by their owner, which is stopping
+                if "rooms" in payload:
+                    taken = [(str(code), int(fence)) for code, fence in payload["rooms"]]
+                else:  # one room a message (a process of the release before)
+                    taken = [(str(payload["code"]), int(payload["fence"]))]
+                self.post_call(self._take(rooms, taken, str(payload["from"])))

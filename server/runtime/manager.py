@@ -12,7 +12,7 @@ import dataclasses
 import logging
 import secrets
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, Protocol, TypeAlias
 
 from protocol import messages as m
@@ -85,7 +85,7 @@ class Ownership(Protocol):
     async def forward(self, conn: int, code: str, owner: str, msg: RoomRequest) -> bool: ...
     def disconnected(self, conn: int) -> None: ...
     async def peers(self) -> list[str]: ...
-    async def hand_over(self, code: str, to_owner: str) -> bool: ...
+    async def hand_over(self, codes: Sequence[str], to_owner: str) -> list[str]: ...
 
 
 #: A room found for a message: its actor here, the process that owns it, or none.
@@ -447,27 +447,26 @@ class RoomManager:
                 log.warning("room %s closed here but not deleted from the store: %s", code, exc)
         self.ownership.release(code)
 
-    async def _stop_room(self, actor: RoomActor, to_owner: str | None) -> None:
-        """Stop one room at shutdown, save its record and hand it over to ``to_owner``."""
+    async def _stop_room(self, actor: RoomActor) -> None:
+        """Stop one room at shutdown, after what it queued, and save its record."""
         await actor.stop()
         try:
             await self.store.save(actor.code, actor.core.meta(), fence=actor.fence)
         except StoreError as exc:  # every action is stored already; only the record waits
             log.warning("room %s: record not saved at shutdown: %s", actor.code, exc)
-        if to_owner is None or not await self.ownership.hand_over(actor.code, to_owner):
-            return
+
+    def _handed_over(self, code: str) -> None:
+        """A room now held by another process: its clients are told at once. Clients relayed
+        here from other processes resume there (their connection stays); this process's own
+        come back through another process (this one closes their connections soon)."""
         self.metrics.handovers.labels("given").inc()
-        self.rooms.pop(actor.code, None)
-        # told at once, not after every other room: clients relayed here from other
-        # processes resume there (their connection stays); this process's own clients come
-        # back through another process (this one closes their connections soon)
+        self.rooms.pop(code, None)
         moved, closing = m.dump(m.Closing(reason=_MOVED)), m.dump(m.Closing(reason=SHUTDOWN))
-        for conn in self.clients.empty(actor.code):
+        for conn in self.clients.empty(code):
             relayed = self.clients.address_of(conn) is None
             self.clients.send(conn, moved if relayed else closing)
             if not relayed:
                 self.told.add(conn)
-        self.metrics.rooms.set(len(self.rooms))
 
     async def adopt(self, code: str) -> bool:
         """A room another process handed to this one (its lease is ours already): load it
@@ -489,12 +488,20 @@ class RoomManager:
         self.stopping = True
         peers = await self.ownership.peers()
         actors = list(self.rooms.values())
-        await asyncio.gather(
-            *(
-                self._stop_room(actor, peers[i % len(peers)] if peers else None)
-                for i, actor in enumerate(actors)
-            )
+        # every room stops and saves at once (the saves go out together, server/store/batch.py),
+        # then each peer takes its share in one call: a round trip or two for all the rooms,
+        # where one a room made the last room wait behind all the others
+        await asyncio.gather(*(self._stop_room(actor) for actor in actors))
+        shares: dict[str, list[str]] = {}
+        for i, actor in enumerate(actors):
+            if peers:
+                shares.setdefault(peers[i % len(peers)], []).append(actor.code)
+        handed = await asyncio.gather(
+            *(self.ownership.hand_over(codes, peer) for peer, codes in shares.items())
         )
+        for code in (code for codes in handed for code in codes):
+            self._handed_over(code)
+        self.metrics.rooms.set(len(self.rooms))
         for task in list(self._closing):
             await task
         await self.ownership.stop()  # leases released: others take over at once

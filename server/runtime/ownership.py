@@ -8,6 +8,7 @@ rooms by lease, forwarding messages for a room to the process that holds it
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from server.rooms.inputs import RoomRequest
@@ -55,6 +56,6 @@ class OneProcess:
         """No other process to hand a room to."""
         return []
 
-    async def hand_over(self, code: str, to_owner: str) -> bool:
+    async def hand_over(self, codes: Sequence[str], to_owner: str) -> list[str]:
         """Never asked: there are no peers."""
-        return False
+        return []

@@ -223,6 +223,27 @@ redis.call('SET', KEYS[2], fence, 'PX', keep)
 return fence
 """
 
+# TRANSFER for many rooms in one call (a process stopping hands all its rooms to a peer).
+# KEYS: four per room, as TRANSFER's; ARGV: owner, new owner, lease ttl, room ttl, then each
+# room's fence in KEYS' order. One new fence (0: the lease was not the caller's) per room.
+TRANSFER_ALL = """
+local moved = {}
+for i = 1, #KEYS / 4 do
+  local k = (i - 1) * 4
+  if redis.call('GET', KEYS[k + 1]) ~= ARGV[1] .. ' ' .. ARGV[i + 4] then
+    moved[i] = 0
+  else
+    local fence = redis.call('INCR', KEYS[k + 3])
+    redis.call('SET', KEYS[k + 1], ARGV[2] .. ' ' .. fence, 'PX', ARGV[3])
+    local keep = ARGV[3]
+    if redis.call('EXISTS', KEYS[k + 4]) == 1 then keep = ARGV[4] end
+    redis.call('SET', KEYS[k + 2], fence, 'PX', keep)
+    moved[i] = fence
+  end
+end
+return moved
+"""
+
 # Leaderboards. KEYS: board (sorted set), games (hash), names (hash, or the board again on a
 # cluster, where the names hash is in another slot and written after), seen (this result's
 # marker, or the board again when the result has no name).

@@ -8,8 +8,10 @@ import asyncio
 import time
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
+from typing import Any
 
 import pytest
+from redis.asyncio.cluster import RedisCluster as ClusterClient
 
 from clients import CardroomClient
 from server.net.server import CardroomServer, ServerConfig
@@ -25,6 +27,7 @@ from server.tools.bench.handover import (
     open_table,
     play_table,
 )
+from server.tools.bench.redis_cluster import RedisCluster
 from server.tools.bench.redis_server import RedisServer
 
 
@@ -89,6 +92,39 @@ async def test_transfer_moves_the_lease_at_once_with_a_higher_fence(
         with pytest.raises(Fenced):  # A's writes are fenced from the moment it moved
             await store.save("HANDO", {"version": 1}, fence=held.fence)
         await store.save("HANDO", {"version": 1}, fence=moved.fence)
+    finally:
+        await client.aclose()
+
+
+async def _script_calls(client: Any) -> int:
+    """EVAL and EVALSHA calls this Redis has run so far (``INFO commandstats``)."""
+    stats = await client.info("commandstats")
+    return sum(int(stats.get(f"cmdstat_{c}", {}).get("calls", 0)) for c in ("eval", "evalsha"))
+
+
+async def test_transfer_all_hands_many_rooms_over_in_one_call(
+    any_redis: RedisServer | RedisCluster,
+) -> None:
+    client = redis_connect(any_redis.url)
+    try:
+        a, b, c = Leases(client, "proc-a"), Leases(client, "proc-b"), Leases(client, "proc-c")
+        held = [await a.acquire(f"MANY{i}") for i in range(6)]
+        assert all(isinstance(lease, Lease) for lease in held)
+        ours = [lease for lease in held if isinstance(lease, Lease)]
+        foreign = await c.acquire("OTHER")  # C's: A cannot give it away
+        assert isinstance(foreign, Lease)
+        stale = Lease("OTHER", "proc-a", foreign.fence)
+        warm = await a.acquire("WARMS")  # the script loaded into Redis (its first call fails)
+        assert isinstance(warm, Lease) and (await a.transfer_all([warm], "proc-b"))[0]
+        before = None if isinstance(client, ClusterClient) else await _script_calls(client)
+        moved = await a.transfer_all([*ours, stale], "proc-b")
+        if before is not None:  # one Redis: one script call for all seven, not one a room
+            assert await _script_calls(client) - before == 1
+        assert moved[-1] is None and await c.renew(foreign)  # C keeps its room
+        for old, new in zip(ours, moved, strict=False):
+            assert new is not None and new.owner == "proc-b" and new.fence > old.fence
+            assert await b.acquire(old.code) == new  # B's at once, at the new fence
+            assert not await a.renew(old)  # A lost it
     finally:
         await client.aclose()
 

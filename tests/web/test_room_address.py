@@ -39,3 +39,34 @@ def test_the_page_connects_with_its_room_in_the_address(
     ann.wait_for_function(f"() => window.cardroom.online && window.cardroom.room === '{code}'")
     assert ann_sockets[-1] == f"{ws_base}/ws/{code}"
     assert ann.evaluate("() => window.cardroom.seat") == 0 and not errors
+
+
+def test_a_code_typed_on_the_home_page_is_joined_at_the_rooms_address(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    ws_base = live.base.replace("http://", "ws://")
+    ann = new_context().new_page()
+    code = create_room(ann, live.base, "Ann", "shithead", seats=3)
+
+    bob = new_context().new_page()
+    errors = watch_errors(bob)
+    bob_sockets = sockets(bob)
+    bob.goto(live.base + "/")  # no room in the address: the home page, at /ws
+    bob.wait_for_function("() => window.cardroom && window.cardroom.online")
+    assert bob_sockets == [f"{ws_base}/ws"]
+    bob.fill("#name", "Bob")
+    bob.fill("#code", code)
+    bob.click('#join-form button[type="submit"]')
+    bob.wait_for_function(f"() => window.cardroom.room === '{code}' && window.cardroom.seat === 1")
+    # the join went over the room's own address, where a proxy routes it to its process
+    assert bob_sockets == [f"{ws_base}/ws", f"{ws_base}/ws/{code}"]
+    assert not errors
+
+    cat = new_context().new_page()
+    cat_sockets = sockets(cat)
+    cat.goto(live.base + "/")
+    cat.wait_for_function("() => window.cardroom && window.cardroom.online")
+    cat.fill("#code", code)
+    cat.click('[data-act="watch"]')
+    cat.wait_for_function(f"() => window.cardroom.room === '{code}'")
+    assert cat_sockets[-1] == f"{ws_base}/ws/{code}"  # watching, too, at the room's address

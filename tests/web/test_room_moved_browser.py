@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -42,3 +43,47 @@ def test_a_page_resumes_on_its_connection_when_its_room_moved(
     assert resumes and resumes[0]["room"] == code and resumes[0]["token"]
     page.wait_for_selector(".seat.mine")  # still in the seat, on the same page
     assert all(not e for e in errors), errors
+
+
+# Records, in the page, when each WebSocket was opened and when one closed.
+SOCKET_TIMES = """
+(() => {
+  const Real = window.WebSocket;
+  window.__opened = [];
+  window.__closed = [];
+  window.WebSocket = function (url) {
+    const ws = new Real(url);
+    window.__opened.push(performance.now());
+    ws.addEventListener("close", () => window.__closed.push(performance.now()));
+    return ws;
+  };
+  window.WebSocket.prototype = Real.prototype;
+  Object.assign(window.WebSocket, { OPEN: Real.OPEN, CLOSED: Real.CLOSED });
+})();
+"""
+
+
+def test_a_page_told_the_server_is_going_away_reconnects_without_the_backoff(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    page.add_init_script(SOCKET_TIMES)
+    code = create_room(page, live.base, "Ned", "shithead", seats=3)
+
+    closes: list[asyncio.Future[None]] = []
+
+    def going_away() -> None:  # what a stopping process does: closing, then 1001
+        people = live.server.connected
+        (conn,) = [c for c in people.sockets if people.room_of(c) == code]
+        people.send(conn, m.dump(m.Closing(reason="server shutting down; reconnect")))
+        people.sockets[conn].flush()
+        closes.append(asyncio.ensure_future(people.sockets[conn].ws.close(1001, "going away")))
+
+    live.call(going_away)
+    page.wait_for_function("() => window.__opened.length === 2 && window.cardroom.online")
+    closed, opened = page.evaluate("() => [window.__closed[0], window.__opened[1]]")
+    # the next socket at once (a dropped connection waits 250 ms first)
+    assert opened - closed < 200, (closed, opened)
+    page.wait_for_function(f"() => window.cardroom.room === '{code}' && window.cardroom.seat === 0")
+    assert not errors

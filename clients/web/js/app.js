@@ -457,7 +457,7 @@ async function onClick(e) {
       return;
     case "watch": {
       const code = readCode();
-      if (code) app.request({ type: "watch", room: code }).catch(() => {});
+      if (code) atRoom(code).then(() => app.request({ type: "watch", room: code })).catch(() => {});
       return;
     }
     case "daily":
@@ -552,6 +552,13 @@ function fallbackCopy(text, done) {
   area.remove();
 }
 
+// A typed code is joined or watched at the room's own address (/ws/CODE), where a proxy in
+// front of several processes sends it to the process that holds the room (deploy/nginx.conf).
+async function atRoom(code) {
+  const url = socketUrl(code);
+  if (app.net.url !== url) await app.net.moveTo(url);
+}
+
 function onSubmit(e) {
   e.preventDefault();
   const form = e.target;
@@ -559,7 +566,7 @@ function onSubmit(e) {
     const name = readName();
     const code = name && readCode();
     if (code) {
-      app.request({ type: "join", room: code, name }).catch((err) => {
+      atRoom(code).then(() => app.request({ type: "join", room: code, name })).catch((err) => {
         if (err.code === "game_in_progress" || err.code === "room_full" || err.code === "room_locked") {
           toast(errorText(err.code) + " " + t("home.watchInstead"), "error");
         }

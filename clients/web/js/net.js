@@ -2,6 +2,9 @@
 // It knows nothing of screens: the app listens for "message", "up" and "down".
 
 const RETRY_MS = [250, 500, 1000, 2000, 3000, 5000];
+// After the server said it is going away (a planned restart, `closing`): come back at once,
+// then often, not with a dropped connection's backoff (another process is up, or this one soon).
+const PLANNED_MS = [0, 50, 100, 200, 400, 1000];
 const REPLY_TIMEOUT_MS = 10000;
 
 // The WebSocket address for a room (/ws/CODE), or for no room yet (/ws): a proxy in front of
@@ -25,6 +28,7 @@ export class Net extends EventTarget {
     this.retryTimer = null;
     this.moved = null; // the room a `moved` said lives at its own address (until up there)
     this.moving = false;
+    this.planned = false; // told `closing` (a planned restart): reconnect at once, then often
   }
 
   start() {
@@ -44,6 +48,7 @@ export class Net extends EventTarget {
           this.attempt = 0;
           this.ready = true;
           this.moved = null;
+          this.planned = false;
           this.dispatchEvent(new Event("up"));
         },
         () => ws.close(),
@@ -84,7 +89,8 @@ export class Net extends EventTarget {
     this.pending.clear();
     this.dispatchEvent(new Event("down"));
     if (this.stopped) return;
-    const wait = this.moving ? 0 : RETRY_MS[Math.min(this.attempt, RETRY_MS.length - 1)];
+    const steps = this.planned ? PLANNED_MS : RETRY_MS;
+    const wait = this.moving ? 0 : steps[Math.min(this.attempt, steps.length - 1)];
     this.moving = false;
     this.attempt += 1;
     clearTimeout(this.retryTimer);
@@ -99,6 +105,8 @@ export class Net extends EventTarget {
       return;
     }
     if (msg.type === "moved") this.moved = msg.room; // the create's `joined` follows
+    // the server is going away (not a room closed for good): reconnect without the backoff
+    if (msg.type === "closing" && !/^room closed/.test(msg.reason || "")) this.planned = true;
     // Every message reaches the app (a `joined` sets the seat, an error is shown);
     // a reply also settles the request that asked for it.
     this.dispatchEvent(new CustomEvent("message", { detail: msg }));

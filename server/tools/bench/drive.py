@@ -443,7 +443,7 @@ async def _drain(tally: Tally, rooms: list[Room]) -> None:
     tally.measuring = False
 
 
-async def _probe_lag(lag: Histogram) -> None:
+async def probe_lag(lag: Histogram) -> None:
     """Sleep :data:`LAG_PROBE` over and over; count how late each wake-up came."""
     while True:  # perf_counter: uvloop's own clock only moves in whole milliseconds
         before = time.perf_counter()
@@ -467,7 +467,7 @@ async def _window(
     if fresh:
         tally.start()
     lag = Histogram()
-    probe = asyncio.create_task(_probe_lag(lag))
+    probe = asyncio.create_task(probe_lag(lag))
     try:
         await clock.closed()
     finally:

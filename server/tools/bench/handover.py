@@ -40,6 +40,8 @@ from server.store.redis_client import connect as redis_connect
 from server.store.redis_client import global_key
 from server.store.redis_store import RedisStore
 from server.tools.bench import players
+from server.tools.bench.drive import probe_lag
+from server.tools.bench.histogram import Histogram
 from server.tools.bench.procs import RAISED_LIMITS, free_port, serve_process
 
 #: Seats per room: the host and two players.
@@ -227,6 +229,9 @@ class Outcome:
     lost: int
     back: int
     restart_seconds: float
+    #: this process's event-loop lag over the restarts (a 5 ms sleep's overrun): a pause
+    #: its players saw may be the load generator's own, not the service's
+    lag: Histogram = field(default_factory=Histogram)
 
     @property
     def games_lost(self) -> int:
@@ -251,7 +256,16 @@ class Outcome:
             f"acked actions lost: {self.lost}; games lost: {self.games_lost}; "
             f"clients back in their seats: {self.back}/{self.clients}\n"
             f"longest pause per room: p50 {statistics.median(p) * 1000:.0f} ms, "
-            f"p99 {p99 * 1000:.0f} ms, max {p[-1] * 1000:.0f} ms"
+            f"p99 {p99 * 1000:.0f} ms, max {p[-1] * 1000:.0f} ms" + self._lag_line()
+        )
+
+    def _lag_line(self) -> str:
+        lag = self.lag
+        if not lag.count:
+            return ""
+        return (
+            f"\nthe load generator's own loop lag over the restarts: p50 "
+            f"{lag.percentile(0.5) * 1000:.1f} ms, p99 {lag.percentile(0.99) * 1000:.0f} ms"
         )
 
 
@@ -321,6 +335,8 @@ async def rolling_restart(svc: Service, rooms: int, warmup: float = 0.5) -> Outc
         )
     restarted = asyncio.Event()
     playing = [asyncio.create_task(play_table(t, restarted)) for t in tables]
+    lag = Histogram()
+    ticking = asyncio.create_task(probe_lag(lag))
     try:
         await asyncio.sleep(warmup)
         began = time.monotonic()
@@ -328,19 +344,20 @@ async def rolling_restart(svc: Service, rooms: int, warmup: float = 0.5) -> Outc
             await svc.restart(port)
             await asyncio.sleep(warmup)
         took = time.monotonic() - began
+        ticking.cancel()
         restarted.set()
         await asyncio.gather(*playing)
     finally:
-        for task in playing:
+        for task in [*playing, ticking]:
             task.cancel()
-        await asyncio.gather(*playing, return_exceptions=True)
+        await asyncio.gather(*playing, ticking, return_exceptions=True)
     lost = sum([await lost_actions(svc.redis_url, t) for t in tables])
     back = sum(back_in_seat(t) for t in tables)
     for t in tables:
         for c in t.clients:
             with contextlib.suppress(ClientError):
                 await c.close()
-    return Outcome(tables, lost, back, took)
+    return Outcome(tables, lost, back, took, lag)
 
 
 async def _bench(rooms: int) -> Outcome:

@@ -49,6 +49,8 @@ class Held:
     blocks: int
     rss: int  # growth of the process's RSS (tracemalloc's own memory included)
     sites: list[tuple[str, int, int]]  # allocation site, bytes, blocks (largest first)
+    left: int = 0  # bytes of Python objects still alive once they all closed (and a collection)
+    rss_left: int = 0  # RSS growth still there then (what the allocator kept)
 
     @property
     def per_connection(self) -> float:
@@ -60,6 +62,8 @@ class Held:
             f"{n:,} idle connections: {self.traced / n:,.0f} B of traced Python objects each, "
             f"{self.blocks / n:.1f} blocks; RSS {self.rss / n / 1024:.1f} KiB each "
             "(tracemalloc's own included)",
+            f"after they closed: {self.left:,} B of traced objects left in all "
+            f"({self.left / n:,.0f} B a connection), RSS {self.rss_left / 1024 / 1024:+.1f} MB",
             "  bytes per connection, by where they were allocated:",
         ]
         for site, size, count in self.sites[:top]:
@@ -86,9 +90,18 @@ async def measure(connections: int, frames: int = 1) -> Held:
         after = tracemalloc.take_snapshot()
         rss1 = procs.rss_bytes(os.getpid())
         await _release(workers)
+        for _ in range(1200):  # every close seen by the server (a minute at most)
+            if not server.connected.sockets:
+                break
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(2.0)  # the closes' trim
+        gc.collect()
+        closed = tracemalloc.take_snapshot()
+        rss2 = procs.rss_bytes(os.getpid())
         tracemalloc.stop()
     keep = [tracemalloc.Filter(False, tracemalloc.__file__)]
     stats = after.filter_traces(keep).compare_to(before.filter_traces(keep), "lineno")
+    left = closed.filter_traces(keep).compare_to(before.filter_traces(keep), "lineno")
     sites = [
         (
             f"{s.traceback[0].filename.rsplit('site-packages/', 1)[-1]}:{s.traceback[0].lineno}",
@@ -103,6 +116,8 @@ async def measure(connections: int, frames: int = 1) -> Held:
         sum(s.count_diff for s in stats),
         rss1 - rss0,
         sites,
+        sum(s.size_diff for s in left),
+        rss2 - rss0,
     )
 
 
