@@ -16,7 +16,12 @@ over the number of players) and how many games hit the length cap; and the decis
 and p99) of every level. The games of one deal are not independent (the same cards, and several
 seats of one level in the same hand), so the intervals are computed over deals: each deal's result
 for a level is the mean over its rotations and seats, and the interval is the mean of those ± 1.96
-sample standard deviations over the square root of the number of deals. ``--jobs`` plays games in
+sample standard deviations over the square root of the number of deals. ``--conventions`` adds,
+per level and role, how often each table convention is kept (trump leads by the picker, the
+partner and the defenders, schmears, called-suit leads; Shithead: wasted 2s and 10s, pick-ups
+with a play, overplays), each classified from the full state before the play
+(:mod:`server.tools.conventions`) and given an interval over deals
+(:mod:`server.tools.conventions_report`). ``--jobs`` plays games in
 parallel processes; the results do not depend on it (every game and every bot is seeded from
 ``--seed`` and the game number).
 

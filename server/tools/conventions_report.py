@@ -62,6 +62,7 @@ C, F = Convention, Facet
 SHEEPSHEAD_LINES: tuple[Line, ...] = (
     _line("partner on lead leads trump", C.LEAD_TRUMP, F.PARTNER),
     _line("  not yet known: reveals by it", C.LEAD_TRUMP, F.PARTNER, F.HIDDEN),
+    _line("    with trump and fail in hand", C.LEAD_TRUMP_CHOICE, F.PARTNER, F.HIDDEN),
     _line("  already known", C.LEAD_TRUMP, F.PARTNER, F.KNOWN),
     _line("  with trump and fail in hand", C.LEAD_TRUMP_CHOICE, F.PARTNER),
     _line("defender leads trump to trick 1", C.LEAD_TRUMP, F.DEFENDER, F.TRICK1),
