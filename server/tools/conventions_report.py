@@ -124,6 +124,8 @@ class ConventionCounts:
                 "deals": sum(1 for _, c in per_deal if c),
                 "rate": rate,
                 "ci95": (lo, hi),
+                # each deal's (hits, chances), so that runs on other seeds can be pooled
+                "per_deal": per_deal,
             }
             rows.append((line, entry))
         return rows

@@ -51,6 +51,7 @@ def test_counts_pool_per_level_and_deal() -> None:
     assert stats["counts"] == {"lead_trump|partner|hidden|later": [1, 2]}
     (line,) = [e for e in stats["lines"] if e["label"] == "partner on lead leads trump"]
     assert (line["hits"], line["chances"], line["deals"]) == (1, 2, 1)
+    assert line["per_deal"] == [(1, 2), (0, 0)]  # runs on other seeds pool over deals
 
 
 @pytest.mark.parametrize(
