@@ -50,7 +50,8 @@ from server.rules.sheepshead import Sheepshead
 from server.rules.shithead import Shithead
 from server.tools.conventions import chances
 from server.tools.conventions_report import ConventionCounts, Tally, count
-from server.tools.intervals import over_deals, wilson
+from server.tools.intervals import over_deals as over_deals  # re-exported: pooled from --json
+from server.tools.intervals import wilson
 
 #: Shithead games stop after this many actions and count as capped.
 DEFAULT_CAP = 3000

@@ -9,8 +9,8 @@ import pytest
 
 from server.bots import BOT_LEVELS
 from server.tools import arena
-from server.tools.conventions_report import ConventionCounts, Line
 from server.tools.conventions import Convention, Facet
+from server.tools.conventions_report import ConventionCounts, Line
 from server.tools.intervals import ratio_interval
 
 
