@@ -110,7 +110,9 @@ class ConventionCounts:
     def _rows(self, deals: Mapping[int, Tally]) -> list[tuple[Line, dict[str, Any]]]:
         rows = []
         for line in LINES[self.game]:
-            per_deal = [line.counts(t) for t in deals.values()]
+            per_deal = [
+                line.counts(deals[d]) for d in sorted(deals)
+            ]  # as --jobs finishes them: sorted
             total = sum(c for _, c in per_deal)
             if total == 0:
                 continue

@@ -93,3 +93,12 @@ def test_a_quick_report_with_every_level(
             if key.startswith("lead_trump|")
         )  # fmt: skip
         assert leads == 6 * len(levels)
+
+
+def test_the_report_does_not_depend_on_jobs() -> None:
+    # the tallies travel back from the worker processes with each game's record
+    seats = ["basic", "random", "basic", "random", "basic"]
+    one = arena.run("sheepshead", seats, 10, seed=4, conventions=True).stats()["conventions"]
+    two = arena.run("sheepshead", seats, 10, seed=4, jobs=2, conventions=True).stats()
+    assert two["conventions"] == one
+    assert "conventions" not in arena.run("sheepshead", seats, 5, seed=4).stats()
