@@ -110,9 +110,8 @@ class ConventionCounts:
     def _rows(self, deals: Mapping[int, Tally]) -> list[tuple[Line, dict[str, Any]]]:
         rows = []
         for line in LINES[self.game]:
-            per_deal = [
-                line.counts(deals[d]) for d in sorted(deals)
-            ]  # as --jobs finishes them: sorted
+            # deals in order: --jobs delivers them as they finish
+            per_deal = [line.counts(deals[d]) for d in sorted(deals)]
             total = sum(c for _, c in per_deal)
             if total == 0:
                 continue
