@@ -34,7 +34,8 @@ Shithead (plays from the hand or the face-up cards; a turned face-down card is n
 - ``waste_two``, ``waste_ten``, ``waste_glass`` (SH-7.4's 3), ``waste_special``: a decision where
   an ordinary card plays and the seat may play that special card (any special, for the last),
   hit when it plays it;
-- ``pickup_with_play``: a decision with a pile and a legal play, hit when the seat picks up;
+- ``pickup_with_play``: a decision with a pile and a legal play, hit when the seat picks up
+  (facet ``ordinary_plays`` when an ordinary card is among the plays, not only 2s and 10s);
   ``pickup_forced``: every pick-up, hit when no play was legal;
 - ``overplay``: an ordinary play when two or more ordinary ranks play, hit when it is not the
   lowest; ``special_doubled``: a play of 2s or 10s by a seat that may play two or more of them,
@@ -95,6 +96,7 @@ class Facet(StrEnum):
     NO_STOCK = "no_stock"
     HAND = "hand"
     FACE_UP = "face_up"
+    ORDINARY_PLAYS = "ordinary_plays"  # Shithead: an ordinary card plays (not only specials)
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,7 +207,8 @@ def shithead_chances(g: Shithead, seat: int, action: Action) -> list[Chance]:
             out.append(Chance(_WASTE[r], at, rank == r))
         out.append(Chance(Convention.WASTE_SPECIAL, at, rank in specials))
     if sets and g.pile:
-        out.append(Chance(Convention.PICKUP_WITH_PLAY, at, action.kind == "pickup"))
+        with_ordinary = (*at, Facet.ORDINARY_PLAYS) if ordinary else at
+        out.append(Chance(Convention.PICKUP_WITH_PLAY, with_ordinary, action.kind == "pickup"))
     if action.kind == "pickup":
         out.append(Chance(Convention.PICKUP_FORCED, at, not sets))
         return out

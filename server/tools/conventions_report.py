@@ -89,6 +89,7 @@ SHITHEAD_LINES: tuple[Line, ...] = (
     _line("  while the stock lasts", C.WASTE_SPECIAL, F.STOCK),
     _line("  stock gone", C.WASTE_SPECIAL, F.NO_STOCK),
     _line("picks up when a play was legal", C.PICKUP_WITH_PLAY),
+    _line("  an ordinary card played (not only a 2 or 10)", C.PICKUP_WITH_PLAY, F.ORDINARY_PLAYS),
     _line("  from the face-up cards", C.PICKUP_WITH_PLAY, F.FACE_UP),
     _line("pick-ups that were forced", C.PICKUP_FORCED),
     _line("plays a higher ordinary rank than needed", C.OVERPLAY),

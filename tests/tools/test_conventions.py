@@ -220,7 +220,7 @@ def test_shithead_a_ten_played_when_an_ordinary_card_plays_is_wasted() -> None:
     assert keys(game, "play TC") == {
         "waste_ten|no_stock|hand": True,
         "waste_special|no_stock|hand": True,
-        "pickup_with_play|no_stock|hand": False,
+        "pickup_with_play|no_stock|hand|ordinary_plays": False,
     }
     assert keys(game, "play 5D")["waste_ten|no_stock|hand"] is False
 
@@ -234,6 +234,11 @@ def test_shithead_a_forced_ten_is_no_waste() -> None:
 def test_shithead_pick_ups_with_and_without_a_legal_play() -> None:
     # rule SH-4.6: picking up is always allowed; here the 5 could have played
     assert keys(sh("5D", "4H"), "pickup") == {
+        "pickup_with_play|no_stock|hand|ordinary_plays": True,
+        "pickup_forced|no_stock|hand": False,
+    }
+    # only the 2 plays (SH-1.3): a pick-up that keeps it is told apart
+    assert keys(sh("2D 5C", "9H"), "pickup") == {
         "pickup_with_play|no_stock|hand": True,
         "pickup_forced|no_stock|hand": False,
     }
@@ -242,7 +247,7 @@ def test_shithead_pick_ups_with_and_without_a_legal_play() -> None:
 
 def test_shithead_playing_more_than_needed() -> None:
     assert keys(sh("5D KC", "4H"), "play KC") == {
-        "pickup_with_play|no_stock|hand": False,
+        "pickup_with_play|no_stock|hand|ordinary_plays": False,
         "overplay|no_stock|hand": True,
     }
     assert keys(sh("5D KC", "4H"), "play 5D")["overplay|no_stock|hand"] is False
@@ -259,7 +264,9 @@ def test_shithead_the_glass_three_is_special_only_under_its_house_rule() -> None
     glass = keys(sh("3C 5D", "4H", three_invisible=True), "play 3C")
     assert glass["waste_glass|no_stock|hand"] is True
     # without it the 3 does not even go on a 4: the 5 is the only play
-    assert keys(sh("3C 5D", "4H"), "play 5D") == {"pickup_with_play|no_stock|hand": False}
+    assert keys(sh("3C 5D", "4H"), "play 5D") == {
+        "pickup_with_play|no_stock|hand|ordinary_plays": False
+    }
 
 
 def test_shithead_a_turned_face_down_card_is_no_choice() -> None:
