@@ -34,7 +34,7 @@ USAGES = {
     ),
     "arena": (
         "[-h] --seats SEATS [--hands GAMES] [--seed SEED] [--jobs JOBS] [--cap CAP] "
-        "[--seconds SECONDS] [--cpu] [--options OPTIONS] [--json] [--no-progress] "
+        "[--seconds SECONDS] [--cpu] [--options OPTIONS] [--conventions] [--json] [--no-progress] "
         "{shithead,sheepshead}"
     ),
     "bot": (

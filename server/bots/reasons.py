@@ -279,6 +279,10 @@ def _sh_play(view: ShitheadView, codes: list[str], pile: list[str]) -> Reason:
         return Reason("hint.sh_play_low_any", {"ranks": ranks})
     if lowest and req == "7" and rules.seven_lower:  # SH-7.2
         return Reason("hint.sh_play_low_seven", {"ranks": ranks})
+    # SH-1.2, SH-4.2: 2s and 10s (glass 3s, SH-7.4) go on anything: kept for when nothing does
+    saved = [c for c in view["hand"] or [] if c[0] in special]
+    if lowest and req is not None and saved and view["source"] == "hand":
+        return Reason("hint.sh_save_special", {"ranks": ranks, "cards": " ".join(saved)})
     if lowest and req is not None:
         return Reason("hint.sh_play_low", {"ranks": ranks, "top": req})
     seven_blocks = rules.seven_lower and rank == "7"  # SH-7.2: only five ranks may follow
@@ -510,7 +514,14 @@ def _ss_play(view: SheepsheadView, hand: list[str], card: str) -> Reason:
             return Reason("hint.ss_trump_in", {"card": card, "suit": SUITS[led]})  # SS-5.2
         return Reason("hint.ss_follow_win", {"card": card, "beat": beat})
     if POINTS[mine] > 0 and _my_side(view, best["seat"]) is True:
-        return Reason("hint.ss_schmear", {"card": card})
+        me = view["seat"]
+        mate = view["picker"] if view["you_are_partner"] else None
+        if me == view["picker"]:
+            mate = view["partner"]
+        partner_wins = mate is not None and best["seat"] == mate  # not a fellow defender
+        return Reason(
+            "hint.ss_schmear_partner" if partner_wins else "hint.ss_schmear", {"card": card}
+        )
     if cheapest and not any(wins(c) for c in legal):
         return Reason("hint.ss_duck", {"card": card, "beat": beat})
     if all(_suit(c) == led for c in legal) and len(legal) < len(hand):  # SS-5.2
@@ -526,7 +537,9 @@ def _ss_lead(view: SheepsheadView, hand: list[str], card: str) -> Reason:
         left = [CODES[c] for c in TRUMPS if CODES[c] not in gone]
         if len(left) >= 2 and left[0] in hand and left[1] in hand:
             return Reason("hint.ss_lead_top_trumps")
-        if view["picker"] == view["seat"] or view["you_are_partner"]:
+        if view["you_are_partner"]:  # the convention: the partner leads trump
+            return Reason("hint.ss_partner_lead_trump")
+        if view["picker"] == view["seat"]:
             return Reason("hint.ss_lead_trump")
         return Reason("hint.ss_lead", {"card": card})
     if called and not view["called_suit_led"] and _suit(card) == _suit(called):
@@ -535,6 +548,9 @@ def _ss_lead(view: SheepsheadView, hand: list[str], card: str) -> Reason:
         return Reason("hint.ss_lead_called", {"card": card, "called": called})  # SS-6.2
     if parse_card(card) in FAIL_ACES and not any(_suit(c) == _suit(card) for c in played):
         return Reason("hint.ss_lead_ace", {"card": card, "suit": card[1]})
+    defender = view["picker"] not in (None, view["seat"]) and not view["you_are_partner"]
+    if defender and not view["leaster"] and _trumps(hand):  # the convention: fail, not trump
+        return Reason("hint.ss_defender_lead_fail", {"card": card})
     if POINTS[parse_card(card)] == 0:
         return Reason("hint.ss_lead_low", {"card": card})
     return Reason("hint.ss_lead", {"card": card})

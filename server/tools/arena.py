@@ -16,7 +16,12 @@ over the number of players) and how many games hit the length cap; and the decis
 and p99) of every level. The games of one deal are not independent (the same cards, and several
 seats of one level in the same hand), so the intervals are computed over deals: each deal's result
 for a level is the mean over its rotations and seats, and the interval is the mean of those ± 1.96
-sample standard deviations over the square root of the number of deals. ``--jobs`` plays games in
+sample standard deviations over the square root of the number of deals. ``--conventions`` adds,
+per level and role, how often each table convention is kept (trump leads by the picker, the
+partner and the defenders, schmears, called-suit leads; Shithead: wasted 2s and 10s, pick-ups
+with a play, overplays), each classified from the full state before the play
+(:mod:`server.tools.conventions`) and given an interval over deals
+(:mod:`server.tools.conventions_report`). ``--jobs`` plays games in
 parallel processes; the results do not depend on it (every game and every bot is seeded from
 ``--seed`` and the game number).
 
@@ -29,7 +34,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import multiprocessing
 import random
 import statistics
@@ -44,6 +48,10 @@ from server.bots.base import cpu_clock
 from server.rules.registry import GAME_NAMES, game_spec
 from server.rules.sheepshead import Sheepshead
 from server.rules.shithead import Shithead
+from server.tools.conventions import chances
+from server.tools.conventions_report import ConventionCounts, Tally, count
+from server.tools.intervals import over_deals as over_deals  # re-exported: pooled from --json
+from server.tools.intervals import wilson
 
 #: Shithead games stop after this many actions and count as capped.
 DEFAULT_CAP = 3000
@@ -60,37 +68,8 @@ class GameRecord:
     alone: list[bool] = field(default_factory=list)
     leaster: bool = False
     times: list[list[float]] = field(default_factory=list)
-
-
-def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (stays within 0..1, unlike mean ± 1.96 sd).
-
-    >>> [round(x, 3) for x in wilson(2, 60)]
-    [0.009, 0.114]
-    """
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + z * z / n
-    center = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, center - half), min(1.0, center + half))
-
-
-def over_deals(deal_means: list[float]) -> tuple[float, float, int]:
-    """The mean of per-deal results, the half-width of its 95% interval (sample standard
-    deviation), and the number of deals: pools runs on other seeds from their ``--json``
-    ``deal_means``.
-
-    >>> mean, half, n = over_deals([2.0, 2.0, 3.0])
-    >>> round(mean, 3), round(half, 3), n
-    (2.333, 0.653, 3)
-    """
-    if not deal_means:
-        return 0.0, 0.0, 0
-    mean = statistics.fmean(deal_means)
-    sd = statistics.stdev(deal_means) if len(deal_means) > 1 else 0.0
-    return mean, 1.96 * sd / math.sqrt(len(deal_means)), len(deal_means)
+    # --conventions: per entry, the chances seen (conventions_report.Tally)
+    conventions: list[Tally] = field(default_factory=list)
 
 
 def _deal_seed(seed: int, block: int) -> int:
@@ -106,10 +85,12 @@ def play_one(
     seconds: float | None = None,
     cpu: bool = False,
     options: dict[str, object] | None = None,
+    conventions: bool = False,
 ) -> GameRecord:
     """Play game ``index``: block ``index // P`` fixes the deal, ``index % P`` the rotation.
     ``seconds`` is the time budget of timed levels (``expert``), else their default; ``cpu``
-    times decisions in process CPU time instead of wall time; ``options``: the house rules."""
+    times decisions in process CPU time instead of wall time; ``options``: the house rules;
+    ``conventions``: classify every decision from the full state (server.tools.conventions)."""
     players = len(levels)
     block, rotation = divmod(index, players)
     deal_seed = _deal_seed(seed, block)
@@ -126,6 +107,7 @@ def play_one(
         for s in range(players)
     ]
     times: list[list[float]] = [[] for _ in range(players)]
+    tallies: list[Tally] = [{} for _ in range(players)] if conventions else []
     g: Shithead | Sheepshead
     rules = game_spec(game).options.model_validate(options or {})
     if game == "shithead":
@@ -141,9 +123,11 @@ def play_one(
             start = clock()
             action = bots[seat].choose(view)
             times[seat_entry[seat]].append(clock() - start)
+            if conventions:  # before apply: the state the decision was made in
+                count(tallies[seat_entry[seat]], chances(g, seat, action))
             g.apply(seat, action)
             actions += 1
-    record = GameRecord(index, [0.0] * players, times=times)
+    record = GameRecord(index, [0.0] * players, times=times, conventions=tallies)
     if not g.is_over():
         record.capped = True
         return record
@@ -166,7 +150,7 @@ def play_one(
 
 
 def _work(
-    args: tuple[str, list[str], int, int, int, float | None, bool, dict[str, object] | None],
+    args: tuple[str, list[str], int, int, int, float | None, bool, dict[str, object] | None, bool],
 ) -> GameRecord:
     return play_one(*args)
 
@@ -187,6 +171,7 @@ class Summary:
     alones: dict[str, int] = field(default_factory=dict)
     times: dict[str, list[float]] = field(default_factory=dict)
     seconds: float = 0.0
+    conventions: ConventionCounts | None = None  # --conventions
 
     def add(self, r: GameRecord) -> None:
         self.games += 1
@@ -194,6 +179,10 @@ class Summary:
         self.leasters += r.leaster
         for j, level in enumerate(self.levels):
             self.times.setdefault(level, []).extend(r.times[j])
+            if r.conventions:  # capped games too: their plays were made
+                if self.conventions is None:
+                    self.conventions = ConventionCounts(self.game, {})
+                self.conventions.add(level, r.index // len(self.levels), r.conventions[j])
             if r.capped:
                 continue
             self.units.setdefault(level, []).append(r.units[j])
@@ -256,6 +245,8 @@ class Summary:
                     lo, hi = wilson(round(mean * deals), deals)
                 entry.update(loss_rate=mean, ci95=(lo, hi))
             out["levels"][level] = entry
+        if self.conventions is not None:
+            out["conventions"] = self.conventions.stats()
         return out
 
     def format(self) -> str:
@@ -283,6 +274,8 @@ class Summary:
                 f"median {e['time_median_ms']:.2f} ms, p99 {e['time_p99_ms']:.1f} ms "
                 f"({e['decisions']} decisions)"
             )
+        if self.conventions is not None:
+            lines.append(self.conventions.format())
         return "\n".join(lines)
 
 
@@ -296,8 +289,9 @@ def _records(
     seconds: float | None,
     cpu: bool,
     options: dict[str, object] | None = None,
+    conventions: bool = False,
 ) -> Iterator[GameRecord]:
-    tasks = [(game, levels, i, seed, cap, seconds, cpu, options) for i in range(games)]
+    tasks = [(game, levels, i, seed, cap, seconds, cpu, options, conventions) for i in range(games)]
     if jobs <= 1:
         for t in tasks:
             yield _work(t)
@@ -331,13 +325,15 @@ def run(
     seconds: float | None = None,
     cpu: bool = False,
     options: dict[str, object] | None = None,
+    conventions: bool = False,
 ) -> Summary:
     """Play ``games`` games and pool the results per level (``seconds``: the time budget of
     timed levels such as ``expert``, else their default; ``cpu``: time decisions in CPU time;
-    ``options``: the house rules every game is played under, as ``create`` takes them)."""
+    ``options``: the house rules every game is played under, as ``create`` takes them;
+    ``conventions``: add the conventions report, server.tools.conventions_report)."""
     summary = Summary(game, levels)
     start = shown = time.perf_counter()
-    records = _records(game, levels, games, seed, jobs, cap, seconds, cpu, options)
+    records = _records(game, levels, games, seed, jobs, cap, seconds, cpu, options, conventions)
     for done, record in enumerate(records, 1):
         summary.add(record)
         if progress and (done == games or time.perf_counter() - shown > 0.5):
@@ -349,7 +345,7 @@ def run(
 
 def main(argv: list[str]) -> int:
     """``cardroom arena GAME --seats L,L,… [--hands N] [--seed S] [--jobs J] [--cap A]
-    [--seconds T] [--cpu]``."""
+    [--seconds T] [--cpu] [--options JSON] [--conventions] [--json]``."""
     parser = argparse.ArgumentParser(prog="cardroom arena")
     parser.add_argument("game", choices=GAME_NAMES)
     parser.add_argument("--seats", required=True, help="comma-separated levels, one per seat")
@@ -376,6 +372,11 @@ def main(argv: list[str]) -> int:
             "the house rules as create takes them, e.g. '{\"seven_lower\": true}' (SH-7) or"
             ' \'{"partner": "jack_of_diamonds"}\' (SS-10)'
         ),
+    )
+    parser.add_argument(
+        "--conventions",
+        action="store_true",
+        help="report how often each table convention is kept, per level and role (issue 24)",
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     parser.add_argument("--no-progress", action="store_true")
@@ -405,6 +406,7 @@ def main(argv: list[str]) -> int:
         args.seconds,
         args.cpu,
         args.options,
+        args.conventions,
     )
     print(summary.format())
     if args.json:

@@ -381,3 +381,59 @@ def test_every_legal_action_in_played_games_gets_a_reason(game: str, players: in
     )
     assert expected <= kinds
     assert len(keys) >= 10
+
+
+# ------------------------------------------------------------------------------ Conventions
+
+
+def test_the_partner_leading_trump_is_named_as_the_convention() -> None:
+    partner = ss_view(seat=2, picker=0, you_are_partner=True, buried=None, hand=["JC", "9S", "7S"])
+    partner["legal"] = ss_plays("JC", "9S", "7S")
+    r = why(partner, "play JC")
+    assert r.key == "hint.ss_partner_lead_trump"
+    assert (
+        r.text
+        == "lead trump: the partner leads trump, to draw the defenders' trumps for the picker"
+    )
+    picker = ss_view(hand=["JC", "9S", "7S"], legal=ss_plays("JC", "9S", "7S"))
+    assert why(picker, "play JC").key == "hint.ss_lead_trump"
+
+
+def test_a_defender_leading_fail_holding_trump_is_named_as_the_convention() -> None:
+    v = ss_view(seat=2, picker=0, buried=None, hand=["JC", "9S", "KS"])
+    v["legal"] = ss_plays("JC", "9S", "KS")
+    r = why(v, "play 9S")
+    assert r.key == "hint.ss_defender_lead_fail" and r.params == {"card": "9S"}
+    assert r.text == "lead the 9♠: defenders lead fail, not trump (a trump lead helps the picker)"
+    # no trump in hand: no choice to name
+    v["hand"], v["legal"] = ["9S", "KS"], ss_plays("9S", "KS")
+    assert why(v, "play 9S").key == "hint.ss_lead_low"
+    # rule SS-6.2: the called suit's lead keeps its own reason
+    v["hand"], v["legal"] = ["JC", "9H"], ss_plays("JC", "9H")
+    assert why(v, "play 9H").key == "hint.ss_lead_called"
+
+
+def test_a_schmear_on_the_partners_trick_names_the_partner() -> None:
+    # the partner (seat 2) gives points to the picker's (seat 0) winning trick
+    v = ss_view(seat=2, picker=0, you_are_partner=True, buried=None, hand=["TS", "7H"])
+    v["trick"] = trick((0, "QC"), (1, "9S"))
+    v["legal"] = ss_plays("TS", "7H")
+    r = why(v, "play TS")
+    assert r.key == "hint.ss_schmear_partner"
+    assert r.text == "schmear the 10♠: your partner is winning the trick, so give it points"
+    # the picker on the known partner's (seat 3) trick
+    picker = ss_view(partner=3, hand=["TS", "7H"], legal=ss_plays("TS", "7H"))
+    picker["trick"] = trick((3, "QC"), (4, "9S"))
+    assert why(picker, "play TS").key == "hint.ss_schmear_partner"
+
+
+def test_save_the_ten_when_an_ordinary_card_plays() -> None:
+    # rule SH-1.2, SH-4.2: the 10 goes on anything; here the J beats the 9 as well
+    v = sh_view(pile=["9H"], hand=["TC", "JD", "AC"], legal=plays("TC", "JD", "AC"))
+    r = why(v, "play JD")
+    assert r.key == "hint.sh_save_special" and r.params == {"ranks": "J", "cards": "TC"}
+    assert r.text.startswith("play the J and save the 10♣: an ordinary card plays")
+    # rule SH-7.4: under glass 3s a 3 is saved too
+    glass = {"seven_lower": False, "eight_skips": False, "three_invisible": True}
+    v = sh_view(pile=["9H"], hand=["3C", "JD"], legal=plays("3C", "JD"), options=glass)
+    assert why(v, "play JD").params == {"ranks": "J", "cards": "3C"}
