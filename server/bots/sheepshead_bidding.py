@@ -162,9 +162,9 @@ class Sequential:
         """The most samples a decision among ``candidates`` draws."""
         return max(self.first, self.playouts // max(candidates, 1))
 
-    def clear(self, values: list[list[float]], default: int) -> bool:
+    def clear(self, values: list[list[float]], default: int, margin: float = MARGIN) -> bool:
         """Whether the samples so far (``values[i]``: candidate ``i`` on each sample) settle
-        the choice against candidate ``default``."""
+        the choice against candidate ``default`` (another must beat it by ``margin``)."""
         n = len(values[default])
         if n < max(self.first, 2):
             return False
@@ -174,7 +174,7 @@ class Sequential:
                 continue
             diffs = [a - b for a, b in zip(vs, base, strict=True)]
             se = statistics.stdev(diffs) / math.sqrt(n)
-            if abs(statistics.fmean(diffs) - MARGIN) < self.z * se:
+            if abs(statistics.fmean(diffs) - margin) < self.z * se:
                 return False
         return True
 

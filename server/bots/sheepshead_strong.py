@@ -92,7 +92,9 @@ class SheepsheadStrongBot:
         if len(legal) == 1:
             return Action.from_json(legal[0])
         if view["phase"] == "crack":
-            return choose_crack(view, self.rng, self.bidder.samples, deadline)
+            return choose_crack(
+                view, self.rng, self.bidder.samples, deadline, self.bidder.sequential
+            )
         if view["phase"] != "play":
             return self.bidder.choose(view, self.basic.choose(view), deadline)
         cards = [Action.from_json(a).cards[0] for a in legal]
