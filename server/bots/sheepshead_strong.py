@@ -48,9 +48,9 @@ DEFAULT_BID_SEQUENTIAL = Sequential(first=32, playouts=256)
 
 #: The conventional card (:mod:`server.bots.sheepshead_conventions`) is played unless the
 #: search values another this many units per hand above the best conventional one: small gains
-#: the playouts find against ``basic`` are not worth a play a partner reads as a mistake
-#: (docs/benchmarks.md, issue 24).
-PRIOR_MARGIN = 0.5
+#: the playouts find against ``basic`` are not worth a play a partner reads as a mistake (0.25
+#: and 0.5 still broke the conventions too often: docs/benchmarks.md, issue 24).
+PRIOR_MARGIN = 1.0
 
 #: ``expert``: sample caps it rarely reaches within its time budget.
 EXPERT_ITERATIONS = 20_000
