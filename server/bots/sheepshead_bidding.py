@@ -14,7 +14,9 @@ is kept with the likelihood of the seen passes
 (:func:`~server.bots.sampling.bidding_likelihood`).
 
 The budget is a number of samples (the same seed gives the same decisions) and an optional
-deadline: past it the search stops and answers with the best candidate so far.
+deadline: past it the search stops and answers with the best candidate so far. With
+:class:`Sequential` sampling the number of samples follows how close the choice is: few on a
+clear hand, more up to a cap where another candidate is within noise of the margin.
 """
 
 from __future__ import annotations

@@ -6,12 +6,15 @@ the hand is finished by heuristic playouts for all seats, or solved exactly (tea
 units this seat wins) once two tricks or fewer remain (``expert``: three). Each sample is
 weighted by how likely the cards the others played were under the model of their play
 (:meth:`~server.bots.sampling.SheepsheadSampler.sample_weighted`); the card with the best
-weighted mean units wins.
+weighted mean units wins, unless it breaks a table convention
+(:mod:`server.bots.sheepshead_conventions`) and the best card that keeps it is valued within
+:data:`PRIOR_MARGIN` of it: then that card.
 
 Bidding (pick or pass, bury, call, and with the jack of diamonds the jack's partner or alone):
 by simulation over deals sampled from its view, each candidate played out to the end of the hand
-(:mod:`server.bots.sheepshead_bidding`). Cracks and re-cracks (SS-10.4) likewise, at the
-stakes each choice leads to, with a margin (:mod:`server.bots.sheepshead_crack`).
+(:mod:`server.bots.sheepshead_bidding`), with more samples where the choice is close
+(:class:`~server.bots.sheepshead_bidding.Sequential`). Cracks and re-cracks (SS-10.4)
+likewise, at the stakes each choice leads to, with a margin (:mod:`server.bots.sheepshead_crack`).
 
 ``strong`` has a budget of samples per decision, so the same seed gives the same decisions, and a
 safety deadline it never reaches on a quiet machine; ``expert`` searches until its time budget
