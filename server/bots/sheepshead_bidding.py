@@ -14,13 +14,18 @@ is kept with the likelihood of the seen passes
 (:func:`~server.bots.sampling.bidding_likelihood`).
 
 The budget is a number of samples (the same seed gives the same decisions) and an optional
-deadline: past it the search stops and answers with the best candidate so far.
+deadline: past it the search stops and answers with the best candidate so far. With
+:class:`Sequential` sampling the number of samples follows how close the choice is: few on a
+clear hand, more up to a cap where another candidate is within noise of the margin.
 """
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TypeVar
 
 from protocol.cards import parse_cards
@@ -138,6 +143,44 @@ class BidDealer:
         return g
 
 
+@dataclass(frozen=True, slots=True)
+class Sequential:
+    """Sequential sampling for a bidding decision: at least ``first`` samples, then ``step``
+    more at a time while the decision is close, up to ``playouts`` playouts in all (so a
+    decision among many candidates gets fewer samples each). Close: some candidate's paired
+    difference from the default is within ``z`` standard errors of :data:`MARGIN`, so more
+    samples could still change the answer; clear once every one is outside.
+
+    >>> Sequential(32, 384).cap(2), Sequential(32, 384).cap(6), Sequential(32, 384).cap(20)
+    (192, 64, 32)
+    """
+
+    first: int
+    playouts: int
+    step: int = 32
+    z: float = 1.64
+
+    def cap(self, candidates: int) -> int:
+        """The most samples a decision among ``candidates`` draws."""
+        return max(self.first, self.playouts // max(candidates, 1))
+
+    def clear(self, values: list[list[float]], default: int, margin: float = MARGIN) -> bool:
+        """Whether the samples so far (``values[i]``: candidate ``i`` on each sample) settle
+        the choice against candidate ``default`` (another must beat it by ``margin``)."""
+        n = len(values[default])
+        if n < max(self.first, 2):
+            return False
+        base = values[default]
+        for i, vs in enumerate(values):
+            if i == default:
+                continue
+            diffs = [a - b for a, b in zip(vs, base, strict=True)]
+            se = statistics.stdev(diffs) / math.sqrt(n)
+            if abs(statistics.fmean(diffs) - margin) < self.z * se:
+                return False
+        return True
+
+
 def compare(
     sample: Callable[[random.Random], Sheepshead | None],
     candidates: Sequence[C],
@@ -145,29 +188,42 @@ def compare(
     samples: int,
     rng: random.Random,
     deadline: Deadline,
+    sequential: Sequential | None = None,
+    default: int = 0,
 ) -> tuple[list[float], int]:
     """Mean value of each candidate over up to ``samples`` sampled positions (each candidate on
     the same positions with the same playout seed), and how many samples were used. Stops early
-    at ``deadline``, after at least one sample."""
-    totals = [0.0] * len(candidates)
+    at ``deadline``, after at least one sample; with ``sequential``, draws up to its cap instead
+    of ``samples`` and stops as soon as the choice against candidate ``default`` is clear."""
+    values: list[list[float]] = [[] for _ in candidates]
     used = 0
+    if sequential is not None:
+        samples = sequential.cap(len(candidates))
     for _ in range(samples):
         if used and deadline.passed():
+            break
+        if (
+            sequential is not None
+            and used >= sequential.first
+            and (used - sequential.first) % sequential.step == 0
+            and sequential.clear(values, default)
+        ):
             break
         g = sample(rng)
         if g is None:
             continue
         seed = rng.getrandbits(32)
-        values: list[float] = []
+        row: list[float] = []
         for cand in candidates:
-            values.append(play(g.clone(), cand, random.Random(seed)))
+            row.append(play(g.clone(), cand, random.Random(seed)))
             if used and deadline.passed():
                 break
-        if len(values) < len(candidates):
+        if len(row) < len(candidates):
             break  # a half-done sample would favour the candidates tried first
-        totals = [t + v for t, v in zip(totals, values, strict=True)]
+        for vs, v in zip(values, row, strict=True):
+            vs.append(v)
         used += 1
-    return [t / max(used, 1) for t in totals], used
+    return [sum(vs) / max(used, 1) for vs in values], used
 
 
 def pick_best(candidates: Sequence[C], means: list[float], used: int, default: C) -> C:
@@ -182,11 +238,20 @@ def pick_best(candidates: Sequence[C], means: list[float], used: int, default: C
 class Bidder:
     """Decides pick/pass, bury and call for one seat by simulation (see the module doc)."""
 
-    def __init__(self, rng: random.Random, samples: int, bury_candidates: int) -> None:
+    def __init__(
+        self,
+        rng: random.Random,
+        samples: int,
+        bury_candidates: int,
+        sequential: Sequential | None = None,
+    ) -> None:
         self.rng = rng
         self.samples = samples
         self.bury_candidates = bury_candidates
+        self.sequential = sequential
         self.pick_bonus = 0.0
+        #: Samples the last decision drew (how close it was, for tests and measurements).
+        self.used = 0
 
     def choose(self, view: SheepsheadView, default: Action, deadline: Deadline) -> Action:
         """The decision for ``view``; ``default`` is the heuristic's (kept on ties)."""
@@ -215,7 +280,17 @@ class Bidder:
             assert result is not None
             return float(result.units[me])
 
-        means, used = compare(dealer.sample, candidates, play, self.samples, self.rng, deadline)
+        means, used = compare(
+            dealer.sample,
+            candidates,
+            play,
+            self.samples,
+            self.rng,
+            deadline,
+            self.sequential,
+            candidates.index(default),
+        )
+        self.used = used
         if phase == "pick":
             means[0] += self.pick_bonus
         return pick_best(candidates, means, used, default)

@@ -33,7 +33,7 @@ from server.bots.sampling import (
     action_likelihood,
     crack_decisions,
 )
-from server.bots.sheepshead_bidding import finish
+from server.bots.sheepshead_bidding import Sequential, finish
 from server.bots.sheepshead_policy import should_crack
 from server.rules.base import Action
 from server.rules.sheepshead import Sheepshead
@@ -64,10 +64,16 @@ def round_likelihood(
 
 
 def choose_crack(
-    view: SheepsheadView, rng: random.Random, samples: int, deadline: Deadline
+    view: SheepsheadView,
+    rng: random.Random,
+    samples: int,
+    deadline: Deadline,
+    sequential: Sequential | None = None,
 ) -> Action:
     """``crack`` or ``recrack`` when the simulated doubled hand beats declining by the margin
-    (see the module doc), else ``no_crack``; stops at ``deadline`` after one sample."""
+    (see the module doc), else ``no_crack``; stops at ``deadline`` after one sample. With
+    ``sequential``, draws up to its cap instead of ``samples``, and stops once the paired
+    difference is clearly above or below the margin (:meth:`Sequential.clear`)."""
     me = seat_of(view)
     legal = [Action.from_json(a) for a in view["legal"]]
     double = next(a for a in legal if a != NO_CRACK)
@@ -76,8 +82,17 @@ def choose_crack(
     assert picker is not None  # SS-10.4: no crack round in a leaster
     decisions = crack_decisions(view, picker)
     diffs: list[float] = []
+    if sequential is not None:
+        samples = sequential.cap(2)
     for _ in range(samples):
         if diffs and deadline.passed():
+            break
+        if (
+            sequential is not None
+            and len(diffs) >= sequential.first
+            and (len(diffs) - sequential.first) % sequential.step == 0
+            and sequential.clear([diffs, [0.0] * len(diffs)], 1, CRACK_MARGIN)
+        ):
             break
         g = draw(sampler, rng, decisions, me)
         if g is None:

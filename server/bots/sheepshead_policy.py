@@ -317,18 +317,7 @@ def _follow(t: Table) -> int:
     friend_winning = win_seat in t.friends
 
     def safe(pw: int) -> bool:
-        """No foe still to play can beat power ``pw``."""
-        if not foes_after:
-            return True
-        if not can_beat(pw, led, unseen):
-            return True
-        if led != TRUMP and pw < 100:
-            # A fail card holds unless a foe trumps or holds a higher card of the suit.
-            higher = [c for c in unseen if SUIT_CLASS[c] == led and STRENGTH[c] > pw]
-            if higher:
-                return False
-            return all(led not in t.voids[s] for s in foes_after) and _rounds(t, led) == 0
-        return False
+        return holds(t, pw, foes_after, unseen)
 
     if friend_winning and safe(win_power):
         return _schmier(t)
@@ -346,6 +335,32 @@ def _follow(t: Table) -> int:
             pool.sort(key=lambda c: STRENGTH[c])
             return pool[len(pool) // 2] if len(pool) > 2 else pool[-1]
     return min(legal, key=_low_key)
+
+
+def holds(t: Table, pw: int, foes_after: list[int], unseen: list[int]) -> bool:
+    """Whether no foe still to play (``foes_after``) can beat power ``pw`` in this trick."""
+    led = t.led
+    if not foes_after:
+        return True
+    if not can_beat(pw, led, unseen):
+        return True
+    if led != TRUMP and pw < 100:
+        # A fail card holds unless a foe trumps or holds a higher card of the suit.
+        higher = [c for c in unseen if SUIT_CLASS[c] == led and STRENGTH[c] > pw]
+        if higher:
+            return False
+        return all(led not in t.voids[s] for s in foes_after) and _rounds(t, led) == 0
+    return False
+
+
+def friend_holds_trick(t: Table) -> bool:
+    """Whether a known friend wins the trick so far and no foe still to play can beat it."""
+    wi = winner_index(t.trick_cards)
+    if wi < 0 or t.trick_seats[wi] not in t.friends:
+        return False
+    after = [(t.seat + k) % PLAYERS for k in range(1, PLAYERS - len(t.trick_cards))]
+    foes_after = [s for s in after if s not in t.friends]
+    return holds(t, power(t.trick_cards[wi], t.led), foes_after, t.unseen())
 
 
 def _rounds(t: Table, cls: int) -> int:

@@ -1,14 +1,18 @@
 """Rollouts for Sheepshead search: finish a sampled hand with the heuristic policy for every
-seat, each seat knowing what it could know in real play (the partner hidden from the defenders
-and from the picker until the called card falls, the voids the others showed), or solve it
-exactly near the end (:func:`evaluate`).
+seat, the table conventions kept
+(:func:`~server.bots.sheepshead_conventions.choose_conventional`: the picker's side leads trump,
+defenders lead fail, points go onto a friend's sure trick; the searching seat plays its own
+later cards the same way), each seat knowing what it could know in real play (the partner hidden
+from the defenders and from the picker until the called card falls, the voids the others
+showed), or solve it exactly near the end (:func:`evaluate`).
 """
 
 from __future__ import annotations
 
 import random
 
-from server.bots.sheepshead_policy import PLAYERS, Table, choose_card
+from server.bots.sheepshead_conventions import choose_conventional
+from server.bots.sheepshead_policy import PLAYERS, Table
 from server.rules.sheepshead import PLAY, Sheepshead
 from server.rules.sheepshead_cards import SUIT_CLASS
 
@@ -104,7 +108,11 @@ def playout(g: Sheepshead, rng: random.Random) -> None:
     while not g.is_over():
         seat = g.turn
         legal = g.legal_cards(seat)
-        c = legal[0] if len(legal) == 1 else choose_card(table_from_game(g, seat, seen, voids))
+        c = (
+            legal[0]
+            if len(legal) == 1
+            else choose_conventional(table_from_game(g, seat, seen, voids))
+        )
         led = led_class(g.trick_cards, g.trick_face_down)
         if led >= 0 and SUIT_CLASS[c] != led and c != g.unknown_card:
             voids[seat].add(led)

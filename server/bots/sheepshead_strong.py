@@ -6,12 +6,15 @@ the hand is finished by heuristic playouts for all seats, or solved exactly (tea
 units this seat wins) once two tricks or fewer remain (``expert``: three). Each sample is
 weighted by how likely the cards the others played were under the model of their play
 (:meth:`~server.bots.sampling.SheepsheadSampler.sample_weighted`); the card with the best
-weighted mean units wins.
+weighted mean units wins, unless it breaks a table convention
+(:mod:`server.bots.sheepshead_conventions`) and the best card that keeps it is valued within
+:data:`PRIOR_MARGIN` of it: then that card.
 
 Bidding (pick or pass, bury, call, and with the jack of diamonds the jack's partner or alone):
 by simulation over deals sampled from its view, each candidate played out to the end of the hand
-(:mod:`server.bots.sheepshead_bidding`). Cracks and re-cracks (SS-10.4) likewise, at the
-stakes each choice leads to, with a margin (:mod:`server.bots.sheepshead_crack`).
+(:mod:`server.bots.sheepshead_bidding`), with more samples where the choice is close
+(:class:`~server.bots.sheepshead_bidding.Sequential`). Cracks and re-cracks (SS-10.4)
+likewise, at the stakes each choice leads to, with a margin (:mod:`server.bots.sheepshead_crack`).
 
 ``strong`` has a budget of samples per decision, so the same seed gives the same decisions, and a
 safety deadline it never reaches on a quiet machine; ``expert`` searches until its time budget
@@ -28,9 +31,9 @@ from server.bots.base import EXPERT_SECONDS, SAFETY_SECONDS, Deadline, seat_of
 from server.bots.halving import best, schedule
 from server.bots.sampling import SheepsheadSampler
 from server.bots.sheepshead_basic import SheepsheadBasicBot, table_from_view
-from server.bots.sheepshead_bidding import Bidder
+from server.bots.sheepshead_bidding import Bidder, Sequential
+from server.bots.sheepshead_conventions import choose_conventional, convention
 from server.bots.sheepshead_crack import choose_crack
-from server.bots.sheepshead_policy import choose_card
 from server.bots.sheepshead_rollout import EXACT_CARDS, evaluate
 from server.rules.base import Action
 from server.rules.sheepshead import PLAY
@@ -42,11 +45,21 @@ DEFAULT_ITERATIONS = 120
 #: heuristic's best burials are compared.
 DEFAULT_BID_SAMPLES = 64
 DEFAULT_BURY_CANDIDATES = 4
+#: Sequential bidding: at least half the samples above, more while the choice is close, up to
+#: 256 playouts a decision (128 samples of pick against pass).
+DEFAULT_BID_SEQUENTIAL = Sequential(first=32, playouts=256)
+
+#: The conventional card (:mod:`server.bots.sheepshead_conventions`) is played unless the
+#: search values another this many units per hand above the best conventional one: small gains
+#: the playouts find against ``basic`` are not worth a play a partner reads as a mistake (0.25
+#: and 0.5 still broke the conventions too often: docs/benchmarks.md, issue 24).
+PRIOR_MARGIN = 1.0
 
 #: ``expert``: sample caps it rarely reaches within its time budget.
 EXPERT_ITERATIONS = 20_000
 EXPERT_BID_SAMPLES = 2_000
 EXPERT_BURY_CANDIDATES = 8
+EXPERT_BID_SEQUENTIAL = Sequential(first=64, playouts=2 * EXPERT_BID_SAMPLES)
 #: ``expert`` solves the last three tricks exactly (a few ms per sample; ``strong`` two).
 EXPERT_EXACT_CARDS = 3
 
@@ -62,13 +75,16 @@ class SheepsheadStrongBot:
         bury_candidates: int = DEFAULT_BURY_CANDIDATES,
         seconds: float | None = SAFETY_SECONDS,
         exact_cards: int = EXACT_CARDS,
+        prior_margin: float = PRIOR_MARGIN,
+        bid_sequential: Sequential | None = DEFAULT_BID_SEQUENTIAL,
     ) -> None:
         self.rng = random.Random(seed)
+        self.prior_margin = prior_margin
         self.iterations = iterations
         self.exact_cards = exact_cards
         self.seconds = seconds
         self.basic = SheepsheadBasicBot(seed)
-        self.bidder = Bidder(self.rng, bid_samples, bury_candidates)
+        self.bidder = Bidder(self.rng, bid_samples, bury_candidates, bid_sequential)
 
     def choose(self, view: View) -> Action:
         view = sheepshead_view(view)
@@ -79,7 +95,9 @@ class SheepsheadStrongBot:
         if len(legal) == 1:
             return Action.from_json(legal[0])
         if view["phase"] == "crack":
-            return choose_crack(view, self.rng, self.bidder.samples, deadline)
+            return choose_crack(
+                view, self.rng, self.bidder.samples, deadline, self.bidder.sequential
+            )
         if view["phase"] != "play":
             return self.bidder.choose(view, self.basic.choose(view), deadline)
         cards = [Action.from_json(a).cards[0] for a in legal]
@@ -94,7 +112,7 @@ class SheepsheadStrongBot:
         me = seat_of(view)
         sampler = SheepsheadSampler(view)
         rng = self.rng
-        fallback = choose_card(table_from_view(view), rng)
+        fallback = choose_conventional(table_from_view(view), rng)
 
         def draw() -> tuple[Callable[[int], float], float] | None:
             found = sampler.sample_weighted(rng)
@@ -110,10 +128,30 @@ class SheepsheadStrongBot:
             return value, w
 
         plan = schedule(len(cards), self.iterations, halving=False)
+        means: dict[int, float] = {}
         found = best(
-            range(len(cards)), plan, deadline or Deadline(None), draw, cards.index(fallback)
+            range(len(cards)),
+            plan,
+            deadline or Deadline(None),
+            draw,
+            cards.index(fallback),
+            means,
         )
-        return cards[found]
+        return cards[self.prior(view, cards, found, means)]
+
+    def prior(
+        self, view: SheepsheadView, cards: list[int], found: int, means: dict[int, float]
+    ) -> int:
+        """The search's choice ``found``, unless it breaks the convention of the position and
+        the best card that keeps it is valued within :attr:`prior_margin` of it."""
+        conv = convention(table_from_view(view))
+        if conv is None or cards[found] in conv[1] or found not in means:
+            return found
+        kept = [j for j in means if cards[j] in conv[1]]
+        if not kept:
+            return found
+        k = max(kept, key=means.__getitem__)
+        return k if means[found] - means[k] <= self.prior_margin else found
 
 
 class SheepsheadExpertBot(SheepsheadStrongBot):
@@ -133,4 +171,5 @@ class SheepsheadExpertBot(SheepsheadStrongBot):
             bury_candidates=EXPERT_BURY_CANDIDATES,
             seconds=seconds,
             exact_cards=EXPERT_EXACT_CARDS,
+            bid_sequential=EXPERT_BID_SEQUENTIAL,
         )

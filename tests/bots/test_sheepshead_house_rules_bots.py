@@ -13,6 +13,7 @@ from protocol.messages import SheepsheadOptions
 from server.bots import Bot, make_bot
 from server.bots.sampling import SheepsheadSampler, crack_decisions
 from server.bots.sheepshead_basic import SheepsheadBasicBot, choose_call, table_from_view
+from server.bots.sheepshead_bidding import Sequential
 from server.bots.sheepshead_strong import SheepsheadExpertBot, SheepsheadStrongBot
 from server.rules.base import Action
 from server.rules.sheepshead import Sheepshead
@@ -226,10 +227,12 @@ def test_strong_picker_recracks_a_lock_and_not_a_bluff() -> None:
     assert searched(small, 1) == ["no_crack"] * 3
 
 
-def test_a_crack_needs_the_margin_not_noise() -> None:
-    # rule SS-10.4: with too few samples to tell, the stakes stay (no_crack)
+@pytest.mark.parametrize("sequential", [None, Sequential(first=1, playouts=2)])
+def test_a_crack_needs_the_margin_not_noise(sequential: Sequential | None) -> None:
+    # rule SS-10.4: with too few samples to tell (a fixed budget of one, or a sequential cap
+    # of one), the stakes stay (no_crack)
     game = cracking_table("QS QH QD AC AH TC")
-    bot = SheepsheadStrongBot(seed=1, bid_samples=1)
+    bot = SheepsheadStrongBot(seed=1, bid_samples=1, bid_sequential=sequential)
     assert bot.choose(game.view(2)) == Action("no_crack")
 
 
