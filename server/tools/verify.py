@@ -141,7 +141,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--token",
         default=os.environ.get("CARDROOM_TOKEN") or None,
-        help="a seat token, to fetch an open room's history (default: $CARDROOM_TOKEN)",
+        metavar="TOKEN",
+        # a token may start with "-" (one in 64): argparse takes only --token=TOKEN then
+        help="a seat token, to fetch an open room's history; write it --token=TOKEN "
+        "(default: $CARDROOM_TOKEN)",
     )
     args = parser.parse_args(argv)
     try:

@@ -69,7 +69,9 @@ async def test_two_workers_count_exactly_the_actions_the_server_accepted(
     after = await _player_actions(served)
     total = merged(reports)
     assert [r.index for r in reports] == [0, 1]
-    assert all(r.counts.accepted > 0 and r.connections == 10 for r in reports)
+    assert all(r.counts.accepted > 0 and r.connections == 10 for r in reports), [
+        (r.connections, r.counts.accepted, dict(r.counts.refused)) for r in reports
+    ]
     assert total.accepted == sum(r.counts.accepted for r in reports)
     assert total.accepted == after - before  # acks counted = the server's accepted actions
     assert total.sent == total.accepted + sum(total.refused.values())

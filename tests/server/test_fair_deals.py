@@ -256,7 +256,9 @@ async def test_the_history_reveals_the_committed_seed_and_verify_checks_it(
 
     # cardroom verify: a real history, fetched from the real server
     seen = f"0={shown[0].commitment}"
-    assert await asyncio.to_thread(verify.main, [url, "--token", token, "--commitment", seen]) == 0
+    # --token=: a token may start with "-" (one in 64), which argparse takes for an option
+    argv = [url, f"--token={token}", "--commitment", seen]
+    assert await asyncio.to_thread(verify.main, argv) == 0
     assert "game 0: deal verified" in capsys.readouterr().out
 
     def check(changed: dict[str, Any], *extra: str) -> tuple[int, str]:

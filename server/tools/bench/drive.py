@@ -420,8 +420,11 @@ async def run_rooms(
         # thousands of rooms take a while to set up on a busy machine: bounded all the same
         setup = max(SETUP_TIMEOUT, rooms * SETUP_PER_ROOM)
         await asyncio.wait_for(asyncio.gather(*(r.started.wait() for r in all_rooms)), setup)
+        # counted as the window opens: at its close a room between two matches may be
+        # reconnecting its players to the next one
+        held = sum(c.open for r in all_rooms for c in r.conns)
         window = await _window(tally, clock, on_window, fresh=not from_start)
-        window.connections = sum(c.open for r in all_rooms for c in r.conns)
+        window.connections = held
         window.failed = sum(r.failed is not None for r in all_rooms)
         await _drain(tally, all_rooms)
     finally:
