@@ -82,7 +82,11 @@ async def test_a_resumed_seat_and_a_spectator_get_the_same_log_and_no_hidden_car
     assert [e.event for e in phone.entries] == sent[-RECENT_EVENTS:]  # what Bob's seat was sent
     assert all(e.game == 0 for e in phone.entries)
     assert watched.entries == phone.entries  # a spectator's log is the same public events
-    shown = {c for e in phone.entries for c in e.event.get("cards", [])}
+    # rule SS-4.1: the called card is named to everyone (its holder is the secret)
+    called = {
+        c for e in phone.entries if e.event["kind"] == "called" for c in e.event.get("cards", [])
+    }
+    shown = {c for e in phone.entries for c in e.event.get("cards", [])} - called
     assert len(shown) >= 5  # cards were played...
     assert not shown & hidden  # ...and none still hidden (a hand, the buried pair) is named
 
