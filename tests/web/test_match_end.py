@@ -53,6 +53,10 @@ def test_the_end_of_the_daily_says_your_rank_today_and_plays_again_in_one_tap(
     page.fill("#name", "Dee")
     page.click('[data-act="daily"]')
     page.wait_for_function("() => window.cardroom.state && window.cardroom.info.daily")
+    # the day's bots are fixed (the server refuses daily_fixed): their levels are shown, not
+    # offered to change, even to the host
+    assert page.locator('select[data-act="level"]').count() == 0
+    assert page.locator(".seat .badge", has_text="basic bot").count() == 4
     old = page.evaluate("window.cardroom.room")
     seats = page.evaluate("window.cardroom.info.seats.map(s => [s.kind, s.bot_level || null])")
     while True:  # rule SS-9.1: ten hands, the next dealt by the host (this page)

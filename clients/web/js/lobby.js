@@ -17,8 +17,8 @@ function seatLine(d, s) {
     who = `<span class="muted">${esc(t("lobby.empty"))}</span>`;
   } else if (s.kind === "bot") {
     who = `<span class="who">${esc(d.name(s.seat))}</span>`;
-    // the host sees the level in its selector
-    if (!iAmHost) state = `<span class="badge dim">${esc(t("lobby.botLevel", { level: t("level." + s.bot_level) }))}</span>`;
+    // the host sees the level in its selector, but a daily's bots are the day's (fixed)
+    if (!iAmHost || info.daily) state = `<span class="badge dim">${esc(t("lobby.botLevel", { level: t("level." + s.bot_level) }))}</span>`;
   } else {
     who = `<span class="who">${esc(s.name)}</span>${mine ? ` <span class="muted">(${esc(t("you"))})</span>` : ""}`;
     state = s.connected
@@ -30,10 +30,10 @@ function seatLine(d, s) {
   if (s.host) state += ` <span class="badge gold">${esc(t("lobby.host"))}</span>`;
   const controls = [];
   if (iAmHost) {
-    if (s.kind === "empty" && open) {
+    if (s.kind === "empty" && open && !info.daily) {
       controls.push(`<button type="button" class="btn small" data-act="host" data-op="add_bot" data-seat="${s.seat}" data-key="add:${s.seat}">${esc(t("lobby.addBot"))}</button>`);
     }
-    if (s.kind === "bot") {
+    if (s.kind === "bot" && !info.daily) {
       const opts = ["random", "basic", "strong", "expert"]
         .map((l) => `<option value="${l}"${l === s.bot_level ? " selected" : ""}>${esc(t("level." + l))}</option>`)
         .join("");
