@@ -292,6 +292,15 @@ class Metrics:
         issued.set_function(lambda: issuer.issued)
         refused.set_function(lambda: issuer.refused)
 
+    def watch_keepalive(self, closed: Callable[[], int]) -> None:
+        """Export the connections the keepalive sweep closed for a missing pong."""
+        gauge = Gauge(
+            "cardroom_keepalive_closed",
+            "Connections closed by the keepalive: no pong within the ping timeout",
+            registry=self.registry,
+        )
+        gauge.set_function(closed)
+
     def count_actions(self, game: str, by: str, count: int) -> None:
         key = (game, by)
         self.actions[key] = self.actions.get(key, 0) + count

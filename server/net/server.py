@@ -323,6 +323,7 @@ class CardroomServer:
         self._secret: asyncio.Task[None] | None = None  # reading the secret while the store is away
         self._dirty: list[Connection] = []  # connections with frames to flush this turn
         self.keepalive = Keepalive(c.ping_interval, c.ping_timeout, self._direct_sockets)
+        self.metrics.watch_keepalive(lambda: self.keepalive.closed)
         self._keepalive: asyncio.Task[None] | None = None
 
     def _direct_sockets(self) -> list[DirectConnection]:

@@ -11,6 +11,7 @@ import os
 from websockets.asyncio.client import connect
 
 from server.net.server import CardroomServer, ServerConfig
+from tests.support.http import http_get
 
 
 async def _read_all(reader: asyncio.StreamReader) -> bytes:
@@ -49,3 +50,5 @@ async def test_a_silent_peer_is_closed_and_an_answering_one_stays() -> None:
         assert '"welcome"' in str(welcome)  # still open after many sweeps
         # its pongs answered every sweep's ping: only the silent peer was ever closed
         assert server.keepalive.closed == 1
+        _, metrics = await asyncio.to_thread(http_get, server.port, "/metrics")
+        assert "cardroom_keepalive_closed 1.0" in metrics.splitlines()
