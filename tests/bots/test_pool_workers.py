@@ -115,7 +115,10 @@ async def test_of_two_workers_the_first_never_searches_for_a_time_budget() -> No
         first, second = await census_of_all(pool, 2)
     finally:
         await pool.close()
-    assert "expert" not in first["levels"] and first["nice"] < second["nice"]
+    assert "expert" not in first["levels"]
+    # the second worker runs at a lower priority, unless the suite itself already runs at the
+    # lowest there is (`nice -n 19 make test`), where no process can go lower
+    assert first["nice"] < second["nice"] or first["nice"] == second["nice"] == 19
     assert second["levels"]["expert"] == 4
     assert first["levels"].get("strong", 0) + second["levels"].get("strong", 0) == 4
 
