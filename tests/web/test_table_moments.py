@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import BrowserContext
 
-from tests.support.web import PHONE, act_first
+from tests.support.web import PHONE, act_first, watch_console
 from tests.web.conftest import CORNER, ROOT, LiveServer, create_room, wait_turn, watch_errors
 
 # The page's sounds, heard through the audio calls: every oscillator started, by frequency;
@@ -50,15 +50,6 @@ END_OR_MINE_JS = """() => {
     trick: document.querySelectorAll(".trick.last .plays .card").length };
   return !app.acting && v.to_act.includes(app.seat) && v.legal.length > 0 ? "mine" : false;
 }"""  # the last tone of the "your turn" cue (js/alerts.js)
-
-
-def watch_console(page: Page) -> list[str]:
-    """Console errors and failed or refused requests of the page (a test asserts none)."""
-    bad: list[str] = []
-    page.on("console", lambda m: bad.append(m.text) if m.type == "error" else None)
-    page.on("requestfailed", lambda r: bad.append(f"failed: {r.url}"))
-    page.on("response", lambda r: bad.append(f"{r.status}: {r.url}") if r.status >= 400 else None)
-    return bad
 
 
 def test_a_shithead_card_tapped_once_is_raised_and_not_played(
