@@ -62,6 +62,33 @@ SEATS_JS = """() => [...document.querySelectorAll('.felt .seatbox')]
   .map(p => p[1])"""
 
 
+# Which seats carry each mark (the dealer's chip, "leads", the partner's badge, the player to
+# act) and, for each card of the trick on the felt, its seat and whether it lies under that
+# seat's box (within its left and right edges): the viewer's own place counts as its seat.
+MARKS_JS = """([me, partner]) => {
+  const places = [...document.querySelectorAll('.felt .seatbox[data-seat]')]
+    .map(b => [Number(b.dataset.seat), b]);
+  const mine = document.querySelector('.felt .me');
+  if (mine) places.push([me, mine]);
+  const seats = (keep) => places.filter(([, b]) => keep(b)).map(([s]) => s).sort();
+  const badge = (b, sel, words) => [...b.querySelectorAll(sel)]
+    .some(e => words === null || e.textContent.trim() === words);
+  const box = new Map(places);
+  const plays = [...document.querySelectorAll('.felt .trick .play[data-seat]')].map(p => {
+    const seat = Number(p.dataset.seat), r = p.getBoundingClientRect();
+    const b = box.get(seat).getBoundingClientRect(), x = (r.left + r.right) / 2;
+    return [seat, x >= b.left - 1 && x <= b.right + 1];
+  });
+  return {
+    dealer: seats(b => badge(b, ':scope > header .badge.dealer', null)),
+    lead: seats(b => badge(b, ':scope > header .badge.lead', null)),
+    partner: seats(b => badge(b, ':scope > header .badge.gold', partner)),
+    turn: seats(b => b.classList.contains('turn')),
+    plays,
+  };
+}"""
+
+
 class Phases:
     """Walks a page through phases: at each, every language of ``langs`` at both sizes is
     measured and photographed (the game waits on the viewer meanwhile)."""
@@ -109,9 +136,42 @@ class Phases:
         self.card_widths[phase] = (widths[1], widths[0])
 
     def order(self, phase: str, want: list[int]) -> None:
-        got = self.page.evaluate(SEATS_JS)
+        """The seats left to right as drawn, at both sizes."""
+        for size in (DESKTOP, PHONE):  # the phone last: the game goes on at that size
+            self.page.set_viewport_size(size)
+            self.page.evaluate(FRAMES_JS)
+            got = self.page.evaluate(SEATS_JS)
+            if got != want:
+                where = f"{self.game}-{phase}-{size['width']}-order"
+                self.misfits[where] = [f"seats left to right {got}, want {want}"]
+
+    def marks(self, phase: str) -> None:
+        """Each seat's marks as the view has them, and each trick card under its seat's box
+        (once a trick held in view has given way to the one being played)."""
+        v = view(self.page)
+        me = self.page.evaluate("window.cardroom.seat")
+        cards = [p["seat"] for p in v["trick"]["cards"]] if self.game == "sheepshead" else []
+        if cards:
+            self.page.wait_for_function(
+                "(n) => document.querySelectorAll('.felt .trick .play[data-seat]').length === n"
+                " && !document.querySelector('.felt .trick.last')",
+                arg=len(cards),
+                timeout=5000,
+            )
+        partner = text(self.page, "ss.partner")
+        got = self.page.evaluate(MARKS_JS, [me, partner])
+        mate = v.get("partner")
+        if mate is None and v.get("you_are_partner"):
+            mate = me
+        want = {
+            "dealer": [v["dealer"]],
+            "lead": [v["trick"]["leader"]] if cards else [],
+            "partner": [mate] if self.game == "sheepshead" and mate is not None else [],
+            "turn": sorted(v["to_act"]),
+            "plays": [[seat, True] for seat in cards],
+        }
         if got != want:
-            self.misfits[f"{self.game}-{phase}-order"] = [f"seats left to right {got}, want {want}"]
+            self.misfits[f"{self.game}-{phase}-marks"] = [f"{got} != {want}"]
 
     def expect(self, ok: bool, what: str) -> None:
         """A check recorded, not raised: the walk goes on (for the screenshots), the test fails
@@ -177,9 +237,11 @@ def test_sheepshead_fits_a_phone_in_every_phase_in_every_language_and_seats_go_c
             break
         v = view(page)
         if v["phase"] == "play" and v["trick"]["cards"] and not shot_trick:
+            phases.marks("trick")  # the dealer, the leader, the partner once known, my turn
             phases.at("trick")
             shot_trick = True
         elif v["phase"] == "play" and len(v["tricks"]) >= 3 and not shot_later:
+            phases.marks("later-trick")
             phases.at("later-trick")
             shot_later = True
         act_first(page)
@@ -195,8 +257,11 @@ def test_shithead_fits_a_phone_in_every_phase_in_every_language_and_seats_go_clo
     page = new_context(viewport=PHONE).new_page()
     errors = watch_errors(page)
     create_room(page, live.base, "Ann", "shithead", seats=5)
-    page.click('[data-act="host"][data-op="start"]')
     phases = Phases(page, "shithead", LANGS)
+    page.click('[data-act="host"][data-op="add_bot"][data-seat="1"]')
+    page.wait_for_selector(".seat:nth-child(2) >> text=Bot 2")
+    phases.at("lobby")  # the lobby too, in every language
+    page.click('[data-act="host"][data-op="start"]')
     assert wait_turn(page) == "ready"
     # rule SH-4.1: play goes clockwise; the seats after mine, from my left
     phases.order("swap", [1, 2, 3, 4])
@@ -219,6 +284,7 @@ def test_shithead_fits_a_phone_in_every_phase_in_every_language_and_seats_go_clo
             break
         v = view(page)
         if v["phase"] == "play" and v["pile"] and not shot_play:
+            phases.marks("play")  # the dealer and my turn
             phases.at("play")
             shot_play = True
         if len(v["hand"] or []) >= 16 and not shot_big:
