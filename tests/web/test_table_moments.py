@@ -302,3 +302,39 @@ def test_the_last_trick_of_a_hand_stays_in_view_before_the_result(
     assert at_end == {"result": False, "trick": 5}
     page.wait_for_selector(".result", timeout=TRICK_HOLD_MS + 3000)
     assert not errors, errors
+
+
+# every class the pile has had, and every kind of event a state brought, since the page loaded
+PILE_SPY = """
+(() => {
+  window.__pile = new Set();
+  new MutationObserver(() => {
+    const pile = document.querySelector('.felt .pile');
+    if (pile) pile.classList.forEach(c => window.__pile.add(c));
+  }).observe(document, {subtree: true, childList: true, attributes: true});
+})();
+"""
+
+
+def test_burns_and_pick_ups_show_on_the_pile_as_what_they_are(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    ctx = new_context(viewport=PHONE, reduced_motion="no-preference")
+    ctx.add_init_script(PILE_SPY)
+    page = ctx.new_page()
+    errors = watch_errors(page)
+    create_room(page, live.base, "Ann", "shithead", seats=2)
+    page.click('[data-act="host"][data-op="start"]')
+    kinds: set[str] = set()
+    for _ in range(3):  # games until a burn and a pick-up happened (a game almost always has both)
+        while wait_turn(page, timeout=20_000) != "over":
+            act_first(page, prefer="pickup" if "picked_up" not in kinds else None)
+            kinds |= set(page.evaluate("window.cardroom.log.map(x => x.e && x.e.kind)"))
+        seen = set(page.evaluate("[...window.__pile]"))
+        if {"burned", "picked_up"} <= kinds:
+            break
+        page.click('[data-act="host"][data-op="next_game"]')
+    # rule SH-4.6 (a pick-up takes the pile), SH-4.3 and SH-4.4 (a burn): each drawn as itself
+    assert {"burned", "picked_up"} <= kinds, kinds
+    assert {"burn", "taken"} <= seen, seen
+    assert not errors, errors
