@@ -89,6 +89,17 @@ MARKS_JS = """([me, partner]) => {
 }"""
 
 
+# Each opponent's strip of cards seen going into their hand: its text, and its height against
+# one line of its own text (a strip that grew to a grid is taller)
+KNOWN_JS = """() => Object.fromEntries([...document.querySelectorAll('.felt .seatbox[data-seat]')]
+  .map(b => [b.dataset.seat, b.querySelector('.known')])
+  .filter(([, k]) => k)
+  .map(([s, k]) => [s, {text: [...k.querySelectorAll('[aria-hidden="true"]')]
+    .map(e => e.textContent).join(' '),
+    lines: k.getBoundingClientRect().height / (parseFloat(getComputedStyle(k).lineHeight) || 16),
+  }]))"""
+
+
 class Phases:
     """Walks a page through phases: at each, every language of ``langs`` at both sizes is
     measured and photographed (the game waits on the viewer meanwhile)."""
@@ -100,6 +111,7 @@ class Phases:
         self.misfits: dict[str, list[str]] = {}
         self.card_widths: dict[str, tuple[float, float]] = {}
         self.bottoms: dict[str, int] = {}
+        self.known_seen = 0  # opponents' known-cards strips checked
 
     def speak(self, lang: str) -> None:
         """Switch the page to ``lang`` in its header, as a player would."""
@@ -145,6 +157,32 @@ class Phases:
                 where = f"{self.game}-{phase}-{size['width']}-order"
                 self.misfits[where] = [f"seats left to right {got}, want {want}"]
 
+    def known(self, phase: str) -> None:
+        """Shithead: each opponent's known cards as a labelled line, at most four and "+n"."""
+        v = view(self.page)
+        got = self.page.evaluate(KNOWN_JS)
+        label = text(self.page, "sh.knownShort")
+        for seat, s in enumerate(v["seats"]):
+            known = s["known_in_hand"]
+            if seat == v["seat"] or not known:
+                continue
+            self.known_seen += 1
+            shown = got.get(str(seat))
+            more = f" +{len(known) - 4}" if len(known) > 4 else ""
+            ok = (
+                shown is not None
+                and shown["text"].startswith(label)
+                and shown["text"].endswith(more)
+                and shown["text"].count("♠")
+                + shown["text"].count("♥")
+                + shown["text"].count("♦")
+                + shown["text"].count("♣")
+                == min(4, len(known))
+                and shown["lines"] < 1.6
+            )
+            if not ok:
+                self.misfits[f"{self.game}-{phase}-known-{seat}"] = [f"{shown} for {known}"]
+
     def marks(self, phase: str) -> None:
         """Each seat's marks as the view has them, and each trick card under its seat's box
         (once a trick held in view has given way to the one being played)."""
@@ -182,7 +220,11 @@ class Phases:
     def check(self) -> None:
         # the figures for the notes: how far down the table reaches, how wide a hand card is
         # (in the first language)
-        figures = {"bottom": self.bottoms, "hand_card_width": self.card_widths}
+        figures = {
+            "bottom": self.bottoms,
+            "hand_card_width": self.card_widths,
+            "known_strips_checked": self.known_seen,
+        }
         (SHOTS / f"{self.game}-figures.json").write_text(json.dumps(figures, indent=1))
         assert not self.misfits, self.misfits
 
@@ -287,6 +329,8 @@ def test_shithead_fits_a_phone_in_every_phase_in_every_language_and_seats_go_clo
             phases.marks("play")  # the dealer and my turn
             phases.at("play")
             shot_play = True
+        if v["phase"] == "play":
+            phases.known("play")  # the cards seen going into the others' hands, capped
         if len(v["hand"] or []) >= 16 and not shot_big:
             phases.at("big-hand")
             shot_big = True
