@@ -5,8 +5,6 @@ Enter said "not a move you can make now" (the live keyboard test failed on such 
 
 from __future__ import annotations
 
-from textual.app import App, ComposeResult
-
 from clients.terminal.moves import HandChoice
 from clients.terminal.widgets import HandBar
 from protocol.messages import ActionModel
@@ -14,6 +12,7 @@ from protocol.views import SheepsheadView, sheepshead_view
 from server.rooms.matches import Match
 from server.rules.base import Action
 from tests.support.web import scripted_deal
+from tests.terminal.conftest import HandApp
 
 
 def _must_play_the_unknown_card() -> SheepsheadView:
@@ -34,30 +33,13 @@ def _must_play_the_unknown_card() -> SheepsheadView:
     raise AssertionError("the unknown card was never the only play")
 
 
-class _HandApp(App[None]):
-    def __init__(self, choice: HandChoice) -> None:
-        super().__init__()
-        self.choice = choice
-        self.chosen: list[ActionModel] = []
-
-    def compose(self) -> ComposeResult:
-        yield HandBar(id="hand")
-
-    def on_mount(self) -> None:
-        self.query_one(HandBar).set_choice(self.choice)
-        self.query_one(HandBar).focus()
-
-    def on_hand_bar_chosen(self, event: HandBar.Chosen) -> None:
-        self.chosen.append(event.action)
-
-
 async def test_the_unknown_card_is_in_the_hand_and_enter_plays_it_when_it_must_go() -> None:
     view = _must_play_the_unknown_card()  # rule SS-4.3, SS-6.4
     under = view["unknown_card"]
     assert under is not None and under not in (view["hand"] or [])
     choice = HandChoice.of(view)
     assert choice.mode == "one" and choice.cards[-1] == under and choice.selectable(under)
-    app = _HandApp(choice)
+    app = HandApp(choice)
     async with app.run_test(size=(80, 4)) as pilot:
         hand = app.query_one(HandBar)
         assert hand.choice.cards[hand.cursor] == under  # the cursor starts on it
