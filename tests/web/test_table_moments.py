@@ -44,7 +44,8 @@ BACKGROUND_JS = """(hidden) => {
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 BUBBLE_MS = 5000  # a chat bubble stays this long (js/table.js)
 TRICK_HOLD_MS = 1600  # a won trick stays in the middle this long (js/table.js)
-TURN_TONE = 880
+TURN_TONE = 880  # tones of the cues (js/alerts.js): your turn, a card, a trick, a burn, the end
+PLAY_TONE, TRICK_TONE, BURN_TONE, END_TONE = 300, 520, 160, 784
 # "mine" while it is my move; once the hand is over, what the page shows at that moment
 END_OR_MINE_JS = """() => {
   const app = window.cardroom, v = app && app.state && app.state.view;
@@ -183,6 +184,14 @@ def test_your_turn_sounds_in_sheepshead_on_a_desktop_and_not_once_muted(
         if wait_turn(page, timeout=20_000) == "over":
             break
     assert page.evaluate("window.__tones.length") == heard
+    # sound on again: a card played, a trick won and the end of the hand each have their cue
+    page.click('[data-act="mute"]')
+    page.wait_for_selector('[data-act="mute"][aria-pressed="false"]')
+    while wait_turn(page, timeout=20_000) != "over":
+        act_first(page)
+    page.wait_for_function(f"() => window.__tones.includes({END_TONE})")
+    tones = page.evaluate("window.__tones")
+    assert PLAY_TONE in tones and TRICK_TONE in tones, tones
     assert not errors, errors
 
 
@@ -323,6 +332,7 @@ def test_burns_and_pick_ups_show_on_the_pile_as_what_they_are(
 ) -> None:
     ctx = new_context(viewport=PHONE, reduced_motion="no-preference")
     ctx.add_init_script(PILE_SPY)
+    ctx.add_init_script(AUDIO_SPY)
     page = ctx.new_page()
     errors = watch_errors(page)
     create_room(page, live.base, "Ann", "shithead", seats=2)
@@ -339,4 +349,5 @@ def test_burns_and_pick_ups_show_on_the_pile_as_what_they_are(
     # rule SH-4.6 (a pick-up takes the pile), SH-4.3 and SH-4.4 (a burn): each drawn as itself
     assert {"burned", "picked_up"} <= kinds, kinds
     assert {"burn", "taken"} <= seen, seen
+    assert BURN_TONE in page.evaluate("window.__tones")  # and a burn sounds as one
     assert not errors, errors
