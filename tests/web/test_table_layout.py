@@ -284,6 +284,11 @@ def test_sheepshead_fits_a_phone_in_every_phase_in_every_language_and_seats_go_c
             shot_trick = True
         elif v["phase"] == "play" and len(v["tricks"]) >= 3 and not shot_later:
             phases.marks("later-trick")
+            # a seat's count of tricks reads "tricks: 1", never "1 tricks"
+            felt = page.inner_text(".felt")
+            one = text(page, "ss.tricksN").replace("{n}", "1")
+            ones = sum(1 for n in v["tricks_won"] if n == 1)
+            phases.expect("1 tricks" not in felt and felt.count(one) >= ones, "tricks: n")
             phases.at("later-trick")
             shot_later = True
         act_first(page)
@@ -369,7 +374,7 @@ def test_the_end_of_a_sheepshead_match_lists_every_players_total_and_fits(
     assert {"sep": 10} in [
         {"sep": e["sep"]} for e in page.evaluate("window.cardroom.log") if "sep" in e
     ]
-    phases = Phases(page, "sheepshead-match")
+    phases = Phases(page, "sheepshead-match", LANGS)  # the end in every language
     phases.at("over")
     phases.check()
     page.wait_for_selector(".result .final")
