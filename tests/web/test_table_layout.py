@@ -52,6 +52,11 @@ FIT_JS = """() => {
   return [out, Math.round(bottom)];
 }"""
 
+# the seats' marks whose words do not fit their badge (drawn cut short with an ellipsis)
+CLIPPED_JS = """() => [...document.querySelectorAll('.felt .seatbox .badge')]
+  .filter(b => b.getBoundingClientRect().width > 0 && b.scrollWidth > b.clientWidth + 1)
+  .map(b => b.textContent.trim())"""
+
 # two frames drawn: the layout (and fitHands after a resize) has settled
 FRAMES_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
@@ -135,6 +140,7 @@ class Phases:
                 self.page.screenshot(path=str(SHOTS / f"{name}.png"))
                 bad, bottom = self.page.evaluate(FIT_JS)
                 self.bottoms[name] = bottom
+                bad += [f"mark cut short: {b}" for b in self.page.evaluate(CLIPPED_JS)]
                 if bad:
                     self.misfits[name] = bad
                 widths.append(
