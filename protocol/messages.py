@@ -467,6 +467,7 @@ class Standings(_Model):
     board: str
     entries: list[StandingsEntry]
     you: StandingsEntry | None = None
+    players: int = Field(default=0, description="how many players the board holds")
 
 
 class Reason(_Model):

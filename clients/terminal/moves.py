@@ -190,6 +190,12 @@ class HandChoice:
         if bury:
             return cls(cards, "Hand", "bury", [bury])
         plays = [a.cards[0] for a in legal if a.kind == "play" and a.cards]
+        unknown = view["unknown_card"]
+        if view["phase"] == "play" and unknown is not None and unknown not in cards:
+            # SS-4.3: the picker's unknown card is set aside, not in the hand, and must be
+            # played when its suit is led or at the last trick (SS-6.4): drawn at the end of
+            # the hand, as on the web, so that Enter can play it (it had no card to stand on)
+            cards.append(unknown)
         return cls(cards, "Hand", "one" if plays else "none", [[c] for c in plays])
 
     def selectable(self, code: str) -> bool:

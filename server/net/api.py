@@ -70,6 +70,7 @@ async def leaderboard(boards: Leaderboards, query: str) -> Answer:
         entries = await boards.top(board, limit)
         player = params.get("player")
         you = await boards.entry(board, player) if player else None
+        players = await boards.size(board)
     except StoreUnavailable:
         return _error(503, "store_unavailable", "leaderboards cannot be read now; try again")
     return _json(
@@ -78,6 +79,7 @@ async def leaderboard(boards: Leaderboards, query: str) -> Answer:
             "board": board.key,
             "entries": [dataclasses.asdict(e) for e in entries],
             "you": dataclasses.asdict(you) if you else None,
+            "players": players,
         },
     )
 

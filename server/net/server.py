@@ -784,6 +784,7 @@ class CardroomServer:
         try:
             entries = await self.stores.boards.top(board, msg.limit)
             you = await self.stores.boards.entry(board, Player(device, "").id) if device else None
+            players = await self.stores.boards.size(board)
         except StoreUnavailable:
             self.stores.health.down()
             raise Refusal(
@@ -800,6 +801,7 @@ class CardroomServer:
             board=board.key,
             entries=[wire(e) for e in entries],
             you=wire(you) if you else None,
+            players=players,
         )
         conn.send(m.dump(reply))
 

@@ -179,6 +179,10 @@ class Leaderboards(ABC):
     async def entry(self, board: Board, player_id: str) -> Entry | None:
         """One player's entry and rank, or ``None`` if not on this board."""
 
+    @abstractmethod
+    async def size(self, board: Board) -> int:
+        """How many players the board holds (a rank's context: 3rd of 41)."""
+
     async def close(self) -> None:  # noqa: B027 - optional hook
         """Release connections."""
 
@@ -247,3 +251,6 @@ class MemoryLeaderboards(Leaderboards):
         rank = 1 + sum(1 for s in scores.values() if s > score)
         games = self._games.get(board.key, {}).get(player_id, 0)
         return Entry(rank, player_id, self._names.get(player_id, "?"), score, games)
+
+    async def size(self, board: Board) -> int:
+        return len(self._scores.get(board.key, {}))

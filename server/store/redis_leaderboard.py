@@ -124,5 +124,9 @@ class RedisLeaderboards(Leaderboards):
             int(games or 0),
         )
 
+    async def size(self, board: Board) -> int:
+        with unavailable_as_store_error():
+            return int(await self.redis.zcard(self._board(board)))
+
     async def close(self) -> None:
         await self.redis.aclose()

@@ -99,6 +99,7 @@ async def test_daily_table_ranks_the_servers_own_results(server: CardroomServer)
     ]
     assert standings.you is not None and standings.you.name == "Ann"
     assert standings.you.player == Player(device_for(server, ANN), "Ann").id
+    assert standings.players == table["players"] == len(table["entries"])  # "2nd of 2"
     with pytest.raises(CardroomError) as bad:
         await me.leaderboard("poker")
     assert bad.value.code == "bad_board"
@@ -135,6 +136,7 @@ async def test_history_replays_and_opens_to_everyone_after_the_room(
     ann = Player(device_for(server, ANN), "x").id
     _, table = await get(server, f"/api/leaderboard?board=shithead&player={ann}")
     assert table["you"]["games"] == 1 and table["you"]["name"] == "Ann"
+    assert table["players"] == len(table["entries"]) == 1  # how many the board holds
 
     await me.leave()
     await me.close()

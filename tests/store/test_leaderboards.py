@@ -54,9 +54,10 @@ async def test_daily_ranks_by_units_one_entry_per_player(boards: Leaderboards) -
     assert await boards.entry(daily, BOB.id) == Entry(4, BOB.id, "Bob", -3, 1)
     assert await boards.entry(daily, CY.id) == Entry(2, CY.id, "Cy", 6, 1)
     assert [e.name for e in await boards.top(daily, limit=1)] == ["Dee"]
+    assert await boards.size(daily) == 4  # a rank's context: Bob is 4th of 4
     # another day is another table
     other = Board.daily(DAY + datetime.timedelta(days=1))
-    assert await boards.top(other) == []
+    assert await boards.top(other) == [] and await boards.size(other) == 0
     assert await boards.record(other, BOB, 2)
     assert await boards.entry(other, BOB.id) == Entry(1, BOB.id, "Bob", 2, 1)
 

@@ -32,6 +32,15 @@ def check_axe(page: Page, where: str) -> None:
     assert not bad, f"{where}: {bad}"
 
 
+def watch_console(page: Page) -> list[str]:
+    """Console errors and failed or refused requests of the page (a test asserts none)."""
+    bad: list[str] = []
+    page.on("console", lambda m: bad.append(m.text) if m.type == "error" else None)
+    page.on("requestfailed", lambda r: bad.append(f"failed: {r.url}"))
+    page.on("response", lambda r: bad.append(f"{r.status}: {r.url}") if r.status >= 400 else None)
+    return bad
+
+
 def shoot(page: Page, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     for width in WIDTHS:

@@ -8,13 +8,15 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
+from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import Input, RichLog
 
 from clients import CardroomClient
 from clients.terminal.app import CardroomApp, RoomScreen
-from clients.terminal.moves import Move
+from clients.terminal.moves import HandChoice, Move
 from clients.terminal.widgets import HandBar
+from protocol.messages import ActionModel
 from protocol.views import View
 from server.net.server import CardroomServer
 from tests.server.conftest import make_config
@@ -117,6 +119,26 @@ async def my_turn_shown(pilot: Pilot[None], screen: RoomScreen) -> View:
     await until(pilot, lambda: screen.shown_version == client.version, "the screen")
     assert client.view is not None
     return client.view
+
+
+class HandApp(App[None]):
+    """The hand alone, set to ``choice`` and focused; the actions it chose in ``chosen``."""
+
+    def __init__(self, choice: HandChoice) -> None:
+        super().__init__()
+        self.choice = choice
+        self.chosen: list[ActionModel] = []
+
+    def compose(self) -> ComposeResult:
+        yield HandBar(id="hand")
+
+    def on_mount(self) -> None:
+        hand = self.query_one(HandBar)
+        hand.set_choice(self.choice)
+        hand.focus()
+
+    def on_hand_bar_chosen(self, event: HandBar.Chosen) -> None:
+        self.chosen.append(event.action)
 
 
 def moved_on(client: CardroomClient, before: int | None) -> Callable[[], bool]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 
 from rich.text import Text
-from textual.app import App, ComposeResult
 
 from clients.terminal import tables
 from clients.terminal.cards import label
@@ -26,6 +25,7 @@ from server.bots import make_bot
 from server.rules.base import Action, Game
 from server.rules.sheepshead import Sheepshead
 from server.rules.shithead import Shithead
+from tests.terminal.conftest import HandApp
 
 WIDTH, HEIGHT = 48, 14
 LONG = ["Bartholomew", "Ann", "Maximiliana Wolkenstein-", "Bot 4", "Zoë"]  # up to 24
@@ -102,24 +102,6 @@ def test_the_sheepshead_table_fits_in_every_position() -> None:
                     assert ActionModel.model_validate(a) in listed
 
 
-class _HandApp(App[None]):
-    def __init__(self, choice: HandChoice) -> None:
-        super().__init__()
-        self.choice = choice
-        self.chosen: list[ActionModel] = []
-
-    def compose(self) -> ComposeResult:
-        yield HandBar(id="hand")
-
-    def on_mount(self) -> None:
-        hand = self.query_one(HandBar)
-        hand.set_choice(self.choice)
-        hand.focus()
-
-    def on_hand_bar_chosen(self, event: HandBar.Chosen) -> None:
-        self.chosen.append(event.action)
-
-
 def _shithead_turn() -> ShitheadView:
     """A real view in which seat 0 holds two or more cards of one rank and may play them."""
     for seed in range(200):
@@ -137,7 +119,7 @@ async def test_the_hand_plays_several_cards_of_one_rank() -> None:
     view = _shithead_turn()
     choice = HandChoice.of(view)
     pair = next(s for s in view["play_sets"] if len(s) >= 2)[:2]
-    app = _HandApp(choice)
+    app = HandApp(choice)
     async with app.run_test(size=(80, 4)) as pilot:
         hand = app.query_one(HandBar)
         await pilot.press("home")
@@ -184,7 +166,7 @@ async def test_a_big_hand_scrolls_with_the_cursor_and_fits_one_row() -> None:
         "legal": [{"kind": "pickup"}],
         "play_sets": [["AC", "AD", "AH"]],
     }
-    app = _HandApp(HandChoice.of(view))
+    app = HandApp(HandChoice.of(view))
     async with app.run_test(size=(80, 4)) as pilot:
         hand = app.query_one(HandBar)
         for _ in range(2):

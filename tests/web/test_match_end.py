@@ -12,8 +12,8 @@ from collections.abc import Callable
 
 from playwright.sync_api import BrowserContext, Page
 
-from server.store.leaderboard import player_id
-from tests.support.web import PHONE, act_first, check_axe, device_of
+from server.store.leaderboard import Board, Player, player_id
+from tests.support.web import PHONE, act_first, check_axe, device_of, on_server
 from tests.web.conftest import (
     SCREENSHOTS,
     LiveServer,
@@ -59,6 +59,11 @@ def test_the_end_of_the_daily_says_your_rank_today_and_plays_again_in_one_tap(
     assert page.locator(".seat .badge", has_text="basic bot").count() == 4
     old = page.evaluate("window.cardroom.room")
     seats = page.evaluate("window.cardroom.info.seats.map(s => [s.kind, s.bot_level || null])")
+    # two others finished today's match well ahead: this browser's rank is 3rd of 3 (or of
+    # more: other tests' dailies share the day's board)
+    today = Board.parse("daily:" + page.evaluate("window.cardroom.info.daily"))
+    for name in ("Ivy", "Jo"):
+        on_server(live, live.server.stores.boards.record(today, Player(f"far-{name}", name), 999))
     while True:  # rule SS-9.1: ten hands, the next dealt by the host (this page)
         what = wait_turn(page, timeout=20_000)
         if what != "over":
@@ -76,9 +81,16 @@ def test_the_end_of_the_daily_says_your_rank_today_and_plays_again_in_one_tap(
     day = page.evaluate("window.cardroom.info.daily")
     url = f"{live.base}/api/leaderboard?board=daily:{day}&player={player_id(device_of(page))}"
     with urllib.request.urlopen(url, timeout=5) as r:
-        you = json.loads(r.read())["you"]
+        data = json.loads(r.read())
+    you = data["you"]
     assert you and rank.get_attribute("data-rank") == str(you["rank"])
-    assert f"{you['rank']} (" in rank.inner_text() and "rank today" in rank.inner_text()
+    # the rank with its context, as the board has it: "3rd of 3"
+    assert you["rank"] >= 3 and data["players"] >= 3, data
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(
+        you["rank"] % 10 if you["rank"] % 100 // 10 != 1 else 0, "th"
+    )
+    words = f"Your rank today: {you['rank']}{suffix} of {data['players']} ("
+    assert words in rank.inner_text(), rank.inner_text()
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "match-end-daily-375.png"), full_page=True)
     check_axe(page, "the end of the daily match")

@@ -159,3 +159,59 @@ def test_on_a_touch_phone_the_trick_says_whose_card_is_whose_and_no_keys_line(
     assert not got["keys"] or "←" not in got["keys"]  # no keyboard words on a touch screen
     assert not page.locator(".rp-keyline").is_visible()
     assert not errors
+
+
+# the pile on screen: its runs of cards, each with the name under it
+PILE_JS = """() => [...document.querySelectorAll('#replay-board .pile .pile-run')].map(f => ({
+  cards: [...f.querySelectorAll('.card')].map(c => c.dataset.card),
+  name: f.querySelector('figcaption').innerText.trim(),
+  visible: f.querySelector('figcaption').getBoundingClientRect().width > 8,
+}))"""
+GAME_JS = "() => { const r = window.cardroom.replay; return r.games[r.g]; }"
+
+
+def pile_runs(steps: list[dict[str, Any]], names: list[str]) -> list[dict[str, Any]]:
+    """The top five pile cards of the last step in runs by the seat that played them, worked
+    out here from the steps' played events (the last play of a card put it on the pile)."""
+    by: dict[str, int] = {}
+    for step in steps[1:]:
+        for event in step["events"]:
+            if event["kind"] == "played":
+                by.update(dict.fromkeys(event["cards"], event["seat"]))
+    runs: list[dict[str, Any]] = []
+    for card in steps[-1]["view"]["pile"][-5:]:
+        name = names[by[card]]
+        if runs and runs[-1]["name"] == name:
+            runs[-1]["cards"].append(card)
+        else:
+            runs.append({"cards": [card], "name": name})
+    return runs
+
+
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+def test_the_shithead_replays_pile_says_who_played_each_card(
+    device: str, live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    room, token = finished(live, "shithead", 4)
+    page = seated(new_context(**(PHONE if device == "phone" else DESKTOP)), room, token).new_page()
+    errors = watch_errors(page)
+    page.goto(f"{live.base}/r/{room}/history")
+    page.wait_for_selector("#replay-board .rp-seat")
+    total = int(page.get_attribute("#replay-range", "max") or 0)
+    width = 375 if device == "phone" else 1280
+    game = page.evaluate(GAME_JS)  # the steps as the server gave them to the page
+    most = 0
+    for where in range(1, total + 1):
+        jump(page, where)
+        runs = page.evaluate(PILE_JS)
+        want = pile_runs(game["steps"][: where + 1], game["names"])
+        assert [{"cards": r["cards"], "name": r["name"]} for r in runs] == want, (where, want)
+        assert all(r["visible"] for r in runs), (where, runs)
+        if len(want) > most:  # the most names on the pile so far: it still fits
+            most = len(want)
+            got = layout(page)
+            assert got["width"] <= width and got["center_bottom"] <= (667 if width < 400 else 800)
+            page.screenshot(path=str(SCREENSHOTS / f"replay-pile-seats-{width}.png"))
+    assert most > 1  # some piles held cards of more than one seat
+    check_axe(page, f"the Shithead replay's pile on a {device}")
+    assert not errors

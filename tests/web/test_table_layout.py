@@ -52,6 +52,11 @@ FIT_JS = """() => {
   return [out, Math.round(bottom)];
 }"""
 
+# the seats' marks whose words do not fit their badge (drawn cut short with an ellipsis)
+CLIPPED_JS = """() => [...document.querySelectorAll('.felt .seatbox .badge')]
+  .filter(b => b.getBoundingClientRect().width > 0 && b.scrollWidth > b.clientWidth + 1)
+  .map(b => b.textContent.trim())"""
+
 # two frames drawn: the layout (and fitHands after a resize) has settled
 FRAMES_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
@@ -60,6 +65,44 @@ SEATS_JS = """() => [...document.querySelectorAll('.felt .seatbox')]
   .map(e => [e.getBoundingClientRect(), Number(e.dataset.seat)])
   .sort((a, b) => (a[0].left + a[0].width / 2) - (b[0].left + b[0].width / 2))
   .map(p => p[1])"""
+
+
+# Which seats carry each mark (the dealer's chip, "leads", the partner's badge, the player to
+# act) and, for each card of the trick on the felt, its seat and whether it lies under that
+# seat's box (within its left and right edges): the viewer's own place counts as its seat.
+MARKS_JS = """([me, partner]) => {
+  const places = [...document.querySelectorAll('.felt .seatbox[data-seat]')]
+    .map(b => [Number(b.dataset.seat), b]);
+  const mine = document.querySelector('.felt .me');
+  if (mine) places.push([me, mine]);
+  const seats = (keep) => places.filter(([, b]) => keep(b)).map(([s]) => s).sort();
+  const badge = (b, sel, words) => [...b.querySelectorAll(sel)]
+    .some(e => words === null || e.textContent.trim() === words);
+  const box = new Map(places);
+  const plays = [...document.querySelectorAll('.felt .trick .play[data-seat]')].map(p => {
+    const seat = Number(p.dataset.seat), r = p.getBoundingClientRect();
+    const b = box.get(seat).getBoundingClientRect(), x = (r.left + r.right) / 2;
+    return [seat, x >= b.left - 1 && x <= b.right + 1];
+  });
+  return {
+    dealer: seats(b => badge(b, ':scope > header .badge.dealer', null)),
+    lead: seats(b => badge(b, ':scope > header .badge.lead', null)),
+    partner: seats(b => badge(b, ':scope > header .badge.gold', partner)),
+    turn: seats(b => b.classList.contains('turn')),
+    plays,
+  };
+}"""
+
+
+# Each opponent's strip of cards seen going into their hand: its text, and its height against
+# one line of its own text (a strip that grew to a grid is taller)
+KNOWN_JS = """() => Object.fromEntries([...document.querySelectorAll('.felt .seatbox[data-seat]')]
+  .map(b => [b.dataset.seat, b.querySelector('.known')])
+  .filter(([, k]) => k)
+  .map(([s, k]) => [s, {text: [...k.querySelectorAll('[aria-hidden="true"]')]
+    .map(e => e.textContent).join(' '),
+    lines: k.getBoundingClientRect().height / (parseFloat(getComputedStyle(k).lineHeight) || 16),
+  }]))"""
 
 
 class Phases:
@@ -73,6 +116,7 @@ class Phases:
         self.misfits: dict[str, list[str]] = {}
         self.card_widths: dict[str, tuple[float, float]] = {}
         self.bottoms: dict[str, int] = {}
+        self.known_seen = 0  # opponents' known-cards strips checked
 
     def speak(self, lang: str) -> None:
         """Switch the page to ``lang`` in its header, as a player would."""
@@ -96,6 +140,7 @@ class Phases:
                 self.page.screenshot(path=str(SHOTS / f"{name}.png"))
                 bad, bottom = self.page.evaluate(FIT_JS)
                 self.bottoms[name] = bottom
+                bad += [f"mark cut short: {b}" for b in self.page.evaluate(CLIPPED_JS)]
                 if bad:
                     self.misfits[name] = bad
                 widths.append(
@@ -109,9 +154,68 @@ class Phases:
         self.card_widths[phase] = (widths[1], widths[0])
 
     def order(self, phase: str, want: list[int]) -> None:
-        got = self.page.evaluate(SEATS_JS)
+        """The seats left to right as drawn, at both sizes."""
+        for size in (DESKTOP, PHONE):  # the phone last: the game goes on at that size
+            self.page.set_viewport_size(size)
+            self.page.evaluate(FRAMES_JS)
+            got = self.page.evaluate(SEATS_JS)
+            if got != want:
+                where = f"{self.game}-{phase}-{size['width']}-order"
+                self.misfits[where] = [f"seats left to right {got}, want {want}"]
+
+    def known(self, phase: str) -> None:
+        """Shithead: each opponent's known cards as a labelled line, at most four and "+n"."""
+        v = view(self.page)
+        got = self.page.evaluate(KNOWN_JS)
+        label = text(self.page, "sh.knownShort")
+        for seat, s in enumerate(v["seats"]):
+            known = s["known_in_hand"]
+            if seat == v["seat"] or not known:
+                continue
+            self.known_seen += 1
+            shown = got.get(str(seat))
+            more = f" +{len(known) - 4}" if len(known) > 4 else ""
+            ok = (
+                shown is not None
+                and shown["text"].startswith(label)
+                and shown["text"].endswith(more)
+                and shown["text"].count("♠")
+                + shown["text"].count("♥")
+                + shown["text"].count("♦")
+                + shown["text"].count("♣")
+                == min(4, len(known))
+                and shown["lines"] < 1.6
+            )
+            if not ok:
+                self.misfits[f"{self.game}-{phase}-known-{seat}"] = [f"{shown} for {known}"]
+
+    def marks(self, phase: str) -> None:
+        """Each seat's marks as the view has them, and each trick card under its seat's box
+        (once a trick held in view has given way to the one being played)."""
+        v = view(self.page)
+        me = self.page.evaluate("window.cardroom.seat")
+        cards = [p["seat"] for p in v["trick"]["cards"]] if self.game == "sheepshead" else []
+        if cards:
+            self.page.wait_for_function(
+                "(n) => document.querySelectorAll('.felt .trick .play[data-seat]').length === n"
+                " && !document.querySelector('.felt .trick.last')",
+                arg=len(cards),
+                timeout=5000,
+            )
+        partner = text(self.page, "ss.partner")
+        got = self.page.evaluate(MARKS_JS, [me, partner])
+        mate = v.get("partner")
+        if mate is None and v.get("you_are_partner"):
+            mate = me
+        want = {
+            "dealer": [v["dealer"]],
+            "lead": [v["trick"]["leader"]] if cards else [],
+            "partner": [mate] if self.game == "sheepshead" and mate is not None else [],
+            "turn": sorted(v["to_act"]),
+            "plays": [[seat, True] for seat in cards],
+        }
         if got != want:
-            self.misfits[f"{self.game}-{phase}-order"] = [f"seats left to right {got}, want {want}"]
+            self.misfits[f"{self.game}-{phase}-marks"] = [f"{got} != {want}"]
 
     def expect(self, ok: bool, what: str) -> None:
         """A check recorded, not raised: the walk goes on (for the screenshots), the test fails
@@ -122,7 +226,11 @@ class Phases:
     def check(self) -> None:
         # the figures for the notes: how far down the table reaches, how wide a hand card is
         # (in the first language)
-        figures = {"bottom": self.bottoms, "hand_card_width": self.card_widths}
+        figures = {
+            "bottom": self.bottoms,
+            "hand_card_width": self.card_widths,
+            "known_strips_checked": self.known_seen,
+        }
         (SHOTS / f"{self.game}-figures.json").write_text(json.dumps(figures, indent=1))
         assert not self.misfits, self.misfits
 
@@ -177,9 +285,16 @@ def test_sheepshead_fits_a_phone_in_every_phase_in_every_language_and_seats_go_c
             break
         v = view(page)
         if v["phase"] == "play" and v["trick"]["cards"] and not shot_trick:
+            phases.marks("trick")  # the dealer, the leader, the partner once known, my turn
             phases.at("trick")
             shot_trick = True
         elif v["phase"] == "play" and len(v["tricks"]) >= 3 and not shot_later:
+            phases.marks("later-trick")
+            # a seat's count of tricks reads "tricks: 1", never "1 tricks"
+            felt = page.inner_text(".felt")
+            one = text(page, "ss.tricksN").replace("{n}", "1")
+            ones = sum(1 for n in v["tricks_won"] if n == 1)
+            phases.expect("1 tricks" not in felt and felt.count(one) >= ones, "tricks: n")
             phases.at("later-trick")
             shot_later = True
         act_first(page)
@@ -195,8 +310,11 @@ def test_shithead_fits_a_phone_in_every_phase_in_every_language_and_seats_go_clo
     page = new_context(viewport=PHONE).new_page()
     errors = watch_errors(page)
     create_room(page, live.base, "Ann", "shithead", seats=5)
-    page.click('[data-act="host"][data-op="start"]')
     phases = Phases(page, "shithead", LANGS)
+    page.click('[data-act="host"][data-op="add_bot"][data-seat="1"]')
+    page.wait_for_selector(".seat:nth-child(2) >> text=Bot 2")
+    phases.at("lobby")  # the lobby too, in every language
+    page.click('[data-act="host"][data-op="start"]')
     assert wait_turn(page) == "ready"
     # rule SH-4.1: play goes clockwise; the seats after mine, from my left
     phases.order("swap", [1, 2, 3, 4])
@@ -219,8 +337,11 @@ def test_shithead_fits_a_phone_in_every_phase_in_every_language_and_seats_go_clo
             break
         v = view(page)
         if v["phase"] == "play" and v["pile"] and not shot_play:
+            phases.marks("play")  # the dealer and my turn
             phases.at("play")
             shot_play = True
+        if v["phase"] == "play":
+            phases.known("play")  # the cards seen going into the others' hands, capped
         if len(v["hand"] or []) >= 16 and not shot_big:
             phases.at("big-hand")
             shot_big = True
@@ -259,7 +380,7 @@ def test_the_end_of_a_sheepshead_match_lists_every_players_total_and_fits(
     assert {"sep": 10} in [
         {"sep": e["sep"]} for e in page.evaluate("window.cardroom.log") if "sep" in e
     ]
-    phases = Phases(page, "sheepshead-match")
+    phases = Phases(page, "sheepshead-match", LANGS)  # the end in every language
     phases.at("over")
     phases.check()
     page.wait_for_selector(".result .final")

@@ -1,15 +1,18 @@
-"""The moments at the table: a card tapped once is raised and not played (tapped again it is),
-the last Sheepshead trick opened after the next one started, the "your turn" sound unless
-muted (the mute remembered), and "your turn" in the title of a tab in the background."""
+"""The moments at the table, in both games at 375 × 667 and 1280 × 800 where they apply: a card
+tapped once is raised and not played (tapped again it is), the last Sheepshead trick opened
+after the next one started, the "your turn" sound unless muted (the mute remembered), "your
+turn" in the title of a tab in the background, and the log across a reload and a language."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import Any
 
-from playwright.sync_api import BrowserContext, Page
+import pytest
+from playwright.sync_api import BrowserContext, Page, ViewportSize
 
-from tests.support.web import PHONE, act_first
+from tests.support.web import PHONE, act_first, start_scripted, watch_console
 from tests.web.conftest import CORNER, ROOT, LiveServer, create_room, wait_turn, watch_errors
 
 # The page's sounds, heard through the audio calls: every oscillator started, by frequency;
@@ -38,9 +41,11 @@ BACKGROUND_JS = """(hidden) => {
   window.__hidden = hidden;
   document.dispatchEvent(new Event("visibilitychange"));
 }"""
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 BUBBLE_MS = 5000  # a chat bubble stays this long (js/table.js)
 TRICK_HOLD_MS = 1600  # a won trick stays in the middle this long (js/table.js)
-TURN_TONE = 880
+TURN_TONE = 880  # tones of the cues (js/alerts.js): your turn, a card, a trick, a burn, the end
+PLAY_TONE, TRICK_TONE, BURN_TONE, END_TONE = 300, 520, 160, 784
 # "mine" while it is my move; once the hand is over, what the page shows at that moment
 END_OR_MINE_JS = """() => {
   const app = window.cardroom, v = app && app.state && app.state.view;
@@ -52,28 +57,20 @@ END_OR_MINE_JS = """() => {
 }"""  # the last tone of the "your turn" cue (js/alerts.js)
 
 
-def watch_console(page: Page) -> list[str]:
-    """Console errors and failed or refused requests of the page (a test asserts none)."""
-    bad: list[str] = []
-    page.on("console", lambda m: bad.append(m.text) if m.type == "error" else None)
-    page.on("requestfailed", lambda r: bad.append(f"failed: {r.url}"))
-    page.on("response", lambda r: bad.append(f"{r.status}: {r.url}") if r.status >= 400 else None)
-    return bad
-
-
-def test_a_shithead_card_tapped_once_is_raised_and_not_played(
-    live: LiveServer, new_context: Callable[..., BrowserContext]
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["375", "1280"])
+@pytest.mark.parametrize("game", ["shithead", "sheepshead"])
+def test_a_card_tapped_once_is_raised_and_not_played(
+    game: str, size: ViewportSize, live: LiveServer, new_context: Callable[..., BrowserContext]
 ) -> None:
-    page = new_context(viewport=PHONE).new_page()
+    page = new_context(viewport=size).new_page()
     errors = watch_errors(page)
     console = watch_console(page)
-    create_room(page, live.base, "Ann", "shithead", seats=2)
+    create_room(page, live.base, "Ann", game, seats=2 if game == "shithead" else None)
     page.click('[data-act="host"][data-op="start"]')
-    assert wait_turn(page) == "ready"
-    page.click('[data-act="ready"]')
-    while (what := wait_turn(page)) != "play":
-        assert what != "over"
-        act_first(page)
+    # past the swap, or the pick, the bury and the call: cards to play
+    while wait_turn(page, timeout=20_000) != "play" or view(page)["phase"] != "play":
+        assert view(page)["phase"] != "over"
+        act_first(page, prefer="ready")
     card = page.get_attribute('.me button.card.playable[data-act="card"]', "data-card")
     version = page.evaluate("window.cardroom.state.version")
     page.click(f'.me button.card[data-card="{card}"]', position=CORNER)
@@ -168,6 +165,36 @@ def test_your_turn_sounds_unless_muted_and_shows_in_a_background_tab_title(
     assert not errors and not console, (errors, console)
 
 
+def test_your_turn_sounds_in_sheepshead_on_a_desktop_and_not_once_muted(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    ctx = new_context(viewport=DESKTOP)
+    ctx.add_init_script(AUDIO_SPY)
+    page = ctx.new_page()
+    errors = watch_errors(page)
+    create_room(page, live.base, "Ann", "sheepshead")
+    page.click('[data-act="host"][data-op="start"]')
+    wait_turn(page, timeout=20_000)  # the pick, or a pass: my turn, and its sound
+    page.wait_for_function(f"() => window.__tones.includes({TURN_TONE})")
+    page.click('[data-act="mute"]')
+    page.wait_for_selector('[data-act="mute"][aria-pressed="true"]')
+    heard = page.evaluate("window.__tones.length")
+    for _ in range(3):  # my next turns, and the bots' cards between them: silent
+        act_first(page)
+        if wait_turn(page, timeout=20_000) == "over":
+            break
+    assert page.evaluate("window.__tones.length") == heard
+    # sound on again: a card played, a trick won and the end of the hand each have their cue
+    page.click('[data-act="mute"]')
+    page.wait_for_selector('[data-act="mute"][aria-pressed="false"]')
+    while wait_turn(page, timeout=20_000) != "over":
+        act_first(page)
+    page.wait_for_function(f"() => window.__tones.includes({END_TONE})")
+    tones = page.evaluate("window.__tones")
+    assert PLAY_TONE in tones and TRICK_TONE in tones, tones
+    assert not errors, errors
+
+
 def test_cards_travel_from_their_seat_unless_the_system_asks_for_reduced_motion(
     live: LiveServer, new_context: Callable[..., BrowserContext]
 ) -> None:
@@ -192,7 +219,9 @@ def test_cards_travel_from_their_seat_unless_the_system_asks_for_reduced_motion(
         assert not errors, errors
         page.close()
     assert moves["no-preference"]["travels"] >= 4 and moves["no-preference"]["sweeps"] >= 4
-    assert moves["reduce"] == {"travels": 0, "sweeps": 0}
+    # the bots' cards, played one right after another, travel quicker
+    assert 0 < moves["no-preference"]["quick"] <= moves["no-preference"]["travels"]
+    assert moves["reduce"] == {"travels": 0, "sweeps": 0, "quick": 0}
 
 
 def test_chat_shows_at_the_senders_seat_and_is_counted_while_the_chat_box_is_away(
@@ -223,29 +252,47 @@ def test_chat_shows_at_the_senders_seat_and_is_counted_while_the_chat_box_is_awa
     assert all(not e for e in errors), errors
 
 
+def view(page: Page) -> Any:
+    return page.evaluate("window.cardroom.state.view")
+
+
+# my first move's log line, in English and its table's key (what a language switch rewrites)
+MY_LINE = {
+    "shithead": ("Ann is ready", "ev.ready"),
+    "sheepshead": ("Sam picked up the blind", "ev.picked"),
+}
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["375", "1280"])
+@pytest.mark.parametrize("game", ["shithead", "sheepshead"])
 def test_the_log_survives_a_reload_and_follows_a_language_switch(
-    live: LiveServer, new_context: Callable[..., BrowserContext]
+    game: str, size: ViewportSize, live: LiveServer, new_context: Callable[..., BrowserContext]
 ) -> None:
-    page = new_context(viewport=PHONE).new_page()
+    page = new_context(viewport=size).new_page()
     errors = watch_errors(page)
-    create_room(page, live.base, "Ann", "shithead", seats=2)
-    page.click('[data-act="host"][data-op="start"]')
-    assert wait_turn(page) == "ready"
-    page.click('[data-act="ready"]')
-    page.wait_for_selector("#log li:has-text('Ann is ready')")
+    if game == "shithead":
+        create_room(page, live.base, "Ann", game, seats=2)
+        page.click('[data-act="host"][data-op="start"]')
+    else:  # a deal where Sam is asked first: the game waits on his bury once he picks
+        start_scripted(page, live)
+    wait_turn(page, timeout=20_000)
+    act_first(page, prefer="ready" if game == "shithead" else "pick")
+    english, key = MY_LINE[game]
+    name = english.split()[0]
+    page.wait_for_selector(f"#log li:has-text('{english}')")
     before = page.inner_text("#log")
     page.reload()
     page.wait_for_selector(".felt")
-    page.wait_for_selector("#log li:has-text('Ann is ready')")
+    page.wait_for_selector(f"#log li:has-text('{english}')")
     assert page.inner_text("#log") == before  # the same lines, none twice
     # another language: the same lines, written in it
     page.select_option("#lang", "fr")
     french = json.loads((ROOT / "clients/web/i18n/fr.json").read_text())
-    ready_fr = french["ev.ready"].replace("{name}", "Ann")
+    mine_fr = french[key].replace("{name}", name)
     page.wait_for_function(
-        "(s) => document.getElementById('log').innerText.includes(s)", arg=ready_fr
+        "(s) => document.getElementById('log').innerText.includes(s)", arg=mine_fr
     )
-    assert "Ann is ready" not in page.inner_text("#log")
+    assert english not in page.inner_text("#log")
     assert not errors, errors
 
 
@@ -265,4 +312,42 @@ def test_the_last_trick_of_a_hand_stays_in_view_before_the_result(
         act_first(page)
     assert at_end == {"result": False, "trick": 5}
     page.wait_for_selector(".result", timeout=TRICK_HOLD_MS + 3000)
+    assert not errors, errors
+
+
+# every class the pile has had, and every kind of event a state brought, since the page loaded
+PILE_SPY = """
+(() => {
+  window.__pile = new Set();
+  new MutationObserver(() => {
+    const pile = document.querySelector('.felt .pile');
+    if (pile) pile.classList.forEach(c => window.__pile.add(c));
+  }).observe(document, {subtree: true, childList: true, attributes: true});
+})();
+"""
+
+
+def test_burns_and_pick_ups_show_on_the_pile_as_what_they_are(
+    live: LiveServer, new_context: Callable[..., BrowserContext]
+) -> None:
+    ctx = new_context(viewport=PHONE, reduced_motion="no-preference")
+    ctx.add_init_script(PILE_SPY)
+    ctx.add_init_script(AUDIO_SPY)
+    page = ctx.new_page()
+    errors = watch_errors(page)
+    create_room(page, live.base, "Ann", "shithead", seats=2)
+    page.click('[data-act="host"][data-op="start"]')
+    kinds: set[str] = set()
+    for _ in range(3):  # games until a burn and a pick-up happened (a game almost always has both)
+        while wait_turn(page, timeout=20_000) != "over":
+            act_first(page, prefer="pickup" if "picked_up" not in kinds else None)
+            kinds |= set(page.evaluate("window.cardroom.log.map(x => x.e && x.e.kind)"))
+        seen = set(page.evaluate("[...window.__pile]"))
+        if {"burned", "picked_up"} <= kinds:
+            break
+        page.click('[data-act="host"][data-op="next_game"]')
+    # rule SH-4.6 (a pick-up takes the pile), SH-4.3 and SH-4.4 (a burn): each drawn as itself
+    assert {"burned", "picked_up"} <= kinds, kinds
+    assert {"burn", "taken"} <= seen, seen
+    assert BURN_TONE in page.evaluate("window.__tones")  # and a burn sounds as one
     assert not errors, errors

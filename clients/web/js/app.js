@@ -233,6 +233,7 @@ async function loadDailyRank(info) {
       const msg = await app.net.request({ type: "leaderboard", board: "daily:" + info.daily, limit: 1 });
       if (msg.you) {
         rank.you = msg.you;
+        rank.players = msg.players; // how many are on today's board: "3rd of 41"
         break;
       }
     } catch {

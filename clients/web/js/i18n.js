@@ -81,6 +81,12 @@ export function t(key, params) {
   return text;
 }
 
+// A place as the chosen language writes it: 3rd, 3ᵉ, 3º, 3-е (its ordinal plural category).
+export function ordinal(n) {
+  const kind = new Intl.PluralRules(langTag(), { type: "ordinal" }).select(n);
+  return t("ord." + kind, { n });
+}
+
 // A server error code as a sentence in the chosen language.
 export function errorText(code, fallback) {
   if (has("err." + code)) return t("err." + code);

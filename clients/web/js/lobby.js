@@ -2,7 +2,7 @@
 // the table (the same controls between games). Each takes the room's scene: its `info`, the
 // viewer's `seat`, whether the viewer is the `host`, and `name(seat)`.
 import { rulesHTML } from "./house.js";
-import { lang, t } from "./i18n.js";
+import { lang, ordinal, t } from "./i18n.js";
 import { paths } from "./routes.js";
 import { esc } from "./ui.js";
 
@@ -139,7 +139,9 @@ function dailyRankHTML(d) {
   if (!info.daily || d.seat == null) return "";
   const r = d.rank && d.rank.room === info.room ? d.rank : null;
   let text = t("lb.rankToday", { rank: "…", score: "…" });
-  if (r && r.you) text = t("lb.rankToday", { rank: r.you.rank, score: (r.you.score > 0 ? "+" : "") + r.you.score });
+  const score = r && r.you ? (r.you.score > 0 ? "+" : "") + r.you.score : "";
+  if (r && r.you && r.players) text = t("lb.rankTodayOf", { rank: ordinal(r.you.rank), players: r.players, score });
+  else if (r && r.you) text = t("lb.rankToday", { rank: r.you.rank, score });
   else if (r && r.done) text = t("lb.notYetDaily");
   const rank = r && r.you ? ` data-rank="${r.you.rank}"` : "";
   return `<p class="daily-rank" aria-live="polite"${rank}>${esc(text)}</p>`;

@@ -7,8 +7,8 @@ const TRAVEL_MS = 280;
 const QUICK_MS = 140; // several cards in one state, or states close together (bots in a row)
 const SWEEP_MS = 300;
 
-// Counted for tests and the curious: how many moves were started.
-export const stats = { travels: 0, sweeps: 0 };
+// Counted for tests and the curious: how many moves were started (quick: travels cut short).
+export const stats = { travels: 0, sweeps: 0, quick: 0 };
 
 let lastAt = 0;
 
@@ -34,6 +34,7 @@ function travel(el, from, ms) {
   ];
   el.animate(frames, { duration: ms, easing: "cubic-bezier(.2,.7,.3,1)" }).id = "travel";
   stats.travels += 1;
+  if (ms < TRAVEL_MS) stats.quick += 1;
 }
 
 // After a state is drawn: each card just played flies in from its seat.

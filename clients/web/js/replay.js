@@ -95,19 +95,50 @@ function seatHTML(game, step, seat) {
   );
 }
 
-function shCenter(step) {
+// Whose each card of the pile is, at step `upTo`: the seat whose "played" event put it there
+// last (a card reaches the pile only by being played, and one deck holds each code once). The
+// steps' events say it; the view holds the pile's cards only, as on the live table, where each
+// card travels from its seat.
+export function pileSeats(game, upTo) {
+  const by = new Map();
+  for (let k = 1; k <= upTo; k++) {
+    for (const e of game.steps[k].events) if (e.kind === "played") for (const c of e.cards || []) by.set(c, e.seat);
+  }
+  return game.steps[upTo].view.pile.map((c) => (by.has(c) ? by.get(c) : null));
+}
+
+// The pile's top cards in runs by the seat that played them, each run captioned with its name
+// (the replay's pile is not beside the seats, as the live one's cards are by their travel).
+function pileRunsHTML(game, step, upTo) {
   const v = step.view;
   const fresh = new Set();
   for (const e of step.events) if (e.kind === "played" && e.cards) e.cards.forEach((c) => fresh.add(c));
-  const top = v.pile.slice(-6);
-  const cards = top.length
-    ? top.map((c) => cardHTML(c, { size: "m", extra: fresh.has(c) ? "fresh" : "" })).join("")
-    : `<span class="card empty size-m">${esc(t("table.emptyPile"))}</span>`;
+  const owners = pileSeats(game, upTo).slice(-5);
+  const runs = [];
+  v.pile.slice(-5).forEach((c, i) => {
+    const seat = owners[i];
+    if (runs.length && runs[runs.length - 1].seat === seat) runs[runs.length - 1].cards.push(c);
+    else runs.push({ seat, cards: [c] });
+  });
+  return runs
+    .map(({ seat, cards }) => {
+      const name = seat == null ? "" : nameOf(game, seat);
+      const faces = cards.map((c) => cardHTML(c, { size: "m", extra: fresh.has(c) ? "fresh" : "" })).join("");
+      return `<figure class="play pile-run" data-seat="${seat ?? ""}"><span class="fan">${faces}</span><figcaption title="${esc(name)}">${esc(name)}</figcaption></figure>`;
+    })
+    .join("");
+}
+
+function shCenter(game, step, upTo) {
+  const v = step.view;
+  const cards = v.pile.length
+    ? `<div class="runs">${pileRunsHTML(game, step, upTo)}</div>`
+    : `<div class="fan"><span class="card empty size-m">${esc(t("table.emptyPile"))}</span></div>`;
   const label = v.pile.length ? t("table.pileLabel", { n: v.pile.length, top: cardsText(v.pile.slice(-1)) }) : t("table.emptyPile");
   return (
     `<div class="center">` +
     `<div class="stock"><span class="lbl">${esc(t("table.stock"))}</span>${countHTML(v.stock, t("table.stockLabel", { n: v.stock }))}</div>` +
-    `<div class="pile" role="group" aria-label="${esc(label)}"><span class="lbl">${esc(t("table.pile"))} · ${v.pile.length}</span><div class="fan">${cards}</div></div>` +
+    `<div class="pile" role="group" aria-label="${esc(label)}"><span class="lbl">${esc(t("table.pile"))} · ${v.pile.length}</span>${cards}</div>` +
     `<div class="stock"><span class="lbl">${esc(t("table.burned"))}</span><span class="num">${v.burned}</span></div>` +
     `</div>`
   );
@@ -158,7 +189,7 @@ export function boardHTML(r) {
   const game = r.games[r.g];
   const step = game.steps[r.step];
   const seats = step.view.hands.map((_, s) => seatHTML(game, step, s)).join("");
-  const center = game.game === "shithead" ? shCenter(step) : ssCenter(game, step);
+  const center = game.game === "shithead" ? shCenter(game, step, r.step) : ssCenter(game, step);
   // the game's own result, drawn from the step's view (no room, no viewer: everything is open)
   const scene = { view: step.view, info: null, seat: null, name: (s) => nameOf(game, s) };
   const over = step.view.phase === "over" ? GAMES[game.game].resultHTML(scene) : "";

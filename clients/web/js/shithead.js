@@ -2,7 +2,7 @@
 // flips) and `play_sets` (the cards of one rank that may be played now, any subset of one set).
 import { backHTML, cardHTML, cardsText, countHTML } from "./cards.js";
 import { rulesHTML, ruleChips } from "./house.js";
-import { t } from "./i18n.js";
+import { ordinal, t } from "./i18n.js";
 import { arc, bubbleHTML, dealerChip, spotClass } from "./table.js";
 import { esc } from "./ui.js";
 
@@ -78,7 +78,11 @@ function badges(d, seat) {
   const out = [];
   if (v.dealer === seat) out.push(dealerChip());
   if (v.phase === "swap" && s.ready) out.push(`<span class="badge ok">${esc(t("table.readyBadge"))}</span>`);
-  if (s.out) out.push(`<span class="badge ok">${esc(t("table.out", { place: s.place }))}</span>`);
+  // a narrow seat (a phone) says it short, "2nd out": the whole words did not fit its badge
+  if (s.out) {
+    const long = `<span class="long">${esc(t("table.out", { place: s.place }))}</span>`;
+    out.push(`<span class="badge ok">${long}<span class="short">${esc(t("table.outShort", { place: ordinal(s.place) }))}</span></span>`);
+  }
   if (v.outcome && v.outcome.loser === seat) out.push(`<span class="badge bad">${esc(t("sh.loserBadge"))}</span>`);
   if (info && info.kind === "bot") out.push(`<span class="badge dim level">${esc(t("level." + info.bot_level))}</span>`);
   if (info && info.kind === "human" && !info.connected) out.push(`<span class="badge bad">${esc(t("lobby.away"))}</span>`);
