@@ -26,16 +26,18 @@ def _bulk(value: bytes) -> bytes:
 def _arg(value: Any) -> bytes:
     """One argument as redis-py's encoder writes it (bytes as they are, text as UTF-8, an
     integer in decimal); anything else is a bug of the caller."""
-    match value:
-        case bytes():
-            return _bulk(value)
-        case str():
-            return _bulk(value.encode())
-        case bool():  # an int, but redis-py refuses it: so do we
-            raise TypeError("a bool is no Redis argument")
-        case int():
-            return _bulk(b"%d" % value)
-    raise TypeError(f"{type(value).__name__} is no Redis argument")
+    kind = type(value)  # the exact types first: this runs for every argument of every write
+    if kind is bytes:
+        data = value
+    elif kind is int:
+        data = b"%d" % value
+    elif kind is str:
+        data = value.encode()
+    elif isinstance(value, int) and not isinstance(value, bool):  # an IntEnum, say
+        data = b"%d" % value
+    else:  # a bool or a float, which redis-py refuses or writes its own way
+        raise TypeError(f"{kind.__name__} is no Redis argument")
+    return b"$%d\r\n%b\r\n" % (len(data), data)
 
 
 @lru_cache(maxsize=HEADS)
