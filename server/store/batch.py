@@ -18,6 +18,12 @@ as soon as one is answered. So:
 - a caller's write is acknowledged only once Redis answered it (the contract of
   :mod:`server.store.base`).
 
+A round trip is cheap for the server too: the calls are packed with each room's constant part
+(its keys, the script's hash) packed once (:mod:`server.store.resp`), written in one piece on
+one of the batch's own connections (taken from the client's pool once, at most one per batch
+in flight) and their replies read under one timeout for the whole round trip, where redis-py's
+pipeline checks a connection out of the pool and sets a timer for every reply it reads.
+
 Calls run in Redis in the order they were made, within a batch and from batch to batch of
 one sender, so the writes of one room keep their order (and a room's actor awaits each write
 before it makes the next). A batch holds at most :data:`MAX_BATCH` calls (the rest go in the
