@@ -33,6 +33,7 @@ next); how many calls wait is bounded by the callers, at most one per open room.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -41,7 +42,7 @@ from redis.asyncio import Redis
 from redis.asyncio.connection import AbstractConnection
 from redis.commands.core import AsyncScript
 
-from server.metrics import Histogram
+from server.metrics import PERSIST_BUCKETS, Histogram
 from server.store.base import StoreUnavailable
 from server.store.redis_client import TIMEOUT, unavailable_as_store_error
 from server.store.resp import evalsha
@@ -76,6 +77,13 @@ class ScriptBatch:
             "cardroom_store_batch_size",
             "Room writes sent to Redis in one round trip (those of one event-loop turn)",
             BATCH_BUCKETS,
+        )
+        #: seconds from a batch's write to its last reply read: Redis and the wire, apart from
+        #: the callers' wait for the loop to run them again (``cardroom_persist_seconds``)
+        self.round_trips = Histogram(
+            "cardroom_store_round_trip_seconds",
+            "A batch of room writes to Redis, from its write to its last reply read",
+            PERSIST_BUCKETS,
         )
         self._waiting: list[_Call] = []
         self._senders: set[asyncio.Task[None]] = set()
@@ -190,6 +198,7 @@ class ScriptBatch:
         """Send ``packed`` (``count`` commands) and read every reply, all under one timeout
         (redis-py's own pipeline sets a timer for each reply it reads)."""
         replies: list[Any] = []
+        started = time.perf_counter()
         try:
             async with asyncio.timeout(self.timeout):
                 await conn.send_packed_command(packed)
@@ -200,6 +209,7 @@ class ScriptBatch:
                         replies.append(exc)
         except TimeoutError:  # the connection was closed as the timeout cut its read
             raise rex.TimeoutError(f"no reply from Redis within {self.timeout} s") from None
+        self.round_trips.observe(time.perf_counter() - started)
         return replies
 
     async def drain(self) -> None:

@@ -235,12 +235,18 @@ async def test_a_batch_reads_its_replies_under_one_timer(redis_store: RedisStore
         return call_at(when, callback, *args, **kw)
 
     trips, _ = batches(redis_store)
+    timed, took = (
+        sum(batch_of(redis_store).round_trips.counts),
+        batch_of(redis_store).round_trips.sum,
+    )
     loop.call_at = counting  # type: ignore[assignment,method-assign]  # every timer, counted
     try:
         await asyncio.gather(*(redis_store.append(code, entry(1)) for code in ROOMS))
     finally:
         delattr(loop, "call_at")
     assert batches(redis_store)[0] == trips + 1  # the 20 writes in one round trip
+    round_trips = batch_of(redis_store).round_trips  # each timed: Redis and the wire alone
+    assert sum(round_trips.counts) == timed + 1 and round_trips.sum > took
     # one deadline for the whole round trip; redis-py's pipeline set one per reply (20),
     # another for the pool's checkout and the write's
     assert timers <= 1
