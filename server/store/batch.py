@@ -18,6 +18,12 @@ as soon as one is answered. So:
 - a caller's write is acknowledged only once Redis answered it (the contract of
   :mod:`server.store.base`).
 
+A round trip is cheap for the server too: the calls are packed with each room's constant part
+(its keys, the script's hash) packed once (:mod:`server.store.resp`), written in one piece on
+one of the batch's own connections (taken from the client's pool once, at most one per batch
+in flight) and their replies read under one timeout for the whole round trip, where redis-py's
+pipeline checks a connection out of the pool and sets a timer for every reply it reads.
+
 Calls run in Redis in the order they were made, within a batch and from batch to batch of
 one sender, so the writes of one room keep their order (and a room's actor awaits each write
 before it makes the next). A batch holds at most :data:`MAX_BATCH` calls (the rest go in the
@@ -27,16 +33,19 @@ next); how many calls wait is bounded by the callers, at most one per open room.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import redis.exceptions as rex
 from redis.asyncio import Redis
+from redis.asyncio.connection import AbstractConnection
 from redis.commands.core import AsyncScript
 
-from server.metrics import Histogram
+from server.metrics import PERSIST_BUCKETS, Histogram
 from server.store.base import StoreUnavailable
-from server.store.redis_client import unavailable_as_store_error
+from server.store.redis_client import TIMEOUT, unavailable_as_store_error
+from server.store.resp import evalsha
 
 #: Calls at most in one pipeline (one round trip); past it a turn's calls go as several.
 MAX_BATCH = 256
@@ -49,7 +58,7 @@ BATCH_BUCKETS = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0)
 
 class _Call(NamedTuple):
     script: AsyncScript
-    keys: Sequence[str]
+    keys: tuple[str, ...]
     args: Sequence[Any]
     reply: asyncio.Future[Any]
 
@@ -69,12 +78,25 @@ class ScriptBatch:
             "Room writes sent to Redis in one round trip (those of one event-loop turn)",
             BATCH_BUCKETS,
         )
+        #: seconds from a batch's write to its last reply read: Redis and the wire, apart from
+        #: the callers' wait for the loop to run them again (``cardroom_persist_seconds``)
+        self.round_trips = Histogram(
+            "cardroom_store_round_trip_seconds",
+            "A batch of room writes to Redis, from its write to its last reply read",
+            PERSIST_BUCKETS,
+        )
         self._waiting: list[_Call] = []
         self._senders: set[asyncio.Task[None]] = set()
         self._idle: asyncio.Task[None] | None = None  # a sender not begun: it takes the calls
         self._busy = 0  # senders started and not finished
+        # the batch's own connections, one per batch in flight at most, kept from batch to
+        # batch (no pool checkout per round trip)
+        self._free: list[AbstractConnection] = []
+        self._made = 0  # connections taken from the pool: at most max_in_flight
+        pool = client.connection_pool
+        self.timeout = pool.connection_kwargs.get("socket_timeout") or TIMEOUT
 
-    async def run(self, script: AsyncScript, keys: Sequence[str], args: Sequence[Any]) -> Any:
+    async def run(self, script: AsyncScript, keys: tuple[str, ...], args: Sequence[Any]) -> Any:
         """Run ``script`` with ``keys`` and ``args`` in this turn's batch; its reply.
 
         Raises:
@@ -146,18 +168,62 @@ class ScriptBatch:
         return replies
 
     async def _pipeline(self, calls: list[_Call]) -> list[Any]:
-        # EVALSHA itself, not the script objects: a pipeline given those asks SCRIPT EXISTS
-        # first, a second round trip per batch
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for script, keys, args, _ in calls:
-                pipe.evalsha(script.sha, len(keys), *keys, *args)
-            replies: list[Any] = await pipe.execute(raise_on_error=False)
+        # EVALSHA itself, not the script objects: redis-py's pipeline given those asks SCRIPT
+        # EXISTS first, a second round trip per batch
+        packed = b"".join([evalsha(c.script.sha, c.keys, c.args) for c in calls])
+        conn = await self._connection()
+        try:
+            # a dead socket (Redis restarted) or a lost reply: once more on a fresh connection,
+            # as the client's retry does for one command (every script is safe to run twice)
+            replies: list[Any] = await conn.retry.call_with_retry(
+                lambda: self._round_trip(conn, packed, len(calls)),
+                lambda _: conn.disconnect(),
+            )
+        finally:
+            self._free.append(conn)
+        return replies
+
+    async def _connection(self) -> AbstractConnection:
+        if self._free:
+            return self._free.pop()
+        # taken from the client's pool for good (closed with the client, whoever closes it),
+        # its reads and writes bounded by the round trip's one timeout instead of one each
+        pool = self.redis.connection_pool
+        conn: AbstractConnection = await pool.get_connection()  # type: ignore[no-untyped-call]
+        conn.socket_timeout = None
+        self._made += 1
+        return conn
+
+    async def _round_trip(self, conn: AbstractConnection, packed: bytes, count: int) -> list[Any]:
+        """Send ``packed`` (``count`` commands) and read every reply, all under one timeout
+        (redis-py's own pipeline sets a timer for each reply it reads)."""
+        replies: list[Any] = []
+        started = time.perf_counter()
+        try:
+            async with asyncio.timeout(self.timeout):
+                await conn.send_packed_command(packed)
+                for _ in range(count):
+                    try:
+                        replies.append(await conn.read_response())
+                    except rex.ResponseError as exc:  # that script's error: the others stand
+                        replies.append(exc)
+        except TimeoutError:  # the connection was closed as the timeout cut its read
+            raise rex.TimeoutError(f"no reply from Redis within {self.timeout} s") from None
+        self.round_trips.observe(time.perf_counter() - started)
         return replies
 
     async def drain(self) -> None:
         """Wait until every batch sent so far has its replies (before closing the client)."""
         while self._senders:
             await asyncio.gather(*self._senders, return_exceptions=True)
+
+    async def close(self) -> None:
+        """Wait for the batches sent so far, then give the batch's connections back."""
+        await self.drain()
+        free, self._free = self._free, []
+        for conn in free:
+            conn.socket_timeout = self.timeout
+            await self.redis.connection_pool.release(conn)
 
 
 def _fail(calls: list[_Call], error: BaseException) -> None:

@@ -13,6 +13,7 @@ write survives a crash of Cardroom, and of Redis up to its ``appendfsync`` polic
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 import orjson
@@ -42,6 +43,12 @@ from server.store.redis_client import (
 from server.store.redis_cluster import ping_masters, scan_rooms
 
 _PARTS = ("room", "log", "fence", "hist", "lease")
+
+
+@lru_cache(maxsize=4096)  # the rooms writing now: their keys made once, not at every write
+def _room_keys(code: str, cluster: bool) -> tuple[str, ...]:
+    keys = tuple(room_key(code, p) for p in _PARTS)
+    return keys if cluster else (*keys, global_key("rooms"))
 
 
 class RedisStore(RoomStore):
@@ -82,16 +89,17 @@ class RedisStore(RoomStore):
         # so there each call goes on its own (to its slot's master)
         self.batch = None if isinstance(client, RedisCluster) else ScriptBatch(client)
 
-    def _keys(self, code: str) -> list[str]:
-        keys = [room_key(code, p) for p in _PARTS]
-        return keys if self._cluster else [*keys, self._index]
+    @property
+    def queues_calls(self) -> bool:
+        return self.batch is not None  # a cluster's calls run in their caller's task
 
     async def _run(self, script: Any, code: str, *args: Any) -> tuple[str, int]:
+        keys = _room_keys(code, self._cluster)
         if self.batch is None:
             with unavailable_as_store_error():
-                status, number = await script(keys=self._keys(code), args=list(args))
+                status, number = await script(keys=list(keys), args=list(args))
         else:
-            status, number = await self.batch.run(script, self._keys(code), args)
+            status, number = await self.batch.run(script, keys, args)
         return status.decode(), int(number)
 
     @staticmethod
@@ -177,7 +185,7 @@ class RedisStore(RoomStore):
 
     async def close(self) -> None:
         if self.batch is not None:
-            await self.batch.drain()
+            await self.batch.close()
         await self.redis.aclose()
 
     # last: inside the class body, the name "list" is this method

@@ -20,10 +20,15 @@ from tests.server.conftest import choose, make_config
 ROOMS = 8
 
 
+def metrics_text(port: int) -> str:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as r:
+        text: str = r.read().decode()
+        return text
+
+
 def batch_figures(port: int) -> tuple[float, float, float]:
     """Round trips, writes they carried, and round trips of a single write, from /metrics."""
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as r:
-        text = r.read().decode()
+    text = metrics_text(port)
 
     def sample(suffix: str) -> float:
         found = re.search(rf"^cardroom_store_batch_size_{suffix} (\S+)$", text, re.M)
@@ -69,6 +74,9 @@ async def test_rooms_persisting_together_share_round_trips(redis_server: RedisSe
                 assert not all(task.done() for task in playing), (trips, writes, single)
                 await asyncio.sleep(0.05)
             assert writes > trips  # fewer round trips than writes
+            text = await asyncio.to_thread(metrics_text, server.port)
+            timed = re.search(r"^cardroom_store_round_trip_seconds_count (\S+)$", text, re.M)
+            assert timed is not None and float(timed.group(1)) >= trips  # each one timed
         finally:
             for task in playing:
                 task.cancel()

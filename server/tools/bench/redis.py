@@ -6,9 +6,11 @@ room, bots moving at once) goes through ``cardroom serve`` with the in-memory st
 docker-compose.yml), alternating, so both stores see the same machine. It prints both
 throughputs, their ratio run by run, the time one action's persist took in the server under
 that load (its ``cardroom_persist_seconds`` histogram: p50 and p99, interpolated within
-buckets; this includes waiting for the busy event loop), the server's CPU per action (bots'
-moves included) with each store, the room writes per round trip to Redis
-(``cardroom_store_batch_size``), run by run, and the same persist for one writer alone.
+buckets; this includes waiting for the busy event loop) and the round trips of its batches
+alone (``cardroom_store_round_trip_seconds``, from the write to the last reply read), the
+server's CPU per action (bots' moves included) with each store, the room writes per round
+trip to Redis (``cardroom_store_batch_size``), run by run, and the same persist for one
+writer alone.
 With ``--cluster`` a local three-master Redis Cluster (:mod:`server.tools.bench.redis_cluster`,
 the same settings) takes its turn too, so one Redis and the cluster are measured side by side.
 Everything runs on 127.0.0.1 and stops by itself.
@@ -29,6 +31,7 @@ from server.tools.bench.server import run_load
 
 PERSIST = "cardroom_persist_seconds"
 BATCH = "cardroom_store_batch_size"
+ROUND_TRIP = "cardroom_store_round_trip_seconds"
 #: Rooms stored for the listing's timing.
 LISTED = 5000
 
@@ -39,11 +42,14 @@ def _scrape(port: int) -> str:
         return text
 
 
-def persist_buckets(port: int, text: str | None = None) -> list[tuple[float, float]]:
-    """``(upper bound, cumulative count)`` of the server's persist-time histogram."""
+def persist_buckets(
+    port: int, text: str | None = None, name: str = PERSIST
+) -> list[tuple[float, float]]:
+    """``(upper bound, cumulative count)`` of the server's persist-time histogram (or of
+    another histogram in seconds: ``name``)."""
     text = _scrape(port) if text is None else text
     out = []
-    for m in re.finditer(rf'^{PERSIST}_bucket\{{[^}}]*le="([^"]+)"[^}}]*\}} (\S+)$', text, re.M):
+    for m in re.finditer(rf'^{name}_bucket\{{[^}}]*le="([^"]+)"[^}}]*\}} (\S+)$', text, re.M):
         out.append((float(m.group(1)), float(m.group(2))))
     return sorted(out)
 
@@ -132,22 +138,28 @@ async def _listing(url: str, rooms: int) -> float:
 
 
 async def _run_redis(
-    args: argparse.Namespace, url: str, histograms: list[list[tuple[float, float]]]
+    args: argparse.Namespace,
+    url: str,
+    histograms: list[list[tuple[float, float]]],
+    trips: list[list[tuple[float, float]]],
 ) -> dict[str, float]:
-    """One run of the load on ``cardroom serve --redis url``; its persist histogram is kept,
-    and its writes per round trip go in the result (``batch``)."""
+    """One run of the load on ``cardroom serve --redis url``; its persist and round-trip
+    histograms are kept, and its writes per round trip go in the result (``batch``)."""
     buckets: list[tuple[float, float]] = []
+    round_trips: list[tuple[float, float]] = []
     batch: list[float] = []
 
     def read(port: int) -> None:
         text = _scrape(port)
         buckets.extend(persist_buckets(port, text))
+        round_trips.extend(persist_buckets(port, text, ROUND_TRIP))
         batch.append(mean_batch(text))
 
     result = await run_load(
         args.game, args.rooms, args.seconds, args.level, extra=("--redis", url), on_done=read
     )
     histograms.append(buckets)
+    trips.append(round_trips)
     return {**result, "batch": batch[0] if batch else float("nan")}
 
 
@@ -173,10 +185,11 @@ async def _bench(args: argparse.Namespace) -> None:
             stores["on a Redis Cluster (3 masters)"] = cluster.url
         runs: dict[str, list[dict[str, float]]] = {label: [] for label in stores}
         histograms: dict[str, list[list[tuple[float, float]]]] = {label: [] for label in stores}
+        trips: dict[str, list[list[tuple[float, float]]]] = {label: [] for label in stores}
         for _ in range(args.runs):  # alternating, so every store sees the same machine
             memory.append(await run_load(args.game, args.rooms, args.seconds, args.level))
             for label, url in stores.items():
-                runs[label].append(await _run_redis(args, url, histograms[label]))
+                runs[label].append(await _run_redis(args, url, histograms[label], trips[label]))
         alone = {label: await _alone(url, 2000) for label, url in stores.items()}
         listing = {label: await _listing(url, LISTED) for label, url in stores.items()}
     best_memory = max(memory, key=lambda r: r["actions_per_s"])
@@ -193,7 +206,7 @@ async def _bench(args: argparse.Namespace) -> None:
         ratios = [
             r["actions_per_s"] / m["actions_per_s"] for m, r in zip(memory, results, strict=True)
         ]
-        pooled = _pool(histograms[label])
+        pooled, round_trips = _pool(histograms[label]), _pool(trips[label])
         times, cpu = alone[label]
         lines += [
             f"  {label}: {best['actions_per_s']:,.0f} actions/s (best), "
@@ -205,6 +218,9 @@ async def _bench(args: argparse.Namespace) -> None:
             f"    persist per action in the server: p50 {1000 * quantile(pooled, 0.5):.3f} ms, "
             f"p99 {1000 * quantile(pooled, 0.99):.3f} ms "
             f"({pooled[-1][1] if pooled else 0:,.0f} writes)",
+            f"    its batches' round trips (write to last reply): "
+            f"p50 {1000 * quantile(round_trips, 0.5):.3f} ms, "
+            f"p99 {1000 * quantile(round_trips, 0.99):.3f} ms",
             f"    one writer alone: p50 {1000 * times[len(times) // 2]:.3f} ms, "
             f"p99 {1000 * times[int(len(times) * 0.99)]:.3f} ms ({len(times)} appends), "
             f"its CPU {1e6 * cpu:.0f} µs an append",
