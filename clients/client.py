@@ -69,6 +69,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import itertools
 import logging
 import math
@@ -155,6 +156,10 @@ _TRY_AGAIN = frozenset({ErrorCode.SHUTTING_DOWN, ErrorCode.STORE_UNAVAILABLE})
 #: How a client told ``closing`` (a planned restart) comes back: at once and then often, not
 #: with a dropped connection's backoff (the other process is up, or this one is back soon).
 PLANNED_RETRY: dict[str, Any] = {"attempts": 20, "delay": 0.05, "max_delay": 1.0}
+
+#: Set in the tasks that send a reconnection's own ``hello`` and ``resume``: other requests
+#: made meanwhile wait for them (the server refuses anything before a hello: hello_required).
+_HANDSHAKE: contextvars.ContextVar[bool] = contextvars.ContextVar("handshake", default=False)
 
 #: An action as :meth:`CardroomClient.act` takes it: a model, its JSON form (an entry of
 #: ``view["legal"]``, :class:`~protocol.views.ActionWire`) or its string form.
@@ -302,6 +307,8 @@ class CardroomClient:
         self.recovery_error: ClientError | None = None
         self._recovery: asyncio.Task[None] | None = None
         self._reconnecting = False  # a reconnect closes the old socket: no recovery for that
+        self._settled = asyncio.Event()  # set while no reconnection is under way
+        self._settled.set()
         self._closing_sockets: set[asyncio.Task[None]] = set()  # old sockets closing
         self._label = "cardroom-python"
         self._device: str | None = None
@@ -652,6 +659,7 @@ class CardroomClient:
         key = str(ref)
         if key in self._pending:
             raise ClientStateError(f"a request with id {key!r} is already waiting")
+        await self._after_reconnect()
         self._check_open()
         future: asyncio.Future[tuple[int, ServerMessage]] = (
             asyncio.get_running_loop().create_future()
@@ -864,10 +872,14 @@ class CardroomClient:
         if self.url is None:
             raise ClientStateError("no URL to reconnect to: use CardroomClient.connect(url)")
         self._reconnecting = True
+        self._settled.clear()
+        handshake = _HANDSHAKE.set(True)  # the tasks of this reconnection's own requests
         try:
             return await self._reconnect(attempts, delay, max_delay)
         finally:
+            _HANDSHAKE.reset(handshake)
             self._reconnecting = False
+            self._settled.set()
 
     async def _reconnect(self, attempts: int, delay: float, max_delay: float) -> Joined | None:
         assert self.url is not None
@@ -892,8 +904,8 @@ class CardroomClient:
             await self._leave_socket()
             self._ws, self._lost = ws, None
             self._moved = None  # nothing more is read from the connection it came on
-            self._reader = asyncio.get_running_loop().create_task(
-                self._read(), name="cardroom-client-reader"
+            self._reader = asyncio.get_running_loop().create_task(  # not one of the handshake's
+                self._read(), name="cardroom-client-reader", context=contextvars.Context()
             )
             try:
                 if room is None:
@@ -994,7 +1006,15 @@ class CardroomClient:
         if self._lost is not None:
             raise ConnectionLost(self._lost.reason)
 
+    async def _after_reconnect(self) -> None:
+        """Wait, if the connection is being replaced, until the new one has said ``hello`` and
+        taken the seat back: a request sent there first would be refused (``hello_required``),
+        one sent on the old one lost."""
+        if self._reconnecting and not _HANDSHAKE.get():
+            await self._settled.wait()
+
     async def _send_text(self, text: str) -> None:
+        await self._after_reconnect()
         sending = self._contributing
         if sending is not None and sending is not asyncio.current_task():
             await asyncio.shield(sending)  # the deal's value goes out before what follows it
