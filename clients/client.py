@@ -1016,8 +1016,10 @@ class CardroomClient:
     async def _send_text(self, text: str) -> None:
         await self._after_reconnect()
         sending = self._contributing
-        if sending is not None and sending is not asyncio.current_task():
-            await asyncio.shield(sending)  # the deal's value goes out before what follows it
+        # the deal's value goes out before what follows it; not before a reconnection's hello
+        # and resume: a contribution made meanwhile waits for them (and would wait for ever)
+        if sending is not None and sending is not asyncio.current_task() and not _HANDSHAKE.get():
+            await asyncio.shield(sending)
         self._check_open()
         try:
             await self._ws.send(text)

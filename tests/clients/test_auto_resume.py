@@ -91,3 +91,17 @@ async def test_a_request_made_while_it_reconnects_waits_for_the_new_hello() -> N
         await reconnecting
         assert isinstance(said, m.Ack)
         assert (ann.room, ann.seat) == (code, 0) and _joined(ann) == 2
+
+
+async def test_a_deals_value_sent_while_it_reconnects_does_not_hold_up_the_resume() -> None:
+    async with hosting() as (_srv, ann, code):
+        info = ann.room_info
+        assert info is not None and info.next_deal is not None
+        reconnecting = asyncio.create_task(ann.reconnect())
+        await asyncio.sleep(0)  # the reconnection is under way
+        ann.contributions.clear()
+        ann._contribute(info)  # as a room message read meanwhile makes it send one
+        await asyncio.wait_for(reconnecting, 5)  # its hello and resume did not wait for it
+        await asyncio.wait_for(ann.contributions_sent(), 5)  # sent once resumed
+        assert (ann.room, ann.seat) == (code, 0)
+        assert (code, info.next_deal.game) in ann.contributions
