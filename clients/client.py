@@ -69,7 +69,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import itertools
 import logging
 import math
@@ -156,10 +155,6 @@ _TRY_AGAIN = frozenset({ErrorCode.SHUTTING_DOWN, ErrorCode.STORE_UNAVAILABLE})
 #: How a client told ``closing`` (a planned restart) comes back: at once and then often, not
 #: with a dropped connection's backoff (the other process is up, or this one is back soon).
 PLANNED_RETRY: dict[str, Any] = {"attempts": 20, "delay": 0.05, "max_delay": 1.0}
-
-#: Set in the tasks that send a reconnection's own ``hello`` and ``resume``: other requests
-#: made meanwhile wait for them (the server refuses anything before a hello: hello_required).
-_HANDSHAKE: contextvars.ContextVar[bool] = contextvars.ContextVar("handshake", default=False)
 
 #: An action as :meth:`CardroomClient.act` takes it: a model, its JSON form (an entry of
 #: ``view["legal"]``, :class:`~protocol.views.ActionWire`) or its string form.
@@ -309,6 +304,9 @@ class CardroomClient:
         self._reconnecting = False  # a reconnect closes the old socket: no recovery for that
         self._settled = asyncio.Event()  # set while no reconnection is under way
         self._settled.set()
+        # the tasks that send a reconnection's own hello and resume: other requests made
+        # meanwhile wait for them (the server refuses anything before a hello: hello_required)
+        self._handshake: set[asyncio.Task[Any]] = set()
         self._closing_sockets: set[asyncio.Task[None]] = set()  # old sockets closing
         self._label = "cardroom-python"
         self._device: str | None = None
@@ -873,11 +871,14 @@ class CardroomClient:
             raise ClientStateError("no URL to reconnect to: use CardroomClient.connect(url)")
         self._reconnecting = True
         self._settled.clear()
-        handshake = _HANDSHAKE.set(True)  # the tasks of this reconnection's own requests
+        me = asyncio.current_task()
+        if me is not None:
+            self._handshake.add(me)
         try:
             return await self._reconnect(attempts, delay, max_delay)
         finally:
-            _HANDSHAKE.reset(handshake)
+            if me is not None:
+                self._handshake.discard(me)
             self._reconnecting = False
             self._settled.set()
 
@@ -904,8 +905,8 @@ class CardroomClient:
             await self._leave_socket()
             self._ws, self._lost = ws, None
             self._moved = None  # nothing more is read from the connection it came on
-            self._reader = asyncio.get_running_loop().create_task(  # not one of the handshake's
-                self._read(), name="cardroom-client-reader", context=contextvars.Context()
+            self._reader = asyncio.get_running_loop().create_task(
+                self._read(), name="cardroom-client-reader"
             )
             try:
                 if room is None:
@@ -914,9 +915,16 @@ class CardroomClient:
                 # the seat is asked for with the hello, not a round trip after it: a process
                 # that many clients reach at once (a rolling restart) answers both in one go
                 taking = self.resume(room, token) if token is not None else self.watch(room)
-                answers = await asyncio.gather(
-                    self.hello(self._label, self._device), taking, return_exceptions=True
-                )
+                loop = asyncio.get_running_loop()
+                asking: list[asyncio.Task[Any]] = [
+                    loop.create_task(self.hello(self._label, self._device)),
+                    loop.create_task(taking),
+                ]
+                self._handshake.update(asking)
+                try:
+                    answers = await asyncio.gather(*asking, return_exceptions=True)
+                finally:
+                    self._handshake.difference_update(asking)
                 for answer in answers:  # the hello's failure first: it explains the other's
                     if isinstance(answer, BaseException):
                         raise answer
@@ -1010,7 +1018,7 @@ class CardroomClient:
         """Wait, if the connection is being replaced, until the new one has said ``hello`` and
         taken the seat back: a request sent there first would be refused (``hello_required``),
         one sent on the old one lost."""
-        if self._reconnecting and not _HANDSHAKE.get():
+        if self._reconnecting and asyncio.current_task() not in self._handshake:
             await self._settled.wait()
 
     async def _send_text(self, text: str) -> None:
@@ -1018,7 +1026,8 @@ class CardroomClient:
         sending = self._contributing
         # the deal's value goes out before what follows it; not before a reconnection's hello
         # and resume: a contribution made meanwhile waits for them (and would wait for ever)
-        if sending is not None and sending is not asyncio.current_task() and not _HANDSHAKE.get():
+        me = asyncio.current_task()
+        if sending is not None and sending is not me and me not in self._handshake:
             await asyncio.shield(sending)
         self._check_open()
         try:
