@@ -10,7 +10,11 @@ COPY protocol protocol
 COPY server server
 COPY clients clients
 # Editable: the server finds the web client's files beside its own code (clients/web).
+# Compiled once here: PYTHONDONTWRITEBYTECODE keeps the image read-only, so without this every
+# start compiled the code again (0.15-0.3 s of a start's 0.6-0.9 s of CPU on the two-core test
+# machine), while a rolling restart's other process takes every client.
 RUN pip install --no-cache-dir -e . \
+    && python -m compileall -q protocol server clients \
     && useradd --system --no-create-home cardroom
 USER cardroom
 

@@ -302,6 +302,11 @@ class CardroomClient:
         self.recovery_error: ClientError | None = None
         self._recovery: asyncio.Task[None] | None = None
         self._reconnecting = False  # a reconnect closes the old socket: no recovery for that
+        self._settled = asyncio.Event()  # set while no reconnection is under way
+        self._settled.set()
+        # the tasks that send a reconnection's own hello and resume: other requests made
+        # meanwhile wait for them (the server refuses anything before a hello: hello_required)
+        self._handshake: set[asyncio.Task[Any]] = set()
         self._closing_sockets: set[asyncio.Task[None]] = set()  # old sockets closing
         self._label = "cardroom-python"
         self._device: str | None = None
@@ -652,6 +657,7 @@ class CardroomClient:
         key = str(ref)
         if key in self._pending:
             raise ClientStateError(f"a request with id {key!r} is already waiting")
+        await self._after_reconnect()
         self._check_open()
         future: asyncio.Future[tuple[int, ServerMessage]] = (
             asyncio.get_running_loop().create_future()
@@ -864,10 +870,17 @@ class CardroomClient:
         if self.url is None:
             raise ClientStateError("no URL to reconnect to: use CardroomClient.connect(url)")
         self._reconnecting = True
+        self._settled.clear()
+        me = asyncio.current_task()
+        if me is not None:
+            self._handshake.add(me)
         try:
             return await self._reconnect(attempts, delay, max_delay)
         finally:
+            if me is not None:
+                self._handshake.discard(me)
             self._reconnecting = False
+            self._settled.set()
 
     async def _reconnect(self, attempts: int, delay: float, max_delay: float) -> Joined | None:
         assert self.url is not None
@@ -902,9 +915,16 @@ class CardroomClient:
                 # the seat is asked for with the hello, not a round trip after it: a process
                 # that many clients reach at once (a rolling restart) answers both in one go
                 taking = self.resume(room, token) if token is not None else self.watch(room)
-                answers = await asyncio.gather(
-                    self.hello(self._label, self._device), taking, return_exceptions=True
-                )
+                loop = asyncio.get_running_loop()
+                asking: list[asyncio.Task[Any]] = [
+                    loop.create_task(self.hello(self._label, self._device)),
+                    loop.create_task(taking),
+                ]
+                self._handshake.update(asking)
+                try:
+                    answers = await asyncio.gather(*asking, return_exceptions=True)
+                finally:
+                    self._handshake.difference_update(asking)
                 for answer in answers:  # the hello's failure first: it explains the other's
                     if isinstance(answer, BaseException):
                         raise answer
@@ -994,10 +1014,21 @@ class CardroomClient:
         if self._lost is not None:
             raise ConnectionLost(self._lost.reason)
 
+    async def _after_reconnect(self) -> None:
+        """Wait, if the connection is being replaced, until the new one has said ``hello`` and
+        taken the seat back: a request sent there first would be refused (``hello_required``),
+        one sent on the old one lost."""
+        if self._reconnecting and asyncio.current_task() not in self._handshake:
+            await self._settled.wait()
+
     async def _send_text(self, text: str) -> None:
+        await self._after_reconnect()
         sending = self._contributing
-        if sending is not None and sending is not asyncio.current_task():
-            await asyncio.shield(sending)  # the deal's value goes out before what follows it
+        # the deal's value goes out before what follows it; not before a reconnection's hello
+        # and resume: a contribution made meanwhile waits for them (and would wait for ever)
+        me = asyncio.current_task()
+        if sending is not None and sending is not me and me not in self._handshake:
+            await asyncio.shield(sending)
         self._check_open()
         try:
             await self._ws.send(text)

@@ -149,6 +149,13 @@ def serve(argv: list[str]) -> int:
         help="connections still sending their request from one address (not a trusted proxy)",
     )
     parser.add_argument(
+        "--backlog",
+        type=int,
+        default=1024,
+        help="connections the kernel queues before the server accepts them (at most "
+        "net.core.somaxconn); past it a connection's SYN is dropped and retried a second later",
+    )
+    parser.add_argument(
         "--rate",
         type=float,
         default=20.0,
@@ -309,6 +316,7 @@ def serve(argv: list[str]) -> int:
         open_timeout=args.open_timeout,
         max_handshakes=args.max_handshakes,
         max_handshakes_per_address=args.max_handshakes_per_address,
+        backlog=args.backlog,
         trim_memory=args.trim_memory,
         compression=args.compression,
         redis_url=args.redis,

@@ -118,6 +118,10 @@ class ServerConfig:
     # ... from one peer address (a proxy: not capped); a page or a NAT opening many at once
     # is through in milliseconds, so the cap only bites on connections that hold back
     max_handshakes_per_address: int = 64
+    # connections the kernel completes and queues before the server accepts them (capped by
+    # net.core.somaxconn): asyncio's default of 100 drops the SYNs of a rolling restart's
+    # reconnections past it, and each dropped one waits a second or more for its retransmission
+    backlog: int = 1024
     trim_memory: bool = True  # collect and return freed memory to the system after closes
     # permessage-deflate: "off" declines it (measured: it cost about a quarter of the server's
     # CPU per action and 40 KiB per connection; see docs/benchmarks.md), "deflate" accepts it
@@ -367,6 +371,7 @@ class CardroomServer:
             process_request=self._http,
             max_size=self.config.max_frame,
             open_timeout=self.config.open_timeout,
+            backlog=self.config.backlog,
             server_header=SERVER_NAME,
             compression="deflate" if self.config.compression == "deflate" else None,
             ping_interval=None,  # self._keepalive pings them all

@@ -3,6 +3,7 @@ moved, through the next URL when its server goes away, and not at all when its r
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -72,3 +73,35 @@ async def test_a_room_closed_for_good_is_not_resumed() -> None:
         await ann.ping()  # a round trip: a resume would have been sent before it
         await ann.recovered()
         assert _joined(ann) == 1 and not ann.closed
+
+
+async def test_a_request_made_while_it_reconnects_waits_for_the_new_hello() -> None:
+    # found by `cardroom bench handover`: a player's act went out on the new connection before
+    # the reconnection's hello, and the server refused it (hello_required)
+    async with hosting() as (_srv, ann, code):
+        old = ann._ws
+        reconnecting = asyncio.create_task(ann.reconnect())
+        for _ in range(10_000):  # bounded: every turn of the loop until the new socket is in
+            if ann._ws is not old:
+                break
+            await asyncio.sleep(0)
+        assert ann._ws is not old
+        # asked before the reconnection's hello and resume went out (a ping needs no hello)
+        said = await ann.chat("still here")
+        await reconnecting
+        assert isinstance(said, m.Ack)
+        assert (ann.room, ann.seat) == (code, 0) and _joined(ann) == 2
+
+
+async def test_a_deals_value_sent_while_it_reconnects_does_not_hold_up_the_resume() -> None:
+    async with hosting() as (_srv, ann, code):
+        info = ann.room_info
+        assert info is not None and info.next_deal is not None
+        reconnecting = asyncio.create_task(ann.reconnect())
+        await asyncio.sleep(0)  # the reconnection is under way
+        ann.contributions.clear()
+        ann._contribute(info)  # as a room message read meanwhile makes it send one
+        await asyncio.wait_for(reconnecting, 5)  # its hello and resume did not wait for it
+        await asyncio.wait_for(ann.contributions_sent(), 5)  # sent once resumed
+        assert (ann.room, ann.seat) == (code, 0)
+        assert (code, info.next_deal.game) in ann.contributions
