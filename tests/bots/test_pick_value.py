@@ -1,0 +1,59 @@
+"""The pick bonus of the strong Sheepshead bot and the tool that measures it from the bot's own
+results (server/tools/pick_value.py): the threshold it reads from the bidding is where the
+bidding's decision flips, a bonus changes nothing but that decision (so a replay of the flipped
+games is the arena's paired difference), and its games are the arena's."""
+
+from __future__ import annotations
+
+from server.bots.base import cpu_clock
+from server.bots.sheepshead_strong import PICK_BONUS, SheepsheadStrongBot
+from server.rules.base import Action
+from server.tools.arena import play_one
+from server.tools.pick_value import ALWAYS, Game, threshold
+
+#: A game of ``cardroom arena sheepshead --seats strong,basic,basic,basic,basic --seed 24`` in
+#: which ``strong`` passed by a small margin of its sampled means (found by the tool's scan).
+CLOSE = Game(seed=24, index=26)
+
+
+def to_strongs_pick(game: Game, bonus: float) -> tuple[Action, SheepsheadStrongBot]:
+    """Play ``game`` up to ``strong``'s pick decision and return it, and the bot after it."""
+    g, bots = game.start(bonus)
+    strong = bots[game.seat]
+    assert isinstance(strong, SheepsheadStrongBot)
+    with cpu_clock():  # the load must not cut the search short
+        while g.to_act()[0] != game.seat:
+            seat = g.to_act()[0]
+            g.apply(seat, bots[seat].choose(g.view(seat)))
+        return strong.choose(g.view(game.seat)), strong
+
+
+def test_the_threshold_is_where_the_bidding_flips() -> None:
+    # rule SS-3.1: pick or pass, in turn from the dealer's left
+    action, bot = to_strongs_pick(CLOSE, 0.0)
+    assert action == Action("pass")
+    assert bot.bidder.last_pick is not None
+    t = threshold(*bot.bidder.last_pick)
+    assert 0.0 < t < 0.5  # a close pass
+    assert to_strongs_pick(CLOSE, t - 0.01)[0] == Action("pass")
+    assert to_strongs_pick(CLOSE, t + 0.01)[0] == Action("pick")
+
+
+def test_a_bonus_changes_the_decision_and_nothing_else() -> None:
+    # The tool's premise: the samples and every random number after the decision are the same.
+    passed, before = to_strongs_pick(CLOSE, PICK_BONUS)
+    picked, after = to_strongs_pick(CLOSE, ALWAYS)
+    assert (passed, picked) == (Action("pass"), Action("pick"))
+    assert before.bidder.last_pick == after.bidder.last_pick
+    assert before.rng.getstate() == after.rng.getstate()
+
+
+def test_the_tools_games_are_the_arenas() -> None:
+    arena = play_one(
+        "sheepshead", ["strong", "basic", "basic", "basic", "basic"], 26, 24, 3000, cpu=True
+    )
+    found, picked, units = CLOSE.play(0.0, stop_at_pick=False)
+    assert (found, picked) == (CLOSE.play(0.0, stop_at_pick=True)[:2])
+    assert not picked and units == arena.units[0]
+    # made to pick, the same seat plays the hand as the picker (SS-3.2: it buries and calls)
+    assert CLOSE.play(ALWAYS, stop_at_pick=False)[1]
