@@ -57,11 +57,11 @@ PRIOR_MARGIN = 1.0
 
 #: Added to the sampled value of picking (units per hand) before pick and pass are compared.
 #: The bidding's playouts play this bot's own later cards by the convention policy, but the bot
-#: plays them by search, and the search gains more as the picker than as a defender: measured
-#: from its own results, each hand played out both ways on the same deals (picking where it
-#: had passed), by ``cardroom pickvalue`` (server/tools/pick_value.py; docs/benchmarks.md,
-#: issue 24).
-PICK_BONUS = 0.0
+#: plays them by search, which gains more as the picker than as a defender, so the sampled
+#: value of picking is low. Learned from its own results, each close pass replayed as a pick on
+#: the same deals (server/tools/pick_value.py): 0.5 gained +0.06 units/hand against four
+#: ``basic`` (docs/benchmarks.md, issue 24).
+PICK_BONUS = 0.5
 
 #: ``expert``: sample caps it rarely reaches within its time budget.
 EXPERT_ITERATIONS = 20_000

@@ -39,9 +39,17 @@ def test_the_threshold_is_where_the_bidding_flips() -> None:
     assert to_strongs_pick(CLOSE, t + 0.01)[0] == Action("pick")
 
 
+def test_strong_picks_a_close_hand_it_passed_without_the_bonus() -> None:
+    # rule SS-3.1; the sampled means say pass by about 0.14 units: the learned bonus says pick
+    assert PICK_BONUS > 0.2
+    assert to_strongs_pick(CLOSE, 0.0)[0] == Action("pass")
+    assert SheepsheadStrongBot(1).bidder.pick_bonus == PICK_BONUS
+    assert to_strongs_pick(CLOSE, PICK_BONUS)[0] == Action("pick")
+
+
 def test_a_bonus_changes_the_decision_and_nothing_else() -> None:
     # The tool's premise: the samples and every random number after the decision are the same.
-    passed, before = to_strongs_pick(CLOSE, PICK_BONUS)
+    passed, before = to_strongs_pick(CLOSE, 0.0)
     picked, after = to_strongs_pick(CLOSE, ALWAYS)
     assert (passed, picked) == (Action("pass"), Action("pick"))
     assert before.bidder.last_pick == after.bidder.last_pick
@@ -49,11 +57,14 @@ def test_a_bonus_changes_the_decision_and_nothing_else() -> None:
 
 
 def test_the_tools_games_are_the_arenas() -> None:
+    # the arena's strong (with the learned bonus) picks here (rule SS-3.2: then buries, calls)
     arena = play_one(
         "sheepshead", ["strong", "basic", "basic", "basic", "basic"], 26, 24, 3000, cpu=True
     )
-    found, picked, units = CLOSE.play(0.0, stop_at_pick=False)
-    assert (found, picked) == (CLOSE.play(0.0, stop_at_pick=True)[:2])
-    assert not picked and units == arena.units[0]
-    # made to pick, the same seat plays the hand as the picker (SS-3.2: it buries and calls)
-    assert CLOSE.play(ALWAYS, stop_at_pick=False)[1]
+    assert arena.picked[0]
+    _, picked, units = CLOSE.play(PICK_BONUS, stop_at_pick=False)
+    assert picked and units == arena.units[0]
+    # made to pick, it is the same game: the bonus changed the decision only
+    assert CLOSE.play(ALWAYS, stop_at_pick=False)[1:] == (True, units)
+    found, passed, _ = CLOSE.play(0.0, stop_at_pick=True)
+    assert not passed and found is not None and 0.0 < found < PICK_BONUS
