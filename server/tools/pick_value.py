@@ -1,4 +1,4 @@
-"""``python -m server.tools.pick_value --hands N --seed S [--jobs J] [--up-to B] [--json]``:
+"""``python -m server.tools.pick_value --hands N --seed S [--first-deal D] [--jobs J] [--up-to B]``:
 what a pick bonus (:data:`~server.bots.sheepshead_strong.PICK_BONUS`) gains the strong
 Sheepshead bot, learned from its own results against four ``basic``.
 
@@ -115,9 +115,12 @@ def _both(game: Game) -> tuple[Game, float, float]:
     return game, game.play(0.0, False)[2], game.play(ALWAYS, False)[2]
 
 
-def measure(hands: int, seed: int, jobs: int = 1, up_to: float = BONUSES[-1]) -> dict[str, Any]:
-    """The gain of each bonus of :data:`BONUSES` (and the pick rates) on ``hands`` deals."""
-    games = [Game(seed, i) for i in range(hands * PLAYERS)]
+def measure(
+    hands: int, seed: int, jobs: int = 1, up_to: float = BONUSES[-1], first: int = 0
+) -> dict[str, Any]:
+    """The gain of each bonus of :data:`BONUSES` (and the pick rates) on ``hands`` deals from
+    deal ``first`` on."""
+    games = [Game(seed, i) for i in range(first * PLAYERS, (first + hands) * PLAYERS)]
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(jobs) as pool:
         scanned = dict(pool.map(_threshold, games, chunksize=1))
@@ -132,7 +135,7 @@ def measure(hands: int, seed: int, jobs: int = 1, up_to: float = BONUSES[-1]) ->
         for g, gain in gains.items():
             t = found[g]
             if t is not None and t < b:
-                per_deal[g.deal] += gain / PLAYERS
+                per_deal[g.deal - first] += gain / PLAYERS
                 flipped += 1
         mean, half, _ = over_deals(per_deal)
         rows.append(
@@ -144,7 +147,14 @@ def measure(hands: int, seed: int, jobs: int = 1, up_to: float = BONUSES[-1]) ->
                 "pick_rate": (picks_before + flipped) / len(games),
             }
         )
-    return {"deals": hands, "seed": seed, "games": len(games), "replayed": len(flips), "rows": rows}
+    return {
+        "deals": hands,
+        "first": first,
+        "seed": seed,
+        "games": len(games),
+        "replayed": len(flips),
+        "rows": rows,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -153,11 +163,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--up-to", type=float, default=BONUSES[-1])
+    parser.add_argument("--first-deal", type=int, default=0)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    if args.hands < 2 or args.jobs < 1:
-        parser.error("--hands must be at least 2 and --jobs positive")
-    out = measure(args.hands, args.seed, args.jobs, args.up_to)
+    if args.hands < 2 or args.jobs < 1 or args.first_deal < 0:
+        parser.error("--hands must be at least 2, --jobs positive, --first-deal not negative")
+    out = measure(args.hands, args.seed, args.jobs, args.up_to, args.first_deal)
     print(
         f"strong + four basic, {out['deals']} deals (seed {out['seed']}), "
         f"{out['replayed']} games replayed"

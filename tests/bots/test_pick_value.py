@@ -5,11 +5,13 @@ games is the arena's paired difference), and its games are the arena's."""
 
 from __future__ import annotations
 
+import pytest
+
 from server.bots.base import cpu_clock
 from server.bots.sheepshead_strong import PICK_BONUS, SheepsheadStrongBot
 from server.rules.base import Action
 from server.tools.arena import play_one
-from server.tools.pick_value import ALWAYS, Game, threshold
+from server.tools.pick_value import ALWAYS, Game, measure, threshold
 
 #: A game of ``cardroom arena sheepshead --seats strong,basic,basic,basic,basic --seed 24`` in
 #: which ``strong`` passed by a small margin of its sampled means (found by the tool's scan).
@@ -56,15 +58,31 @@ def test_a_bonus_changes_the_decision_and_nothing_else() -> None:
     assert before.rng.getstate() == after.rng.getstate()
 
 
-def test_the_tools_games_are_the_arenas() -> None:
+@pytest.fixture(scope="module")
+def close_units() -> tuple[float, float]:
+    """``strong``'s units in :data:`CLOSE` as it passes (no bonus) and as it picks."""
+    _, passed, as_passed = CLOSE.play(0.0, stop_at_pick=False)
+    assert not passed
+    return as_passed, CLOSE.play(ALWAYS, stop_at_pick=False)[2]
+
+
+def test_the_tools_games_are_the_arenas(close_units: tuple[float, float]) -> None:
     # the arena's strong (with the learned bonus) picks here (rule SS-3.2: then buries, calls)
-    arena = play_one(
-        "sheepshead", ["strong", "basic", "basic", "basic", "basic"], 26, 24, 3000, cpu=True
-    )
+    levels = ["strong", "basic", "basic", "basic", "basic"]
+    arena = play_one("sheepshead", levels, CLOSE.index, CLOSE.seed, 3000, cpu=True)
     assert arena.picked[0]
     _, picked, units = CLOSE.play(PICK_BONUS, stop_at_pick=False)
-    assert picked and units == arena.units[0]
     # made to pick, it is the same game: the bonus changed the decision only
-    assert CLOSE.play(ALWAYS, stop_at_pick=False)[1:] == (True, units)
-    found, passed, _ = CLOSE.play(0.0, stop_at_pick=True)
-    assert not passed and found is not None and 0.0 < found < PICK_BONUS
+    assert picked and units == arena.units[0] == close_units[1]
+
+
+def test_measure_sums_the_flipped_games_per_deal(close_units: tuple[float, float]) -> None:
+    # deal 5 of seed 24: the close pass above is the only one a bonus up to 0.3 flips
+    out = measure(2, CLOSE.seed, up_to=0.3, first=CLOSE.deal)
+    assert (out["games"], out["replayed"]) == (10, 1)
+    rows = {r["bonus"]: r for r in out["rows"]}
+    assert rows[0.0]["gain"] == rows[0.1]["gain"] == 0.0 and rows[0.1]["flipped"] == 0
+    passed, picked = close_units
+    assert rows[0.2]["flipped"] == 1
+    assert rows[0.2]["gain"] == pytest.approx((picked - passed) / 5 / 2)  # 2 deals, 5 rotations
+    assert rows[0.2]["pick_rate"] == pytest.approx(rows[0.0]["pick_rate"] + 0.1)
