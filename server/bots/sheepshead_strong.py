@@ -59,8 +59,8 @@ PRIOR_MARGIN = 1.0
 #: The bidding's playouts play this bot's own later cards by the convention policy, but the bot
 #: plays them by search, which gains more as the picker than as a defender, so the sampled
 #: value of picking is low. Learned from its own results, each close pass replayed as a pick on
-#: the same deals (server/tools/pick_value.py): 0.5 gained +0.036 (+0.007 .. +0.064)
-#: units/hand against four ``basic`` over 600 deals (docs/benchmarks.md, issue 24).
+#: the same deals (server/tools/pick_value.py): 0.5 gained +0.037 (+0.012 .. +0.062)
+#: units/hand against four ``basic`` over 800 deals (docs/benchmarks.md, issue 24).
 PICK_BONUS = 0.5
 
 #: ``expert``: sample caps it rarely reaches within its time budget.
