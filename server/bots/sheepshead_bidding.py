@@ -252,6 +252,9 @@ class Bidder:
         self.pick_bonus = 0.0
         #: Samples the last decision drew (how close it was, for tests and measurements).
         self.used = 0
+        #: The last pick decision's sampled means of pick and pass (before :attr:`pick_bonus`)
+        #: and whether the heuristic would have picked, for server/tools/pick_value.py.
+        self.last_pick: tuple[float, float, bool] | None = None
 
     def choose(self, view: SheepsheadView, default: Action, deadline: Deadline) -> Action:
         """The decision for ``view``; ``default`` is the heuristic's (kept on ties)."""
@@ -291,7 +294,8 @@ class Bidder:
             candidates.index(default),
         )
         self.used = used
-        if phase == "pick":
+        if phase == "pick" and used:
+            self.last_pick = (means[0], means[1], default == PICK)
             means[0] += self.pick_bonus
         return pick_best(candidates, means, used, default)
 

@@ -55,6 +55,14 @@ DEFAULT_BID_SEQUENTIAL = Sequential(first=32, playouts=256)
 #: and 0.5 still broke the conventions too often: docs/benchmarks.md, issue 24).
 PRIOR_MARGIN = 1.0
 
+#: Added to the sampled value of picking (units per hand) before pick and pass are compared.
+#: The bidding's playouts play this bot's own later cards by the convention policy, but the bot
+#: plays them by search, which gains more as the picker than as a defender, so the sampled
+#: value of picking is low. Learned from its own results, each close pass replayed as a pick on
+#: the same deals (server/tools/pick_value.py): 0.5 gained +0.037 (+0.012 .. +0.062)
+#: units/hand against four ``basic`` over 800 deals (docs/benchmarks.md, issue 24).
+PICK_BONUS = 0.5
+
 #: ``expert``: sample caps it rarely reaches within its time budget.
 EXPERT_ITERATIONS = 20_000
 EXPERT_BID_SAMPLES = 2_000
@@ -77,6 +85,7 @@ class SheepsheadStrongBot:
         exact_cards: int = EXACT_CARDS,
         prior_margin: float = PRIOR_MARGIN,
         bid_sequential: Sequential | None = DEFAULT_BID_SEQUENTIAL,
+        pick_bonus: float = PICK_BONUS,
     ) -> None:
         self.rng = random.Random(seed)
         self.prior_margin = prior_margin
@@ -85,6 +94,7 @@ class SheepsheadStrongBot:
         self.seconds = seconds
         self.basic = SheepsheadBasicBot(seed)
         self.bidder = Bidder(self.rng, bid_samples, bury_candidates, bid_sequential)
+        self.bidder.pick_bonus = pick_bonus
 
     def choose(self, view: View) -> Action:
         view = sheepshead_view(view)
