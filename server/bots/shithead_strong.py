@@ -273,7 +273,8 @@ class ShitheadStrongBot:
         deadline = deadline or Deadline(None)
         then = None
         if self.extra_samples:  # expert: strong's whole search first, then its budget's worth
-            deadline, then = Deadline(SAFETY_SECONDS), deadline
+            floor = max(SAFETY_SECONDS, self.seconds or 0.0)  # a long budget: reproducible
+            deadline, then = Deadline(floor), deadline
         found = best(
             range(len(cands)),
             plan,
