@@ -15,14 +15,16 @@ import pytest
 
 from server.bots import Bot, make_bot
 from server.bots.base import SAFETY_SECONDS
+from server.bots.halving import schedule
 from server.bots.pool import BotPool
 from server.bots.sheepshead_strong import SheepsheadExpertBot
-from server.bots.shithead_strong import ShitheadExpertBot
+from server.bots.shithead_strong import DEFAULT_ITERATIONS, ShitheadExpertBot, candidates
 from server.rules.base import Action, Game
 from server.rules.sheepshead import Sheepshead
 from server.rules.shithead import Shithead
 from server.tools.arena import main as arena_main
 from server.tools.arena import run
+from tests.bots.test_shithead_search import count_playouts
 
 
 def decisions(game: Game, bots: Sequence[Bot], limit: int) -> list[tuple[Action, float, int]]:
@@ -123,19 +125,7 @@ def test_expert_does_strongs_whole_search_then_spends_its_budget_on_the_finalist
     # issue 24: at a budget shorter than strong's search the expert searched less than strong
     # (the rounds split the time alone); now strong's plan is its floor and the budget buys
     # more samples for the finalists, up to its sample cap.
-    from server.bots import shithead_strong
-    from server.bots.halving import schedule
-    from server.bots.shithead_strong import DEFAULT_ITERATIONS, candidates
-
-    real = shithead_strong.playout
-    calls = 0
-
-    def counting(g: Shithead, me: int, horizon: int, rng: random.Random) -> float:
-        nonlocal calls
-        calls += 1
-        return real(g, me, horizon, rng)
-
-    monkeypatch.setattr(shithead_strong, "playout", counting)
+    calls = count_playouts(monkeypatch)
     g = Shithead.from_position(
         hands=["4C 4D 6H 6S 8C TH JD", "3C 5C 7C 9C", "3D 5D 7D 9D"],
         face_up=["KS", "KH", "KD"],
@@ -147,8 +137,8 @@ def test_expert_does_strongs_whole_search_then_spends_its_budget_on_the_finalist
     finalists = plan[-1][0]
     tiny = ShitheadExpertBot(seed=1, seconds=0.000_001, iterations=50)
     assert tiny.choose(g.view(0)) in g.legal_actions(0)
-    assert floor <= calls <= floor + finalists  # at most one sample past an expired budget
-    calls = 0
+    assert floor <= calls[0] <= floor + finalists  # at most one sample past an expired budget
+    calls[0] = 0
     roomy = ShitheadExpertBot(seed=1, seconds=60, iterations=50)
     roomy.choose(g.view(0))
-    assert calls == floor + 50 * finalists
+    assert calls[0] == floor + 50 * finalists
