@@ -6,10 +6,13 @@ suits never matter) is tried on positions sampled from the view
 (:func:`~server.bots.sampling.sample_shithead`), and the game is played on by the heuristic
 policy for every seat, to its end or for ``horizon`` actions, where the chance of losing is
 estimated from the cards each player still holds. The action with the lowest mean chance of
-losing wins; the playouts go mostly to the close contenders (sequential halving,
+losing wins if it is clearly ahead of the usual play (:data:`SURE`), else the usual play does;
+every candidate's playout on a sample flips the same face-down cards (common random numbers),
+and the playouts go mostly to the close contenders (sequential halving,
 :mod:`server.bots.halving`). ``strong``'s budget is a number of playouts per decision
 (``iterations``), so the same seed gives the same decisions, with a safety deadline it never
-reaches on a quiet machine; ``expert`` plays out until its time budget (default 1 s) runs out.
+reaches on a quiet machine; ``expert`` does that search, then plays its finalists out until
+its time budget (default 1 s) runs out.
 Past its deadline either answers with its best action so far.
 
 It remembers every card it has seen in public during the game: a card once seen and now nowhere
@@ -201,7 +204,7 @@ class ShitheadStrongBot:
         """The usual play unless the search puts another action clearly ahead, as a hint
         would (:meth:`Advice.settle`): a pick-up with a play in hand, or a 2 or a 10 where an
         ordinary card plays, only when it is clearly right (issue 24: taking the search's best
-        by a hair broke those conventions in a fifth of the chances and lost games)."""
+        by a hair broke those conventions in a fifth of the chances, mostly on noise)."""
         return self.advise(view)[0]
 
     def advise(self, view: View) -> tuple[Action, Advice | None]:
