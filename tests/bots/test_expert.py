@@ -24,7 +24,7 @@ from server.rules.sheepshead import Sheepshead
 from server.rules.shithead import Shithead
 from server.tools.arena import main as arena_main
 from server.tools.arena import run
-from tests.bots.test_shithead_search import count_playouts
+from tests.support.playouts import count_playouts
 
 
 def decisions(game: Game, bots: Sequence[Bot], limit: int) -> list[tuple[Action, float, int]]:

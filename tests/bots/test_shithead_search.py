@@ -4,17 +4,16 @@ among them (sequential halving)."""
 from __future__ import annotations
 
 import itertools
-import random
 
 import pytest
 
 from protocol.cards import parse_card
-from server.bots import shithead_strong
 from server.bots.base import Deadline
 from server.bots.halving import schedule
 from server.bots.shithead_strong import ShitheadStrongBot, candidates
 from server.rules.base import Action
 from server.rules.shithead import Shithead
+from tests.support.playouts import count_playouts
 
 
 def _actions(*texts: str) -> list[Action]:
@@ -76,19 +75,6 @@ def _spread_position() -> Shithead:
         pile="",
         turn=0,
     )
-
-
-def count_playouts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """A counter (its one item) of the playouts the Shithead search runs from now on."""
-    real = shithead_strong.playout
-    calls = [0]
-
-    def counting(g: Shithead, me: int, horizon: int, rng: random.Random) -> float:
-        calls[0] += 1
-        return real(g, me, horizon, rng)
-
-    monkeypatch.setattr(shithead_strong, "playout", counting)
-    return calls
 
 
 def test_the_search_plays_out_exactly_its_schedule(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -192,7 +178,10 @@ def test_with_an_ordinary_card_that_plays_on_a_small_pile_strong_plays_it(hand: 
     # no better here and took them in about half the seeds on its noise (issue 24).
     view = _early_heads_up(hand, "8S").view(0)
     nine = Action.from_str("play 9C")
-    assert [ShitheadStrongBot(seed=s).choose(view) for s in range(8)] == [nine] * 8
+    bots = [ShitheadStrongBot(seed=s, seconds=None) for s in range(12)]  # no wall clock
+    # at two standard errors a near-tie still departs now and then (one seed of 12 with the 2);
+    # today's code departed with 3 to 5 seeds of 8
+    assert sum(bot.choose(view) != nine for bot in bots) <= 1
 
 
 def test_a_ten_that_burns_the_way_out_is_played_over_the_ordinary_card() -> None:
@@ -207,4 +196,5 @@ def test_a_ten_that_burns_the_way_out_is_played_over_the_ordinary_card() -> None
         turn=0,
     )
     for seed in range(3):
-        assert ShitheadStrongBot(seed=seed).choose(g.view(0)) == Action.from_str("play TH")
+        bot = ShitheadStrongBot(seed=seed, seconds=None)
+        assert bot.choose(g.view(0)) == Action.from_str("play TH")
