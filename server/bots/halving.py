@@ -54,11 +54,16 @@ def best(
     draw: Draw,
     preferred: int | None = None,
     means: dict[int, float] | None = None,
+    *,
+    then: Deadline | None = None,
+    then_samples: int = 0,
 ) -> int:
     """The candidate (an index) with the highest weighted mean value over the rounds of
     ``plan``; ties go to ``preferred``, and so does the answer if no sample was drawn.
     ``means``, when given, receives each sampled candidate's mean value (a hint explains its
-    choice by them)."""
+    choice by them). ``then``: after the plan, the last round's candidates are played out on
+    more samples (``then_samples`` at most) until ``then`` passes: a timed search's extra
+    time goes to the finalists, and the plan's work is done whatever the budget."""
     totals = dict.fromkeys(candidates, 0.0)
     weights = dict.fromkeys(candidates, 0.0)
 
@@ -66,7 +71,10 @@ def best(
         return totals[j] / weights[j] if weights[j] else 0.0, j == preferred
 
     alive = list(candidates)
-    for (width, samples), end in zip(plan, deadline.shares(len(plan)), strict=True):
+    rounds = list(zip(plan, deadline.shares(len(plan)), strict=True))
+    if then is not None and then_samples > 0:
+        rounds.append(((plan[-1][0], then_samples), then))
+    for (width, samples), end in rounds:
         if width < len(alive):
             alive = sorted(alive, key=mean, reverse=True)[:width]
         for _ in range(samples):
@@ -92,3 +100,22 @@ def best(
     if preferred is not None and not weights[alive[0]]:
         return preferred
     return max(alive, key=mean)
+
+
+def clearly_ahead(a: dict[int, float], b: dict[int, float], z: float) -> bool:
+    """Whether values ``a`` lead values ``b`` (each by sample) by more than ``z`` standard
+    errors of their paired difference over the samples both have: more than noise, since the
+    common random numbers cancel what the two share.
+
+    >>> clearly_ahead({0: 1.0, 1: 1.0, 2: 0.0}, {0: 0.0, 1: 0.0, 2: 0.0}, 2.0)
+    False
+    >>> clearly_ahead({k: 1.0 for k in range(5)}, {k: 0.0 for k in range(5)}, 2.0)
+    True
+    """
+    diffs = [v - b[k] for k, v in a.items() if k in b]
+    n = len(diffs)
+    if n < 2:
+        return False
+    mean = math.fsum(diffs) / n
+    var = math.fsum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean > 0.0 and mean > z * math.sqrt(var / n)

@@ -6,10 +6,13 @@ suits never matter) is tried on positions sampled from the view
 (:func:`~server.bots.sampling.sample_shithead`), and the game is played on by the heuristic
 policy for every seat, to its end or for ``horizon`` actions, where the chance of losing is
 estimated from the cards each player still holds. The action with the lowest mean chance of
-losing wins; the playouts go mostly to the close contenders (sequential halving,
+losing wins if it is clearly ahead of the usual play (:data:`SURE`), else the usual play does;
+every candidate's playout on a sample flips the same face-down cards (common random numbers),
+and the playouts go mostly to the close contenders (sequential halving,
 :mod:`server.bots.halving`). ``strong``'s budget is a number of playouts per decision
 (``iterations``), so the same seed gives the same decisions, with a safety deadline it never
-reaches on a quiet machine; ``expert`` plays out until its time budget (default 1 s) runs out.
+reaches on a quiet machine; ``expert`` does that search, then plays its finalists out until
+its time budget (default 1 s) runs out.
 Past its deadline either answers with its best action so far.
 
 It remembers every card it has seen in public during the game: a card once seen and now nowhere
@@ -31,7 +34,7 @@ from protocol.messages import ShitheadOptions
 from protocol.views import ShitheadView, View, shithead_view
 from server.bots.advice import Advice
 from server.bots.base import EXPERT_SECONDS, SAFETY_SECONDS, Deadline, seat_of
-from server.bots.halving import best, schedule
+from server.bots.halving import best, clearly_ahead, schedule
 from server.bots.sampling import card_to_beat, could_play_on, sample_shithead, shithead_public
 from server.bots.shithead_basic import (
     RepeatGuard,
@@ -51,6 +54,9 @@ DEFAULT_ITERATIONS = 192
 DEFAULT_HORIZON = 150
 #: How sharply the estimated chance of losing follows the cards still held.
 SHARPNESS = 0.35
+#: How many standard errors of the paired difference (over the samples both were played out
+#: on) the search's best must lead the usual play by before it is played instead (issue 24).
+SURE = 2.0
 #: ``expert``: a playout cap it rarely reaches within its time budget.
 EXPERT_ITERATIONS = 20_000
 
@@ -150,6 +156,7 @@ class ShitheadStrongBot:
         self.iterations = iterations
         self.horizon = horizon
         self.seconds = seconds
+        self.extra_samples = 0  # expert: samples for the finalists past strong's plan
         self.basic = ShitheadBasicBot(seed)
         self.guard = RepeatGuard()
         self.remembered: set[int] = set()
@@ -194,7 +201,11 @@ class ShitheadStrongBot:
         self.counts = [info["hand_count"] for info in seats] if stockless else None
 
     def choose(self, view: View) -> Action:
-        return self._decide(view, None)[0]
+        """The usual play unless the search puts another action clearly ahead, as a hint
+        would (:meth:`Advice.settle`): a pick-up with a play in hand, or a 2 or a 10 where an
+        ordinary card plays, only when it is clearly right (issue 24: taking the search's best
+        by a hair broke those conventions in a fifth of the chances, mostly on noise)."""
+        return self.advise(view)[0]
 
     def advise(self, view: View) -> tuple[Action, Advice | None]:
         """A hint: the usual play (``basic``'s rule of thumb) unless the search puts another
@@ -234,30 +245,59 @@ class ShitheadStrongBot:
         means: dict[int, float] | None = None,
     ) -> Action:
         """The candidate with the lowest mean chance of losing, the playouts shared by
-        sequential halving (:mod:`server.bots.halving`); stops at ``deadline`` (after one
-        sample) with the best so far. ``means`` receives each candidate's mean value (minus
-        its chance of losing)."""
+        sequential halving (:mod:`server.bots.halving`), if it is clearly ahead of ``default``
+        (:data:`SURE`), else ``default``; stops at ``deadline`` (after one sample) with the
+        best so far. ``means`` receives each candidate's mean value (minus its chance of
+        losing)."""
         me = seat_of(view)
         rng = self.rng
+        values: list[dict[int, float]] = [{} for _ in cands]  # per candidate: sample -> value
+        drawn = 0
 
         def draw() -> tuple[Callable[[int], float], float]:
+            nonlocal drawn
+            k, drawn = drawn, drawn + 1
             base = sample_shithead(view, rng, burned, self.picked_on)
+            # common random numbers: every candidate's playout flips the same face-down cards,
+            # so two actions that lead to the same game tie exactly and the tie goes to the
+            # usual play; one shared stream let the flips' luck pick among them (issue 24)
+            seed = rng.getrandbits(64)
 
             def value(j: int) -> float:
                 g = base.clone()
                 g.apply(me, cands[j])
-                return -playout(g, me, self.horizon, rng)
+                v = values[j][k] = -playout(g, me, self.horizon, random.Random(seed))
+                return v
 
             return value, 1.0
 
         plan = schedule(len(cands), self.iterations)
         preferred = cands.index(default) if default in cands else None
-        found = best(range(len(cands)), plan, deadline or Deadline(None), draw, preferred, means)
-        return cands[found]
+        deadline = deadline or Deadline(None)
+        then = None
+        if self.extra_samples:  # expert: strong's whole search first, then its budget's worth
+            floor = max(SAFETY_SECONDS, self.seconds or 0.0)  # a long budget: reproducible
+            deadline, then = Deadline(floor), deadline
+        found = best(
+            range(len(cands)),
+            plan,
+            deadline,
+            draw,
+            preferred,
+            means,
+            then=then,
+            then_samples=self.extra_samples,
+        )
+        if preferred is None or clearly_ahead(values[found], values[preferred], SURE):
+            return cands[found]
+        return default
 
 
 class ShitheadExpertBot(ShitheadStrongBot):
-    """``strong`` with a time budget instead of a playout budget (default 1 s per decision)."""
+    """``strong``'s search, then more samples for its finalists until the time budget (default
+    1 s per decision) runs out, ``iterations`` of them at most: never less work than
+    ``strong``, so never a weaker search at any budget (a budget that split the rounds by time
+    alone left it fewer samples than ``strong`` at 0.1 s; issue 24)."""
 
     def __init__(
         self,
@@ -265,4 +305,5 @@ class ShitheadExpertBot(ShitheadStrongBot):
         seconds: float = EXPERT_SECONDS,
         iterations: int = EXPERT_ITERATIONS,
     ) -> None:
-        super().__init__(seed, iterations=iterations, seconds=seconds)
+        super().__init__(seed, seconds=seconds)
+        self.extra_samples = iterations

@@ -83,7 +83,7 @@ async def test_a_bots_state_travels_with_it_and_no_worker_keeps_a_bot() -> None:
         got = []
         for _ in range(3):  # the same position asked again: a bot's memory decides it
             decision = await asyncio.wait_for(
-                pool.choose("strong", "shithead", 42, views[0], state=state), 60
+                pool.choose("strong", "shithead", 43, views[0], state=state), 60
             )
             assert decision.level == "strong" and decision.state is not None
             state = decision.state
@@ -91,7 +91,7 @@ async def test_a_bots_state_travels_with_it_and_no_worker_keeps_a_bot() -> None:
         census = await census_of_all(pool, 2)
     finally:
         await pool.close()
-    here = ShitheadStrongBot(42, seconds=None)
+    here = ShitheadStrongBot(43, seconds=None)  # a seed whose repeats vary (issue 24)
     # as one bot in one process: its memory (a repeat guard) changes its answer
     assert got == [here.choose(views[0]) for _ in range(3)]
     assert len(set(got)) > 1

@@ -4,17 +4,16 @@ among them (sequential halving)."""
 from __future__ import annotations
 
 import itertools
-import random
 
 import pytest
 
 from protocol.cards import parse_card
-from server.bots import shithead_strong
 from server.bots.base import Deadline
 from server.bots.halving import schedule
 from server.bots.shithead_strong import ShitheadStrongBot, candidates
 from server.rules.base import Action
 from server.rules.shithead import Shithead
+from tests.support.playouts import count_playouts
 
 
 def _actions(*texts: str) -> list[Action]:
@@ -79,15 +78,7 @@ def _spread_position() -> Shithead:
 
 
 def test_the_search_plays_out_exactly_its_schedule(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = shithead_strong.playout
-    calls = 0
-
-    def counting(g: Shithead, me: int, horizon: int, rng: random.Random) -> float:
-        nonlocal calls
-        calls += 1
-        return real(g, me, horizon, rng)
-
-    monkeypatch.setattr(shithead_strong, "playout", counting)
+    calls = count_playouts(monkeypatch)
     g = _spread_position()
     view = g.view(0)
     legal = g.legal_actions(0)
@@ -95,7 +86,7 @@ def test_the_search_plays_out_exactly_its_schedule(monkeypatch: pytest.MonkeyPat
     cands = candidates(legal)
     choice = bot.choose(view)
     assert choice in legal
-    assert calls == sum(w * s for w, s in schedule(len(cands), 64))
+    assert calls[0] == sum(w * s for w, s in schedule(len(cands), 64))
 
 
 def test_a_burn_that_lets_it_go_out_wins_the_search() -> None:
@@ -132,3 +123,78 @@ def test_deadline_shares_split_the_time_left() -> None:
     assert parts[-1].at == d.at
     ats = [p.at for p in parts if p.at is not None]
     assert len(ats) == 3 and ats == sorted(ats)
+
+
+def _flipping_position() -> Shithead:
+    """Heads-up, no stock: both seats will turn face-down cards blind, so the playouts depend
+    on which slot each flip picks (their only randomness)."""
+    return Shithead.from_position(
+        hands=["7C 7H 4S", "5D 6D"],
+        face_up=["", ""],
+        face_down=["KC 3C QD", "8H JS 9S"],
+        pile="6S",
+        turn=0,
+    )
+
+
+def test_actions_that_differ_only_by_suit_get_the_same_value_on_every_sample() -> None:
+    # rule SH-1.1: suits never matter, so 7C and 7H lead to the same game. With common random
+    # numbers every candidate's playout flips the same face-down slots, so the two tie exactly
+    # (the flips' luck no longer picks among equal actions) and the tie goes to the usual play.
+    g = _flipping_position()
+    view = g.view(0)
+    seven_c, seven_h = Action.from_str("play 7C"), Action.from_str("play 7H")
+    for seed in range(4):
+        bot = ShitheadStrongBot(seed=seed, iterations=64)
+        means: dict[int, float] = {}
+        for default in (seven_c, seven_h):
+            found = bot.search(view, [seven_c, seven_h], set(), default, None, means)
+            assert means[0] == means[1]
+            assert found == default
+
+
+def _early_heads_up(hand: str, pile: str) -> Shithead:
+    """Heads-up with most of the stock left: seat 0 holds ``hand`` (an ordinary card, the 9C,
+    beats the pile) and the other seat four cards."""
+    stock = "2D 3D 5H 9D JD QH QC AC 4H 8H 6H TS 6D 3C 8C AH 2S 4S QD 7S AS"
+    return Shithead.from_position(
+        hands=[hand, "4D 6C JH KC"],
+        face_up=["QS KD TD", "7H 6S KH"],
+        face_down=["2C AD 8D", "3S 9H JC"],
+        pile=pile,
+        stock=" ".join(c for c in stock.split() if c not in hand.split()),
+        turn=0,
+    )
+
+
+@pytest.mark.parametrize(
+    "hand",
+    ["3H 6H 7D 9C", "3H 2H 7D 9C", "3H TH 7D 9C"],
+    ids=["ordinary", "with a 2", "with a 10"],
+)
+def test_with_an_ordinary_card_that_plays_on_a_small_pile_strong_plays_it(hand: str) -> None:
+    # rule SH-4.6: picking up is allowed with a play in hand, and a 2 or a 10 goes on anything
+    # (SH-1.4), but players expect neither while an ordinary card plays; the search found them
+    # no better here and took them in about half the seeds on its noise (issue 24).
+    view = _early_heads_up(hand, "8S").view(0)
+    nine = Action.from_str("play 9C")
+    bots = [ShitheadStrongBot(seed=s, seconds=None) for s in range(12)]  # no wall clock
+    # at two standard errors a near-tie still departs now and then (one seed of 12 with the 2);
+    # today's code departed with 3 to 5 seeds of 8
+    assert sum(bot.choose(view) != nine for bot in bots) <= 1
+
+
+def test_a_ten_that_burns_the_way_out_is_played_over_the_ordinary_card() -> None:
+    # rule SH-4.3, SH-6.3: the 10 burns the pile and its player plays again, here the 9 to go
+    # out; the usual play (the 9 first) lets the other seat go out with its last card. Clearly
+    # right on every sample, so the search departs from the usual play.
+    g = Shithead.from_position(
+        hands=["TH 9C", "AS"],
+        face_up=["", ""],
+        face_down=["", ""],
+        pile="8S",
+        turn=0,
+    )
+    for seed in range(3):
+        bot = ShitheadStrongBot(seed=seed, seconds=None)
+        assert bot.choose(g.view(0)) == Action.from_str("play TH")
