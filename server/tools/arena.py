@@ -72,7 +72,8 @@ class GameRecord:
     conventions: list[Tally] = field(default_factory=list)
 
 
-def _deal_seed(seed: int, block: int) -> int:
+def deal_seed_of(seed: int, block: int) -> int:
+    """The seed of the deal of ``block`` in a run of ``seed`` (every rotation of it plays it)."""
     return random.Random(seed * 1_000_003 + block).getrandbits(63)
 
 
@@ -93,7 +94,7 @@ def play_one(
     ``conventions``: classify every decision from the full state (server.tools.conventions)."""
     players = len(levels)
     block, rotation = divmod(index, players)
-    deal_seed = _deal_seed(seed, block)
+    deal_seed = deal_seed_of(seed, block)
     dealer = block % players
     # Entry j sits at seat (j + rotation) % players.
     seat_entry = [(s - rotation) % players for s in range(players)]

@@ -35,7 +35,7 @@ from server.bots.base import Bot, cpu_clock
 from server.bots.sheepshead_bidding import MARGIN
 from server.bots.sheepshead_strong import SheepsheadStrongBot
 from server.rules.sheepshead import Sheepshead
-from server.tools.arena import _deal_seed
+from server.tools.arena import deal_seed_of
 from server.tools.intervals import over_deals
 
 PLAYERS = 5
@@ -81,7 +81,7 @@ class Game:
                 bots.append(SheepsheadStrongBot(seed, pick_bonus=bonus))
             else:
                 bots.append(make_bot("basic", "sheepshead", seed=seed))
-        return Sheepshead.new(PLAYERS, block % PLAYERS, seed=_deal_seed(self.seed, block)), bots
+        return Sheepshead.new(PLAYERS, block % PLAYERS, seed=deal_seed_of(self.seed, block)), bots
 
     def play(self, bonus: float, stop_at_pick: bool) -> tuple[float | None, bool, float]:
         """Play it with ``strong``'s pick bonus ``bonus``: ``strong``'s pick threshold (None if
