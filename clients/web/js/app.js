@@ -558,6 +558,7 @@ function fallbackCopy(text, done) {
 async function atRoom(code) {
   const url = socketUrl(code);
   if (app.net.url !== url) await app.net.moveTo(url);
+  else await app.net.whenUp();
 }
 
 function onSubmit(e) {

@@ -71,6 +71,23 @@ export class Net extends EventTarget {
     });
   }
 
+  // Resolves once the connection is up (welcomed), at once if it is; a request the player made
+  // in the moment before (a join clicked as the page opened) waits for it, within a bound.
+  whenUp(timeoutMs = REPLY_TIMEOUT_MS) {
+    if (this.ready) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const up = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.removeEventListener("up", up);
+        reject({ code: "connection_lost" });
+      }, timeoutMs);
+      this.addEventListener("up", up, { once: true });
+    });
+  }
+
   // Close for good (no reconnection): a short-lived second connection (js/app.js playAgain).
   stop() {
     this.stopped = true;
