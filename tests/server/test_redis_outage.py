@@ -80,7 +80,9 @@ async def test_redis_away_mid_game_then_back(
 
 
 async def test_a_bot_move_waits_for_redis(redis_server: RedisServer) -> None:
-    config = replace(make_config(bot_delay=1.0), redis_url=redis_server.url)
+    # the outage (twice the bot's delay, and the restart) stays well inside the room's lease
+    # (LEASE_TTL 3 s): an outage past it loses the lease, and the room rightly goes
+    config = replace(make_config(bot_delay=0.5), redis_url=redis_server.url)
     async with CardroomServer(config) as server, CardroomClient.connect(server.url) as ann:
         await ann.create("shithead", seats=2, name="Ann")
         await ann.host("start")
@@ -96,7 +98,7 @@ async def test_a_bot_move_waits_for_redis(redis_server: RedisServer) -> None:
         mine = ack.version
         assert mine is not None
         redis_server.stop()  # the bot is about to move: its move cannot be stored
-        await asyncio.sleep(2.0)  # well past the bot's delay: nothing may arrive
+        await asyncio.sleep(1.0)  # well past the bot's delay: nothing may arrive
         assert ann.version == mine
         redis_server.start()
         state = await ann.wait_turn(timeout=10)  # the bot's held move, retried by itself
