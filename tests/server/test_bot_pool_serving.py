@@ -147,8 +147,10 @@ async def test_expert_seats_beyond_the_rooms_cap_are_refused_and_change_nothing(
 
 async def test_a_hung_worker_costs_a_fallback_the_game_goes_on_and_it_is_replaced() -> None:
     server = CardroomServer(make_config(max_expert_seats=1))  # one expert: the rest basic
+    # a 2 s grace: a worker that starts on the first request is up before that request is
+    # withdrawn, so the request reaches the hung bot (0.3 s left one queued past it: no restart)
     pool = BotPool(
-        1, grace=0.3, think={"expert": 0.3}, factories={"expert": "tests.bots.slow_bots:HangBot"}
+        1, grace=2.0, think={"expert": 0.3}, factories={"expert": "tests.bots.slow_bots:HangBot"}
     )
     server.manager.use_bot_pool(pool)
     async with server:
