@@ -10,10 +10,12 @@ import urllib.error
 import urllib.request
 from collections.abc import AsyncIterator
 from dataclasses import replace
+from functools import partial
 
 import pytest
 
 from clients import CardroomClient, CardroomError
+from protocol.messages import State
 from server.net.server import CardroomServer
 from server.tools.bench.redis_server import RedisServer
 from tests.server.conftest import choose, make_config
@@ -79,6 +81,10 @@ async def test_redis_away_mid_game_then_back(
     await assert_log_holds(redis_server.url, room, acked)
 
 
+def at_least(state: State, version: int) -> bool:
+    return state.version >= version
+
+
 async def test_a_bot_move_waits_for_redis(redis_server: RedisServer) -> None:
     # the outage (twice the bot's delay, and the restart) stays well inside the room's lease
     # (LEASE_TTL 3 s): an outage past it loses the lease, and the room rightly goes
@@ -93,7 +99,12 @@ async def test_a_bot_move_waits_for_redis(redis_server: RedisServer) -> None:
             except CardroomError as exc:
                 assert exc.code == "stale_version"
                 continue
-            if state.view["phase"] != "swap" and ack.version is not None:
+            if state.view["phase"] == "swap" or ack.version is None:
+                continue
+            after = await ann.wait_state(partial(at_least, version=ack.version), timeout=10)
+            version = ack.version
+            # the bot must be the one to move next (after a burn Ann plays again)
+            if after.version == version and ann.seat not in after.view["to_act"]:
                 break
         mine = ack.version
         assert mine is not None
