@@ -93,3 +93,55 @@ def test_a_view_serialised_in_two_parts_is_the_whole_object(
     assert m.dump_state("ABCDE", 1, 0, m.serialised_view(m.json_bytes(shared), own), [], None) == (
         m.dump_state("ABCDE", 1, 0, whole, [], None)
     )
+
+
+@pytest.mark.parametrize("seed", [6, 7])
+def test_state_writer_splices_the_frames_dump_state_writes(seed: int) -> None:
+    """A state's frames spliced from its shared bytes and each recipient's own fields are, for
+    every seat and the spectators of every state of random games, the text ``dump_state``
+    writes and the model's own serialisation (deadline, commitment and events set or not)."""
+    rng = random.Random(seed)
+    for game in games(seed):
+        version = 0
+        events: list[EventWire] = []
+        while True:
+            part = m.json_bytes(game.shared_view())
+            deadline = None if version % 2 else 1_700_000_000.25 + version
+            commitment = None if version % 3 else f"{version:064x}"
+            writer = m.StateWriter("ABCDE", version, part, m.serialised(events), deadline,
+                                   commitment)  # fmt: skip
+            for seat in [None, *range(game.num_players)]:
+                own = game.own_view(seat)
+                view = m.serialised_view(part, own)
+                fast = writer.text(seat, own)
+                assert fast == m.dump_state("ABCDE", version, seat, view, events, deadline,
+                                            commitment)  # fmt: skip
+                whole = game.view(seat)
+                model = m.State(
+                    room="ABCDE",
+                    version=version,
+                    seat=seat,
+                    view=whole,
+                    events=events,
+                    deadline=deadline,
+                    commitment=commitment,
+                )
+                assert fast == m.dump(model)
+            if game.is_over() or version >= 400:
+                break
+            seat = game.to_act()[0]
+            legal = game.legal_actions(seat)
+            events = [e.to_json() for e in game.apply(seat, legal[rng.randrange(len(legal))])]
+            version += 1
+
+
+@pytest.mark.parametrize(
+    ("shared", "own"), [({"a": [1]}, {"b": None}), ({}, {"b": 2}), ({"a": 1}, {}), ({}, {})]
+)
+@pytest.mark.parametrize("seat", [None, 0, 4, 12])
+def test_state_writer_with_an_empty_part(
+    shared: dict[str, object], own: dict[str, object], seat: int | None
+) -> None:
+    whole = cast(View, {**shared, **own})
+    writer = m.StateWriter("ABCDE", 1, m.json_bytes(shared), [], 2.5, "c0ffee")
+    assert writer.text(seat, own) == m.dump_state("ABCDE", 1, seat, whole, [], 2.5, "c0ffee")
