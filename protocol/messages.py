@@ -587,6 +587,56 @@ def serialised_view(shared: bytes, own: Mapping[str, object]) -> Serialised:
     return orjson.Fragment(shared[:-1] + b"," + mine[1:])
 
 
+class StateWriter:
+    """The :class:`State` frames of one state, one per recipient, spliced from bytes: what all
+    of them share (the frame's fields but ``seat``, and the view's shared fields, serialised
+    once) around each recipient's seat and own fields. Each frame is the text of
+    ``dump_state(room, version, seat, serialised_view(shared, own), events, deadline,
+    commitment)`` without building and serialising that frame's object again for every
+    recipient of every action (some five per action; a test checks the bytes are the same).
+
+    >>> w = StateWriter("ABCDE", 3, json_bytes({"a": 1}), [], None)
+    >>> w.text(0, {"seat": 0})
+    '{"type":"state","room":"ABCDE","version":3,"seat":0,"view":{"a":1,"seat":0},"events":[],\
+"deadline":null,"commitment":null}'
+    """
+
+    __slots__ = ("_head", "_shared", "_tail", "_view")
+
+    def __init__(
+        self,
+        room: str,
+        version: int,
+        shared: bytes,
+        events: list[EventWire] | Serialised,
+        deadline: float | None,
+        commitment: str | None = None,
+    ) -> None:
+        dumps = orjson.dumps
+        self._head = b'{"type":"state","room":' + dumps(room) + b',"version":%d,"seat":' % version
+        self._shared = shared
+        # the shared fields, open for the recipient's own (``{}``: none to open)
+        self._view = b',"view":' + (shared[:-1] + b"," if len(shared) > 2 else b"{")
+        self._tail = (
+            b',"events":'
+            + json_bytes(events)
+            + b',"deadline":'
+            + dumps(deadline)
+            + b',"commitment":'
+            + dumps(commitment)
+            + b"}"
+        )
+
+    def text(self, seat: int | None, own: Mapping[str, object]) -> str:
+        """``seat``'s frame (``None``: a spectator's), ``own`` its own fields of the view."""
+        mine = json_bytes(own)
+        seat_text = b"null" if seat is None else b"%d" % seat
+        if len(mine) == 2:  # {}: the view is the shared fields alone
+            return b"".join((self._head, seat_text, b',"view":', self._shared, self._tail)).decode()
+        rest = memoryview(mine)[1:]  # past its "{", joined without a copy of its own
+        return b"".join((self._head, seat_text, self._view, rest, self._tail)).decode()
+
+
 def dump_room(info: dict[str, Any]) -> str:
     """A :class:`Room` frame from the fields of its :class:`RoomInfo` as plain data, serialised
     straight: the same text as ``dump(Room(room=RoomInfo(**info)))`` (sent to everyone in a

@@ -78,7 +78,16 @@ class _StateFrames:
     """The state frames of one state: what they have in common read once, then each
     recipient's written (some five per action)."""
 
-    __slots__ = ("code", "commitment", "deadline", "events", "game", "shared", "version")
+    __slots__ = (
+        "code",
+        "commitment",
+        "deadline",
+        "events",
+        "game",
+        "shared",
+        "version",
+        "writer",
+    )
 
     def __init__(
         self, room: Shown, events: list[EventWire] | m.Serialised, shared: bytes | None
@@ -93,14 +102,27 @@ class _StateFrames:
         self.commitment = match.commitment(match.game_index)
         self.events = events
         self.shared = shared
+        self.writer: m.StateWriter | None = None
 
     def text(self, seat: int | None) -> str:
         game, shared = self.game, self.shared
         # the room built every part itself: serialised straight, no model per recipient
-        view = game.view(seat) if shared is None else m.serialised_view(shared, game.own_view(seat))
-        return m.dump_state(
-            self.code, self.version, seat, view, self.events, self.deadline, self.commitment
-        )
+        if shared is None:
+            return m.dump_state(
+                self.code,
+                self.version,
+                seat,
+                game.view(seat),
+                self.events,
+                self.deadline,
+                self.commitment,
+            )
+        writer = self.writer
+        if writer is None:  # what every recipient's frame shares, serialised once for all
+            writer = self.writer = m.StateWriter(
+                self.code, self.version, shared, self.events, self.deadline, self.commitment
+            )
+        return writer.text(seat, game.own_view(seat))
 
 
 def state_to(room: Shown, conn: ConnId, seat: int | None) -> list[Send]:

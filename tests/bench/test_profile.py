@@ -18,6 +18,8 @@ LOOP = "Runner.run (asyncio/runners.py:118)"
 def test_a_sample_goes_to_its_innermost_part() -> None:
     assert part_of([LOOP, READ, FRAME, ROOM, VIEW]).startswith("building views")
     assert part_of([LOOP, READ, FRAME, ROOM, DUMP]).startswith("serialising")
+    for writing in ("StateWriter.text (protocol/messages.py:640)", "json_bytes (protocol/m.py:9)"):
+        assert part_of([LOOP, READ, FRAME, ROOM, writing]).startswith("serialising")
     assert part_of([LOOP, READ, FRAME, ROOM]).startswith("the room")
     assert part_of([LOOP, READ, FRAME]).startswith("checking client frames")
     assert part_of([LOOP, READ]).startswith("reading frames")

@@ -23,7 +23,7 @@ from server.rooms.inputs import Request, RoomInput
 from server.rooms.matches import Match
 from server.rooms.outputs import Output, PersistAction
 from server.rooms.seats import Seat, SeatTable, token_digest
-from server.rooms.state import CONTAINERS, FIELDS, RoomState
+from server.rooms.state import CONTAINERS, COPIED, FIELDS, RoomState
 from tests.server.conftest import choose
 from tests.support.room_core import Harness, create_shithead, playing, whole
 
@@ -161,7 +161,14 @@ def test_every_field_of_the_state_is_a_value_or_a_container_of_values(situation:
             assert all(immutable(v) for v in items), name
         else:
             assert immutable(value), (name, value)
+        # the copy copies the fields declared as containers: each holds one, no other does
+        assert (name in COPIED) == (type(value) in CONTAINERS), name
     assert isinstance(state.clock, TurnClock) and immutable(tuple(state.clock))
+    copied = state.copy()
+    assert copied == state and type(copied) is RoomState
+    for name in FIELDS:  # every container its own, every value the same
+        mine, its = getattr(state, name), getattr(copied, name)
+        assert (mine is not its) if name in COPIED else (mine is its), name
 
 
 def test_a_seat_record_is_written_and_read_from_one_field_list() -> None:

@@ -30,6 +30,8 @@ PARTS = {
     "serialising frames with orjson (dump_state, dump_ack, shared parts)": [
         ("dump_", "protocol/"),
         ("serialised", "protocol/"),
+        ("StateWriter", "protocol/"),
+        ("json_bytes", "protocol/"),
     ],
     "pydantic: validating requests, building models": [("", "pydantic")],
     "legal actions and applying them (the rules cores)": [
