@@ -95,6 +95,8 @@ class Figures:
     generator: list[str] = field(default_factory=list)  # each worker's CPU and loop lag
     generator_busy: bool = False  # whether a worker may have been the bottleneck
     failed_rooms: int = 0  # rooms that could not be opened (connections refused, timed out)
+    setup_s: float = 0.0  # seconds until every room was seated, before any played
+    setup_server_cpu: float | None = None  # the server's CPU seconds in those
 
     @classmethod
     def of(
@@ -130,6 +132,7 @@ class Figures:
         connections = sum(r.connections for r in reports)
         figures = cls.of(label, merged(reports), seconds, connections, sum(r.cpu for r in reports))
         figures.failed_rooms = sum(r.failed for r in reports)
+        figures.setup_s = max(r.setup for r in reports)
         figures.generator = describe(reports)
         figures.generator_busy = any(r.busy for r in reports)
         return figures
@@ -149,6 +152,17 @@ class Figures:
             )
         out.append(f"  frames received    {self.frames_per_s:>9,.0f}/s")
         out.append(f"  connections held   {self.connections:>9,}")
+        if self.setup_s:
+            server = ""
+            if self.setup_server_cpu is not None:
+                server = f"; server CPU {self.setup_server_cpu:.1f} s"
+                if self.connections:
+                    per = self.setup_server_cpu / self.connections * 1e3
+                    server += f" ({per:.2f} ms per connection: handshake, hello, join)"
+            out.append(
+                f"  setup              {self.setup_s:9.1f} s  every room seated before any "
+                f"played{server}"
+            )
         if self.failed_rooms:
             out.append(f"  rooms not opened   {self.failed_rooms:>9,}  (refused or timed out)")
         if self.server_rss is not None:
@@ -189,7 +203,9 @@ class Watch:
     base_rss: int | None = None
     rss: int | None = None
     cpu: float | None = None
+    setup_cpu: float | None = None  # CPU seconds from begin() until every room was seated
     _cpu0: float = 0.0
+    _cpu_begin: float = 0.0
     _t0: float = 0.0
     _spy: subprocess.Popen[bytes] | None = None
 
@@ -199,6 +215,12 @@ class Watch:
     def begin(self) -> None:
         if self.pids:
             self.base_rss = sum(procs.rss_bytes(p) for p in self.pids)
+            self._cpu_begin = self._cpu()
+
+    def seated(self, seconds: float) -> None:
+        """Every room is seated (after ``seconds``): the server's CPU for setting them up."""
+        if self.pids:
+            self.setup_cpu = self._cpu() - self._cpu_begin
 
     def window(self, opening: bool) -> None:
         if not self.pids:
@@ -225,6 +247,7 @@ class Watch:
     def fill(self, figures: Figures) -> Figures:
         figures.server_rss, figures.server_rss_base = self.rss, self.base_rss
         figures.server_cpu = self.cpu
+        figures.setup_server_cpu = self.setup_cpu
         return figures
 
 
@@ -312,7 +335,7 @@ async def _drive_rooms(
         workers = Workers(_jobs(args, url, spec, args.rooms, idle=False))
         try:
             reports = await asyncio.to_thread(
-                workers.window, args.warmup, args.seconds, watch.window
+                workers.window, args.warmup, args.seconds, watch.window, watch.seated
             )
         finally:
             await asyncio.to_thread(workers.stop)
@@ -333,9 +356,10 @@ async def _drive_rooms(
         think=think,
         dial=Dial(_compression(args), sources),
         from_start=args.warmup == 0,
+        on_seated=watch.seated,
     )
     report = Report(0, tally.counts(), window.seconds, window.connections, window.load_cpu)
-    report.lag, report.failed = window.lag, window.failed
+    report.lag, report.failed, report.setup = window.lag, window.failed, window.setup
     return [report], tally.samples
 
 
