@@ -51,6 +51,7 @@ from server.bots import BOT_LEVELS
 from server.rules.registry import GAME_NAMES
 from server.tools.bench import peer, procs, profile
 from server.tools.bench.drive import Dial, RoomSpec, Think, Window, hold_idle, run_echo, run_rooms
+from server.tools.bench.scaleout import metric
 from server.tools.bench.sources import Rotation, check_target, parse_sources
 from server.tools.bench.tally import Counts, Tally
 from server.tools.bench.workers import (
@@ -453,6 +454,26 @@ async def settled_rss(pids: tuple[int, ...], quiet: float = 2.0, limit: float = 
     return last
 
 
+#: Seconds the closes of a round may take to reach the server before its RSS is read anyway.
+CLOSES_BOUND = 60.0
+
+
+async def closes_reached(port: int | None, bound: float = CLOSES_BOUND) -> int | None:
+    """Wait (bounded) until the server on ``port`` counts no open connection: its memory after
+    the closes means nothing while some are still being closed. The connections still open
+    (0 once all closes reached it; None: no port to ask)."""
+    if port is None:
+        return None
+    left = 0
+    deadline = time.monotonic() + bound
+    while time.monotonic() < deadline:
+        left = round(await asyncio.to_thread(metric, port, "cardroom_connections"))
+        if not left:
+            return 0
+        await asyncio.sleep(0.25)
+    return left
+
+
 class _Idle:
     """Idle connections held from this process or from ``--workers`` processes, round by
     round: :meth:`open` gives (held, failed, seconds to open), :meth:`close` closes them."""
@@ -512,6 +533,7 @@ async def measure_connections(args: argparse.Namespace) -> list[dict[str, Any]]:
                 held, failed, opened_in = await idle.open()
                 loaded = await settled_rss(pids)
                 await idle.close(last=k == args.rounds - 1)
+                left = await closes_reached(port)
                 after = await settled_rss(pids)
                 rounds.append(
                     {
@@ -521,6 +543,7 @@ async def measure_connections(args: argparse.Namespace) -> list[dict[str, Any]]:
                         "rss_start": base,
                         "rss_held": loaded,
                         "rss_after": after,
+                        "open_after": left,
                         "per_connection": (loaded - base) / max(held, 1),
                     }
                 )
@@ -671,6 +694,13 @@ def main(argv: list[str]) -> int:
                 f"opened in {r['opened_in_s']:.1f} s): {r['rss_held'] / 2**20:.1f} MB holding "
                 f"them ({r['per_connection'] / 1024:.1f} KiB per connection over the start), "
                 f"{r['rss_after'] / 2**20:.1f} MB after they closed"
+                + (
+                    ""
+                    if r["open_after"] is None
+                    else " (every close had reached the server)"
+                    if r["open_after"] == 0
+                    else f" ({r['open_after']:,} still open on the server when it was read)"
+                )
             )
         if args.json:
             print(json.dumps(rounds))
