@@ -158,8 +158,8 @@ class Figures:
             if self.setup_server_cpu is not None:
                 server = f"; server CPU {self.setup_server_cpu:.1f} s"
                 if self.connections:
-                    per = self.setup_server_cpu / self.connections * 1e3
-                    server += f" ({per:.2f} ms per connection: handshake, hello, join)"
+                    each = self.setup_server_cpu / self.connections * 1e3
+                    server += f" ({each:.2f} ms per connection: handshake, hello, join)"
             out.append(
                 f"  setup              {self.setup_s:9.1f} s  every room seated before any "
                 f"played{server}"
