@@ -101,6 +101,21 @@ class DirectConnection(ServerConnection):
             callback(message)
         self._direct = DIRECT and not self.protocol.extensions and _at_frame_boundary(self.protocol)
 
+    def release(self) -> None:
+        """Once closed: drop the references that make the connection a cycle (the server's
+        callback, which holds the server's connection, which holds this; the parser
+        generator, whose frame holds the protocol), so that reference counting frees it the
+        moment the server lets go, with no collection of the whole heap (hundreds of
+        milliseconds at thousands of connections: docs/benchmarks.md)."""
+        if self.protocol.state is not State.CLOSED:
+            return
+        self._deliver = None
+        self._early = []
+        self._parts = []
+        # after the close, receive_eof returns before stepping it (idempotent) and no data
+        # comes: a closed generator's frame is gone
+        self.protocol.parser.close()
+
     @property
     def reads_frames(self) -> bool:
         """Whether the usual frames are read here (else websockets reads them all)."""

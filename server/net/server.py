@@ -578,9 +578,12 @@ class CardroomServer:
         finally:
             if conn.hello_timer is not None:
                 conn.hello_timer.cancel()
+                conn.hello_timer = None
             self.manager.disconnected(conn.id)  # gone from the rooms and from self.connected
             self.metrics.connections.set(len(self.connected.sockets))
             conn.finish()
+            if isinstance(ws, DirectConnection):  # freed by reference counting, not the collector
+                ws.release()
             self._closed_some()
 
     def _hello_overdue(self, conn: Connection) -> None:
@@ -609,7 +612,7 @@ class CardroomServer:
     def _trim_now(self) -> None:
         self._trim = None
         self._closes = 0
-        trim_memory()
+        trim_memory(collect=not self.connected.sockets)
 
     def _received(self, conn: Connection, frame: str | bytes) -> None:
         """A frame from ``conn``: handled now, or after the earlier one still being handled."""
@@ -918,13 +921,17 @@ def _address(ws: ServerConnection) -> str:
     return address.key(ip)
 
 
-def trim_memory() -> None:
-    """Free what closed connections left behind and hand it back to the system.
+def trim_memory(collect: bool = True) -> None:
+    """Hand memory freed by closed connections back to the system (glibc keeps freed heap
+    pages unless asked: ``malloc_trim``), after a full collection if ``collect``.
 
-    A closed connection's objects sit in reference cycles (socket, protocol, tasks) that only a
-    full collection frees, and glibc keeps freed heap pages unless asked (``malloc_trim``).
+    A closed connection is freed by reference counting (``DirectConnection.release``), so
+    while others are connected the trim skips the collection: one of the whole heap stopped
+    the server for ~0.4 s at 5,000 connections (docs/benchmarks.md). With nobody connected,
+    it runs one for whatever else is left in cycles.
     """
-    gc.collect()
+    if collect:
+        gc.collect()
     if _LIBC is not None:
         _LIBC.malloc_trim(0)
 
@@ -933,9 +940,12 @@ def trim_memory() -> None:
 #: everything an action allocates is freed by reference counting; with the defaults the
 #: collector still ran some 60 times a second under load, rescanning the rooms and their
 #: histories, about 5 % of the server's CPU (``gc.callbacks`` timing, 20 rooms of five); with
-#: these, 0.5 %. Cycles still go: a young collection every 20,000 new containers, and the
-#: trim after closed connections runs a full one.
-GC_THRESHOLDS = (20_000, 50, 100)
+#: these, 0.5 %. Cycles still go: a young collection every 5,000 new containers, an older one
+#: every 200 of those (the same 1,000,000 as before), and the trim once nobody is connected
+#: runs a full one. A young collection stops the server while it runs: at 20,000 it took
+#: 5 ms (median) to 50 ms at 5,000 people, at 5,000 0.9 to 11 ms, for the same CPU in all
+#: (docs/benchmarks.md, "one process, many people").
+GC_THRESHOLDS = (5_000, 200, 100)
 
 
 def settle_gc() -> None:

@@ -19,6 +19,7 @@ from server.rooms.seats import RoomSettings
 from server.store.memory import MemoryStore
 from server.tools.bench.drive import Pacer, RoomSpec, hold_idle, run_rooms
 from server.tools.bench.drive import Room as LoadRoom
+from server.tools.bench.loadtest import closes_reached
 from server.tools.bench.tally import Tally
 
 
@@ -108,6 +109,46 @@ async def test_idle_connections_are_held_and_counted(
         assert len(server.connected.sockets) == 30  # each was welcomed, so the server holds it
     finally:
         await asyncio.gather(*(ws.close() for ws in held))
+
+
+async def test_every_room_is_seated_before_any_plays(
+    served: tuple[CardroomServer, MemoryStore],
+) -> None:
+    server, _ = served
+    tally = Tally()
+    tally.start()  # counted from the first frame: an action during the setup would show
+    at_seated: list[tuple[int, int, int]] = []
+
+    def seated(seconds: float) -> None:
+        # the server's accepted actions, a host's start included
+        started = sum(server.metrics.actions.values())
+        at_seated.append((tally.sent, started, len(server.connected.sockets)))
+
+    window = await run_rooms(
+        server.url,
+        RoomSpec("sheepshead", 5, 5),
+        4,
+        tally,
+        seconds=0.5,
+        on_seated=seated,
+        from_start=True,
+    )
+    # all 20 people connected, no action sent, no game started, when the setup ended
+    assert at_seated == [(0, 0, 20)]
+    assert window.setup > 0
+    assert tally.accepted > 0  # and then they played
+
+
+async def test_the_closes_of_a_round_are_waited_for_on_the_server(
+    served: tuple[CardroomServer, MemoryStore],
+) -> None:
+    server, _ = served
+    held, _ = await hold_idle(server.url, 3, None)
+    # still open: not reached, and the bound says how many were left
+    assert await closes_reached(server.port, bound=0.3) == 3
+    await asyncio.gather(*(ws.close() for ws in held))
+    assert await closes_reached(server.port) == 0
+    assert await closes_reached(None) is None  # a server elsewhere: nothing to ask
 
 
 def test_the_command_runs_both_servers_and_prints_its_figures() -> None:

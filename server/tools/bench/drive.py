@@ -208,8 +208,12 @@ class Room:
         self.think = think
         self.dial = Dial(None)
         self.seating: asyncio.Semaphore | None = None  # rooms of a run seating guests at once
+        # the rooms of a run start their first match together, once every one is seated, so
+        # that setting them up and playing are measured apart (None: start when seated)
+        self.go: asyncio.Event | None = None
         self.failed: str | None = None  # why the room could not be opened, if it could not
         self.conns: list[Conn] = []
+        self.seated = asyncio.Event()  # everyone joined (or the room failed)
         self.started = asyncio.Event()
         self._changed: asyncio.Event | None = None
 
@@ -275,7 +279,8 @@ class Room:
 
     def _fail(self, exc: BaseException) -> None:
         self.failed = f"{type(exc).__name__}: {exc}"[:200]
-        self.started.set()  # nobody waits for it any longer
+        self.seated.set()  # nobody waits for it any longer
+        self.started.set()
 
     async def open_host(self, dial: Dial) -> None:
         """:meth:`connect`, a failure counted instead of raised."""
@@ -308,6 +313,10 @@ class Room:
             )
         for c in self.conns:
             c.match_over.clear()
+        if not self.seated.is_set():
+            self.seated.set()
+            if self.go is not None:
+                await self.go.wait()
         _expect(await host.request({"type": "host", "room": code, "op": "start"}), "ack")
 
     async def _follow(self, host: Conn, code: str, token: str) -> Conn:
@@ -350,10 +359,15 @@ class Window:
     load_cpu: float  # CPU seconds of this process in the window
     lag: Histogram = field(default_factory=Histogram)  # the event loop's lateness in it
     failed: int = 0  # rooms that could not be opened (refused or timed out connections)
+    setup: float = 0.0  # seconds from the first connection until every room was seated
 
 
 class Clock(Protocol):
-    """When the measured window opens and closes (a timer, or the lead of several workers)."""
+    """When the rooms start, and when the measured window opens and closes (a timer, or the
+    lead of several workers)."""
+
+    async def seated(self) -> None:
+        """Every room here is seated: return when all may start (those of every worker)."""
 
     async def opened(self) -> None: ...
 
@@ -366,6 +380,9 @@ class Timed:
 
     warmup: float
     seconds: float
+
+    async def seated(self) -> None:
+        return
 
     async def opened(self) -> None:
         await asyncio.sleep(self.warmup)
@@ -389,6 +406,7 @@ async def run_rooms(
     think: Think | None = None,
     dial: Dial | None = None,
     from_start: bool = False,
+    on_seated: Callable[[float], None] | None = None,
 ) -> Window:
     """Play ``rooms`` rooms for ``warmup`` then ``seconds`` measured seconds (or as ``clock``
     says), then let the requests in flight be answered (each counted only if it was sent in
@@ -400,16 +418,23 @@ async def run_rooms(
     ``on_window(True/False)`` runs as the window opens and closes (to read the server's CPU).
     ``from_start``: count from the first frame, setup included (to compare with a server's
     counters read before the run).
+
+    Every room is seated (connections, hellos, joins) before any starts its first match, so
+    that setting up and playing are told apart: ``on_seated(seconds)`` runs then, with the
+    seconds setting up took (the same for every worker: the lead's ``clock`` says when all
+    may start).
     """
     clock = clock or Timed(warmup, seconds)
     dial = dial or Dial(compression)
     interval = rooms / pace if pace else None
     all_rooms = [Room(url, spec, tally, Pacer(interval), think) for _ in range(rooms)]
     seating = asyncio.Semaphore(max(1, CONNECT_AT_ONCE // max(spec.humans - 1, 1)))
+    go = asyncio.Event()
     for r in all_rooms:
-        r.seating = seating
+        r.seating, r.go = seating, go
     if from_start:
         tally.start()
+    began = time.perf_counter()
     await _gather_limited(
         [lambda r=r: r.open_host(dial) for r in all_rooms],  # type: ignore[misc]
         CONNECT_AT_ONCE,
@@ -419,6 +444,12 @@ async def run_rooms(
     try:
         # thousands of rooms take a while to set up on a busy machine: bounded all the same
         setup = max(SETUP_TIMEOUT, rooms * SETUP_PER_ROOM)
+        await asyncio.wait_for(asyncio.gather(*(r.seated.wait() for r in all_rooms)), setup)
+        seated = time.perf_counter() - began
+        if on_seated is not None:
+            on_seated(seated)
+        await clock.seated()
+        go.set()
         await asyncio.wait_for(asyncio.gather(*(r.started.wait() for r in all_rooms)), setup)
         # counted as the window opens: at its close a room between two matches may be
         # reconnecting its players to the next one
@@ -426,6 +457,7 @@ async def run_rooms(
         window = await _window(tally, clock, on_window, fresh=not from_start)
         window.connections = held
         window.failed = sum(r.failed is not None for r in all_rooms)
+        window.setup = seated
         await _drain(tally, all_rooms)
     finally:
         stop.set()

@@ -51,6 +51,7 @@ from server.bots import BOT_LEVELS
 from server.rules.registry import GAME_NAMES
 from server.tools.bench import peer, procs, profile
 from server.tools.bench.drive import Dial, RoomSpec, Think, Window, hold_idle, run_echo, run_rooms
+from server.tools.bench.scaleout import metric
 from server.tools.bench.sources import Rotation, check_target, parse_sources
 from server.tools.bench.tally import Counts, Tally
 from server.tools.bench.workers import (
@@ -95,6 +96,8 @@ class Figures:
     generator: list[str] = field(default_factory=list)  # each worker's CPU and loop lag
     generator_busy: bool = False  # whether a worker may have been the bottleneck
     failed_rooms: int = 0  # rooms that could not be opened (connections refused, timed out)
+    setup_s: float = 0.0  # seconds until every room was seated, before any played
+    setup_server_cpu: float | None = None  # the server's CPU seconds in those
 
     @classmethod
     def of(
@@ -130,6 +133,7 @@ class Figures:
         connections = sum(r.connections for r in reports)
         figures = cls.of(label, merged(reports), seconds, connections, sum(r.cpu for r in reports))
         figures.failed_rooms = sum(r.failed for r in reports)
+        figures.setup_s = max(r.setup for r in reports)
         figures.generator = describe(reports)
         figures.generator_busy = any(r.busy for r in reports)
         return figures
@@ -149,6 +153,17 @@ class Figures:
             )
         out.append(f"  frames received    {self.frames_per_s:>9,.0f}/s")
         out.append(f"  connections held   {self.connections:>9,}")
+        if self.setup_s:
+            server = ""
+            if self.setup_server_cpu is not None:
+                server = f"; server CPU {self.setup_server_cpu:.1f} s"
+                if self.connections:
+                    each = self.setup_server_cpu / self.connections * 1e3
+                    server += f" ({each:.2f} ms per connection: handshake, hello, join)"
+            out.append(
+                f"  setup              {self.setup_s:9.1f} s  every room seated before any "
+                f"played{server}"
+            )
         if self.failed_rooms:
             out.append(f"  rooms not opened   {self.failed_rooms:>9,}  (refused or timed out)")
         if self.server_rss is not None:
@@ -189,7 +204,9 @@ class Watch:
     base_rss: int | None = None
     rss: int | None = None
     cpu: float | None = None
+    setup_cpu: float | None = None  # CPU seconds from begin() until every room was seated
     _cpu0: float = 0.0
+    _cpu_begin: float = 0.0
     _t0: float = 0.0
     _spy: subprocess.Popen[bytes] | None = None
 
@@ -199,6 +216,12 @@ class Watch:
     def begin(self) -> None:
         if self.pids:
             self.base_rss = sum(procs.rss_bytes(p) for p in self.pids)
+            self._cpu_begin = self._cpu()
+
+    def seated(self, seconds: float) -> None:
+        """Every room is seated (after ``seconds``): the server's CPU for setting them up."""
+        if self.pids:
+            self.setup_cpu = self._cpu() - self._cpu_begin
 
     def window(self, opening: bool) -> None:
         if not self.pids:
@@ -225,6 +248,7 @@ class Watch:
     def fill(self, figures: Figures) -> Figures:
         figures.server_rss, figures.server_rss_base = self.rss, self.base_rss
         figures.server_cpu = self.cpu
+        figures.setup_server_cpu = self.setup_cpu
         return figures
 
 
@@ -312,7 +336,7 @@ async def _drive_rooms(
         workers = Workers(_jobs(args, url, spec, args.rooms, idle=False))
         try:
             reports = await asyncio.to_thread(
-                workers.window, args.warmup, args.seconds, watch.window
+                workers.window, args.warmup, args.seconds, watch.window, watch.seated
             )
         finally:
             await asyncio.to_thread(workers.stop)
@@ -333,9 +357,10 @@ async def _drive_rooms(
         think=think,
         dial=Dial(_compression(args), sources),
         from_start=args.warmup == 0,
+        on_seated=watch.seated,
     )
     report = Report(0, tally.counts(), window.seconds, window.connections, window.load_cpu)
-    report.lag, report.failed = window.lag, window.failed
+    report.lag, report.failed, report.setup = window.lag, window.failed, window.setup
     return [report], tally.samples
 
 
@@ -429,6 +454,26 @@ async def settled_rss(pids: tuple[int, ...], quiet: float = 2.0, limit: float = 
     return last
 
 
+#: Seconds the closes of a round may take to reach the server before its RSS is read anyway.
+CLOSES_BOUND = 60.0
+
+
+async def closes_reached(port: int | None, bound: float = CLOSES_BOUND) -> int | None:
+    """Wait (bounded) until the server on ``port`` counts no open connection: its memory after
+    the closes means nothing while some are still being closed. The connections still open
+    (0 once all closes reached it; None: no port to ask)."""
+    if port is None:
+        return None
+    left = 0
+    deadline = time.monotonic() + bound
+    while time.monotonic() < deadline:
+        left = round(await asyncio.to_thread(metric, port, "cardroom_connections"))
+        if not left:
+            return 0
+        await asyncio.sleep(0.25)
+    return left
+
+
 class _Idle:
     """Idle connections held from this process or from ``--workers`` processes, round by
     round: :meth:`open` gives (held, failed, seconds to open), :meth:`close` closes them."""
@@ -488,6 +533,7 @@ async def measure_connections(args: argparse.Namespace) -> list[dict[str, Any]]:
                 held, failed, opened_in = await idle.open()
                 loaded = await settled_rss(pids)
                 await idle.close(last=k == args.rounds - 1)
+                left = await closes_reached(port)
                 after = await settled_rss(pids)
                 rounds.append(
                     {
@@ -497,6 +543,7 @@ async def measure_connections(args: argparse.Namespace) -> list[dict[str, Any]]:
                         "rss_start": base,
                         "rss_held": loaded,
                         "rss_after": after,
+                        "open_after": left,
                         "per_connection": (loaded - base) / max(held, 1),
                     }
                 )
@@ -647,6 +694,13 @@ def main(argv: list[str]) -> int:
                 f"opened in {r['opened_in_s']:.1f} s): {r['rss_held'] / 2**20:.1f} MB holding "
                 f"them ({r['per_connection'] / 1024:.1f} KiB per connection over the start), "
                 f"{r['rss_after'] / 2**20:.1f} MB after they closed"
+                + (
+                    ""
+                    if r["open_after"] is None
+                    else " (every close had reached the server)"
+                    if r["open_after"] == 0
+                    else f" ({r['open_after']:,} still open on the server when it was read)"
+                )
             )
         if args.json:
             print(json.dumps(rounds))

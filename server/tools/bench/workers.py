@@ -10,7 +10,9 @@ not the server, was the bottleneck.
 
     lead                          worker k
     ----                          --------
-                    <- "ready"    rooms connected and started
+                    <- "seated"   every room connected and seated (and its seconds to be)
+    "go" ->                       rooms start their first match
+                    <- "ready"    rooms started
     (warm-up)   "open" ->         window opens: counts from zero
     (window)    "close" ->        window closes, requests in flight answered
                     <- Report     counts, CPU, loop lag, connections
@@ -100,6 +102,7 @@ class Report:
     samples: list[str] = field(default_factory=list)
     error: str | None = None
     failed: int = 0  # rooms that could not be opened
+    setup: float = 0.0  # seconds until every room of this worker was seated
 
     @property
     def cpu_share(self) -> float:
@@ -116,11 +119,19 @@ class PipeClock:
 
     def __init__(self, pipe: Connection) -> None:
         self.pipe = pipe
+        self.setup = 0.0  # this worker's seconds to seat its rooms
 
     async def _expect(self, word: str) -> None:
         got = await asyncio.to_thread(self.pipe.recv)
         if got != word:
             raise RuntimeError(f"worker expected {word!r} from the lead, got {got!r}")
+
+    def took(self, seconds: float) -> None:
+        self.setup = seconds
+
+    async def seated(self) -> None:
+        self.pipe.send(("seated", self.setup))
+        await self._expect("go")
 
     async def opened(self) -> None:
         self.pipe.send("ready")
@@ -135,16 +146,18 @@ async def _play(job: Job, pipe: Connection) -> Report:
     rng = random.Random(job.seed * 1_000_003 + job.index)
     think = Think(*job.think, rng) if job.think else None
     rotation = Rotation(parse_sources(job.sources) if job.sources else [], job.index)
+    clock = PipeClock(pipe)
     window = await run_rooms(
         job.url,
         job.spec,
         job.rooms,
         tally,
         pace=job.pace,
-        clock=PipeClock(pipe),
+        clock=clock,
         think=think,
         dial=Dial(job.compression, rotation),
         from_start=job.from_start,
+        on_seated=clock.took,
     )
     return Report(
         job.index,
@@ -155,6 +168,7 @@ async def _play(job: Job, pipe: Connection) -> Report:
         window.lag,
         tally.samples,
         failed=window.failed,
+        setup=window.setup,
     )
 
 
@@ -256,9 +270,19 @@ class Workers:
             pipe.send(word)
 
     def window(
-        self, warmup: float, seconds: float, on_window: Callable[[bool], None] | None = None
+        self,
+        warmup: float,
+        seconds: float,
+        on_window: Callable[[bool], None] | None = None,
+        on_seated: Callable[[float], None] | None = None,
     ) -> list[Report]:
-        """Wait until all are ready, warm up, measure ``seconds``; their reports."""
+        """Wait until all have seated their rooms (``on_seated`` gets the longest seconds one
+        took), start them together, warm up, measure ``seconds``; their reports."""
+        seated = self.receive(self.setup)
+        assert all(isinstance(s, tuple) and s[0] == "seated" for s in seated), seated
+        if on_seated:
+            on_seated(max(s[1] for s in seated))
+        self.send("go")
         ready = self.receive(self.setup)
         assert all(r == "ready" for r in ready), ready
         time.sleep(warmup)
