@@ -12,8 +12,8 @@ all, the room's task finishes it before anything queued after it). A Redis room 
 input through its task: the Redis client's timeouts belong to the task that runs a call, and
 the caller may be no task at all (a frame's read, a timer). Handling a Redis room's input at
 once up to its write saves no hop there (the room's task still wakes to await the answer) and
-measured worse: a write waited longer for its answer, likely as the rooms' work moved into the
-callers' turns, ahead of the batch's reply and the rooms it wakes (``docs/benchmarks.md``,
+measured worse: the rooms' work moves into the callers' turns, ahead of the batch's reply and
+the rooms it wakes, and a write then waited longer for its answer (``docs/benchmarks.md``,
 "Redis keeps pace", third pass).
 """
 
