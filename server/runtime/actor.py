@@ -8,13 +8,14 @@ With stores whose calls complete at once (``completes_at_once``: the in-memory o
 to wait for), an input that arrives while the room is idle (its task waiting, nothing queued)
 is handled at once, in the caller's turn of the event loop, instead of waking the task for it:
 the same steps in the same order, without a queue hop per input (should it have to wait after
-all, the room's task finishes it before anything queued after it). A Redis room takes every
-input through its task: the Redis client's timeouts belong to the task that runs a call, and
-the caller may be no task at all (a frame's read, a timer). Handling a Redis room's input at
-once up to its write saves no hop there (the room's task still wakes to await the answer) and
-measured worse: the rooms' work moves into the callers' turns, ahead of the batch's reply and
-the rooms it wakes, and a write then waited longer for its answer (``docs/benchmarks.md``,
-"Redis keeps pace", third pass).
+all, the room's task finishes it before anything queued after it). So too with a store that
+queues its calls (``queues_calls``: one Redis, whose writes go in the turn's batch): the input
+is handled at once up to its first write, which only joins the batch; the room's task awaits
+the answer and does the rest, so the ack still goes only once Redis answered. The Redis
+client's timeouts belong to the task that runs a call, and the caller may be no task at all (a
+frame's read, a timer): so a store whose calls run in their caller's task (a Redis Cluster)
+takes every input through the task, and the boards, called only after the store's write of a
+finished game (:class:`~server.runtime.finished.FinishedGames`), always run in the task.
 """
 
 from __future__ import annotations
@@ -175,7 +176,9 @@ class RoomActor:
         self._wake: asyncio.Future[None] | None = None  # set while the task waits for input
         self._busy = False  # an input is being handled (at once, or by the task)
         # inputs handled at once only when nothing they do waits on I/O (see the docstring)
-        self._at_once = store.completes_at_once and boards.completes_at_once
+        self._at_once = (store.completes_at_once and boards.completes_at_once) or (
+            store.queues_calls
+        )
         self._timers: dict[TimerKey, asyncio.TimerHandle] = {}
         self._bot_tasks: set[asyncio.Task[None]] = set()
         self._bots: dict[tuple[int, str], Bot] = {}

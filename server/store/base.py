@@ -124,6 +124,15 @@ class RoomStore(ABC):
     #: the task that runs the call, and the caller may be no task at all.
     completes_at_once: ClassVar[bool] = False
 
+    @property
+    def queues_calls(self) -> bool:
+        """Whether every write only queues its call and awaits an answer that another task
+        (the one holding the connection and its timeouts) hands back: such a call may begin in
+        any turn, even outside a task (a frame's read, a timer's callback), and its first await
+        always waits (the Redis store's batch, :mod:`server.store.batch`). The room actor then
+        handles an input in its caller's turn up to its first write."""
+        return False
+
     @abstractmethod
     async def create(self, code: str, record: Mapping[str, Any], *, fence: int = 0) -> bool:
         """Store a new room; ``False`` if the code is already taken (codes are unique).

@@ -89,6 +89,10 @@ class RedisStore(RoomStore):
         # so there each call goes on its own (to its slot's master)
         self.batch = None if isinstance(client, RedisCluster) else ScriptBatch(client)
 
+    @property
+    def queues_calls(self) -> bool:
+        return self.batch is not None  # a cluster's calls run in their caller's task
+
     async def _run(self, script: Any, code: str, *args: Any) -> tuple[str, int]:
         keys = _room_keys(code, self._cluster)
         if self.batch is None:

@@ -6,9 +6,9 @@ redis-server, counting its read events (``INFO stats``) and commands (``INFO com
 
 A round trip costs the server little: the calls are packed as redis-py would send them, each
 room's keys once (server/store/resp.py); a batch's replies are read under one timer, not one
-per reply; the batch keeps one connection per batch in flight; a write's wait for its batch is
-timed. And a room on Redis takes a client's input through its own task (server/runtime/actor.py),
-its frames waiting for Redis's answer."""
+per reply; the batch keeps one connection per batch in flight. And a room on one Redis handles
+a client's input in the caller's turn up to its write (server/runtime/actor.py), its frames
+still waiting for Redis's answer."""
 
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ from server.store.base import Fenced, StoreUnavailable
 from server.store.batch import ScriptBatch
 from server.store.redis_client import RedisClient, connect
 from server.store.redis_store import RedisStore
+from server.tools.bench.redis_cluster import RedisCluster
 from server.tools.bench.redis_server import RedisServer
 from tests.store.proxy import LossyProxy
 
@@ -303,6 +304,18 @@ async def test_a_batch_keeps_one_connection_per_batch_in_flight(
         assert stored is not None and [e["v"] for e in stored.actions] == list(range(1, 11))
 
 
+async def test_one_redis_queues_its_calls_a_cluster_does_not(
+    redis_server: RedisServer, redis_cluster: RedisCluster
+) -> None:
+    one, cluster = RedisStore(redis_server.url), RedisStore(redis_cluster.url)
+    try:
+        assert one.queues_calls and not one.completes_at_once
+        assert not cluster.queues_calls  # its calls run in the caller's task: through the task
+    finally:
+        await one.close()
+        await cluster.close()
+
+
 class Outbox:
     def __init__(self) -> None:
         self.frames: list[dict[str, Any]] = []
@@ -311,7 +324,9 @@ class Outbox:
         self.frames.append(json.loads(text))
 
 
-async def test_a_redis_room_takes_an_input_through_its_task(redis_store: RedisStore) -> None:
+async def test_a_redis_room_handles_an_input_in_the_callers_turn(
+    redis_store: RedisStore,
+) -> None:
     clients: Connected[Outbox] = Connected()
     settings = RoomSettings(bot_delay=0.0)
     manager = RoomManager(redis_store, Metrics(), settings, clients=clients)
@@ -333,9 +348,9 @@ async def test_a_redis_room_takes_an_input_through_its_task(redis_store: RedisSt
         seen = len(bob.frames)
         ready = m.Act(id=4, room=code, version=version, action=m.ActionModel(kind="ready"))
         manager.route_now(1, ready, 0)
-        # queued for the room's task, not handled in the caller's turn (which put the rooms'
-        # work ahead of the batch's replies: docs/benchmarks.md, Redis keeps pace, third pass)
-        assert manager.rooms[code].core.version == version
+        # handled in this turn, up to its write: the room's copy moved on ...
+        assert manager.rooms[code].core.version == version + 1
+        # ... and nothing of it was sent: the ack and the state wait for Redis's answer
         assert len(bob.frames) == seen and ann.frames[-1].get("ref") != 4
         manager.route_now(2, m.Chat(id=5, room=code, text="hi"), 0)  # submitted after
         for _ in range(200):
