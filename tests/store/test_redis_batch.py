@@ -6,7 +6,8 @@ redis-server, counting its read events (``INFO stats``) and commands (``INFO com
 
 A round trip costs the server little: the calls are packed as redis-py would send them, each
 room's keys once (server/store/resp.py); a batch's replies are read under one timer, not one
-per reply; the batch keeps one connection per batch in flight. And a room on one Redis handles
+per reply; the batch keeps one connection per batch in flight; a write's wait for its batch is
+timed. And a room on one Redis handles
 a client's input in the caller's turn up to its write (server/runtime/actor.py), its frames
 still waiting for Redis's answer."""
 
