@@ -99,6 +99,8 @@ class _Hot(Collector):
             yield m.batch_sizes.family()
         if m.round_trips is not None:
             yield m.round_trips.family()
+        if m.queue_waits is not None:
+            yield m.queue_waits.family()
         waits = HistogramMetricFamily(
             "cardroom_bot_wait_seconds",
             "Seconds a room's bot request or hint waited in the fair queue for a worker, by level",
@@ -246,6 +248,7 @@ class Metrics:
         )
         self.batch_sizes: Histogram | None = None  # the Redis store's round trips
         self.round_trips: Histogram | None = None  # and their seconds
+        self.queue_waits: Histogram | None = None  # and a write's wait for its round trip
         self.bot_waits: dict[str, Histogram] = {}  # level -> queue waits (a few levels)
         self.bot_stats: PoolStats | None = None
         self.bot_held: Callable[[], tuple[int, int]] = lambda: (0, 0)
@@ -269,11 +272,18 @@ class Metrics:
         self.bot_stats = stats
         self.bot_held = held
 
-    def watch_batches(self, sizes: Histogram, round_trips: Histogram | None = None) -> None:
-        """Export the Redis store's writes per round trip (``cardroom_store_batch_size``) and
-        how long its round trips took (``cardroom_store_round_trip_seconds``)."""
+    def watch_batches(
+        self,
+        sizes: Histogram,
+        round_trips: Histogram | None = None,
+        queue_waits: Histogram | None = None,
+    ) -> None:
+        """Export the Redis store's writes per round trip (``cardroom_store_batch_size``),
+        how long its round trips took (``cardroom_store_round_trip_seconds``) and how long a
+        write waited for its round trip (``cardroom_store_queue_seconds``)."""
         self.batch_sizes = sizes
         self.round_trips = round_trips
+        self.queue_waits = queue_waits
 
     def watch_replays(self, cache: ReplayStats) -> None:
         """Export the history API's replay cache (hits, misses, bytes held) when scraped."""

@@ -73,7 +73,7 @@ USAGES = {
     "bench frames": "[-h] [--hands HANDS] [--seed SEED] [--repeat REPEAT] [--cpu CPU]",
     "bench redis": (
         "[-h] [--game {shithead,sheepshead}] [--rooms ROOMS] [--seconds SECONDS] [--level "
-        "LEVEL] [--runs RUNS] [--redis REDIS] [--cluster]"
+        "LEVEL] [--runs RUNS] [--pace PACE] [--redis REDIS] [--cluster]"
     ),
     "bench room": (
         "[-h] [--seed SEED] [--matches MATCHES] [--repeat REPEAT] [--cpu CPU] [--only "

@@ -267,7 +267,8 @@ class CardroomServer:
         self.store = self.stores.rooms
         self.metrics = Metrics()
         if isinstance(self.store, RedisStore) and self.store.batch is not None:
-            self.metrics.watch_batches(self.store.batch.sizes, self.store.batch.round_trips)
+            batch = self.store.batch
+            self.metrics.watch_batches(batch.sizes, batch.round_trips, batch.queue_waits)
         # who is connected, and where each client is: the one place it is known
         self.connected: Connected[Connection] = Connected()
         ownership: Ownership = OneProcess()

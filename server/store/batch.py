@@ -61,6 +61,7 @@ class _Call(NamedTuple):
     keys: tuple[str, ...]
     args: Sequence[Any]
     reply: asyncio.Future[Any]
+    made: float  # perf_counter() at the call: its wait for the batch's write is timed
 
 
 class ScriptBatch:
@@ -85,6 +86,14 @@ class ScriptBatch:
             "A batch of room writes to Redis, from its write to its last reply read",
             PERSIST_BUCKETS,
         )
+        #: seconds from a call to its batch's write: the loop's turns and the batches in
+        #: flight it waited behind (the third part of a persist is the caller's wait to run
+        #: again once answered: ``cardroom_persist_seconds`` less these two)
+        self.queue_waits = Histogram(
+            "cardroom_store_queue_seconds",
+            "A room write to Redis, from its call to its batch's write",
+            PERSIST_BUCKETS,
+        )
         self._waiting: list[_Call] = []
         self._senders: set[asyncio.Task[None]] = set()
         self._idle: asyncio.Task[None] | None = None  # a sender not begun: it takes the calls
@@ -103,7 +112,7 @@ class ScriptBatch:
             StoreUnavailable: Redis cannot be reached, or did not answer this batch.
         """
         reply: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._waiting.append(_Call(script, keys, args, reply))
+        self._waiting.append(_Call(script, keys, args, reply, time.perf_counter()))
         # a task's first step runs in the next turn, after every callback of this one: it
         # takes what this turn added. With every sender busy, the first one answered sends.
         if self._idle is None and self._busy < self.max_in_flight:
@@ -128,6 +137,9 @@ class ScriptBatch:
                 calls = self._waiting[: self.max_batch]
                 del self._waiting[: self.max_batch]
                 self.sizes.observe(len(calls))
+                now = time.perf_counter()
+                for call in calls:
+                    self.queue_waits.observe(now - call.made)
                 await self._send(calls)
         except BaseException:  # cancelled (the loop is closing): nobody waits in vain
             if self._busy == 1 and self._idle is None:  # nobody else will send them

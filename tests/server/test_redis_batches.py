@@ -77,6 +77,8 @@ async def test_rooms_persisting_together_share_round_trips(redis_server: RedisSe
             text = await asyncio.to_thread(metrics_text, server.port)
             timed = re.search(r"^cardroom_store_round_trip_seconds_count (\S+)$", text, re.M)
             assert timed is not None and float(timed.group(1)) >= trips  # each one timed
+            waited = re.search(r"^cardroom_store_queue_seconds_count (\S+)$", text, re.M)
+            assert waited is not None and float(waited.group(1)) >= writes  # each write's wait
         finally:
             for task in playing:
                 task.cancel()

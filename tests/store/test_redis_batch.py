@@ -6,7 +6,8 @@ redis-server, counting its read events (``INFO stats``) and commands (``INFO com
 
 A round trip costs the server little: the calls are packed as redis-py would send them, each
 room's keys once (server/store/resp.py); a batch's replies are read under one timer, not one
-per reply; the batch keeps one connection per batch in flight. And a room on one Redis handles
+per reply; the batch keeps one connection per batch in flight; a write's wait for its batch is
+timed. And a room on one Redis handles
 a client's input in the caller's turn up to its write (server/runtime/actor.py), its frames
 still waiting for Redis's answer."""
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -253,6 +255,34 @@ async def test_a_batch_reads_its_replies_under_one_timer(redis_store: RedisStore
     for code in ROOMS:
         stored = await redis_store.load(code)
         assert stored is not None and stored.actions == [entry(1)]
+
+
+async def test_a_writes_wait_for_its_batch_is_timed(redis_store: RedisStore) -> None:
+    for code in ROOMS:
+        assert await redis_store.create(code, {"version": 0})
+    batch = batch_of(redis_store)
+    batch.max_in_flight = 1  # one batch at a time: a write made meanwhile waits for it
+    queued = batch.queue_waits
+    counted, before = sum(queued.counts), queued.sum
+
+    async def timed(code: str) -> float:
+        started = time.perf_counter()
+        await redis_store.append(code, entry(1))
+        return time.perf_counter() - started
+
+    first = asyncio.create_task(timed(ROOMS[0]))
+    for _ in range(100):  # until its batch is taken (its wait timed), on its way to Redis
+        if batch._busy:
+            break
+        await asyncio.sleep(0)
+    assert batch._busy
+    first_wait = queued.sum - before
+    waits = await asyncio.gather(first, *(timed(code) for code in ROOMS[1:]))
+    # every write timed once, from its call to its batch's write: a part of its caller's wait
+    assert sum(queued.counts) == counted + len(ROOMS)
+    assert 0 < queued.sum - before <= sum(waits)
+    # the 19 made while the first batch was out waited for its answer, longer than it did
+    assert (queued.sum - before - first_wait) / (len(ROOMS) - 1) > first_wait
 
 
 async def test_a_batch_keeps_one_connection_per_batch_in_flight(

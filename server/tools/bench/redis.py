@@ -6,7 +6,8 @@ room, bots moving at once) goes through ``cardroom serve`` with the in-memory st
 docker-compose.yml), alternating, so both stores see the same machine. It prints both
 throughputs, their ratio run by run, the time one action's persist took in the server under
 that load (its ``cardroom_persist_seconds`` histogram: p50 and p99, interpolated within
-buckets; this includes waiting for the busy event loop) and the round trips of its batches
+buckets; this includes waiting for the busy event loop), a write's wait for its batch to be
+written (``cardroom_store_queue_seconds``) and the round trips of its batches
 alone (``cardroom_store_round_trip_seconds``, from the write to the last reply read), the
 server's CPU per action (bots' moves included) with each store, the room writes per round
 trip to Redis (``cardroom_store_batch_size``), run by run, and the same persist for one
@@ -32,6 +33,7 @@ from server.tools.bench.server import run_load
 PERSIST = "cardroom_persist_seconds"
 BATCH = "cardroom_store_batch_size"
 ROUND_TRIP = "cardroom_store_round_trip_seconds"
+QUEUE = "cardroom_store_queue_seconds"
 #: Rooms stored for the listing's timing.
 LISTED = 5000
 
@@ -142,24 +144,34 @@ async def _run_redis(
     url: str,
     histograms: list[list[tuple[float, float]]],
     trips: list[list[tuple[float, float]]],
+    queues: list[list[tuple[float, float]]],
 ) -> dict[str, float]:
-    """One run of the load on ``cardroom serve --redis url``; its persist and round-trip
-    histograms are kept, and its writes per round trip go in the result (``batch``)."""
+    """One run of the load on ``cardroom serve --redis url``; its persist, round-trip and
+    queue histograms are kept, and its writes per round trip go in the result (``batch``)."""
     buckets: list[tuple[float, float]] = []
     round_trips: list[tuple[float, float]] = []
+    waits: list[tuple[float, float]] = []
     batch: list[float] = []
 
     def read(port: int) -> None:
         text = _scrape(port)
         buckets.extend(persist_buckets(port, text))
         round_trips.extend(persist_buckets(port, text, ROUND_TRIP))
+        waits.extend(persist_buckets(port, text, QUEUE))
         batch.append(mean_batch(text))
 
     result = await run_load(
-        args.game, args.rooms, args.seconds, args.level, extra=("--redis", url), on_done=read
+        args.game,
+        args.rooms,
+        args.seconds,
+        args.level,
+        extra=("--redis", url),
+        on_done=read,
+        pace=args.pace,
     )
     histograms.append(buckets)
     trips.append(round_trips)
+    queues.append(waits)
     return {**result, "batch": batch[0] if batch else float("nan")}
 
 
@@ -186,17 +198,23 @@ async def _bench(args: argparse.Namespace) -> None:
         runs: dict[str, list[dict[str, float]]] = {label: [] for label in stores}
         histograms: dict[str, list[list[tuple[float, float]]]] = {label: [] for label in stores}
         trips: dict[str, list[list[tuple[float, float]]]] = {label: [] for label in stores}
+        queues: dict[str, list[list[tuple[float, float]]]] = {label: [] for label in stores}
         for _ in range(args.runs):  # alternating, so every store sees the same machine
-            memory.append(await run_load(args.game, args.rooms, args.seconds, args.level))
+            memory.append(
+                await run_load(args.game, args.rooms, args.seconds, args.level, pace=args.pace)
+            )
             for label, url in stores.items():
-                runs[label].append(await _run_redis(args, url, histograms[label], trips[label]))
+                runs[label].append(
+                    await _run_redis(args, url, histograms[label], trips[label], queues[label])
+                )
         alone = {label: await _alone(url, 2000) for label, url in stores.items()}
         listing = {label: await _listing(url, LISTED) for label, url in stores.items()}
     best_memory = max(memory, key=lambda r: r["actions_per_s"])
+    pace = f"the humans at {args.pace:g} actions/s in all" if args.pace else "as fast as they may"
     lines = [
         f"redis, {args.game}: {args.rooms} rooms x (1 scripted human + 4 {args.level} bots), "
-        f"{args.seconds:.0f} s per run, {args.runs} runs of each alternating, server in its own "
-        "process:",
+        f"{pace}, {args.seconds:.0f} s per run, {args.runs} runs of each alternating, server in "
+        "its own process:",
         f"  in memory: {best_memory['actions_per_s']:,.0f} actions/s (best), "
         f"mean action-to-view {best_memory['mean_latency_ms']:.2f} ms, "
         f"server CPU per action {_cpu(memory)}",
@@ -207,6 +225,7 @@ async def _bench(args: argparse.Namespace) -> None:
             r["actions_per_s"] / m["actions_per_s"] for m, r in zip(memory, results, strict=True)
         ]
         pooled, round_trips = _pool(histograms[label]), _pool(trips[label])
+        waits = _pool(queues[label])
         times, cpu = alone[label]
         lines += [
             f"  {label}: {best['actions_per_s']:,.0f} actions/s (best), "
@@ -218,6 +237,8 @@ async def _bench(args: argparse.Namespace) -> None:
             f"    persist per action in the server: p50 {1000 * quantile(pooled, 0.5):.3f} ms, "
             f"p99 {1000 * quantile(pooled, 0.99):.3f} ms "
             f"({pooled[-1][1] if pooled else 0:,.0f} writes)",
+            f"    a write's wait for its batch (call to write): "
+            f"p50 {1000 * quantile(waits, 0.5):.3f} ms, p99 {1000 * quantile(waits, 0.99):.3f} ms",
             f"    its batches' round trips (write to last reply): "
             f"p50 {1000 * quantile(round_trips, 0.5):.3f} ms, "
             f"p99 {1000 * quantile(round_trips, 0.99):.3f} ms",
@@ -236,6 +257,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--level", default="basic", help="level of the four bots per room")
     parser.add_argument("--runs", type=int, default=2, help="runs of each store, alternating")
+    parser.add_argument(
+        "--pace",
+        type=float,
+        help="the humans' actions/s in all, the bots answering at once (default: as fast as "
+        "they may, a saturated server, whose persist counts the loop's queue)",
+    )
     parser.add_argument(
         "--redis",
         help="a Redis to use (the bench writes rooms to it; redis+cluster://host:port,... for "

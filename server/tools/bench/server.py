@@ -29,13 +29,17 @@ async def run_load(
     *,
     extra: Sequence[str] = (),
     on_done: Callable[[int], object] | None = None,
+    pace: float | None = None,
 ) -> dict[str, float]:
     """This bench's load against a server (``port``: one already running; else one started with
     ``extra`` arguments besides the raised limits), for other benches: actions/s (the human's
     acks plus the bots' moves), the human's, and its act → own view (mean, p50, p99, share
-    within 5 ms). ``on_done(port)`` runs before a started server is stopped."""
+    within 5 ms). ``on_done(port)`` runs before a started server is stopped. ``pace``: the
+    humans' actions/s in all (the bots still answer at once); default as fast as they may."""
     options = ["--game", game, "--rooms", str(rooms), "--humans", "1", "--level", level]
     options += ["--seconds", str(seconds), "--no-ceiling"]
+    if pace:
+        options += ["--pace", str(pace)]
     options += [f"--serve-arg={a}" for a in extra]
     if port:
         options += ["--port", str(port)]
