@@ -39,12 +39,12 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.bots import BOT_LEVELS, make_bot
-from server.bots.base import cpu_clock
+from server.bots import BOT_LEVELS, Bot, make_bot
+from server.bots.base import BotFactory, cpu_clock
 from server.rules.registry import GAME_NAMES, game_spec
 from server.rules.sheepshead import Sheepshead
 from server.rules.shithead import Shithead
@@ -87,26 +87,28 @@ def play_one(
     cpu: bool = False,
     options: dict[str, object] | None = None,
     conventions: bool = False,
+    factories: Mapping[str, BotFactory] | None = None,
 ) -> GameRecord:
     """Play game ``index``: block ``index // P`` fixes the deal, ``index % P`` the rotation.
     ``seconds`` is the time budget of timed levels (``expert``), else their default; ``cpu``
     times decisions in process CPU time instead of wall time; ``options``: the house rules;
-    ``conventions``: classify every decision from the full state (server.tools.conventions)."""
+    ``conventions``: classify every decision from the full state (server.tools.conventions);
+    ``factories``: levels played by another bot (``factory(seed)``, e.g. an older version,
+    ``server.tools.paired``) instead of the registered one, on the same seeds."""
     players = len(levels)
     block, rotation = divmod(index, players)
     deal_seed = deal_seed_of(seed, block)
     dealer = block % players
     # Entry j sits at seat (j + rotation) % players.
     seat_entry = [(s - rotation) % players for s in range(players)]
-    bots = [
-        make_bot(
-            levels[seat_entry[s]],
-            game,
-            seed=(seed * 7919 + index * 31 + s) % 2**63,
-            seconds=seconds,
-        )
-        for s in range(players)
-    ]
+    bots: list[Bot] = []
+    for s in range(players):
+        level, bot_seed = levels[seat_entry[s]], (seed * 7919 + index * 31 + s) % 2**63
+        factory = factories.get(level) if factories else None
+        if factory is not None:
+            bots.append(factory(bot_seed))
+        else:
+            bots.append(make_bot(level, game, seed=bot_seed, seconds=seconds))
     times: list[list[float]] = [[] for _ in range(players)]
     tallies: list[Tally] = [{} for _ in range(players)] if conventions else []
     g: Shithead | Sheepshead
