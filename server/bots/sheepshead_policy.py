@@ -234,8 +234,13 @@ def _low_key(c: int) -> tuple[int, int]:
     return (POINTS[c], STRENGTH[c])
 
 
-def _suit_len(hand: Sequence[int], cls: int) -> int:
-    return sum(1 for c in hand if SUIT_CLASS[c] == cls)
+def _suit_lens(hand: Sequence[int]) -> list[int]:
+    """Cards of each suit class in ``hand`` (indexed by class: the fail suits and TRUMP), counted
+    once for a choice among several cards (playouts call the policy often)."""
+    lens = [0] * (TRUMP + 1)
+    for c in hand:
+        lens[SUIT_CLASS[c]] += 1
+    return lens
 
 
 def choose_card(t: Table, rng: random.Random | None = None) -> int:
@@ -299,7 +304,8 @@ def _lead_fail(t: Table, fails: list[int]) -> int:
     if aces:
         return aces[0]
     # Shortest suit, lowest card (build voids, lose little).
-    return min(fails, key=lambda c: (_suit_len(t.hand, SUIT_CLASS[c]), POINTS[c], STRENGTH[c]))
+    lens = _suit_lens(t.hand)
+    return min(fails, key=lambda c: (lens[SUIT_CLASS[c]], POINTS[c], STRENGTH[c]))
 
 
 def _follow(t: Table) -> int:
@@ -398,7 +404,8 @@ def _leaster_card(t: Table) -> int:
     followers = [c for c in legal if SUIT_CLASS[c] == led]
     if not followers:
         # Void: dump the most points (a lone ace or ten first).
-        return max(legal, key=lambda c: (POINTS[c], -_suit_len(t.hand, SUIT_CLASS[c])))
+        lens = _suit_lens(t.hand)
+        return max(legal, key=lambda c: (POINTS[c], -lens[SUIT_CLASS[c]]))
     losers = [c for c in legal if power(c, led) <= win_power]
     winners = [c for c in legal if power(c, led) > win_power]
     if not have_trick and winners and last and pts <= 4:
