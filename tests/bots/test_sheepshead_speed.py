@@ -14,7 +14,7 @@ from server.bots.sheepshead_policy import Table, _suit_lens, choose_card
 from server.bots.sheepshead_strong import SheepsheadStrongBot
 from server.rules.sheepshead import Sheepshead
 from server.rules.sheepshead_cards import TRUMP
-from tests.bots.test_sheepshead_search import mid_hand_views
+from tests.support.sheepshead_positions import mid_hand_views
 
 #: Recorded before the change: strong (30 playouts a card) on the picker's hands of
 #: ``mid_hand_views(10, plays)`` for plays 2, 7, 13 and 19.
