@@ -76,12 +76,19 @@ class Table:
 # ---------------------------------------------------------------------------------- trick maths
 
 
+#: :func:`power` by suit class led, then card: a lookup for the playouts' hot loops. Row -1 (no
+#: card led yet) is the last row, TRUMP's: only trumps have power there, as in :func:`power`.
+_POWER: tuple[tuple[int, ...], ...] = tuple(
+    tuple(STRENGTH[c] if SUIT_CLASS[c] in (TRUMP, led) else 0 for c in range(52))
+    for led in range(TRUMP + 1)
+)
+
+
 def power(c: int, led: int) -> int:
     """How strong ``c`` is in a trick led with suit class ``led`` (0: cannot win)."""
     if c < 0:
         return 0
-    cls = SUIT_CLASS[c]
-    return STRENGTH[c] if cls in (TRUMP, led) else 0
+    return _POWER[led][c]
 
 
 def winner_index(cards: Sequence[int]) -> int:
@@ -101,7 +108,8 @@ def winner_index(cards: Sequence[int]) -> int:
 
 def can_beat(card_power: int, led: int, cards: list[int]) -> bool:
     """Whether any of ``cards`` beats a card of power ``card_power`` in a trick led ``led``."""
-    return any(power(c, led) > card_power for c in cards)
+    row = _POWER[led]
+    return any(row[c] > card_power for c in cards)
 
 
 def trick_points(cards: Sequence[int]) -> int:
@@ -352,8 +360,7 @@ def holds(t: Table, pw: int, foes_after: list[int], unseen: list[int]) -> bool:
         return True
     if led != TRUMP and pw < 100:
         # A fail card holds unless a foe trumps or holds a higher card of the suit.
-        higher = [c for c in unseen if SUIT_CLASS[c] == led and STRENGTH[c] > pw]
-        if higher:
+        if any(SUIT_CLASS[c] == led and STRENGTH[c] > pw for c in unseen):
             return False
         return all(led not in t.voids[s] for s in foes_after) and _rounds(t, led) == 0
     return False

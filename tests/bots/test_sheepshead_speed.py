@@ -10,10 +10,10 @@ import random
 from protocol.cards import card_code, parse_cards
 from server.bots import make_bot
 from server.bots.sampling import SheepsheadSampler
-from server.bots.sheepshead_policy import Table, _suit_lens, choose_card
+from server.bots.sheepshead_policy import Table, _suit_lens, choose_card, power
 from server.bots.sheepshead_strong import SheepsheadStrongBot
 from server.rules.sheepshead import Sheepshead
-from server.rules.sheepshead_cards import TRUMP
+from server.rules.sheepshead_cards import STRENGTH, SUIT_CLASS, TRUMP
 from tests.support.sheepshead_positions import mid_hand_views
 
 #: Recorded before the change: strong (30 playouts a card) on the picker's hands of
@@ -104,3 +104,12 @@ def test_suit_lengths_counted_once_break_ties_as_before() -> None:
     t.leaster, t.trick_seats, t.trick_cards, t.seen = True, [0], lead, set(lead)
     t.hand = t.legal = parse_cards("KH 8H 7H KS 9S 8S 7S")[:5]  # hearts 3, spades 2
     assert card_code(choose_card(t)) == "KS"
+
+
+def test_the_power_table_is_the_rule_of_power() -> None:
+    # rule SS-5.3: a trump beats any fail card, a fail card wins only in the suit led; no card
+    # led yet (-1): only trumps have power; a face-down card (-1) has none
+    for led in (-1, *sorted(set(SUIT_CLASS))):
+        for c in range(-1, 52):
+            by_rule = 0 if c < 0 else STRENGTH[c] if SUIT_CLASS[c] in (TRUMP, led) else 0
+            assert power(c, led) == by_rule, (c, led)
