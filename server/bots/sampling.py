@@ -211,6 +211,11 @@ class SheepsheadSampler:
         self.view = view
         self._dealt: list[list[int]] = []  # the last rebuilt sample's hands as dealt
         self._play_weight = 1.0  # the last rebuilt sample's card-play likelihood
+        # Whether the model plays the history's card, by (play index, what decides it): late in
+        # a hand few hidden cards are left, so the samples repeat the same seats' hands, and
+        # the model's rule (the dearest part of a rebuild) need not be run again (pure speed:
+        # the same answers, the same random stream).
+        self._model_memo: dict[tuple[int, tuple[int, ...], int | None, bool, bool], bool] = {}
         self.me = seat_of(view)
         self.hand = parse_cards(hand_of(view))
         self.history = _history(view)
@@ -434,13 +439,16 @@ class SheepsheadSampler:
             return w
         seen: set[int] = set()
         voids: list[set[int]] = [set() for _ in range(PLAYERS)]
-        for (s, shown), (_, c) in zip(self.history, history, strict=True):
-            if (
-                s != self.me
-                and len(game.legal_cards(s)) > 1
-                and not _model_plays(table_from_game(game, s, seen, voids), c)
-            ):
-                w *= PLAY_OFF_MODEL
+        memo = self._model_memo
+        for i, ((s, shown), (_, c)) in enumerate(zip(self.history, history, strict=True)):
+            if s != self.me and len(game.legal_cards(s)) > 1:
+                # The rest of the seat's table follows from the public history up to play i.
+                key = (i, tuple(game.hand(s)), game.partner, game.alone, game.revealed)
+                fits = memo.get(key)
+                if fits is None:
+                    fits = memo[key] = _model_plays(table_from_game(game, s, seen, voids), c)
+                if not fits:
+                    w *= PLAY_OFF_MODEL
             led = led_class(game.trick_cards, game.trick_face_down)
             if shown is not None:
                 seen.add(c)

@@ -76,12 +76,19 @@ class Table:
 # ---------------------------------------------------------------------------------- trick maths
 
 
+#: :func:`power` by suit class led, then card: a lookup for the playouts' hot loops. Row -1 (no
+#: card led yet) is the last row, TRUMP's: only trumps have power there, as in :func:`power`.
+_POWER: tuple[tuple[int, ...], ...] = tuple(
+    tuple(STRENGTH[c] if SUIT_CLASS[c] in (TRUMP, led) else 0 for c in range(52))
+    for led in range(TRUMP + 1)
+)
+
+
 def power(c: int, led: int) -> int:
     """How strong ``c`` is in a trick led with suit class ``led`` (0: cannot win)."""
     if c < 0:
         return 0
-    cls = SUIT_CLASS[c]
-    return STRENGTH[c] if cls in (TRUMP, led) else 0
+    return _POWER[led][c]
 
 
 def winner_index(cards: Sequence[int]) -> int:
@@ -101,7 +108,8 @@ def winner_index(cards: Sequence[int]) -> int:
 
 def can_beat(card_power: int, led: int, cards: list[int]) -> bool:
     """Whether any of ``cards`` beats a card of power ``card_power`` in a trick led ``led``."""
-    return any(power(c, led) > card_power for c in cards)
+    row = _POWER[led]
+    return any(row[c] > card_power for c in cards)
 
 
 def trick_points(cards: Sequence[int]) -> int:
@@ -234,8 +242,13 @@ def _low_key(c: int) -> tuple[int, int]:
     return (POINTS[c], STRENGTH[c])
 
 
-def _suit_len(hand: Sequence[int], cls: int) -> int:
-    return sum(1 for c in hand if SUIT_CLASS[c] == cls)
+def _suit_lens(hand: Sequence[int]) -> list[int]:
+    """Cards of each suit class in ``hand`` (indexed by class: the fail suits and TRUMP), counted
+    once for a choice among several cards (playouts call the policy often)."""
+    lens = [0] * (TRUMP + 1)
+    for c in hand:
+        lens[SUIT_CLASS[c]] += 1
+    return lens
 
 
 def choose_card(t: Table, rng: random.Random | None = None) -> int:
@@ -299,7 +312,8 @@ def _lead_fail(t: Table, fails: list[int]) -> int:
     if aces:
         return aces[0]
     # Shortest suit, lowest card (build voids, lose little).
-    return min(fails, key=lambda c: (_suit_len(t.hand, SUIT_CLASS[c]), POINTS[c], STRENGTH[c]))
+    lens = _suit_lens(t.hand)
+    return min(fails, key=lambda c: (lens[SUIT_CLASS[c]], POINTS[c], STRENGTH[c]))
 
 
 def _follow(t: Table) -> int:
@@ -346,8 +360,7 @@ def holds(t: Table, pw: int, foes_after: list[int], unseen: list[int]) -> bool:
         return True
     if led != TRUMP and pw < 100:
         # A fail card holds unless a foe trumps or holds a higher card of the suit.
-        higher = [c for c in unseen if SUIT_CLASS[c] == led and STRENGTH[c] > pw]
-        if higher:
+        if any(SUIT_CLASS[c] == led and STRENGTH[c] > pw for c in unseen):
             return False
         return all(led not in t.voids[s] for s in foes_after) and _rounds(t, led) == 0
     return False
@@ -398,7 +411,8 @@ def _leaster_card(t: Table) -> int:
     followers = [c for c in legal if SUIT_CLASS[c] == led]
     if not followers:
         # Void: dump the most points (a lone ace or ten first).
-        return max(legal, key=lambda c: (POINTS[c], -_suit_len(t.hand, SUIT_CLASS[c])))
+        lens = _suit_lens(t.hand)
+        return max(legal, key=lambda c: (POINTS[c], -lens[SUIT_CLASS[c]]))
     losers = [c for c in legal if power(c, led) <= win_power]
     winners = [c for c in legal if power(c, led) > win_power]
     if not have_trick and winners and last and pts <= 4:

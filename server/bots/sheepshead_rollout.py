@@ -23,13 +23,15 @@ EXACT_CARDS = 2
 _ALL = frozenset(range(PLAYERS))
 
 
-def table_from_game(g: Sheepshead, seat: int, seen: set[int], voids: list[set[int]]) -> Table:
-    """The :class:`Table` of ``seat`` in a playout: cards are known from the sampled deal, the
-    teams only as far as the seat could know them (the partner knows, the others learn when the
-    called card falls), and the voids the others showed (``voids``): what the ``basic`` bot sees
-    in its view, so the playouts model it exactly (docs/benchmarks.md, third pass)."""
+#: What a seat knows of the teams in a playout: its friends, its foes, and whether it is on the
+#: picker's side.
+Teams = tuple[frozenset[int], frozenset[int], bool]
+
+
+def teams_known(g: Sheepshead, seat: int) -> Teams:
+    """The teams as far as ``seat`` could know them (the partner knows, the others learn when
+    the called card falls); they change only when the partner shows or alone is known."""
     picker, partner = g.picker, g.partner
-    leaster = picker is None
     friends: frozenset[int] = frozenset()
     foes: frozenset[int] = frozenset()
     side = False
@@ -52,16 +54,35 @@ def table_from_game(g: Sheepshead, seat: int, seen: set[int], voids: list[set[in
         foes = _ALL - {picker, seat}
     else:
         foes = frozenset((picker,))
+    return friends, foes, side
+
+
+def table_from_game(
+    g: Sheepshead,
+    seat: int,
+    seen: set[int],
+    voids: list[set[int]],
+    teams: Teams | None = None,
+) -> Table:
+    """The :class:`Table` of ``seat`` in a playout: cards are known from the sampled deal, the
+    teams only as far as the seat could know them (:func:`teams_known`, or ``teams`` when the
+    caller has them), and the voids the others showed (``voids``): what the ``basic`` bot sees
+    in its view, so the playouts model it exactly (docs/benchmarks.md, third pass)."""
+    friends, foes, side = teams_known(g, seat) if teams is None else teams
+    picker = g.picker
     fd = g.trick_face_down
     called = g.called
+    trick_cards = g.trick_cards
     return Table(
         seat=seat,
         hand=g.hand(seat),
         legal=g.legal_cards(seat),
         trick_seats=g.trick_seats,
-        trick_cards=[-1 if i == fd else c for i, c in enumerate(g.trick_cards)],
+        trick_cards=trick_cards
+        if fd < 0
+        else [-1 if i == fd else c for i, c in enumerate(trick_cards)],
         seen=seen,
-        leaster=leaster,
+        leaster=picker is None,
         picker=-1 if picker is None else picker,
         called=-1 if called is None else called,
         called_suit_led=g.called_suit_led,
@@ -105,14 +126,18 @@ def playout(g: Sheepshead, rng: random.Random) -> None:
     """Finish ``g`` in place with the heuristic policy for every seat."""
     seen = _seen(g)
     voids = void_suits(g)
+    known: dict[tuple[int, bool, bool], Teams] = {}  # the teams by seat, revealed, alone
     while not g.is_over():
         seat = g.turn
         legal = g.legal_cards(seat)
-        c = (
-            legal[0]
-            if len(legal) == 1
-            else choose_conventional(table_from_game(g, seat, seen, voids))
-        )
+        if len(legal) == 1:
+            c = legal[0]
+        else:
+            key = (seat, g.revealed, g.alone)
+            teams = known.get(key)
+            if teams is None:
+                teams = known[key] = teams_known(g, seat)
+            c = choose_conventional(table_from_game(g, seat, seen, voids, teams))
         led = led_class(g.trick_cards, g.trick_face_down)
         if led >= 0 and SUIT_CLASS[c] != led and c != g.unknown_card:
             voids[seat].add(led)

@@ -15,27 +15,8 @@ from server.bots.sampling import SheepsheadSampler
 from server.bots.sheepshead_rollout import evaluate, playout, solve, void_suits
 from server.bots.sheepshead_strong import SheepsheadExpertBot
 from server.rules.base import Action
-from server.rules.sheepshead import Sheepshead
 from server.rules.sheepshead_cards import SUIT_CLASS
-
-
-def mid_hand_views(games: int, plays: int) -> list[tuple[Sheepshead, int]]:
-    """Games between five ``basic`` bots stopped after ``plays`` cards (picker's hands only, no
-    unknown-card call), with the seat to play next."""
-    out = []
-    for i in range(games):
-        g = Sheepshead.new(5, i % 5, seed=500 + i)
-        bots = [make_bot("basic", "sheepshead", seed=s) for s in range(5)]
-        played = 0
-        while not g.is_over() and played < plays:
-            seat = g.to_act()[0]
-            if g.phase == "play":
-                played += 1
-            g.apply(seat, bots[seat].choose(g.view(seat)))
-        if g.is_over() or g.picker is None or g.unknown_card is not None:
-            continue
-        out.append((g, g.to_act()[0]))
-    return out
+from tests.support.sheepshead_positions import mid_hand_views
 
 
 def test_the_true_deal_is_fully_likely_when_the_others_play_the_model() -> None:
