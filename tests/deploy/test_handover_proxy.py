@@ -36,20 +36,30 @@ async def test_sigterm_of_the_owner_behind_nginx_costs_nobody_the_game(
     proxied: tuple[Stack, RedisServer],
 ) -> None:
     deployment, redis = proxied
-    async with asyncio.timeout(120):
-        table = await open_table([deployment.url], 0)
-        restarted = asyncio.Event()
-        playing = asyncio.create_task(play_table(table, restarted))
-        await table.clients[0].wait_state(lambda s: s.version >= 20, timeout=30)
-        owner = deployment.metric("cardroom_rooms").index(1.0)
-        await asyncio.to_thread(deployment.processes[owner].stop)  # SIGTERM; it exits
-        status, body = http(deployment.processes[1 - owner].port, "/metrics")
-        assert status == 200 and b'cardroom_handovers_total{way="taken"} 1.0' in body
-        restarted.set()
-        await playing
+    table = await open_table([deployment.url], 0)
+    try:
+        async with asyncio.timeout(120):
+            restarted = asyncio.Event()
+            playing = asyncio.create_task(play_table(table, restarted))
+            await table.clients[0].wait_state(lambda s: s.version >= 20, timeout=30)
+            owner = deployment.metric("cardroom_rooms").index(1.0)
+            await asyncio.to_thread(deployment.processes[owner].stop)  # SIGTERM; it exits
+            status, body = http(deployment.processes[1 - owner].port, "/metrics")
+            assert status == 200 and b'cardroom_handovers_total{way="taken"} 1.0' in body
+            restarted.set()
+            await playing
         assert table.finished and back_in_seat(table) == 3
         print(f"longest pause {table.longest_pause() * 1000:.0f} ms")
-        assert table.longest_pause() < 3.0
-    assert await lost_actions(redis.url, table) == 0
-    for c in table.clients:
-        await c.close()
+        assert table.longest_pause() < 3.0, (table.pause_report(), logs(deployment))
+        assert await lost_actions(redis.url, table) == 0
+    finally:  # a failure above must not leave clients resuming into the next test
+        for c in table.clients:
+            await c.close()
+
+
+def logs(deployment: Stack) -> dict[str, str]:
+    """The last lines each process printed (a failure's evidence)."""
+    return {
+        str(p.log.name): "\n".join(p.log.read_text(errors="replace").splitlines()[-30:])
+        for p in deployment.processes
+    }

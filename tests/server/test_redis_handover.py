@@ -150,7 +150,7 @@ async def test_a_stopping_process_hands_its_room_over_and_the_game_goes_on(
         await asyncio.wait_for(playing, 60)  # the game went on to its end through B
         assert table.finished
         assert back_in_seat(table) == 3  # every client came back by itself
-        assert table.longest_pause() < 2.0, table.longest_pause()
+        assert table.longest_pause() < 2.0, table.pause_report()
     assert await lost_actions(redis_server.url, table) == 0
     for c in table.clients:
         await c.close()

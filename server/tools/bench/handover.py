@@ -81,11 +81,25 @@ class Table:
     accepted_at: list[float] = field(default_factory=list)
     games: int = 0  # games played to their end
     finished: bool = False  # the last game reached its end after the restarts
+    #: what the players met on the way, with its time: a refusal, a lost reply, a drop
+    events: list[tuple[float, str]] = field(default_factory=list)
 
     def longest_pause(self) -> float:
         """The longest time between two accepted actions of this room."""
         times = self.accepted_at
         return max((b - a for a, b in itertools.pairwise(times)), default=0.0)
+
+    def met(self, what: str) -> None:
+        self.events.append((time.monotonic(), what))
+
+    def pause_report(self) -> str:
+        """The longest pause and what the players met during it (for a failed bound)."""
+        times = self.accepted_at
+        if len(times) < 2:
+            return "no pause: fewer than two accepted actions"
+        start, end = max(itertools.pairwise(times), key=lambda pair: pair[1] - pair[0])
+        during = [f"+{t - start:.3f}s {what}" for t, what in self.events if start <= t <= end]
+        return f"longest pause {end - start:.3f}s; met meanwhile: {during or 'nothing'}"
 
 
 async def open_table(urls: Sequence[str], index: int) -> Table:
@@ -131,8 +145,10 @@ async def play_table(table: Table, restarted: asyncio.Event, *, timeout: float =
     while True:
         try:
             client, view, version = await _turn(table.clients, timeout)
-        except ConnectionError:  # a process went away: its clients come back by themselves
+        except ConnectionError as exc:  # a process went away: its clients come back by themselves
+            table.met(f"waiting for a turn: {exc}")
             await _recovered(table.clients)
+            table.met("recovered")
             continue
         if view["phase"] == "over":
             if version <= over:  # a client that has not seen the next game's deal yet
@@ -153,11 +169,15 @@ async def play_table(table: Table, restarted: asyncio.Event, *, timeout: float =
         except CardroomError as exc:
             if exc.code not in _RETRY:
                 raise
+            table.met(f"seat {client.seat}: act refused: {exc.code}")
             continue
-        except ConnectionError:
+        except ConnectionError as exc:
+            table.met(f"seat {client.seat}: act: {exc}")
             await _recovered(table.clients)
+            table.met("recovered")
             continue
-        except ReplyTimeout:  # lost on its way (it shows as a pause): the turn comes again
+        except ReplyTimeout as exc:  # lost on its way (it shows as a pause): the turn comes again
+            table.met(f"seat {client.seat}: act: {exc} (on {client.url})")
             continue
         assert ack.version is not None and client.seat is not None
         table.acked[ack.version] = (client.seat, action)
