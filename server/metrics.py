@@ -316,6 +316,19 @@ class Metrics:
         )
         gauge.set_function(closed)
 
+    def watch_keepalive_pings(self, pinged: Callable[[], int], spared: Callable[[], int]) -> None:
+        """Export the keepalive's pings sent, and those not sent to connections that had just
+        sent a message (alive without one)."""
+        for name, doc, read in (
+            ("cardroom_keepalive_pings", "Keepalive pings sent", pinged),
+            (
+                "cardroom_keepalive_spared",
+                "Keepalive pings not sent: the connection had sent a message since the last sweep",
+                spared,
+            ),
+        ):
+            Gauge(name, doc, registry=self.registry).set_function(read)
+
     def count_actions(self, game: str, by: str, count: int) -> None:
         key = (game, by)
         self.actions[key] = self.actions.get(key, 0) + count

@@ -329,6 +329,9 @@ class CardroomServer:
         self._dirty: list[Connection] = []  # connections with frames to flush this turn
         self.keepalive = Keepalive(c.ping_interval, c.ping_timeout, self._direct_sockets)
         self.metrics.watch_keepalive(lambda: self.keepalive.closed)
+        self.metrics.watch_keepalive_pings(
+            lambda: self.keepalive.pinged, lambda: self.keepalive.spared
+        )
         self._keepalive: asyncio.Task[None] | None = None
 
     def _direct_sockets(self) -> list[DirectConnection]:
