@@ -111,17 +111,7 @@ async def test_a_silent_peer_is_closed_and_an_answering_one_stays() -> None:
     config = ServerConfig(port=0, ping_interval=0.1, ping_timeout=0.2, hello_timeout=30.0)
     # a websockets client answers every ping by itself
     async with CardroomServer(config) as server, connect(server.url) as answering:
-        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-        key = base64.b64encode(os.urandom(16)).decode()
-        writer.write(
-            (
-                f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-                "Sec-WebSocket-Version: 13\r\n\r\n"
-            ).encode()
-        )
-        head = await reader.readuntil(b"\r\n\r\n")
-        assert head.startswith(b"HTTP/1.1 101")
+        reader, writer = await _open_raw(server.port)
         # it reads and never answers: pinged, then closed with 1011 (0x03F3)
         data = await asyncio.wait_for(_read_all(reader), 5)
         writer.close()
