@@ -125,8 +125,9 @@ class ServerConfig:
     trim_memory: bool = True  # collect and return freed memory to the system after closes
     # every this many new connections, what is alive leaves the collector's sight (gc.freeze):
     # a burst of arrivals is never one older collection's work (0.5 s at 10,000 people, in the
-    # window: docs/benchmarks.md, "one process, many people"); 0: never
-    gc_freeze_every: int = 500
+    # window: docs/benchmarks.md, "one process, many people"); 0: never. It acts on the whole
+    # process, so it is off here and on (500) in `cardroom serve`, a process of its own
+    gc_freeze_every: int = 0
     # permessage-deflate: "off" declines it (measured: it cost about a quarter of the server's
     # CPU per action and 40 KiB per connection; see docs/benchmarks.md), "deflate" accepts it
     compression: Literal["off", "deflate"] = "off"
@@ -954,12 +955,15 @@ def trim_memory(collect: bool = True) -> None:
     while others are connected the trim skips the collection: one of the whole heap stopped
     the server for ~0.4 s at 5,000 connections (docs/benchmarks.md). With nobody connected,
     it runs one for whatever else is left in cycles, frozen ones too (``gc.freeze`` after
-    arrivals), and freezes what survives it.
+    arrivals), and, if anything was frozen, freezes what survives it.
     """
     if collect:
-        gc.unfreeze()
+        frozen = gc.get_freeze_count() > 0  # (a walk of the frozen list: nobody is connected)
+        if frozen:
+            gc.unfreeze()
         gc.collect()
-        gc.freeze()
+        if frozen:
+            gc.freeze()
     if _LIBC is not None:
         _LIBC.malloc_trim(0)
 
