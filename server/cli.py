@@ -187,6 +187,13 @@ def serve(argv: list[str]) -> int:
         help="do not hand freed memory back to the system after bursts of closed connections",
     )
     parser.add_argument(
+        "--gc-freeze-every",
+        type=int,
+        default=500,
+        help="every this many new connections, freeze what is alive out of the collector's "
+        "sight (gc.freeze; 0: never)",
+    )
+    parser.add_argument(
         "--compression",
         choices=("off", "deflate"),
         default="off",
@@ -318,6 +325,7 @@ def serve(argv: list[str]) -> int:
         max_handshakes_per_address=args.max_handshakes_per_address,
         backlog=args.backlog,
         trim_memory=args.trim_memory,
+        gc_freeze_every=args.gc_freeze_every,
         compression=args.compression,
         redis_url=args.redis,
         place_rooms=args.place_rooms,

@@ -111,6 +111,11 @@ class _Hot(Collector):
         yield waits
         if m.bot_stats is not None:
             yield from _bot_families(m.bot_stats, m.bot_held)
+        yield CounterMetricFamily(
+            "cardroom_gc_freezes",
+            "Times what was alive left the collector's sight after a burst of arrivals (gc.freeze)",
+            value=m.gc_freezes,
+        )
         yield from _cluster_families(m)
 
 
@@ -201,6 +206,7 @@ class Metrics:
         self.actions: dict[tuple[str, str], int] = {}
         # scale-out (issue 22): what went through Redis pub/sub, and what went out straight
         self.frames_sent = 0
+        self.gc_freezes = 0  # gc.freeze() calls after arrivals (server/net/server.py)
         self.relayed_frames = 0
         self.forwarded: dict[str, int] = {}  # "in" | "out" -> client messages
         self.rooms_placed = 0
@@ -315,6 +321,19 @@ class Metrics:
             registry=self.registry,
         )
         gauge.set_function(closed)
+
+    def watch_keepalive_pings(self, pinged: Callable[[], int], spared: Callable[[], int]) -> None:
+        """Export the keepalive's pings sent, and those not sent to connections that had just
+        sent a message (alive without one)."""
+        for name, doc, read in (
+            ("cardroom_keepalive_pings", "Keepalive pings sent", pinged),
+            (
+                "cardroom_keepalive_spared",
+                "Keepalive pings not sent: the connection had sent a message since the last sweep",
+                spared,
+            ),
+        ):
+            Gauge(name, doc, registry=self.registry).set_function(read)
 
     def count_actions(self, game: str, by: str, count: int) -> None:
         key = (game, by)

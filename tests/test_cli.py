@@ -25,6 +25,7 @@ USAGES = {
         "[--backlog BACKLOG] [--rate RATE] [--burst BURST] [--hello-timeout HELLO_TIMEOUT] "
         "[--max-connections "
         "MAX_CONNECTIONS] [--max-per-address MAX_PER_ADDRESS] [--no-trim-memory] "
+        "[--gc-freeze-every GC_FREEZE_EVERY] "
         "[--compression {off,deflate}] [--redis URL] [--no-place-rooms] [--bot-workers "
         "BOT_WORKERS] "
         "[--bot-queue-per-address BOT_QUEUE_PER_ADDRESS] [--bot-queue BOT_QUEUE] "

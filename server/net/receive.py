@@ -80,6 +80,8 @@ class DirectConnection(ServerConnection):
         self._held = bytearray()
         self._need = 0
         self.held_copied = 0  # bytes copied into (or moved within) ``_held``, in all
+        # a message came since the keepalive's last sweep: the peer is alive, no ping needed
+        self.heard = False
         # websockets only appends to, removes from and iterates its drain waiters, nearly
         # always none: an empty list costs 56 bytes where an empty deque holds a 64-slot
         # block (760 bytes a connection, measured with tracemalloc: docs/benchmarks.md)
@@ -213,6 +215,7 @@ class DirectConnection(ServerConnection):
     def _message(self, data: bytes, binary: bool) -> None:
         if self._failed:
             return
+        self.heard = True
         message: str | bytes = data
         if not binary:
             try:

@@ -123,6 +123,11 @@ class ServerConfig:
     # reconnections past it, and each dropped one waits a second or more for its retransmission
     backlog: int = 1024
     trim_memory: bool = True  # collect and return freed memory to the system after closes
+    # every this many new connections, what is alive leaves the collector's sight (gc.freeze):
+    # a burst of arrivals is never one older collection's work (0.5 s at 10,000 people, in the
+    # window: docs/benchmarks.md, "one process, many people"); 0: never. It acts on the whole
+    # process, so it is off here and on (500) in `cardroom serve`, a process of its own
+    gc_freeze_every: int = 0
     # permessage-deflate: "off" declines it (measured: it cost about a quarter of the server's
     # CPU per action and 40 KiB per connection; see docs/benchmarks.md), "deflate" accepts it
     compression: Literal["off", "deflate"] = "off"
@@ -305,6 +310,7 @@ class CardroomServer:
         self.static: StaticFiles | None = None
         self._closes = 0
         self._trim: asyncio.TimerHandle | None = None
+        self._arrivals = 0  # connections opened since the last freeze
         c = self.config
         self.admission = Admission(
             Door(
@@ -329,6 +335,9 @@ class CardroomServer:
         self._dirty: list[Connection] = []  # connections with frames to flush this turn
         self.keepalive = Keepalive(c.ping_interval, c.ping_timeout, self._direct_sockets)
         self.metrics.watch_keepalive(lambda: self.keepalive.closed)
+        self.metrics.watch_keepalive_pings(
+            lambda: self.keepalive.pinged, lambda: self.keepalive.spared
+        )
         self._keepalive: asyncio.Task[None] | None = None
 
     def _direct_sockets(self) -> list[DirectConnection]:
@@ -566,6 +575,7 @@ class CardroomServer:
         if where is not None and where.routed:  # it follows its room to the room's address
             self.connected.routed(conn.id)
         self.metrics.connections.set(len(self.connected.sockets))
+        self._arrived()
         conn.hello_timer = asyncio.get_running_loop().call_later(
             self.config.hello_timeout, self._hello_overdue, conn
         )
@@ -586,6 +596,21 @@ class CardroomServer:
             if isinstance(ws, DirectConnection):  # freed by reference counting, not the collector
                 ws.release()
             self._closed_some()
+
+    def _arrived(self) -> None:
+        """Every ``gc_freeze_every`` arrivals, freeze what is alive (O(1): the collector's lists
+        are spliced). What arrivals leave behind (connections, rooms, seats) lives long, and an
+        older collection would visit all of it at once; frozen objects are still freed by
+        reference counting (no cycle is left in play: a run of 2,000 rooms collected none), and
+        a cycle among them is collected when nobody is connected (:func:`trim_memory`)."""
+        every = self.config.gc_freeze_every
+        if every <= 0:
+            return
+        self._arrivals += 1
+        if self._arrivals >= every:
+            self._arrivals = 0
+            gc.freeze()
+            self.metrics.gc_freezes += 1
 
     def _hello_overdue(self, conn: Connection) -> None:
         if conn.greeted or conn.closing:
@@ -929,10 +954,16 @@ def trim_memory(collect: bool = True) -> None:
     A closed connection is freed by reference counting (``DirectConnection.release``), so
     while others are connected the trim skips the collection: one of the whole heap stopped
     the server for ~0.4 s at 5,000 connections (docs/benchmarks.md). With nobody connected,
-    it runs one for whatever else is left in cycles.
+    it runs one for whatever else is left in cycles, frozen ones too (``gc.freeze`` after
+    arrivals), and, if anything was frozen, freezes what survives it.
     """
     if collect:
+        frozen = gc.get_freeze_count() > 0  # (a walk of the frozen list: nobody is connected)
+        if frozen:
+            gc.unfreeze()
         gc.collect()
+        if frozen:
+            gc.freeze()
     if _LIBC is not None:
         _LIBC.malloc_trim(0)
 

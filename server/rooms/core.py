@@ -348,6 +348,12 @@ class RoomCore:
         if self._before is not None:
             self.state = rollback.restore(self._before)
 
+    def settled(self) -> None:
+        """The last input's outputs are stored: nothing undoes it now, so its snapshot need not
+        live until the next input (each room's, a state and 13 containers, was visited by
+        every young collection: docs/benchmarks.md, "one process, many people")."""
+        self._before = None
+
     def _dispatch(self, item: RoomInput, now: float) -> list[Output]:
         match item:
             case Request(conn=conn, msg=msg, device=device):

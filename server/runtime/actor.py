@@ -286,6 +286,7 @@ class RoomActor:
             return
         except Exception:  # a bug in an output: logged, the room goes on
             log.exception("room %s: performing outputs of %s failed", self.code, item.input)
+        self.core.settled()  # stored (or failed for a bug): it will not be undone
         if self.core.version != before and self.core.match is not None:
             by = _counted_as(item.input)
             self.metrics.count_actions(self.core.game, by, self.core.version - before)

@@ -58,7 +58,8 @@ async def test_two_workers_count_exactly_the_actions_the_server_accepted(
     # warm-up 0: each worker counts from its first frame, so the server's counter read before
     # the run and after it (every request in flight answered first) must agree with the sum
     jobs = [
-        Job(index=k, url=served.url, spec=spec, rooms=2, from_start=True, seed=1) for k in range(2)
+        Job(index=k, url=served.url, spec=spec, rooms=2, from_start=True, seed=1, cpu=0)
+        for k in range(2)
     ]
     workers = Workers(jobs)
     try:
@@ -77,6 +78,7 @@ async def test_two_workers_count_exactly_the_actions_the_server_accepted(
     assert total.sent == total.accepted + sum(total.refused.values())
     assert total.latency.count == total.accepted  # each acked action's state arrived
     assert all(r.cpu > 0 and r.lag.count > 0 for r in reports)
+    assert all(r.cpus == (0,) for r in reports)  # where each ran, for the verdict per CPU
 
 
 def test_merged_latency_percentiles_are_those_of_all_samples_not_an_average() -> None:
@@ -179,12 +181,13 @@ async def test_guests_connect_to_the_url_of_the_room_they_join(served: CardroomS
 
 
 def test_the_verdict_names_a_busy_or_a_starved_generator() -> None:
+    # CPUs not known: each worker is judged alone (tests/bench/test_verdict.py: per CPU)
     lag = Histogram.of([0.0001] * 99 + [0.05])  # p99 at 50 ms
     calm = Histogram.of([0.0001] * 100)
     busy = Report(0, seconds=10.0, cpu=9.0, lag=calm)  # 90 % of a core
     starved = Report(1, seconds=10.0, cpu=1.0, lag=lag)  # 10 %, yet late
     quiet = Report(2, seconds=10.0, cpu=1.0, lag=calm)
     assert busy.busy and starved.busy and not quiet.busy
-    assert "add --workers" in describe([busy, quiet])[-1]
+    assert "BOTTLENECK (full)" in describe([busy, quiet])[-1]
     assert "did not run it" in describe([starved, quiet])[-1]
     assert "not the bottleneck" in describe([quiet])[-1]

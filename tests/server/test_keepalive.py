@@ -1,6 +1,6 @@
-"""Keepalive from one sweep (server/net/keepalive.py): every connection is pinged, one that
+"""Keepalive from one sweep (server/net/keepalive.py): every quiet connection is pinged, one that
 answers stays open however long it is idle, one that never answers its ping is closed with
-1011, as websockets' own per-connection keepalive did."""
+1011, as websockets' own per-connection keepalive did; one that sends messages is not pinged."""
 
 from __future__ import annotations
 
@@ -24,21 +24,94 @@ async def _read_all(reader: asyncio.StreamReader) -> bytes:
     return data
 
 
+async def _open_raw(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A WebSocket opened by hand, so that every frame the server sends can be seen."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    key = base64.b64encode(os.urandom(16)).decode()
+    writer.write(
+        (
+            f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
+    head = await reader.readuntil(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 101")
+    return reader, writer
+
+
+def _frame(opcode: int, data: bytes) -> bytes:
+    """A masked client frame (payloads under 126 bytes)."""
+    mask = os.urandom(4)
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+    return bytes([0x80 | opcode, 0x80 | len(data)]) + mask + masked
+
+
+def _text(payload: str) -> bytes:
+    return _frame(0x1, payload.encode())
+
+
+async def _opcodes(
+    reader: asyncio.StreamReader, seconds: float, pong: asyncio.StreamWriter | None = None
+) -> list[int]:
+    """The opcodes of the server's frames (unmasked) read for ``seconds`` (each ping answered
+    on ``pong``, if given)."""
+    found: list[int] = []
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+    while (left := end - loop.time()) > 0:
+        try:
+            first, second = await asyncio.wait_for(reader.readexactly(2), left)
+        except TimeoutError:
+            break
+        size = second & 0x7F
+        if size == 126:
+            size = int.from_bytes(await reader.readexactly(2), "big")
+        elif size == 127:
+            size = int.from_bytes(await reader.readexactly(8), "big")
+        data = await reader.readexactly(size)
+        found.append(first & 0x0F)
+        if pong is not None and first & 0x0F == 0x9:
+            pong.write(_frame(0xA, data))
+    return found
+
+
+async def test_a_connection_that_sends_messages_is_not_pinged_and_a_quiet_one_is() -> None:
+    # every sweep (0.1 s) pinged every connection, the ones whose players had just acted too
+    config = ServerConfig(port=0, ping_interval=0.1, ping_timeout=10.0, hello_timeout=30.0)
+    async with CardroomServer(config) as server:
+        (chatty_r, chatty_w), (quiet_r, quiet_w) = [await _open_raw(server.port) for _ in "ab"]
+        hello = '{"type": "hello", "id": 1, "protocol": 1}'
+        chatty_w.write(_text(hello))
+        quiet_w.write(_text(hello))
+
+        async def chat() -> None:  # a message every 20 ms, for 1 s: ten sweeps
+            for n in range(50):
+                chatty_w.write(_text(f'{{"type": "ping", "id": {n + 2}}}'))
+                await asyncio.sleep(0.02)
+
+        chatting = asyncio.create_task(chat())
+        chatty, quiet = await asyncio.gather(
+            _opcodes(chatty_r, 1.0, chatty_w), _opcodes(quiet_r, 1.0, quiet_w)
+        )
+        await chatting
+        for w in (chatty_w, quiet_w):
+            w.close()
+        assert chatty.count(0x1) >= 20  # its welcome and pongs (the protocol's, as text)
+        assert 0x9 not in chatty  # never pinged by the keepalive while it spoke
+        assert quiet.count(0x9) >= 5  # the quiet one was pinged sweep after sweep (it answers)
+        assert server.keepalive.spared >= 5 and server.keepalive.pinged >= 5
+        _, metrics = await asyncio.to_thread(http_get, server.port, "/metrics")
+        lines = metrics.splitlines()
+        assert any(line.startswith("cardroom_keepalive_spared ") for line in lines)
+        assert any(line.startswith("cardroom_keepalive_pings ") for line in lines)
+
+
 async def test_a_silent_peer_is_closed_and_an_answering_one_stays() -> None:
     config = ServerConfig(port=0, ping_interval=0.1, ping_timeout=0.2, hello_timeout=30.0)
     # a websockets client answers every ping by itself
     async with CardroomServer(config) as server, connect(server.url) as answering:
-        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-        key = base64.b64encode(os.urandom(16)).decode()
-        writer.write(
-            (
-                f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-                "Sec-WebSocket-Version: 13\r\n\r\n"
-            ).encode()
-        )
-        head = await reader.readuntil(b"\r\n\r\n")
-        assert head.startswith(b"HTTP/1.1 101")
+        reader, writer = await _open_raw(server.port)
         # it reads and never answers: pinged, then closed with 1011 (0x03F3)
         data = await asyncio.wait_for(_read_all(reader), 5)
         writer.close()

@@ -40,7 +40,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,7 +49,7 @@ import orjson
 
 from server.bots import BOT_LEVELS
 from server.rules.registry import GAME_NAMES
-from server.tools.bench import peer, procs, profile
+from server.tools.bench import peer, procs, profile, verdict
 from server.tools.bench.drive import Dial, RoomSpec, Think, Window, hold_idle, run_echo, run_rooms
 from server.tools.bench.scaleout import metric
 from server.tools.bench.sources import Rotation, check_target, parse_sources
@@ -58,10 +58,12 @@ from server.tools.bench.workers import (
     Job,
     Report,
     Workers,
+    affinity,
     describe,
     merged,
     raise_fd_limit,
     shares,
+    was_bottleneck,
 )
 from server.tools.bench.workers import run as run
 
@@ -126,16 +128,19 @@ class Figures:
         )
 
     @classmethod
-    def merged(cls, label: str, reports: list[Report]) -> Figures:
+    def merged(
+        cls, label: str, reports: list[Report], busy: Mapping[int, float] | None = None
+    ) -> Figures:
         """The figures of several workers' reports of one window: counts summed, histograms
-        merged, the window's length the longest worker's, CPU summed."""
+        merged, the window's length the longest worker's, CPU summed (``busy``: each CPU's
+        busy share in the window, for the verdict on the generator)."""
         seconds = max(r.seconds for r in reports)
         connections = sum(r.connections for r in reports)
         figures = cls.of(label, merged(reports), seconds, connections, sum(r.cpu for r in reports))
         figures.failed_rooms = sum(r.failed for r in reports)
         figures.setup_s = max(r.setup for r in reports)
-        figures.generator = describe(reports)
-        figures.generator_busy = any(r.busy for r in reports)
+        figures.generator = describe(reports, busy)
+        figures.generator_busy = was_bottleneck(reports, busy)
         return figures
 
     def lines(self) -> list[str]:
@@ -209,6 +214,8 @@ class Watch:
     _cpu_begin: float = 0.0
     _t0: float = 0.0
     _spy: subprocess.Popen[bytes] | None = None
+    cpu_busy: dict[int, float] = field(default_factory=dict)  # each CPU's, every process's
+    _ticks: dict[int, tuple[int, int]] = field(default_factory=dict)
 
     def _cpu(self) -> float:
         return sum(procs.cpu_seconds(p) for p in self.pids)
@@ -224,6 +231,11 @@ class Watch:
             self.setup_cpu = self._cpu() - self._cpu_begin
 
     def window(self, opening: bool) -> None:
+        # how busy each CPU was in the window, whoever used it: the generator's verdict
+        if opening:
+            self._ticks = verdict.cpu_ticks()
+        else:
+            self.cpu_busy = verdict.busy_shares(self._ticks, verdict.cpu_ticks())
         if not self.pids:
             return
         if opening:
@@ -361,6 +373,7 @@ async def _drive_rooms(
     )
     report = Report(0, tally.counts(), window.seconds, window.connections, window.load_cpu)
     report.lag, report.failed, report.setup = window.lag, window.failed, window.setup
+    report.cpus = affinity()
     return [report], tally.samples
 
 
@@ -392,7 +405,7 @@ async def measure_rooms(
         + (f" + {bots} {spec.level} bots" if bots else "")
         + f", {args.rooms * spec.humans} clients"
     )
-    return watch.fill(Figures.merged(label, reports)), notes, samples
+    return watch.fill(Figures.merged(label, reports, watch.cpu_busy)), notes, samples
 
 
 async def measure_echo(

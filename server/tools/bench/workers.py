@@ -27,7 +27,7 @@ import random
 import resource
 import time
 import traceback
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar
@@ -36,13 +36,10 @@ from server.tools.bench.drive import SETUP_PER_ROOM, Dial, RoomSpec, Think, hold
 from server.tools.bench.histogram import Histogram
 from server.tools.bench.sources import Rotation, parse_sources
 from server.tools.bench.tally import Counts, Tally
+from server.tools.bench.verdict import BUSY_CPU, LAGGING_P99, Verdict, cores, summary
 
 T = TypeVar("T")
 
-#: A worker above this share of one core in the window may have slowed what it measured.
-BUSY_CPU = 0.8
-#: A worker whose event loop ran callbacks this late (p99, seconds) delayed what it timed.
-LAGGING_P99 = 0.003
 #: Seconds the workers may take to connect and start their rooms (at least).
 READY_TIMEOUT = 300.0
 
@@ -103,15 +100,20 @@ class Report:
     error: str | None = None
     failed: int = 0  # rooms that could not be opened
     setup: float = 0.0  # seconds until every room of this worker was seated
+    cpus: tuple[int, ...] = ()  # the CPUs it may run on (its affinity; empty: not known)
 
     @property
     def cpu_share(self) -> float:
         return self.cpu / self.seconds if self.seconds else 0.0
 
     @property
+    def lag_p99(self) -> float:
+        return self.lag.percentile(0.99)
+
+    @property
     def busy(self) -> bool:
-        """Whether this worker may have been the bottleneck."""
-        return self.cpu_share > BUSY_CPU or self.lag.percentile(0.99) > LAGGING_P99
+        """Whether this worker on its own may have been the bottleneck."""
+        return self.cpu_share > BUSY_CPU or self.lag_p99 > LAGGING_P99
 
 
 class PipeClock:
@@ -169,6 +171,7 @@ async def _play(job: Job, pipe: Connection) -> Report:
         tally.samples,
         failed=window.failed,
         setup=window.setup,
+        cpus=affinity(),
     )
 
 
@@ -222,6 +225,13 @@ def worker_main(job: Job, pipe: Connection) -> None:
     except BaseException:  # the lead reports it; a worker never dies silently
         pipe.send(Report(job.index, error=traceback.format_exc()))
         raise
+
+
+def affinity() -> tuple[int, ...]:
+    """The CPUs this process may run on (empty where that cannot be read)."""
+    if not hasattr(os, "sched_getaffinity"):
+        return ()
+    return tuple(sorted(os.sched_getaffinity(0)))
 
 
 def shares(total: int, workers: int) -> list[int]:
@@ -313,8 +323,10 @@ def merged(reports: list[Report]) -> Counts:
     return total
 
 
-def describe(reports: list[Report]) -> list[str]:
-    """One line per worker (CPU, loop lag) and the verdict on the generator."""
+def describe(reports: list[Report], busy: Mapping[int, float] | None = None) -> list[str]:
+    """One line per worker (CPU, loop lag), one per CPU they share (their CPU summed), and the
+    verdict on the generator (:mod:`server.tools.bench.verdict`; ``busy``: each CPU's busy
+    share in the window, every process's, if read)."""
     out = []
     for r in reports:
         lag = r.lag
@@ -324,24 +336,12 @@ def describe(reports: list[Report]) -> list[str]:
             f"{1000 * lag.percentile(0.99):.2f} ms max {1000 * lag.percentile(1.0):.1f} ms"
             + ("  <- BUSY" if r.busy else "")
         )
-    busy = [r.index for r in reports if r.busy]
-    if busy:
-        # a worker short of CPU needs company; one lagging while mostly idle was not given the
-        # CPU by the machine (other load), and more workers would not help
-        starved = all(r.cpu_share <= BUSY_CPU for r in reports if r.busy)
-        advice = (
-            "while mostly idle: the machine did not run it (other load); rerun when it is quiet"
-            if starved
-            else "add --workers"
-        )
-        out.append(
-            f"  THE LOAD GENERATOR WAS A BOTTLENECK: worker(s) {', '.join(map(str, busy))} above "
-            f"{BUSY_CPU:.0%} CPU or loop lag p99 above {1000 * LAGGING_P99:g} ms; "
-            f"its latencies include its own delay; {advice}"
-        )
-    else:
-        out.append(
-            f"  the load generator was not the bottleneck (every worker under {BUSY_CPU:.0%} "
-            f"CPU, loop lag p99 under {1000 * LAGGING_P99:g} ms)"
-        )
+    found = cores(reports, busy)
+    out += ["  " + c.line() for c in found]
+    out.append("  " + summary(found))
     return out
+
+
+def was_bottleneck(reports: list[Report], busy: Mapping[int, float] | None = None) -> bool:
+    """Whether the generator may have been the bottleneck, judged per CPU."""
+    return any(c.verdict is not Verdict.FINE for c in cores(reports, busy))
