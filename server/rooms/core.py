@@ -122,6 +122,11 @@ class _Read(Generic[T]):
     def __init__(self, path: str) -> None:
         self._get = operator.attrgetter(f"state.{path}")
 
+    @property
+    def getter(self) -> Callable[[RoomCore], T]:
+        """The field's reader (C: ``operator.attrgetter``)."""
+        return cast("Callable[[RoomCore], T]", self._get)
+
     @overload
     def __get__(self, room: None, owner: type) -> _Read[T]: ...
     @overload
@@ -475,3 +480,16 @@ class RoomCore:
             if s.kind == "human"
         ]
         return out + play.schedule(self, now)
+
+
+def _read_in_c(cls: type) -> None:
+    """Make each :class:`_Read` of ``cls`` a property whose getter is its ``attrgetter``, so a
+    read runs in C, without the Python frames of ``__get__`` and ``cast`` (the actor and the
+    core read the state some ten times an input); still read-only (AttributeError on a
+    write). The type checker reads the ``_Read`` declarations."""
+    for name, attr in list(vars(cls).items()):
+        if isinstance(attr, _Read):
+            setattr(cls, name, property(attr.getter, doc=f"The room's {name} (read-only)."))
+
+
+_read_in_c(RoomCore)

@@ -303,3 +303,61 @@ def test_the_stored_record_is_what_its_typed_dicts_say() -> None:
     entries = [o.entry for o in h.room.handle(_ann_acts(h), h.now) if isinstance(o, PersistAction)]
     assert entries and all(set(e) <= _keys(ActionEntry) for e in entries)
     assert {"v", "g", "s", "a", "d"} == set(entries[0])  # a person acts next: a deadline
+
+
+READS = [
+    "seats",
+    "match",
+    "version",
+    "host",
+    "locked",
+    "closed",
+    "daily_date",
+    "spectators",
+    "where",
+    "watchers",
+    "banned",
+    "muted_seats",
+    "muted_devices",
+    "muted_watchers",
+]
+
+
+def test_reads_follow_the_state_and_cannot_be_written() -> None:
+    """Each of the room's reads gives its state's field (the deadline: the clock's), the current
+    state's after it is replaced (as undo does), and none can be assigned."""
+    h = crowded()
+    room = h.room
+    for name in READS:
+        assert getattr(room, name) is getattr(room.state, name), name
+    assert room.deadline == room.state.clock.shown
+    state = room.state.copy()
+    state.version += 7
+    room.state = state
+    assert room.version == state.version
+    assert room.seats is state.seats
+    for name in [*READS, "deadline"]:
+        with pytest.raises(AttributeError):
+            setattr(room, name, getattr(room, name))
+
+
+def test_reads_run_no_python_code() -> None:
+    """A read of the room's state is C only (an ``attrgetter``): the actor and the core read it
+    some ten times an input, and each Python frame (a descriptor's ``__get__``, a ``cast``)
+    cost time on every one (docs/benchmarks.md, issue 22's bisect)."""
+    import sys
+
+    room = crowded().room
+    calls: list[str] = []
+
+    def profile(frame: Any, event: str, arg: Any) -> None:
+        if event == "call":
+            calls.append(frame.f_code.co_name)
+
+    sys.setprofile(profile)
+    try:
+        for name in [*READS, "deadline"]:
+            getattr(room, name)
+    finally:
+        sys.setprofile(None)
+    assert calls == []
