@@ -41,6 +41,10 @@ from server.rules.sheepshead import PLAY
 #: Default budget: playouts per card play, shared among the legal cards (tuned so a decision
 #: stays well under 250 ms at p99 on a 2-core machine).
 DEFAULT_ITERATIONS = 120
+#: In a leaster (SS-8) the cards' values lie a few tenths of a unit apart, and 120 playouts
+#: decide on noise: this many times the budget there (``expert``'s cap, which its time budget
+#: ends first, barely changes).
+LEASTER_FACTOR = 3
 #: Sampled deals per bidding decision (each plays out every candidate), and how many of the
 #: heuristic's best burials are compared.
 DEFAULT_BID_SAMPLES = 64
@@ -86,10 +90,12 @@ class SheepsheadStrongBot:
         prior_margin: float = PRIOR_MARGIN,
         bid_sequential: Sequential | None = DEFAULT_BID_SEQUENTIAL,
         pick_bonus: float = PICK_BONUS,
+        leaster_factor: int = LEASTER_FACTOR,
     ) -> None:
         self.rng = random.Random(seed)
         self.prior_margin = prior_margin
         self.iterations = iterations
+        self.leaster_factor = leaster_factor
         self.exact_cards = exact_cards
         self.seconds = seconds
         self.basic = SheepsheadBasicBot(seed)
@@ -137,7 +143,8 @@ class SheepsheadStrongBot:
 
             return value, w
 
-        plan = schedule(len(cards), self.iterations, halving=False)
+        budget = self.iterations * (self.leaster_factor if view["leaster"] else 1)
+        plan = schedule(len(cards), budget, halving=False)
         means: dict[int, float] = {}
         found = best(
             range(len(cards)),
