@@ -54,16 +54,11 @@ def best(
     draw: Draw,
     preferred: int | None = None,
     means: dict[int, float] | None = None,
-    *,
-    then: Deadline | None = None,
-    then_samples: int = 0,
 ) -> int:
     """The candidate (an index) with the highest weighted mean value over the rounds of
     ``plan``; ties go to ``preferred``, and so does the answer if no sample was drawn.
     ``means``, when given, receives each sampled candidate's mean value (a hint explains its
-    choice by them). ``then``: after the plan, the last round's candidates are played out on
-    more samples (``then_samples`` at most) until ``then`` passes: a timed search's extra
-    time goes to the finalists, and the plan's work is done whatever the budget."""
+    choice by them)."""
     totals = dict.fromkeys(candidates, 0.0)
     weights = dict.fromkeys(candidates, 0.0)
 
@@ -72,8 +67,6 @@ def best(
 
     alive = list(candidates)
     rounds = list(zip(plan, deadline.shares(len(plan)), strict=True))
-    if then is not None and then_samples > 0:
-        rounds.append(((plan[-1][0], then_samples), then))
     for (width, samples), end in rounds:
         if width < len(alive):
             alive = sorted(alive, key=mean, reverse=True)[:width]

@@ -312,11 +312,11 @@ class ShitheadStrongBot:
 
 class ShitheadExpertBot(ShitheadStrongBot):
     """``strong``'s search, then, where its answer is a close call, more samples for the two
-    contenders (the usual play and the search's best other action) until the choice is clear
-    either way, they are as good as equal (:data:`TIE`), ``iterations`` samples are drawn or
-    the time budget (default 1 s per decision) runs out; forced and clear decisions cost what
-    ``strong``'s do. Spreading the budget over every decision's finalists changed 4 – 7 of 60
-    decisions at 14 s of CPU a game (issue 24)."""
+    contenders (the usual play and the search's best other action) until the choice is
+    settled either way (:func:`~server.bots.halving.settled`), ``iterations`` samples are drawn
+    or the time budget (default 1 s per decision) runs out; forced, tied and clear decisions
+    cost what ``strong``'s do. Spreading the budget over every decision's finalists changed
+    4 – 7 of 60 decisions at 14 s of CPU a game (issue 24)."""
 
     def __init__(
         self,
