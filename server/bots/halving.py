@@ -54,16 +54,11 @@ def best(
     draw: Draw,
     preferred: int | None = None,
     means: dict[int, float] | None = None,
-    *,
-    then: Deadline | None = None,
-    then_samples: int = 0,
 ) -> int:
     """The candidate (an index) with the highest weighted mean value over the rounds of
     ``plan``; ties go to ``preferred``, and so does the answer if no sample was drawn.
     ``means``, when given, receives each sampled candidate's mean value (a hint explains its
-    choice by them). ``then``: after the plan, the last round's candidates are played out on
-    more samples (``then_samples`` at most) until ``then`` passes: a timed search's extra
-    time goes to the finalists, and the plan's work is done whatever the budget."""
+    choice by them)."""
     totals = dict.fromkeys(candidates, 0.0)
     weights = dict.fromkeys(candidates, 0.0)
 
@@ -72,8 +67,6 @@ def best(
 
     alive = list(candidates)
     rounds = list(zip(plan, deadline.shares(len(plan)), strict=True))
-    if then is not None and then_samples > 0:
-        rounds.append(((plan[-1][0], then_samples), then))
     for (width, samples), end in rounds:
         if width < len(alive):
             alive = sorted(alive, key=mean, reverse=True)[:width]
@@ -102,6 +95,18 @@ def best(
     return max(alive, key=mean)
 
 
+def _paired(a: dict[int, float], b: dict[int, float]) -> tuple[int, float, float]:
+    """How many samples ``a`` and ``b`` share, and the mean and standard error of their
+    paired difference over those."""
+    diffs = [v - b[k] for k, v in a.items() if k in b]
+    n = len(diffs)
+    if n < 2:
+        return n, 0.0, math.inf
+    mean = math.fsum(diffs) / n
+    var = math.fsum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return n, mean, math.sqrt(var / n)
+
+
 def clearly_ahead(a: dict[int, float], b: dict[int, float], z: float) -> bool:
     """Whether values ``a`` lead values ``b`` (each by sample) by more than ``z`` standard
     errors of their paired difference over the samples both have: more than noise, since the
@@ -112,10 +117,55 @@ def clearly_ahead(a: dict[int, float], b: dict[int, float], z: float) -> bool:
     >>> clearly_ahead({k: 1.0 for k in range(5)}, {k: 0.0 for k in range(5)}, 2.0)
     True
     """
-    diffs = [v - b[k] for k, v in a.items() if k in b]
-    n = len(diffs)
-    if n < 2:
-        return False
-    mean = math.fsum(diffs) / n
-    var = math.fsum((d - mean) ** 2 for d in diffs) / (n - 1)
-    return mean > 0.0 and mean > z * math.sqrt(var / n)
+    n, mean, se = _paired(a, b)
+    return n >= 2 and mean > 0.0 and mean > z * se
+
+
+def settled(a: dict[int, float], b: dict[int, float], z: float, margin: float) -> bool:
+    """Whether more samples would hardly change whether values ``a`` lead values ``b`` by
+    ``margin``: the paired lead is at least ``margin`` and more than ``z`` standard errors
+    (:func:`clearly_ahead`: ``a`` is chosen), or it falls short of ``margin`` by more than one
+    standard error (``b`` stays, most likely rightly: a hunt for certainty there costs many
+    samples for little). Two actions that lead to the same game tie on every sample: settled.
+
+    >>> settled({k: 0.5 for k in range(3)}, {k: 0.5 for k in range(3)}, 2.0, 0.05)
+    True
+    >>> settled({0: 1.0, 1: 0.0, 2: 1.0}, {0: 0.0, 1: 1.0, 2: 0.0}, 2.0, 0.05)
+    False
+    """
+    n, mean, se = _paired(a, b)
+    return n >= 2 and (mean + se < margin or (mean >= margin and mean > z * se))
+
+
+def resolve(
+    pair: tuple[int, int],
+    values: Sequence[dict[int, float]],
+    draw: Draw,
+    cap: int,
+    deadline: Deadline,
+    *,
+    z: float,
+    margin: float,
+    batch: int = 8,
+) -> int:
+    """Play the two candidates of ``pair`` (indices into ``values``, which ``draw``'s value
+    functions fill, sample by sample) out on more common samples until the choice between
+    them is :func:`settled` (whether ``a`` leads ``b`` by ``margin``), ``cap`` samples are
+    drawn, or ``deadline`` passes (checked between samples); the number of samples drawn
+    (their weights are not used: for searches whose samples all weigh 1). A close decision
+    gets the samples, a clear one (or a tie) none: the extra budget goes where it can change
+    the answer."""
+    a, b = pair
+    drawn = 0
+    while drawn < cap and not settled(values[a], values[b], z, margin):
+        for _ in range(min(batch, cap - drawn)):
+            if deadline.passed():
+                return drawn
+            sample = draw()
+            if sample is None:
+                return drawn
+            value, _ = sample
+            value(a)
+            value(b)
+            drawn += 1
+    return drawn

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 
 from server.bots.base import Deadline
-from server.bots.halving import best, schedule
+from server.bots.halving import best, clearly_ahead, resolve, schedule, settled
 
 
 def _noisy(
@@ -65,3 +65,61 @@ def test_a_passed_deadline_stops_after_one_sample() -> None:
     draw, played = _noisy([0.0, 1.0, 0.5], 2)
     assert best(range(3), schedule(3, 300), Deadline(-1.0), draw) in (0, 1, 2)
     assert played == [1, 1, 1]
+
+
+def _recording(
+    worth: list[float], seed: int
+) -> tuple[Callable[[], tuple[Callable[[int], float], float]], list[dict[int, float]]]:
+    """As :func:`_noisy`, each value also kept by sample, as the Shithead search keeps them."""
+    noisy, _ = _noisy(worth, seed)
+    values: list[dict[int, float]] = [{} for _ in worth]
+    drawn = 0
+
+    def draw() -> tuple[Callable[[int], float], float]:
+        nonlocal drawn
+        k, drawn = drawn, drawn + 1
+        value, w = noisy()
+
+        def keep(j: int) -> float:
+            v = values[j][k] = value(j)
+            return v
+
+        return keep, w
+
+    return draw, values
+
+
+def test_a_close_call_gets_samples_until_it_is_clear() -> None:
+    # issue 24 (expert): 0.2 apart under noise of 0.42 per paired sample is a close call on a
+    # few samples and clear on a few dozen; resolve stops once it is, well short of its cap.
+    ahead, spent = 0, []
+    for seed in range(20):
+        draw, values = _recording([0.0, 0.2], seed)
+        assert not settled(values[1], values[0], 2.0, 0.05)  # nothing sampled yet
+        spent.append(resolve((1, 0), values, draw, 2_000, Deadline(None), z=2.0, margin=0.05))
+        assert settled(values[1], values[0], 2.0, 0.05)
+        ahead += clearly_ahead(values[1], values[0], 2.0)
+    assert ahead >= 17, ahead
+    assert max(spent) < 2_000 and sum(spent) / len(spent) > 16, spent
+
+
+def test_a_tie_or_a_clear_call_gets_no_samples() -> None:
+    # Two actions that lead to the same game tie on every sample: nothing to resolve.
+    same, values = _recording([0.5, 0.5], 4)
+    values[0].update({0: 0.3, 1: 0.7})
+    values[1].update({0: 0.3, 1: 0.7})
+    assert resolve((0, 1), values, same, 100, Deadline(None), z=2.0, margin=0.01) == 0
+    clear, values = _recording([0.0, 5.0], 5)
+    for _ in range(3):
+        value, _ = clear()
+        value(0), value(1)
+    assert resolve((1, 0), values, clear, 100, Deadline(None), z=2.0, margin=0.01) == 0
+
+
+def test_resolve_stops_at_its_cap_and_at_the_deadline() -> None:
+    # Equal in truth, noisy per sample, and asked for a certainty noise never gives (100
+    # standard errors): never settled, so the cap ends it, or a passed deadline at once.
+    draw, values = _recording([0.0, 0.0], 6)
+    assert resolve((0, 1), values, draw, 40, Deadline(None), z=100.0, margin=-1.0) == 40
+    assert len(values[0]) == len(values[1]) == 40
+    assert resolve((0, 1), values, draw, 40, Deadline(-1.0), z=100.0, margin=-1.0) == 0
