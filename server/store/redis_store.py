@@ -87,7 +87,12 @@ class RedisStore(RoomStore):
         self._list = client.register_script(lua.LIST)
         # every room script of a turn in one round trip; a cluster's pipeline takes no EVALSHA,
         # so there each call goes on its own (to its slot's master)
-        self.batch = None if isinstance(client, RedisCluster) else ScriptBatch(client)
+        # (and over TLS, which the batch's own connection does not speak)
+        self.batch = (
+            ScriptBatch(client)
+            if not isinstance(client, RedisCluster) and ScriptBatch.serves(client)
+            else None
+        )
 
     @property
     def queues_calls(self) -> bool:
