@@ -41,7 +41,7 @@ import asyncio
 import time
 from collections import deque
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import hiredis
 import redis.exceptions as rex
@@ -64,7 +64,7 @@ BATCH_BUCKETS = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0)
 
 
 class _Call:
-    __slots__ = ("again", "args", "keys", "made", "reply", "script")
+    __slots__ = ("args", "keys", "made", "reloaded", "reply", "resent", "script")
 
     def __init__(
         self,
@@ -79,7 +79,8 @@ class _Call:
         self.args = args
         self.reply = reply
         self.made = made  # perf_counter() at the call: its wait for the batch's write is timed
-        self.again = False  # sent once more already (a lost connection, a forgotten script)
+        self.resent = False  # sent once more already on a fresh connection (a lost reply)
+        self.reloaded = False  # sent once more already with its script loaded again
 
 
 class _Sent:
@@ -106,8 +107,8 @@ class _Replies(asyncio.Protocol):
         self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        # a stream transport (uvloop's is no subclass of asyncio's, hence no isinstance)
+        self.transport = cast(asyncio.Transport, transport)
 
     def data_received(self, data: bytes) -> None:
         self.parser.feed(data)
@@ -225,7 +226,7 @@ class ScriptBatch:
             packed = b"".join([evalsha(c.script.sha, c.keys, c.args) for c in calls])
             now = time.perf_counter()
             # counted as made: a call sent again (a lost reply, a forgotten script) is not
-            waits = [now - call.made for call in calls if not call.again]
+            waits = [now - c.made for c in calls if not (c.resent or c.reloaded)]
             if waits:
                 self.sizes.observe(len(waits))
             for wait in waits:
@@ -258,7 +259,7 @@ class ScriptBatch:
         self._settle()
 
     def _answer(self, call: _Call, reply: Any) -> None:
-        if isinstance(reply, rex.NoScriptError) and not call.again:
+        if isinstance(reply, rex.NoScriptError) and not call.reloaded:
             self._forget(call)  # a restarted Redis forgot the scripts: load them, run it again
             return
         if call.reply.done():  # its caller gave up (cancelled)
@@ -269,7 +270,7 @@ class ScriptBatch:
             call.reply.set_result(reply)
 
     def _forget(self, call: _Call) -> None:
-        call.again = True
+        call.reloaded = True
         self._forgotten.append(call)
         if self._loading is None:
             self._loading = asyncio.create_task(self._load())
@@ -310,10 +311,10 @@ class ScriptBatch:
         for batch in sent:
             batch.deadline.cancel()
             for call in batch.calls[batch.answered :]:
-                if call.again:
+                if call.resent:
                     _fail([call], _as_store_error(error))
                 else:
-                    call.again = True
+                    call.resent = True
                     again.append(call)
         self._waiting[:0] = again
         if self._waiting:
