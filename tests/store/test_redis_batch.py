@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+import uvloop
 from redis.asyncio.connection import Connection
 
 from protocol import messages as m
@@ -30,6 +31,7 @@ from server.runtime.manager import RoomManager
 from server.store import resp
 from server.store.base import Fenced, StoreUnavailable
 from server.store.batch import ScriptBatch
+from server.store.open import open_stores
 from server.store.redis_client import RedisClient, connect, room_key
 from server.store.redis_store import RedisStore
 from server.tools.bench.redis_cluster import RedisCluster
@@ -448,5 +450,44 @@ async def test_a_connection_closed_by_redis_is_opened_again(
         await redis_store.append("KILLD", entry(1))  # on a fresh connection
         stored = await redis_store.load("KILLD")
         assert stored is not None and stored.actions == [entry(1)]
+    finally:
+        await admin.aclose()
+
+
+def test_a_batch_runs_on_uvloop(redis_server: RedisServer) -> None:
+    # the loop `cardroom serve` runs on: its transports are no subclass of asyncio's
+    async def main() -> list[Any]:
+        store = RedisStore(redis_server.url)
+        try:
+            assert await store.create("UVLOP", {"version": 0})
+            await asyncio.gather(store.append("UVLOP", entry(1)), store.create("UVTWO", {}))
+            stored = await store.load("UVLOP")
+            assert stored is not None
+            return stored.actions
+        finally:
+            await store.close()
+
+    assert uvloop.run(main()) == [entry(1)]
+
+
+async def test_the_stores_close_the_batchs_own_connection(redis_server: RedisServer) -> None:
+    admin = connect(redis_server.url)
+    try:
+
+        async def clients() -> int:
+            listed = await admin.execute_command("CLIENT", "LIST")
+            return len(listed.splitlines()) if isinstance(listed, bytes) else len(listed)
+
+        alone = await clients()
+        stores = open_stores(redis_server.url)
+        assert await stores.rooms.create("CLOSE", {"version": 0})  # on the batch's connection
+        await stores.rooms.append("CLOSE", entry(1))
+        assert await clients() > alone
+        await stores.close()
+        for _ in range(100):  # Redis sees the close a moment later
+            if await clients() == alone:
+                break
+            await asyncio.sleep(0.01)
+        assert await clients() == alone
     finally:
         await admin.aclose()
