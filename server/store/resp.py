@@ -55,7 +55,7 @@ def _head(sha: str, keys: tuple[str, ...], args: int) -> bytes:
 
 
 def command(*parts: Any) -> bytes:
-    """Any command as RESP (the connection's greeting: ``AUTH``, ``SELECT``).
+    r"""Any command as RESP (the connection's greeting: ``AUTH``, ``SELECT``).
 
     >>> command("SELECT", 2)
     b'*2\r\n$6\r\nSELECT\r\n$1\r\n2\r\n'
