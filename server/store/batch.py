@@ -4,28 +4,33 @@ Under load many rooms persist in the same turn of the event loop (one client fra
 one room, a burst of reads wakes many). Sent one by one, each ``EVALSHA`` takes a connection
 from the pool, writes, and waits for its own reply; the replies then queue behind each other
 in the client, not in Redis (``docs/benchmarks.md``, issue 22). A :class:`ScriptBatch` collects
-the calls made in one turn and sends them at the start of the next as one pipeline
-(``transaction=False``: no ``MULTI``, each script is still its own atomic step in Redis, with
-its own fence and version check), and hands each caller its own reply. While
-:data:`MAX_IN_FLIGHT` batches wait for Redis, the calls made meanwhile gather and go together
-as soon as one is answered. So:
+the calls made in one turn and writes them at the start of the next as one pipeline (no
+``MULTI``: each script is still its own atomic step in Redis, with its own fence and version
+check), and hands each caller its own reply. While :data:`MAX_IN_FLIGHT` batches wait for
+Redis, the calls made meanwhile gather and go together as soon as one is answered. So:
 
 - a refusal (``fenced``, ``conflict``, ``gone``) is one script's answer, so it fails only that
   caller's write; the others in the batch land exactly as if sent alone;
-- when Redis cannot be reached or the connection fails before every reply is read, every
-  caller still waiting gets :class:`~server.store.base.StoreUnavailable` (the outcome unknown,
-  as for one call: each script is safe to run again);
+- when Redis cannot be reached or the connection fails before every reply is read, the calls
+  not answered go once more on a fresh connection (every script is safe to run twice), and
+  then every caller still waiting gets :class:`~server.store.base.StoreUnavailable` (the
+  outcome unknown, as for one call);
 - a caller's write is acknowledged only once Redis answered it (the contract of
   :mod:`server.store.base`).
 
-A round trip is cheap for the server too: the calls are packed with each room's constant part
-(its keys, the script's hash) packed once (:mod:`server.store.resp`), written in one piece on
-one of the batch's own connections (taken from the client's pool once, at most one per batch
-in flight) and their replies read under one timeout for the whole round trip, where redis-py's
-pipeline checks a connection out of the pool and sets a timer for every reply it reads.
+The replies are parsed where they arrive: the batch's connection is an
+:class:`asyncio.Protocol` whose ``data_received`` feeds hiredis's parser and answers each
+caller there, in the turn the bytes are read. A reader task (redis-py's connection, or the
+sender task this module had) is woken by the bytes and runs a turn later, behind every room's
+work queued meanwhile, and only then wakes the callers, another turn on: on a saturated server
+that wake was about a millisecond of every write (``docs/benchmarks.md``, issue 22, third and
+fourth passes). The calls are packed with each room's constant part packed once
+(:mod:`server.store.resp`) and written in one piece; each batch in flight has one deadline
+(a loop timer), where redis-py's pipeline checks a connection out of the pool and sets a
+timer for every reply it reads.
 
-Calls run in Redis in the order they were made, within a batch and from batch to batch of
-one sender, so the writes of one room keep their order (and a room's actor awaits each write
+Calls run in Redis in the order they were made, within a batch and from batch to batch (one
+connection), so the writes of one room keep their order (and a room's actor awaits each write
 before it makes the next). A batch holds at most :data:`MAX_BATCH` calls (the rest go in the
 next); how many calls wait is bounded by the callers, at most one per open room.
 """
@@ -34,38 +39,117 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, cast
 
+import hiredis
 import redis.exceptions as rex
+from redis._parsers import BaseParser  # redis-py's own error replies to exceptions
 from redis.asyncio import Redis
-from redis.asyncio.connection import AbstractConnection
+from redis.asyncio.connection import Connection, SSLConnection, UnixDomainSocketConnection
 from redis.commands.core import AsyncScript
 
 from server.metrics import PERSIST_BUCKETS, Histogram
 from server.store.base import StoreUnavailable
 from server.store.redis_client import TIMEOUT, unavailable_as_store_error
-from server.store.resp import evalsha
+from server.store.resp import command, evalsha
 
 #: Calls at most in one pipeline (one round trip); past it a turn's calls go as several.
 MAX_BATCH = 256
-#: Batches at most waiting for their replies at once, each on its own connection: the calls
-#: made meanwhile wait for one to be answered and go together, in a larger batch (fewer round
-#: trips for the same writes); two, so one slow or lost reply does not hold every room's write.
+#: Batches at most waiting for their replies at once: the calls made meanwhile wait for one to
+#: be answered and go together, in a larger batch (fewer round trips for the same writes).
 MAX_IN_FLIGHT = 2
 BATCH_BUCKETS = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0)
 
 
-class _Call(NamedTuple):
-    script: AsyncScript
-    keys: tuple[str, ...]
-    args: Sequence[Any]
-    reply: asyncio.Future[Any]
-    made: float  # perf_counter() at the call: its wait for the batch's write is timed
+class _Call:
+    __slots__ = ("args", "keys", "made", "reloaded", "reply", "resent", "script")
+
+    def __init__(
+        self,
+        script: AsyncScript,
+        keys: tuple[str, ...],
+        args: Sequence[Any],
+        reply: asyncio.Future[Any],
+        made: float,
+    ) -> None:
+        self.script = script
+        self.keys = keys
+        self.args = args
+        self.reply = reply
+        self.made = made  # perf_counter() at the call: its wait for the batch's write is timed
+        self.resent = False  # sent once more already on a fresh connection (a lost reply)
+        self.reloaded = False  # sent once more already with its script loaded again
+
+
+class _Sent:
+    """A batch written, waiting for its replies (they come in the order of its calls)."""
+
+    __slots__ = ("answered", "calls", "deadline", "written")
+
+    def __init__(self, calls: list[_Call], written: float, deadline: asyncio.TimerHandle) -> None:
+        self.calls = calls
+        self.written = written  # perf_counter() at the write: its round trip is timed
+        self.answered = 0
+        self.deadline = deadline
+
+
+class _Replies(asyncio.Protocol):
+    """The batch's connection to Redis: every reply parsed as its bytes are read."""
+
+    def __init__(self, batch: ScriptBatch) -> None:
+        self.batch = batch
+        # an error reply becomes redis-py's exception for it (NOSCRIPT, READONLY, ...)
+        self.parser = hiredis.Reader(replyError=BaseParser.parse_error)
+        self.transport: asyncio.Transport | None = None
+        self.greeting: deque[asyncio.Future[Any]] = deque()  # AUTH, SELECT: before any batch
+        self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        # a stream transport (uvloop's is no subclass of asyncio's, hence no isinstance)
+        self.transport = cast(asyncio.Transport, transport)
+
+    def data_received(self, data: bytes) -> None:
+        self.parser.feed(data)
+        try:
+            while self.greeting:
+                reply = self.parser.gets()
+                if reply is False:
+                    return
+                self.greeting.popleft().set_result(reply)
+            self.batch._replied(self)
+        except hiredis.ProtocolError as exc:  # not Redis, or a byte lost: nothing read is sure
+            self.batch._drop(self, rex.ConnectionError(f"unreadable reply from Redis: {exc}"))
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        lost = rex.ConnectionError(f"connection to Redis lost: {exc or 'closed by Redis'}")
+        for waiting in self.greeting:
+            if not waiting.done():
+                waiting.set_exception(lost)
+        self.batch._drop(self, lost)
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+    def write(self, data: bytes) -> None:
+        assert self.transport is not None
+        self.transport.write(data)
+
+    def abort(self) -> None:
+        if self.transport is not None:
+            self.transport.abort()
 
 
 class ScriptBatch:
-    """Runs Lua scripts on ``client``, the calls of one turn in one pipeline."""
+    """Runs Lua scripts on ``client``'s Redis, the calls of one turn in one pipeline."""
+
+    @staticmethod
+    def serves(client: Redis) -> bool:
+        """Whether a batch can reach ``client``'s Redis itself: over TCP or a Unix socket,
+        not TLS (whose calls then run one by one through redis-py)."""
+        kind = client.connection_pool.connection_class
+        plain = issubclass(kind, Connection | UnixDomainSocketConnection)
+        return plain and not issubclass(kind, SSLConnection)
 
     def __init__(
         self, client: Redis, max_batch: int = MAX_BATCH, max_in_flight: int = MAX_IN_FLIGHT
@@ -79,8 +163,8 @@ class ScriptBatch:
             "Room writes sent to Redis in one round trip (those of one event-loop turn)",
             BATCH_BUCKETS,
         )
-        #: seconds from a batch's write to its last reply read: Redis and the wire, apart from
-        #: the callers' wait for the loop to run them again (``cardroom_persist_seconds``)
+        #: seconds from a batch's write to its last reply parsed: Redis and the wire, apart
+        #: from the callers' wait for the loop to run them again (``cardroom_persist_seconds``)
         self.round_trips = Histogram(
             "cardroom_store_round_trip_seconds",
             "A batch of room writes to Redis, from its write to its last reply read",
@@ -94,16 +178,22 @@ class ScriptBatch:
             "A room write to Redis, from its call to its batch's write",
             PERSIST_BUCKETS,
         )
-        self._waiting: list[_Call] = []
-        self._senders: set[asyncio.Task[None]] = set()
-        self._idle: asyncio.Task[None] | None = None  # a sender not begun: it takes the calls
-        self._busy = 0  # senders started and not finished
-        # the batch's own connections, one per batch in flight at most, kept from batch to
-        # batch (no pool checkout per round trip)
-        self._free: list[AbstractConnection] = []
-        self._made = 0  # connections taken from the pool: at most max_in_flight
+        self._waiting: list[_Call] = []  # not written yet, in the order they were made
+        self._sent: deque[_Sent] = deque()  # written, oldest first
+        self._conn: _Replies | None = None
+        self._opening: asyncio.Task[None] | None = None
+        self._loading: asyncio.Task[None] | None = None  # scripts Redis forgot, being loaded
+        self._forgotten: list[_Call] = []  # their calls, to go again once loaded
+        self._flushing = False  # a write of the waiting calls is scheduled
+        self._settled: list[asyncio.Future[None]] = []  # drain()s waiting for the last reply
+        self._made = 0  # connections opened
         pool = client.connection_pool
         self.timeout = pool.connection_kwargs.get("socket_timeout") or TIMEOUT
+
+    @property
+    def _busy(self) -> int:
+        """Batches written and not yet answered."""
+        return len(self._sent)
 
     async def run(self, script: AsyncScript, keys: tuple[str, ...], args: Sequence[Any]) -> Any:
         """Run ``script`` with ``keys`` and ``args`` in this turn's batch; its reply.
@@ -111,131 +201,202 @@ class ScriptBatch:
         Raises:
             StoreUnavailable: Redis cannot be reached, or did not answer this batch.
         """
-        reply: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        reply: asyncio.Future[Any] = loop.create_future()
         self._waiting.append(_Call(script, keys, args, reply, time.perf_counter()))
-        # a task's first step runs in the next turn, after every callback of this one: it
-        # takes what this turn added. With every sender busy, the first one answered sends.
-        if self._idle is None and self._busy < self.max_in_flight:
-            sender = self._idle = asyncio.create_task(self._sender())
-            self._senders.add(sender)  # a reference, so the task is not collected mid-flight
-            sender.add_done_callback(self._finished)
+        # a callback scheduled now runs in the next turn, after every callback of this one:
+        # it writes what this turn added
+        if not self._flushing:
+            self._flushing = True
+            loop.call_soon(self._flush)
         return await reply
 
-    def _finished(self, sender: asyncio.Task[None]) -> None:
-        self._senders.discard(sender)
-        if self._idle is sender:  # cancelled before it began (the loop is closing)
-            self._idle = None
-            if not self._busy:  # and no other sender will take the calls
-                calls, self._waiting = self._waiting, []
-                _fail(calls, StoreUnavailable("the batch was cancelled"))
+    def _flush(self) -> None:
+        """Write the waiting calls, as many batches as may be in flight."""
+        self._flushing = False
+        conn = self._conn
+        if conn is None:
+            if self._opening is None and self._waiting:
+                self._opening = asyncio.create_task(self._open())
+            return
+        loop = asyncio.get_running_loop()
+        while self._waiting and len(self._sent) < self.max_in_flight:
+            calls = self._waiting[: self.max_batch]
+            del self._waiting[: self.max_batch]
+            packed = b"".join([evalsha(c.script.sha, c.keys, c.args) for c in calls])
+            now = time.perf_counter()
+            # counted as made: a call sent again (a lost reply, a forgotten script) is not
+            waits = [now - c.made for c in calls if not (c.resent or c.reloaded)]
+            if waits:
+                self.sizes.observe(len(waits))
+            for wait in waits:
+                self.queue_waits.observe(wait)
+            deadline = loop.call_later(self.timeout, self._timed_out, conn)
+            self._sent.append(_Sent(calls, now, deadline))
+            conn.write(packed)
 
-    async def _sender(self) -> None:
-        self._idle = None
-        self._busy += 1
+    def _replied(self, conn: _Replies) -> None:
+        """Answer each caller whose reply ``conn`` has parsed; then write what waits."""
+        if conn is not self._conn:
+            return
+        sent = self._sent
+        while sent:
+            reply = conn.parser.gets()
+            if reply is False:  # the rest has not arrived yet
+                break
+            batch = sent[0]
+            self._answer(batch.calls[batch.answered], reply)
+            batch.answered += 1
+            if batch.answered == len(batch.calls):
+                sent.popleft()
+                batch.deadline.cancel()
+                self.round_trips.observe(time.perf_counter() - batch.written)
+        if not sent and conn.parser.gets() is not False:  # a reply nobody asked for
+            self._drop(conn, rex.ConnectionError("a reply from Redis that no call awaits"))
+            return
+        if self._waiting and len(sent) < self.max_in_flight:
+            self._flush()  # at once: the calls made meanwhile go without another turn
+        self._settle()
+
+    def _answer(self, call: _Call, reply: Any) -> None:
+        if isinstance(reply, rex.NoScriptError) and not call.reloaded:
+            self._forget(call)  # a restarted Redis forgot the scripts: load them, run it again
+            return
+        if call.reply.done():  # its caller gave up (cancelled)
+            return
+        if isinstance(reply, Exception):  # that script's error: the others stand
+            call.reply.set_exception(_as_store_error(reply))
+        else:
+            call.reply.set_result(reply)
+
+    def _forget(self, call: _Call) -> None:
+        call.reloaded = True
+        self._forgotten.append(call)
+        if self._loading is None:
+            self._loading = asyncio.create_task(self._load())
+
+    async def _load(self) -> None:
         try:
-            while self._waiting:
-                calls = self._waiting[: self.max_batch]
-                del self._waiting[: self.max_batch]
-                self.sizes.observe(len(calls))
-                now = time.perf_counter()
-                for call in calls:
-                    self.queue_waits.observe(now - call.made)
-                await self._send(calls)
+            while self._forgotten:
+                calls, self._forgotten = self._forgotten, []
+                try:
+                    with unavailable_as_store_error():
+                        for script in {c.script for c in calls}:
+                            script.sha = await self.redis.script_load(script.script)
+                except Exception as exc:
+                    _fail(calls, exc)
+                    continue
+                self._waiting[:0] = calls  # ahead of the calls made since: they were first
+                self._flush()
         except BaseException:  # cancelled (the loop is closing): nobody waits in vain
-            if self._busy == 1 and self._idle is None:  # nobody else will send them
-                calls, self._waiting = self._waiting, []
-                _fail(calls, StoreUnavailable("the batch was cancelled"))
+            calls, self._forgotten = self._forgotten, []
+            _fail(calls, StoreUnavailable("the batch was cancelled"))
             raise
-        finally:  # at once, not in a done callback: a call made next finds no sender busy
-            self._busy -= 1
+        finally:
+            self._loading = None
+            self._settle()
 
-    async def _send(self, calls: list[_Call]) -> None:
+    def _timed_out(self, conn: _Replies) -> None:
+        self._drop(conn, rex.TimeoutError(f"no reply from Redis within {self.timeout} s"))
+
+    def _drop(self, conn: _Replies, error: Exception) -> None:
+        """``conn`` failed: its unanswered calls go once more on a fresh connection (as the
+        client's retry does for one command), or fail if they went twice."""
+        if conn is not self._conn:
+            return
+        self._conn = None
+        conn.abort()
+        sent, self._sent = self._sent, deque()
+        again: list[_Call] = []
+        for batch in sent:
+            batch.deadline.cancel()
+            for call in batch.calls[batch.answered :]:
+                if call.resent:
+                    _fail([call], _as_store_error(error))
+                else:
+                    call.resent = True
+                    again.append(call)
+        self._waiting[:0] = again
+        if self._waiting:
+            self._flush()  # opens a fresh connection
+        self._settle()
+
+    async def _open(self) -> None:
         try:
-            with unavailable_as_store_error():
-                replies = await self._execute(calls)
-        except Exception as exc:  # every waiter gets it, as it would alone
+            try:
+                with unavailable_as_store_error():
+                    async with asyncio.timeout(self.timeout):
+                        conn = await self._connect()
+            except TimeoutError:
+                raise StoreUnavailable(f"no connection to Redis within {self.timeout} s") from None
+        except Exception as exc:  # nobody can be answered: every waiting call gets it
+            calls, self._waiting = self._waiting, []
             _fail(calls, exc)
             return
         except BaseException:  # cancelled (the loop is closing): nobody waits in vain
+            calls, self._waiting = self._waiting, []
             _fail(calls, StoreUnavailable("the batch was cancelled"))
             raise
-        for call, reply in zip(calls, replies, strict=True):
-            if call.reply.done():  # its caller gave up (cancelled)
-                continue
-            if isinstance(reply, Exception):
-                call.reply.set_exception(_as_store_error(reply))
-            else:
-                call.reply.set_result(reply)
-
-    async def _execute(self, calls: list[_Call]) -> list[Any]:
-        """Every call's reply (an exception for a call Redis refused), in order."""
-        replies = await self._pipeline(calls)
-        unknown = [i for i, r in enumerate(replies) if isinstance(r, rex.NoScriptError)]
-        if unknown:  # a restarted Redis forgot the scripts: load them, run those calls again
-            for script in {calls[i].script for i in unknown}:
-                script.sha = await self.redis.script_load(script.script)
-            again = await self._pipeline([calls[i] for i in unknown])
-            for i, reply in zip(unknown, again, strict=True):
-                replies[i] = reply
-        return replies
-
-    async def _pipeline(self, calls: list[_Call]) -> list[Any]:
-        # EVALSHA itself, not the script objects: redis-py's pipeline given those asks SCRIPT
-        # EXISTS first, a second round trip per batch
-        packed = b"".join([evalsha(c.script.sha, c.keys, c.args) for c in calls])
-        conn = await self._connection()
-        try:
-            # a dead socket (Redis restarted) or a lost reply: once more on a fresh connection,
-            # as the client's retry does for one command (every script is safe to run twice)
-            replies: list[Any] = await conn.retry.call_with_retry(
-                lambda: self._round_trip(conn, packed, len(calls)),
-                lambda _: conn.disconnect(),
-            )
         finally:
-            self._free.append(conn)
-        return replies
-
-    async def _connection(self) -> AbstractConnection:
-        if self._free:
-            return self._free.pop()
-        # taken from the client's pool for good (closed with the client, whoever closes it),
-        # its reads and writes bounded by the round trip's one timeout instead of one each
-        pool = self.redis.connection_pool
-        conn: AbstractConnection = await pool.get_connection()  # type: ignore[no-untyped-call]
-        conn.socket_timeout = None
+            self._opening = None
+            self._settle()
+        self._conn = conn
         self._made += 1
+        self._flush()
+
+    async def _connect(self) -> _Replies:
+        """A connection to the client's Redis, logged in and on its database."""
+        loop = asyncio.get_running_loop()
+        kw = self.redis.connection_pool.connection_kwargs
+        conn = _Replies(self)
+        if "path" in kw:
+            await loop.create_unix_connection(lambda: conn, kw["path"])
+        else:
+            await loop.create_connection(
+                lambda: conn, kw.get("host", "localhost"), kw.get("port", 6379)
+            )
+        hello: list[tuple[Any, ...]] = []
+        if kw.get("password"):
+            user = kw.get("username")
+            hello.append(("AUTH", user, kw["password"]) if user else ("AUTH", kw["password"]))
+        if kw.get("db"):
+            hello.append(("SELECT", kw["db"]))
+        try:
+            for parts in hello:
+                answer = loop.create_future()
+                conn.greeting.append(answer)
+                conn.write(command(*parts))
+                reply = await answer
+                if isinstance(reply, Exception):
+                    raise reply
+        except BaseException:
+            conn.abort()
+            raise
         return conn
 
-    async def _round_trip(self, conn: AbstractConnection, packed: bytes, count: int) -> list[Any]:
-        """Send ``packed`` (``count`` commands) and read every reply, all under one timeout
-        (redis-py's own pipeline sets a timer for each reply it reads)."""
-        replies: list[Any] = []
-        started = time.perf_counter()
-        try:
-            async with asyncio.timeout(self.timeout):
-                await conn.send_packed_command(packed)
-                for _ in range(count):
-                    try:
-                        replies.append(await conn.read_response())
-                    except rex.ResponseError as exc:  # that script's error: the others stand
-                        replies.append(exc)
-        except TimeoutError:  # the connection was closed as the timeout cut its read
-            raise rex.TimeoutError(f"no reply from Redis within {self.timeout} s") from None
-        self.round_trips.observe(time.perf_counter() - started)
-        return replies
+    def _settle(self) -> None:
+        """Wake the drain()s once nothing waits for Redis."""
+        if self._waiting or self._sent or self._opening or self._loading or not self._settled:
+            return
+        settled, self._settled = self._settled, []
+        for done in settled:
+            if not done.done():
+                done.set_result(None)
 
     async def drain(self) -> None:
-        """Wait until every batch sent so far has its replies (before closing the client)."""
-        while self._senders:
-            await asyncio.gather(*self._senders, return_exceptions=True)
+        """Wait until every call made so far has its answer (before closing the client)."""
+        while self._waiting or self._sent or self._opening or self._loading:
+            done = asyncio.get_running_loop().create_future()
+            self._settled.append(done)
+            await done
 
     async def close(self) -> None:
-        """Wait for the batches sent so far, then give the batch's connections back."""
+        """Wait for the calls made so far, then close the batch's connection."""
         await self.drain()
-        free, self._free = self._free, []
-        for conn in free:
-            conn.socket_timeout = self.timeout
-            await self.redis.connection_pool.release(conn)
+        conn, self._conn = self._conn, None
+        if conn is not None and conn.transport is not None:
+            conn.transport.close()
+            await conn.closed
 
 
 def _fail(calls: list[_Call], error: BaseException) -> None:

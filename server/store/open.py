@@ -32,6 +32,8 @@ class Stores:
         if self.bus is not None:
             await self.bus.aclose()
         if self.redis is not None:
+            if isinstance(self.rooms, RedisStore) and self.rooms.batch is not None:
+                await self.rooms.batch.close()  # its own connection, outside the shared pool
             await self.redis.aclose()
         else:
             await self.rooms.close()

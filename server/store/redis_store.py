@@ -4,7 +4,8 @@ several processes (each write checked against the room's version and owner, in R
 One accepted action is one script call (``EVALSHA``): check the fence and the version, ``RPUSH``
 the entry, refresh the room's expiry. The calls of every room made in one turn of the event
 loop go to Redis together, in one round trip (:mod:`server.store.batch`), each still its own
-checked step with its own answer (on a Redis Cluster each goes on its own, to its slot).
+checked step with its own answer (on a Redis Cluster each goes on its own, to its slot; over
+TLS, through redis-py, one by one).
 Loading a room is one ``MULTI`` (record and log together).
 Durability is Redis's: with ``appendonly yes`` (as in ``docker-compose.yml``) an acknowledged
 write survives a crash of Cardroom, and of Redis up to its ``appendfsync`` policy.
@@ -87,7 +88,12 @@ class RedisStore(RoomStore):
         self._list = client.register_script(lua.LIST)
         # every room script of a turn in one round trip; a cluster's pipeline takes no EVALSHA,
         # so there each call goes on its own (to its slot's master)
-        self.batch = None if isinstance(client, RedisCluster) else ScriptBatch(client)
+        # (and over TLS, which the batch's own connection does not speak)
+        self.batch = (
+            ScriptBatch(client)
+            if not isinstance(client, RedisCluster) and ScriptBatch.serves(client)
+            else None
+        )
 
     @property
     def queues_calls(self) -> bool:

@@ -54,6 +54,15 @@ def _head(sha: str, keys: tuple[str, ...], args: int) -> bytes:
     )
 
 
+def command(*parts: Any) -> bytes:
+    r"""Any command as RESP (the connection's greeting: ``AUTH``, ``SELECT``).
+
+    >>> command("SELECT", 2)
+    b'*2\r\n$6\r\nSELECT\r\n$1\r\n2\r\n'
+    """
+    return b"*%d\r\n" % len(parts) + b"".join([_arg(p) for p in parts])
+
+
 def evalsha(sha: str, keys: tuple[str, ...], args: Sequence[Any]) -> bytes:
     """``EVALSHA sha len(keys) *keys *args`` as one RESP command."""
     return _head(sha, keys, len(args)) + b"".join([_arg(a) for a in args])

@@ -93,7 +93,7 @@ async def test_transfer_moves_the_lease_at_once_with_a_higher_fence(
             await store.save("HANDO", {"version": 1}, fence=held.fence)
         await store.save("HANDO", {"version": 1}, fence=moved.fence)
     finally:
-        await client.aclose()
+        await store.close()  # its batch's own connection, then the client
 
 
 async def _script_calls(client: Any) -> int:

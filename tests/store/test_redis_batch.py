@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+import uvloop
 from redis.asyncio.connection import Connection
 
 from protocol import messages as m
@@ -30,7 +31,8 @@ from server.runtime.manager import RoomManager
 from server.store import resp
 from server.store.base import Fenced, StoreUnavailable
 from server.store.batch import ScriptBatch
-from server.store.redis_client import RedisClient, connect
+from server.store.open import open_stores
+from server.store.redis_client import RedisClient, connect, room_key
 from server.store.redis_store import RedisStore
 from server.tools.bench.redis_cluster import RedisCluster
 from server.tools.bench.redis_server import RedisServer
@@ -369,3 +371,123 @@ async def test_a_redis_room_handles_an_input_in_the_callers_turn(
         assert stored is not None and stored.actions[-1]["v"] == version + 1
     finally:
         await manager.shutdown()
+
+
+async def test_a_batchs_callers_run_the_turn_after_its_replies_are_read(
+    redis_store: RedisStore,
+) -> None:
+    # The replies are parsed where their bytes are read and each caller answered there; a
+    # reader task woken by the bytes ran a turn later, behind every room's work queued
+    # meanwhile, and only then woke the callers (a turn more for every write).
+    for code in [*ROOMS[:5], "WARM"]:
+        assert await redis_store.create(code, {"version": 0})
+    await redis_store.append("WARM", entry(1))  # the script loaded, the connection open
+    loop = asyncio.get_running_loop()
+    turns, ticking = 0, True
+
+    def tick() -> None:  # once a turn: a busy loop's turn, long enough for Redis to answer
+        nonlocal turns
+        turns += 1
+        time.sleep(0.02)  # the rooms' work of a saturated turn (CPU, not a wait)
+        if ticking:
+            loop.call_soon(tick)
+
+    async def write(code: str, v: int) -> int:
+        made = turns
+        await redis_store.append(code, entry(v))
+        return turns - made
+
+    loop.call_soon(tick)
+    try:
+        took = [
+            max(await asyncio.gather(*(write(code, v) for code in ROOMS[:5]))) for v in range(1, 6)
+        ]
+    finally:
+        ticking = False
+    # the batch written in the turn after the call's, the replies read and answered in the
+    # one after, the callers running in the next: 4 ticks from the call (counted as the tick
+    # falls in the call's own turn); with a reader task between the bytes and the callers, 5
+    assert min(took) <= 4, took
+    for code in ROOMS[:5]:
+        stored = await redis_store.load(code)
+        assert stored is not None and [e["v"] for e in stored.actions] == [1, 2, 3, 4, 5]
+
+
+async def test_the_batchs_connection_logs_in_and_selects_the_database(
+    redis_server: RedisServer,
+) -> None:
+    # the batch opens its own connection: the URL's user, password and database are its own
+    admin = connect(redis_server.url)
+    await admin.execute_command("ACL", "SETUSER", "rooms", "on", ">s3cret", "~*", "+@all")
+    port = redis_server.port
+    store = RedisStore(client=connect(f"redis://rooms:s3cret@127.0.0.1:{port}/3"))
+    wrong = RedisStore(client=connect(f"redis://rooms:wrong@127.0.0.1:{port}/3"))
+    try:
+        assert await store.create("DBTRE", {"version": 0})
+        await store.append("DBTRE", entry(1))
+        assert batch_of(store)._made == 1
+        assert await admin.exists(room_key("DBTRE", "room")) == 0  # not in database 0
+        in_three = connect(f"redis://127.0.0.1:{port}/3")
+        try:
+            assert await in_three.exists(room_key("DBTRE", "room")) == 1
+        finally:
+            await in_three.aclose()
+        with pytest.raises(StoreUnavailable):  # a refused login: Redis unavailable to it
+            await wrong.create("DBTRE", {"version": 0})
+    finally:
+        await store.close()
+        await wrong.close()
+        await admin.aclose()
+
+
+async def test_a_connection_closed_by_redis_is_opened_again(
+    redis_store: RedisStore, redis_server: RedisServer
+) -> None:
+    assert await redis_store.create("KILLD", {"version": 0})
+    admin = connect(redis_server.url)
+    try:
+        await admin.execute_command("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes")
+        await redis_store.append("KILLD", entry(1))  # on a fresh connection
+        stored = await redis_store.load("KILLD")
+        assert stored is not None and stored.actions == [entry(1)]
+    finally:
+        await admin.aclose()
+
+
+def test_a_batch_runs_on_uvloop(redis_server: RedisServer) -> None:
+    # the loop `cardroom serve` runs on: its transports are no subclass of asyncio's
+    async def main() -> list[Any]:
+        store = RedisStore(redis_server.url)
+        try:
+            assert await store.create("UVLOP", {"version": 0})
+            await asyncio.gather(store.append("UVLOP", entry(1)), store.create("UVTWO", {}))
+            stored = await store.load("UVLOP")
+            assert stored is not None
+            return stored.actions
+        finally:
+            await store.close()
+
+    assert uvloop.run(main()) == [entry(1)]
+
+
+async def test_the_stores_close_the_batchs_own_connection(redis_server: RedisServer) -> None:
+    admin = connect(redis_server.url)
+    try:
+
+        async def clients() -> int:
+            listed = await admin.execute_command("CLIENT", "LIST")
+            return len(listed.splitlines()) if isinstance(listed, bytes) else len(listed)
+
+        alone = await clients()
+        stores = open_stores(redis_server.url)
+        assert await stores.rooms.create("CLOSE", {"version": 0})  # on the batch's connection
+        await stores.rooms.append("CLOSE", entry(1))
+        assert await clients() > alone
+        await stores.close()
+        for _ in range(100):  # Redis sees the close a moment later
+            if await clients() == alone:
+                break
+            await asyncio.sleep(0.01)
+        assert await clients() == alone
+    finally:
+        await admin.aclose()

@@ -105,7 +105,7 @@ async def test_one_redis_keeps_its_keys_and_loads_a_room_written_before(
         assert await store.list() == ["NEWER", "OLDER"]  # the one index, as before
         assert await client.zscore(global_key("rooms"), "NEWER") is not None
     finally:
-        await client.aclose()
+        await store.close()  # its batch's own connection, then the client
 
 
 def test_a_cluster_url_names_its_seeds() -> None:
