@@ -9,8 +9,7 @@ from protocol.views import SheepsheadView
 from server.bots import make_bot
 from server.bots.sheepshead_strong import LEASTER_FACTOR, SheepsheadStrongBot
 from server.rules.sheepshead import Sheepshead
-from tests.bots.test_sheepshead_speed import PICKER_HANDS_BEFORE
-from tests.support.sheepshead_positions import mid_hand_views
+from tests.support.sheepshead_positions import PICKER_HANDS_BEFORE, mid_hand_views
 
 
 class Valued(SheepsheadStrongBot):

@@ -14,11 +14,8 @@ from server.bots.sheepshead_policy import Table, _suit_lens, choose_card, power
 from server.bots.sheepshead_strong import SheepsheadStrongBot
 from server.rules.sheepshead import Sheepshead
 from server.rules.sheepshead_cards import STRENGTH, SUIT_CLASS, TRUMP
-from tests.support.sheepshead_positions import mid_hand_views
+from tests.support.sheepshead_positions import PICKER_HANDS_BEFORE, mid_hand_views
 
-#: Recorded before the change: strong (30 playouts a card) on the picker's hands of
-#: ``mid_hand_views(10, plays)`` for plays 2, 7, 13 and 19.
-PICKER_HANDS_BEFORE = "9H 9C AD JS TS 7H 7C 8C JC AD TD KD TD 9D 8H 7H"
 #: Likewise on leasters of five ``basic`` (deal seed 900 + i), before the n-th card of the hand.
 LEASTERS_BEFORE = [
     (6, 3, "9H"), (6, 9, "TH"), (7, 16, "KS"), (8, 9, "KD"), (18, 3, "7D"), (18, 16, "KH"),
