@@ -419,6 +419,11 @@ async function createRoom(daily) {
   app.prefs = { game, seats: game === "sheepshead" ? app.prefs.seats : seats, level, timer, hints };
   save(KEYS.prefs, app.prefs);
   try {
+    // a create clicked as the page opened waits for the connection, as a join does (atRoom)
+    await app.net.whenUp().catch((err) => {
+      app.showError(err);
+      throw err;
+    });
     // the house rules chosen in the form; a daily plays the book's (SS-10.1: the server refuses
     // options there as daily_options)
     const options = daily ? {} : readForm(game);
