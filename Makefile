@@ -33,10 +33,11 @@ typecheck: $(VENV)/.installed-dev
 
 # Two workers, each taking whole files (a module's browser and fixtures stay on one worker):
 # most tests wait on sockets, browsers and child processes, so two share the two cores well.
-# WORKERS=0 runs the suite in this process, one test after another.
+# WORKERS=0 runs the suite in this process, one test after another. The 25 slowest tests are
+# printed at the end, so a CI log shows where the suite's time goes.
 WORKERS ?= 2
 pytest: $(VENV)/.installed-dev chromium nginx
-	$(BIN)/pytest -q $(if $(filter 0,$(WORKERS)),,-n $(WORKERS) --dist loadfile)
+	$(BIN)/pytest -q --durations=25 $(if $(filter 0,$(WORKERS)),,-n $(WORKERS) --dist loadfile)
 
 # The browser tests drive Debian's Chromium (Playwright's own download does not work here);
 # CI runs as root on a fresh Debian machine, so install it there when it is missing.
