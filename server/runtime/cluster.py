@@ -43,6 +43,8 @@ from server.store.lease import LEASE_TTL, Lease, Leases
 from server.store.redis_client import RedisClient, global_key, unavailable_as_store_error
 
 ROOM_REQUESTS = get_args(RoomRequest)
+#: Seconds a stopping process waits for its listener to answer what was sent to it already.
+STOP_DRAIN = 2.0
 
 log = logging.getLogger(__name__)
 
@@ -130,6 +132,7 @@ class Cluster:
         self._handing: set[str] = set()  # rooms whose leases are moving to a peer now
         self._given: set[str] = set()  # rooms handed to this process, not loaded yet
         self._tasks: list[asyncio.Task[None]] = []
+        self._stopping = False  # the listener ends (and never subscribes again)
 
     async def start(self, rooms: Rooms) -> None:
         """Start listening for ``rooms`` (as soon as Redis answers: a process may start while
@@ -141,11 +144,20 @@ class Cluster:
         ]
 
     async def stop(self) -> None:
-        """Give every room up at once, so another process can take it without waiting."""
+        """Give every room up at once, so another process can take it without waiting; then
+        stop listening without dropping a message already sent here (each is answered)."""
         for lease in list(self.held.values()):
             with contextlib.suppress(StoreUnavailable):
                 await self.leases.release(lease)
         self.held.clear()
+        self._stopping = True
+        listening = self._tasks[0] if self._tasks else None
+        if listening is not None and not listening.done():
+            # a peer's message Redis counted as delivered here must get its answer: the
+            # listener unsubscribes and handles what came before the unsubscribe's reply
+            # (later publishes count 0, and the peer serves its client itself)
+            self.post(self.owner, {"k": "stop", "from": self.owner})
+            await asyncio.wait({listening}, timeout=STOP_DRAIN)
         await self._outgoing.join()
         for task in self._tasks:
             task.cancel()
@@ -380,17 +392,36 @@ class Cluster:
                     pubsub = self.bus.pubsub()
                     await pubsub.subscribe(channel(self.owner))
                 message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
-                if message is not None:
-                    await self._receive(rooms, orjson.loads(message["data"]))
+                if message is None:
+                    continue
+                payload = orjson.loads(message["data"])
+                if payload["k"] == "stop" and payload.get("from") == self.owner:
+                    await self._drain(pubsub, rooms)
+                    return
+                await self._receive(rooms, payload)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis away: listen again once it is back
-                log.warning("cluster: not listening (%s); trying again", exc)
                 if pubsub is not None:
                     with contextlib.suppress(Exception):
                         await pubsub.aclose()
+                if self._stopping:
+                    return
+                log.warning("cluster: not listening (%s); trying again", exc)
                 pubsub = None
                 await asyncio.sleep(0.5)
+
+    async def _drain(self, pubsub: Any, rooms: Rooms) -> None:
+        """Unsubscribe, and handle every message that arrived before Redis confirmed it."""
+        await pubsub.unsubscribe(channel(self.owner))
+        while (message := await pubsub.get_message(timeout=STOP_DRAIN)) is not None:
+            if message["type"] == "unsubscribe":
+                break
+            if message["type"] == "message":
+                payload = orjson.loads(message["data"])
+                if payload["k"] != "stop":
+                    await self._receive(rooms, payload)
+        await pubsub.aclose()
 
     async def _receive(self, rooms: Rooms, payload: dict[str, Any]) -> None:
         match payload["k"]:
