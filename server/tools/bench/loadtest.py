@@ -428,7 +428,9 @@ async def measure_rooms(
     try:
         if port is not None:
             await asyncio.to_thread(procs.wait_http, port)
-        watch = Watch(_server_pids(args, proc, port), args.profile, args.seconds, port)
+        watch = Watch(
+            _server_pids(args, proc, port), args.profile, seconds=args.seconds, metrics_port=port
+        )
         watch.begin()
         reports, samples = await _drive_rooms(args, url, spec, watch)
         await asyncio.to_thread(watch.finish)
