@@ -22,6 +22,13 @@ from server.tools.bench.tally import Counts, Tally
 HELD = 0.06  # seconds the test holds the server's loop
 
 
+def _hold_loop(seconds: float) -> None:
+    """Keep the event loop (this thread) busy for ``seconds``, as a long handler would."""
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        pass
+
+
 def _config() -> ServerConfig:
     return ServerConfig(
         port=0, rate=1e6, burst=1e6, rooms=RoomSettings(bot_delay=0.0, grace=30, idle_timeout=60)
@@ -29,18 +36,20 @@ def _config() -> ServerConfig:
 
 
 async def test_the_window_counts_each_input_the_server_read_in_it_and_its_loops_lag() -> None:
-    async with CardroomServer(_config(), store=MemoryStore()) as server:
-        async with CardroomClient.connect(server.url) as client:
-            await client.hello()
-            await client.create(game="shithead", seats=2, name="Ann")
-            watch = Watch((), metrics_port=server.port)
-            await asyncio.to_thread(watch.window, True)
-            for k in range(7):  # seven room inputs, each timed from its read to its views
-                await client.chat(f"line {k}")
-            # the loop held: the probe due meanwhile runs this late, before the scrape below
-            # is read (the timer is overdue when the loop comes back, the request is not)
-            time.sleep(HELD)
-            await asyncio.to_thread(watch.window, False)
+    async with (
+        CardroomServer(_config(), store=MemoryStore()) as server,
+        CardroomClient.connect(server.url) as client,
+    ):
+        await client.hello()
+        await client.create(game="shithead", seats=2, name="Ann")
+        watch = Watch((), metrics_port=server.port)
+        await asyncio.to_thread(watch.window, True)
+        for k in range(7):  # seven room inputs, each timed from its read to its views
+            await client.chat(f"line {k}")
+        # the loop held: the probe due meanwhile runs this late, before the scrape below is
+        # read (the timer is overdue when the loop comes back, the request is not)
+        _hold_loop(HELD)
+        await asyncio.to_thread(watch.window, False)
     assert watch.share is not None
     assert watch.share.views.count == 7  # only the window's inputs: not the create before it
     lag = watch.share.lag

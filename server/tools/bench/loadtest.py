@@ -60,6 +60,7 @@ from server.tools.bench.workers import (
     Workers,
     affinity,
     describe,
+    freeze_seated,
     merged,
     raise_fd_limit,
     shares,
@@ -397,6 +398,11 @@ async def _drive_rooms(
     low, high = args.think or (0.0, 0.0)
     think = Think(low, high, random.Random(args.seed)) if args.think else None
     sources = Rotation(parse_sources(args.sources) if args.sources else [])
+
+    def seated(seconds: float) -> None:
+        watch.seated(seconds)
+        freeze_seated()
+
     window: Window = await run_rooms(
         url,
         spec,
@@ -409,7 +415,7 @@ async def _drive_rooms(
         think=think,
         dial=Dial(_compression(args), sources),
         from_start=args.warmup == 0,
-        on_seated=watch.seated,
+        on_seated=seated,
     )
     report = Report(0, tally.counts(), window.seconds, window.connections, window.load_cpu)
     report.lag, report.failed, report.setup = window.lag, window.failed, window.setup
