@@ -6,8 +6,8 @@ the loop is busy waits about as long before it is read, and the server's own
 ``cardroom_action_to_view_seconds`` (from reading an action to queueing its views) cannot see
 that wait: the two together tell the server's share of a client's latency from the client's
 (docs/benchmarks.md, "one process, many people"). One timer handle, no task: at the default
-100 a second it costs a few microseconds each. uvloop's timers run on a clock of whole
-milliseconds, so a lag under about 1 ms is the clock's, not the loop's.
+100 a second, 3.5 µs of CPU each (the loop turn included). uvloop's timers run on a clock of
+whole milliseconds, so a lag under about 1 ms is the clock's, not the loop's.
 """
 
 from __future__ import annotations
