@@ -194,6 +194,13 @@ def serve(argv: list[str]) -> int:
         "sight (gc.freeze; 0: never)",
     )
     parser.add_argument(
+        "--loop-lag-interval",
+        type=float,
+        default=0.01,
+        help="seconds between two probes of the event loop's lateness "
+        "(cardroom_loop_lag_seconds in /metrics; 0: none)",
+    )
+    parser.add_argument(
         "--compression",
         choices=("off", "deflate"),
         default="off",
@@ -326,6 +333,7 @@ def serve(argv: list[str]) -> int:
         backlog=args.backlog,
         trim_memory=args.trim_memory,
         gc_freeze_every=args.gc_freeze_every,
+        loop_lag_interval=args.loop_lag_interval,
         compression=args.compression,
         redis_url=args.redis,
         place_rooms=args.place_rooms,

@@ -25,7 +25,12 @@ from server.bots.pool import PoolStats
 
 #: Seconds a bot request waited in the pool's queue for a worker.
 BOT_WAIT_BUCKETS = (0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0)
-LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
+#: Bounds above 5 ms, shared by the latency histograms below.
+_ABOVE_5MS = (0.0075, 0.01, 0.015, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
+#: Fine enough below 10 ms that a load test reads the server's own p50 and p99 from the deltas.
+LATENCY_BUCKETS = (0.0001, 0.00025, 0.0005, 0.00075, 0.001, 0.0015, 0.0025, 0.005, *_ABOVE_5MS)
+#: How late the event loop ran a timer (server/net/loop_lag.py).
+LOOP_LAG_BUCKETS = (0.0005, 0.001, 0.002, 0.003, 0.005, *_ABOVE_5MS)
 PERSIST_BUCKETS = (
     0.00005,
     0.0001,
@@ -95,6 +100,7 @@ class _Hot(Collector):
         yield actions
         yield m.latency.family()
         yield m.persist.family()
+        yield m.loop_lag.family()
         if m.batch_sizes is not None:
             yield m.batch_sizes.family()
         if m.round_trips is not None:
@@ -246,6 +252,12 @@ class Metrics:
             "cardroom_action_to_view_seconds",
             "From receiving an action to queueing every view it produced",
             LATENCY_BUCKETS,
+        )
+        self.loop_lag = Histogram(
+            "cardroom_loop_lag_seconds",
+            "How much later than due the event loop ran a timer (a frame arriving then waits "
+            "about as long before it is read)",
+            LOOP_LAG_BUCKETS,
         )
         self.persist = Histogram(
             "cardroom_persist_seconds",

@@ -55,6 +55,7 @@ from server.net.admission import Admission, Cap, Door, Gated
 from server.net.devices import DeviceIssuer
 from server.net.keepalive import Keepalive
 from server.net.limits import TokenBucket
+from server.net.loop_lag import LoopLag
 from server.net.receive import DirectConnection
 from server.net.replays import ReplayCache
 from server.net.static import CSP, StaticFiles, accepts_gzip
@@ -128,6 +129,9 @@ class ServerConfig:
     # window: docs/benchmarks.md, "one process, many people"); 0: never. It acts on the whole
     # process, so it is off here and on (500) in `cardroom serve`, a process of its own
     gc_freeze_every: int = 0
+    # seconds between two probes of the event loop's lateness (cardroom_loop_lag_seconds in
+    # /metrics: server/net/loop_lag.py); 0: none
+    loop_lag_interval: float = 0.01
     # permessage-deflate: "off" declines it (measured: it cost about a quarter of the server's
     # CPU per action and 40 KiB per connection; see docs/benchmarks.md), "deflate" accepts it
     compression: Literal["off", "deflate"] = "off"
@@ -339,6 +343,7 @@ class CardroomServer:
             lambda: self.keepalive.pinged, lambda: self.keepalive.spared
         )
         self._keepalive: asyncio.Task[None] | None = None
+        self.loop_lag = LoopLag(c.loop_lag_interval, self.metrics.loop_lag)
 
     def _direct_sockets(self) -> list[DirectConnection]:
         """Every open connection's socket (the keepalive's sweep)."""
@@ -392,6 +397,7 @@ class CardroomServer:
             ),
         )
         self._keepalive = asyncio.create_task(self.keepalive.run(), name="keepalive")
+        self.loop_lag.start()
 
     async def _sign_devices(self, retry: float = 1.0) -> None:
         """Give the device issuer its key once the server secret can be read from the store
@@ -439,6 +445,7 @@ class CardroomServer:
             self._trim.cancel()
         if self._keepalive is not None:
             self._keepalive.cancel()
+        self.loop_lag.stop()
         self._ws.close(close_connections=True)
         try:
             await asyncio.wait_for(asyncio.shield(self._ws.wait_closed()), timeout)

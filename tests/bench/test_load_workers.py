@@ -79,6 +79,10 @@ async def test_two_workers_count_exactly_the_actions_the_server_accepted(
     assert total.latency.count == total.accepted  # each acked action's state arrived
     assert all(r.cpu > 0 and r.lag.count > 0 for r in reports)
     assert all(r.cpus == (0,) for r in reports)  # where each ran, for the verdict per CPU
+    # what the seated rooms hold is out of the collector's sight, and it did not run meanwhile
+    assert all(r.frozen > 1000 and r.collections == 0 for r in reports), [
+        (r.frozen, r.collections) for r in reports
+    ]
 
 
 def test_merged_latency_percentiles_are_those_of_all_samples_not_an_average() -> None:
@@ -191,3 +195,24 @@ def test_the_verdict_names_a_busy_or_a_starved_generator() -> None:
     assert "BOTTLENECK (full)" in describe([busy, quiet])[-1]
     assert "did not run it" in describe([starved, quiet])[-1]
     assert "not the bottleneck" in describe([quiet])[-1]
+
+
+def test_one_watcher_wakes_a_stalled_room_and_counts_it_but_not_a_live_one() -> None:
+    tally = Tally()
+    tally.start()
+    live, stalled, idle = (
+        LoadRoom("ws://127.0.0.1:1/", RoomSpec("sheepshead", 5, 5), tally, Pacer(None))
+        for _ in range(3)
+    )
+    now = 1000.0
+    for room, heard in ((live, now - 1.0), (stalled, now - 11.0), (idle, now - 11.0)):
+        conn = room._conn(True)
+        conn.last_frame = heard
+        room.conns.append(conn)
+    live.playing = stalled.playing = True  # idle: between two matches, not watched
+    for room in (live, stalled, idle):
+        room.check(now, stopping=False)
+    assert [r.conns[0].match_over.is_set() for r in (live, stalled, idle)] == [False, True, False]
+    assert tally.stalls == 1
+    live.check(now, stopping=True)  # the run stops: a live room is woken, not counted
+    assert live.conns[0].match_over.is_set() and tally.stalls == 1

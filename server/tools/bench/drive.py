@@ -215,6 +215,7 @@ class Room:
         self.conns: list[Conn] = []
         self.seated = asyncio.Event()  # everyone joined (or the room failed)
         self.started = asyncio.Event()
+        self.playing = False  # in a match: :meth:`check` may wake it
         self._changed: asyncio.Event | None = None
 
     def _frame_arrived(self) -> None:
@@ -330,15 +331,27 @@ class Room:
         return moved
 
     async def _until_over(self, stop: asyncio.Event) -> None:
-        host = self.conns[0]
-        while not stop.is_set():
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(host.match_over.wait(), 1.0)
+        """Until the match is over, or :meth:`check` (the run's one watcher, once a second)
+        finds the room stalled or the run stopping: no timer of its own per room (a
+        ``wait_for`` a second per room was a quarter of a worker's CPU at 500 rooms)."""
+        if stop.is_set():
+            return
+        self.playing = True
+        try:
+            await self.conns[0].match_over.wait()
+        finally:
+            self.playing = False
+
+    def check(self, now: float, stopping: bool) -> None:
+        """Wake a playing room that stalled (counted) or whose run is stopping."""
+        if not self.playing:
+            return
+        if not stopping:
+            if now - max(c.last_frame for c in self.conns) <= STALL_TIMEOUT:
                 return
-            if time.monotonic() - max(c.last_frame for c in self.conns) > STALL_TIMEOUT:
-                if self.tally.measuring:
-                    self.tally.stalls += 1
-                return
+            if self.tally.measuring:
+                self.tally.stalls += 1
+        self.conns[0].match_over.set()
 
     async def close(self) -> None:
         await asyncio.gather(*(c.close() for c in self.conns))
@@ -441,6 +454,7 @@ async def run_rooms(
     )
     stop = asyncio.Event()
     players = [asyncio.create_task(r.play(stop)) for r in all_rooms]
+    players.append(asyncio.create_task(_watch_rooms(all_rooms, stop)))
     try:
         # thousands of rooms take a while to set up on a busy machine: bounded all the same
         setup = max(SETUP_TIMEOUT, rooms * SETUP_PER_ROOM)
@@ -466,6 +480,16 @@ async def run_rooms(
         await asyncio.gather(*players, return_exceptions=True)
         await asyncio.gather(*(r.close() for r in all_rooms), return_exceptions=True)
     return window
+
+
+async def _watch_rooms(rooms: list[Room], stop: asyncio.Event) -> None:
+    """Once a second (and as the run stops), wake the rooms that stalled or must stop."""
+    while not stop.is_set():
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), 1.0)
+        now, stopping = time.monotonic(), stop.is_set()
+        for room in rooms:
+            room.check(now, stopping)
 
 
 async def _drain(tally: Tally, rooms: list[Room]) -> None:

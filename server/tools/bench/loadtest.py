@@ -49,7 +49,7 @@ import orjson
 
 from server.bots import BOT_LEVELS
 from server.rules.registry import GAME_NAMES
-from server.tools.bench import peer, procs, profile, verdict
+from server.tools.bench import peer, procs, profile, scrape, verdict
 from server.tools.bench.drive import Dial, RoomSpec, Think, Window, hold_idle, run_echo, run_rooms
 from server.tools.bench.scaleout import metric
 from server.tools.bench.sources import Rotation, check_target, parse_sources
@@ -60,6 +60,7 @@ from server.tools.bench.workers import (
     Workers,
     affinity,
     describe,
+    freeze_seated,
     merged,
     raise_fd_limit,
     shares,
@@ -100,6 +101,13 @@ class Figures:
     failed_rooms: int = 0  # rooms that could not be opened (connections refused, timed out)
     setup_s: float = 0.0  # seconds until every room was seated, before any played
     setup_server_cpu: float | None = None  # the server's CPU seconds in those
+    # the server's own share, from its /metrics around the window (None: not read)
+    server_inputs: int | None = None  # inputs it timed from read to views queued
+    server_view_p50_ms: float = 0.0
+    server_view_p99_ms: float = 0.0
+    server_lag_probes: int = 0
+    server_lag_p50_ms: float = 0.0
+    server_lag_p99_ms: float = 0.0
 
     @classmethod
     def of(
@@ -151,6 +159,13 @@ class Figures:
             f"  act -> own view    p50 {self.p50_ms:.1f} ms  p95 {self.p95_ms:.1f} ms  "
             f"p99 {self.p99_ms:.1f} ms  ({self.within_5ms:.0%} within 5 ms)",
         ]
+        if self.server_inputs is not None:
+            out.append(
+                f"    the server's own share (its /metrics): read -> views queued p50 "
+                f"{self.server_view_p50_ms:.2f} ms p99 {self.server_view_p99_ms:.2f} ms "
+                f"({self.server_inputs:,} inputs); its loop lag p50 {self.server_lag_p50_ms:.2f} "
+                f"ms p99 {self.server_lag_p99_ms:.2f} ms ({self.server_lag_probes:,} probes)"
+            )
         if self.bot_moves_per_s:
             out.append(
                 f"  bot moves          {self.bot_moves_per_s:>9,.0f}/s  (state naming the bot -> "
@@ -205,6 +220,9 @@ class Watch:
 
     pids: tuple[int, ...]
     profile: Path | None = None  # py-spy's collapsed stacks of the window go here
+    metrics_port: int | None = None  # the server's HTTP port: its own latency is read there
+    share: scrape.ServerShare | None = None  # the server's latency in the window
+    _scraped: dict[str, scrape.Buckets] | None = None
     seconds: float = 0.0
     base_rss: int | None = None
     rss: int | None = None
@@ -236,6 +254,7 @@ class Watch:
             self._ticks = verdict.cpu_ticks()
         else:
             self.cpu_busy = verdict.busy_shares(self._ticks, verdict.cpu_ticks())
+        self._scrape(opening)
         if not self.pids:
             return
         if opening:
@@ -249,6 +268,20 @@ class Watch:
             self.cpu = (self._cpu() - self._cpu0) / elapsed
             self.rss = sum(procs.rss_bytes(p) for p in self.pids)
 
+    def _scrape(self, opening: bool) -> None:
+        """The server's histograms as the window opens; at its close, their deltas."""
+        if self.metrics_port is None:
+            return
+        try:
+            now = scrape.read(self.metrics_port)
+        except OSError:  # a server that does not answer: its share is not known, not fatal
+            self._scraped = None
+            return
+        if opening:
+            self._scraped = now
+        elif self._scraped is not None:
+            self.share = scrape.ServerShare.between(self._scraped, now)
+
     def finish(self) -> None:
         """Let the profiler write its samples (before the server stops)."""
         if self._spy is not None:
@@ -261,6 +294,14 @@ class Watch:
         figures.server_rss, figures.server_rss_base = self.rss, self.base_rss
         figures.server_cpu = self.cpu
         figures.setup_server_cpu = self.setup_cpu
+        if self.share is not None:
+            views, lag = self.share.views, self.share.lag
+            figures.server_inputs = views.count
+            figures.server_view_p50_ms = 1000 * views.quantile(0.5)
+            figures.server_view_p99_ms = 1000 * views.quantile(0.99)
+            figures.server_lag_probes = lag.count
+            figures.server_lag_p50_ms = 1000 * lag.quantile(0.5)
+            figures.server_lag_p99_ms = 1000 * lag.quantile(0.99)
         return figures
 
 
@@ -357,6 +398,11 @@ async def _drive_rooms(
     low, high = args.think or (0.0, 0.0)
     think = Think(low, high, random.Random(args.seed)) if args.think else None
     sources = Rotation(parse_sources(args.sources) if args.sources else [])
+
+    def seated(seconds: float) -> None:
+        watch.seated(seconds)
+        freeze_seated()
+
     window: Window = await run_rooms(
         url,
         spec,
@@ -369,7 +415,7 @@ async def _drive_rooms(
         think=think,
         dial=Dial(_compression(args), sources),
         from_start=args.warmup == 0,
-        on_seated=watch.seated,
+        on_seated=seated,
     )
     report = Report(0, tally.counts(), window.seconds, window.connections, window.load_cpu)
     report.lag, report.failed, report.setup = window.lag, window.failed, window.setup
@@ -388,7 +434,9 @@ async def measure_rooms(
     try:
         if port is not None:
             await asyncio.to_thread(procs.wait_http, port)
-        watch = Watch(_server_pids(args, proc, port), args.profile, args.seconds)
+        watch = Watch(
+            _server_pids(args, proc, port), args.profile, seconds=args.seconds, metrics_port=port
+        )
         watch.begin()
         reports, samples = await _drive_rooms(args, url, spec, watch)
         await asyncio.to_thread(watch.finish)
