@@ -36,6 +36,7 @@ from server.bots.sampling import bidding_likelihood
 from server.bots.sheepshead_basic import choose_call, unknown_key
 from server.bots.sheepshead_policy import (
     PLAYERS,
+    choose_bury,
     rank_burials,
     should_crack,
     should_pick,
@@ -62,7 +63,7 @@ def finish(g: Sheepshead, rng: random.Random) -> None:
             pick = len(legal) == 1 or should_pick(g.hand(seat), g.passes)
             g.apply(seat, PICK if pick else PASS)
         elif phase == "bury":
-            g.apply(seat, Action("bury", rank_burials(g.hand(seat))[0]))
+            g.apply(seat, Action("bury", choose_bury(g.hand(seat))))
         elif phase == "call":
             g.apply(seat, choose_call(g.hand(seat), g.legal_actions(seat)))
         elif phase == "crack":
