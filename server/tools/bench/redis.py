@@ -14,6 +14,9 @@ trip to Redis (``cardroom_store_batch_size``), run by run, and the same persist 
 writer alone.
 With ``--cluster`` a local three-master Redis Cluster (:mod:`server.tools.bench.redis_cluster`,
 the same settings) takes its turn too, so one Redis and the cluster are measured side by side.
+The server runs on CPU 0 and the load generator on CPU 1 (``cardroom loadtest``'s defaults); a
+started ``redis-server`` on the server's CPU unless ``--redis-cpu`` says otherwise (the output's
+``placed:`` line says where each ran).
 Everything runs on 127.0.0.1 and stops by itself.
 """
 
@@ -293,9 +296,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--redis-cpu",
         choices=("load", "server", "any"),
-        default="load",
-        help="the CPU a started redis-server runs on: the load generator's (default; on two "
-        "cores the server's core is the one the measure needs free), the server's, or any",
+        default="server",
+        help="the CPU a started redis-server runs on: the server's (default: on two cores the "
+        "generator fills the other, and Redis there slows the load it drives; docs/"
+        "benchmarks.md, issue 22, fifth pass), the load generator's, or any",
     )
     parser.add_argument(
         "--cluster",
