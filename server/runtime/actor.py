@@ -10,8 +10,9 @@ is handled at once, in the caller's turn of the event loop, instead of waking th
 the same steps in the same order, without a queue hop per input (should it have to wait after
 all, the room's task finishes it before anything queued after it). So too with a store that
 queues its calls (``queues_calls``: one Redis, whose writes go in the turn's batch): the input
-is handled at once up to its first write, which only joins the batch; the room's task awaits
-the answer and does the rest, so the ack still goes only once Redis answered. The Redis
+is handled at once up to its first write, which only joins the batch; the batch's answer (a
+:class:`~server.store.answer.Answer`) resumes the rest where Redis's reply is read, in that
+turn, so the ack goes only once Redis answered and no turn later. The Redis
 client's timeouts belong to the task that runs a call, and the caller may be no task at all (a
 frame's read, a timer): so a store whose calls run in their caller's task (a Redis Cluster)
 takes every input through the task, and the boards, called only after the store's write of a
@@ -60,6 +61,7 @@ from server.rooms.outputs import (
 )
 from server.rooms.seats import error_frame
 from server.runtime.finished import Devices, FinishedGames
+from server.store.answer import Answer
 from server.store.base import RoomStore, StoreUnavailable, WriteRejected
 from server.store.health import StoreHealth
 from server.store.leaderboard import Leaderboards
@@ -214,22 +216,36 @@ class RoomActor:
         self._wake_task()
 
     def _now(self, item: Queued) -> None:
-        """Handle ``item`` in the caller's turn; if it must wait, the task finishes it first."""
+        """Handle ``item`` in the caller's turn; if it must wait, see :meth:`_drive`."""
         self._busy = True
-        step = self._step(item)
+        self._drive(self._step(item), item)
+
+    def _drive(self, step: Coroutine[Any, Any, None], item: Queued) -> None:
+        """Run ``step`` on from where it waits, in this turn: to its end, or to a store's
+        :class:`~server.store.answer.Answer`, which resumes it here again in the callback that
+        sets it (no turn between Redis's reply and the ack), or to anything else, which the
+        room's task awaits before it takes anything queued."""
         try:
             waits_on = step.send(None)
         except StopIteration:
-            self._busy = False
-            if self.queue:  # inputs submitted while it was handled (by its own outputs)
-                self._wake_task()
+            self._idle()
             return
         except Exception:
-            self._busy = False
             log.exception("room %s: handling %s failed", self.code, item.input)
+            self._idle()
             return
+        if type(waits_on) is Answer:
+            waits_on._asyncio_future_blocking = False  # taken, as a task takes what it awaits
+            waits_on.on_settled(lambda: self._drive(step, item))
+            return
+        self._busy = False  # the task's now: it takes the rest first, ahead of the queue
         self.queue.appendleft(_Rest(step, waits_on))
         self._wake_task()
+
+    def _idle(self) -> None:
+        self._busy = False
+        if self.queue:  # inputs submitted while it was handled (by its own outputs)
+            self._wake_task()
 
     def _wake_task(self) -> None:
         """Wake the task for what is queued."""
@@ -242,23 +258,31 @@ class RoomActor:
         await self.games.record(None)  # a room reloaded just after a game ended
         loop = asyncio.get_running_loop()
         while True:
-            while not self.queue:
+            # busy: an input's step goes on in the store's answers (_drive), not in this task
+            while not self.queue or self._busy:
                 self._wake = loop.create_future()
                 try:
                     await self._wake  # meanwhile inputs may be handled at once by submit
                 finally:
                     self._wake = None
             item = self.queue.popleft()
-            if isinstance(item, Stop):
-                return
-            self._busy = True
-            try:
-                if isinstance(item, _Rest):
-                    await item
-                else:
-                    await self._step(item)
-            finally:
-                self._busy = False
+            match item:
+                case Stop():
+                    return
+                case _Rest():
+                    self._busy = True
+                    try:
+                        await item
+                    finally:
+                        self._busy = False
+                case Queued() if self._at_once:
+                    self._now(item)
+                case Queued():
+                    self._busy = True
+                    try:
+                        await self._step(item)
+                    finally:
+                        self._busy = False
 
     async def _step(self, item: Queued) -> None:
         """Handle one input: the core's outputs performed in order, metrics, finished games."""
@@ -292,6 +316,10 @@ class RoomActor:
             self.metrics.count_actions(self.core.game, by, self.core.version - before)
             self.games.acted(item.input)  # a person's own move: the minimum play to be ranked
             # a game ends only with a new version: an input that made none ended none
+            if self.games.ended(progress) and asyncio.current_task() is not self._task:
+                # the boards' calls (redis-py's, timed by the task that runs them) run in the
+                # room's task, not in a store's answer nor in a caller's task
+                await asyncio.sleep(0)
             await self.games.record(progress)
 
     def _sync_member(self, item: RoomInput) -> None:

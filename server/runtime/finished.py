@@ -140,10 +140,14 @@ class FinishedGames:
             for seat in self.room.seats
         ]
 
+    def ended(self, before: Progress) -> bool:
+        """Whether the current game has ended since ``before`` was taken."""
+        now = self.progress()
+        return now is not None and now[1] and now != before
+
     async def record(self, before: Progress) -> None:
         """Record the current game if it has ended since ``before`` was taken."""
-        now = self.progress()
-        if now is None or not now[1] or now == before:
+        if not self.ended(before):
             return
         core = self.room
         match = core.match

@@ -51,6 +51,7 @@ from redis.asyncio.connection import Connection, SSLConnection, UnixDomainSocket
 from redis.commands.core import AsyncScript
 
 from server.metrics import PERSIST_BUCKETS, Histogram
+from server.store.answer import Answer
 from server.store.base import StoreUnavailable
 from server.store.redis_client import TIMEOUT, unavailable_as_store_error
 from server.store.resp import command, evalsha
@@ -202,7 +203,8 @@ class ScriptBatch:
             StoreUnavailable: Redis cannot be reached, or did not answer this batch.
         """
         loop = asyncio.get_running_loop()
-        reply: asyncio.Future[Any] = loop.create_future()
+        # an answer: a room's actor driving its own step resumes it where the reply is set
+        reply = Answer(loop=loop)
         self._waiting.append(_Call(script, keys, args, reply, time.perf_counter()))
         # a callback scheduled now runs in the next turn, after every callback of this one:
         # it writes what this turn added
@@ -240,17 +242,24 @@ class ScriptBatch:
         if conn is not self._conn:
             return
         sent = self._sent
+        answers: list[tuple[_Call, Any]] = []
         while sent:
             reply = conn.parser.gets()
             if reply is False:  # the rest has not arrived yet
                 break
             batch = sent[0]
-            self._answer(batch.calls[batch.answered], reply)
+            answers.append((batch.calls[batch.answered], reply))
             batch.answered += 1
             if batch.answered == len(batch.calls):
                 sent.popleft()
                 batch.deadline.cancel()
                 self.round_trips.observe(time.perf_counter() - batch.written)
+        # every reply read is parsed first: an answer may run the rest of its room's step here
+        # (server/store/answer.py), which is no part of the round trip
+        for call, reply in answers:
+            self._answer(call, reply)
+        if conn is not self._conn:  # failed meanwhile: its calls went to a fresh one
+            return
         if not sent and conn.parser.gets() is not False:  # a reply nobody asked for
             self._drop(conn, rex.ConnectionError("a reply from Redis that no call awaits"))
             return

@@ -327,6 +327,22 @@ class Outbox:
         self.frames.append(json.loads(text))
 
 
+async def started(manager: RoomManager, clients: Connected[Outbox], bob: Outbox) -> tuple[str, int]:
+    """A two-seat room Ann (connection 1) made, Bob (2) joined and Ann started, its task idle
+    again: its code and version."""
+    await manager.create(1, m.Create(id=1, game="shithead", seats=2, name="Ann"), 0)
+    code = clients.room_of(1)
+    assert code is not None
+    await manager.route(2, m.Join(id=2, room=code, name="Bob"), 0)
+    await manager.route(1, m.Host(id=3, room=code, op="start"), 0)
+    for _ in range(200):  # the room's task idle again, waiting for input
+        room = manager.rooms[code]
+        if bob.frames and bob.frames[-1]["type"] == "state" and room._wake is not None:
+            break
+        await asyncio.sleep(0.01)
+    return code, bob.frames[-1]["version"]
+
+
 async def test_a_redis_room_handles_an_input_in_the_callers_turn(
     redis_store: RedisStore,
 ) -> None:
@@ -337,17 +353,7 @@ async def test_a_redis_room_handles_an_input_in_the_callers_turn(
     clients.open(1, ann)
     clients.open(2, bob)
     try:
-        await manager.create(1, m.Create(id=1, game="shithead", seats=2, name="Ann"), 0)
-        code = clients.room_of(1)
-        assert code is not None
-        await manager.route(2, m.Join(id=2, room=code, name="Bob"), 0)
-        await manager.route(1, m.Host(id=3, room=code, op="start"), 0)
-        for _ in range(200):  # the room's task idle again, waiting for input
-            room = manager.rooms[code]
-            if bob.frames and bob.frames[-1]["type"] == "state" and room._wake is not None:
-                break
-            await asyncio.sleep(0.01)
-        version = bob.frames[-1]["version"]
+        code, version = await started(manager, clients, bob)
         seen = len(bob.frames)
         ready = m.Act(id=4, room=code, version=version, action=m.ActionModel(kind="ready"))
         manager.route_now(1, ready, 0)
@@ -373,6 +379,28 @@ async def test_a_redis_room_handles_an_input_in_the_callers_turn(
         await manager.shutdown()
 
 
+class Ticks:
+    """Counts the loop's turns, each one made 20 ms long by a tick: a saturated loop's turn
+    (the rooms' work: CPU, not a wait), long enough for Redis to answer meanwhile."""
+
+    def __init__(self) -> None:
+        self.turns = 0
+        self.ticking = False
+
+    def start(self) -> None:
+        self.ticking = True
+        asyncio.get_running_loop().call_soon(self._tick)
+
+    def stop(self) -> None:
+        self.ticking = False
+
+    def _tick(self) -> None:
+        self.turns += 1
+        time.sleep(0.02)
+        if self.ticking:
+            asyncio.get_running_loop().call_soon(self._tick)
+
+
 async def test_a_batchs_callers_run_the_turn_after_its_replies_are_read(
     redis_store: RedisStore,
 ) -> None:
@@ -382,28 +410,20 @@ async def test_a_batchs_callers_run_the_turn_after_its_replies_are_read(
     for code in [*ROOMS[:5], "WARM"]:
         assert await redis_store.create(code, {"version": 0})
     await redis_store.append("WARM", entry(1))  # the script loaded, the connection open
-    loop = asyncio.get_running_loop()
-    turns, ticking = 0, True
-
-    def tick() -> None:  # once a turn: a busy loop's turn, long enough for Redis to answer
-        nonlocal turns
-        turns += 1
-        time.sleep(0.02)  # the rooms' work of a saturated turn (CPU, not a wait)
-        if ticking:
-            loop.call_soon(tick)
+    ticks = Ticks()
 
     async def write(code: str, v: int) -> int:
-        made = turns
+        made = ticks.turns
         await redis_store.append(code, entry(v))
-        return turns - made
+        return ticks.turns - made
 
-    loop.call_soon(tick)
+    ticks.start()
     try:
         took = [
             max(await asyncio.gather(*(write(code, v) for code in ROOMS[:5]))) for v in range(1, 6)
         ]
     finally:
-        ticking = False
+        ticks.stop()
     # the batch written in the turn after the call's, the replies read and answered in the
     # one after, the callers running in the next: 4 ticks from the call (counted as the tick
     # falls in the call's own turn); with a reader task between the bytes and the callers, 5
@@ -411,6 +431,57 @@ async def test_a_batchs_callers_run_the_turn_after_its_replies_are_read(
     for code in ROOMS[:5]:
         stored = await redis_store.load(code)
         assert stored is not None and [e["v"] for e in stored.actions] == [1, 2, 3, 4, 5]
+
+
+async def test_a_redis_rooms_ack_is_sent_in_the_turn_its_reply_is_read(
+    redis_store: RedisStore,
+) -> None:
+    # The room's step goes on in the callback that reads Redis's reply (server/store/answer.py):
+    # its ack and views are sent in that turn. Woken through a future, the room's task ran a
+    # turn later, behind every room's work queued meanwhile.
+    ticks = Ticks()
+    acked: dict[int, int] = {}  # a request's id -> the tick in which its ack was sent
+
+    class Clocked(Outbox):
+        def send(self, text: str) -> None:
+            super().send(text)
+            if self.frames[-1]["type"] == "ack":
+                acked[self.frames[-1]["ref"]] = ticks.turns
+
+    assert await redis_store.create("WARM", {"version": 0})
+    await redis_store.append("WARM", entry(1))  # the append's script loaded, the connection open
+    clients: Connected[Outbox] = Connected()
+    manager = RoomManager(redis_store, Metrics(), RoomSettings(bot_delay=0.0), clients=clients)
+    ann, bob = Clocked(), Clocked()
+    clients.open(1, ann)
+    clients.open(2, bob)
+    try:
+        code, version = await started(manager, clients, bob)
+        ticks.start()
+        took = []
+        for n, conn in enumerate((1, 2)):  # each seat ready in turn: a write and an ack each
+            await asyncio.sleep(0)
+            ready = m.Act(
+                id=10 + n, room=code, version=version + n, action=m.ActionModel(kind="ready")
+            )
+            made = ticks.turns
+            manager.route_now(conn, ready, 0)
+            for _ in range(100):
+                if 10 + n in acked:
+                    break
+                await asyncio.sleep(0)
+            took.append(acked[10 + n] - made)
+    finally:
+        ticks.stop()
+        await manager.shutdown()
+    # the write goes in the turn after the input's, its reply is read in a later one (as in
+    # the test above: the write and the next turn's select can fall in one tick), and the ack
+    # is sent there too: 3 ticks from the input; with the room's task woken a turn after the
+    # reply, 4 (measured on the code before the answer: [4, 4])
+    assert max(took) <= 3, took
+    stored = await redis_store.load(code)  # both actions stored before their acks
+    assert stored is not None
+    assert [e["v"] for e in stored.actions][-2:] == [version + 1, version + 2]
 
 
 async def test_the_batchs_connection_logs_in_and_selects_the_database(

@@ -14,6 +14,9 @@ trip to Redis (``cardroom_store_batch_size``), run by run, and the same persist 
 writer alone.
 With ``--cluster`` a local three-master Redis Cluster (:mod:`server.tools.bench.redis_cluster`,
 the same settings) takes its turn too, so one Redis and the cluster are measured side by side.
+The server runs on CPU 0 and the load generator on CPU 1 (``cardroom loadtest``'s defaults); a
+started ``redis-server`` on the server's CPU unless ``--redis-cpu`` says otherwise (the output's
+``placed:`` line says where each ran).
 Everything runs on 127.0.0.1 and stops by itself.
 """
 
@@ -36,6 +39,8 @@ ROUND_TRIP = "cardroom_store_round_trip_seconds"
 QUEUE = "cardroom_store_queue_seconds"
 #: Rooms stored for the listing's timing.
 LISTED = 5000
+#: Where the load's server and generator run (``cardroom loadtest``'s defaults).
+SERVER_CPU, LOAD_CPU = 0, 1
 
 
 def _scrape(port: int) -> str:
@@ -175,6 +180,17 @@ async def _run_redis(
     return {**result, "batch": batch[0] if batch else float("nan")}
 
 
+def _redis_cpu(args: argparse.Namespace) -> int | None:
+    """The CPU a started redis-server runs on: the load generator's, the server's, or any."""
+    match args.redis_cpu:
+        case "load":
+            return LOAD_CPU
+        case "server":
+            return SERVER_CPU
+        case _:
+            return None
+
+
 def _cpu(runs: list[dict[str, float]]) -> str:
     """The server's CPU per action, run by run: steadier than actions/s on busy cores."""
     return ", ".join(f"{1e6 * r['server_cpu_per_action']:.0f}" for r in runs) + " µs"
@@ -187,8 +203,9 @@ async def _bench(args: argparse.Namespace) -> None:
     memory: list[dict[str, float]] = []
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
         stores: dict[str, str] = {}  # label -> Redis URL
+        redis_cpu = _redis_cpu(args)
         if args.redis is None:
-            server = stack.enter_context(RedisServer(Path(tmp), fsync="everysec"))
+            server = stack.enter_context(RedisServer(Path(tmp), fsync="everysec", cpu=redis_cpu))
             stores["on Redis"] = server.url
         else:
             stores["on Redis"] = args.redis
@@ -215,6 +232,14 @@ async def _bench(args: argparse.Namespace) -> None:
         f"redis, {args.game}: {args.rooms} rooms x (1 scripted human + 4 {args.level} bots), "
         f"{pace}, {args.seconds:.0f} s per run, {args.runs} runs of each alternating, server in "
         "its own process:",
+        f"  placed: server on CPU {SERVER_CPU}, load generator on CPU {LOAD_CPU}, "
+        + (
+            "redis-server given (--redis)"
+            if args.redis is not None
+            else "redis-server not pinned"
+            if redis_cpu is None
+            else f"redis-server on CPU {redis_cpu} (beside the {args.redis_cpu})"
+        ),
         f"  in memory: {best_memory['actions_per_s']:,.0f} actions/s (best), "
         f"mean action-to-view {best_memory['mean_latency_ms']:.2f} ms, "
         f"server CPU per action {_cpu(memory)}",
@@ -267,6 +292,14 @@ def main(argv: list[str]) -> int:
         "--redis",
         help="a Redis to use (the bench writes rooms to it; redis+cluster://host:port,... for "
         "a cluster); default: start a local one",
+    )
+    parser.add_argument(
+        "--redis-cpu",
+        choices=("load", "server", "any"),
+        default="server",
+        help="the CPU a started redis-server runs on: the server's (default: on two cores the "
+        "generator fills the other, and Redis there slows the load it drives; docs/"
+        "benchmarks.md, issue 22, fifth pass), the load generator's, or any",
     )
     parser.add_argument(
         "--cluster",

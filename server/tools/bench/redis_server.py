@@ -16,7 +16,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from server.tools.bench.procs import free_port
+from server.tools.bench.procs import free_port, pinned
 
 
 def redis_binary() -> str:
@@ -61,8 +61,10 @@ class RedisServer:
         port: int | None = None,
         fsync: str = "always",
         extra: Sequence[str] = (),
+        cpu: int | None = None,
     ) -> None:
         self.directory = directory
+        self.cpu = cpu  # the one CPU it runs on (taskset), or None: wherever the kernel puts it
         self.fsync = fsync  # appendfsync: "always" makes a SIGKILL of Redis lose nothing
         self.extra = tuple(extra)  # more redis-server options (a cluster node's)
         self.port = port or free_port()
@@ -95,26 +97,29 @@ class RedisServer:
         if self.running:
             return
         self.process = subprocess.Popen(
-            [
-                self.binary,
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--dir",
-                str(self.directory),
-                "--appendonly",
-                "yes",
-                "--appendfsync",
-                self.fsync,
-                "--save",
-                "",
-                "--daemonize",
-                "no",
-                "--logfile",
-                str(self.directory / "redis.log"),
-                *self.extra,
-            ],
+            pinned(
+                [
+                    self.binary,
+                    "--port",
+                    str(self.port),
+                    "--bind",
+                    "127.0.0.1",
+                    "--dir",
+                    str(self.directory),
+                    "--appendonly",
+                    "yes",
+                    "--appendfsync",
+                    self.fsync,
+                    "--save",
+                    "",
+                    "--daemonize",
+                    "no",
+                    "--logfile",
+                    str(self.directory / "redis.log"),
+                    *self.extra,
+                ],
+                self.cpu,
+            ),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
