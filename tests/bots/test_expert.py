@@ -13,11 +13,15 @@ from collections.abc import Sequence
 
 import pytest
 
-from server.bots import Bot, make_bot
+from server.bots import Bot, make_bot, sheepshead_strong
 from server.bots.base import SAFETY_SECONDS
 from server.bots.halving import schedule
 from server.bots.pool import BotPool
-from server.bots.sheepshead_strong import SheepsheadExpertBot
+from server.bots.sheepshead_strong import (
+    EXPERT_EXACT_CARDS,
+    SheepsheadExpertBot,
+    SheepsheadStrongBot,
+)
 from server.bots.shithead_strong import DEFAULT_ITERATIONS, ShitheadExpertBot, candidates
 from server.rules.base import Action, Game
 from server.rules.sheepshead import Sheepshead
@@ -25,6 +29,7 @@ from server.rules.shithead import Shithead
 from server.tools.arena import main as arena_main
 from server.tools.arena import run
 from tests.support.playouts import count_playouts
+from tests.support.sheepshead_positions import mid_hand_views
 
 
 def decisions(game: Game, bots: Sequence[Bot], limit: int) -> list[tuple[Action, float, int]]:
@@ -58,9 +63,9 @@ def test_expert_stops_at_its_budget_with_a_legal_move(name: str) -> None:
     assert timed
     # One sample plays out every candidate: about a tenth of a second on a quiet core; the caps
     # (2,000 bidding samples) would take tens of seconds, so 2 s holds on a loaded machine too.
-    # Shithead's expert first does strong's whole search, which stops at strong's ceiling.
-    ceiling = SAFETY_SECONDS if name == "shithead" else budget
-    assert max(timed) < ceiling + 2.0
+    # Expert first does strong's whole search (a card play in Sheepshead), which stops at
+    # strong's ceiling.
+    assert max(timed) < SAFETY_SECONDS + 2.0
     # The budget is used, not ignored: most real decisions run to the deadline.
     assert sorted(timed)[len(timed) // 2] >= budget * 0.9
 
@@ -70,8 +75,7 @@ def test_expert_is_reproducible_under_a_sample_cap() -> None:
         out: list[Action] = []
         g1 = Sheepshead.new(5, 1, seed=7)
         ss = [
-            SheepsheadExpertBot(seed + s, seconds=60, iterations=24, bid_samples=6)
-            for s in range(5)
+            SheepsheadExpertBot(seed + s, seconds=60, iterations=8, bid_samples=6) for s in range(5)
         ]
         out += [a for a, _, _ in decisions(g1, ss, 20)]
         g2 = Shithead.new(3, 0, seed=7)
@@ -159,3 +163,59 @@ def test_expert_spends_nothing_more_on_a_clear_decision(monkeypatch: pytest.Monk
         bot = ShitheadExpertBot(seed=seed, seconds=60)
         assert bot.choose(g.view(0)) == Action.from_str("play TH")
         assert calls[0] == floor
+
+
+def _count_evaluations(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A counter (its one item) of the hands the Sheepshead search plays out or solves."""
+    real = sheepshead_strong.evaluate
+    calls = [0]
+
+    def counting(g: Sheepshead, me: int, rng: random.Random, exact_cards: int = 2) -> float:
+        calls[0] += 1
+        return real(g, me, rng, exact_cards)
+
+    monkeypatch.setattr(sheepshead_strong, "evaluate", counting)
+    return calls
+
+
+def test_sheepshead_expert_answers_a_clear_card_as_strong_at_strongs_cost(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # issue 24: the picker's two cards after two tricks of a recorded game (seed 501), clear on
+    # strong's samples: expert plays strong's card at strong's cost (120 playouts), no more.
+    calls = _count_evaluations(monkeypatch)
+    g, seat = mid_hand_views(8, 13)[1]
+    view = g.view(seat)
+    assert len(view["legal"]) == 2
+    for seed in range(3):
+        calls[0] = 0
+        strong = SheepsheadStrongBot(seed=seed, exact_cards=EXPERT_EXACT_CARDS).choose(view)
+        assert calls[0] == sheepshead_strong.DEFAULT_ITERATIONS
+        calls[0] = 0
+        assert SheepsheadExpertBot(seed=seed, seconds=60).choose(view) == strong
+        assert calls[0] == sheepshead_strong.DEFAULT_ITERATIONS
+
+
+def test_sheepshead_expert_spends_its_extra_samples_on_the_close_call(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # issue 24: five cards to choose from, two of them close on strong's samples: past strong's
+    # plan, two playouts a sample (the contenders only) up to the cap; a budget already spent
+    # stops the close call at once, never strong's part (the floor at any budget).
+    calls = _count_evaluations(monkeypatch)
+    g, seat = mid_hand_views(8, 7)[2]
+    view = g.view(seat)
+    n = len(view["legal"])
+    floor = n * (sheepshead_strong.DEFAULT_ITERATIONS // n)
+    spent = []
+    for seed in range(3):
+        calls[0] = 0
+        action = SheepsheadExpertBot(seed=seed, seconds=60, iterations=40).choose(view)
+        assert action in g.legal_actions(seat)
+        assert (calls[0] - floor) % 2 == 0 and floor <= calls[0] <= floor + 2 * 40
+        spent.append(calls[0] - floor)
+    assert max(spent) > 0, spent
+    calls[0] = 0
+    tiny = SheepsheadExpertBot(seed=0, seconds=0.000_001, iterations=40)
+    assert tiny.choose(view) in g.legal_actions(seat)
+    assert calls[0] == floor
