@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from server.bots import Bot, make_bot, sheepshead_strong
+from server.bots import Bot, make_bot, sheepshead_rollout, sheepshead_strong
 from server.bots.base import SAFETY_SECONDS
 from server.bots.halving import schedule
 from server.bots.pool import BotPool
@@ -167,7 +167,7 @@ def test_expert_spends_nothing_more_on_a_clear_decision(monkeypatch: pytest.Monk
 
 def _count_evaluations(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """A counter (its one item) of the hands the Sheepshead search plays out or solves."""
-    real = sheepshead_strong.evaluate
+    real = sheepshead_rollout.evaluate  # what sheepshead_strong calls
     calls = [0]
 
     def counting(g: Sheepshead, me: int, rng: random.Random, exact_cards: int = 2) -> float:
