@@ -181,7 +181,7 @@ def _count_evaluations(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 def test_sheepshead_expert_answers_a_clear_card_as_strong_at_strongs_cost(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # issue 24: the picker's two cards after two tricks of a recorded game (seed 501), clear on
+    # issue 24: the picker's two cards after two tricks of a recorded game, clear on
     # strong's samples: expert plays strong's card at strong's cost (120 playouts), no more.
     calls = _count_evaluations(monkeypatch)
     g, seat = mid_hand_views(8, 13)[1]
@@ -199,7 +199,7 @@ def test_sheepshead_expert_answers_a_clear_card_as_strong_at_strongs_cost(
 def test_sheepshead_expert_spends_its_extra_samples_on_the_close_call(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # issue 24: five cards to choose from, two of them close on strong's samples: past strong's
+    # issue 24: five cards to choose from, a close call on strong's samples for some seed: past strong's
     # plan, two playouts a sample (the contenders only) up to the cap; a budget already spent
     # stops the close call at once, never strong's part (the floor at any budget).
     calls = _count_evaluations(monkeypatch)
