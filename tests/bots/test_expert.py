@@ -199,9 +199,9 @@ def test_sheepshead_expert_answers_a_clear_card_as_strong_at_strongs_cost(
 def test_sheepshead_expert_spends_its_extra_samples_on_the_close_call(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # issue 24: five cards to choose from, a close call on strong's samples for some seed: past strong's
-    # plan, two playouts a sample (the contenders only) up to the cap; a budget already spent
-    # stops the close call at once, never strong's part (the floor at any budget).
+    # issue 24: five cards to choose from, a close call on strong's samples for some seed:
+    # past strong's plan, two playouts a sample (the contenders only) up to the cap; a budget
+    # already spent stops the close call at once, never strong's part (the floor at any budget).
     calls = _count_evaluations(monkeypatch)
     g, seat = mid_hand_views(8, 7)[2]
     view = g.view(seat)
