@@ -206,9 +206,10 @@ class SheepsheadExpertBot(SheepsheadStrongBot):
     def search(
         self, view: SheepsheadView, cards: list[int], deadline: Deadline | None = None
     ) -> int:
-        """``strong``'s search (its plan, under a deadline of at least ``strong``'s, so that
-        part is reproducible at any budget), then :func:`~server.bots.halving.resolve` on the
-        close call, by ``deadline``; the card by the weighted means then, as ``strong`` picks."""
+        """``strong``'s search (its plan), then :func:`~server.bots.halving.resolve` on the
+        close call, both by ``deadline`` (the plan itself solves three tricks exactly, which can
+        take past 1 s: a floor of ``strong``'s safety ceiling made p99 2 s); the card by the
+        weighted means then, as ``strong`` picks."""
         me = seat_of(view)
         sampler = SheepsheadSampler(view)
         rng = self.rng
@@ -236,9 +237,9 @@ class SheepsheadExpertBot(SheepsheadStrongBot):
 
         budget = self.iterations * (self.leaster_factor if view["leaster"] else 1)
         plan = schedule(len(cards), budget, halving=False)
-        floor = Deadline(max(SAFETY_SECONDS, self.seconds or 0.0))
+        deadline = deadline or Deadline(None)
         means: dict[int, float] = {}
-        found = best(range(len(cards)), plan, floor, draw, cards.index(fallback), means)
+        found = best(range(len(cards)), plan, deadline, draw, cards.index(fallback), means)
         chosen = self.prior(view, cards, found, means)
         close = self._close_call(view, cards, found, chosen, means)
         if close is None:
@@ -249,7 +250,7 @@ class SheepsheadExpertBot(SheepsheadStrongBot):
             values,
             draw,
             self.extra_samples,
-            deadline or Deadline(None),
+            deadline,
             z=SURE,
             margin=margin,
             weights=weights,
