@@ -244,7 +244,7 @@ class SheepsheadExpertBot(SheepsheadStrongBot):
         close = self._close_call(view, cards, found, chosen, means)
         if close is None:
             return cards[chosen]
-        pair, margin = close
+        pair, margin, runner_up = close
         resolve(
             pair,
             values,
@@ -257,9 +257,10 @@ class SheepsheadExpertBot(SheepsheadStrongBot):
         )
         means.update({j: weighted_mean(values[j], weights) for j in pair})
         challenger, incumbent = pair
-        if margin == CLOSE_MARGIN:  # the runner-up: only a lead past the margin replaces it
+        if runner_up:  # it replaces the choice only with a lead of the margin
             lead = means[challenger] - means[incumbent]
-            return cards[challenger if lead >= CLOSE_MARGIN else incumbent]
+            found = challenger if lead >= CLOSE_MARGIN else incumbent
+        # the convention's prior as strong applies it: a runner-up that breaks it needs more
         return cards[self.prior(view, cards, found, means)]
 
     def _close_call(
@@ -269,18 +270,18 @@ class SheepsheadExpertBot(SheepsheadStrongBot):
         found: int,
         chosen: int,
         means: dict[int, float],
-    ) -> tuple[tuple[int, int], float] | None:
-        """The pair to resolve (challenger, incumbent) and the lead the challenger needs, or
-        ``None`` if nothing is in doubt (a tie or a clear lead counts as settled in
-        :func:`resolve`, which then draws nothing): where the search's best breaks the
-        convention and the conventional card was weighed against it, those two at
-        :attr:`prior_margin` (:meth:`prior`); else the runner-up against the choice."""
+    ) -> tuple[tuple[int, int], float, bool] | None:
+        """The pair to resolve (challenger, incumbent), the lead the challenger needs and
+        whether it is the runner-up, or ``None`` if there is no pair (a tie or a clear lead
+        counts as settled in :func:`resolve`, which then draws nothing): where the search's
+        best breaks the convention and the conventional card was weighed against it, those two
+        at :attr:`prior_margin` (:meth:`prior`); else the runner-up against the choice."""
         if len(means) < 2 or chosen not in means:
             return None
         conv = convention(table_from_view(view))
         if conv is not None and cards[found] not in conv[1]:
             kept = [j for j in means if cards[j] in conv[1]]
             if kept:
-                return (found, max(kept, key=means.__getitem__)), self.prior_margin
+                return (found, max(kept, key=means.__getitem__)), self.prior_margin, False
         rival = max((j for j in means if j != chosen), key=means.__getitem__)
-        return (rival, chosen), CLOSE_MARGIN
+        return (rival, chosen), CLOSE_MARGIN, True

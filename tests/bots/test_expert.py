@@ -13,10 +13,13 @@ from collections.abc import Sequence
 
 import pytest
 
+from protocol.views import sheepshead_view
 from server.bots import Bot, make_bot, sheepshead_rollout, sheepshead_strong
 from server.bots.base import SAFETY_SECONDS
 from server.bots.halving import schedule
 from server.bots.pool import BotPool
+from server.bots.sheepshead_basic import table_from_view
+from server.bots.sheepshead_conventions import Convention, convention
 from server.bots.sheepshead_strong import (
     EXPERT_EXACT_CARDS,
     SheepsheadExpertBot,
@@ -219,3 +222,35 @@ def test_sheepshead_expert_spends_its_extra_samples_on_the_close_call(
     tiny = SheepsheadExpertBot(seed=0, seconds=0.000_001, iterations=40)
     assert tiny.choose(view) in g.legal_actions(seat)
     assert calls[0] == n
+
+
+def test_sheepshead_expert_keeps_the_convention_when_the_runner_up_wins_the_close_call(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # issue 24: a defender on lead holding fail leads fail (the table's convention). Scripted
+    # values stand in for the playouts (what is under test is what expert does with them): the
+    # search's best is a fail card, the trump lead a close runner-up that then wins the close
+    # call by less than the prior's 1.0 units: the fail card stays, as strong's prior keeps it.
+    g, seat = mid_hand_views(10, 15)[3]
+    view = g.view(seat)
+    cards = [Action.from_json(a).cards[0] for a in view["legal"]]
+    conv = convention(table_from_view(sheepshead_view(view)))
+    assert conv is not None and conv[0] is Convention.DEFENDER_LEADS_FAIL
+    fail, trump = cards[0], cards[2]
+    assert fail in conv[1] and trump not in conv[1]
+    plan = sheepshead_strong.DEFAULT_ITERATIONS
+    calls = [0]
+
+    def scripted(child: Sheepshead, me: int, rng: random.Random, exact: int = 2) -> float:
+        c, calls[0] = calls[0], calls[0] + 1
+        if c < plan:  # strong's plan: every card on each sample, in the legal order
+            k, j = divmod(c, len(cards))
+            jitter = 1.0 if k % 2 else -1.0
+            return (1.0, -5.0, 0.6 + jitter)[j]
+        k, j = divmod(c - plan, 2)  # the close call: the runner-up, then the choice
+        return 1.5 + (2.0 if k % 2 else -2.0) if j == 0 else 1.0
+
+    monkeypatch.setattr(sheepshead_strong, "evaluate", scripted)
+    action = SheepsheadExpertBot(seed=1, seconds=60).choose(view)
+    assert calls[0] > plan  # the trump lead against the fail card, played out
+    assert action == Action("play", (fail,))
