@@ -95,9 +95,14 @@ def best(
     return max(alive, key=mean)
 
 
-def _paired(a: dict[int, float], b: dict[int, float]) -> tuple[int, float, float]:
+def _paired(
+    a: dict[int, float], b: dict[int, float], weights: dict[int, float] | None = None
+) -> tuple[int, float, float]:
     """How many samples ``a`` and ``b`` share, and the mean and standard error of their
-    paired difference over those."""
+    paired difference over those; with ``weights`` (by sample: importance weights) the
+    self-normalised weighted mean and its standard error."""
+    if weights is not None:
+        return _weighted_paired(a, b, weights)
     diffs = [v - b[k] for k, v in a.items() if k in b]
     n = len(diffs)
     if n < 2:
@@ -105,6 +110,31 @@ def _paired(a: dict[int, float], b: dict[int, float]) -> tuple[int, float, float
     mean = math.fsum(diffs) / n
     var = math.fsum((d - mean) ** 2 for d in diffs) / (n - 1)
     return n, mean, math.sqrt(var / n)
+
+
+def _weighted_paired(
+    a: dict[int, float], b: dict[int, float], weights: dict[int, float]
+) -> tuple[int, float, float]:
+    """:func:`_paired` over importance-weighted samples: mean ``sum(w d) / sum(w)``, standard
+    error ``sqrt(sum(w² (d - mean)²)) / sum(w)`` (the delta method's, for a ratio estimate).
+
+    >>> _weighted_paired({0: 1.0, 1: 0.0}, {0: 0.0, 1: 0.0}, {0: 3.0, 1: 1.0})[:2]
+    (2, 0.75)
+    """
+    pairs = [(weights[k], v - b[k]) for k, v in a.items() if k in b]
+    n = len(pairs)
+    total = math.fsum(w for w, _ in pairs)
+    if n < 2 or total <= 0.0:
+        return n, 0.0, math.inf
+    mean = math.fsum(w * d for w, d in pairs) / total
+    spread = math.fsum((w * (d - mean)) ** 2 for w, d in pairs)
+    return n, mean, math.sqrt(spread) / total
+
+
+def weighted_mean(values: dict[int, float], weights: dict[int, float]) -> float:
+    """The mean of ``values`` (by sample) under ``weights`` (by sample); 0 with none."""
+    total = math.fsum(weights[k] for k in values)
+    return math.fsum(weights[k] * v for k, v in values.items()) / total if total else 0.0
 
 
 def clearly_ahead(a: dict[int, float], b: dict[int, float], z: float) -> bool:
@@ -121,19 +151,26 @@ def clearly_ahead(a: dict[int, float], b: dict[int, float], z: float) -> bool:
     return n >= 2 and mean > 0.0 and mean > z * se
 
 
-def settled(a: dict[int, float], b: dict[int, float], z: float, margin: float) -> bool:
+def settled(
+    a: dict[int, float],
+    b: dict[int, float],
+    z: float,
+    margin: float,
+    weights: dict[int, float] | None = None,
+) -> bool:
     """Whether more samples would hardly change whether values ``a`` lead values ``b`` by
     ``margin``: the paired lead is at least ``margin`` and more than ``z`` standard errors
     (:func:`clearly_ahead`: ``a`` is chosen), or it falls short of ``margin`` by more than one
     standard error (``b`` stays, most likely rightly: a hunt for certainty there costs many
     samples for little). Two actions that lead to the same game tie on every sample: settled.
+    ``weights``: the samples' importance weights (:func:`_weighted_paired`), if they have any.
 
     >>> settled({k: 0.5 for k in range(3)}, {k: 0.5 for k in range(3)}, 2.0, 0.05)
     True
     >>> settled({0: 1.0, 1: 0.0, 2: 1.0}, {0: 0.0, 1: 1.0, 2: 0.0}, 2.0, 0.05)
     False
     """
-    n, mean, se = _paired(a, b)
+    n, mean, se = _paired(a, b, weights)
     return n >= 2 and (mean + se < margin or (mean >= margin and mean > z * se))
 
 
@@ -147,17 +184,19 @@ def resolve(
     z: float,
     margin: float,
     batch: int = 8,
+    weights: dict[int, float] | None = None,
 ) -> int:
     """Play the two candidates of ``pair`` (indices into ``values``, which ``draw``'s value
     functions fill, sample by sample) out on more common samples until the choice between
     them is :func:`settled` (whether ``a`` leads ``b`` by ``margin``), ``cap`` samples are
     drawn, or ``deadline`` passes (checked between samples); the number of samples drawn
-    (their weights are not used: for searches whose samples all weigh 1). A close decision
+    (``weights``, by sample, which ``draw`` fills too where the samples are weighted, weigh
+    them in :func:`settled`; none: all weigh 1). A close decision
     gets the samples, a clear one (or a tie) none: the extra budget goes where it can change
     the answer."""
     a, b = pair
     drawn = 0
-    while drawn < cap and not settled(values[a], values[b], z, margin):
+    while drawn < cap and not settled(values[a], values[b], z, margin, weights):
         for _ in range(min(batch, cap - drawn)):
             if deadline.passed():
                 return drawn

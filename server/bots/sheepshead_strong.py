@@ -28,7 +28,7 @@ from collections.abc import Callable
 
 from protocol.views import SheepsheadView, View, sheepshead_view
 from server.bots.base import EXPERT_SECONDS, SAFETY_SECONDS, Deadline, seat_of
-from server.bots.halving import best, schedule
+from server.bots.halving import best, resolve, schedule, weighted_mean
 from server.bots.sampling import SheepsheadSampler
 from server.bots.sheepshead_basic import SheepsheadBasicBot, table_from_view
 from server.bots.sheepshead_bidding import Bidder, Sequential
@@ -67,11 +67,16 @@ PRIOR_MARGIN = 1.0
 #: units/hand against four ``basic`` over 800 deals (docs/benchmarks.md, issue 24).
 PICK_BONUS = 0.5
 
-#: ``expert``: sample caps it rarely reaches within its time budget.
-EXPERT_ITERATIONS = 20_000
+#: ``expert``: at most this many more samples per card play for the close call (each plays the
+#: two contenders out), past ``strong``'s plan; a bidding decision draws ``strong``'s first
+#: samples, then more while it is close, up to the cap (both rarely reached within 1 s).
+EXPERT_ITERATIONS = 240
 EXPERT_BID_SAMPLES = 2_000
-EXPERT_BURY_CANDIDATES = 8
-EXPERT_BID_SEQUENTIAL = Sequential(first=64, playouts=2 * EXPERT_BID_SAMPLES)
+#: ``expert``: the lead the search's runner-up needs over its best to replace it after the
+#: close call (a smaller one is not worth samples: two cards that tie on every sample).
+CLOSE_MARGIN = 0.05
+#: ``expert``: standard errors a lead must pass to settle the close call (as Shithead's).
+SURE = 2.0
 #: ``expert`` solves the last three tricks exactly (a few ms per sample; ``strong`` two).
 EXPERT_EXACT_CARDS = 3
 
@@ -172,7 +177,14 @@ class SheepsheadStrongBot:
 
 
 class SheepsheadExpertBot(SheepsheadStrongBot):
-    """``strong`` with a time budget instead of a sample budget (default 1 s per decision)."""
+    """``strong``'s search, then, where its answer is a close call, more samples for the two
+    contenders until the choice between them is settled either way
+    (:func:`~server.bots.halving.settled`), ``iterations`` samples are drawn or the time budget
+    (default 1 s per decision) runs out: forced, tied and clear decisions cost what ``strong``'s
+    do (a time budget for every decision spent it mostly where nothing was in doubt, issue 24).
+    The contenders: the search's best card and, where it breaks the table's convention, the best
+    card that keeps it (at :attr:`prior_margin`), else its runner-up (at :data:`CLOSE_MARGIN`).
+    The bidding likewise: ``strong``'s first samples, more only while the choice is close."""
 
     def __init__(
         self,
@@ -183,10 +195,93 @@ class SheepsheadExpertBot(SheepsheadStrongBot):
     ) -> None:
         super().__init__(
             seed,
-            iterations=iterations,
             bid_samples=bid_samples,
-            bury_candidates=EXPERT_BURY_CANDIDATES,
             seconds=seconds,
             exact_cards=EXPERT_EXACT_CARDS,
-            bid_sequential=EXPERT_BID_SEQUENTIAL,
+            # strong's first samples, then up to ``bid_samples`` of pick against pass
+            bid_sequential=Sequential(DEFAULT_BID_SEQUENTIAL.first, 2 * bid_samples),
         )
+        self.extra_samples = iterations
+
+    def search(
+        self, view: SheepsheadView, cards: list[int], deadline: Deadline | None = None
+    ) -> int:
+        """``strong``'s search (its plan), then :func:`~server.bots.halving.resolve` on the
+        close call, both by ``deadline`` (the plan itself solves three tricks exactly, which can
+        take past 1 s: a floor of ``strong``'s safety ceiling made p99 2 s); the card by the
+        weighted means then, as ``strong`` picks."""
+        me = seat_of(view)
+        sampler = SheepsheadSampler(view)
+        rng = self.rng
+        fallback = choose_conventional(table_from_view(view), rng)
+        values: list[dict[int, float]] = [{} for _ in cards]  # per card: sample -> units
+        weights: dict[int, float] = {}  # sample -> importance weight
+        drawn = 0
+
+        def draw() -> tuple[Callable[[int], float], float] | None:
+            nonlocal drawn
+            found = sampler.sample_weighted(rng)
+            if found is None:
+                return None
+            game, w = found
+            k, drawn = drawn, drawn + 1
+            weights[k] = w
+
+            def value(j: int) -> float:
+                child = game.clone()
+                child.apply(me, PLAY[cards[j]])
+                v = values[j][k] = evaluate(child, me, rng, self.exact_cards)
+                return v
+
+            return value, w
+
+        budget = self.iterations * (self.leaster_factor if view["leaster"] else 1)
+        plan = schedule(len(cards), budget, halving=False)
+        deadline = deadline or Deadline(None)
+        means: dict[int, float] = {}
+        found = best(range(len(cards)), plan, deadline, draw, cards.index(fallback), means)
+        chosen = self.prior(view, cards, found, means)
+        close = self._close_call(view, cards, found, chosen, means)
+        if close is None:
+            return cards[chosen]
+        pair, margin, runner_up = close
+        resolve(
+            pair,
+            values,
+            draw,
+            self.extra_samples,
+            deadline,
+            z=SURE,
+            margin=margin,
+            weights=weights,
+        )
+        means.update({j: weighted_mean(values[j], weights) for j in pair})
+        challenger, incumbent = pair
+        if runner_up:  # it replaces the choice only with a lead of the margin
+            lead = means[challenger] - means[incumbent]
+            found = challenger if lead >= CLOSE_MARGIN else incumbent
+        # the convention's prior as strong applies it: a runner-up that breaks it needs more
+        return cards[self.prior(view, cards, found, means)]
+
+    def _close_call(
+        self,
+        view: SheepsheadView,
+        cards: list[int],
+        found: int,
+        chosen: int,
+        means: dict[int, float],
+    ) -> tuple[tuple[int, int], float, bool] | None:
+        """The pair to resolve (challenger, incumbent), the lead the challenger needs and
+        whether it is the runner-up, or ``None`` if there is no pair (a tie or a clear lead
+        counts as settled in :func:`resolve`, which then draws nothing): where the search's
+        best breaks the convention and the conventional card was weighed against it, those two
+        at :attr:`prior_margin` (:meth:`prior`); else the runner-up against the choice."""
+        if len(means) < 2 or chosen not in means:
+            return None
+        conv = convention(table_from_view(view))
+        if conv is not None and cards[found] not in conv[1]:
+            kept = [j for j in means if cards[j] in conv[1]]
+            if kept:
+                return (found, max(kept, key=means.__getitem__)), self.prior_margin, False
+        rival = max((j for j in means if j != chosen), key=means.__getitem__)
+        return (rival, chosen), CLOSE_MARGIN, True

@@ -13,11 +13,18 @@ from collections.abc import Sequence
 
 import pytest
 
-from server.bots import Bot, make_bot
+from protocol.views import sheepshead_view
+from server.bots import Bot, make_bot, sheepshead_rollout, sheepshead_strong
 from server.bots.base import SAFETY_SECONDS
 from server.bots.halving import schedule
 from server.bots.pool import BotPool
-from server.bots.sheepshead_strong import SheepsheadExpertBot
+from server.bots.sheepshead_basic import table_from_view
+from server.bots.sheepshead_conventions import Convention, convention
+from server.bots.sheepshead_strong import (
+    EXPERT_EXACT_CARDS,
+    SheepsheadExpertBot,
+    SheepsheadStrongBot,
+)
 from server.bots.shithead_strong import DEFAULT_ITERATIONS, ShitheadExpertBot, candidates
 from server.rules.base import Action, Game
 from server.rules.sheepshead import Sheepshead
@@ -25,6 +32,7 @@ from server.rules.shithead import Shithead
 from server.tools.arena import main as arena_main
 from server.tools.arena import run
 from tests.support.playouts import count_playouts
+from tests.support.sheepshead_positions import mid_hand_views
 
 
 def decisions(game: Game, bots: Sequence[Bot], limit: int) -> list[tuple[Action, float, int]]:
@@ -70,8 +78,7 @@ def test_expert_is_reproducible_under_a_sample_cap() -> None:
         out: list[Action] = []
         g1 = Sheepshead.new(5, 1, seed=7)
         ss = [
-            SheepsheadExpertBot(seed + s, seconds=60, iterations=24, bid_samples=6)
-            for s in range(5)
+            SheepsheadExpertBot(seed + s, seconds=60, iterations=8, bid_samples=6) for s in range(5)
         ]
         out += [a for a, _, _ in decisions(g1, ss, 20)]
         g2 = Shithead.new(3, 0, seed=7)
@@ -159,3 +166,91 @@ def test_expert_spends_nothing_more_on_a_clear_decision(monkeypatch: pytest.Monk
         bot = ShitheadExpertBot(seed=seed, seconds=60)
         assert bot.choose(g.view(0)) == Action.from_str("play TH")
         assert calls[0] == floor
+
+
+def _count_evaluations(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A counter (its one item) of the hands the Sheepshead search plays out or solves."""
+    real = sheepshead_rollout.evaluate  # what sheepshead_strong calls
+    calls = [0]
+
+    def counting(g: Sheepshead, me: int, rng: random.Random, exact_cards: int = 2) -> float:
+        calls[0] += 1
+        return real(g, me, rng, exact_cards)
+
+    monkeypatch.setattr(sheepshead_strong, "evaluate", counting)
+    return calls
+
+
+def test_sheepshead_expert_answers_a_clear_card_as_strong_at_strongs_cost(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # issue 24: the picker's two cards after two tricks of a recorded game, clear on
+    # strong's samples: expert plays strong's card at strong's cost (120 playouts), no more.
+    calls = _count_evaluations(monkeypatch)
+    g, seat = mid_hand_views(8, 13)[1]
+    view = g.view(seat)
+    assert len(view["legal"]) == 2
+    for seed in range(3):
+        calls[0] = 0
+        strong = SheepsheadStrongBot(seed=seed, exact_cards=EXPERT_EXACT_CARDS).choose(view)
+        assert calls[0] == sheepshead_strong.DEFAULT_ITERATIONS
+        calls[0] = 0
+        assert SheepsheadExpertBot(seed=seed, seconds=60).choose(view) == strong
+        assert calls[0] == sheepshead_strong.DEFAULT_ITERATIONS
+
+
+def test_sheepshead_expert_spends_its_extra_samples_on_the_close_call(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # issue 24: five cards to choose from, a close call on strong's samples for some seed:
+    # past strong's plan, two playouts a sample (the contenders only) up to the cap; a budget
+    # already spent ends strong's part after one sample (every card once) and draws no more.
+    calls = _count_evaluations(monkeypatch)
+    g, seat = mid_hand_views(8, 7)[2]
+    view = g.view(seat)
+    n = len(view["legal"])
+    floor = n * (sheepshead_strong.DEFAULT_ITERATIONS // n)
+    spent = []
+    for seed in range(3):
+        calls[0] = 0
+        action = SheepsheadExpertBot(seed=seed, seconds=60, iterations=40).choose(view)
+        assert action in g.legal_actions(seat)
+        assert (calls[0] - floor) % 2 == 0 and floor <= calls[0] <= floor + 2 * 40
+        spent.append(calls[0] - floor)
+    assert max(spent) > 0, spent
+    calls[0] = 0
+    tiny = SheepsheadExpertBot(seed=0, seconds=0.000_001, iterations=40)
+    assert tiny.choose(view) in g.legal_actions(seat)
+    assert calls[0] == n
+
+
+def test_sheepshead_expert_keeps_the_convention_when_the_runner_up_wins_the_close_call(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # issue 24: a defender on lead holding fail leads fail (the table's convention). Scripted
+    # values stand in for the playouts (what is under test is what expert does with them): the
+    # search's best is a fail card, the trump lead a close runner-up that then wins the close
+    # call by less than the prior's 1.0 units: the fail card stays, as strong's prior keeps it.
+    g, seat = mid_hand_views(10, 15)[3]
+    view = g.view(seat)
+    cards = [Action.from_json(a).cards[0] for a in view["legal"]]
+    conv = convention(table_from_view(sheepshead_view(view)))
+    assert conv is not None and conv[0] is Convention.DEFENDER_LEADS_FAIL
+    fail, trump = cards[0], cards[2]
+    assert fail in conv[1] and trump not in conv[1]
+    plan = sheepshead_strong.DEFAULT_ITERATIONS
+    calls = [0]
+
+    def scripted(child: Sheepshead, me: int, rng: random.Random, exact: int = 2) -> float:
+        c, calls[0] = calls[0], calls[0] + 1
+        if c < plan:  # strong's plan: every card on each sample, in the legal order
+            k, j = divmod(c, len(cards))
+            jitter = 1.0 if k % 2 else -1.0
+            return (1.0, -5.0, 0.6 + jitter)[j]
+        k, j = divmod(c - plan, 2)  # the close call: the runner-up, then the choice
+        return 1.5 + (2.0 if k % 2 else -2.0) if j == 0 else 1.0
+
+    monkeypatch.setattr(sheepshead_strong, "evaluate", scripted)
+    action = SheepsheadExpertBot(seed=1, seconds=60).choose(view)
+    assert calls[0] > plan  # the trump lead against the fail card, played out
+    assert action == Action("play", (fail,))

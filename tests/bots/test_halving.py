@@ -6,7 +6,14 @@ import random
 from collections.abc import Callable
 
 from server.bots.base import Deadline
-from server.bots.halving import best, clearly_ahead, resolve, schedule, settled
+from server.bots.halving import (
+    best,
+    clearly_ahead,
+    resolve,
+    schedule,
+    settled,
+    weighted_mean,
+)
 
 
 def _noisy(
@@ -123,3 +130,21 @@ def test_resolve_stops_at_its_cap_and_at_the_deadline() -> None:
     assert resolve((0, 1), values, draw, 40, Deadline(None), z=100.0, margin=-1.0) == 40
     assert len(values[0]) == len(values[1]) == 40
     assert resolve((0, 1), values, draw, 40, Deadline(-1.0), z=100.0, margin=-1.0) == 0
+
+
+def test_importance_weights_decide_whether_a_call_is_settled() -> None:
+    # issue 24 (Sheepshead expert): the samples weigh what the others' plays make them likely;
+    # three unlikely samples where a leads and one likely one where it loses by far: weighted,
+    # b clearly stays (settled); unweighted, a's lead is within noise of the margin (close).
+    a = {0: 1.0, 1: 1.0, 2: 1.0, 3: -10.0}
+    b = dict.fromkeys(a, 0.0)
+    weights = {0: 0.01, 1: 0.01, 2: 0.01, 3: 10.0}
+    assert settled(a, b, 2.0, 0.05, weights)
+    assert not settled(a, b, 2.0, 0.05)
+    assert weighted_mean(a, weights) < -9.9
+    # equal weights settle as the unweighted test does on a clear lead
+    lead = {k: 1.0 + 0.1 * k for k in range(6)}
+    zero = dict.fromkeys(lead, 0.0)
+    assert settled(lead, zero, 2.0, 0.05, dict.fromkeys(lead, 1.0)) and settled(
+        lead, zero, 2.0, 0.05
+    )
