@@ -629,7 +629,7 @@ class StateWriter:
 
     def text(self, seat: int | None, own: Mapping[str, object]) -> str:
         """``seat``'s frame (``None``: a spectator's), ``own`` its own fields of the view."""
-        mine = json_bytes(own)
+        mine = orjson.dumps(own, option=orjson.OPT_NON_STR_KEYS)  # json_bytes, one call less
         seat_text = b"null" if seat is None else b"%d" % seat
         if len(mine) == 2:  # {}: the view is the shared fields alone
             return b"".join((self._head, seat_text, b',"view":', self._shared, self._tail)).decode()

@@ -146,17 +146,27 @@ def log_to(room: Shown, conn: ConnId) -> list[Send]:
 def state_frames(room: Shown, events: list[Event]) -> list[Send]:
     """Each seated connection its own view; every spectator the one spectator view."""
     state = room.state
-    assert state.match is not None
-    # what every view of this state has in common, built and serialised once for all
-    shared = m.json_bytes(state.match.current.shared_view())
-    ev = m.serialised([e.to_json() for e in events])
-    frames = _StateFrames(room, ev, shared)
+    match = state.match
+    assert match is not None
+    game = match.current
+    # what every view of this state has in common, built and serialised once for all, with
+    # the frame's fields but the seat; each recipient's frame is that around its own fields
+    # (as :class:`_StateFrames` writes them, without its two calls per recipient)
+    writer = m.StateWriter(
+        room.code,
+        state.version,
+        m.json_bytes(game.shared_view()),
+        m.serialised([e.to_json() for e in events]),
+        state.clock.shown,
+        match.commitment(match.game_index),
+    )
+    text, own_view = writer.text, game.own_view
     out = [
-        Send(s.conn, frames.text(i))
+        Send(s.conn, text(i, own_view(i)))
         for i, s in enumerate(state.seats)
         if s.kind == "human" and s.conn is not None
     ]
     if state.spectators:
-        text = frames.text(None)
-        out.extend(Send(c, text) for c in state.spectators)
+        watched = text(None, own_view(None))
+        out.extend(Send(c, watched) for c in state.spectators)
     return out

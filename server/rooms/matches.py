@@ -113,6 +113,18 @@ class Match:
             self.series = spec.new_series(
                 players, daily=daily, decks=self._deck, dealer=dealer, options=self.options
             )
+        self._dealt()
+
+    def _dealt(self) -> None:
+        """Note the game the series deals now: :attr:`current` and :attr:`game_index` are
+        plain attributes, set here whenever a game is dealt, since the room, its frames and its
+        finished games read them some twenty times an action (a property each was a Python
+        call every time: docs/benchmarks.md, issue 22)."""
+        series = self.series
+        #: The game being played (the last dealt).
+        self.current: Game = series.current
+        #: Index of the current game in the match (0 for the first).
+        self.game_index: int = series.game_index
 
     @classmethod
     def create(
@@ -150,10 +162,6 @@ class Match:
         return proof.deck(self._cards)
 
     @property
-    def current(self) -> Game:
-        return self.series.current
-
-    @property
     def match_length(self) -> int | None:
         """Games in the match, or ``None`` for an open-ended series."""
         return self.series.match_length
@@ -174,7 +182,7 @@ class Match:
         """Apply an action to the current game (raises :class:`IllegalAction`); its events
         are kept among the recent ones, the first (the move itself) marked ``timed_out`` when
         the server made the move for a person whose clock ran out."""
-        events = self.series.current.apply(seat, action)
+        events = self.current.apply(seat, action)
         if timed_out and events:
             first = events[0]
             events[0] = Event(
@@ -195,15 +203,12 @@ class Match:
         (raises :class:`IllegalAction`: ``game_not_over`` or ``match_over``; nothing changes)."""
         self._contributions.append(self._clean(contributions))
         try:
-            return self.series.next_game()
+            game = self.series.next_game()
         except Exception:
             self._contributions.pop()
             raise
-
-    @property
-    def game_index(self) -> int:
-        """Index of the current game in the match (0 for the first)."""
-        return self.series.game_index
+        self._dealt()
+        return game
 
     @property
     def logs(self) -> list[list[tuple[int, Action]]]:

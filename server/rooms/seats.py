@@ -153,7 +153,9 @@ class SeatTable:
         return f"SeatTable({self._seats!r})"
 
     def copy(self) -> SeatTable:
-        return SeatTable(seats=list(self._seats))
+        table = object.__new__(SeatTable)  # one Python call, not two (a copy per input)
+        table._seats = self._seats.copy()
+        return table
 
     def humans_connected(self) -> bool:
         for s in self._seats:  # noqa: SIM110  # a loop, not any(): asked several times per input

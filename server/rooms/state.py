@@ -191,6 +191,46 @@ def _copier() -> Callable[[RoomState], RoomState]:
 
 _copy = _copier()
 
+#: A state as :func:`snapshot` keeps it: every field's value in :data:`FIELDS` order, each
+#: container a copy of its own, or ``None`` where it was empty.
+Snapshot = tuple[object, ...]
+
+
+def _snapshotters() -> tuple[Callable[[RoomState], Snapshot], Callable[[Snapshot], RoomState]]:
+    """:func:`snapshot` and :func:`from_snapshot`, written out field by field once (as
+    :func:`_copier`). A snapshot is taken before every input and almost never used, and most
+    of a playing room's 14 containers are empty (no spectator, no moderation, no bot asked):
+    an empty one is kept as ``None`` rather than copied, and made again only on a restore."""
+    take = ["def snapshot(s):", "    return ("]
+    for name in FIELDS:
+        value = f"s.{name}.copy() if s.{name} else None" if name in COPIED else f"s.{name}"
+        take.append(f"        {value},")
+    take.append("    )")
+    give = ["def from_snapshot(t):", "    n = new(RoomState)"]
+    for i, name in enumerate(FIELDS):
+        if name in COPIED:
+            empty = f"{_EMPTY[name].__name__}()"
+            give.append(f"    v = t[{i}]")
+            give.append(f"    n.{name} = {empty} if v is None else v.copy()")
+        else:
+            give.append(f"    n.{name} = t[{i}]")
+    give.append("    return n")
+    scope: dict[str, Any] = {"new": object.__new__, "RoomState": RoomState}
+    scope.update({t.__name__: t for t in CONTAINERS})
+    exec("\n".join(take) + "\n" + "\n".join(give), scope)  # made from the field names alone
+    return scope["snapshot"], scope["from_snapshot"]
+
+
+#: Each container field's type (what an empty one is made again as).
+_EMPTY: dict[str, type] = {
+    f.name: next(t for t in CONTAINERS if str(f.type).split("[")[0] == t.__name__)
+    for f in fields(RoomState)
+    if f.name in COPIED
+}
+snapshot, from_snapshot = _snapshotters()
+snapshot.__doc__ = """``state`` as one tuple that shares nothing mutable with it (the match
+aside); :func:`from_snapshot` makes a state of it again (a fresh one each time)."""
+
 
 class RoomFacts(Protocol):
     """What a room's parts (its record, frames, play, the host's commands) read of it: its

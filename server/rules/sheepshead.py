@@ -1090,8 +1090,7 @@ class Sheepshead(Game):
         :mod:`server.rules.sheepshead_view` for the fields."""
         return build_view(self, seat, shared)
 
-    def shared_view(self) -> v.SheepsheadSharedView:
-        return shared_view(self)
-
-    def own_view(self, seat: int | None) -> v.SheepsheadOwnView:
-        return own_view(self, seat)
+    # the view's functions are the methods themselves (one Python call a view, not two: some
+    # five own views an action)
+    shared_view = shared_view
+    own_view = own_view

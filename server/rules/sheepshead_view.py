@@ -230,7 +230,8 @@ def own_view(game: Hand, seat: int | None) -> v.SheepsheadOwnView:
     is_picker = is_player and picker is not None and seat == picker
     partner = g.partner
     unknown = g.unknown_card
-    own = sorted(CODES[c] for c in g.hand(seat)) if is_player and seat is not None else None
+    # a map, not a generator: sorted() reads it in C (no resumption per card)
+    own = sorted(map(CODES.__getitem__, g.hand(seat))) if is_player and seat is not None else None
     see_picker_secrets = over or is_picker
     return {
         "seat": seat,

@@ -845,11 +845,9 @@ class Shithead(Game):
         """What ``seat`` sees (``None``: a spectator); see :mod:`server.rules.shithead_view`."""
         return build_view(self, seat, shared)
 
-    def shared_view(self) -> v.ShitheadSharedView:
-        return shared_view(self)
-
-    def own_view(self, seat: int | None) -> v.ShitheadOwnView:
-        return own_view(self, seat)
+    # the view's functions are the methods themselves (one Python call a view, not two)
+    shared_view = shared_view
+    own_view = own_view
 
     def clone(self) -> Shithead:
         g = Shithead.__new__(Shithead)

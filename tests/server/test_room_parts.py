@@ -17,6 +17,7 @@ import pytest
 from protocol import messages as m
 from protocol.records import ActionEntry, MatchMeta, MatchRecord, RoomMeta, RoomRecord, SeatRecord
 from server.rooms import record as records
+from server.rooms import rollback
 from server.rooms.clock import TurnClock
 from server.rooms.core import RoomCore
 from server.rooms.inputs import Request, RoomInput
@@ -361,3 +362,49 @@ def test_reads_run_no_python_code() -> None:
     finally:
         sys.setprofile(None)
     assert calls == []
+
+
+def emptied() -> Harness:
+    """A room in play whose containers are all empty but its seats (no spectator, nobody
+    connected, no bot asked)."""
+    h = playing()
+    state = h.room.state
+    for name in COPIED:
+        if name != "seats":
+            getattr(state, name).clear()
+    return h
+
+
+def test_a_snapshot_copies_no_empty_container() -> None:
+    state = emptied().room.state
+    saved = rollback.save(state)
+    kept = dict(zip(FIELDS, saved.state, strict=True))
+    assert kept["seats"] is not state.seats and kept["seats"] == state.seats
+    assert {name for name in COPIED if kept[name] is None} == set(COPIED) - {"seats"}
+
+
+@pytest.mark.parametrize("how", ["undone", "failed"])
+def test_containers_filled_by_an_input_are_empty_again_after_it(
+    how: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    h = emptied()
+    room = h.room
+    act = _ann_acts(h)
+    before = whole(room)
+
+    def changes_all(self: RoomCore, item: RoomInput, now: float) -> list[Output]:
+        disturb(self.state)  # every container filled in place, then every field rebound
+        if how == "failed":
+            raise RuntimeError("a bug half-way through an input")
+        return []
+
+    monkeypatch.setattr(RoomCore, "_dispatch", changes_all)
+    room.handle(act, h.now)
+    if how == "undone":  # its outputs could not be stored: the actor undoes it
+        room.undo()
+    assert whole(room) == before
+    first = room.state
+    room.undo()  # the same snapshot again: a fresh state, sharing no container
+    assert whole(room) == before
+    for name in COPIED:
+        assert getattr(room.state, name) is not getattr(first, name), name
