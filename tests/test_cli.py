@@ -25,7 +25,7 @@ USAGES = {
         "[--backlog BACKLOG] [--rate RATE] [--burst BURST] [--hello-timeout HELLO_TIMEOUT] "
         "[--max-connections "
         "MAX_CONNECTIONS] [--max-per-address MAX_PER_ADDRESS] [--no-trim-memory] "
-        "[--gc-freeze-every GC_FREEZE_EVERY] "
+        "[--gc-freeze-every GC_FREEZE_EVERY] [--loop-lag-interval LOOP_LAG_INTERVAL] "
         "[--compression {off,deflate}] [--redis URL] [--no-place-rooms] [--bot-workers "
         "BOT_WORKERS] "
         "[--bot-queue-per-address BOT_QUEUE_PER_ADDRESS] [--bot-queue BOT_QUEUE] "
@@ -74,7 +74,8 @@ USAGES = {
     "bench frames": "[-h] [--hands HANDS] [--seed SEED] [--repeat REPEAT] [--cpu CPU]",
     "bench redis": (
         "[-h] [--game {shithead,sheepshead}] [--rooms ROOMS] [--seconds SECONDS] [--level "
-        "LEVEL] [--runs RUNS] [--pace PACE] [--redis REDIS] [--cluster]"
+        "LEVEL] [--runs RUNS] [--pace PACE] [--redis REDIS] [--redis-cpu "
+        "{load,server,any}] [--cluster]"
     ),
     "bench room": (
         "[-h] [--seed SEED] [--matches MATCHES] [--repeat REPEAT] [--cpu CPU] [--only "
