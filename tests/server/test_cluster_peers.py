@@ -6,53 +6,24 @@ under load a relaying process's brief resubscription cost its client the seat
 
 from __future__ import annotations
 
-from server.rooms.inputs import RoomRequest
 from server.runtime.cluster import Cluster, channel
-from server.runtime.connected import Outbox
 from server.store.health import StoreHealth
 from server.store.lease import Leases
 from server.store.redis_client import connect
 from server.store.redis_store import RedisStore
 from server.tools.bench.redis_server import RedisServer
+from tests.support.cluster import IdleProcess
 
 
-class Seen:
+class Seen(IdleProcess):
     """Who is connected here, as the cluster asks (nobody relayed to another process), and
     the rooms it reports to: the connections it disconnects are recorded."""
 
     def __init__(self) -> None:
         self.disconnected_conns: list[int] = []
 
-    def send(self, conn: int, text: str) -> None: ...
-    def relay(self, conn: int, outbox: Outbox) -> None: ...
-    def identify(self, conn: int, device: str) -> None: ...
-    def device_of(self, conn: int) -> str | None:
-        return None
-
-    def forward(self, conn: int, code: str, owner: str) -> None: ...
-    def unforward(self, conn: int) -> tuple[str, str] | None:
-        return None
-
-    def forwarded_to(self, owner: str) -> list[int]:
-        return []
-
-    def owners(self) -> set[str]:
-        return set()
-
-    def unforward_room(self, code: str, owner: str) -> list[int]:
-        return []
-
-    async def adopt(self, code: str) -> bool:
-        return False
-
-    async def route(
-        self, conn: int, msg: RoomRequest, received: float, *, forwarded: bool = False
-    ) -> None: ...
-
     def disconnected(self, conn: int) -> None:
         self.disconnected_conns.append(conn)
-
-    def evict_soon(self, code: str, reason: str) -> None: ...
 
 
 async def test_a_peer_missed_once_keeps_its_clients_and_one_missed_twice_is_gone(

@@ -17,15 +17,15 @@ from protocol.errors import ErrorCode
 from server.rooms.inputs import RoomRequest
 from server.rooms.seats import Refusal
 from server.runtime.cluster import Cluster, channel
-from server.runtime.connected import Outbox
 from server.store.health import StoreHealth
 from server.store.lease import Leases
 from server.store.redis_client import connect
 from server.store.redis_store import RedisStore
 from server.tools.bench.redis_server import RedisServer
+from tests.support.cluster import IdleProcess
 
 
-class StoppingRooms:
+class StoppingRooms(IdleProcess):
     """The rooms and clients of a process that is stopping: every relayed request is refused
     with ``shutting_down`` (as RoomManager.route does then); what is sent back is recorded."""
 
@@ -41,30 +41,6 @@ class StoppingRooms:
 
     def send(self, conn: int, text: str) -> None:
         self.sent.append((conn, text))
-
-    def relay(self, conn: int, outbox: Outbox) -> None: ...
-    def identify(self, conn: int, device: str) -> None: ...
-    def device_of(self, conn: int) -> str | None:
-        return None
-
-    def forward(self, conn: int, code: str, owner: str) -> None: ...
-    def unforward(self, conn: int) -> tuple[str, str] | None:
-        return None
-
-    def forwarded_to(self, owner: str) -> list[int]:
-        return []
-
-    def owners(self) -> set[str]:
-        return set()
-
-    def unforward_room(self, code: str, owner: str) -> list[int]:
-        return []
-
-    async def adopt(self, code: str) -> bool:
-        return False
-
-    def disconnected(self, conn: int) -> None: ...
-    def evict_soon(self, code: str, reason: str) -> None: ...
 
 
 def relayed(i: int) -> bytes:
