@@ -6,13 +6,9 @@ under load a relaying process's brief resubscription cost its client the seat
 
 from __future__ import annotations
 
-from server.runtime.cluster import Cluster, channel
-from server.store.health import StoreHealth
-from server.store.lease import Leases
-from server.store.redis_client import connect
-from server.store.redis_store import RedisStore
+from server.runtime.cluster import channel
 from server.tools.bench.redis_server import RedisServer
-from tests.support.cluster import IdleProcess
+from tests.support.cluster import IdleProcess, process_me
 
 
 class Seen(IdleProcess):
@@ -29,30 +25,24 @@ class Seen(IdleProcess):
 async def test_a_peer_missed_once_keeps_its_clients_and_one_missed_twice_is_gone(
     redis_server: RedisServer,
 ) -> None:
-    client = connect(redis_server.url)
-    peer = connect(redis_server.url)
-    store = RedisStore(redis_server.url)
     seen = Seen()
-    cluster = Cluster(client, Leases(client, owner="me"), seen, StoreHealth(store))
-    # a client of "peer" relayed to a room here (as its first message would have made it)
-    cluster._remote[("peer", 7)] = -1
-    listening = peer.pubsub()
-    try:
-        await listening.subscribe(channel("peer"))
-        await cluster._check_peers(seen)  # listening: nothing happens
-        await listening.unsubscribe(channel("peer"))
-        await cluster._check_peers(seen)  # missed once (resubscribing, say)
-        assert seen.disconnected_conns == []
-        await listening.subscribe(channel("peer"))
-        await cluster._check_peers(seen)  # back: still nothing
-        assert seen.disconnected_conns == []
-        await listening.unsubscribe(channel("peer"))
-        await cluster._check_peers(seen)
-        assert seen.disconnected_conns == []
-        await cluster._check_peers(seen)  # missed twice running: gone
-        assert seen.disconnected_conns == [-1]
-    finally:
-        await listening.aclose()  # type: ignore[no-untyped-call]
-        await peer.aclose()
-        await client.aclose()
-        await store.close()
+    async with process_me(redis_server.url, seen) as (cluster, peer):
+        # a client of "peer" relayed to a room here (as its first message would have made it)
+        cluster._remote[("peer", 7)] = -1
+        listening = peer.pubsub()
+        try:
+            await listening.subscribe(channel("peer"))
+            await cluster._check_peers(seen)  # listening: nothing happens
+            await listening.unsubscribe(channel("peer"))
+            await cluster._check_peers(seen)  # missed once (resubscribing, say)
+            assert seen.disconnected_conns == []
+            await listening.subscribe(channel("peer"))
+            await cluster._check_peers(seen)  # back: still nothing
+            assert seen.disconnected_conns == []
+            await listening.unsubscribe(channel("peer"))
+            await cluster._check_peers(seen)
+            assert seen.disconnected_conns == []
+            await cluster._check_peers(seen)  # missed twice running: gone
+            assert seen.disconnected_conns == [-1]
+        finally:
+            await listening.aclose()  # type: ignore[no-untyped-call]

@@ -16,13 +16,9 @@ from protocol import messages as m
 from protocol.errors import ErrorCode
 from server.rooms.inputs import RoomRequest
 from server.rooms.seats import Refusal
-from server.runtime.cluster import Cluster, channel
-from server.store.health import StoreHealth
-from server.store.lease import Leases
-from server.store.redis_client import connect
-from server.store.redis_store import RedisStore
+from server.runtime.cluster import channel
 from server.tools.bench.redis_server import RedisServer
-from tests.support.cluster import IdleProcess
+from tests.support.cluster import IdleProcess, process_me
 
 
 class StoppingRooms(IdleProcess):
@@ -52,12 +48,8 @@ def relayed(i: int) -> bytes:
 async def test_every_message_delivered_to_a_stopping_process_is_answered(
     redis_server: RedisServer,
 ) -> None:
-    client = connect(redis_server.url)
-    peer = connect(redis_server.url)
-    store = RedisStore(redis_server.url)
     rooms = StoppingRooms()
-    cluster = Cluster(client, Leases(client, owner="me"), rooms, StoreHealth(store))
-    try:
+    async with process_me(redis_server.url, rooms) as (cluster, peer):
         await cluster.start(rooms)
         deadline = time.monotonic() + 5
         while (await peer.pubsub_numsub(channel("me")))[0][1] == 0:
@@ -77,8 +69,3 @@ async def test_every_message_delivered_to_a_stopping_process_is_answered(
         answers = [orjson.loads(text) for _, text in rooms.sent]
         assert [a["ref"] for a in answers] == delivered
         assert {a["code"] for a in answers} == {ErrorCode.SHUTTING_DOWN.value}
-    finally:
-        await cluster.stop()
-        await peer.aclose()
-        await client.aclose()
-        await store.close()

@@ -3,8 +3,16 @@ nothing: nobody relayed anywhere, no room to adopt. Tests subclass it for what t
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 from server.rooms.inputs import RoomRequest
+from server.runtime.cluster import Cluster
 from server.runtime.connected import Outbox
+from server.store.health import StoreHealth
+from server.store.lease import Leases
+from server.store.redis_client import RedisClient, connect
+from server.store.redis_store import RedisStore
 
 
 class IdleProcess:
@@ -38,3 +46,18 @@ class IdleProcess:
 
     def disconnected(self, conn: int) -> None: ...
     def evict_soon(self, code: str, reason: str) -> None: ...
+
+
+@asynccontextmanager
+async def process_me(url: str, rooms: IdleProcess) -> AsyncIterator[tuple[Cluster, RedisClient]]:
+    """A cluster process named "me" on the Redis at ``url`` with ``rooms`` (not started), and a
+    second client for the test to act as process "peer"; all stopped and closed after."""
+    client, peer, store = connect(url), connect(url), RedisStore(url)
+    cluster = Cluster(client, Leases(client, owner="me"), rooms, StoreHealth(store))
+    try:
+        yield cluster, peer
+    finally:
+        await cluster.stop()
+        await peer.aclose()
+        await client.aclose()
+        await store.close()
