@@ -202,6 +202,7 @@ def test_a_sheepshead_hand_with_the_jack_the_doubler_and_a_crack_to_its_score(
     page.wait_for_selector('.info:has-text("Stakes ×")')
     assert page.inner_text(".me .badge.bad") == "cracked"
     page.wait_for_selector('#log li:has-text("cracked: the stakes double")')
+    page.set_viewport_size(PHONE)  # shoot() left the page at its last, widest width
     page.screenshot(path=str(SCREENSHOTS / "house-cracked-table-375.png"), full_page=True)
 
     while (what := wait_turn(page, timeout=20_000)) != "over":
