@@ -134,6 +134,12 @@ def _cluster_families(m: Metrics) -> Iterator[Metric]:
         value=m.frames_sent,
     )
     yield CounterMetricFamily(
+        "cardroom_flushes",
+        "Passes that wrote the frames waiting for this process's clients: one after each client "
+        "frame that produced some, one at the end of a turn for the rest",
+        value=m.flushes,
+    )
+    yield CounterMetricFamily(
         "cardroom_relayed_frames",
         "Frames a room here sent to a client of another process, through Redis pub/sub",
         value=m.relayed_frames,
@@ -212,6 +218,7 @@ class Metrics:
         self.actions: dict[tuple[str, str], int] = {}
         # scale-out (issue 22): what went through Redis pub/sub, and what went out straight
         self.frames_sent = 0
+        self.flushes = 0  # passes writing the frames waiting (server/net/server.py _flush)
         self.gc_freezes = 0  # gc.freeze() calls after arrivals (server/net/server.py)
         self.relayed_frames = 0
         self.forwarded: dict[str, int] = {}  # "in" | "out" -> client messages

@@ -5,13 +5,15 @@ answers stays open however long it is idle, one that never answers its ping is c
 from __future__ import annotations
 
 import asyncio
-import base64
-import os
 
 from websockets.asyncio.client import connect
 
 from server.net.server import CardroomServer, ServerConfig
 from tests.support.http import http_get
+from tests.support.raw_ws import frame as _frame
+from tests.support.raw_ws import open_raw as _open_raw
+from tests.support.raw_ws import read_frame
+from tests.support.raw_ws import text as _text
 
 
 async def _read_all(reader: asyncio.StreamReader) -> bytes:
@@ -24,33 +26,6 @@ async def _read_all(reader: asyncio.StreamReader) -> bytes:
     return data
 
 
-async def _open_raw(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    """A WebSocket opened by hand, so that every frame the server sends can be seen."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    key = base64.b64encode(os.urandom(16)).decode()
-    writer.write(
-        (
-            f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-            "Sec-WebSocket-Version: 13\r\n\r\n"
-        ).encode()
-    )
-    head = await reader.readuntil(b"\r\n\r\n")
-    assert head.startswith(b"HTTP/1.1 101")
-    return reader, writer
-
-
-def _frame(opcode: int, data: bytes) -> bytes:
-    """A masked client frame (payloads under 126 bytes)."""
-    mask = os.urandom(4)
-    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(data))
-    return bytes([0x80 | opcode, 0x80 | len(data)]) + mask + masked
-
-
-def _text(payload: str) -> bytes:
-    return _frame(0x1, payload.encode())
-
-
 async def _opcodes(
     reader: asyncio.StreamReader, seconds: float, pong: asyncio.StreamWriter | None = None
 ) -> list[int]:
@@ -61,17 +36,11 @@ async def _opcodes(
     end = loop.time() + seconds
     while (left := end - loop.time()) > 0:
         try:
-            first, second = await asyncio.wait_for(reader.readexactly(2), left)
+            opcode, data = await asyncio.wait_for(read_frame(reader), left)
         except TimeoutError:
             break
-        size = second & 0x7F
-        if size == 126:
-            size = int.from_bytes(await reader.readexactly(2), "big")
-        elif size == 127:
-            size = int.from_bytes(await reader.readexactly(8), "big")
-        data = await reader.readexactly(size)
-        found.append(first & 0x0F)
-        if pong is not None and first & 0x0F == 0x9:
+        found.append(opcode)
+        if pong is not None and opcode == 0x9:
             pong.write(_frame(0xA, data))
     return found
 
