@@ -32,7 +32,7 @@ import signal
 import sys
 import time
 from collections import deque
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, cast
@@ -349,9 +349,12 @@ class CardroomServer:
         self._keepalive: asyncio.Task[None] | None = None
         self.loop_lag = LoopLag(c.loop_lag_interval, self.metrics.loop_lag)
 
-    def _direct_sockets(self) -> list[DirectConnection]:
-        """Every open connection's socket (the keepalive's sweep)."""
-        return [s.ws for s in self.connected.sockets.values() if isinstance(s.ws, DirectConnection)]
+    def _direct_sockets(self) -> Iterator[DirectConnection]:
+        """Every open connection's socket (the keepalive's sweep), picked out as the sweep
+        draws them from a snapshot (a copy made in C: ~30 µs at 10,000)."""
+        for conn in list(self.connected.sockets.values()):
+            if isinstance(conn.ws, DirectConnection):
+                yield conn.ws
 
     # outgoing frames
 

@@ -5,9 +5,13 @@ answers stays open however long it is idle, one that never answers its ping is c
 from __future__ import annotations
 
 import asyncio
+import itertools
+from collections.abc import Iterator
 
 from websockets.asyncio.client import connect
 
+from server.net.keepalive import PER_TURN, Keepalive
+from server.net.receive import DirectConnection
 from server.net.server import CardroomServer, ServerConfig
 from tests.support.http import http_get
 from tests.support.raw_ws import frame as _frame
@@ -94,3 +98,28 @@ async def test_a_silent_peer_is_closed_and_an_answering_one_stays() -> None:
         assert server.keepalive.closed == 1
         _, metrics = await asyncio.to_thread(http_get, server.port, "/metrics")
         assert "cardroom_keepalive_closed 1.0" in metrics.splitlines()
+
+
+async def test_a_sweep_draws_at_most_a_turns_share_of_the_connections_between_turns() -> None:
+    # it made a list of all of them first: at 10,000, one loop turn of 4-6 ms
+    config = ServerConfig(port=0, ping_interval=3600.0, hello_timeout=30.0, max_per_address=1000)
+    async with CardroomServer(config) as server:
+        clients = [await _open_raw(server.port) for _ in range(2 * PER_TURN + 88)]
+        drawn = 0
+
+        def counted() -> Iterator[DirectConnection]:  # the server's own walk, counted
+            nonlocal drawn
+            for ws in server._direct_sockets():
+                drawn += 1
+                yield ws
+
+        seen: list[int] = []  # how many had been drawn at each turn of the loop
+        sweeping = asyncio.create_task(Keepalive(3600.0, 10.0, counted).sweep())
+        while not sweeping.done():
+            seen.append(drawn)
+            await asyncio.sleep(0)
+        for _, writer in clients:
+            writer.close()
+        assert drawn == len(clients)
+        steps = [b - a for a, b in itertools.pairwise([0, *seen, drawn])]
+        assert max(steps) <= PER_TURN and len(steps) >= 3, steps
