@@ -9,7 +9,6 @@ import pytest
 
 from server.rooms import frames
 from server.rooms.inputs import BotMove
-from server.rooms.matches import Match
 from server.rules.base import Action
 from tests.server.conftest import choose
 from tests.support.room_core import Harness, create_shithead
@@ -97,18 +96,17 @@ def test_an_unexpected_failure_changes_nothing_and_answers_internal_error(
     room = h.room
     record, version, deadline = room.record(), room.version, room.deadline
     persisted, bots = h.persisted, list(h.bots)
-    match = room.match
-    assert match is not None
-    real_apply = Match.apply
+    assert room.match is not None
+    game = room.match.current
+    real_apply = type(game).apply
 
-    # the match's apply, not the game's: a compiled game's class cannot be patched
-    def applies_then_fails(self: Any, seat: int, action: Action, timed_out: bool = False) -> Any:
-        events = real_apply(self, seat, action, timed_out)  # the rules changed the game...
-        if self is match:
+    def applies_then_fails(self: Any, seat: int, action: Action) -> Any:
+        events = real_apply(self, seat, action)  # the rules changed the game...
+        if self is game:
             raise RuntimeError("injected failure")  # ...then something broke
-        return events  # the match rebuilt from the record is not affected
+        return events  # the game rebuilt from the log is not affected
 
-    monkeypatch.setattr(Match, "apply", applies_then_fails)
+    monkeypatch.setattr(type(game), "apply", applies_then_fails)
     reply = h.send(1, type="act", version=version, action={"kind": "ready"})
     assert [r["type"] for r in reply] == ["error"]
     assert reply[0]["code"] == "internal_error" and reply[0]["ref"] == h.n
