@@ -22,6 +22,6 @@ else:
             # mypyc.ini, not pyproject.toml's [tool.mypy]: its `files` and overrides are the
             # checker's, and with them mypyc type-checks and writes no C
             ["--config-file", os.path.join(HERE, "mypyc.ini"), *compiled["sources"](HERE)],
-            group_name="cardroom_rules",
+            group_name=compiled["GROUP"],
         )
     )

@@ -15,6 +15,9 @@ from types import ModuleType
 
 #: Packages compiled whole (every module in them, ``__init__`` included).
 PACKAGES: tuple[str, ...] = ("server.rules",)
+#: mypyc's name for the build: its code is in one shared library, ``GROUP + "__mypyc"`` (each
+#: module's own extension only loads its part from there).
+GROUP = "cardroom_rules"
 
 
 def sources(root: str) -> list[str]:

@@ -5,6 +5,7 @@ time, and in the environment of the tests of that install."""
 from __future__ import annotations
 
 import copy
+import importlib.util
 import os
 import pickle
 import random
@@ -25,6 +26,24 @@ def test_every_listed_module_runs_compiled_unless_the_install_is_pure() -> None:
     assert {"server.rules", "server.rules.base", "server.rules.shithead"} <= set(running)
     assert running == dict.fromkeys(running, not PURE)
     assert shithead.__file__ is not None and shithead.__file__.endswith(".py") == PURE
+
+
+def test_the_compiled_code_is_newer_than_every_source() -> None:
+    # an installed extension shadows its .py: an edit not compiled yet would go untested
+    if PURE:
+        return
+    compiled.running_compiled()  # loads mypyc's library, where the compiled code is
+    library = sys.modules[compiled.GROUP + "__mypyc"].__file__
+    assert library is not None
+    for name in compiled.modules():
+        source = importlib.util.find_spec(name)
+        assert source is not None and source.origin is not None
+        py = os.path.join(os.path.dirname(source.origin), name.rsplit(".", 1)[-1] + ".py")
+        if name in compiled.PACKAGES:
+            py = os.path.join(os.path.dirname(source.origin), "__init__.py")
+        assert os.path.getmtime(library) >= os.path.getmtime(py), (
+            f"{py} changed since it was compiled: pip install -e . (or make) again"
+        )
 
 
 def test_the_command_line_says_which_modules_run_compiled() -> None:
