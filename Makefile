@@ -11,11 +11,15 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
+# The compiled build's modules (server/compiled.py, the one list): an installed .so shadows its
+# .py, so editing one of them installs again (compiles) before the next serve or test.
+COMPILED := $(shell $(PYTHON) -c 'import runpy; print(*runpy.run_path("server/compiled.py", run_name="make")["sources"]("."))')
+
+$(VENV)/.installed: pyproject.toml setup.py mypyc.ini $(COMPILED) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-dev: pyproject.toml setup.py mypyc.ini $(COMPILED) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@ $(VENV)/.installed
 
@@ -61,5 +65,7 @@ sim: $(VENV)/.installed
 schema: $(VENV)/.installed
 	$(BIN)/python -m protocol.schema
 
+# the install's mypyc output too: the compiled modules beside their sources and the C in build/
 clean:
-	rm -rf $(VENV) *.egg-info
+	rm -rf $(VENV) *.egg-info build *.so
+	find server -name "*.so" -delete

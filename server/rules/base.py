@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from dataclasses import fields
 from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from protocol.cards import CardError, card_codes, parse_card, parse_cards
@@ -174,7 +175,8 @@ def _cards(codes: Sequence[object]) -> tuple[int, ...]:
         raise IllegalAction(ErrorCode.MALFORMED_ACTION, str(exc)) from None
 
 
-def parse_deck(deck: Sequence[int | str], cards: Sequence[int], game: str) -> list[int]:
+# ``object``: it checks every entry itself (a compiled build would refuse a wrong type first)
+def parse_deck(deck: Sequence[object], cards: Sequence[int], game: str) -> list[int]:
     """An explicit deck (card codes or integers, top first) as integers, checked to hold each
     of ``cards`` exactly once.
 
@@ -215,6 +217,13 @@ def parse_deck(deck: Sequence[int | str], cards: Sequence[int], game: str) -> li
             f"a {game} deck holds each of its {len(cards)} cards once: {'; '.join(problems)}"
         )
     return out
+
+
+def frozen_reduce(value: Any) -> tuple[Any, tuple[object, ...]]:
+    """How ``copy`` and ``pickle`` rebuild a frozen dataclass of the rules: its class called
+    with its fields, in order (a ``__reduce__``). Compiled by mypyc, such a class refuses the
+    field-by-field assignment they use otherwise (``FrozenInstanceError``)."""
+    return type(value), tuple(getattr(value, f.name) for f in fields(value))
 
 
 def _slot(text: str) -> int:
@@ -371,12 +380,7 @@ class Game(ABC):
     @classmethod
     def from_deal_record(cls: type[G], record: DealRecord) -> G:
         """Deal again the game that :meth:`deal_record` describes."""
-        return cls.new(
-            record["players"],
-            record["dealer"],
-            deck=record["deck"],
-            options=record.get("options"),
-        )
+        return dealt_again(cls, record)
 
     @classmethod
     def replay(cls: type[G], record: DealRecord, log: Sequence[tuple[int, Action]]) -> G:
@@ -385,3 +389,14 @@ class Game(ABC):
         for seat, action in log:
             game.apply(seat, action)
         return game
+
+
+def dealt_again(game: type[G], record: DealRecord) -> G:
+    """:meth:`Game.from_deal_record` of ``game``, for an override that adds to it (compiled by
+    mypyc, ``super()`` in a classmethod looks the method up on the metaclass, not the class)."""
+    return game.new(
+        record["players"],
+        record["dealer"],
+        deck=record["deck"],
+        options=record.get("options"),
+    )

@@ -35,6 +35,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from server.rules.base import frozen_reduce
+
 #: Bytes in a server seed and in a player's contribution.
 SEED_BYTES = 32
 CONTRIBUTION_BYTES = 32
@@ -131,3 +133,6 @@ class DealProof:
             None if c is None else bytes.fromhex(c) for c in data["contributions"]
         )
         return cls(bytes.fromhex(data["seed"]), contributions)
+
+    def __reduce__(self) -> tuple[Any, tuple[object, ...]]:
+        return frozen_reduce(self)

@@ -84,7 +84,7 @@ from protocol import views as v
 from protocol.cards import card_code, card_codes
 from protocol.errors import ErrorCode
 from protocol.messages import SheepsheadOptions
-from server.rules.base import Action, Event, Game, IllegalAction, parse_deck
+from server.rules.base import Action, Event, IllegalAction, parse_deck
 from server.rules.records import DealRecord
 from server.rules.sheepshead_cards import (
     DECK32,
@@ -97,7 +97,7 @@ from server.rules.sheepshead_cards import (
     trick_winner_index,
 )
 from server.rules.sheepshead_scoring import HandResult, score_hand, thrown_in
-from server.rules.sheepshead_view import TricksMemo, build_view, own_view, shared_view
+from server.rules.sheepshead_view import Hand, build_view
 
 PLAYERS = 5
 HAND_SIZE = 6
@@ -190,7 +190,7 @@ def deal(deck: Sequence[int], dealer: int) -> tuple[list[list[int]], tuple[int, 
     return hands, (deck[30], deck[31])
 
 
-class Sheepshead(Game):
+class Sheepshead(Hand):
     """One hand of five-handed Sheepshead (called ace, or the house rules of SS-10). See the
     module docstring."""
 
@@ -240,19 +240,21 @@ class Sheepshead(Game):
         "_won",
         "dealer",
         "num_players",
-        "tricks_memo",
     )
 
     def __init__(
         self,
-        deck: Sequence[int],
-        dealer: int,
+        deck: Sequence[int] | None = None,
+        dealer: int = 0,
         *,
         options: SheepsheadOptions = DEFAULT_OPTIONS,
         multiplier: int = 1,
     ) -> None:
         """Deal ``deck`` (32 card integers, top first; unchecked: use :meth:`new`) under the
-        house rules ``options``, the stakes starting at ``multiplier`` (SS-10.3)."""
+        house rules ``options``, the stakes starting at ``multiplier`` (SS-10.3). Without a
+        deck, a blank that :meth:`clone` fills field by field."""
+        if deck is None:
+            return
         self.num_players = PLAYERS
         self._options = options
         self._jd = options.partner == "jack_of_diamonds"
@@ -294,9 +296,7 @@ class Sheepshead(Game):
         self._log: list[tuple[int, Action]] = []
         self._result: HandResult | None = None
         self._legal_cache: list[int] | None = None
-        # the completed tricks as views show them, shared by every view of one state (see
-        # sheepshead_view): (last trick, number of tricks, hand over, tricks JSON, points)
-        self.tricks_memo: TricksMemo | None = None
+        self.tricks_memo = None  # Hand's memo of the completed tricks' views
 
     # ----------------------------------------------------------------------------- construction
 
@@ -356,6 +356,7 @@ class Sheepshead(Game):
 
     def clone(self) -> Sheepshead:
         """An independent copy (lists copied, immutable values shared)."""
+        # no __init__ runs interpreted; compiled (mypyc), __new__ is Sheepshead(): a blank both ways
         g = Sheepshead.__new__(Sheepshead)
         g.num_players = self.num_players
         g.dealer = self.dealer
@@ -1089,8 +1090,3 @@ class Sheepshead(Game):
         """What ``seat`` sees (``None``: a spectator). See the module docstring of
         :mod:`server.rules.sheepshead_view` for the fields."""
         return build_view(self, seat, shared)
-
-    # the view's functions are the methods themselves (one Python call a view, not two: some
-    # five own views an action)
-    shared_view = shared_view
-    own_view = own_view

@@ -17,9 +17,11 @@ to zero.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from protocol.cards import card_codes
 from protocol.views import SheepsheadResult
+from server.rules.base import frozen_reduce
 
 #: SS-7.1: the picker's side needs this many card points to win (60–60 loses).
 WIN_POINTS = 61
@@ -110,6 +112,9 @@ class HandResult:
     leaster_winner: int | None
     units: tuple[int, ...]
     multiplier: int = 1
+
+    def __reduce__(self) -> tuple[Any, tuple[object, ...]]:
+        return frozen_reduce(self)
 
     @property
     def scores(self) -> tuple[int, ...]:

@@ -37,12 +37,13 @@ Fields of :func:`build_view` (cards as wire codes; those the same for every seat
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Protocol, cast
 
 from protocol import views as v
 from protocol.cards import CODES
-from server.rules.base import Action
+from server.rules.base import Action, Game
 from server.rules.sheepshead_cards import POINTS
 from server.rules.sheepshead_scoring import HandResult
 
@@ -68,71 +69,178 @@ class DoneTrick(Protocol):
     def winner(self) -> int: ...
 
 
-class Hand(Protocol):
-    """What a view reads of a Sheepshead hand (:class:`server.rules.sheepshead.Sheepshead` is
-    one): declared here so that the view needs nothing of the game's module."""
+class Hand(Game):
+    """What a view reads of a Sheepshead hand: :class:`server.rules.sheepshead.Sheepshead` is
+    the one subclass. The view's two halves are this class's methods, defined here so that the
+    view needs nothing of the game's module, and so that ``game.own_view`` is the view's
+    function itself: one call per seat's view, interpreted or compiled (mypyc takes methods,
+    not functions stored on a class)."""
 
-    num_players: int
-    dealer: int
-    tricks_memo: TricksMemo | None  # kept by :func:`_completed_tricks`
+    __slots__ = ("tricks_memo",)
+
+    #: the completed tricks as views show them, shared by every view of one state (set by
+    #: the game's constructor and clone, kept by :func:`_completed_tricks`)
+    tricks_memo: TricksMemo | None
 
     @property
+    @abstractmethod
     def phase(self) -> v.SheepsheadPhase: ...
     @property
+    @abstractmethod
     def picker(self) -> int | None: ...
     @property
+    @abstractmethod
     def called(self) -> int | None: ...
     @property
+    @abstractmethod
     def partner(self) -> int | None: ...
     @property
+    @abstractmethod
     def revealed(self) -> bool: ...
     @property
+    @abstractmethod
     def alone(self) -> bool: ...
     @property
+    @abstractmethod
     def passes(self) -> int: ...
     @property
+    @abstractmethod
     def buried(self) -> Sequence[int]: ...
     @property
+    @abstractmethod
     def blind(self) -> Sequence[int]: ...
     @property
+    @abstractmethod
     def unknown_card(self) -> int | None: ...
     @property
+    @abstractmethod
     def called_suit_led(self) -> bool: ...
     @property
+    @abstractmethod
     def trick_number(self) -> int: ...
     @property
+    @abstractmethod
     def leader(self) -> int: ...
     @property
+    @abstractmethod
     def trick_seats(self) -> Sequence[int]: ...
     @property
+    @abstractmethod
     def trick_cards(self) -> Sequence[int]: ...
     @property
+    @abstractmethod
     def trick_face_down(self) -> int: ...
     @property
+    @abstractmethod
     def tricks(self) -> Sequence[DoneTrick]: ...
     @property
+    @abstractmethod
     def tricks_won(self) -> Sequence[int]: ...
     @property
+    @abstractmethod
     def played_counts(self) -> Sequence[int]: ...
     @property
+    @abstractmethod
     def leaster(self) -> bool: ...
     @property
+    @abstractmethod
     def options_json(self) -> v.SheepsheadOptionsWire: ...
     @property
+    @abstractmethod
     def multiplier(self) -> int: ...
     @property
+    @abstractmethod
     def jd_partner(self) -> bool: ...
     @property
+    @abstractmethod
     def cracked(self) -> int | None: ...
     @property
+    @abstractmethod
     def recracked(self) -> int | None: ...
 
+    @abstractmethod
     def hand_count(self, seat: int) -> int: ...
+    @abstractmethod
     def hand(self, seat: int) -> list[int]: ...
+    @abstractmethod
     def is_over(self) -> bool: ...
+    @abstractmethod
     def outcome(self) -> HandResult | None: ...
+    @abstractmethod
     def to_act(self) -> tuple[int, ...]: ...
+    @abstractmethod
     def legal_actions(self, seat: int) -> list[Action]: ...
+
+    def shared_view(self) -> v.SheepsheadSharedView:
+        """The fields of :func:`build_view` that are the same for every seat and spectator."""
+        g = self
+        over = g.is_over()
+        partner = g.partner
+        tricks, visible_points = _completed_tricks(g, over)
+        result = g.outcome()
+        called = g.called
+        return {
+            "game": "sheepshead",
+            "phase": g.phase,
+            "dealer": g.dealer,
+            "players": g.num_players,
+            "to_act": list(g.to_act()),
+            "hand_counts": [g.hand_count(s) for s in range(g.num_players)],
+            "played_counts": list(g.played_counts),
+            "passed": [(g.dealer + 1 + i) % g.num_players for i in range(g.passes)],
+            "picker": g.picker,
+            "leaster": g.leaster,
+            "called": CODES[called] if called is not None else None,
+            "alone": g.alone,
+            "unknown_call": g.unknown_card is not None,
+            "called_suit_led": g.called_suit_led,
+            "partner": partner if partner is not None and (g.revealed or over) else None,
+            "trick": {
+                "number": g.trick_number + 1 if not over else None,
+                "leader": g.leader if not over else None,
+                "cards": _cards_json(g.trick_seats, g.trick_cards, g.trick_face_down, over),
+            },
+            "tricks": list(tricks),
+            "tricks_won": list(g.tricks_won),
+            "visible_points": list(visible_points),
+            "result": result.to_json() if result is not None else None,
+            "options": g.options_json,
+            "multiplier": g.multiplier,
+            "jd_partner": g.jd_partner,
+            "cracked": g.cracked,
+            "recracked": g.recracked,
+        }
+
+    def own_view(self, seat: int | None) -> v.SheepsheadOwnView:
+        """The fields of :func:`build_view` that are ``seat``'s own (``None``: a spectator's)."""
+        g = self
+        over = g.is_over()
+        is_player = seat is not None and 0 <= seat < g.num_players
+        picker = g.picker
+        is_picker = is_player and picker is not None and seat == picker
+        partner = g.partner
+        unknown = g.unknown_card
+        # a map, not a generator: sorted() reads it in C (no resumption per card)
+        own = (
+            sorted(map(CODES.__getitem__, g.hand(seat))) if is_player and seat is not None else None
+        )
+        see_picker_secrets = over or is_picker
+        return {
+            "seat": seat,
+            "legal": [a.to_json() for a in g.legal_actions(seat)]
+            if is_player and seat is not None
+            else [],
+            "bury_from": own if is_picker and own is not None and g.phase == "bury" else [],
+            "hand": own,
+            "you_are_partner": is_player and partner is not None and seat == partner,
+            "buried": [CODES[c] for c in g.buried]
+            if see_picker_secrets and picker is not None
+            else None,
+            "blind": [CODES[c] for c in g.blind]
+            if (over or (is_picker and picker is not None))
+            else None,
+            "unknown_card": CODES[unknown] if see_picker_secrets and unknown is not None else None,
+        }
 
 
 def _cards_json(
@@ -180,77 +288,6 @@ def _completed_tricks(g: Hand, over: bool) -> tuple[list[v.DoneTrick], list[int]
     return tricks, visible_points
 
 
-def shared_view(game: Hand) -> v.SheepsheadSharedView:
-    """The fields of :func:`build_view` that are the same for every seat and spectator."""
-    g = game
-    over = g.is_over()
-    partner = g.partner
-    tricks, visible_points = _completed_tricks(g, over)
-    result = g.outcome()
-    called = g.called
-    return {
-        "game": "sheepshead",
-        "phase": g.phase,
-        "dealer": g.dealer,
-        "players": g.num_players,
-        "to_act": list(g.to_act()),
-        "hand_counts": [g.hand_count(s) for s in range(g.num_players)],
-        "played_counts": list(g.played_counts),
-        "passed": [(g.dealer + 1 + i) % g.num_players for i in range(g.passes)],
-        "picker": g.picker,
-        "leaster": g.leaster,
-        "called": CODES[called] if called is not None else None,
-        "alone": g.alone,
-        "unknown_call": g.unknown_card is not None,
-        "called_suit_led": g.called_suit_led,
-        "partner": partner if partner is not None and (g.revealed or over) else None,
-        "trick": {
-            "number": g.trick_number + 1 if not over else None,
-            "leader": g.leader if not over else None,
-            "cards": _cards_json(g.trick_seats, g.trick_cards, g.trick_face_down, over),
-        },
-        "tricks": list(tricks),
-        "tricks_won": list(g.tricks_won),
-        "visible_points": list(visible_points),
-        "result": result.to_json() if result is not None else None,
-        "options": g.options_json,
-        "multiplier": g.multiplier,
-        "jd_partner": g.jd_partner,
-        "cracked": g.cracked,
-        "recracked": g.recracked,
-    }
-
-
-def own_view(game: Hand, seat: int | None) -> v.SheepsheadOwnView:
-    """The fields of :func:`build_view` that are ``seat``'s own (``None``: a spectator's)."""
-    g = game
-    over = g.is_over()
-    is_player = seat is not None and 0 <= seat < g.num_players
-    picker = g.picker
-    is_picker = is_player and picker is not None and seat == picker
-    partner = g.partner
-    unknown = g.unknown_card
-    # a map, not a generator: sorted() reads it in C (no resumption per card)
-    own = sorted(map(CODES.__getitem__, g.hand(seat))) if is_player and seat is not None else None
-    see_picker_secrets = over or is_picker
-    return {
-        "seat": seat,
-        "legal": [a.to_json() for a in g.legal_actions(seat)]
-        if is_player and seat is not None
-        else [],
-        "bury_from": own if is_picker and own is not None and g.phase == "bury" else [],
-        "hand": own,
-        "you_are_partner": is_player and partner is not None and seat == partner,
-        "buried": [CODES[c] for c in g.buried]
-        if see_picker_secrets and picker is not None
-        else None,
-        "blind": [CODES[c] for c in g.blind]
-        if (over or (is_picker and picker is not None))
-        else None,
-        "unknown_card": CODES[unknown] if see_picker_secrets and unknown is not None else None,
-    }
-
-
 def build_view(
     game: Hand, seat: int | None, shared: Mapping[str, object] | None = None
 ) -> v.SheepsheadView:
@@ -258,6 +295,6 @@ def build_view(
     ``shared``: :func:`shared_view` of this state (or stand-ins for its values), if built.
     The shared fields come first, then the seat's own (:func:`own_view`)."""
     if shared is None:
-        return {**shared_view(game), **own_view(game, seat)}
+        return {**game.shared_view(), **game.own_view(seat)}
     # the caller vouches that ``shared`` stands for this state's shared view
-    return cast(v.SheepsheadView, {**shared, **own_view(game, seat)})
+    return cast(v.SheepsheadView, {**shared, **game.own_view(seat)})

@@ -36,21 +36,26 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from types import MappingProxyType
 from typing import Any
 
 from protocol import views as v
 from protocol.cards import EIGHT, SEVEN, TEN, THREE, TWO, card_code, card_codes, parse_cards
 from protocol.errors import ErrorCode
 from protocol.messages import ShitheadOptions
-from server.rules.base import Action, Event, Game, IllegalAction, parse_deck
+from server.rules.base import (
+    Action,
+    Event,
+    IllegalAction,
+    dealt_again,
+    frozen_reduce,
+    parse_deck,
+)
 from server.rules.records import DealRecord, ShitheadPosition
 from server.rules.shithead_deal import deal
-from server.rules.shithead_view import build_view, own_view, shared_view
+from server.rules.shithead_view import Table, build_view
 
 HAND, FACE_UP, FACE_DOWN = 0, 1, 2
 SOURCE_NAMES: tuple[v.Source, v.Source, v.Source] = ("hand", "face_up", "face_down")
-_SOURCE_DATA = tuple(MappingProxyType({"source": name}) for name in SOURCE_NAMES)
 _new_event = tuple.__new__  # builds an Event without the NamedTuple constructor (hot path)
 #: SH-6.6: a game ends after this many play-phase actions (plays, pick-ups, turned cards).
 MAX_PLAY_ACTIONS = 1000
@@ -118,6 +123,9 @@ class ShitheadOutcome:
     num_players: int
     ended: Ending = Ending.LAST_PLAYER
 
+    def __reduce__(self) -> tuple[Any, tuple[object, ...]]:
+        return frozen_reduce(self)
+
     @property
     def scores(self) -> tuple[int, ...]:
         """Losses this game adds to each seat's series total (SH-6.5)."""
@@ -132,7 +140,7 @@ class ShitheadOutcome:
         }
 
 
-class Shithead(Game):
+class Shithead(Table):
     """A game of Shithead. Mutable; :meth:`apply` checks, :meth:`clone` copies for search."""
 
     name = "shithead"
@@ -167,7 +175,12 @@ class Shithead(Game):
         "num_players",
     )
 
-    def __init__(self) -> None:  # use Shithead.new(...)
+    def __init__(self, rules: ShitheadOptions | None = None) -> None:
+        """A game before its deal, under the house rules ``rules``: use :meth:`new` or
+        :meth:`from_position`, which deal. Without ``rules``, a blank that :meth:`clone` fills
+        field by field."""
+        if rules is None:
+            return
         self.num_players = 0
         self.dealer = 0
         self._hands: list[list[int]] = []
@@ -185,8 +198,7 @@ class Shithead(Game):
         self._phase = Phase.SWAP
         self._source = HAND
         self._allowed = _ALL  # orders that may go on the pile now, as bits
-        self._options = ShitheadOptions()
-        self._seven = self._skips = self._glass = False  # the house rules, read on the hot path
+        self._set_options(rules)  # and the house rules read on the hot path
         self._deck: tuple[int, ...] = ()
         self._log: list[tuple[int, Action]] = []
         self._origin: ShitheadPosition | None = (
@@ -226,8 +238,7 @@ class Shithead(Game):
             random.Random(seed).shuffle(cards)
         else:
             cards = parse_deck(deck, range(52), "shithead")
-        g = cls()
-        g._set_options(rules)
+        g = cls(rules)
         n = g.num_players = num_players
         g.dealer = dealer
         g._deck = tuple(cards)
@@ -274,8 +285,7 @@ class Shithead(Game):
         ('face_down', ['flip #0'])
         """
         n = len(hands)
-        g = cls()
-        g._set_options(house_rules(options))
+        g = cls(house_rules(options))
         g.num_players = n
         g.dealer = dealer
         g._hands = [parse_cards(h) for h in hands]
@@ -636,7 +646,8 @@ class Shithead(Game):
                     if c in known:
                         known.remove(c)
         self._pile.extend(cards)
-        events = [_new_event(Event, ("played", seat, cards, _SOURCE_DATA[src]))]
+        # a dict of its own (an Event's data is a dict; compiled, mypyc checks that it is one)
+        events = [_new_event(Event, ("played", seat, cards, {"source": SOURCE_NAMES[src]}))]
         self._after_play(seat, rank, events)
         return events
 
@@ -845,11 +856,8 @@ class Shithead(Game):
         """What ``seat`` sees (``None``: a spectator); see :mod:`server.rules.shithead_view`."""
         return build_view(self, seat, shared)
 
-    # the view's functions are the methods themselves (one Python call a view, not two)
-    shared_view = shared_view
-    own_view = own_view
-
     def clone(self) -> Shithead:
+        # no __init__ runs interpreted; compiled (mypyc), __new__ is Shithead(): a blank either way
         g = Shithead.__new__(Shithead)
         g.num_players = self.num_players
         g.dealer = self.dealer
@@ -904,7 +912,7 @@ class Shithead(Game):
     def from_deal_record(cls, record: DealRecord) -> Shithead:
         position = record.get("position")
         if position is None:
-            return super().from_deal_record(record)
+            return dealt_again(cls, record)
         return cls.from_position(
             hands=[" ".join(h) for h in position["hands"]],
             face_up=[" ".join(u) for u in position["face_up"]],

@@ -34,13 +34,14 @@ Clients read ``legal`` and ``play_sets`` and never re-implement a rule.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Protocol, cast
 
 from protocol import views as v
 from protocol.cards import CODES, TEN, TWO, card_codes
 from protocol.messages import ShitheadOptions
-from server.rules.base import Action
+from server.rules.base import Action, Game
 
 
 class Outcome(Protocol):
@@ -49,103 +50,122 @@ class Outcome(Protocol):
     def to_json(self) -> v.ShitheadOutcome: ...
 
 
-class Table(Protocol):
-    """What a view reads of a Shithead game (:class:`server.rules.shithead.Shithead` is one):
-    declared here so that the view needs nothing of the game's module."""
+class Table(Game):
+    """What a view reads of a Shithead game: :class:`server.rules.shithead.Shithead` is the one
+    subclass. The view's two halves are this class's methods, defined here so that the view
+    needs nothing of the game's module, and so that ``game.own_view`` is the view's function
+    itself: one call per seat's view, interpreted or compiled (mypyc takes methods, not
+    functions stored on a class)."""
 
-    num_players: int
-    dealer: int
+    __slots__ = ()
 
     @property
+    @abstractmethod
     def phase(self) -> v.ShitheadPhase: ...
     @property
+    @abstractmethod
     def hands(self) -> Sequence[Sequence[int]]: ...
     @property
+    @abstractmethod
     def known(self) -> Sequence[Sequence[int]]: ...
     @property
+    @abstractmethod
     def face_up(self) -> Sequence[Sequence[int]]: ...
     @property
+    @abstractmethod
     def face_down(self) -> Sequence[Sequence[int | None]]: ...
     @property
+    @abstractmethod
     def ready(self) -> Sequence[bool]: ...
     @property
+    @abstractmethod
     def out(self) -> Sequence[int]: ...
     @property
+    @abstractmethod
     def starter(self) -> int: ...
     @property
+    @abstractmethod
     def turn(self) -> int: ...
     @property
+    @abstractmethod
     def source(self) -> v.Source: ...
     @property
+    @abstractmethod
     def pile(self) -> Sequence[int]: ...
     @property
+    @abstractmethod
     def stock(self) -> Sequence[int]: ...
     @property
+    @abstractmethod
     def burned(self) -> Sequence[int]: ...
     @property
+    @abstractmethod
     def to_beat(self) -> int | None: ...
     @property
+    @abstractmethod
     def options(self) -> ShitheadOptions: ...
 
+    @abstractmethod
     def outcome(self) -> Outcome | None: ...
-    def to_act(self) -> tuple[int, ...]: ...
+    @abstractmethod
     def exact_legal_actions(self, seat: int) -> list[Action]: ...
+    @abstractmethod
     def play_sets(self, seat: int) -> list[list[int]]: ...
+
+    def shared_view(self) -> v.ShitheadSharedView:
+        """The fields of :func:`build_view` that are the same for every seat and spectator."""
+        g = self
+        seats: list[v.ShitheadSeat] = []
+        for s in range(g.num_players):
+            place = g.out.index(s) + 1 if s in g.out else None
+            seats.append(
+                {
+                    "hand_count": len(g.hands[s]),
+                    "known_in_hand": card_codes(g.known[s]),
+                    "face_up": card_codes(g.face_up[s]),
+                    "face_down": [c is not None for c in g.face_down[s]],
+                    "ready": g.ready[s],
+                    "out": place is not None,
+                    "place": place,
+                }
+            )
+        outcome = g.outcome()
+        playing = g.phase == "play"
+        return {
+            "game": "shithead",
+            "phase": g.phase,
+            "players": g.num_players,
+            "dealer": g.dealer,
+            "starter": g.starter,
+            "turn": g.turn if playing else None,
+            "to_act": list(g.to_act()),
+            "source": g.source if playing else None,
+            "pile": card_codes(g.pile),
+            "stock": len(g.stock),
+            "burned": len(g.burned),
+            "to_beat": None if (beat := g.to_beat) is None else CODES[beat],
+            "options": cast(v.ShitheadRules, g.options.model_dump()),
+            "seats": seats,
+            "outcome": outcome.to_json() if outcome else None,
+        }
+
+    def own_view(self, seat: int | None) -> v.ShitheadOwnView:
+        """The fields of :func:`build_view` that are ``seat``'s own (``None``: a spectator's)."""
+        g = self
+        return {
+            "seat": seat,
+            "hand": card_codes(sorted(g.hands[seat], key=_hand_order))
+            if seat is not None
+            else None,
+            "legal": [a.to_json() for a in g.exact_legal_actions(seat)] if seat is not None else [],
+            "play_sets": [card_codes(cs) for cs in g.play_sets(seat)] if seat is not None else [],
+        }
 
 
 def _hand_order(c: int) -> tuple[int, int]:
     """Sort a hand for people: ordinary ranks low to high, then 2s, then 10s."""
     r = c >> 2
     return (13 if r == TWO else 14 if r == TEN else r, c & 3)
-
-
-def shared_view(game: Table) -> v.ShitheadSharedView:
-    """The fields of :func:`build_view` that are the same for every seat and spectator."""
-    g = game
-    seats: list[v.ShitheadSeat] = []
-    for s in range(g.num_players):
-        place = g.out.index(s) + 1 if s in g.out else None
-        seats.append(
-            {
-                "hand_count": len(g.hands[s]),
-                "known_in_hand": card_codes(g.known[s]),
-                "face_up": card_codes(g.face_up[s]),
-                "face_down": [c is not None for c in g.face_down[s]],
-                "ready": g.ready[s],
-                "out": place is not None,
-                "place": place,
-            }
-        )
-    outcome = g.outcome()
-    playing = g.phase == "play"
-    return {
-        "game": "shithead",
-        "phase": g.phase,
-        "players": g.num_players,
-        "dealer": g.dealer,
-        "starter": g.starter,
-        "turn": g.turn if playing else None,
-        "to_act": list(g.to_act()),
-        "source": g.source if playing else None,
-        "pile": card_codes(g.pile),
-        "stock": len(g.stock),
-        "burned": len(g.burned),
-        "to_beat": None if (beat := g.to_beat) is None else CODES[beat],
-        "options": cast(v.ShitheadRules, g.options.model_dump()),
-        "seats": seats,
-        "outcome": outcome.to_json() if outcome else None,
-    }
-
-
-def own_view(game: Table, seat: int | None) -> v.ShitheadOwnView:
-    """The fields of :func:`build_view` that are ``seat``'s own (``None``: a spectator's)."""
-    g = game
-    return {
-        "seat": seat,
-        "hand": card_codes(sorted(g.hands[seat], key=_hand_order)) if seat is not None else None,
-        "legal": [a.to_json() for a in g.exact_legal_actions(seat)] if seat is not None else [],
-        "play_sets": [card_codes(cs) for cs in g.play_sets(seat)] if seat is not None else [],
-    }
 
 
 def build_view(
@@ -155,6 +175,6 @@ def build_view(
     ``shared``: :func:`shared_view` of this state (or stand-ins for its values), if built.
     The shared fields come first, then the seat's own (:func:`own_view`)."""
     if shared is None:
-        return {**shared_view(game), **own_view(game, seat)}
+        return {**game.shared_view(), **game.own_view(seat)}
     # the caller vouches that ``shared`` stands for this state's shared view
-    return cast(v.ShitheadView, {**shared, **own_view(game, seat)})
+    return cast(v.ShitheadView, {**shared, **game.own_view(seat)})
