@@ -296,7 +296,8 @@ def candidates(game: Sheepshead, seat: int, rng: random.Random) -> set[Action]:
     tries |= {Action("call", (c,)) for c in rng.sample(DECK32, 4)}
     hand = game.hand(seat)
     tries |= {Action("bury", p) for p in list(combinations(sorted(hand), 2))[:3]}
-    tries.add(Action("bury", (hand[0], next(c for c in DECK32 if c not in hand))))
+    if hand:  # empty when the picker has only the unknown card left (rule SS-4.3)
+        tries.add(Action("bury", (hand[0], next(c for c in DECK32 if c not in hand))))
     tries |= {Action("crack", (parse_card("AH"),)), Action("pick", (JD,))}
     return tries
 
