@@ -9,7 +9,7 @@ import random
 from itertools import combinations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from protocol.cards import parse_card
@@ -322,6 +322,8 @@ def check_step(game: Sheepshead, rng: random.Random) -> None:
 
 @settings(max_examples=30, deadline=None)
 @given(options=OPTION_SETS, seed=st.integers(0, 2**32 - 1), pick=st.sampled_from([0.0, 0.15, 0.5]))
+# a picker left holding only the unknown card (an empty hand) while to act
+@example(options=SheepsheadOptions(partner="called_ace", no_pick="forced"), seed=32487359, pick=0.0)
 def test_random_matches_under_random_house_rules(
     options: SheepsheadOptions, seed: int, pick: float
 ) -> None:
