@@ -69,8 +69,11 @@ def test_expert_stops_at_its_budget_with_a_legal_move(name: str) -> None:
     # Shithead's expert first does strong's whole search, which stops at strong's ceiling.
     ceiling = SAFETY_SECONDS if name == "shithead" else budget
     assert max(timed) < ceiling + 2.0
-    # The budget is used, not ignored: most real decisions run to the deadline.
-    assert sorted(timed)[len(timed) // 2] >= budget * 0.9
+    # The budget is used, not ignored: the close calls run to the deadline. Not most decisions:
+    # a Sheepshead call that strong's search settles stops there, and on the compiled core
+    # about half of them do (9-49 ms here, while the close ones end at 50-55 ms).
+    reached = sum(t >= budget * 0.9 for t in timed)
+    assert reached >= len(timed) / 4, sorted(timed)
 
 
 def test_expert_is_reproducible_under_a_sample_cap() -> None:
