@@ -4,7 +4,10 @@ FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 WORKDIR /app
 
-# Dependencies first, so editing the code does not reinstall them.
+# Dependencies first, from the lock (pinned, hashed, wheels only; the build's setuptools and mypy
+# among them), so editing the code does not reinstall them.
+COPY requirements/run.txt requirements/run.txt
+RUN pip install --no-cache-dir --require-hashes --no-deps --only-binary :all: -r requirements/run.txt
 COPY pyproject.toml setup.py mypyc.ini README.md ./
 COPY protocol protocol
 COPY server server
@@ -19,7 +22,7 @@ COPY clients clients
 ARG CARDROOM_PURE=0
 RUN apt-get update \
     && apt-get install -y --no-install-recommends gcc libc6-dev \
-    && CARDROOM_PURE=$CARDROOM_PURE pip install --no-cache-dir -e . \
+    && CARDROOM_PURE=$CARDROOM_PURE pip install --no-cache-dir --no-deps --no-build-isolation -e . \
     && apt-get purge -y --auto-remove gcc libc6-dev \
     && rm -rf /var/lib/apt/lists/* build \
     && python -m compileall -q protocol server clients \

@@ -5,22 +5,37 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8765
 
-.PHONY: serve test lint typecheck pytest bench sim clean schema chromium nginx
+.PHONY: serve test test-latest lock lint typecheck pytest bench sim clean schema chromium nginx
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
 
 # The compiled build's modules (server/compiled.py, the one list): an installed .so shadows its
 # .py, so editing one of them installs again (compiles) before the next serve or test.
 COMPILED := $(shell $(PYTHON) -c 'import runpy; print(*runpy.run_path("server/compiled.py", run_name="make")["sources"]("."))')
 
-$(VENV)/.installed: pyproject.toml setup.py mypyc.ini $(COMPILED) | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+# Installs come from the lock (requirements/, `make lock`): every package pinned with its hashes,
+# wheels only, and the build's own tools (setuptools, mypy for mypyc) from the same lock, so a
+# fresh machine builds exactly what the last green run built. LATEST=1 (`make test-latest`)
+# installs the newest releases inside pyproject.toml's ranges instead.
+ifeq ($(LATEST),1)
+define install
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet --upgrade --upgrade-strategy eager -e '.$(2)'
+endef
+else
+define install
+	$(BIN)/python -m pip install --quiet --require-hashes --no-deps --only-binary :all: -r $(1)
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+endef
+endif
+
+$(VENV)/.installed: requirements/run.txt pyproject.toml setup.py mypyc.ini $(COMPILED) | $(BIN)/python
+	$(call install,requirements/run.txt,)
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml setup.py mypyc.ini $(COMPILED) | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+$(VENV)/.installed-dev: requirements/dev.txt pyproject.toml setup.py mypyc.ini $(COMPILED) | $(BIN)/python
+	$(call install,requirements/dev.txt,[dev])
 	touch $@ $(VENV)/.installed
 
 serve: $(VENV)/.installed
@@ -69,3 +84,23 @@ schema: $(VENV)/.installed
 clean:
 	rm -rf $(VENV) *.egg-info build *.so
 	find server -name "*.so" -delete
+
+# The lock: one resolution of every dependency (runtime, the dev and fuzz extras, and the build's
+# requirements), with hashes. requirements/dev.txt is all of it; requirements/run.txt is its
+# runtime-and-build part (the server and the Docker image), solved under dev.txt's pins.
+PIP_COMPILE_FLAGS := --quiet --generate-hashes --allow-unsafe --strip-extras --all-build-deps \
+	--no-emit-find-links --no-emit-index-url --no-emit-trusted-host
+lock: | $(BIN)/python
+	$(BIN)/python -m pip install --quiet 'pip-tools>=7.4,<8'
+	$(BIN)/pip-compile $(PIP_COMPILE_FLAGS) --upgrade --all-extras -o requirements/dev.txt pyproject.toml
+	$(BIN)/pip-compile $(PIP_COMPILE_FLAGS) --upgrade -c requirements/dev.txt -o requirements/run.txt pyproject.toml
+
+# The whole suite on the newest releases pyproject.toml allows, in a copy of the work tree with
+# its own venv (an in-place compiled build would otherwise overwrite .venv's modules): drift is
+# found on purpose, not by the next stranger. Nothing of it touches .venv or the lock.
+test-latest:
+	rm -rf build/latest && mkdir -p build/latest
+	git ls-files -co --exclude-standard | tar -cf - -T - --ignore-failed-read 2>/dev/null | tar -xf - -C build/latest
+	$(MAKE) -C build/latest test LATEST=1
+	build/latest/$(BIN)/python -m pip freeze --exclude-editable > build/latest-freeze.txt
+	@echo "newest releases tested: build/latest-freeze.txt (diff against requirements/dev.txt)"

@@ -126,6 +126,16 @@ def test_the_image_runs_the_cli_it_installs(serve_help: str) -> None:
     assert "/healthz" in text  # the health check asks the server's own health page
 
 
+def test_the_image_installs_from_the_lock() -> None:
+    text = (ROOT / "Dockerfile").read_text()
+    installs = re.findall(r"pip install ([^\n&]+)", text)
+    assert installs, "the Dockerfile installs nothing"
+    # the dependencies come pinned and hashed; the project's own build adds nothing unpinned
+    assert any("--require-hashes" in i and "requirements/run.txt" in i for i in installs)
+    assert all("--require-hashes" in i or "--no-deps" in i for i in installs)
+    assert all("--no-build-isolation" in i for i in installs if "-e ." in i)
+
+
 def test_the_processes_trust_only_the_proxy_network(
     compose: dict[str, Any], serve_help: str
 ) -> None:

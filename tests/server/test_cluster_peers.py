@@ -45,4 +45,4 @@ async def test_a_peer_missed_once_keeps_its_clients_and_one_missed_twice_is_gone
             await cluster._check_peers(seen)  # missed twice running: gone
             assert seen.disconnected_conns == [-1]
         finally:
-            await listening.aclose()  # type: ignore[no-untyped-call]
+            await listening.aclose()
