@@ -12,6 +12,9 @@ from hypothesis import HealthCheck, settings
 from server.tools.bench.redis_cluster import RedisCluster
 from server.tools.bench.redis_server import RedisServer
 
+# A real server on loopback (the ``store`` and ``server`` fixtures), for every folder's tests
+pytest_plugins = ["tests.support.server"]
+
 settings.register_profile(
     "default", deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=False
 )

@@ -18,7 +18,7 @@ this module reads members that are not its public API: the Sans-I/O protocol's s
 to ``at_eof``), and the asyncio connection's ``data_received``, ``process_event`` and
 ``send_context``. :data:`CHECKED_WEBSOCKETS` lists the releases this was checked against (15.x
 lacks ``max_message_size``: its first frame crashed ``data_received``); pyproject.toml pins that
-range and ``tests/server/test_receive_version.py`` fails on any other release. On an unchecked
+range and ``tests/net/test_receive_version.py`` fails on any other release. On an unchecked
 release every frame is left to websockets (slower, still correct) and a warning says so.
 """
 
@@ -48,7 +48,7 @@ _NO_HEADERS = Headers()
 MAX_FRAGMENTS = 1024
 
 #: websockets releases whose internals (module docstring) this module was checked against, by
-#: tests/server/test_direct_frames.py, test_framing.py, test_frame_order.py, test_compression.py
+#: tests/net/test_direct_frames.py, test_framing.py, test_frame_order.py, test_compression.py
 #: and test_bad_input.py run on each. A new release: run them on it, then add it here.
 CHECKED_WEBSOCKETS = ("16.0", "16.1", "16.1.1", "17.0", "17.0.1", "17.1", "17.2", "17.3", "17.4")
 #: Whether the usual frames may be read here: only on a checked release.

@@ -14,7 +14,7 @@ from protocol.messages import State
 from server.bots.pool import BotPool
 from server.net.server import CardroomServer
 from server.tools.bench.bots import play_room
-from tests.server.conftest import make_config
+from tests.support.server import make_config
 
 SLOW = "tests.bots.slow_bots:SlowBot"
 

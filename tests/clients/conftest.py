@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from server.net.server import CardroomServer
-from tests.server.conftest import make_config
+from tests.support.server import make_config
 
 
 @pytest.fixture

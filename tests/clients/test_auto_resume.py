@@ -11,7 +11,7 @@ from clients import CardroomClient
 from protocol import messages as m
 from server.net.server import CardroomServer
 from server.store.memory import MemoryStore
-from tests.server.conftest import make_config
+from tests.support.server import make_config
 
 
 def _tell(server: CardroomServer, code: str, reason: str) -> None:

@@ -13,7 +13,7 @@ import pytest
 from clients import CardroomClient
 from server.net.server import CardroomServer
 from tests.clients.conftest import finish
-from tests.server.conftest import play_until_over
+from tests.support.server import play_until_over
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "example_bot.py"

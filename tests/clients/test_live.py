@@ -10,7 +10,7 @@ import pytest
 from clients import CardroomClient, CardroomError, ConnectionLost
 from protocol.messages import Act, State
 from server.net.server import CardroomServer
-from tests.server.conftest import choose
+from tests.support.server import choose
 
 
 async def test_turns_yield_each_turn_once_until_the_game_is_over(live: CardroomServer) -> None:

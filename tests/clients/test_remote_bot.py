@@ -12,7 +12,7 @@ from protocol.views import outcome_of, result_of, sheepshead_view
 from server.net.server import CardroomServer
 from server.store.memory import MemoryStore
 from tests.clients.conftest import finish, run_cardroom
-from tests.server.conftest import act_fresh, choose, make_config, play_until_over
+from tests.support.server import act_fresh, choose, make_config, play_until_over
 
 
 async def test_cardroom_bot_takes_a_seat_and_plays_a_whole_sheepshead_hand(

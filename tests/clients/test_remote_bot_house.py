@@ -8,8 +8,8 @@ from protocol.messages import State
 from protocol.views import outcome_of, result_of
 from server.net.server import CardroomServer
 from tests.clients.conftest import finish, run_cardroom
-from tests.server.conftest import play_until_over
 from tests.support.house import HOUSE_SH, HOUSE_SS, remote_crack_deal
+from tests.support.server import play_until_over
 
 
 async def test_cardroom_bot_decides_a_crack_in_a_jack_doubler_crack_hand(

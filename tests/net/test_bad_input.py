@@ -16,8 +16,8 @@ from websockets.typing import Origin
 from clients import CardroomClient, CardroomError
 from protocol.views import shithead_view
 from server.net.server import CardroomServer, ServerConfig
-from tests.server.conftest import act_fresh, make_config
 from tests.support.http import http_get
+from tests.support.server import act_fresh, make_config
 
 
 async def started_room(server: CardroomServer, name: str) -> CardroomClient:

@@ -18,7 +18,7 @@ from websockets.asyncio.client import connect
 
 from clients import CardroomClient
 from server.net.server import CardroomServer
-from tests.server.conftest import choose
+from tests.support.server import choose
 
 SMALL = 4096  # bytes of socket buffer: a few state frames fill it
 

@@ -15,7 +15,7 @@ from websockets.typing import Origin
 from server.net.admission import Gated
 from server.net.server import CardroomServer, ServerConfig, _address
 from tests.deploy.processes import http
-from tests.server.conftest import make_config
+from tests.support.server import make_config
 
 
 def config(**kw: object) -> ServerConfig:

@@ -13,8 +13,8 @@ from protocol.messages import State
 from server.net.server import CardroomServer
 from server.rooms.matches import DealSource
 from server.rules.shithead import Shithead
-from tests.server.conftest import play_until_over
 from tests.support.replay import replayed
+from tests.support.server import play_until_over
 from tests.support.shithead import codes_in, visible_to
 
 

@@ -20,9 +20,9 @@ from server.net.replays import ReplayCache
 from server.net.server import CardroomServer
 from server.store.memory import MemoryStore
 from server.tools.bench.history_cost import long_games
-from tests.server.conftest import make_config, play_until_over
 from tests.support.http import get, metric, metrics
 from tests.support.results_api import ANN, client
+from tests.support.server import make_config, play_until_over
 
 TOKEN = "seat-token-of-ann-0123456789"
 

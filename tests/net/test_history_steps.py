@@ -10,9 +10,9 @@ from server.rules.base import Action, Game
 from server.rules.sheepshead import Sheepshead
 from server.rules.shithead import Shithead
 from server.store.history import ReplayStep, history_item, replay_steps
-from tests.server.conftest import play_until_over
 from tests.support.games import play_out
 from tests.support.results_api import ANN, client, get
+from tests.support.server import play_until_over
 
 
 def check_steps(item: dict[str, Any], steps: list[ReplayStep]) -> None:

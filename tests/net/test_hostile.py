@@ -19,8 +19,8 @@ from protocol import messages as m
 from server.net.server import CardroomServer, ServerConfig
 from server.rooms import requests
 from server.store.memory import MemoryStore
-from tests.server.conftest import make_config
 from tests.support.http import http_get
+from tests.support.server import make_config
 
 
 def frames(*messages: dict[str, Any]) -> bytes:

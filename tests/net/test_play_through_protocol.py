@@ -8,7 +8,7 @@ import json
 from clients import CardroomClient
 from protocol.views import outcome_of, result_of
 from server.net.server import CardroomServer
-from tests.server.conftest import play_until_over
+from tests.support.server import play_until_over
 
 
 async def test_one_human_and_bots_play_a_whole_shithead_game_and_the_next(

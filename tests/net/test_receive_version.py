@@ -25,7 +25,7 @@ def test_the_websockets_running_is_a_release_receive_was_checked_against() -> No
     running = websockets.version.version
     assert running in CHECKED_WEBSOCKETS, (
         f"websockets {running} is not a release server/net/receive.py was checked against "
-        f"({', '.join(CHECKED_WEBSOCKETS)}): run tests/server/test_direct_frames.py, "
+        f"({', '.join(CHECKED_WEBSOCKETS)}): run tests/net/test_direct_frames.py, "
         "test_framing.py, test_frame_order.py, test_compression.py and test_bad_input.py on "
         "it, then add it to receive.CHECKED_WEBSOCKETS (and widen the pin in pyproject.toml)"
     )

@@ -9,7 +9,7 @@ import pytest
 from clients import CardroomClient, CardroomError
 from server.net.server import CardroomServer
 from server.store.memory import MemoryStore
-from tests.server.conftest import choose, make_config, play_until_over
+from tests.support.server import choose, make_config, play_until_over
 
 
 async def my_turn_in_play(client: CardroomClient) -> None:

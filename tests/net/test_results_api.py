@@ -25,8 +25,8 @@ from server.store.history import replay
 from server.store.leaderboard import Player
 from server.store.memory import MemoryStore
 from server.tools.bench.redis_server import RedisServer
-from tests.server.conftest import device_for, make_config, play_until_over
 from tests.support.results_api import ANN, BOB, auth, client, get, play_daily
+from tests.support.server import device_for, make_config, play_until_over
 
 NO_HISTORY = {"error": "room_not_found", "message": "no history for this room code"}
 

@@ -14,7 +14,7 @@ from websockets.exceptions import InvalidStatus
 from clients import CardroomClient, CardroomError
 from server.net.server import CardroomServer
 from server.tools.bench.redis_server import RedisServer
-from tests.server.conftest import make_config
+from tests.support.server import make_config
 
 BAD_PATHS = [
     "/ws/abcde",

@@ -39,10 +39,10 @@ from server.store.memory import MemoryStore
 from server.store.redis_client import global_key
 from server.tools.bench.procs import free_port
 from server.tools.bench.redis_server import RedisServer
-from tests.server.conftest import make_config, play_until_over
 from tests.support.redis_games import serving
 from tests.support.results_api import get_json
 from tests.support.room_core import whole
+from tests.support.server import make_config, play_until_over
 
 SECRET_A, SECRET_B = bytes(range(32)), bytes(range(1, 33))
 MINE = bytes([7]) * 32  # a contribution a test sends itself

@@ -18,11 +18,11 @@ from server.rooms.outputs import Persist, PersistAction, RunHint
 from server.rooms.seats import Refusal
 from server.rules.base import Action
 from server.store.leaderboard import Board
-from tests.server.conftest import (
+from tests.support.room_core import SETTINGS, Harness
+from tests.support.server import (
     act_fresh,
     two_ranked_people_play,
 )
-from tests.support.room_core import SETTINGS, Harness
 
 # ------------------------------------------------------------------------------ room core
 

@@ -8,8 +8,8 @@ from clients import CardroomClient, CardroomError
 from protocol import messages as m
 from protocol.views import View, result_of, sheepshead_view
 from server.net.server import CardroomServer
-from tests.server.conftest import choose
 from tests.support.house import HOUSE_SH, HOUSE_SS, crack_deal
+from tests.support.server import choose
 
 #: Hints asked per game at most (the strong bot thinks a while each time); then plain play.
 HINTS = 8

@@ -22,10 +22,10 @@ from server.store.leaderboard import Board
 from server.tools import verify
 from server.tools.bench.procs import free_port
 from server.tools.bench.redis_server import RedisServer
-from tests.server.conftest import play_until_over, two_ranked_people_play
 from tests.support.http import request
 from tests.support.redis_games import serving
 from tests.support.results_api import auth, get
+from tests.support.server import play_until_over, two_ranked_people_play
 
 ALL_THREE = {"seven_lower": True, "eight_skips": True, "three_invisible": True}
 

@@ -9,8 +9,8 @@ from typing import Any
 from protocol import messages as m
 from server.rooms.core import RoomCore
 from server.rooms.outputs import GraceTimer, Output, Send
-from tests.server.conftest import choose
 from tests.support.room_core import SETTINGS, Harness
+from tests.support.server import choose
 
 
 class Checked(Harness):

@@ -10,8 +10,8 @@ import pytest
 from server.rooms import frames
 from server.rooms.inputs import BotMove
 from server.rules.base import Action
-from tests.server.conftest import choose
 from tests.support.room_core import Harness, create_shithead
+from tests.support.server import choose
 
 
 def states_to(h: Harness, conn: int) -> list[dict[str, Any]]:

@@ -15,7 +15,7 @@ from server.net.server import CardroomServer
 from server.rooms.matches import RECENT_EVENTS
 from server.rules.sheepshead import Sheepshead
 from server.store.memory import MemoryStore
-from tests.server.conftest import choose, make_config
+from tests.support.server import choose, make_config
 
 
 async def play_while(client: CardroomClient, keep: Callable[[State], bool]) -> None:

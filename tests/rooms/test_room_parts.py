@@ -25,8 +25,8 @@ from server.rooms.matches import Match
 from server.rooms.outputs import Output, PersistAction
 from server.rooms.seats import Seat, SeatTable, token_digest
 from server.rooms.state import CONTAINERS, COPIED, FIELDS, RoomState
-from tests.server.conftest import choose
 from tests.support.room_core import Harness, create_shithead, playing, whole
+from tests.support.server import choose
 
 ROOMS = Path(__file__).resolve().parents[2] / "server" / "rooms"
 

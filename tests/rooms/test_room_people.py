@@ -14,7 +14,7 @@ import pytest
 from clients import CardroomClient, CardroomError
 from server.net.server import CardroomServer
 from server.store.memory import MemoryStore
-from tests.server.conftest import device_for, make_config, play_until_over
+from tests.support.server import device_for, make_config, play_until_over
 
 ANN, BOB, CY = "ann-device-0000001", "bob-device-0000002", "cy-device-00000003"
 

@@ -12,8 +12,8 @@ import pytest
 from server.rooms import frames
 from server.rooms.inputs import BotMove
 from server.rules.base import Action, IllegalAction
-from tests.server.conftest import choose
 from tests.support.room_core import playing, whole
+from tests.support.server import choose
 
 
 @pytest.mark.parametrize(

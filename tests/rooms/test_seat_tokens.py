@@ -20,7 +20,7 @@ from server.rooms import play
 from server.rooms.seats import RoomSettings
 from server.store.redis_store import RedisStore
 from server.tools.bench.redis_server import RedisServer
-from tests.server.conftest import make_config
+from tests.support.server import make_config
 
 
 def test_the_repr_of_messages_that_carry_a_secret_hides_it() -> None:

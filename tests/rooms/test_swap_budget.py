@@ -10,7 +10,7 @@ from clients import CardroomClient, CardroomError
 from protocol.messages import State
 from server.net.server import CardroomServer
 from server.store.memory import MemoryStore
-from tests.server.conftest import make_config
+from tests.support.server import make_config
 
 
 async def swap_once(ann: CardroomClient, state: State) -> State:

@@ -13,7 +13,7 @@ from protocol.errors import ErrorCode
 from server.net.server import CardroomServer
 from server.rooms.seats import Refusal
 from server.runtime.connected import Connected
-from tests.server.conftest import make_config
+from tests.support.server import make_config
 
 
 class Box:

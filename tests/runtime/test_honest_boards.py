@@ -15,9 +15,9 @@ from protocol.messages import HostOp
 from server.net.devices import TOKEN_LENGTH
 from server.net.server import CardroomServer
 from server.store.leaderboard import Board
-from tests.server.conftest import device_for, make_config, play_until_over
 from tests.support.http import metric, metrics
 from tests.support.results_api import play_daily
+from tests.support.server import device_for, make_config, play_until_over
 
 MADE_UP = [f"sock-puppet-device-{i:04d}" for i in range(5)]
 

@@ -15,7 +15,7 @@ from server.net.server import CardroomServer
 from server.runtime.finished import MIN_OWN_ACTIONS
 from server.store.leaderboard import Board, player_id
 from server.tools.bench.redis_server import RedisServer
-from tests.server.conftest import act_fresh, choose, device_for, make_config, play_until_over
+from tests.support.server import act_fresh, choose, device_for, make_config, play_until_over
 
 ANN, BOB = "ann-device-0123456789", "bob-device-0123456789"
 

@@ -15,7 +15,7 @@ from clients import CardroomClient, CardroomError
 from server.net.server import CardroomServer
 from server.store.redis_store import RedisStore
 from server.tools.bench.redis_server import RedisServer
-from tests.server.conftest import choose, make_config
+from tests.support.server import choose, make_config
 
 ROOMS = 8
 

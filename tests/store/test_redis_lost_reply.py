@@ -17,9 +17,9 @@ from protocol.views import ActionWire
 from server.net.server import CardroomServer
 from server.store.redis_store import RedisStore
 from server.tools.bench.redis_server import RedisServer
-from tests.server.conftest import choose, make_config
 from tests.store.proxy import LossyProxy
 from tests.support.redis_games import same_action
+from tests.support.server import choose, make_config
 
 ANNS_ACTION = b'"s":0,"a":"'  # in the stored entry of an action of seat 0
 

@@ -18,8 +18,8 @@ from clients import CardroomClient, CardroomError
 from protocol.messages import State
 from server.net.server import CardroomServer
 from server.tools.bench.redis_server import RedisServer
-from tests.server.conftest import choose, make_config
 from tests.support.redis_games import Acked, assert_log_holds, play, play_to_the_end
+from tests.support.server import choose, make_config
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from protocol.messages import SheepsheadOptions
 from server.bots import make_bot
 from server.rooms.matches import Match
 from server.rules.base import Action
-from tests.server.conftest import choose
+from tests.support.server import choose
 
 #: A Sheepshead room with the jack of diamonds, the doubler and cracking (SS-10.2 … SS-10.4).
 HOUSE_SS = {"partner": "jack_of_diamonds", "no_pick": "doubler", "crack": True}
@@ -40,7 +40,7 @@ def crack_deal(options: dict[str, object] = HOUSE_SS, seat: int = 0) -> int:
 def remote_crack_deal(seat: int = 1, options: dict[str, object] = HOUSE_SS) -> int:
     """A seed whose first hand asks ``seat`` (a basic bot, as ``cardroom bot --level basic``
     plays) for a crack decision (SS-10.4), seat 0 playing the tests' own policy
-    (:func:`tests.server.conftest.choose`) and the other seats basic bots."""
+    (:func:`tests.support.server.choose`) and the other seats basic bots."""
     rules = SheepsheadOptions.model_validate(options)
     for seed in range(3000):
         game = Match("sheepshead", 5, seed=seed, options=rules).current

@@ -14,7 +14,7 @@ from protocol.views import ActionWire
 from server.rules.base import Action
 from server.store.redis_store import RedisStore
 from server.tools.bench.procs import serve_process
-from tests.server.conftest import choose
+from tests.support.server import choose
 
 Acked = dict[int, tuple[int, ActionWire]]  # version -> (seat, action sent)
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from clients import CardroomClient
 from server.net.server import CardroomServer
-from tests.server.conftest import device_for, play_until_over
+from tests.support.server import device_for, play_until_over
 
 ANN, BOB = "ann-device-0123456789", "bob-device-0123456789"
 

@@ -26,7 +26,7 @@ from server.rooms.outputs import (
 )
 from server.rooms.seats import RoomSettings, Seat
 from server.rooms.state import FIELDS
-from tests.server.conftest import choose
+from tests.support.server import choose
 
 SETTINGS = RoomSettings(grace=30, idle_timeout=100, bot_delay=0.5)
 

@@ -1,4 +1,5 @@
-"""A real server on a loopback port, and helpers to play through the protocol."""
+"""A real server on a loopback port (the ``store`` and ``server`` fixtures, registered for the
+whole suite by tests/conftest.py), and helpers to play through the protocol."""
 
 from __future__ import annotations
 

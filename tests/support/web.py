@@ -16,7 +16,7 @@ from clients import CardroomClient
 from protocol.messages import GameName
 from server.rooms.matches import Match
 from server.rules.base import Action
-from tests.server.conftest import play_until_over
+from tests.support.server import play_until_over
 from tests.web.conftest import SCREENSHOTS, LiveServer, create_room
 
 WIDTHS = (375, 1280)

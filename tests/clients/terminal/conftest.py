@@ -19,9 +19,9 @@ from clients.terminal.widgets import HandBar
 from protocol.messages import ActionModel
 from protocol.views import View
 from server.net.server import CardroomServer
-from tests.server.conftest import make_config
+from tests.support.server import make_config
 
-SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots" / "terminal"
+SHOTS = Path(__file__).resolve().parents[3] / "build" / "screenshots" / "terminal"
 SIZE = (80, 24)
 
 

@@ -8,7 +8,7 @@ from textual.widgets import Checkbox, OptionList, Static
 from clients.terminal.app import CardroomApp
 from clients.terminal.widgets import HandBar
 from server.net.server import CardroomServer
-from tests.terminal.conftest import (
+from tests.clients.terminal.conftest import (
     SIZE,
     choose_move,
     entered,

@@ -10,8 +10,7 @@ from clients.terminal.app import CardroomApp, StartScreen
 from clients.terminal.widgets import HandBar
 from protocol.views import sheepshead_view
 from server.net.server import CardroomServer
-from tests.support.house import HOUSE_SS, crack_deal
-from tests.terminal.conftest import (
+from tests.clients.terminal.conftest import (
     SIZE,
     choose_move,
     entered,
@@ -23,6 +22,7 @@ from tests.terminal.conftest import (
     type_text,
     until,
 )
+from tests.support.house import HOUSE_SS, crack_deal
 
 
 async def test_a_house_rules_sheepshead_hand_through_a_crack_by_keyboard(

@@ -25,7 +25,7 @@ from server.bots import make_bot
 from server.rules.base import Action, Game
 from server.rules.sheepshead import Sheepshead
 from server.rules.shithead import Shithead
-from tests.terminal.conftest import HandApp
+from tests.clients.terminal.conftest import HandApp
 
 WIDTH, HEIGHT = 48, 14
 LONG = ["Bartholomew", "Ann", "Maximiliana Wolkenstein-", "Bot 4", "Zoë"]  # up to 24

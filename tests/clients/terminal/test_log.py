@@ -8,7 +8,7 @@ from clients import CardroomClient
 from clients.terminal.app import CardroomApp
 from protocol.messages import State
 from server.net.server import CardroomServer
-from tests.terminal.conftest import SIZE, entered, log, until
+from tests.clients.terminal.conftest import SIZE, entered, log, until
 
 
 async def test_watching_a_game_under_way_shows_what_happened_so_far(

@@ -13,8 +13,7 @@ from clients.terminal.cards import card_text
 from clients.terminal.widgets import HandBar
 from protocol.views import SheepsheadView, sheepshead_view
 from server.net.server import CardroomServer
-from tests.server.conftest import play_until_over
-from tests.terminal.conftest import (
+from tests.clients.terminal.conftest import (
     SIZE,
     choose_move,
     entered,
@@ -25,6 +24,7 @@ from tests.terminal.conftest import (
     screenshot,
     until,
 )
+from tests.support.server import play_until_over
 
 
 async def test_join_a_sheepshead_room_and_play_a_hand(live: CardroomServer) -> None:

@@ -12,7 +12,7 @@ from clients.terminal.widgets import HandBar
 from protocol.messages import RoomInfo, State
 from protocol.views import outcome_of, shithead_view
 from server.net.server import CardroomServer
-from tests.terminal.conftest import (
+from tests.clients.terminal.conftest import (
     SHOTS,
     SIZE,
     choose_move,

@@ -7,7 +7,7 @@ from clients import CardroomClient
 from clients.terminal.app import CardroomApp
 from protocol.messages import ActionModel
 from server.net.server import CardroomServer
-from tests.terminal.conftest import SIZE, entered, log, until
+from tests.clients.terminal.conftest import SIZE, entered, log, until
 
 
 async def test_a_ready_refused_as_stale_in_the_swap_phase_is_sent_again(

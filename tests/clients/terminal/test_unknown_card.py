@@ -11,8 +11,8 @@ from protocol.messages import ActionModel
 from protocol.views import SheepsheadView, sheepshead_view
 from server.rooms.matches import Match
 from server.rules.base import Action
+from tests.clients.terminal.conftest import HandApp
 from tests.support.web import scripted_deal
-from tests.terminal.conftest import HandApp
 
 
 def _must_play_the_unknown_card() -> SheepsheadView:

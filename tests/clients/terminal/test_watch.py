@@ -8,8 +8,8 @@ from clients import CardroomClient
 from clients.terminal.app import CardroomApp, StartScreen
 from clients.terminal.widgets import HandBar
 from server.net.server import CardroomServer
-from tests.server.conftest import play_until_over
-from tests.terminal.conftest import SIZE, choose_move, entered, screenshot, until
+from tests.clients.terminal.conftest import SIZE, choose_move, entered, screenshot, until
+from tests.support.server import play_until_over
 
 
 async def test_watch_a_shithead_game(live: CardroomServer) -> None:

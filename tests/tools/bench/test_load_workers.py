@@ -185,7 +185,7 @@ async def test_guests_connect_to_the_url_of_the_room_they_join(served: CardroomS
 
 
 def test_the_verdict_names_a_busy_or_a_starved_generator() -> None:
-    # CPUs not known: each worker is judged alone (tests/bench/test_verdict.py: per CPU)
+    # CPUs not known: each worker is judged alone (tests/tools/bench/test_verdict.py: per CPU)
     lag = Histogram.of([0.0001] * 99 + [0.05])  # p99 at 50 ms
     calm = Histogram.of([0.0001] * 100)
     busy = Report(0, seconds=10.0, cpu=9.0, lag=calm)  # 90 % of a core

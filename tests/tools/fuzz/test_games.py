@@ -15,7 +15,7 @@ from server.net.server import CardroomServer
 from server.store.memory import MemoryStore
 from server.tools.fuzz.games import play_room, verify
 from server.tools.fuzz.mutate import Known
-from tests.server.conftest import make_config
+from tests.support.server import make_config
 
 
 @pytest.fixture

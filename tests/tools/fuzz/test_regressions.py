@@ -7,7 +7,7 @@ import json
 
 from server.net.server import CardroomServer
 from server.tools.fuzz.probe import Session, Tally
-from tests.server.conftest import make_config
+from tests.support.server import make_config
 
 CREATE = {"type": "create", "game": "shithead", "seats": 3, "name": "Ann"}
 
