@@ -16,8 +16,6 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 
 # The top layer: may import every layer; only the ``cardroom`` command (server.cli) imports it.
@@ -86,28 +84,39 @@ def files() -> list[Path]:
     return sorted(p for d in ("protocol", "server", "clients") for p in (ROOT / d).rglob("*.py"))
 
 
-@pytest.mark.parametrize("path", files(), ids=lambda p: module_name(p))
-def test_imports_point_down_the_layers(path: Path) -> None:
-    me = module_name(path)
+def upward_imports(me: str, names: set[str]) -> Iterator[str]:
+    """Each of the names module ``me`` imports that points up the layers (or from a client
+    into server/)."""
     mine = layer_of(me)
-    for name in imports(path):
-        if me.startswith("clients") or me.startswith("protocol"):
-            assert not name.startswith("server"), f"{me} imports {name}"
+    for name in sorted(names):
+        if me.startswith(("clients", "protocol")) and name.startswith("server"):
+            yield f"{me} imports {name}"
         theirs = layer_of(name)
-        if mine is None or theirs is None:
-            continue
-        assert theirs <= mine, f"{me} ({LAYERS[mine]}) imports {name} ({LAYERS[theirs]})"
+        if mine is not None and theirs is not None and theirs > mine:
+            yield f"{me} ({LAYERS[mine]}) imports {name} ({LAYERS[theirs]})"
 
 
-@pytest.mark.parametrize("name", SANS_IO)
-def test_the_room_core_does_no_io(name: str) -> None:
-    path = ROOT / (name.replace(".", "/") + ".py")
-    for imported in imports(path):
-        top = imported.split(".")[0]
-        assert top not in IO_MODULES, f"{name} imports {imported}"
-        assert not imported.startswith(
-            ("server.net", "server.store", "server.metrics", "server.runtime")
-        ), f"{name} imports {imported}"
+def test_imports_point_down_the_layers() -> None:
+    found = [o for path in files() for o in upward_imports(module_name(path), imports(path))]
+    assert not found, "imports against the layers:\n" + "\n".join(found)
+
+
+def test_the_layer_scan_sees_an_upward_import() -> None:
+    assert list(upward_imports("server.rules.x", {"server.net.server", "protocol.cards"})) == [
+        "server.rules.x (('server.rules',)) imports server.net.server (('server.net',))"
+    ]
+    assert list(upward_imports("clients.x", {"server.rules"})) == ["clients.x imports server.rules"]
+
+
+def test_the_room_core_does_no_io() -> None:
+    found = []
+    for name in SANS_IO:
+        path = ROOT / (name.replace(".", "/") + ".py")
+        for imported in sorted(imports(path)):
+            above = ("server.net", "server.store", "server.metrics", "server.runtime")
+            if imported.split(".")[0] in IO_MODULES or imported.startswith(above):
+                found.append(f"{name} imports {imported}")
+    assert not found, "the room core does I/O:\n" + "\n".join(found)
 
 
 def test_the_scan_sees_every_layer() -> None:
@@ -310,19 +319,24 @@ def test_the_private_member_scan_sees_a_reach() -> None:
     assert found == ["o._x", "self._y"]  # self is skipped by foreign_privates itself
 
 
-@pytest.mark.parametrize("path", service_files(), ids=lambda p: module_name(p))
-def test_no_module_reaches_another_modules_private_members(path: Path) -> None:
-    reached = [where for _, where in foreign_privates(path)]
-    assert not reached, f"{module_name(path)} reaches private members: {reached}"
+def test_no_module_reaches_another_modules_private_members() -> None:
+    reached = [
+        f"{module_name(path)} {where}"
+        for path in service_files()
+        for _, where in foreign_privates(path)
+    ]
+    assert not reached, "private members reached from another module:\n" + "\n".join(reached)
 
 
-@pytest.mark.parametrize("path", files(), ids=lambda p: module_name(p))
-def test_nothing_of_the_service_imports_the_tools(path: Path) -> None:
-    me = module_name(path)
-    if in_tools(me) or me in ABOVE_TOOLS:
-        return
-    for name in imports(path):
-        assert not in_tools(name), f"{me} imports {name} ({TOOLS} is the top layer)"
+def test_nothing_of_the_service_imports_the_tools() -> None:
+    found = [
+        f"{module_name(path)} imports {name} ({TOOLS} is the top layer)"
+        for path in files()
+        if not (in_tools(module_name(path)) or module_name(path) in ABOVE_TOOLS)
+        for name in sorted(imports(path))
+        if in_tools(name)
+    ]
+    assert not found, "\n".join(found)
 
 
 def test_the_scan_sees_the_tools_above_the_service() -> None:
@@ -336,13 +350,30 @@ def suite_files() -> list[Path]:
     return sorted((ROOT / "tests").rglob("*.py"))
 
 
-@pytest.mark.parametrize("path", suite_files(), ids=lambda p: module_name(p))
-def test_no_test_module_imports_another(path: Path) -> None:
+def test_no_test_module_imports_another() -> None:
     # shared helpers live in tests/support/: a test module imported by another runs its tests
     # twice in one process's eyes and ties the two modules' edits together
-    for name in imports(path):
-        parts = name.split(".")
-        if parts[0] == "tests":
-            assert not any(p.startswith("test_") for p in parts[1:]), (
-                f"{module_name(path)} imports {name} (a test module: move it to tests/support/)"
-            )
+    found = [
+        f"{module_name(path)} imports {name} (a test module: move it to tests/support/)"
+        for path in suite_files()
+        for name in sorted(imports(path))
+        if name.split(".")[0] == "tests" and any(p.startswith("test_") for p in name.split(".")[1:])
+    ]
+    assert not found, "\n".join(found)
+
+
+# Folders of tests/ that test no one package: shared helpers, and the docs
+NOT_CODE = {"support", "docs"}
+
+
+def test_the_tests_mirror_the_code() -> None:
+    # each folder of tests/ is named for what it tests: a package of server/ (tools' own
+    # subfolders under tests/tools), protocol/, clients/ (web/ its browser client), or the
+    # deployment files (deploy/)
+    code = {p.name for p in (ROOT / "server").iterdir() if (p / "__init__.py").exists()}
+    code |= {"protocol", "clients", "web", "deploy"}
+    folders = {p.name for p in (ROOT / "tests").iterdir() if p.is_dir() and p.name[0] != "_"}
+    assert folders - NOT_CODE <= code, f"tests/ folders that mirror no code: {folders - code}"
+    tools = {p.name for p in (ROOT / "server" / "tools").iterdir() if p.is_dir()}
+    below = {p.name for p in (ROOT / "tests" / "tools").iterdir() if (p / "__init__.py").exists()}
+    assert below <= tools, f"tests/tools/ folders that mirror no tool: {below - tools}"
