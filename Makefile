@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8765
 
-.PHONY: serve test test-latest lock lint typecheck pytest bench sim clean schema chromium nginx
+.PHONY: serve test check test-latest lock lint typecheck pytest bench sim clean schema chromium nginx
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -55,8 +55,17 @@ typecheck: $(VENV)/.installed-dev
 # WORKERS=0 runs the suite in this process, one test after another. The 25 slowest tests are
 # printed at the end, so a CI log shows where the suite's time goes.
 WORKERS ?= 2
+XDIST := $(if $(filter 0,$(WORKERS)),,-n $(WORKERS) --dist loadfile)
 pytest: $(VENV)/.installed-dev chromium nginx
-	$(BIN)/pytest -q --durations=25 $(if $(filter 0,$(WORKERS)),,-n $(WORKERS) --dist loadfile)
+	$(BIN)/pytest -q --durations=25 $(XDIST)
+
+# The quick check before every commit: ruff, the type check and every test not marked slow (no
+# browser, nginx, Redis Cluster, subprocess server or long run of games; tests/conftest.py marks
+# the fixtures' users itself). It prints its own time: it should answer within a minute.
+check: $(VENV)/.installed-dev
+	@t0=$$(date +%s); \
+	$(MAKE) --no-print-directory lint typecheck && $(BIN)/pytest -q -m "not slow" $(XDIST); \
+	rc=$$?; echo "make check: $$(( $$(date +%s) - t0 )) s"; exit $$rc
 
 # The browser tests drive Debian's Chromium (Playwright's own download does not work here);
 # CI runs as root on a fresh Debian machine, so install it there when it is missing.

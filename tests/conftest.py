@@ -24,6 +24,21 @@ settings.register_profile(
 # CI sets CI=true: the same examples on every run, so a red build is reproducible
 settings.load_profile("ci" if os.environ.get("CI", "").lower() in ("true", "1") else "default")
 
+# What makes a test slow whatever its own code: a browser, nginx in front of processes, a Redis
+# Cluster. A test that uses one is marked ``slow`` here, so `make check` (``-m "not slow"``)
+# never starts them; other slow tests carry the mark themselves.
+SLOW_FIXTURES = frozenset(
+    {"browser", "new_context", "deployment", "proxied", "redis_cluster_processes"}
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        params = getattr(item, "callspec", None)
+        on_cluster = params is not None and "redis_cluster" in params.params.values()
+        if on_cluster or SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
 
 @pytest.fixture
 def redis_server(tmp_path: Path) -> Iterator[RedisServer]:

@@ -12,6 +12,8 @@ import random
 import subprocess
 import sys
 
+import pytest
+
 from server import compiled
 from server.rules import sheepshead, shithead
 from server.rules.base import Game
@@ -46,6 +48,7 @@ def test_the_compiled_code_is_newer_than_every_source() -> None:
         )
 
 
+@pytest.mark.slow
 def test_the_command_line_says_which_modules_run_compiled() -> None:
     out = subprocess.run(
         [sys.executable, "-m", "server.compiled"], capture_output=True, text=True, check=True
@@ -64,6 +67,7 @@ def played(game: Game, seed: int) -> Game:
     return game
 
 
+@pytest.mark.slow
 def test_finished_games_copy_and_pickle_whole_on_either_build() -> None:
     # the bots' worker pool pickles what it is asked and its bots; copies must stay equal
     games: list[Game] = [

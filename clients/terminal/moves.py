@@ -21,12 +21,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import get_args
 
+import pytest
 from rich.text import Text
 
 from clients.terminal.cards import card_text, cards_text
 from protocol.cards import RANKS, SUITS
 from protocol.messages import ActionModel, BotLevel, HostOp, RoomInfo
 from protocol.views import View
+
+pytestmark = pytest.mark.slow
+
+pytestmark = pytest.mark.slow
 
 #: The levels a host may set, weakest first (those of the protocol).
 BOT_LEVELS: tuple[BotLevel, ...] = get_args(BotLevel)

@@ -44,6 +44,7 @@ def test_picks_a_monster_and_passes_trash() -> None:
         assert bot(seed).choose(g.view(1)) == Action("pass")
 
 
+@pytest.mark.slow
 def test_buries_fail_cards_and_calls_a_partner_with_an_ordinary_hand() -> None:
     # rule SS-3.2, SS-4.1: the picker buries two cards it holds and calls an ace
     for seed in range(3):
@@ -84,6 +85,7 @@ def play_bidding(seed: int) -> list[Action]:
     return actions
 
 
+@pytest.mark.slow
 def test_bidding_is_legal_and_reproducible_from_a_seed() -> None:
     kinds: set[str] = set()
     for seed in range(7):

@@ -36,6 +36,7 @@ async def slow_server() -> AsyncIterator[CardroomServer]:
         yield server
 
 
+@pytest.mark.slow
 async def test_a_victim_rooms_bot_waits_for_one_decision_per_address_ahead(
     slow_server: CardroomServer,
 ) -> None:
@@ -84,6 +85,7 @@ async def test_a_victim_rooms_bot_waits_for_one_decision_per_address_ahead(
     assert "cardroom_bot_queue " in metrics and "cardroom_bot_workers 1.0" in metrics
 
 
+@pytest.mark.slow
 async def test_a_closed_room_leaves_no_bot_state_in_the_server_or_any_worker() -> None:
     server = CardroomServer(make_config(idle_timeout=0.2))
     server.manager.use_bot_pool(BotPool(1, think={"strong": 60.0}))
@@ -145,6 +147,7 @@ async def test_expert_seats_beyond_the_rooms_cap_are_refused_and_change_nothing(
     assert 'cardroom_refusals_total{code="expert_limit"} 3.0' in metrics
 
 
+@pytest.mark.slow
 async def test_a_hung_worker_costs_a_fallback_the_game_goes_on_and_it_is_replaced() -> None:
     server = CardroomServer(make_config(max_expert_seats=1))  # one expert: the rest basic
     # a 2 s grace: a worker that starts on the first request is up before that request is

@@ -48,6 +48,7 @@ def decisions(game: Game, bots: Sequence[Bot], limit: int) -> list[tuple[Action,
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["sheepshead", "shithead"])
 def test_expert_stops_at_its_budget_with_a_legal_move(name: str) -> None:
     """Sample caps far beyond what the budget allows: every real decision stops at the deadline
@@ -76,6 +77,7 @@ def test_expert_stops_at_its_budget_with_a_legal_move(name: str) -> None:
     assert reached >= len(timed) / 4, sorted(timed)
 
 
+@pytest.mark.slow
 def test_expert_is_reproducible_under_a_sample_cap() -> None:
     def record(seed: int) -> list[Action]:
         out: list[Action] = []
@@ -92,6 +94,7 @@ def test_expert_is_reproducible_under_a_sample_cap() -> None:
     assert record(3) == record(3)
 
 
+@pytest.mark.slow
 async def test_pool_answers_from_the_worker_and_falls_back_when_it_overruns(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
@@ -119,6 +122,7 @@ async def test_pool_answers_from_the_worker_and_falls_back_when_it_overruns(
         await patient.close()
 
 
+@pytest.mark.slow
 def test_arena_accepts_expert_with_a_budget(capsys: pytest.CaptureFixture[str]) -> None:
     summary = run("sheepshead", ["expert", "basic", "basic", "basic", "basic"], 1, seconds=0.01)
     assert summary.games == 1 and len(summary.times["expert"]) > 0
@@ -129,6 +133,7 @@ def test_arena_accepts_expert_with_a_budget(capsys: pytest.CaptureFixture[str]) 
         arena_main(["shithead", "--seats", "expert,basic", "--seconds", "0"])
 
 
+@pytest.mark.slow
 def test_expert_does_strongs_whole_search_then_spends_its_budget_on_the_close_call(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -184,6 +189,7 @@ def _count_evaluations(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return calls
 
 
+@pytest.mark.slow
 def test_sheepshead_expert_answers_a_clear_card_as_strong_at_strongs_cost(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

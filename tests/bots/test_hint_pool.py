@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
+
 import server.bots  # noqa: F401 - registers every level
 from server.bots.base import make_bot
 from server.bots.pool import BotPool
@@ -14,6 +16,7 @@ from server.rules.base import Action
 from server.rules.sheepshead import Sheepshead
 
 
+@pytest.mark.slow
 async def test_advise_is_the_strong_bots_choice_from_the_worker() -> None:
     game = Sheepshead.new(5, 0, seed=5)
     view = game.view(1)

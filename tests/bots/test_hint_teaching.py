@@ -8,6 +8,8 @@ from __future__ import annotations
 import random
 from typing import Any, cast
 
+import pytest
+
 from protocol.messages import ShitheadOptions
 from protocol.views import View
 from server.bots.advice import HINT_MARGIN, Advice
@@ -157,6 +159,7 @@ def test_house_rules_change_the_reasons() -> None:
     assert _why(v, "play 8H").key == "hint.sh_skip"
 
 
+@pytest.mark.slow
 def test_hints_over_random_games_keep_to_the_usual_play_or_say_why_not() -> None:
     # rule SH-7.5: under random house rules, the hints read the rules from the view
     seed = 5

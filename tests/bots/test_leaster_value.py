@@ -4,9 +4,13 @@ each leaster is played from the same point with each factor."""
 
 from __future__ import annotations
 
+import pytest
+
 from server.bots.sheepshead_strong import LEASTER_FACTOR, SheepsheadStrongBot
 from server.tools.arena import DEFAULT_CAP, play_one
 from server.tools.leaster_value import Leaster, play
+
+pytestmark = pytest.mark.slow
 
 SEATS = ["strong", "basic", "basic", "basic", "basic"]
 

@@ -15,6 +15,8 @@ from server.rules.sheepshead import Sheepshead
 from server.rules.sheepshead_cards import DECK32, SUIT_CLASS, TRUMP
 from server.rules.shithead import Shithead
 
+pytestmark = pytest.mark.slow
+
 
 def play(game: Game, bots: Sequence[Bot], cap: int = 3000) -> tuple[set[str], bool]:
     """Play ``game`` to the end; every action must be accepted. Returns the phases and action

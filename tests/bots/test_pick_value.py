@@ -13,6 +13,8 @@ from server.rules.base import Action
 from server.tools.arena import play_one
 from server.tools.pick_value import ALWAYS, Game, measure, threshold
 
+pytestmark = pytest.mark.slow
+
 #: A game of ``cardroom arena sheepshead --seats strong,basic,basic,basic,basic --seed 24`` in
 #: which ``strong`` passed by a small margin of its sampled means (found by the tool's scan).
 CLOSE = Game(seed=24, index=26)

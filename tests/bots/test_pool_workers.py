@@ -32,6 +32,7 @@ async def census_of_all(pool: BotPool, workers: int) -> list[dict[str, Any]]:
     return census
 
 
+@pytest.mark.slow
 async def test_a_victim_room_is_served_before_a_flooding_rooms_backlog() -> None:
     view = Sheepshead.new(5, 0, seed=5).view(1)
     pool = BotPool(1, think=PATIENT, factories={"expert": SLOW, "strong": SLOW})
@@ -53,6 +54,7 @@ async def test_a_victim_room_is_served_before_a_flooding_rooms_backlog() -> None
     assert pool.stats.decisions == {"expert": 6, "strong": 1}
 
 
+@pytest.mark.slow
 async def test_an_addresss_many_rooms_take_one_share_between_them() -> None:
     view = Sheepshead.new(5, 0, seed=5).view(1)
     pool = BotPool(1, think=PATIENT, factories={"expert": SLOW})
@@ -72,6 +74,7 @@ async def test_an_addresss_many_rooms_take_one_share_between_them() -> None:
     assert order.index("bob0") <= 2 and order.index("bob1") <= 4, order
 
 
+@pytest.mark.slow
 async def test_a_bots_state_travels_with_it_and_no_worker_keeps_a_bot() -> None:
     game = Shithead.new(3, 0, seed=1)
     for seat in range(3):
@@ -100,6 +103,7 @@ async def test_a_bots_state_travels_with_it_and_no_worker_keeps_a_bot() -> None:
     assert sum(c["decisions"] for c in census) == 3
 
 
+@pytest.mark.slow
 async def test_of_two_workers_the_first_never_searches_for_a_time_budget() -> None:
     view = Sheepshead.new(5, 0, seed=5).view(1)
     pool = BotPool(2, think=PATIENT, factories={"expert": SLOW, "strong": SLOW})
@@ -123,6 +127,7 @@ async def test_of_two_workers_the_first_never_searches_for_a_time_budget() -> No
     assert first["levels"].get("strong", 0) + second["levels"].get("strong", 0) == 4
 
 
+@pytest.mark.slow
 async def test_an_owner_over_its_queue_budget_gets_the_fallback_at_once() -> None:
     view = Sheepshead.new(5, 0, seed=5).view(1)
     pool = BotPool(1, think=PATIENT, factories={"expert": SLOW}, max_queued_per_owner=2)
@@ -139,6 +144,7 @@ async def test_an_owner_over_its_queue_budget_gets_the_fallback_at_once() -> Non
     assert pool.stats.fallbacks == {("expert", "owner_full"): 1}
 
 
+@pytest.mark.slow
 async def test_a_hung_worker_falls_back_then_is_killed_and_replaced() -> None:
     view = Sheepshead.new(5, 0, seed=5).view(1)
     pool = BotPool(
@@ -164,6 +170,7 @@ async def test_a_hung_worker_falls_back_then_is_killed_and_replaced() -> None:
     assert pool.stats.fallbacks == {("expert", "overran"): 1}
 
 
+@pytest.mark.slow
 async def test_a_dead_worker_answers_at_once_by_the_fallback_and_is_replaced() -> None:
     view = Sheepshead.new(5, 0, seed=5).view(1)
     pool = BotPool(
@@ -201,6 +208,7 @@ async def test_a_cancelled_request_leaves_the_queue() -> None:
         await pool.close()
 
 
+@pytest.mark.slow
 async def test_a_hint_waits_in_the_same_fair_queue() -> None:
     view = Sheepshead.new(5, 0, seed=5).view(1)
     pool = BotPool(1, think=PATIENT, factories={"expert": SLOW, "strong": SLOW})

@@ -8,6 +8,8 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
+import pytest
+
 from protocol.cards import card_code, parse_cards
 from server.bots import make_bot
 from server.bots.sheepshead_bidding import Sequential
@@ -61,6 +63,7 @@ def test_with_every_call_closed_the_best_score_is_buried() -> None:
     assert burial(hand) == "TC AC"
 
 
+@pytest.mark.slow
 def test_choose_bury_is_the_first_ranked_burial() -> None:
     rng = random.Random(24)
     fails = [c for c in DECK32 if c not in TRUMPS]
@@ -74,6 +77,7 @@ def test_choose_bury_is_the_first_ranked_burial() -> None:
         assert choose_bury(hand) == rank_burials(hand)[0], hand
 
 
+@pytest.mark.slow
 def test_strong_bids_as_before_the_burial_speed_work() -> None:
     got = []
     for i in range(12):

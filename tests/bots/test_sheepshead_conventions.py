@@ -151,6 +151,7 @@ def test_sequential_bidding_stops_early_on_a_clear_hand() -> None:
     assert used == DEFAULT_BID_SEQUENTIAL.first
 
 
+@pytest.mark.slow
 def test_sequential_bidding_samples_more_on_a_close_hand() -> None:
     # 8D QS JS 9C KC JH: four trumps without an ace, first to speak: close
     _, used = pick_view_samples(8, DEFAULT_BID_SEQUENTIAL)

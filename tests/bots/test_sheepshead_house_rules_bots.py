@@ -49,6 +49,7 @@ def play_match(match: SheepsheadMatch, bots: list[Bot], hands: int = HANDS) -> C
     return kinds
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "options", ALL_OPTIONS, ids=lambda o: "-".join(map(str, o.model_dump().values()))
 )
@@ -67,6 +68,7 @@ def test_random_and_basic_play_every_option_set_legally(options: SheepsheadOptio
         assert not any(k.startswith("crack:") for k in kinds)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(3))
 def test_strong_and_expert_play_random_option_sets_legally(seed: int) -> None:
     # rule SS-10.1: the search bots simulate under the options in force and stay legal
@@ -191,6 +193,7 @@ def searched(game: Sheepshead, seat: int, seeds: int = 3) -> list[str]:
     return [SheepsheadStrongBot(seed=s).choose(game.view(seat)).kind for s in range(seeds)]
 
 
+@pytest.mark.slow
 def test_strong_cracks_a_monster_defence_and_not_a_trumpless_one() -> None:
     # rule SS-10.4: the search cracks when the doubled hand pays, declines with no trumps
     assert searched(cracking_table("QS QH QD AC AH TC"), 2) == ["crack"] * 3

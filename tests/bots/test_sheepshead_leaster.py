@@ -4,6 +4,8 @@ every other hand as before."""
 
 from __future__ import annotations
 
+import pytest
+
 from protocol.cards import card_code
 from protocol.views import SheepsheadView
 from server.bots import make_bot
@@ -35,6 +37,7 @@ def first_leaster_lead(deal_seed: int, dealer: int) -> SheepsheadView:
     return g.view(g.to_act()[0])
 
 
+@pytest.mark.slow
 def test_strong_searches_a_leaster_deeper_and_finds_the_better_lead() -> None:
     # rule SS-8.2 (the fewest points among those who took a trick wins): the seat leading the
     # first trick of this leaster (deal seed 918); 120 playouts lead 9H, 360 the jack of

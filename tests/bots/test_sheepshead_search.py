@@ -53,6 +53,7 @@ def true_cards_share(play_beliefs: bool, monkeypatch: pytest.MonkeyPatch) -> flo
     return right / total
 
 
+@pytest.mark.slow
 def test_card_play_beliefs_place_hidden_cards_better(monkeypatch: pytest.MonkeyPatch) -> None:
     uniform = true_cards_share(False, monkeypatch)
     believed = true_cards_share(True, monkeypatch)
@@ -86,6 +87,7 @@ def test_strong_plays_are_reproducible_with_beliefs() -> None:
         assert isinstance(a, Action)
 
 
+@pytest.mark.slow
 def test_expert_solves_the_last_three_tricks_exactly() -> None:
     # rule SS-5.3: the exact value follows the trick winners; every seat plays legally (SS-5.2)
     checked = 0

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from protocol.cards import card_code, parse_cards
 from server.bots import make_bot
 from server.bots.sampling import SheepsheadSampler
@@ -68,6 +70,7 @@ def samples(sampler: SheepsheadSampler, seed: int, fresh: bool) -> list[tuple[ob
     return out
 
 
+@pytest.mark.slow
 def test_the_replay_memo_gives_the_weights_of_a_fresh_replay() -> None:
     checked = repeats = 0
     for plays in (12, 18):

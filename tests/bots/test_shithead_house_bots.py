@@ -36,6 +36,7 @@ EVERY_SET = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["random", "basic"])
 @pytest.mark.parametrize("rules", EVERY_SET, ids=lambda r: str(r) or "book")
 def test_fast_bots_play_legally_under_every_option_set(level: str, rules: ShitheadOptions) -> None:
@@ -51,6 +52,7 @@ def test_fast_bots_play_legally_under_every_option_set(level: str, rules: Shithe
     assert capped == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", EVERY_SET[1:], ids=str)
 def test_search_bots_play_legally_under_every_option_set(rules: ShitheadOptions) -> None:
     # rule SH-7.5: the search bots sample positions under the rules the view shows, so every

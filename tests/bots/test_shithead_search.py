@@ -167,6 +167,7 @@ def _early_heads_up(hand: str, pile: str) -> Shithead:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "hand",
     ["3H 6H 7D 9C", "3H 2H 7D 9C", "3H TH 7D 9C"],

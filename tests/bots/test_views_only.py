@@ -35,6 +35,7 @@ def test_levels_and_default() -> None:
         assert getattr(make_bot("expert", game, seed=1, seconds=0.2), "seconds", None) == 0.2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["random", "basic", "strong", "expert"])
 @pytest.mark.parametrize("name", ["shithead", "sheepshead"])
 def test_bot_sees_only_plain_json(name: str, level: str) -> None:
@@ -74,6 +75,7 @@ def test_shithead_sampling_is_consistent_with_the_view() -> None:
         game.apply(seat, bots[seat].choose(view))
 
 
+@pytest.mark.slow
 def test_sheepshead_sampling_is_consistent_with_the_view() -> None:
     from server.bots.sampling import SheepsheadSampler
 
@@ -124,6 +126,7 @@ def _bot(level: str, name: str, seed: int) -> Bot:
     return SheepsheadStrongBot(seed, iterations=48, bid_samples=16, seconds=None)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["shithead", "sheepshead"])
 @pytest.mark.parametrize("level", ["basic", "strong"])
 def test_same_seed_same_decisions(name: str, level: str) -> None:

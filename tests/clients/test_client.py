@@ -259,6 +259,7 @@ async def test_garbage_gets_an_unsolicited_error(fake: tuple[FakeServer, str]) -
         assert isinstance(error, m.Error) and error.ref is None and error.code == "bad_json"
 
 
+@pytest.mark.slow
 async def test_timeouts(fake: tuple[FakeServer, str]) -> None:
     _, url = fake
     async with CardroomClient.connect(url) as c:

@@ -27,6 +27,7 @@ def test_the_docs_show_the_example_file_as_it_is() -> None:
     assert len(EXAMPLE.read_text().splitlines()) <= 40
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "seats"), [("shithead", 3), ("sheepshead", 5)])
 async def test_the_example_bot_finishes_a_game_against_a_live_server(
     live: CardroomServer, game: str, seats: int

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
+import pytest
+
 from clients import CardroomClient
 from protocol.messages import State
 from protocol.views import outcome_of, result_of, sheepshead_view
@@ -13,6 +15,8 @@ from server.net.server import CardroomServer
 from server.store.memory import MemoryStore
 from tests.clients.conftest import finish, run_cardroom
 from tests.support.server import act_fresh, choose, make_config, play_until_over
+
+pytestmark = pytest.mark.slow
 
 
 async def test_cardroom_bot_takes_a_seat_and_plays_a_whole_sheepshead_hand(

@@ -3,6 +3,8 @@ options in force over real WebSockets, its crack decision included."""
 
 from __future__ import annotations
 
+import pytest
+
 from clients import CardroomClient
 from protocol.messages import State
 from protocol.views import outcome_of, result_of
@@ -10,6 +12,8 @@ from server.net.server import CardroomServer
 from tests.clients.conftest import finish, run_cardroom
 from tests.support.house import HOUSE_SH, HOUSE_SS, remote_crack_deal
 from tests.support.server import play_until_over
+
+pytestmark = pytest.mark.slow
 
 
 async def test_cardroom_bot_decides_a_crack_in_a_jack_doubler_crack_hand(

@@ -66,6 +66,7 @@ def test_redis_keeps_an_append_only_file(compose: dict[str, Any]) -> None:
     assert set(compose["volumes"]) >= {v.split(":")[0] for v in redis["volumes"]}
 
 
+@pytest.mark.slow
 def test_two_cardroom_processes_share_redis(compose: dict[str, Any], serve_help: str) -> None:
     services = cardroom_services(compose)
     assert len(services) >= 2

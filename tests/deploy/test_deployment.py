@@ -25,6 +25,8 @@ from tests.deploy.stack import Stack, stack
 from tests.support.redis_games import Acked, assert_log_holds, play, play_to_the_end
 from tests.web.conftest import CHROMIUM_ARGS, STEP_MS, create_room, shithead_click_turn
 
+pytestmark = pytest.mark.slow
+
 PEOPLE = 300
 ADDRESSES = 30  # 10 people an address: a family, a café, a school's NAT
 TURNS = 20  # human turns each table plays (whole games: the SIGKILL test and the browser)

@@ -21,6 +21,8 @@ from server.tools.bench.redis_server import RedisServer
 from tests.deploy.processes import http
 from tests.deploy.stack import Stack, stack
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def proxied(tmp_path: Path) -> Iterator[tuple[Stack, RedisServer]]:

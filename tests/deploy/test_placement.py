@@ -19,6 +19,8 @@ from server.tools.bench.redis_server import RedisServer
 from tests.deploy.stack import Stack, stack
 from tests.support.redis_games import Acked, play
 
+pytestmark = pytest.mark.slow
+
 ROOMS = 16  # on two processes: all on one by chance once in 30,000 runs
 PLAYERS = 3
 TURNS = 30

@@ -15,6 +15,8 @@ from websockets.exceptions import InvalidStatus
 
 from tests.deploy.processes import ROOT, Serve
 
+pytestmark = pytest.mark.slow
+
 
 async def test_the_trusted_proxy_comes_from_the_environment(tmp_path: Path) -> None:
     env = {"CARDROOM_TRUSTED_PROXIES": "10.0.0.0/8, 127.0.0.1/32"}

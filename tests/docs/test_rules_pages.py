@@ -146,6 +146,7 @@ def test_rules_md_defines_every_rule_a_test_names() -> None:
     assert not missing, f"named by tests but not written in docs/rules.md: {missing}"
 
 
+@pytest.mark.slow
 def test_every_rule_in_rules_md_is_named_by_a_test() -> None:
     unnamed = [r for r in defined_rules() if r not in named_rules()]
     assert not unnamed, f"rules no test names yet: {unnamed}"

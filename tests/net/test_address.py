@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ipaddress
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -92,6 +93,7 @@ def test_ipv6_is_keyed_by_its_64() -> None:
     assert key(None) == "?"
 
 
+@pytest.mark.slow
 @given(st.text(max_size=MAX_HEADER * 2))
 def test_any_header_from_an_untrusted_peer_is_ignored(value: str) -> None:
     headers = {"X-Forwarded-For": value, "Forwarded": value, "X-Forwarded-Host": value}

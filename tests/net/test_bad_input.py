@@ -131,6 +131,7 @@ async def test_hello_first_and_protocol_versions(server: CardroomServer) -> None
         assert welcome.protocol == 1
 
 
+@pytest.mark.slow
 async def test_flood_is_rate_limited_and_garbage_closes_with_1008() -> None:
     config = ServerConfig(port=0, rate=20.0, burst=40.0, rooms=make_config().rooms)
     async with CardroomServer(config) as server, connect(server.url) as ws:

@@ -14,9 +14,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from server.net.server import CardroomServer, ServerConfig
+
+pytestmark = pytest.mark.slow
 
 HELLO = '{"type": "hello", "id": 1, "protocol": 1}'
 

@@ -56,6 +56,7 @@ def stream() -> bytes:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
 async def test_messages_cut_anywhere_are_read_once_in_order(
     server: CardroomServer, seed: int
@@ -235,6 +236,7 @@ def streams(draw: st.DrawFn) -> tuple[bytes, list[str | bytes], int | None]:
     return data, messages, code
 
 
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(stream=streams(), data=st.data())
 async def test_any_cuts_read_as_the_whole_stream(

@@ -12,6 +12,10 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
+pytestmark = pytest.mark.slow
+
 CHILD = """
 import asyncio, gc, weakref
 from websockets.asyncio.client import connect

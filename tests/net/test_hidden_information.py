@@ -7,6 +7,8 @@ import asyncio
 from collections.abc import Mapping
 from typing import Any
 
+import pytest
+
 from clients import CardroomClient
 from protocol.cards import parse_cards
 from protocol.messages import State
@@ -80,6 +82,7 @@ async def test_spectator_and_seats_never_see_hidden_cards(server: CardroomServer
     assert check_states(record, seen, source) > 50
 
 
+@pytest.mark.slow
 async def test_sheepshead_views_match_the_rules_views(server: CardroomServer) -> None:
     async with (
         CardroomClient.connect(server.url) as ann,

@@ -106,6 +106,7 @@ async def test_one_address_cannot_flood_the_history() -> None:
         assert (await get(server, "/api/leaderboard?board=daily", source="127.0.0.3"))[0] == 200
 
 
+@pytest.mark.slow
 async def test_an_open_room_answers_as_no_room(served: tuple[CardroomServer, MemoryStore]) -> None:
     server, _ = served
     refusals = {
@@ -131,6 +132,7 @@ async def test_an_open_room_answers_as_no_room(served: tuple[CardroomServer, Mem
     assert status == 200 and orjson.loads(body)["open"] is True
 
 
+@pytest.mark.slow
 async def test_no_timing_gap_between_an_open_room_and_none(
     served: tuple[CardroomServer, MemoryStore],
 ) -> None:

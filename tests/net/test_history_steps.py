@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from server.net.server import CardroomServer
 from server.rules.base import Action, Game
 from server.rules.sheepshead import Sheepshead
@@ -37,6 +39,7 @@ def type_of(item: dict[str, Any]) -> type[Game]:
     return Shithead if item["game"] == "shithead" else Sheepshead
 
 
+@pytest.mark.slow
 def test_shithead_steps_show_every_card() -> None:
     item = history_item(0, play_out(Shithead.new(4, seed=7), 1), ["A", "B", "C", "D"])
     steps = replay_steps(item)

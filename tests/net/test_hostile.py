@@ -164,6 +164,7 @@ async def test_non_ascii_resume_token_is_bad_token(
 # 6. hello deadline and connection caps --------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_a_connection_that_never_says_hello_is_closed() -> None:
     config = ServerConfig(port=0, hello_timeout=0.3, rooms=make_config().rooms)
     async with CardroomServer(config) as srv, connect(srv.url) as ws:
@@ -176,6 +177,7 @@ async def test_a_connection_that_never_says_hello_is_closed() -> None:
         assert 'cardroom_refusals_total{code="hello_timeout"} 1.0' in metrics
 
 
+@pytest.mark.slow
 async def test_a_greeted_connection_is_not_closed_by_the_hello_deadline() -> None:
     config = ServerConfig(port=0, hello_timeout=0.2, rooms=make_config().rooms)
     async with CardroomServer(config) as srv, connect(srv.url) as ws:

@@ -8,6 +8,7 @@ import asyncio
 import itertools
 from collections.abc import Iterator
 
+import pytest
 from websockets.asyncio.client import connect
 
 from server.net.keepalive import PER_TURN, Keepalive
@@ -18,6 +19,8 @@ from tests.support.raw_ws import frame as _frame
 from tests.support.raw_ws import open_raw as _open_raw
 from tests.support.raw_ws import read_frame
 from tests.support.raw_ws import text as _text
+
+pytestmark = pytest.mark.slow
 
 
 async def _read_all(reader: asyncio.StreamReader) -> bytes:

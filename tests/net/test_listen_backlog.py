@@ -18,7 +18,11 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 from tests.deploy.processes import Serve
+
+pytestmark = pytest.mark.slow
 
 BURST = 300
 #: A SYN that the queue dropped is retried after a second: a connection that completed before

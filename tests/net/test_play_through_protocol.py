@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
+
 from clients import CardroomClient
 from protocol.views import outcome_of, result_of
 from server.net.server import CardroomServer
@@ -82,6 +84,7 @@ async def test_chat_reaches_everyone_and_is_length_limited(server: CardroomServe
         assert error.code == "invalid_message"  # type: ignore[union-attr]
 
 
+@pytest.mark.slow
 async def test_strong_bots_think_in_a_worker_process(server: CardroomServer) -> None:
     async with CardroomClient.connect(server.url, timeout=60) as ann:
         await ann.create("sheepshead", seats=5, name="Ann")

@@ -48,6 +48,7 @@ async def test_reconnect_with_token_resumes_the_seat(server: CardroomServer) -> 
             await asyncio.gather(play_until_over(again), bob_plays)
 
 
+@pytest.mark.slow
 async def test_timer_runs_out_a_bot_plays_for_the_absent_player_who_then_returns(
     server: CardroomServer,
 ) -> None:

@@ -28,6 +28,8 @@ from server.tools.bench.redis_server import RedisServer
 from tests.support.results_api import ANN, BOB, auth, client, get, play_daily
 from tests.support.server import device_for, make_config, play_until_over
 
+pytestmark = pytest.mark.slow
+
 NO_HISTORY = {"error": "room_not_found", "message": "no history for this room code"}
 
 

@@ -7,6 +7,10 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
+pytestmark = pytest.mark.slow
+
 CHILD = """
 import gc, weakref
 from server.net.server import GC_THRESHOLDS, settle_gc, trim_memory

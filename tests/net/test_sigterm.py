@@ -7,11 +7,14 @@ import signal
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from clients import CardroomClient
 from server.tools.bench.procs import free_port, serve_process
+
+pytestmark = pytest.mark.slow
 
 
 @asynccontextmanager

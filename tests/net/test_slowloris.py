@@ -16,11 +16,14 @@ import socket
 import time
 from pathlib import Path
 
+import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
 from server.net.admission import FD_RESERVE
 from tests.deploy.processes import Serve, closed_by_peer, half_sent, http
+
+pytestmark = pytest.mark.slow
 
 OPEN_TIMEOUT = 3.0
 

@@ -10,7 +10,11 @@ import base64
 import os
 import time
 
+import pytest
+
 from server.net.server import CardroomServer, ServerConfig
+
+pytestmark = pytest.mark.slow
 
 _UPGRADE = (
     "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"

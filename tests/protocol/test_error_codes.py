@@ -7,6 +7,8 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
+
 from protocol.errors import ERROR_CODES, ErrorCode
 from protocol.schema import build_schema
 
@@ -58,6 +60,7 @@ def test_the_docs_document_exactly_the_shared_list() -> None:
     assert not set(ERROR_CODES) - documented, "in protocol/errors.py, not documented"
 
 
+@pytest.mark.slow
 def test_every_code_the_server_can_send_is_in_the_list() -> None:
     emitted = emitted_codes()
     assert len(emitted) > 40  # the scan sees the rules cores and the room layer

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from protocol import schema
 
 
@@ -74,6 +76,7 @@ def test_check_and_write(tmp_path: Path) -> None:
     assert schema.main(["--check", "--path", str(path)]) == 1
 
 
+@pytest.mark.slow
 def test_module_entry_point_checks_the_committed_file() -> None:
     root = schema.SCHEMA_PATH.parent.parent
     result = subprocess.run(

@@ -40,6 +40,7 @@ def states(seed: int) -> Iterator[tuple[Game, int, list[EventWire]]]:
         assert version >= 400 or game.outcome() is not None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2])
 def test_dump_state_matches_the_model_for_every_view_of_random_games(seed: int) -> None:
     for game, version, events in states(seed):
@@ -61,6 +62,7 @@ def test_dump_ack_matches_the_model(ref: str | int, version: int | None) -> None
     assert m.parse_server(fast) == m.Ack(ref=ref, version=version)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [3, 4, 5])
 def test_state_frames_from_a_shared_part_serialised_once_equal_whole_views(seed: int) -> None:
     """The room builds a state's common part once and serialises it once for all recipients,

@@ -73,6 +73,7 @@ def build() -> dict[str, Any]:
     return {name: record(*case) for name, case in CASES.items()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_views_events_and_frames_are_the_recorded_bytes(name: str) -> None:
     golden = json.loads(GOLDEN.read_text(encoding="utf-8"))[name]

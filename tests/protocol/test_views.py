@@ -60,6 +60,7 @@ def _played(name: str, seed: int) -> Game:
     return game
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2, 3])
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_every_view_and_event_of_a_played_game_is_its_declared_form(name: str, seed: int) -> None:

@@ -284,6 +284,7 @@ async def test_the_history_reveals_the_committed_seed_and_verify_checks_it(
     assert verify.main(["http://192.0.2.1/api/rooms/X/history"]) == 2  # loopback only
 
 
+@pytest.mark.slow
 async def test_a_closed_daily_room_keeps_its_history_until_the_day_is_over(
     server: CardroomServer,
 ) -> None:
@@ -324,6 +325,7 @@ async def test_bots_are_seeded_apart_from_the_deal(server: CardroomServer) -> No
     await ann.close()
 
 
+@pytest.mark.slow
 async def test_contributions_survive_a_sigkill_and_the_deal_replays(
     redis_server: RedisServer,
 ) -> None:
@@ -454,6 +456,7 @@ async def test_each_hand_of_a_match_is_committed_and_contributed_to_in_turn(
         assert match.commitment(0) != match.commitment(1)
 
 
+@pytest.mark.slow
 async def test_serve_takes_its_secret_from_the_flag_and_refuses_a_bad_one(
     redis_server: RedisServer,
 ) -> None:

@@ -184,6 +184,7 @@ async def test_create_with_hints_in_a_daily_room_is_refused(server: CardroomServ
         await ann.create("sheepshead", seats=5, name="Ann", daily=True)  # still works without
 
 
+@pytest.mark.slow
 async def test_only_the_asker_gets_the_hint_and_nothing_changes(server: CardroomServer) -> None:
     ann, bob, sue = await open_table(server)
     state = await ann.wait_state()
@@ -223,6 +224,7 @@ async def test_refusals_over_the_wire(server: CardroomServer) -> None:
         await c.close()
 
 
+@pytest.mark.slow
 async def test_the_same_question_gets_the_same_answer(server: CardroomServer) -> None:
     ann, bob, sue = await open_table(server)
     await act_fresh(ann, {"kind": "ready"})

@@ -4,12 +4,16 @@ of the seat's legal actions, and the server takes it as it is. Real WebSockets o
 
 from __future__ import annotations
 
+import pytest
+
 from clients import CardroomClient, CardroomError
 from protocol import messages as m
 from protocol.views import View, result_of, sheepshead_view
 from server.net.server import CardroomServer
 from tests.support.house import HOUSE_SH, HOUSE_SS, crack_deal
 from tests.support.server import choose
+
+pytestmark = pytest.mark.slow
 
 #: Hints asked per game at most (the strong bot thinks a while each time); then plain play.
 HINTS = 8

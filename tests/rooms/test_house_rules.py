@@ -10,6 +10,8 @@ import copy
 import json
 from typing import Any
 
+import pytest
+
 from clients import CardroomClient
 from protocol.messages import SheepsheadOptions, ShitheadOptions
 from protocol.views import sheepshead_view, shithead_view
@@ -145,6 +147,7 @@ async def test_left_out_options_are_the_books(server: CardroomServer) -> None:
         assert shithead_view(state.view)["options"] == ShitheadOptions().model_dump()
 
 
+@pytest.mark.slow
 async def test_a_stored_room_keeps_its_house_rules_across_a_restart(
     redis_server: RedisServer,
 ) -> None:

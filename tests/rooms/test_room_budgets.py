@@ -43,6 +43,7 @@ async def metric(srv: CardroomServer, line: str) -> bool:
     return line in text
 
 
+@pytest.mark.slow
 async def test_rooms_created_per_address_are_rate_limited() -> None:
     # a room every 3 s after a burst of three (slow enough that the burst is not refilled
     # while it is spent, even on a loaded machine)
@@ -102,6 +103,7 @@ async def test_rooms_in_the_process_are_capped() -> None:
         assert await metric(srv, 'cardroom_rooms_refused_total{budget="process"} 1.0')
 
 
+@pytest.mark.slow
 async def test_an_empty_lobby_closes_quickly_and_a_game_keeps_its_grace() -> None:
     async with serving(lobby_timeout=0.3, idle_timeout=60.0, grace=30.0) as srv:
         async with client(srv) as ann:
@@ -137,6 +139,7 @@ def test_the_creation_buckets_stay_bounded() -> None:
     assert budgets.open_from("10.0.0.1") == 1
 
 
+@pytest.mark.slow
 async def test_cardroom_serve_flags_set_the_budgets() -> None:
     port = free_port()
     async with serve_process(port, "--max-rooms", "1", "--rooms-burst", "5"):

@@ -8,6 +8,8 @@ import asyncio
 import itertools
 from collections.abc import Callable
 
+import pytest
+
 from clients import CardroomClient, CardroomError
 from protocol.cards import card_codes
 from protocol.messages import Log, State
@@ -91,6 +93,7 @@ async def test_a_resumed_seat_and_a_spectator_get_the_same_log_and_no_hidden_car
     assert not shown & hidden  # ...and none still hidden (a hand, the buried pair) is named
 
 
+@pytest.mark.slow
 async def test_a_move_made_for_a_player_out_of_time_is_marked_in_states_and_the_log() -> None:
     async with (
         CardroomServer(make_config(), store=MemoryStore()) as server,

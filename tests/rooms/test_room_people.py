@@ -153,6 +153,7 @@ async def test_the_host_leaving_passes_the_role_to_the_longest_seated_present_pe
         await bob.wait_state()
 
 
+@pytest.mark.slow
 async def test_a_host_away_past_grace_between_games_leaves_a_room_that_goes_on() -> None:
     config = make_config(grace=0.3)
     async with CardroomServer(config) as srv, person(srv, BOB) as bob:

@@ -22,6 +22,8 @@ from server.tools.bench.drive import Pacer, RoomSpec
 from server.tools.bench.drive import Room as LoadRoom
 from server.tools.bench.tally import Tally
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 async def served() -> AsyncIterator[CardroomServer]:

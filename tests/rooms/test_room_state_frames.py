@@ -15,6 +15,8 @@ from server.rooms.outputs import Output, Send
 from server.rules.base import Game
 from tests.support.room_core import Harness
 
+pytestmark = pytest.mark.slow
+
 SPECTATOR = 99
 
 

@@ -50,6 +50,7 @@ def source_of(name: str) -> str:
     return os.path.join(os.path.dirname(module.__file__ or ""), base + ".py")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", modules())
 def test_the_examples_in_a_rules_modules_docstrings_hold_as_imported(name: str) -> None:
     module = importlib.import_module(name)

@@ -12,6 +12,7 @@ import random
 from collections.abc import Iterator
 from itertools import combinations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -82,6 +83,7 @@ def check_shithead_view(game: Shithead, seat: int) -> None:
         assert accepted(game, seat, action) == (action in legal), action
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(players=st.integers(2, 5), seed=st.integers(0, 2**32))
 def test_shithead_view_lists_legal_moves_exactly(players: int, seed: int) -> None:
@@ -168,6 +170,7 @@ def random_hands(seed: int) -> Iterator[Sheepshead]:
         yield game
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_sheepshead_view_lists_legal_moves_exactly(seed: int) -> None:

@@ -55,6 +55,7 @@ def _wrong_actions(game: Game, rng: random.Random) -> list[Action]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_every_refusal_of_a_played_game_is_an_error_code(name: str) -> None:
     spec = GAMES[name]

@@ -320,6 +320,7 @@ def check_step(game: Sheepshead, rng: random.Random) -> None:
         game.clone().apply(other, legal[0])
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(options=OPTION_SETS, seed=st.integers(0, 2**32 - 1), pick=st.sampled_from([0.0, 0.15, 0.5]))
 # a picker left holding only the unknown card (an empty hand) while to act

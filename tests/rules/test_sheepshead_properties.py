@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -104,6 +105,7 @@ def check_result(game: Sheepshead) -> None:
     assert all(again.view(s) == game.view(s) for s in (*range(5), None))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1),
@@ -118,6 +120,7 @@ def test_random_hands_keep_every_invariant_at_every_step(
         check_result(play_checked(seed + k, dealer, pick_prob))
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1),
@@ -143,6 +146,7 @@ def test_no_view_or_event_shows_a_hidden_card_under_any_house_rules(
         check_result(game)
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_thousands_of_hands_zero_sum_and_all_points_accounted(seed: int) -> None:

@@ -309,6 +309,7 @@ def skip_turn(game_before: Shithead, seat: int, k: int, out: list[int]) -> int:
     return s
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(players=st.integers(2, 5), seed=st.integers(0, 2**32), rules=option_sets)
 def test_random_games_under_every_option_set_follow_the_book(
@@ -361,6 +362,7 @@ actions = st.builds(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(
     players=st.integers(2, 5),

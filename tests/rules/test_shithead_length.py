@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from protocol.views import outcome_of
 from server.rules.base import Action
 from server.rules.shithead import MAX_PLAY_ACTIONS, Shithead, ShitheadOutcome
@@ -16,6 +18,7 @@ def _position(game: Shithead) -> str:
     return repr(snap)
 
 
+@pytest.mark.slow
 def test_two_fixed_policies_passing_the_pile_end_at_the_cap() -> None:
     # rule SH-6.6: two fixed policies that pass the pile back and forth for ever
     game = looping()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +21,8 @@ from tests.support.shithead import (
     random_game,
     visible_to,
 )
+
+pytestmark = pytest.mark.slow
 
 
 def play_out(players: int, seed: int, stop: int = MAX_ACTIONS) -> Shithead:

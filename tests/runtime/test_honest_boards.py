@@ -104,6 +104,7 @@ async def test_made_up_devices_earn_nothing() -> None:
         assert metric(await metrics(server), "cardroom_devices_issued") == 4
 
 
+@pytest.mark.slow
 async def test_sock_puppets_do_not_reach_the_daily_board() -> None:
     # three made-up devices play a whole daily match each from one address: one entry
     config = replace(make_config(), devices_per_address=1)
@@ -142,6 +143,7 @@ async def test_a_game_a_stand_in_played_ranks_nobody() -> None:
         await bob.close()
 
 
+@pytest.mark.slow
 async def test_identities_hoarded_from_one_address_share_its_daily_entries() -> None:
     # one address collects an identity a day for four days, then plays four daily matches
     config = replace(make_config(), rooms=replace(make_config().rooms, daily_entries_per_address=2))
@@ -162,6 +164,7 @@ async def test_identities_hoarded_from_one_address_share_its_daily_entries() -> 
         assert sorted(e.name for e in await server.stores.boards.top(board)) == ["Ann", "Bob"]
 
 
+@pytest.mark.slow
 async def test_daily_rooms_open_to_several_people_rank_nobody() -> None:
     # --daily-alone off (the fuzzer's rooms of scripted people) cannot feed the daily board
     rooms = replace(make_config().rooms, daily_alone=False)

@@ -17,6 +17,8 @@ from server.store.leaderboard import Board, player_id
 from server.tools.bench.redis_server import RedisServer
 from tests.support.server import act_fresh, choose, device_for, make_config, play_until_over
 
+pytestmark = pytest.mark.slow
+
 ANN, BOB = "ann-device-0123456789", "bob-device-0123456789"
 
 

@@ -16,6 +16,8 @@ from server.tools.bench.redis_cluster import RedisCluster
 from server.tools.bench.redis_server import RedisServer
 from tests.support.redis_games import Acked, assert_log_holds, play, play_to_the_end, serving
 
+pytestmark = pytest.mark.slow
+
 
 async def test_two_processes_one_table_owner_killed(
     any_redis: RedisServer | RedisCluster,

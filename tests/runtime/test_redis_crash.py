@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from clients import CardroomClient
 from server.tools.bench.procs import free_port
 from server.tools.bench.redis_cluster import RedisCluster
@@ -17,6 +19,8 @@ from tests.support.redis_games import (
     play_to_the_end,
     serving,
 )
+
+pytestmark = pytest.mark.slow
 
 
 async def test_sigkill_mid_game_every_player_resumes(

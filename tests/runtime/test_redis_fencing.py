@@ -18,6 +18,8 @@ from server.tools.bench.redis_cluster import RedisCluster
 from server.tools.bench.redis_server import RedisServer
 from tests.support.redis_games import serving
 
+pytestmark = pytest.mark.slow
+
 
 async def test_a_paused_owner_cannot_write_after_a_takeover(
     any_redis: RedisServer | RedisCluster,

@@ -129,6 +129,7 @@ async def test_transfer_all_hands_many_rooms_over_in_one_call(
         await client.aclose()
 
 
+@pytest.mark.slow
 async def test_a_stopping_process_hands_its_room_over_and_the_game_goes_on(
     redis_server: RedisServer,
 ) -> None:
@@ -156,6 +157,7 @@ async def test_a_stopping_process_hands_its_room_over_and_the_game_goes_on(
         await c.close()
 
 
+@pytest.mark.slow
 async def test_the_new_owner_loads_a_handed_over_room_at_once_and_runs_its_timers(
     redis_server: RedisServer,
 ) -> None:

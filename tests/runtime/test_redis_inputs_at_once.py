@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from clients import CardroomClient
 from server.net.server import CardroomServer, ServerConfig
 from server.rooms.seats import RoomSettings
 from server.tools.bench.redis_server import RedisServer
+
+pytestmark = pytest.mark.slow
 
 
 async def test_a_grace_timer_frees_a_lobby_seat_in_the_store(redis_server: RedisServer) -> None:

@@ -22,6 +22,8 @@ from server.store.redis_client import connect as redis_connect
 from server.tools.bench.redis_cluster import RedisCluster
 from server.tools.bench.redis_server import RedisServer
 
+pytestmark = pytest.mark.slow
+
 #: Two kinds of create every room refuses: too many seats, and hints in a daily room.
 BAD_CREATES: tuple[dict[str, Any], ...] = (
     {"type": "create", "game": "shithead", "seats": 9, "name": "X"},

@@ -8,12 +8,16 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
+
 from clients import CardroomClient
 from server.store.leaderboard import player_id
 from server.store.redis_store import RedisStore
 from server.tools.bench.procs import free_port
 from server.tools.bench.redis_server import RedisServer
 from tests.support.redis_games import serving
+
+pytestmark = pytest.mark.slow
 
 ANN, BOB = "ann-device-0123456789", "bob-device-0123456789"
 

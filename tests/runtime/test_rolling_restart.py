@@ -5,8 +5,12 @@ itself, and the longest pause any room saw is measured (target: under 1 s)."""
 
 from __future__ import annotations
 
+import pytest
+
 from server.tools.bench.handover import rolling_restart, service
 from server.tools.bench.redis_server import RedisServer
+
+pytestmark = pytest.mark.slow
 
 
 async def test_a_rolling_restart_costs_nobody_a_game(redis_server: RedisServer) -> None:

@@ -13,6 +13,7 @@ from server.store.redis_store import RedisStore
 from tests.support.games import play_out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("game", "players"), [(Shithead, 2), (Shithead, 4), (Sheepshead, 5), (Sheepshead, 5)]
 )

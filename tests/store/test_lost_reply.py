@@ -14,6 +14,8 @@ from server.store.redis_store import RedisStore
 from server.tools.bench.redis_server import RedisServer
 from tests.store.proxy import LossyProxy
 
+pytestmark = pytest.mark.slow
+
 
 def entry(v: int, action: str, deadline: float | None = None) -> dict[str, Any]:
     e: dict[str, Any] = {"v": v, "g": 0, "s": 1, "a": action}

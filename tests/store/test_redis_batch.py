@@ -117,6 +117,7 @@ async def test_one_rooms_writes_in_one_turn_keep_their_order(redis_store: RedisS
     assert stored is not None and [e["v"] for e in stored.actions] == list(versions)
 
 
+@pytest.mark.slow
 async def test_a_batch_whose_replies_are_lost_fails_every_waiter(
     redis_server: RedisServer,
 ) -> None:
@@ -307,6 +308,7 @@ async def test_a_batch_keeps_one_connection_per_batch_in_flight(
         assert stored is not None and [e["v"] for e in stored.actions] == list(range(1, 11))
 
 
+@pytest.mark.slow
 async def test_one_redis_queues_its_calls_a_cluster_does_not(
     redis_server: RedisServer, redis_cluster: RedisCluster
 ) -> None:
@@ -401,6 +403,7 @@ class Ticks:
             asyncio.get_running_loop().call_soon(self._tick)
 
 
+@pytest.mark.slow
 async def test_a_batchs_callers_run_the_turn_after_its_replies_are_read(
     redis_store: RedisStore,
 ) -> None:
@@ -433,6 +436,7 @@ async def test_a_batchs_callers_run_the_turn_after_its_replies_are_read(
         assert stored is not None and [e["v"] for e in stored.actions] == [1, 2, 3, 4, 5]
 
 
+@pytest.mark.slow
 async def test_a_redis_rooms_ack_is_sent_in_the_turn_its_reply_is_read(
     redis_store: RedisStore,
 ) -> None:

@@ -11,11 +11,15 @@ import time
 import urllib.request
 from dataclasses import replace
 
+import pytest
+
 from clients import CardroomClient, CardroomError
 from server.net.server import CardroomServer
 from server.store.redis_store import RedisStore
 from server.tools.bench.redis_server import RedisServer
 from tests.support.server import choose, make_config
+
+pytestmark = pytest.mark.slow
 
 ROOMS = 8
 

@@ -126,6 +126,7 @@ def test_a_cluster_url_names_its_seeds() -> None:
         assert (kwargs["host"], kwargs["port"]) == ("127.0.0.1", 7002)
 
 
+@pytest.mark.slow
 async def test_a_cluster_node_away_is_store_unavailable_then_back(tmp_path: Path) -> None:
     """A master of the room's slot stopped: the room's writes are refused as
     ``StoreUnavailable`` (no other error escapes), and go on once the node is back."""

@@ -21,6 +21,8 @@ from tests.store.proxy import LossyProxy
 from tests.support.redis_games import same_action
 from tests.support.server import choose, make_config
 
+pytestmark = pytest.mark.slow
+
 ANNS_ACTION = b'"s":0,"a":"'  # in the stored entry of an action of seat 0
 
 

@@ -21,6 +21,8 @@ from server.tools.bench.redis_server import RedisServer
 from tests.support.redis_games import Acked, assert_log_holds, play, play_to_the_end
 from tests.support.server import choose, make_config
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 async def on_redis(redis_server: RedisServer) -> AsyncIterator[CardroomServer]:

@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from server.store.redis_client import POOL_SIZE, connect
 from server.tools.bench.redis_server import RedisServer
+
+pytestmark = pytest.mark.slow
 
 
 async def test_commands_beyond_the_pool_wait_for_a_connection(redis_server: RedisServer) -> None:

@@ -44,6 +44,7 @@ async def test_racing_writers_each_version_has_one_winner(redis_server: RedisSer
             await w.close()
 
 
+@pytest.mark.slow
 async def test_old_owner_cannot_write_after_a_takeover(redis_server: RedisServer) -> None:
     client_a, client_b = connect(redis_server.url), connect(redis_server.url)
     leases_a = Leases(client_a, "process-a", ttl=0.3)
@@ -109,6 +110,7 @@ async def test_lease_renew_release_and_tokens_that_grow(redis_server: RedisServe
         await client.aclose()
 
 
+@pytest.mark.slow
 async def test_rooms_expire_and_every_write_keeps_them_alive(redis_server: RedisServer) -> None:
     store = RedisStore(redis_server.url, room_ttl=0.5, history_ttl=0.5)
     try:

@@ -7,6 +7,8 @@ import asyncio
 import datetime
 import random
 
+import pytest
+
 from server.rooms.matches import Match
 from server.store.health import StoreHealth
 from server.store.leaderboard import Board, MemoryLeaderboards, Player
@@ -64,6 +66,7 @@ def test_only_people_with_a_device_are_ranked() -> None:
     assert match_results(None, units, [ann, None, None, None, None]) == []
 
 
+@pytest.mark.slow
 async def test_health_follows_redis_away_and_back(redis_server: RedisServer) -> None:
     store = RedisStore(redis_server.url)
     health = StoreHealth(store, interval=0.05)

@@ -54,6 +54,7 @@ def test_counts_pool_per_level_and_deal() -> None:
     assert line["per_deal"] == [(1, 2), (0, 0)]  # runs on other seeds pool over deals
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("game", "seats", "options"),
     [
@@ -95,6 +96,7 @@ def test_a_quick_report_with_every_level(
         assert leads == 6 * len(levels)
 
 
+@pytest.mark.slow
 def test_the_report_does_not_depend_on_jobs() -> None:
     # the tallies travel back from the worker processes with each game's record
     seats = ["basic", "random", "basic", "random", "basic"]

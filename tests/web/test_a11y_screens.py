@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from playwright.sync_api import BrowserContext
 
 from tests.support.web import shoot
 from tests.web.conftest import LiveServer, create_room, wait_turn, watch_errors
+
+pytestmark = pytest.mark.slow
 
 
 def test_home_and_lobby(live: LiveServer, new_context: Callable[..., BrowserContext]) -> None:

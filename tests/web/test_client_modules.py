@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+import pytest
 from playwright.sync_api import BrowserContext
 
 from server.net.static import StaticFiles
@@ -29,6 +30,7 @@ PATHS = {
 }
 
 
+@pytest.mark.slow
 def test_the_routes_table_matches_what_the_server_serves_as_the_app(
     live: LiveServer, new_context: Callable[..., BrowserContext]
 ) -> None:
@@ -66,6 +68,7 @@ def test_no_address_pattern_outside_the_routes_table() -> None:
         assert not re.search(r"pathname\.match|\.test\(location", text), path
 
 
+@pytest.mark.slow
 def test_renderers_take_data_not_the_app() -> None:
     # only the controller holds the app; a game module's input handlers get it to act
     handlers = {"onAction", "onEnter", "chooseCard"}

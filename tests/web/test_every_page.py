@@ -13,6 +13,8 @@ from playwright.sync_api import BrowserContext, Page, ViewportSize
 from tests.support.web import PHONE, act_first, check_axe, finished, seated, watch_console
 from tests.web.conftest import LiveServer, create_room, wait_turn, watch_errors
 
+pytestmark = pytest.mark.slow
+
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 LANGS = ("en", "ru", "pt", "fr")
 GAMES = ("shithead", "sheepshead")

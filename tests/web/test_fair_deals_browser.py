@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from playwright.sync_api import BrowserContext, Page, Route
 
 from tests.web.conftest import (
@@ -18,6 +19,8 @@ from tests.web.conftest import (
     wait_turn,
     watch_errors,
 )
+
+pytestmark = pytest.mark.slow
 
 GAME_SECONDS = 180  # a bound for a stuck game, not a speed test
 

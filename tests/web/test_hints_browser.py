@@ -9,11 +9,14 @@ import shutil
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from playwright.sync_api import BrowserContext, Page
 
 from server.rooms.matches import Match
 from tests.support.web import create_hints_room
 from tests.web.conftest import SCREENSHOTS, LiveServer, join_room, watch_errors
+
+pytestmark = pytest.mark.slow
 
 NOTES = "/work/notes"  # where the lead looks at screenshots (the repo keeps build/screenshots)
 

@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from playwright.sync_api import BrowserContext, Page
 
 from protocol.messages import SheepsheadOptions, ShitheadOptions
@@ -114,6 +115,7 @@ def pass_until_crack(page: Page) -> None:
     page.wait_for_selector('[data-act="crack"]', timeout=15_000)
 
 
+@pytest.mark.slow
 def test_the_form_offers_each_games_house_rules_with_the_book_as_default(
     live: LiveServer, new_context: Callable[..., BrowserContext]
 ) -> None:
@@ -144,6 +146,7 @@ def test_the_form_offers_each_games_house_rules_with_the_book_as_default(
     assert not errors, errors
 
 
+@pytest.mark.slow
 def test_the_room_made_from_the_form_has_the_options_and_the_lobby_shows_them(
     live: LiveServer, new_context: Callable[..., BrowserContext]
 ) -> None:
@@ -174,6 +177,7 @@ def test_the_room_made_from_the_form_has_the_options_and_the_lobby_shows_them(
     assert not errors, errors
 
 
+@pytest.mark.slow
 def test_a_sheepshead_hand_with_the_jack_the_doubler_and_a_crack_to_its_score(
     live: LiveServer, new_context: Callable[..., BrowserContext]
 ) -> None:
@@ -229,6 +233,7 @@ def test_a_sheepshead_hand_with_the_jack_the_doubler_and_a_crack_to_its_score(
     assert not errors, errors
 
 
+@pytest.mark.slow
 def test_a_shithead_game_with_all_three_house_rules_to_the_end(
     live: LiveServer, new_context: Callable[..., BrowserContext]
 ) -> None:
@@ -274,6 +279,7 @@ def test_a_shithead_game_with_all_three_house_rules_to_the_end(
     assert not errors, errors
 
 
+@pytest.mark.slow
 def test_playing_again_with_the_same_table_keeps_its_house_rules(
     live: LiveServer, new_context: Callable[..., BrowserContext]
 ) -> None:
@@ -296,6 +302,7 @@ def test_playing_again_with_the_same_table_keeps_its_house_rules(
     assert not errors, errors
 
 
+@pytest.mark.slow
 def test_a_doubler_hand_all_pass_is_thrown_in_and_the_next_one_pays_double(
     live: LiveServer, new_context: Callable[..., BrowserContext]
 ) -> None:
@@ -318,6 +325,7 @@ def test_a_doubler_hand_all_pass_is_thrown_in_and_the_next_one_pays_double(
     assert not errors, errors
 
 
+@pytest.mark.slow
 def test_a_hint_at_the_crack_marks_its_button(
     live: LiveServer, new_context: Callable[..., BrowserContext]
 ) -> None:
@@ -337,6 +345,7 @@ def test_a_hint_at_the_crack_marks_its_button(
     assert not errors, errors
 
 
+@pytest.mark.slow
 def test_the_replay_of_a_house_rules_hand_shows_its_rules_and_stakes(
     live: LiveServer, new_context: Callable[..., BrowserContext]
 ) -> None:

@@ -14,6 +14,8 @@ from playwright.sync_api import BrowserContext, Page
 
 from tests.web.conftest import ROOT, LiveServer, create_room, watch_errors
 
+pytestmark = pytest.mark.slow
+
 LANGS = ["en", "ru", "pt", "fr"]
 # the page's lang attribute a language: the Portuguese is Brazilian
 TAGS = {"en": "en", "ru": "ru", "pt": "pt-BR", "fr": "fr"}

@@ -9,9 +9,12 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import pytest
 from playwright.sync_api import BrowserContext, Page, WebSocketRoute
 
 from tests.web.conftest import LiveServer, create_room, watch_errors
+
+pytestmark = pytest.mark.slow
 
 
 @dataclass

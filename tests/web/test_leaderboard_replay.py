@@ -17,6 +17,7 @@ import urllib.request
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from playwright.sync_api import BrowserContext, Page
 
 from server.store.history import history_item
@@ -27,6 +28,7 @@ from tests.support.web import device_of, finished, on_server, seated, shoot
 from tests.web.conftest import LiveServer, watch_errors
 
 
+@pytest.mark.slow
 def test_leaderboard_shows_the_servers_results_and_your_rank(
     live: LiveServer, new_context: Callable[..., BrowserContext]
 ) -> None:
@@ -106,6 +108,7 @@ def shown_hands(page: Page) -> Any:
     )
 
 
+@pytest.mark.slow
 def test_replay_steps_through_a_finished_shithead_game(
     live: LiveServer, new_context: Callable[..., BrowserContext]
 ) -> None:
@@ -187,6 +190,7 @@ def test_replay_steps_through_a_finished_shithead_game(
     assert all(m.startswith("Failed to load resource") and "404" in m for m in console), console
 
 
+@pytest.mark.slow
 def test_replay_of_a_sheepshead_hand(
     live: LiveServer, new_context: Callable[..., BrowserContext]
 ) -> None:
@@ -228,6 +232,7 @@ def test_the_pages_own_addresses_serve_the_app(live: LiveServer) -> None:
             assert exc.code == 404, path
 
 
+@pytest.mark.slow
 def test_the_replay_of_a_capped_game_says_why_it_ended(
     live: LiveServer, new_context: Callable[..., BrowserContext]
 ) -> None:

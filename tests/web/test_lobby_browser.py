@@ -6,9 +6,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+import pytest
 from playwright.sync_api import BrowserContext
 
 from tests.web.conftest import LiveServer, create_room, watch_errors
+
+pytestmark = pytest.mark.slow
 
 
 def test_the_host_adds_and_sets_bots_locks_the_room_and_removes_a_player(

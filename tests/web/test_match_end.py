@@ -10,6 +10,7 @@ import json
 import urllib.request
 from collections.abc import Callable
 
+import pytest
 from playwright.sync_api import BrowserContext, Page
 
 from server.store.leaderboard import Board, Player, player_id
@@ -23,6 +24,8 @@ from tests.web.conftest import (
     wait_turn,
     watch_errors,
 )
+
+pytestmark = pytest.mark.slow
 
 
 def play_the_match(host: Page, friend: Page) -> None:

@@ -15,6 +15,8 @@ from protocol.messages import GameName
 from tests.support.web import check_axe, finished, seated
 from tests.web.conftest import SCREENSHOTS, LiveServer, watch_errors
 
+pytestmark = pytest.mark.slow
+
 PHONE = {"viewport": {"width": 375, "height": 667}, "has_touch": True, "is_mobile": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 

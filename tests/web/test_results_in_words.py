@@ -10,11 +10,14 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from playwright.sync_api import BrowserContext
 
 from server.rooms.matches import Match
 from tests.support.web import PHONE
 from tests.web.conftest import ROOT, LiveServer, watch_errors
+
+pytestmark = pytest.mark.slow
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve"]
 EN = json.loads((ROOT / "clients/web/i18n/en.json").read_text())

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from playwright.sync_api import BrowserContext, Page
 
 from tests.web.conftest import LiveServer, create_room, watch_errors
+
+pytestmark = pytest.mark.slow
 
 
 def sockets(page: Page) -> list[str]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+import pytest
 from playwright.sync_api import BrowserContext, Page
 
 from tests.support.web import PHONE
@@ -17,6 +18,8 @@ from tests.web.conftest import (
     wait_turn,
     watch_errors,
 )
+
+pytestmark = pytest.mark.slow
 
 DESKTOP = {"width": 1280, "height": 800}
 SESSION = "cardroom.session"  # js/store.js KEYS.session: the seat this browser holds

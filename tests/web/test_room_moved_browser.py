@@ -8,10 +8,13 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
+import pytest
 from playwright.sync_api import BrowserContext
 
 from protocol import messages as m
 from tests.web.conftest import LiveServer, create_room, watch_errors
+
+pytestmark = pytest.mark.slow
 
 
 def test_a_page_resumes_on_its_connection_when_its_room_moved(

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from playwright.sync_api import BrowserContext
 from playwright.sync_api import Error as PlaywrightError
 
 from tests.support.web import start_scripted
 from tests.web.conftest import CORNER, LiveServer, wait_turn, watch_errors
+
+pytestmark = pytest.mark.slow
 
 
 def unknown_call(kinds: set[str]) -> bool:

@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import pytest
 from playwright.sync_api import BrowserContext
 
 from protocol.cards import CODES
@@ -25,6 +26,8 @@ from tests.web.conftest import (
     wait_turn,
     watch_errors,
 )
+
+pytestmark = pytest.mark.slow
 
 GAME_SECONDS = 180  # a bound for a stuck game, not a speed test
 

@@ -7,10 +7,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+import pytest
 from playwright.sync_api import BrowserContext, Page
 
 from tests.support.web import PHONE, act_first, create_hints_room
 from tests.web.conftest import ROOT, LiveServer, create_room, wait_turn, watch_errors
+
+pytestmark = pytest.mark.slow
 
 FR = json.loads((ROOT / "clients/web/i18n/fr.json").read_text())
 EN = json.loads((ROOT / "clients/web/i18n/en.json").read_text())

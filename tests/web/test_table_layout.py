@@ -16,6 +16,8 @@ from playwright.sync_api import BrowserContext, Page, ViewportSize
 from tests.support.web import PHONE, act_first, create_hints_room, start_scripted
 from tests.web.conftest import SCREENSHOTS, LiveServer, create_room, wait_turn, watch_errors
 
+pytestmark = pytest.mark.slow
+
 LANGS = ("en", "ru", "pt", "fr")
 LANG_TAGS = {"en": "en", "ru": "ru", "pt": "pt-BR", "fr": "fr"}  # js/i18n.js LANG_TAGS
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}

@@ -15,6 +15,8 @@ from playwright.sync_api import BrowserContext, Page, ViewportSize
 from tests.support.web import PHONE, act_first, start_scripted, watch_console
 from tests.web.conftest import CORNER, ROOT, LiveServer, create_room, wait_turn, watch_errors
 
+pytestmark = pytest.mark.slow
+
 # The page's sounds, heard through the audio calls: every oscillator started, by frequency;
 # and a tab that can be sent to the background (document.hidden) by the test.
 AUDIO_SPY = """

@@ -3,6 +3,7 @@ log, the move starred in the moves list and its cards marked in the hand."""
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Checkbox, OptionList, Static
 
 from clients.terminal.app import CardroomApp
@@ -19,6 +20,8 @@ from tests.clients.terminal.conftest import (
     type_text,
     until,
 )
+
+pytestmark = pytest.mark.slow
 
 
 async def test_ask_for_a_hint_with_the_question_mark(live: CardroomServer) -> None:

@@ -4,6 +4,7 @@ diamonds, the doubler and cracking played through a crack by keyboard."""
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Input, Static
 
 from clients.terminal.app import CardroomApp, StartScreen
@@ -23,6 +24,8 @@ from tests.clients.terminal.conftest import (
     until,
 )
 from tests.support.house import HOUSE_SS, crack_deal
+
+pytestmark = pytest.mark.slow
 
 
 async def test_a_house_rules_sheepshead_hand_through_a_crack_by_keyboard(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from rich.text import Text
 
 from clients.terminal import tables
@@ -76,6 +77,7 @@ def _random_game(game: Game, seed: int) -> list[View]:
         game.apply(seat, action)
 
 
+@pytest.mark.slow
 def test_the_shithead_table_fits_in_every_position() -> None:
     for players in (2, 5):
         info = _info("shithead", players)
@@ -115,6 +117,7 @@ def _shithead_turn() -> ShitheadView:
     raise AssertionError("no deal with a pair to play")
 
 
+@pytest.mark.slow
 async def test_the_hand_plays_several_cards_of_one_rank() -> None:
     view = _shithead_turn()
     choice = HandChoice.of(view)
@@ -152,6 +155,7 @@ def test_the_header_fits_and_keeps_what_matters_most() -> None:
     assert "YOUR TURN" in top.plain and "online" in top.plain and "left" not in top.plain
 
 
+@pytest.mark.slow
 async def test_a_big_hand_scrolls_with_the_cursor_and_fits_one_row() -> None:
     cards = [r + s for r in "23456789TJQKA" for s in "CDH"]  # 39 cards after a big pickup
     view: ShitheadView = {
@@ -178,6 +182,7 @@ async def test_a_big_hand_scrolls_with_the_cursor_and_fits_one_row() -> None:
         assert hand.cursor == len(cards) - 1 and "A♥" in hand.render().plain
 
 
+@pytest.mark.slow
 def test_the_tables_fit_with_house_rules_and_the_highest_stakes() -> None:
     # SH-7.5, SS-10.6: the rules in force, the card to beat, the multiplier and the cracks
     # are shown too; with the longest names and the highest stakes the tables still fit

@@ -4,11 +4,15 @@ player whose clock ran out marked as such."""
 
 from __future__ import annotations
 
+import pytest
+
 from clients import CardroomClient
 from clients.terminal.app import CardroomApp
 from protocol.messages import State
 from server.net.server import CardroomServer
 from tests.clients.terminal.conftest import SIZE, entered, log, until
+
+pytestmark = pytest.mark.slow
 
 
 async def test_watching_a_game_under_way_shows_what_happened_so_far(

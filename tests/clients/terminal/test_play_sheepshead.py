@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from textual.pilot import Pilot
 
 from clients import CardroomClient
@@ -25,6 +26,8 @@ from tests.clients.terminal.conftest import (
     until,
 )
 from tests.support.server import play_until_over
+
+pytestmark = pytest.mark.slow
 
 
 async def test_join_a_sheepshead_room_and_play_a_hand(live: CardroomServer) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from textual.pilot import Pilot
 
 from clients.terminal.app import CardroomApp
@@ -26,6 +27,8 @@ from tests.clients.terminal.conftest import (
     type_text,
     until,
 )
+
+pytestmark = pytest.mark.slow
 
 ORDER = "3456789JQKA2T"  # the test's preference: shed low cards first, keep the specials
 

@@ -3,11 +3,15 @@ the fresh state, as the web client does: Enter on "Ready" is never lost to a rac
 
 from __future__ import annotations
 
+import pytest
+
 from clients import CardroomClient
 from clients.terminal.app import CardroomApp
 from protocol.messages import ActionModel
 from server.net.server import CardroomServer
 from tests.clients.terminal.conftest import SIZE, entered, log, until
+
+pytestmark = pytest.mark.slow
 
 
 async def test_a_ready_refused_as_stale_in_the_swap_phase_is_sent_again(

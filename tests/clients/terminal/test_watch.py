@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from clients import CardroomClient
 from clients.terminal.app import CardroomApp, StartScreen
 from clients.terminal.widgets import HandBar
 from server.net.server import CardroomServer
 from tests.clients.terminal.conftest import SIZE, choose_move, entered, screenshot, until
 from tests.support.server import play_until_over
+
+pytestmark = pytest.mark.slow
 
 
 async def test_watch_a_shithead_game(live: CardroomServer) -> None:

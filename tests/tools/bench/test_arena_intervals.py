@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 import time
 
+import pytest
+
 from server.bots.base import Deadline, cpu_clock
 from server.tools.arena import GameRecord, Summary, over_deals, play_one
 
@@ -60,6 +62,7 @@ def test_the_arena_plays_sheepshead_under_house_rules() -> None:
     assert all(math.isclose(sum(r.units), 0.0, abs_tol=1e-9) for r in crack)
 
 
+@pytest.mark.slow
 def test_an_arena_with_cpu_time_keeps_the_bots_deadlines_off_the_wall_clock() -> None:
     # On a busy machine the wall clock runs on while other processes have the cores: with
     # --cpu a deadline counts this process's CPU time, so the load cannot cut a search short.

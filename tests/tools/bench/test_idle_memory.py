@@ -6,7 +6,11 @@ assembler, and the hello timer no longer live as long as the connection."""
 
 from __future__ import annotations
 
+import pytest
+
 from server.tools.bench.idle_memory import measure
+
+pytestmark = pytest.mark.slow
 
 
 async def test_an_idle_connection_keeps_under_10_5_kb_of_python_objects() -> None:

@@ -50,6 +50,7 @@ async def _player_actions(server: CardroomServer) -> int:
     return int(sum(float(n) for n in found))
 
 
+@pytest.mark.slow
 async def test_two_workers_count_exactly_the_actions_the_server_accepted(
     served: CardroomServer,
 ) -> None:
@@ -102,6 +103,7 @@ def test_merged_latency_percentiles_are_those_of_all_samples_not_an_average() ->
     assert Histogram().percentile(0.99) == 0.0 and Histogram().within(0.005) == 0.0
 
 
+@pytest.mark.slow
 def test_targets_and_sources_outside_loopback_are_refused() -> None:
     for url in ("ws://192.0.2.7:8080/", "ws://[2001:db8::1]:80/", "ws://10.1.2.3/"):
         with pytest.raises(NotLoopback):
@@ -143,6 +145,7 @@ async def test_clients_bound_to_several_source_addresses_arrive_from_them(
         await asyncio.gather(*(c.close() for c in held))
 
 
+@pytest.mark.slow
 async def test_thinking_times_bound_the_pace(
     served: CardroomServer,
 ) -> None:

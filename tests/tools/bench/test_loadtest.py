@@ -79,6 +79,7 @@ async def test_acks_counted_equal_the_actions_the_server_stored_and_refusals_are
     await room.close()
 
 
+@pytest.mark.slow
 async def test_a_run_with_bots_counts_human_acks_and_bot_moves_apart(
     served: tuple[CardroomServer, MemoryStore],
 ) -> None:
@@ -111,6 +112,7 @@ async def test_idle_connections_are_held_and_counted(
         await asyncio.gather(*(ws.close() for ws in held))
 
 
+@pytest.mark.slow
 async def test_every_room_is_seated_before_any_plays(
     served: tuple[CardroomServer, MemoryStore],
 ) -> None:
@@ -139,6 +141,7 @@ async def test_every_room_is_seated_before_any_plays(
     assert tally.accepted > 0  # and then they played
 
 
+@pytest.mark.slow
 async def test_the_closes_of_a_round_are_waited_for_on_the_server(
     served: tuple[CardroomServer, MemoryStore],
 ) -> None:
@@ -151,6 +154,7 @@ async def test_the_closes_of_a_round_are_waited_for_on_the_server(
     assert await closes_reached(None) is None  # a server elsewhere: nothing to ask
 
 
+@pytest.mark.slow
 def test_the_command_runs_both_servers_and_prints_its_figures() -> None:
     command = [sys.executable, "-m", "server.cli", "loadtest", "--rooms", "2", "--seconds", "1"]
     command += ["--warmup", "0.3", "--json"]
@@ -164,6 +168,7 @@ def test_the_command_runs_both_servers_and_prints_its_figures() -> None:
     assert result["share"] > 0
 
 
+@pytest.mark.slow
 def test_bench_frames_prints_each_compression_setting() -> None:
     from server.tools.bench.frames import SETTINGS
 
@@ -174,6 +179,7 @@ def test_bench_frames_prints_each_compression_setting() -> None:
         assert name in done.stdout
 
 
+@pytest.mark.slow
 async def test_a_paced_run_never_goes_faster_than_its_pace(
     served: tuple[CardroomServer, MemoryStore],
 ) -> None:

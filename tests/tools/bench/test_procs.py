@@ -13,6 +13,8 @@ import pytest
 
 from server.tools.bench import procs
 
+pytestmark = pytest.mark.slow
+
 
 def test_a_started_server_answers_and_stops_and_stopping_twice_is_safe() -> None:
     port = procs.free_port()

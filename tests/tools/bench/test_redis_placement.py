@@ -6,7 +6,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from server.tools.bench.redis_server import RedisServer
+
+pytestmark = pytest.mark.slow
 
 
 def test_a_redis_server_given_a_cpu_runs_on_it_alone(tmp_path: Path) -> None:

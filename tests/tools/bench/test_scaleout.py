@@ -6,7 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from server.tools.bench.scaleout import measure, parser
+
+pytestmark = pytest.mark.slow
 
 ARGS = ["--rooms", "6", "--humans", "3", "--warmup", "0.5", "--seconds", "2", "--creates", "2"]
 

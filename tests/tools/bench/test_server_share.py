@@ -35,6 +35,7 @@ def _config() -> ServerConfig:
     )
 
 
+@pytest.mark.slow
 async def test_the_window_counts_each_input_the_server_read_in_it_and_its_loops_lag() -> None:
     async with (
         CardroomServer(_config(), store=MemoryStore()) as server,
@@ -60,6 +61,7 @@ async def test_the_window_counts_each_input_the_server_read_in_it_and_its_loops_
     assert any("the server's own share" in line for line in figures.lines())
 
 
+@pytest.mark.slow
 async def test_a_load_window_reads_the_servers_share_beside_its_own() -> None:
     # a server process of its own: the single-process generator reads /metrics from its loop
     port = procs.free_port()

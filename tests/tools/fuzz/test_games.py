@@ -17,6 +17,8 @@ from server.tools.fuzz.games import play_room, verify
 from server.tools.fuzz.mutate import Known
 from tests.support.server import make_config
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 async def server() -> AsyncIterator[CardroomServer]:

@@ -4,10 +4,14 @@ in process. The long runs are the commands (figures in docs/benchmarks.md)."""
 
 from __future__ import annotations
 
+import pytest
+
 from server.tools.fuzz.fuzz import Options, print_report
 from server.tools.fuzz.fuzz import _run as run_fuzz
 from server.tools.fuzz.soak import print_report as print_soak
 from server.tools.fuzz.soak import soak
+
+pytestmark = pytest.mark.slow
 
 
 async def test_quick_fuzz_finds_nothing() -> None:

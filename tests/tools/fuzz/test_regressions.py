@@ -5,9 +5,13 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
+
 from server.net.server import CardroomServer
 from server.tools.fuzz.probe import Session, Tally
 from tests.support.server import make_config
+
+pytestmark = pytest.mark.slow
 
 CREATE = {"type": "create", "game": "shithead", "seats": 3, "name": "Ann"}
 

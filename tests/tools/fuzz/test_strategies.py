@@ -7,10 +7,13 @@ import copy
 import json
 from collections import Counter
 
+import pytest
+
 from protocol.messages import CLIENT_ADAPTER, parse_client
 from server.tools.fuzz.strategies import client_frames, draw_many, from_schema, load_client_schema
 
 
+@pytest.mark.slow
 def test_every_client_message_type_is_drawn_and_valid() -> None:
     frames = client_frames(400, seed=5)
     kinds = Counter(f["type"] for f in frames)
@@ -26,6 +29,7 @@ def test_every_client_message_type_is_drawn_and_valid() -> None:
     assert valid >= 0.95 * len(frames)
 
 
+@pytest.mark.slow
 def test_a_new_message_in_the_schema_is_fuzzed_without_new_code() -> None:
     schema = copy.deepcopy(load_client_schema())
     schema["$defs"]["Shout"] = {
@@ -49,6 +53,7 @@ def test_the_committed_schema_is_the_models_schema() -> None:
     assert load_client_schema() == CLIENT_ADAPTER.json_schema()
 
 
+@pytest.mark.slow
 def test_draws_are_reproducible_by_seed() -> None:
     strategy = from_schema({"type": "string", "pattern": "^[A-Z]{5}$"})
     assert draw_many(strategy, 30, seed=9) == draw_many(strategy, 30, seed=9)
