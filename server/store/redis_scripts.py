@@ -60,6 +60,10 @@ else
 end
 redis.call('HSET', KEYS[1], 'rec', ARGV[3], 'v', ARGV[2])
 touch(tonumber(ARGV[4]), ARGV[5])
+-- the index keeps no code of an expired room for long: a service that never lists its rooms
+-- (every process on Redis) would otherwise grow it by every room ever opened; creates are
+-- budgeted, so this bounds it by the rooms alive plus those expired since the last create
+if KEYS[6] then redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', now_ms()) end
 return {'ok', tonumber(ARGV[2])}
 """
 )

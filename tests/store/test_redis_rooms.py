@@ -11,7 +11,7 @@ import pytest
 
 from server.store.base import Fenced, StoreUnavailable, VersionConflict
 from server.store.lease import Held, Lease, Leases
-from server.store.redis_client import connect, room_key
+from server.store.redis_client import connect, global_key, room_key
 from server.store.redis_store import RedisStore
 from server.tools.bench.redis_server import RedisServer
 
@@ -127,6 +127,24 @@ async def test_rooms_expire_and_every_write_keeps_them_alive(redis_server: Redis
             await asyncio.sleep(0.05)
         assert await store.list() == []
         assert await store.history("IDLEX") == []
+    finally:
+        await store.close()
+
+
+@pytest.mark.slow
+async def test_the_room_index_forgets_expired_rooms_without_a_listing(
+    redis_server: RedisServer,
+) -> None:
+    # a service on Redis never lists its rooms: the index must not keep every code ever used
+    store = RedisStore(redis_server.url, room_ttl=0.2, history_ttl=0.2)
+    index = global_key("rooms")
+    try:
+        for code in ("GONEA", "GONEB", "GONEC"):
+            assert await store.create(code, {"version": 0})
+        assert await store.redis.zcard(index) == 3
+        await asyncio.sleep(0.3)  # all three expired
+        assert await store.create("ALIVE", {"version": 0})
+        assert await store.redis.zrange(index, 0, -1) == [b"ALIVE"]
     finally:
         await store.close()
 
