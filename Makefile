@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8765
 
-.PHONY: serve test check test-latest lock lint typecheck pytest bench sim clean schema chromium nginx
+.PHONY: serve test check test-latest lock lint typecheck pytest bench sim clean schema chromium nginx docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -84,6 +84,11 @@ bench: $(VENV)/.installed
 sim: $(VENV)/.installed
 	$(BIN)/cardroom sim shithead --players 4 --games 1000
 	$(BIN)/cardroom sim sheepshead --hands 1000
+
+# The documentation as a site (mkdocs.yml), strict: a broken link or a page missing from the nav
+# fails the build. Nothing is fetched from the network, so build/site/ works offline.
+docs: $(VENV)/.installed-dev
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir build/site
 
 # Regenerate protocol/schema.json from protocol/messages.py (CI checks it with --check).
 schema: $(VENV)/.installed
