@@ -61,7 +61,8 @@ from server.net.loop_lag import LoopLag
 from server.net.receive import DirectConnection
 from server.net.replays import ReplayCache
 from server.net.static import CSP, StaticFiles, accepts_gzip
-from server.rooms.seats import Refusal, RoomSettings
+from server.rooms.refusal import Refusal
+from server.rooms.settings import RoomSettings
 from server.rules.registry import GAME_NAMES
 from server.runtime.cluster import Cluster
 from server.runtime.connected import Connected

@@ -11,8 +11,9 @@ handler; every handler returns its outputs. The parts are modules of their own: 
 (:mod:`~server.rooms.state`, its seats in :mod:`~server.rooms.seats`), what each client request
 does (:mod:`~server.rooms.requests`), how play moves on (:mod:`~server.rooms.play`), the turn
 clock (:mod:`~server.rooms.clock`), the frames (:mod:`~server.rooms.frames`), the stored record
-(:mod:`~server.rooms.record`), rollback (:mod:`~server.rooms.rollback`) and the host's
-commands (:mod:`~server.rooms.host`).
+(:mod:`~server.rooms.record`), rollback (:mod:`~server.rooms.rollback`), the host's
+commands (:mod:`~server.rooms.host`), the settings (:mod:`~server.rooms.settings`) and the
+refusal of a bad request (:mod:`~server.rooms.refusal`).
 
 An input that fails with an unexpected exception changes nothing: the room is put back as it
 was before the input (its match rebuilt from the action log) and the sender gets
@@ -64,14 +65,11 @@ from server.rooms.outputs import (
     SetTimer,
     TurnTimer,
 )
+from server.rooms.refusal import Refusal, error_frame
 from server.rooms.requests import hint_seed, to_rules_action
-from server.rooms.seats import (
-    Refusal,
-    RoomSettings,
-    SeatTable,
-    error_frame,
-)
+from server.rooms.seats import SeatTable
 from server.rooms.seeds import new_nonce, process_keys
+from server.rooms.settings import RoomSettings
 from server.rooms.state import MAX_MODERATED, RoomState
 from server.rooms.status import RoomStatus
 from server.rules.registry import game_spec

@@ -34,7 +34,7 @@ from protocol import messages as m
 from protocol.errors import ErrorCode
 from server.metrics import Metrics
 from server.rooms.inputs import RoomRequest
-from server.rooms.seats import Refusal
+from server.rooms.refusal import Refusal
 from server.runtime.connected import Outbox
 from server.runtime.ownership import Elsewhere
 from server.store.base import StoreUnavailable

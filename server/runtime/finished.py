@@ -34,7 +34,8 @@ from protocol import messages as m
 from server.rooms.inputs import Request, RoomInput
 from server.rooms.matches import Match
 from server.rooms.outputs import ConnId
-from server.rooms.seats import RoomSettings, Seat
+from server.rooms.seats import Seat
+from server.rooms.settings import RoomSettings
 from server.store.base import RoomStore, StoreError, StoreUnavailable
 from server.store.health import StoreHealth
 from server.store.history import history_item

@@ -11,7 +11,7 @@ import pytest
 from clients import CardroomClient, CardroomError
 from protocol.errors import ErrorCode
 from server.net.server import CardroomServer
-from server.rooms.seats import Refusal
+from server.rooms.refusal import Refusal
 from server.runtime.connected import Connected
 from tests.server.conftest import make_config
 

@@ -16,7 +16,7 @@ CHILD = """
 import asyncio, gc, weakref
 from websockets.asyncio.client import connect
 from server.net.server import CardroomServer, ServerConfig
-from server.rooms.seats import RoomSettings
+from server.rooms.settings import RoomSettings
 from tests.support.http import http_get
 
 HELLO = '{"type": "hello", "id": 1, "protocol": 1}'

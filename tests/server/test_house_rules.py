@@ -15,8 +15,8 @@ from protocol.messages import SheepsheadOptions, ShitheadOptions
 from protocol.views import sheepshead_view, shithead_view
 from server.net.server import CardroomServer
 from server.rooms.core import RoomCore
-from server.rooms.seats import RoomSettings
 from server.rooms.seeds import Keys
+from server.rooms.settings import RoomSettings
 from server.store.history import replay
 from server.store.leaderboard import Board
 from server.tools import verify

@@ -15,7 +15,7 @@ from redis.asyncio.cluster import RedisCluster as ClusterClient
 
 from clients import CardroomClient
 from server.net.server import CardroomServer, ServerConfig
-from server.rooms.seats import RoomSettings
+from server.rooms.settings import RoomSettings
 from server.runtime.cluster import Cluster
 from server.store.base import Fenced
 from server.store.lease import Lease, Leases

@@ -15,7 +15,7 @@ from websockets.asyncio.client import connect
 
 from clients import CardroomClient
 from server.net.server import CardroomServer, ServerConfig
-from server.rooms.seats import RoomSettings
+from server.rooms.settings import RoomSettings
 from server.runtime.cluster import Cluster
 from server.store.lease import LEASE_TTL, Lease, Leases
 from server.store.redis_client import connect as redis_connect

@@ -15,7 +15,7 @@ import pytest
 from clients import CardroomClient, CardroomError
 from server.net.server import CardroomServer
 from server.rooms.budgets import MAX_BUCKETS, CreateBudgets
-from server.rooms.seats import RoomSettings
+from server.rooms.settings import RoomSettings
 from server.tools.bench.procs import free_port, serve_process
 from tests.server.conftest import make_config
 from tests.support.http import http_get

@@ -17,7 +17,7 @@ from clients import CardroomClient, CardroomError
 from protocol import messages as m
 from server.net.server import CardroomServer, ServerConfig
 from server.rooms import play
-from server.rooms.seats import RoomSettings
+from server.rooms.settings import RoomSettings
 from server.store.redis_store import RedisStore
 from server.tools.bench.redis_server import RedisServer
 from tests.server.conftest import make_config
