@@ -205,7 +205,7 @@ def serve(argv: list[str]) -> int:
         choices=("off", "deflate"),
         default="off",
         help="permessage-deflate for clients that offer it (off: frames go uncompressed; "
-        "docs/benchmarks.md has the measured cost of each)",
+        "deflate costs CPU per action and memory per connection for fewer bytes)",
     )
     parser.add_argument(
         "--redis",

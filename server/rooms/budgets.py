@@ -2,7 +2,7 @@
 address a token bucket of rooms created per minute and a cap on rooms open at once.
 
 Without them one client could open rooms as fast as it can send ``create`` (5,000 in 6 s from
-one address, +52 MB; docs/benchmarks.md). What this keeps is bounded: a count per address
+one address, +52 MB). What this keeps is bounded: a count per address
 that has a room open (at most ``max_rooms`` of them), and buckets only for addresses that
 created recently (:data:`MAX_BUCKETS` at most; full ones are dropped first).
 

@@ -356,7 +356,7 @@ class RoomCore:
     def settled(self) -> None:
         """The last input's outputs are stored: nothing undoes it now, so its snapshot need not
         live until the next input (each room's, a state and 13 containers, was visited by
-        every young collection: docs/benchmarks.md, "one process, many people")."""
+        every young collection, which stops the server while it runs)."""
         self._before = None
 
     def _dispatch(self, item: RoomInput, now: float) -> list[Output]:

@@ -9,7 +9,8 @@ the result counts even if the person is disconnected when the game ends, or the 
 rebuilt from the store. Bots are not ranked; a room with house rules (SH-7, SS-10: the boards
 rank the book's game) and a room opened with hints rank nobody (their history is still kept).
 
-A result also needs a minimum of play (issue 19, finding 9): on the all-time boards, a game in
+A result also needs a minimum of play, so that a board entry cannot be farmed from games
+nobody played: on the all-time boards, a game in
 which the person made at least :data:`MIN_OWN_ACTIONS` moves themselves (a stand-in's moves
 are not theirs); on the daily board, the whole match played, with a move of their own in each
 of its hands. Moves are counted by the process that saw them: a match taken over from another
