@@ -1,4 +1,4 @@
-"""Who is connected (issue 20, item 1): one :class:`~server.runtime.connected.Connected` that the
+"""Who is connected, known in one place: one :class:`~server.runtime.connected.Connected` that the
 WebSocket server, the room manager and the cluster share, and the one place that refuses a
 connection a second room (``already_in_room``), here or relayed to another process."""
 

@@ -1,4 +1,4 @@
-"""Planned handover (issue 22, item 2): a process that stops hands each of its rooms to a live
+"""Planned handover (no room lost): a process that stops hands each of its rooms to a live
 peer at once (the lease moves with a higher fence, no waiting for it to run out), the peer
 loads the room and runs its clocks, and the clients come back by themselves."""
 

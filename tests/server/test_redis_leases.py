@@ -1,4 +1,4 @@
-"""Finding 2 of issue 19: refused ``create``s (and requests naming no room) claim no room lease
+"""Refused ``create``s (and requests naming no room), however many, claim no room lease
 and leave no fence key in Redis; the leases a process holds are renewed together, so a flood
 of them cannot make a real room's lease run out."""
 

@@ -1,4 +1,4 @@
-"""Finding 8 of issue 19: room creation is budgeted (per address a rate and a cap on rooms open
+"""Room creation is budgeted (per address a rate and a cap on rooms open
 at once, a cap per process), refused with ``too_many_rooms`` and counted in ``/metrics``; an
 empty lobby closes quickly, a room with a game keeps its players' grace."""
 

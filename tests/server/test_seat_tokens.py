@@ -1,4 +1,4 @@
-"""Issue 19, finding 10: seat tokens are secrets. They never appear in logs (not even when an
+"""Seat tokens are secrets (they give the seat). They never appear in logs (not even when an
 input that carries one fails), a room keeps only their SHA-256 (in memory and in its Redis
 record), and every resume hands out a fresh one: the old one stops working, and of two devices
 resuming with the same token only the first gets the seat."""

@@ -128,7 +128,8 @@ async def _measure(port: int, pid: int, paths: list[str], concurrent: int, deadl
 
 
 async def _enumerate(port: int, seconds: float) -> None:
-    """Finding 10: how fast one address can walk room codes through the history API."""
+    """How fast one address can walk room codes through the history API (the rate limit bounds
+    the walk)."""
     await asyncio.sleep(10.0)  # the budget the measurement above used refills
     statuses: dict[int, int] = {}
     t0 = time.perf_counter()
