@@ -54,16 +54,6 @@ def card(rank: int, suit: int) -> int:
     return rank * 4 + suit
 
 
-def rank_of(c: int) -> int:
-    """Rank index of a card: 0 for a 2 … 8 for a ten … 12 for an ace."""
-    return c >> 2
-
-
-def suit_of(c: int) -> int:
-    """Suit index of a card: 0 clubs, 1 diamonds, 2 hearts, 3 spades."""
-    return c & 3
-
-
 def parse_card(code: object) -> int:
     """Parse a wire code such as ``"TD"`` (case-insensitive); raise :class:`CardError` if bad."""
     if isinstance(code, str):

@@ -440,7 +440,7 @@ class Closing(_Model):
 
 
 class Moved(_Model):
-    """The room just created lives on another process (several behind a proxy, issue 22):
+    """The room just created lives on another process (several behind a proxy):
     sent just before the ``joined`` that answers a ``create`` on a ``/ws`` connection, whose
     token then resumes the seat at ``/ws/CODE``; this connection is in no room."""
 

@@ -84,9 +84,9 @@ def serve(argv: list[str]) -> int:
 
     from server.net.address import Proxies, ProxyHeader
     from server.net.server import CardroomServer, ServerConfig
-    from server.rooms.seats import RoomSettings
     from server.rooms.secret import parse_secret
     from server.rooms.seeds import Keys
+    from server.rooms.settings import RoomSettings
 
     parser = argparse.ArgumentParser(prog="cardroom serve")
     parser.add_argument("--host", default="127.0.0.1")
@@ -205,7 +205,7 @@ def serve(argv: list[str]) -> int:
         choices=("off", "deflate"),
         default="off",
         help="permessage-deflate for clients that offer it (off: frames go uncompressed; "
-        "docs/benchmarks.md has the measured cost of each)",
+        "deflate costs CPU per action and memory per connection for fewer bytes)",
     )
     parser.add_argument(
         "--redis",

@@ -1,5 +1,5 @@
 """The modules the shipped build compiles with mypyc: the one list that ``setup.py`` builds
-from and that the tests check (docs/benchmarks.md, "Compiled with mypyc").
+from and that the tests check.
 
 ``pip install .`` (and ``-e .``) compiles these in place, beside their ``.py`` sources;
 ``CARDROOM_PURE=1`` at install time builds none (the pure fallback). It imports nothing of the

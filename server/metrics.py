@@ -216,7 +216,7 @@ class Metrics:
         self.connections = Gauge("cardroom_connections", "Open WebSocket connections", registry=r)
         #: accepted game actions by (game, who: player, bot, timer, or host: start, next_game)
         self.actions: dict[tuple[str, str], int] = {}
-        # scale-out (issue 22): what went through Redis pub/sub, and what went out straight
+        # scale-out: what went through Redis pub/sub, and what went out straight
         self.frames_sent = 0
         self.flushes = 0  # passes writing the frames waiting (server/net/server.py _flush)
         self.gc_freezes = 0  # gc.freeze() calls after arrivals (server/net/server.py)

@@ -1,5 +1,6 @@
-"""``cardroom`` keeps every command and flag when modules move (issue 20: the operator tools went
-to ``server/tools/``): the usage line of each command's ``--help``, as it was before the move."""
+"""``cardroom`` keeps every command and flag when modules move (as when the operator tools went
+to ``server/tools/``), so operators' scripts keep working: the usage line of each command's
+``--help``, as it was before the move."""
 
 from __future__ import annotations
 

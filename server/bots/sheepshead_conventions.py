@@ -1,6 +1,6 @@
 """The table conventions of Sheepshead card play, as the strong bot keeps them.
 
-Players judge a partner by these before they judge it by its score (issue 24): the picker's side
+Players judge a partner by these before they judge it by its score: the picker's side
 leads trump (the partner shows itself by it), the defenders lead fail (never trump through their
 own side's fail cards), and points go onto a trick a friend surely wins. :func:`convention`
 names the one that applies to a position and the legal cards that keep it; the search plays

@@ -67,7 +67,7 @@ def table_from_game(
     """The :class:`Table` of ``seat`` in a playout: cards are known from the sampled deal, the
     teams only as far as the seat could know them (:func:`teams_known`, or ``teams`` when the
     caller has them), and the voids the others showed (``voids``): what the ``basic`` bot sees
-    in its view, so the playouts model it exactly (docs/benchmarks.md, third pass)."""
+    in its view, so the playouts model it exactly."""
     friends, foes, side = teams_known(g, seat) if teams is None else teams
     picker = g.picker
     fd = g.trick_face_down

@@ -56,7 +56,7 @@ DEFAULT_BID_SEQUENTIAL = Sequential(first=32, playouts=256)
 #: The conventional card (:mod:`server.bots.sheepshead_conventions`) is played unless the
 #: search values another this many units per hand above the best conventional one: small gains
 #: the playouts find against ``basic`` are not worth a play a partner reads as a mistake (0.25
-#: and 0.5 still broke the conventions too often: docs/benchmarks.md, issue 24).
+#: and 0.5 still broke the conventions too often).
 PRIOR_MARGIN = 1.0
 
 #: Added to the sampled value of picking (units per hand) before pick and pass are compared.
@@ -64,7 +64,7 @@ PRIOR_MARGIN = 1.0
 #: plays them by search, which gains more as the picker than as a defender, so the sampled
 #: value of picking is low. Learned from its own results, each close pass replayed as a pick on
 #: the same deals (server/tools/pick_value.py): 0.5 gained +0.037 (+0.012 .. +0.062)
-#: units/hand against four ``basic`` over 800 deals (docs/benchmarks.md, issue 24).
+#: units/hand against four ``basic`` over 800 deals.
 PICK_BONUS = 0.5
 
 #: ``expert``: at most this many more samples per card play for the close call (each plays the
@@ -128,8 +128,8 @@ class SheepsheadStrongBot:
         self, view: SheepsheadView, cards: list[int], deadline: Deadline | None = None
     ) -> int:
         """The card with the best weighted mean units over sampled deals, every card played out
-        on the same samples in one round (sequential halving did worse here: docs/benchmarks.md,
-        third pass); stops at ``deadline`` (after one sample) with the best so far."""
+        on the same samples in one round (sequential halving, measured, did worse here); stops at
+        ``deadline`` (after one sample) with the best so far."""
         me = seat_of(view)
         sampler = SheepsheadSampler(view)
         rng = self.rng
@@ -181,7 +181,7 @@ class SheepsheadExpertBot(SheepsheadStrongBot):
     contenders until the choice between them is settled either way
     (:func:`~server.bots.halving.settled`), ``iterations`` samples are drawn or the time budget
     (default 1 s per decision) runs out: forced, tied and clear decisions cost what ``strong``'s
-    do (a time budget for every decision spent it mostly where nothing was in doubt, issue 24).
+    do (a time budget for every decision spent it mostly where nothing was in doubt).
     The contenders: the search's best card and, where it breaks the table's convention, the best
     card that keeps it (at :attr:`prior_margin`), else its runner-up (at :data:`CLOSE_MARGIN`).
     The bidding likewise: ``strong``'s first samples, more only while the choice is close."""

@@ -48,7 +48,7 @@ from server.rules.base import Action
 from server.rules.shithead import Shithead
 
 #: Default budget: playouts per decision, shared among the candidate actions (p99 about 160 ms
-#: of CPU on this project's 2-core machine; docs/benchmarks.md).
+#: of CPU on this project's 2-core machine).
 DEFAULT_ITERATIONS = 192
 #: Actions per playout before the position is scored by the cards held: most playouts reach
 #: the end of the game (a 60-action horizon, scored by the cards held, lost more often).
@@ -56,7 +56,8 @@ DEFAULT_HORIZON = 150
 #: How sharply the estimated chance of losing follows the cards still held.
 SHARPNESS = 0.35
 #: How many standard errors of the paired difference (over the samples both were played out
-#: on) the search's best must lead the usual play by before it is played instead (issue 24).
+#: on) the search's best must lead the usual play by before it is played instead: a lead by
+#: a hair is mostly noise, and playing it breaks the conventions players expect.
 SURE = 2.0
 #: ``expert``: at most this many more samples per decision for the close call (each plays the
 #: two contenders out), so a decision costs at most about five times ``strong``'s.
@@ -205,8 +206,8 @@ class ShitheadStrongBot:
     def choose(self, view: View) -> Action:
         """The usual play unless the search puts another action clearly ahead, as a hint
         would (:meth:`Advice.settle`): a pick-up with a play in hand, or a 2 or a 10 where an
-        ordinary card plays, only when it is clearly right (issue 24: taking the search's best
-        by a hair broke those conventions in a fifth of the chances, mostly on noise)."""
+        ordinary card plays, only when it is clearly right (taking the search's best by a hair
+        broke those conventions in a fifth of the chances, mostly on noise)."""
         return self.advise(view)[0]
 
     def advise(self, view: View) -> tuple[Action, Advice | None]:
@@ -262,7 +263,7 @@ class ShitheadStrongBot:
             base = sample_shithead(view, rng, burned, self.picked_on)
             # common random numbers: every candidate's playout flips the same face-down cards,
             # so two actions that lead to the same game tie exactly and the tie goes to the
-            # usual play; one shared stream let the flips' luck pick among them (issue 24)
+            # usual play; one shared stream let the flips' luck pick among them
             seed = rng.getrandbits(64)
 
             def value(j: int) -> float:
@@ -316,7 +317,7 @@ class ShitheadExpertBot(ShitheadStrongBot):
     settled either way (:func:`~server.bots.halving.settled`), ``iterations`` samples are drawn
     or the time budget (default 1 s per decision) runs out; forced, tied and clear decisions
     cost what ``strong``'s do. Spreading the budget over every decision's finalists changed
-    4 – 7 of 60 decisions at 14 s of CPU a game (issue 24)."""
+    4 – 7 of 60 decisions at 14 s of CPU a game."""
 
     def __init__(
         self,

@@ -1,5 +1,5 @@
 """Device identities the server issues, so a leaderboard entry costs something to make
-(issue 19, finding 9).
+(with identities a client made up, one person could fill a board).
 
 A device token a client makes up earns nothing: only a token this server signed (an HMAC of a
 random id under a key of the server secret, the one the deals come from, so every process of

@@ -1,8 +1,8 @@
 """Keepalive pings for every connection from one task.
 
 websockets' own keepalive runs a task per connection (its coroutine, the sleep's future and
-timer handle: about 1.5 KB of every idle connection, measured with tracemalloc,
-docs/benchmarks.md). :class:`Keepalive` does the same work for all of them in one sweep every
+timer handle: about 1.5 KB of every idle connection, measured with tracemalloc).
+:class:`Keepalive` does the same work for all of them in one sweep every
 ``interval`` seconds: a connection with no ping waiting is pinged; one whose ping has waited
 ``timeout`` seconds or more for its pong is closed with 1011 at once, as websockets' keepalive
 closes it. The pings waiting are websockets' own (``pending_pings``, where its ``ping()`` puts
@@ -10,9 +10,9 @@ them and a pong takes them away), so nothing per connection lives here between s
 
 A connection that sent a message since the last sweep (``DirectConnection.heard``) is alive and
 is not pinged: at 10,000 players who all act within the interval, the sweep's 500 pings a
-second (each a frame out, a pong in, a future) were work that told nothing
-(docs/benchmarks.md, "one process, many people"). A connection that goes quiet is pinged at the
-next sweep, so a dead peer is still closed within two intervals and the timeout.
+second (each a frame out, a pong in, a future) were work that told nothing. A connection that
+goes quiet is pinged at the next sweep, so a dead peer is still closed within two intervals and
+the timeout.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ class Keepalive:
         """One pass over every connection: ping it, or close it if its pong is overdue."""
         now = asyncio.get_running_loop().time()  # the clock websockets stamps its pings with
         # drawn as the sweep goes, PER_TURN between two turns: a list of all of them first was
-        # one turn of 4-6 ms at 10,000 connections (docs/benchmarks.md, "the long loop turns")
+        # one loop turn of 4-6 ms at 10,000 connections, delaying every frame waiting behind it
         for n, ws in enumerate(self.connections(), 1):
             if ws.protocol.state is not State.OPEN:
                 continue

@@ -4,8 +4,8 @@ Every ``interval`` seconds a callback is due; how much later than due it ran
 (``perf_counter``) is observed in ``cardroom_loop_lag_seconds``. A frame that arrives while
 the loop is busy waits about as long before it is read, and the server's own
 ``cardroom_action_to_view_seconds`` (from reading an action to queueing its views) cannot see
-that wait: the two together tell the server's share of a client's latency from the client's
-(docs/benchmarks.md, "one process, many people"). One timer handle, no task: at the default
+that wait: the two together tell the server's share of a client's latency from the
+client's. One timer handle, no task: at the default
 100 a second, 3.5 µs of CPU each (the loop turn included). uvloop's timers run on a clock of
 whole milliseconds, so a lag under about 1 ms is the clock's, not the loop's.
 """

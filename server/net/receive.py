@@ -84,7 +84,7 @@ class DirectConnection(ServerConnection):
         self.heard = False
         # websockets only appends to, removes from and iterates its drain waiters, nearly
         # always none: an empty list costs 56 bytes where an empty deque holds a 64-slot
-        # block (760 bytes a connection, measured with tracemalloc: docs/benchmarks.md)
+        # block (760 bytes a connection, measured with tracemalloc)
         self.drain_waiters = cast("collections.deque[asyncio.Future[None]]", [])
 
     def deliver_to(self, callback: Callable[[str | bytes], None]) -> None:
@@ -108,7 +108,7 @@ class DirectConnection(ServerConnection):
         callback, which holds the server's connection, which holds this; the parser
         generator, whose frame holds the protocol), so that reference counting frees it the
         moment the server lets go, with no collection of the whole heap (hundreds of
-        milliseconds at thousands of connections: docs/benchmarks.md)."""
+        milliseconds at thousands of connections)."""
         if self.protocol.state is not State.CLOSED:
             return
         self._deliver = None

@@ -1,4 +1,5 @@
-"""Replayed games for the history API, kept so each is replayed once (issue 19, finding 7).
+"""Replayed games for the history API, kept so each is replayed once: a client asking for
+the same game again costs no CPU again.
 
 A game's steps (:func:`~server.store.history.iter_steps`) cost pure-Python CPU, proportional
 to the game's length (bounded by SH-6.6 and a Sheepshead hand's 32 cards): about 0.1 ms a

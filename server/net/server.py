@@ -61,7 +61,8 @@ from server.net.loop_lag import LoopLag
 from server.net.receive import DirectConnection
 from server.net.replays import ReplayCache
 from server.net.static import CSP, StaticFiles, accepts_gzip
-from server.rooms.seats import Refusal, RoomSettings
+from server.rooms.refusal import Refusal
+from server.rooms.settings import RoomSettings
 from server.rules.registry import GAME_NAMES
 from server.runtime.cluster import Cluster
 from server.runtime.connected import Connected
@@ -127,15 +128,15 @@ class ServerConfig:
     backlog: int = 1024
     trim_memory: bool = True  # collect and return freed memory to the system after closes
     # every this many new connections, what is alive leaves the collector's sight (gc.freeze):
-    # a burst of arrivals is never one older collection's work (0.5 s at 10,000 people, in the
-    # window: docs/benchmarks.md, "one process, many people"); 0: never. It acts on the whole
+    # a burst of arrivals is never one older collection's work (one stopped the server 0.5 s
+    # at 10,000 people); 0: never. It acts on the whole
     # process, so it is off here and on (500) in `cardroom serve`, a process of its own
     gc_freeze_every: int = 0
     # seconds between two probes of the event loop's lateness (cardroom_loop_lag_seconds in
     # /metrics: server/net/loop_lag.py); 0: none
     loop_lag_interval: float = 0.01
     # permessage-deflate: "off" declines it (measured: it cost about a quarter of the server's
-    # CPU per action and 40 KiB per connection; see docs/benchmarks.md), "deflate" accepts it
+    # CPU per action and 40 KiB per connection), "deflate" accepts it
     compression: Literal["off", "deflate"] = "off"
     rooms: RoomSettings = field(default_factory=RoomSettings)
     web_root: Path | None = WEB_ROOT
@@ -331,7 +332,7 @@ class CardroomServer:
             ),
             self.metrics,
         )
-        # the history API's budgets (issue 19, finding 7)
+        # the history API's budgets: a replay costs CPU, so one address may not ask for many
         self.history_budget = AddressBuckets(c.history_rate, c.history_burst, c.budget_addresses)
         self.replays = ReplayCache(c.replay_cache_bytes)
         self.metrics.watch_replays(self.replays)
@@ -488,7 +489,7 @@ class CardroomServer:
         assert isinstance(connection, Gated)
         self.admission.requested(connection, request)  # _address(connection) is known now
         if request.headers.get("Upgrade", "").lower() == "websocket":
-            if parse_ws_path(request.path) is None:  # /, /ws and /ws/CODE only (issue 22)
+            if parse_ws_path(request.path) is None:  # /, /ws and /ws/CODE only
                 return _response(
                     404, b"no WebSocket here: connect to /ws or /ws/CODE\n", "text/plain"
                 )
@@ -678,7 +679,7 @@ class CardroomServer:
             conn.handling = asyncio.create_task(self._finish(conn, later))
         # its replies leave now, not at the end of the turn: with 10,000 people, one turn
         # reads 30-80 frames back to back, and the first one's view waited for all of them
-        # and for their flush, 13-22 ms (docs/benchmarks.md, "the long loop turns")
+        # and for their flush, 13-22 ms
         self._flush()
 
     async def _finish(self, conn: Connection, later: Coroutine[Any, Any, None]) -> None:
@@ -824,8 +825,9 @@ class CardroomServer:
         if conn.hello_timer is not None:  # its handle need not live as long as the connection
             conn.hello_timer.cancel()
             conn.hello_timer = None
-        # only an identity this server issued ranks a player (issue 19, finding 9): a made-up
-        # one gets a new identity, within the address's budget for the day
+        # only an identity this server issued ranks a player (made-up ones would let one person
+        # fill a board): a made-up one gets a new identity, within the address's budget for
+        # the day
         device = msg.device if self.devices.valid(msg.device) else None
         if device is None:
             device = self.devices.issue(conn.address, int(time.time() // 86400))
@@ -981,7 +983,7 @@ def trim_memory(collect: bool = True) -> None:
 
     A closed connection is freed by reference counting (``DirectConnection.release``), so
     while others are connected the trim skips the collection: one of the whole heap stopped
-    the server for ~0.4 s at 5,000 connections (docs/benchmarks.md). With nobody connected,
+    the server for ~0.4 s at 5,000 connections. With nobody connected,
     it runs one for whatever else is left in cycles, frozen ones too (``gc.freeze`` after
     arrivals), and, if anything was frozen, freezes what survives it.
     """
@@ -1003,8 +1005,7 @@ def trim_memory(collect: bool = True) -> None:
 #: these, 0.5 %. Cycles still go: a young collection every 5,000 new containers, an older one
 #: every 200 of those (the same 1,000,000 as before), and the trim once nobody is connected
 #: runs a full one. A young collection stops the server while it runs: at 20,000 it took
-#: 5 ms (median) to 50 ms at 5,000 people, at 5,000 0.9 to 11 ms, for the same CPU in all
-#: (docs/benchmarks.md, "one process, many people").
+#: 5 ms (median) to 50 ms at 5,000 people, at 5,000 0.9 to 11 ms, for the same CPU in all.
 GC_THRESHOLDS = (5_000, 200, 100)
 
 

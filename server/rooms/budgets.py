@@ -2,11 +2,11 @@
 address a token bucket of rooms created per minute and a cap on rooms open at once.
 
 Without them one client could open rooms as fast as it can send ``create`` (5,000 in 6 s from
-one address, +52 MB; docs/benchmarks.md). What this keeps is bounded: a count per address
+one address, +52 MB). What this keeps is bounded: a count per address
 that has a room open (at most ``max_rooms`` of them), and buckets only for addresses that
 created recently (:data:`MAX_BUCKETS` at most; full ones are dropped first).
 
->>> from server.rooms.seats import RoomSettings
+>>> from server.rooms.settings import RoomSettings
 >>> budgets = CreateBudgets(RoomSettings(rooms_per_minute=60, rooms_burst=1, rooms_per_address=5))
 >>> budgets.take("10.0.0.1", rooms_open=0, now=0.0)
 >>> try:
@@ -23,7 +23,8 @@ from enum import StrEnum
 
 from protocol.errors import ErrorCode
 from server.rooms.limits import TokenBucket
-from server.rooms.seats import Refusal, RoomSettings
+from server.rooms.refusal import Refusal
+from server.rooms.settings import RoomSettings
 
 #: Addresses whose creation buckets are kept at once; beyond, full buckets go, then the oldest.
 MAX_BUCKETS = 4096

@@ -11,8 +11,9 @@ handler; every handler returns its outputs. The parts are modules of their own: 
 (:mod:`~server.rooms.state`, its seats in :mod:`~server.rooms.seats`), what each client request
 does (:mod:`~server.rooms.requests`), how play moves on (:mod:`~server.rooms.play`), the turn
 clock (:mod:`~server.rooms.clock`), the frames (:mod:`~server.rooms.frames`), the stored record
-(:mod:`~server.rooms.record`), rollback (:mod:`~server.rooms.rollback`) and the host's
-commands (:mod:`~server.rooms.host`).
+(:mod:`~server.rooms.record`), rollback (:mod:`~server.rooms.rollback`), the host's
+commands (:mod:`~server.rooms.host`), the settings (:mod:`~server.rooms.settings`) and the
+refusal of a bad request (:mod:`~server.rooms.refusal`).
 
 An input that fails with an unexpected exception changes nothing: the room is put back as it
 was before the input (its match rebuilt from the action log) and the sender gets
@@ -33,7 +34,7 @@ import logging
 import operator
 import secrets
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar, cast, overload
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from protocol import messages as m
 from protocol.errors import ErrorCode
@@ -64,14 +65,11 @@ from server.rooms.outputs import (
     SetTimer,
     TurnTimer,
 )
+from server.rooms.refusal import Refusal, error_frame
 from server.rooms.requests import hint_seed, to_rules_action
-from server.rooms.seats import (
-    Refusal,
-    RoomSettings,
-    SeatTable,
-    error_frame,
-)
+from server.rooms.seats import SeatTable
 from server.rooms.seeds import new_nonce, process_keys
+from server.rooms.settings import RoomSettings
 from server.rooms.state import MAX_MODERATED, RoomState
 from server.rooms.status import RoomStatus
 from server.rules.registry import game_spec
@@ -114,28 +112,24 @@ def check_create(
         raise Refusal(ErrorCode.DAILY_OPTIONS, why)
 
 
-class _Read(Generic[T]):
-    """A read-only attribute of the room: a field of its state (``path``: dotted)."""
+class _StateField(property, Generic[T]):
+    """A read-only attribute of the room that is a field of its state (``path``: dotted): a
+    property whose getter is an ``operator.attrgetter``, so a read runs in C with no Python
+    frame (the actor and the core read the state some ten times an input). A write raises
+    AttributeError: the state changes only through the room's inputs."""
 
-    __slots__ = ("_get",)
+    def __init__(self, path: str, doc: str) -> None:
+        super().__init__(operator.attrgetter(f"state.{path}"), doc=doc)
 
-    def __init__(self, path: str) -> None:
-        self._get = operator.attrgetter(f"state.{path}")
+    if TYPE_CHECKING:  # the type of what the inherited getter returns; nothing here runs
 
-    @property
-    def getter(self) -> Callable[[RoomCore], T]:
-        """The field's reader (C: ``operator.attrgetter``)."""
-        return cast("Callable[[RoomCore], T]", self._get)
-
-    @overload
-    def __get__(self, room: None, owner: type) -> _Read[T]: ...
-    @overload
-    def __get__(self, room: RoomCore, owner: type) -> T: ...
-    def __get__(self, room: RoomCore | None, owner: type) -> T | _Read[T]:
-        return self if room is None else cast(T, self._get(room))
-
-    def __set__(self, room: RoomCore, value: T) -> None:
-        raise AttributeError("a room's state changes through its inputs")
+        @overload
+        def __get__(self, room: None, owner: type, /) -> _StateField[T]: ...
+        @overload
+        def __get__(self, room: RoomCore, owner: type | None = None, /) -> T: ...
+        def __get__(
+            self, room: RoomCore | None, owner: type | None = None, /
+        ) -> T | _StateField[T]: ...
 
 
 class RoomCore:
@@ -185,21 +179,27 @@ class RoomCore:
 
     # ------------------------------------------------------------------ the state, read
 
-    seats = _Read[SeatTable]("seats")
-    match = _Read[Match | None]("match")
-    version = _Read[int]("version")
-    host = _Read[int | None]("host")
-    locked = _Read[bool]("locked")
-    closed = _Read[bool]("closed")
-    deadline = _Read[float | None]("clock.shown")  # the turn deadline states show
-    daily_date = _Read[datetime.date | None]("daily_date")
-    spectators = _Read[set[ConnId]]("spectators")
-    where = _Read[dict[ConnId, int | None]]("where")  # connection -> seat (None: spectator)
-    watchers = _Read[dict[ConnId, int]]("watchers")  # spectator -> its number in chat lines
-    banned = _Read[list[str]]("banned")
-    muted_seats = _Read[set[int]]("muted_seats")
-    muted_devices = _Read[list[str]]("muted_devices")
-    muted_watchers = _Read[set[ConnId]]("muted_watchers")
+    seats = _StateField[SeatTable]("seats", "The room's seats.")
+    match = _StateField[Match | None]("match", "The match (None before the host starts it).")
+    version = _StateField[int]("version", "The state's version.")
+    host = _StateField[int | None]("host", "The host's seat (None: nobody hosts).")
+    locked = _StateField[bool]("locked", "Whether the room takes no one new.")
+    closed = _StateField[bool]("closed", "Whether the room is closed.")
+    deadline = _StateField[float | None]("clock.shown", "The turn deadline states show.")
+    daily_date = _StateField[datetime.date | None]("daily_date", "The day of a daily match.")
+    spectators = _StateField[set[ConnId]]("spectators", "The spectators' connections.")
+    where = _StateField[dict[ConnId, int | None]](
+        "where", "Connection -> seat (None: a spectator)."
+    )
+    watchers = _StateField[dict[ConnId, int]]("watchers", "Spectator -> its number in chat lines.")
+    banned = _StateField[list[str]](
+        "banned", "Digests of the devices kept out of the room, oldest first."
+    )
+    muted_seats = _StateField[set[int]]("muted_seats", "The muted seats.")
+    muted_devices = _StateField[list[str]](
+        "muted_devices", "Digests of the muted devices, oldest first."
+    )
+    muted_watchers = _StateField[set[ConnId]]("muted_watchers", "The muted spectators.")
 
     # ------------------------------------------------------------------ queries
 
@@ -356,7 +356,7 @@ class RoomCore:
     def settled(self) -> None:
         """The last input's outputs are stored: nothing undoes it now, so its snapshot need not
         live until the next input (each room's, a state and 13 containers, was visited by
-        every young collection: docs/benchmarks.md, "one process, many people")."""
+        every young collection, which stops the server while it runs)."""
         self._before = None
 
     def _dispatch(self, item: RoomInput, now: float) -> list[Output]:
@@ -480,16 +480,3 @@ class RoomCore:
             if s.kind == "human"
         ]
         return out + play.schedule(self, now)
-
-
-def _read_in_c(cls: type) -> None:
-    """Make each :class:`_Read` of ``cls`` a property whose getter is its ``attrgetter``, so a
-    read runs in C, without the Python frames of ``__get__`` and ``cast`` (the actor and the
-    core read the state some ten times an input); still read-only (AttributeError on a
-    write). The type checker reads the ``_Read`` declarations."""
-    for name, attr in list(vars(cls).items()):
-        if isinstance(attr, _Read):
-            setattr(cls, name, property(attr.getter, doc=f"The room's {name} (read-only)."))
-
-
-_read_in_c(RoomCore)

@@ -12,7 +12,7 @@ from protocol.views import EventWire
 from server.rooms.outputs import ConnId, Send
 from server.rooms.state import RoomFacts
 from server.rooms.status import RoomStatus
-from server.rules.base import Event
+from server.rules.base import Event, Game
 from server.rules.registry import game_spec
 
 
@@ -64,72 +64,33 @@ def room_frames(room: Shown) -> list[Send]:
     return [Send(c, text) for c in room.state.where]
 
 
-def state_text(
-    room: Shown,
-    seat: int | None,
-    events: list[EventWire] | m.Serialised,
-    shared: bytes | None = None,
-) -> str:
-    """``seat``'s state frame (``shared``: this state's shared view, serialised)."""
-    return _StateFrames(room, events, shared).text(seat)
-
-
-class _StateFrames:
-    """The state frames of one state: what they have in common read once, then each
-    recipient's written (some five per action)."""
-
-    __slots__ = (
-        "code",
-        "commitment",
-        "deadline",
-        "events",
-        "game",
-        "shared",
-        "version",
-        "writer",
+def _state_writer(
+    room: Shown, events: list[EventWire] | m.Serialised
+) -> tuple[m.StateWriter, Game]:
+    """The writer of the current state's frames and the game they show: what every view of
+    this state has in common, built and serialised once for all with the frame's fields but
+    the seat; each recipient's frame is that around its seat and its own fields."""
+    state = room.state
+    match = state.match
+    assert match is not None
+    game = match.current
+    writer = m.StateWriter(
+        room.code,
+        state.version,
+        m.json_bytes(game.shared_view()),
+        events,
+        state.clock.shown,
+        match.commitment(match.game_index),
     )
-
-    def __init__(
-        self, room: Shown, events: list[EventWire] | m.Serialised, shared: bytes | None
-    ) -> None:
-        state = room.state
-        match = state.match
-        assert match is not None
-        self.code = room.code
-        self.version = state.version
-        self.deadline = state.clock.shown
-        self.game = match.current
-        self.commitment = match.commitment(match.game_index)
-        self.events = events
-        self.shared = shared
-        self.writer: m.StateWriter | None = None
-
-    def text(self, seat: int | None) -> str:
-        game, shared = self.game, self.shared
-        # the room built every part itself: serialised straight, no model per recipient
-        if shared is None:
-            return m.dump_state(
-                self.code,
-                self.version,
-                seat,
-                game.view(seat),
-                self.events,
-                self.deadline,
-                self.commitment,
-            )
-        writer = self.writer
-        if writer is None:  # what every recipient's frame shares, serialised once for all
-            writer = self.writer = m.StateWriter(
-                self.code, self.version, shared, self.events, self.deadline, self.commitment
-            )
-        return writer.text(seat, game.own_view(seat))
+    return writer, game
 
 
 def state_to(room: Shown, conn: ConnId, seat: int | None) -> list[Send]:
     """The current state to one connection (none before the match)."""
     if room.state.match is None:
         return []
-    return [Send(conn, state_text(room, seat, []))]
+    writer, game = _state_writer(room, [])
+    return [Send(conn, writer.text(seat, game.own_view(seat)))]
 
 
 def log_to(room: Shown, conn: ConnId) -> list[Send]:
@@ -145,22 +106,9 @@ def log_to(room: Shown, conn: ConnId) -> list[Send]:
 
 def state_frames(room: Shown, events: list[Event]) -> list[Send]:
     """Each seated connection its own view; every spectator the one spectator view."""
-    state = room.state
-    match = state.match
-    assert match is not None
-    game = match.current
-    # what every view of this state has in common, built and serialised once for all, with
-    # the frame's fields but the seat; each recipient's frame is that around its own fields
-    # (as :class:`_StateFrames` writes them, without its two calls per recipient)
-    writer = m.StateWriter(
-        room.code,
-        state.version,
-        m.json_bytes(game.shared_view()),
-        m.serialised([e.to_json() for e in events]),
-        state.clock.shown,
-        match.commitment(match.game_index),
-    )
+    writer, game = _state_writer(room, m.serialised([e.to_json() for e in events]))
     text, own_view = writer.text, game.own_view
+    state = room.state
     out = [
         Send(s.conn, text(i, own_view(i)))
         for i, s in enumerate(state.seats)

@@ -16,7 +16,8 @@ from protocol import messages as m
 from protocol.errors import ErrorCode
 from server.bots.base import DEFAULT_LEVEL
 from server.rooms.outputs import ConnId, Output
-from server.rooms.seats import Refusal, SeatTable
+from server.rooms.refusal import Refusal
+from server.rooms.seats import SeatTable
 from server.rooms.state import RoomFacts
 from server.rooms.status import BETWEEN_GAMES, RoomStatus
 

@@ -119,7 +119,7 @@ class Match:
         """Note the game the series deals now: :attr:`current` and :attr:`game_index` are
         plain attributes, set here whenever a game is dealt, since the room, its frames and its
         finished games read them some twenty times an action (a property each was a Python
-        call every time: docs/benchmarks.md, issue 22)."""
+        call every time)."""
         series = self.series
         #: The game being played (the last dealt).
         self.current: Game = series.current

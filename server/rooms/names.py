@@ -5,7 +5,7 @@
 >>> clean_name("Bot 2", [])
 Traceback (most recent call last):
 ...
-server.rooms.seats.Refusal: ('bad_name', 'that name is kept for bots')
+server.rooms.refusal.Refusal: ('bad_name', 'that name is kept for bots')
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from protocol.errors import ErrorCode
-from server.rooms.seats import Refusal
+from server.rooms.refusal import Refusal
 
 #: Longest name, in characters after normalisation.
 NAME_MAX = 24

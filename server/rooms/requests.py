@@ -1,6 +1,6 @@
 """What each client request does to a room (join, watch, resume, act, host, chat, hint,
 contribute, leave, and the creator's seat): one function each, refusing with
-:class:`~server.rooms.seats.Refusal` (an ``error`` frame to the sender only, nothing changed)
+:class:`~server.rooms.refusal.Refusal` (an ``error`` frame to the sender only, nothing changed)
 or returning its outputs.
 """
 
@@ -26,7 +26,8 @@ from server.rooms.outputs import (
     RunHint,
     Send,
 )
-from server.rooms.seats import Refusal, error_frame, token_digest
+from server.rooms.refusal import Refusal, error_frame
+from server.rooms.seats import token_digest
 from server.rooms.status import BETWEEN_GAMES
 from server.rules.base import Action, IllegalAction
 

@@ -17,7 +17,8 @@ from protocol import messages as m
 from server.rooms.clock import TurnClock
 from server.rooms.matches import Match
 from server.rooms.outputs import ConnId
-from server.rooms.seats import RoomSettings, SeatTable
+from server.rooms.seats import SeatTable
+from server.rooms.settings import RoomSettings
 
 #: Device digests a room keeps banned (kick) or muted; beyond, the oldest are forgotten.
 MAX_MODERATED = 64

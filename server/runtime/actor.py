@@ -59,7 +59,7 @@ from server.rooms.outputs import (
     SetTimer,
     TimerKey,
 )
-from server.rooms.seats import error_frame
+from server.rooms.refusal import error_frame
 from server.runtime.finished import Devices, FinishedGames
 from server.store.answer import Answer
 from server.store.base import RoomStore, StoreUnavailable, WriteRejected

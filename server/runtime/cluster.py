@@ -34,7 +34,7 @@ from protocol import messages as m
 from protocol.errors import ErrorCode
 from server.metrics import Metrics
 from server.rooms.inputs import RoomRequest
-from server.rooms.seats import Refusal
+from server.rooms.refusal import Refusal
 from server.runtime.connected import Outbox
 from server.runtime.ownership import Elsewhere
 from server.store.base import StoreUnavailable
@@ -112,7 +112,7 @@ class Cluster:
         # publish and subscribe here (on a Redis Cluster: one node's client, as a cluster
         # pipeline refuses PUBLISH; server.store.redis_cluster)
         self.bus: RedisClient = bus or client
-        self.metrics = metrics or Metrics()  # what went through pub/sub (issue 22)
+        self.metrics = metrics or Metrics()  # counts what went through pub/sub
         #: a room created for a /ws client is let go for the process its code hashes to
         self.places_rooms = places_rooms
         self.leases = leases

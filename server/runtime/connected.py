@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import Generic, Protocol, TypeVar
 
 from protocol.errors import ErrorCode
-from server.rooms.seats import Refusal
+from server.rooms.refusal import Refusal
 from server.store.leaderboard import player_id
 
 

@@ -9,7 +9,8 @@ the result counts even if the person is disconnected when the game ends, or the 
 rebuilt from the store. Bots are not ranked; a room with house rules (SH-7, SS-10: the boards
 rank the book's game) and a room opened with hints rank nobody (their history is still kept).
 
-A result also needs a minimum of play (issue 19, finding 9): on the all-time boards, a game in
+A result also needs a minimum of play, so that a board entry cannot be farmed from games
+nobody played: on the all-time boards, a game in
 which the person made at least :data:`MIN_OWN_ACTIONS` moves themselves (a stand-in's moves
 are not theirs); on the daily board, the whole match played, with a move of their own in each
 of its hands. Moves are counted by the process that saw them: a match taken over from another
@@ -34,7 +35,8 @@ from protocol import messages as m
 from server.rooms.inputs import Request, RoomInput
 from server.rooms.matches import Match
 from server.rooms.outputs import ConnId
-from server.rooms.seats import RoomSettings, Seat
+from server.rooms.seats import Seat
+from server.rooms.settings import RoomSettings
 from server.store.base import RoomStore, StoreError, StoreUnavailable
 from server.store.health import StoreHealth
 from server.store.history import history_item

@@ -23,8 +23,9 @@ from server.rooms.budgets import CreateBudgets, OverBudget
 from server.rooms.core import RoomCore, check_create
 from server.rooms.inputs import CreateHost, Disconnect, Request, RoomRequest
 from server.rooms.names import clean_name
-from server.rooms.seats import Refusal, RoomSettings
+from server.rooms.refusal import Refusal
 from server.rooms.seeds import Keys
+from server.rooms.settings import RoomSettings
 from server.runtime.actor import Owner, RoomActor
 from server.runtime.ownership import Elsewhere, OneProcess
 from server.runtime.placement import HeldBack

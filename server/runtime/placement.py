@@ -1,4 +1,4 @@
-"""Rooms land where they live (issue 22): with several processes behind a proxy that routes
+"""Rooms land where they live: with several processes behind a proxy that routes
 ``/ws/CODE`` by a hash of the code (deploy/nginx.conf), a room belongs on the process its code
 hashes to, which only the proxy knows. So the process that gets a ``create`` from a ``/ws``
 connection opens the room, seats its host, stores both and lets the room go at once (its lease

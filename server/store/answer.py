@@ -3,7 +3,7 @@
 An :class:`asyncio.Future` wakes whoever awaits it through the loop: the task that waits runs
 a turn after the reply was set, behind every callback the loop queued meanwhile. On a
 saturated server that turn was a millisecond or two of every persist, between Redis's answer
-read and the room's ack (``docs/benchmarks.md``, issue 22, fourth and fifth passes). A room's
+read and the room's ack. A room's
 actor that drives its own step (:mod:`server.runtime.actor`) instead hands the reply a
 ``resume`` to call at once, in the turn the reply is set (the batch's ``data_received``): no
 turn between the reply and the ack. Awaited by a task as usual, it is a plain future.

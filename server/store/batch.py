@@ -3,7 +3,7 @@
 Under load many rooms persist in the same turn of the event loop (one client frame read wakes
 one room, a burst of reads wakes many). Sent one by one, each ``EVALSHA`` takes a connection
 from the pool, writes, and waits for its own reply; the replies then queue behind each other
-in the client, not in Redis (``docs/benchmarks.md``, issue 22). A :class:`ScriptBatch` collects
+in the client, not in Redis. A :class:`ScriptBatch` collects
 the calls made in one turn and writes them at the start of the next as one pipeline (no
 ``MULTI``: each script is still its own atomic step in Redis, with its own fence and version
 check), and hands each caller its own reply. While :data:`MAX_IN_FLIGHT` batches wait for
@@ -23,11 +23,10 @@ The replies are parsed where they arrive: the batch's connection is an
 caller there, in the turn the bytes are read. A reader task (redis-py's connection, or the
 sender task this module had) is woken by the bytes and runs a turn later, behind every room's
 work queued meanwhile, and only then wakes the callers, another turn on: on a saturated server
-that wake was about a millisecond of every write (``docs/benchmarks.md``, issue 22, third and
-fourth passes). The calls are packed with each room's constant part packed once
-(:mod:`server.store.resp`) and written in one piece; each batch in flight has one deadline
-(a loop timer), where redis-py's pipeline checks a connection out of the pool and sets a
-timer for every reply it reads.
+that wake was about a millisecond of every write. The calls are packed with each room's
+constant part packed once (:mod:`server.store.resp`) and written in one piece; each batch in
+flight has one deadline (a loop timer), where redis-py's pipeline checks a connection out of
+the pool and sets a timer for every reply it reads.
 
 Calls run in Redis in the order they were made, within a batch and from batch to batch (one
 connection), so the writes of one room keep their order (and a room's actor awaits each write

@@ -115,7 +115,7 @@ class Leases:
         """:meth:`renew` for every lease of this process in one call (one Lua script, a chunk
         of :data:`RENEW_BATCH` leases at a time): each ``False`` lease was lost. Renewing
         them one round trip each made the tick's time grow with the rooms held until leases
-        ran out before their turn (docs/benchmarks.md has the figures). On a Redis Cluster,
+        ran out before their turn. On a Redis Cluster,
         where a script touches one slot, it is one call a lease, ``AT_ONCE``
         (:mod:`server.store.redis_cluster`) of them in flight at a time.
 

@@ -2,7 +2,7 @@ r"""Script calls packed as Redis's wire protocol (RESP), with each room's consta
 once: a room's keys and the script's hash are the same at every write, only the fence, the
 version and the entry change. redis-py packs every argument of every call anew (an encoder
 call and a length line for each of the 13), which was a few per cent of a server saving every
-action in Redis (``docs/benchmarks.md``, issue 22).
+action in Redis.
 
 >>> evalsha("5ha", ("cr:{AB}:log",), (7, b"QC"))
 b'*6\r\n$7\r\nEVALSHA\r\n$3\r\n5ha\r\n$1\r\n1\r\n$11\r\ncr:{AB}:log\r\n$1\r\n7\r\n$2\r\nQC\r\n'

@@ -379,7 +379,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--conventions",
         action="store_true",
-        help="report how often each table convention is kept, per level and role (issue 24)",
+        help="report how often each table convention is kept, per level and role",
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     parser.add_argument("--no-progress", action="store_true")

@@ -1,4 +1,5 @@
-"""Table conventions, classified from the full state of a game before each play (issue 24).
+"""Table conventions, classified from the full state of a game before each play: how often a
+bot keeps the conventions players judge a partner by.
 
 A bot sees only its seat's view; this module sees everything (who the partner is, who holds
 what), so it lives with the tools, not with the bots. :func:`chances` looks at one decision
@@ -22,7 +23,7 @@ Sheepshead (every role from the full state; the house rules decide what exists):
 
 A chance is a choice: the plays the rules force (one legal card; SS-6.2's called card) are no
 chance of ``lead_called``, ``schmear`` or ``lead_trump_choice``; ``lead_trump`` counts every
-lead, as issue 24's table does.
+lead.
 
 Roles: ``picker``, ``partner`` (the called card's holder, or the jack of diamonds'), ``defender``,
 ``leaster``; an alone picker (declared, or holding the jack of diamonds) has no partner and every

@@ -137,7 +137,7 @@ def test_arena_accepts_expert_with_a_budget(capsys: pytest.CaptureFixture[str]) 
 def test_expert_does_strongs_whole_search_then_spends_its_budget_on_the_close_call(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # issue 24: strong's plan is expert's floor at any budget; past it, a close call between
+    # strong's plan is expert's floor at any budget; past it, a close call between
     # the usual play and the search's best other action gets more samples (two playouts each)
     # up to the sample cap, and a budget already spent gets none.
     calls = count_playouts(monkeypatch)
@@ -193,7 +193,7 @@ def _count_evaluations(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 def test_sheepshead_expert_answers_a_clear_card_as_strong_at_strongs_cost(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # issue 24: the picker's two cards after two tricks of a recorded game, clear on
+    # the picker's two cards after two tricks of a recorded game, clear on
     # strong's samples: expert plays strong's card at strong's cost (120 playouts), no more.
     calls = _count_evaluations(monkeypatch)
     g, seat = mid_hand_views(8, 13)[1]
@@ -211,7 +211,7 @@ def test_sheepshead_expert_answers_a_clear_card_as_strong_at_strongs_cost(
 def test_sheepshead_expert_spends_its_extra_samples_on_the_close_call(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # issue 24: five cards to choose from, a close call on strong's samples for some seed:
+    # five cards to choose from, a close call on strong's samples for some seed:
     # past strong's plan, two playouts a sample (the contenders only) up to the cap; a budget
     # already spent ends strong's part after one sample (every card once) and draws no more.
     calls = _count_evaluations(monkeypatch)
@@ -236,7 +236,7 @@ def test_sheepshead_expert_spends_its_extra_samples_on_the_close_call(
 def test_sheepshead_expert_keeps_the_convention_when_the_runner_up_wins_the_close_call(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # issue 24: a defender on lead holding fail leads fail (the table's convention). Scripted
+    # a defender on lead holding fail leads fail (the table's convention). Scripted
     # values stand in for the playouts (what is under test is what expert does with them): the
     # search's best is a fail card, the trump lead a close runner-up that then wins the close
     # call by less than the prior's 1.0 units: the fail card stays, as strong's prior keeps it.

@@ -97,7 +97,7 @@ def _recording(
 
 
 def test_a_close_call_gets_samples_until_it_is_clear() -> None:
-    # issue 24 (expert): 0.2 apart under noise of 0.42 per paired sample is a close call on a
+    # expert: 0.2 apart under noise of 0.42 per paired sample is a close call on a
     # few samples and clear on a few dozen; resolve stops once it is, well short of its cap.
     ahead, spent = 0, []
     for seed in range(20):
@@ -133,7 +133,7 @@ def test_resolve_stops_at_its_cap_and_at_the_deadline() -> None:
 
 
 def test_importance_weights_decide_whether_a_call_is_settled() -> None:
-    # issue 24 (Sheepshead expert): the samples weigh what the others' plays make them likely;
+    # Sheepshead expert: the samples weigh what the others' plays make them likely;
     # three unlikely samples where a leads and one likely one where it loses by far: weighted,
     # b clearly stays (settled); unweighted, a's lead is within noise of the margin (close).
     a = {0: 1.0, 1: 1.0, 2: 1.0, 3: -10.0}

@@ -94,7 +94,7 @@ async def test_a_bots_state_travels_with_it_and_no_worker_keeps_a_bot() -> None:
         census = await census_of_all(pool, 2)
     finally:
         await pool.close()
-    here = ShitheadStrongBot(43, seconds=None)  # a seed whose repeats vary (issue 24)
+    here = ShitheadStrongBot(43, seconds=None)  # a seed whose repeats vary
     # as one bot in one process: its memory (a repeat guard) changes its answer
     assert got == [here.choose(views[0]) for _ in range(3)]
     assert len(set(got)) > 1

@@ -1,4 +1,4 @@
-"""The table conventions of the strong Sheepshead bot (issue 24): the convention policy its
+"""The table conventions of the strong Sheepshead bot: the convention policy its
 playouts use, on hand-made positions; the prior that keeps the conventional card unless the
 search is clearly sure; the sequential bidding that samples more only where the bid is close.
 Everything is deterministic from a seed (no deadline: ``seconds=None``)."""

@@ -1,4 +1,4 @@
-"""The strong Sheepshead bot's leaster budget (issue 24): a leaster's cards lie a few tenths of
+"""The strong Sheepshead bot's leaster budget: a leaster's cards lie a few tenths of
 a unit apart, so ``strong`` searches them with ``LEASTER_FACTOR`` times its playouts, and plays
 every other hand as before."""
 

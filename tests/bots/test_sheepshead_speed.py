@@ -1,4 +1,4 @@
-"""Cheaper playouts for the strong Sheepshead bot (issue 24) are pure speed: the same seed gives
+"""Cheaper playouts for the strong Sheepshead bot are pure speed: the same seed gives
 the same cards as before them. The choices below were recorded from the code before the change
 (commit 8d79ae0); the replay's memo of the model's plays gives the weights a fresh replay gives,
 and the policy's suit counts break ties as the per-card count did."""

@@ -176,7 +176,7 @@ def _early_heads_up(hand: str, pile: str) -> Shithead:
 def test_with_an_ordinary_card_that_plays_on_a_small_pile_strong_plays_it(hand: str) -> None:
     # rule SH-4.6: picking up is allowed with a play in hand, and a 2 or a 10 goes on anything
     # (SH-1.4), but players expect neither while an ordinary card plays; the search found them
-    # no better here and took them in about half the seeds on its noise (issue 24).
+    # no better here and took them in about half the seeds on its noise.
     view = _early_heads_up(hand, "8S").view(0)
     nine = Action.from_str("play 9C")
     bots = [ShitheadStrongBot(seed=s, seconds=None) for s in range(12)]  # no wall clock

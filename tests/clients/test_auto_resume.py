@@ -1,4 +1,4 @@
-"""The Python client comes back by itself (``auto_resume``, issue 22): in place when its room
+"""The Python client comes back by itself (``auto_resume``): in place when its room
 moved, through the next URL when its server goes away, and not at all when its room closed."""
 
 from __future__ import annotations

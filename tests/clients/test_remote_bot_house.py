@@ -1,4 +1,4 @@
-"""``cardroom bot`` in rooms with house rules (issue 21): the separate process plays the
+"""``cardroom bot`` in rooms with house rules: the separate process plays the
 options in force over real WebSockets, its crack decision included."""
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ class Serve:
     """One ``cardroom serve`` subprocess on a free port (``port`` once started).
 
     ``nofile`` lowers its file-descriptor limit; ``cwd`` runs another checkout's code (the
-    measurements of docs/benchmarks.md ran the same probe against the code before a fix).
+    measurements ran the same probe against the code before a fix, to see what the fix did).
     """
 
     def __init__(

@@ -140,7 +140,7 @@ def test_the_image_installs_from_the_lock() -> None:
 def test_the_processes_trust_only_the_proxy_network(
     compose: dict[str, Any], serve_help: str
 ) -> None:
-    # issue 19 finding 3: behind nginx every person looked like nginx's address, so the 51st
+    # once, behind nginx every person looked like nginx's address, so the 51st
     # person per process was refused; the processes believe X-Forwarded-For from nginx only
     assert "CARDROOM_TRUSTED_PROXIES" in serve_help
     (subnet,) = [c["subnet"] for c in compose["networks"]["default"]["ipam"]["config"]]
@@ -164,7 +164,7 @@ def test_nginx_forwards_the_client_address_and_the_host_as_sent() -> None:
 
 
 def test_nginx_routes_a_room_s_address_by_a_consistent_hash_of_its_code() -> None:
-    # issue 22: with least_conn a room's players were spread over both processes (half the
+    # with least_conn a room's players were spread over both processes (half the
     # frames went through Redis); /ws/CODE now goes to the process the code hashes to
     text = (ROOT / "deploy" / "nginx.conf").read_text()
     block = re.search(r"upstream cardroom_rooms \{(.*?)\}", text, re.S)

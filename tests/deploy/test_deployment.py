@@ -1,4 +1,4 @@
-"""The shipped deployment run for real (issue 19): Redis, two ``cardroom serve --redis``
+"""The shipped deployment run for real: Redis, two ``cardroom serve --redis``
 processes trusting nginx (``--trusted-proxy 127.0.0.1/32``), and Debian's nginx with the
 repository's ``deploy/nginx.conf``. Through the proxy: 300 people on 30 addresses play, one
 address is still capped, a browser plays a game, and a process SIGKILLed mid-game leaves its
@@ -53,7 +53,7 @@ def source(i: int) -> tuple[str, int]:
 
 
 async def test_300_people_on_30_addresses_play_through_the_proxy(deployment: Stack) -> None:
-    # issue 19 finding 3: of 150 people through nginx only 100 got in (50 per process, all
+    # once, of 150 people through nginx only 100 got in (50 per process, all
     # counted against nginx's address); the default --max-per-address is not raised here
     async with asyncio.timeout(90):
         people = await asyncio.gather(
@@ -126,7 +126,7 @@ def test_a_browser_plays_a_game_through_the_proxy(deployment: Stack) -> None:
             page.on("websocket", lambda ws: sockets.append(ws.url))
             # the page's WebSocket carries its Origin: same origin through the proxy
             code = create_room(page, deployment.base, "Ann", "shithead", seats=2)
-            # issue 22: made at /ws, the room was let go (moved); the page resumed it at its
+            # made at /ws, the room was let go (moved); the page resumed it at its
             # own address, which nginx sends to the process the code hashes to
             ws = deployment.base.replace("http://", "ws://")
             assert sockets == [f"{ws}/ws", f"{ws}/ws/{code}"]

@@ -1,4 +1,4 @@
-"""A planned stop behind the repository's nginx (issue 22, item 2): SIGTERM the process that
+"""A planned stop behind the repository's nginx, which loses no room: SIGTERM the process that
 owns a room mid-game; it hands the room to the other process, and its clients come back
 through the same proxy URL by themselves (nginx sends them to the live process once the
 stopping one closes its port); the game goes on to its end, nothing lost."""

@@ -1,4 +1,4 @@
-"""Rooms land where they live (issue 22, item 1), through the repository's nginx in front of
+"""Rooms land where they live (each on one process), through the repository's nginx in front of
 two ``cardroom serve --redis`` processes: rooms created at ``/ws`` are let go for the process
 their code hashes to, their players connect to ``/ws/CODE``, and almost nothing goes through
 Redis pub/sub. Before this (nginx ``least_conn``, clients at ``/``), about half the frames did.

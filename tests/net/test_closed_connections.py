@@ -1,7 +1,7 @@
 """A closed connection is freed by reference counting, so the server never has to stop for a
-collection of its whole heap while people stay connected (issue 22, item 6: at 5,000
+collection of its whole heap while people stay connected (at 5,000
 connections such a collection, run by the trim after every 256 closes, stopped the server for
-~0.4 s; docs/benchmarks.md). Real WebSockets over loopback; the automatic collector is off in
+~0.4 s). Real WebSockets over loopback; the automatic collector is off in
 each test, so only reference counting (or an explicit collection) frees anything."""
 
 from __future__ import annotations

@@ -2,8 +2,7 @@
 read in the same turn of the event loop (server/net/server.py, ``_received``).
 
 With 10,000 people one turn read 30-80 frames back to back, and each one's replies waited
-for all of them and for one flush of them all at the end of the turn: 13-22 ms of the tail
-(docs/benchmarks.md, "the long loop turns at 2,000 rooms")."""
+for all of them and for one flush of them all at the end of the turn: 13-22 ms of the tail."""
 
 from __future__ import annotations
 

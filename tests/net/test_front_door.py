@@ -56,7 +56,7 @@ def counted(srv: CardroomServer, cap: str) -> float:
 
 
 async def test_people_behind_the_proxy_are_counted_apart(proxied: CardroomServer) -> None:
-    # issue 19 finding 3: every connection through nginx counted against nginx's address
+    # once every connection through nginx counted against nginx's address
     held = [await open_ws(proxied, ip) for ip in ("203.0.113.5", "203.0.113.5", "203.0.113.6")]
     assert await refused(proxied, "203.0.113.5") == 503  # the same person's third
     assert counted(proxied, "per_address") == 1
@@ -117,7 +117,7 @@ async def test_http_requests_know_the_forwarded_client(proxied: CardroomServer) 
 
 
 async def test_a_foreign_origin_is_refused(proxied: CardroomServer) -> None:
-    # issue 19 finding 10: any browser page could open a socket to the server
+    # else any browser page could open a socket to the server
     assert await refused(proxied, origin="https://evil.example") == 403
     assert await refused(proxied, origin="null") == 403
     assert counted(proxied, "origin") == 2

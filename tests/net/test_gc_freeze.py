@@ -1,7 +1,7 @@
 """What a burst of arrivals leaves behind leaves the collector's sight (``gc_freeze_every``,
 server/net/server.py): every N new connections the server freezes what is alive, so that no
 older collection has to visit 10,000 people's objects at once (one of 0.5 s stopped the server
-in the measured window at 2,000 rooms: docs/benchmarks.md, "one process, many people"). Frozen
+in the measured window at 2,000 rooms). Frozen
 connections are still freed by reference counting when they close, and the trim with nobody
 connected collects cycles among frozen objects too.
 
@@ -20,7 +20,7 @@ CHILD = """
 import asyncio, gc, weakref
 from websockets.asyncio.client import connect
 from server.net.server import CardroomServer, ServerConfig
-from server.rooms.seats import RoomSettings
+from server.rooms.settings import RoomSettings
 from tests.support.http import http_get
 
 HELLO = '{"type": "hello", "id": 1, "protocol": 1}'

@@ -1,4 +1,4 @@
-"""The history API's budgets (issue 19, findings 7 and 10), over real HTTP on loopback: a
+"""The history API's budgets (replays cost CPU), over real HTTP on loopback: a
 per-address rate limit (429), one game's steps per request, each game replayed once, the same
 answer for an open room without a seat token as for no room at all, no token in the URL, and
 a cap on the games a room deals."""

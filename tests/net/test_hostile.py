@@ -1,6 +1,6 @@
 """Hostile clients over real sockets: pipelined requests, odd JSON, too many connections.
 
-Each test here failed on the room layer before issue 8 (see the numbered defects there)."""
+Each test here failed on the room layer once: each is a defect a hostile client found."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""WebSocket addresses (issue 22): ``/ws/CODE`` and ``/ws`` beside the bare ``/``; anything else
+"""WebSocket addresses: ``/ws/CODE`` and ``/ws`` beside the bare ``/``; anything else
 is refused at the handshake, and the code in the path is a hint only. With Redis a room created
 on a ``/ws`` connection is stored and let go (``moved``): the client resumes it at the room's
 address, where the process it reaches takes it; a bare ``/`` connection keeps today's way."""

@@ -1,7 +1,7 @@
 """Slowloris, and descriptors: connections that never finish their HTTP request, or more
 WebSockets than the process can hold, cannot starve the others.
 
-The server runs as its own process with 300 file descriptors (as the probe of issue 19 did):
+The server runs as its own process with 300 file descriptors (as the probe that found this did):
 before handshakes in progress were counted, 290 half-sent requests from one address made
 ``/healthz`` from another fail for about nine seconds. Now they are capped per address and in
 all, refused at once over a cap, closed after ``--open-timeout``, and counted.

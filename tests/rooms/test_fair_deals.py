@@ -30,8 +30,8 @@ from server.rooms import core as room_core
 from server.rooms.core import RoomCore
 from server.rooms.inputs import CreateHost, Request
 from server.rooms.outputs import Send
-from server.rooms.seats import RoomSettings
 from server.rooms.seeds import Keys
+from server.rooms.settings import RoomSettings
 from server.rules.deal import DealProof, commitment, shuffle
 from server.rules.sheepshead_cards import DECK32
 from server.runtime import manager as room_manager

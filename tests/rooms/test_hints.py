@@ -15,7 +15,7 @@ from server.net.server import CardroomServer
 from server.rooms.core import RoomCore, hint_seed
 from server.rooms.inputs import HintReady, Request
 from server.rooms.outputs import Persist, PersistAction, RunHint
-from server.rooms.seats import Refusal
+from server.rooms.refusal import Refusal
 from server.rules.base import Action
 from server.store.leaderboard import Board
 from tests.support.room_core import SETTINGS, Harness

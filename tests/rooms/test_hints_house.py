@@ -1,4 +1,4 @@
-"""Hints under house rules (issue 21): in a Shithead room with all three options and in a
+"""Hints under house rules: in a Shithead room with all three options and in a
 Sheepshead room with the jack of diamonds, the doubler and cracking, every hint asked is one
 of the seat's legal actions, and the server takes it as it is. Real WebSockets on loopback."""
 

@@ -1,6 +1,6 @@
 """What a room reads some twenty times an action stays cheap and stays right: the match's
 current game and its index are plain attributes that follow every deal, and a seat's view is
-one Python call without a generator per card (docs/benchmarks.md, issue 22's cuts)."""
+one Python call without a generator per card."""
 
 from __future__ import annotations
 

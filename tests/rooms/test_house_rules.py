@@ -1,7 +1,7 @@
 """House rules through a real server on loopback (real WebSockets): ``create`` takes them,
 room info and every view show them, the game is played under them, the hand history replays
 and ``cardroom verify`` checks under them; wrong ones are refused with a typed error, nothing
-opened; and a room stored in Redis keeps them across a restart (issue 21)."""
+opened; and a room stored in Redis keeps them across a restart."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from protocol.messages import SheepsheadOptions, ShitheadOptions
 from protocol.views import sheepshead_view, shithead_view
 from server.net.server import CardroomServer
 from server.rooms.core import RoomCore
-from server.rooms.seats import RoomSettings
 from server.rooms.seeds import Keys
+from server.rooms.settings import RoomSettings
 from server.store.history import replay
 from server.store.leaderboard import Board
 from server.tools import verify

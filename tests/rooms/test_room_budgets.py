@@ -1,4 +1,4 @@
-"""Finding 8 of issue 19: room creation is budgeted (per address a rate and a cap on rooms open
+"""Room creation is budgeted (per address a rate and a cap on rooms open
 at once, a cap per process), refused with ``too_many_rooms`` and counted in ``/metrics``; an
 empty lobby closes quickly, a room with a game keeps its players' grace."""
 
@@ -15,7 +15,7 @@ import pytest
 from clients import CardroomClient, CardroomError
 from server.net.server import CardroomServer
 from server.rooms.budgets import MAX_BUCKETS, CreateBudgets
-from server.rooms.seats import RoomSettings
+from server.rooms.settings import RoomSettings
 from server.tools.bench.procs import free_port, serve_process
 from tests.support.http import http_get
 from tests.support.server import make_config

@@ -1,4 +1,4 @@
-"""Room-core invariants from issue 8, without sockets: deadlines of their own version, names,
+"""Room-core invariants, without sockets: deadlines of their own version, names,
 and an unexpected failure that changes nothing."""
 
 from __future__ import annotations

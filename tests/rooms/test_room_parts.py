@@ -345,7 +345,7 @@ def test_reads_follow_the_state_and_cannot_be_written() -> None:
 def test_reads_run_no_python_code() -> None:
     """A read of the room's state is C only (an ``attrgetter``): the actor and the core read it
     some ten times an input, and each Python frame (a descriptor's ``__get__``, a ``cast``)
-    cost time on every one (docs/benchmarks.md, issue 22's bisect)."""
+    cost time on every one."""
     import sys
 
     room = crowded().room

@@ -1,4 +1,4 @@
-"""Issue 19, finding 10: the room's people. A kick bans the kicked device from the room (and
+"""The room's people. A kick bans the kicked device from the room (and
 the ban outlives a restart); the room's chat has a budget for all senders together and the host
 can mute a seat or a spectator; the host role passes to a present person when the host leaves
 or stays away past their grace, so a room whose host went away between games goes on."""

@@ -2,7 +2,7 @@
 and its 13 containers) lives only until that input's outputs are stored: after that nothing
 undoes it. Kept until the room's next input, every room held one, and each young collection visited
 the snapshots of every room that had acted since the last: at 2,000 rooms, 3-4 collections a
-second of 7-10 ms each (docs/benchmarks.md, "one process, many people").
+second of 7-10 ms each, the server stopped while they ran.
 
 Over real WebSockets on loopback: a room of five scripted players plays, then is left alone."""
 
@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from server.net.server import CardroomServer, ServerConfig
-from server.rooms.seats import RoomSettings
+from server.rooms.settings import RoomSettings
 from server.rooms.state import RoomState
 from server.store.memory import MemoryStore
 from server.tools.bench.drive import Pacer, RoomSpec

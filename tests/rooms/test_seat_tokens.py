@@ -1,4 +1,4 @@
-"""Issue 19, finding 10: seat tokens are secrets. They never appear in logs (not even when an
+"""Seat tokens are secrets (they give the seat). They never appear in logs (not even when an
 input that carries one fails), a room keeps only their SHA-256 (in memory and in its Redis
 record), and every resume hands out a fresh one: the old one stops working, and of two devices
 resuming with the same token only the first gets the seat."""
@@ -17,7 +17,7 @@ from clients import CardroomClient, CardroomError
 from protocol import messages as m
 from server.net.server import CardroomServer, ServerConfig
 from server.rooms import play
-from server.rooms.seats import RoomSettings
+from server.rooms.settings import RoomSettings
 from server.store.redis_store import RedisStore
 from server.tools.bench.redis_server import RedisServer
 from tests.support.server import make_config

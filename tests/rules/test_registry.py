@@ -26,7 +26,7 @@ def test_specs_agree_with_their_games() -> None:
     for name, spec in GAMES.items():
         assert spec.name == name == spec.game.name
         assert tuple(spec.seat_counts) == spec.game.seat_counts
-        assert spec.options is m.OPTIONS_OF[name]  # the protocol's own model (issue 21)
+        assert spec.options is m.OPTIONS_OF[name]  # the protocol's own model
     assert game_spec("shithead").match_length is None
     assert game_spec("sheepshead").match_length == 10  # rule SS-9.1
 

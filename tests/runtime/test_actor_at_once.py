@@ -11,7 +11,7 @@ from typing import Any
 
 from protocol import messages as m
 from server.metrics import Metrics
-from server.rooms.seats import RoomSettings
+from server.rooms.settings import RoomSettings
 from server.runtime.connected import Connected
 from server.runtime.manager import RoomManager
 from server.store.memory import MemoryStore

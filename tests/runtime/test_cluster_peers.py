@@ -1,6 +1,6 @@
 """A process of the service is declared gone only when it has stopped listening at two checks
 running: one that lost its subscription for a moment (Redis slow, its loop busy under load)
-and subscribed again keeps the seats of the clients it relays. Found at the merge of issue 22:
+and subscribed again keeps the seats of the clients it relays. Found when scale-out was merged:
 under load a relaying process's brief resubscription cost its client the seat
 (``not_in_room`` on the next move)."""
 

@@ -15,7 +15,7 @@ import orjson
 from protocol import messages as m
 from protocol.errors import ErrorCode
 from server.rooms.inputs import RoomRequest
-from server.rooms.seats import Refusal
+from server.rooms.refusal import Refusal
 from server.runtime.cluster import channel
 from server.tools.bench.redis_server import RedisServer
 from tests.support.cluster import IdleProcess, process_me

@@ -1,4 +1,4 @@
-"""Who is connected (issue 20, item 1): one :class:`~server.runtime.connected.Connected` that the
+"""Who is connected, known in one place: one :class:`~server.runtime.connected.Connected` that the
 WebSocket server, the room manager and the cluster share, and the one place that refuses a
 connection a second room (``already_in_room``), here or relayed to another process."""
 
@@ -11,7 +11,7 @@ import pytest
 from clients import CardroomClient, CardroomError
 from protocol.errors import ErrorCode
 from server.net.server import CardroomServer
-from server.rooms.seats import Refusal
+from server.rooms.refusal import Refusal
 from server.runtime.connected import Connected
 from tests.support.server import make_config
 

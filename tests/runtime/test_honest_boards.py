@@ -1,4 +1,4 @@
-"""Honest leaderboards (issue 19, finding 9), over real WebSockets on loopback: a daily room
+"""Honest leaderboards (no entry without play), over real WebSockets on loopback: a daily room
 takes one person and its bots are fixed; only a device identity the server issued ranks, and
 one address gets few of them a day; a result needs a minimum of the person's own play."""
 

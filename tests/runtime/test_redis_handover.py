@@ -1,4 +1,4 @@
-"""Planned handover (issue 22, item 2): a process that stops hands each of its rooms to a live
+"""Planned handover (no room lost): a process that stops hands each of its rooms to a live
 peer at once (the lease moves with a higher fence, no waiting for it to run out), the peer
 loads the room and runs its clocks, and the clients come back by themselves."""
 
@@ -15,7 +15,7 @@ from redis.asyncio.cluster import RedisCluster as ClusterClient
 
 from clients import CardroomClient
 from server.net.server import CardroomServer, ServerConfig
-from server.rooms.seats import RoomSettings
+from server.rooms.settings import RoomSettings
 from server.runtime.cluster import Cluster
 from server.store.base import Fenced
 from server.store.lease import Lease, Leases

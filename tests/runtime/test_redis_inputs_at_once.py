@@ -10,7 +10,7 @@ import pytest
 
 from clients import CardroomClient
 from server.net.server import CardroomServer, ServerConfig
-from server.rooms.seats import RoomSettings
+from server.rooms.settings import RoomSettings
 from server.tools.bench.redis_server import RedisServer
 
 pytestmark = pytest.mark.slow

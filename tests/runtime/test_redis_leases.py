@@ -1,4 +1,4 @@
-"""Finding 2 of issue 19: refused ``create``s (and requests naming no room) claim no room lease
+"""Refused ``create``s (and requests naming no room), however many, claim no room lease
 and leave no fence key in Redis; the leases a process holds are renewed together, so a flood
 of them cannot make a real room's lease run out."""
 
@@ -15,7 +15,7 @@ from websockets.asyncio.client import connect
 
 from clients import CardroomClient
 from server.net.server import CardroomServer, ServerConfig
-from server.rooms.seats import RoomSettings
+from server.rooms.settings import RoomSettings
 from server.runtime.cluster import Cluster
 from server.store.lease import LEASE_TTL, Lease, Leases
 from server.store.redis_client import connect as redis_connect

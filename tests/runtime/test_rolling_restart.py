@@ -1,4 +1,4 @@
-"""The rolling restart (issue 22, item 2): two real ``cardroom serve --redis`` processes, rooms
+"""The rolling restart (no game lost): two real ``cardroom serve --redis`` processes, rooms
 of Python clients playing as fast as they can, SIGTERM A, start A again, SIGTERM B, start B
 again. Nobody loses an acknowledged action or a game, every client comes back to its seat by
 itself, and the longest pause any room saw is measured (target: under 1 s)."""

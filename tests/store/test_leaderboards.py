@@ -119,7 +119,7 @@ async def test_a_result_recorded_twice_counts_once(boards: Leaderboards) -> None
 
 
 async def test_an_origin_claims_few_daily_entries(boards: Leaderboards) -> None:
-    # identities issued to one address share its few daily entries (issue 19, finding 9)
+    # identities issued to one address share its few daily entries (no board filled from one place)
     day = Board.daily(DAY)
     claims = [await boards.claim(day, "origin-A", p.id, 2) for p in (ANN, BOB, CY)]
     assert claims == [True, True, False]

@@ -1,4 +1,4 @@
-"""House-rules deals for the client tests (issue 21): the rules core and the basic bots are the
+"""House-rules deals for the client tests: the rules core and the basic bots are the
 oracle that finds a deal, the clients under test know nothing of it."""
 
 from __future__ import annotations

@@ -24,7 +24,8 @@ from server.rooms.outputs import (
     SetTimer,
     TimerKey,
 )
-from server.rooms.seats import RoomSettings, Seat
+from server.rooms.seats import Seat
+from server.rooms.settings import RoomSettings
 from server.rooms.state import FIELDS
 from tests.support.server import choose
 

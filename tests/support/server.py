@@ -17,7 +17,7 @@ from clients import CardroomClient, CardroomError
 from clients.client import ActionLike
 from protocol.views import ActionWire, View
 from server.net.server import CardroomServer, ServerConfig
-from server.rooms.seats import RoomSettings
+from server.rooms.settings import RoomSettings
 from server.store.memory import MemoryStore
 
 #: The turn from which :func:`choose` leaves its fixed order (see there).

@@ -1,4 +1,4 @@
-"""The conventions' counting on hand-made hands where the answer is known (issue 24)."""
+"""The conventions' counting on hand-made hands where the answer is known."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The conventions report of ``cardroom arena --conventions``: rates over the right chances,
-intervals over deals, and a quick run with every level (issue 24)."""
+intervals over deals, and a quick run with every level."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """``python -m server.tools.paired``: every arena game twice, the first entry's level as
-registered and as another bot, compared over deals (issue 24: is today's strong as strong as
-the old one?)."""
+registered and as another bot, compared over deals (is today's strong as strong as the old
+one?)."""
 
 from __future__ import annotations
 

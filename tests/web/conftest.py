@@ -25,7 +25,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Position, sync_pl
 from protocol.records import RoomRecord
 from server.net.server import CardroomServer, ServerConfig
 from server.rooms.matches import DealSource
-from server.rooms.seats import RoomSettings, one_address
+from server.rooms.settings import RoomSettings, one_address
 
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[2]

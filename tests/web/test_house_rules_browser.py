@@ -1,4 +1,4 @@
-"""House rules in the browser (issue 21): the room form's options (SH-7, SS-10), the rules in
+"""House rules in the browser: the room form's options (SH-7, SS-10), the rules in
 force in the lobby and on the table, a Sheepshead hand with the jack of diamonds, the doubler
 and cracking played through a crack to its score, and a Shithead game with all three options."""
 

@@ -1,4 +1,4 @@
-"""The page connects to its room's own address (issue 22): ``/ws/CODE`` when it knows the room
+"""The page connects to its room's own address: ``/ws/CODE`` when it knows the room
 (a shared link, a reload in a seat), ``/ws`` before; a proxy in front of several processes
 routes by it. One process alone never says ``moved``: a room made there is not reconnected to.
 """

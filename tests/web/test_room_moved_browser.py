@@ -1,4 +1,4 @@
-"""A page whose room moved to another server process (a planned handover, issue 22) is told
+"""A page whose room moved to another server process (a planned handover) is told
 ``closing`` ("the room moved") on its open connection and takes its seat back there by itself."""
 
 from __future__ import annotations

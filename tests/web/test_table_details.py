@@ -1,4 +1,4 @@
-"""The small things of issue 23 at the table, each as a player meets it: no seat count offered
+"""Small things at the table, each as a player meets it: no seat count offered
 for Sheepshead (always five), the screen reader's "your turn" in the chosen language, no "pick
 up the pile" on an empty pile, and a header on one line at 375 px in a room with hints."""
 

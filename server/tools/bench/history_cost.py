@@ -1,13 +1,13 @@
-"""What the history API costs a server (issue 19, finding 7), measured on loopback.
+"""What the history API costs a server, measured on loopback: why the API has budgets.
 
 One closed 2-seat Shithead room whose history holds ``--games`` finished games (about 680
-actions each, like the issue's 14 games of 9,506 actions) is written straight into a
+actions each, like a long series of 14 games of 9,506 actions) is written straight into a
 throwaway Redis; one ``cardroom serve --redis`` process serves it. The script reports the
 biggest history response a client can ask for, then sends ``--concurrent`` requests for one
 game's steps each (spread over the room's games, all but the longest not yet replayed) at once
 while it polls ``/healthz`` every 10 ms, and reports how long the server stayed
 busy, the ``/healthz`` latencies, the statuses the requests got and the server's RSS growth;
-then how many room codes one address can walk through the API in 3 s (finding 10).
+then how many room codes one address can walk through the API in 3 s.
 
 Bounded: every request has a timeout and the whole run stops after ``--deadline`` seconds.
 Run it against another checkout with ``--root`` (its ``cardroom serve``, this script's games)::
@@ -128,7 +128,8 @@ async def _measure(port: int, pid: int, paths: list[str], concurrent: int, deadl
 
 
 async def _enumerate(port: int, seconds: float) -> None:
-    """Finding 10: how fast one address can walk room codes through the history API."""
+    """How fast one address can walk room codes through the history API (the rate limit bounds
+    the walk)."""
     await asyncio.sleep(10.0)  # the budget the measurement above used refills
     statuses: dict[int, int] = {}
     t0 = time.perf_counter()

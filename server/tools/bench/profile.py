@@ -4,7 +4,7 @@ window (``cardroom loadtest --profile FILE``), summarised by the file and functi
 ``py-spy`` is a developer's tool, not a dependency of Cardroom: ``pip install py-spy``. It samples
 from outside, pausing the process for each sample (250 a second): without the pause
 (``--nonblocking``) it read stacks while they changed, and the profile put a third of the time in
-writing frames where ``perf`` found the kernel's whole share to be a fifth (docs/benchmarks.md).
+writing frames where ``perf`` found the kernel's whole share to be a fifth.
 """
 
 from __future__ import annotations

@@ -298,8 +298,8 @@ def main(argv: list[str]) -> int:
         choices=("load", "server", "any"),
         default="server",
         help="the CPU a started redis-server runs on: the server's (default: on two cores the "
-        "generator fills the other, and Redis there slows the load it drives; docs/"
-        "benchmarks.md, issue 22, fifth pass), the load generator's, or any",
+        "generator fills the other, and Redis there slows the load it drives), the load "
+        "generator's, or any",
     )
     parser.add_argument(
         "--cluster",

@@ -31,7 +31,7 @@ from protocol import messages as m
 from server.metrics import Metrics
 from server.rooms.core import RoomCore
 from server.rooms.inputs import CreateHost, Request, RoomRequest
-from server.rooms.seats import RoomSettings
+from server.rooms.settings import RoomSettings
 from server.runtime.connected import Connected
 from server.runtime.manager import RoomManager
 from server.store.memory import MemoryStore

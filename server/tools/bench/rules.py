@@ -1,6 +1,6 @@
 """``cardroom bench rules``: speed of the rules cores on one core.
 
-Shithead: the fixed simple policy of the foundation issue (all cards of the lowest playable rank,
+Shithead: a fixed simple policy (all cards of the lowest playable rank,
 pick up only when nothing can be played, at most 5,000 actions a game); an action is listing the
 legal actions plus applying one. Sheepshead: complete random-legal hands. Both: CPU time of this
 process, the deals made before the timed loop.

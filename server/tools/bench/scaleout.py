@@ -1,9 +1,9 @@
-"""Scale-out, side by side in one run (issue 22, "rooms land where they live"): the same rooms of
+"""Scale-out, side by side in one run (rooms on the process their code hashes to): the same rooms of
 scripted humans playing as fast as the rules allow against
 
 - ``one``: one ``cardroom serve --redis``, clients straight to it (at ``/``);
 - ``least_conn``: the repository's nginx in front of two ``--redis`` processes, every WebSocket
-  to the process with the fewest connections, clients at ``/`` (the deployment before issue 22);
+  to the process with the fewest connections, clients at ``/`` (the older deployment);
 - ``by_room``: the same two processes behind ``deploy/nginx.conf`` as it is, clients at ``/ws``
   that follow their room to ``/ws/CODE`` (``moved``), as the web and Python clients do.
 

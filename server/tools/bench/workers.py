@@ -201,8 +201,7 @@ def freeze_seated() -> None:
     run: out of the collector's sight (``gc.freeze``), the older collections no longer visit
     it. And young collections become rare: each visited the 13,000 lists and dicts of the
     players' current views (parsed frames, replaced at the next state, never a cycle), 3.4 ms a
-    time, three a second. Together they were about a third of a worker's CPU at 500 rooms
-    (docs/benchmarks.md, "one process, many people")."""
+    time, three a second. Together they were about a third of a worker's CPU at 500 rooms."""
     gc.freeze()
     gc.set_threshold(YOUNG_THRESHOLD, *gc.get_threshold()[1:])
 

@@ -384,7 +384,8 @@ class Fuzzer:
         return session
 
     async def ghost_probe(self, rng: random.Random) -> None:
-        """One write asking for two places at once; then vanish (issue 8, defect 1)."""
+        """One write asking for two places at once; then vanish (such a prober once left its seat
+        shown as a connected person: a ghost)."""
         if len(self.victims) < 2:
             return
         a, b = (v.room for v in rng.sample(self.victims, 2))

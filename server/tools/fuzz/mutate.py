@@ -189,7 +189,7 @@ def _nested_action(frame: Frame, rng: random.Random, known: Known) -> None:
 
 
 def _deep_options(frame: Frame, rng: random.Random, known: Known) -> None:
-    """A create whose options nest deeply (issue 8: rooms that never closed)."""
+    """A create whose options nest deeply (such rooms once never closed)."""
     frame.update(type="create", game=rng.choice(["shithead", "sheepshead"]), name="Deep")
     frame["seats"] = 5 if frame["game"] == "sheepshead" else rng.randrange(2, 6)
     frame["options"] = deep(rng.choice([50, 300, 500]), rng.choice(["list", "dict"]))

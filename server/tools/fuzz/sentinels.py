@@ -141,7 +141,7 @@ async def open_victim(url: str) -> CardroomClient:
 
 async def ghosts(victim: CardroomClient, settle: float) -> int:
     """Seats other than the host's shown as a connected human ``settle`` seconds after the
-    prober left: each one a ghost (issue 8, defect 1)."""
+    prober left: each one a ghost (a seat the server still thinks is held)."""
     await asyncio.sleep(settle)
     await victim.ping()
     info = victim.room_info

@@ -38,7 +38,7 @@ from typing import Any
 from clients import CardroomClient, ClientError, ReplyTimeout
 from protocol.messages import BotLevel, GameName
 from server.net.server import CardroomServer, ServerConfig
-from server.rooms.seats import RoomSettings, one_address
+from server.rooms.settings import RoomSettings, one_address
 
 log = logging.getLogger(__name__)
 

@@ -41,8 +41,8 @@ def test_the_folder_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path)
 
 
 async def test_the_app_says_its_token_in_hello(live: CardroomServer, tmp_path: Path) -> None:
-    # a made-up token ranks nothing (issue 19, finding 9): the app keeps the one the server
-    # issues in its place, and says that one from then on
+    # a made-up token ranks nothing (else one person could fill a board): the app keeps the one
+    # the server issues in its place, and says that one from then on
     (tmp_path / "device").write_text("terminal-device-token-0002\n")
     app = CardroomApp(live.url, device=device_token(tmp_path))
     app.device_folder = tmp_path

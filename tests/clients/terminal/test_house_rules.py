@@ -1,4 +1,4 @@
-"""House rules in the terminal client (issue 21): a room created from the start screen with
+"""House rules in the terminal client: a room created from the start screen with
 them, the rules in force in the lobby and on the table, and a Sheepshead hand with the jack of
 diamonds, the doubler and cracking played through a crack by keyboard."""
 

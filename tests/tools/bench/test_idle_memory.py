@@ -17,7 +17,7 @@ async def test_an_idle_connection_keeps_under_10_5_kb_of_python_objects() -> Non
     held = await measure(300)
     # 16.5 KB a connection before the response and the drain waiters' deque were let go,
     # 14.0 KB after; 9.2 KB once the request's headers, the keepalive task, the assembler's
-    # deque and the hello timer went too (1,000 connections; docs/benchmarks.md)
+    # deque and the hello timer went too (1,000 connections)
     assert 0 < held.per_connection < 10_500, "\n".join(held.lines(15))
     # no connection keeps its request's headers: a request's headers are about 1 KB, so
     # kept by every connection they would be hundreds of KB here; a handful still in flight

@@ -17,7 +17,7 @@ import pytest
 
 from clients.client import room_url
 from server.net.server import CardroomServer, ServerConfig
-from server.rooms.seats import RoomSettings
+from server.rooms.settings import RoomSettings
 from server.store.memory import MemoryStore
 from server.tools.bench.drive import Dial, Pacer, RoomSpec, Think, hold_idle, run_rooms
 from server.tools.bench.drive import Room as LoadRoom

@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from server.net.server import CardroomServer, ServerConfig
-from server.rooms.seats import RoomSettings
+from server.rooms.settings import RoomSettings
 from server.store.memory import MemoryStore
 from server.tools.bench.drive import Pacer, RoomSpec, hold_idle, run_rooms
 from server.tools.bench.drive import Room as LoadRoom

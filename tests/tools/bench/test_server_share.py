@@ -11,7 +11,7 @@ import pytest
 
 from clients import CardroomClient
 from server.net.server import CardroomServer, ServerConfig
-from server.rooms.seats import RoomSettings
+from server.rooms.settings import RoomSettings
 from server.store.memory import MemoryStore
 from server.tools.bench import procs
 from server.tools.bench.drive import RoomSpec, run_rooms

@@ -1,6 +1,6 @@
 """The load generator's verdict on itself, judged per CPU its workers share
-(``server/tools/bench/verdict.py``): from known reports, the way the quiet-machine check of the
-eleventh session saw them (four workers on CPU 1 at 20 % each, their loops lagging 31-55 ms,
+(``server/tools/bench/verdict.py``): from known reports, the way one quiet-machine check of the
+load generator saw them (four workers on CPU 1 at 20 % each, their loops lagging 31-55 ms,
 which the old per-worker verdict called "mostly idle: the machine did not run it")."""
 
 from __future__ import annotations

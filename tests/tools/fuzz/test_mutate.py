@@ -1,4 +1,4 @@
-"""Hostile frames: mutations stay sendable text, cover the hostile families the issue names,
+"""Hostile frames: mutations stay sendable text, cover every hostile family the fuzzer sends,
 and never hand a room its own seat token from outside."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Quick versions of ``cardroom fuzz`` and ``cardroom soak``, so CI catches a regression: a few
 thousand hostile frames against a ``cardroom serve`` child process, and 25 seconds of churn
-in process. The long runs are the commands (figures in docs/benchmarks.md)."""
+in process. The long runs are the commands, run by hand."""
 
 from __future__ import annotations
 
