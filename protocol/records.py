@@ -25,6 +25,7 @@ class SeatRecord(TypedDict):
     token: NotRequired[str | None]
     level: str | None
     device: NotRequired[str | None]  # a digest of the player's device token, for results
+    origin: NotRequired[str | None]  # a keyed digest of their address, for bans and mutes
     since: NotRequired[int]  # the order of seatings (absent: seat order)
     # the digest the last resume replaced and the unix time until which it still resumes
     previous: NotRequired[list[str | float] | None]
@@ -68,6 +69,9 @@ class _Room(TypedDict):
     banned: NotRequired[list[str]]
     muted_seats: NotRequired[list[int]]
     muted_devices: NotRequired[list[str]]
+    # addresses banned and muted (keyed digests), each with the devices there it spares
+    banned_origins: NotRequired[dict[str, list[str]]]
+    muted_origins: NotRequired[dict[str, list[str]]]
     version: int
     # the current version's turn deadline, [version, unix time] (actions carry later ones)
     deadline: NotRequired[list[float] | None]

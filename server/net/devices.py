@@ -93,6 +93,21 @@ class DeviceIssuer:
         self.issued += 1
         # the id: a keyed digest of the address (its origin, read by device_origin), then
         # random bytes; signed whole
-        tag = hmac.new(self._secret, f"origin:{address}".encode(), hashlib.sha256).digest()
-        ident = _b64(tag[:_ORIGIN_BYTES] + secrets.token_bytes(_ID_BYTES - _ORIGIN_BYTES))
+        ident = _b64(self._origin_tag(address) + secrets.token_bytes(_ID_BYTES - _ORIGIN_BYTES))
         return PREFIX + ident + self._sign(ident)
+
+    def _origin_tag(self, address: str) -> bytes:
+        mac = hmac.new(self._secret, f"origin:{address}".encode(), hashlib.sha256).digest()
+        return mac[:_ORIGIN_BYTES]
+
+    def origin(self, address: str) -> str | None:
+        """The keyed digest of ``address`` that identities issued there carry (``None`` while
+        there is no secret): what a room's bans and mutes bind to besides a device, since a
+        person sheds a device by reconnecting without it, and an address far less easily.
+
+        >>> issuer = DeviceIssuer(b"k" * 32, per_address=1, max_addresses=10)
+        >>> from server.store.leaderboard import device_origin
+        >>> issuer.origin("10.0.0.1") == device_origin(issuer.issue("10.0.0.1", day=1))
+        True
+        """
+        return _b64(self._origin_tag(address)) if self.ready else None

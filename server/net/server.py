@@ -833,6 +833,9 @@ class CardroomServer:
             device = self.devices.issue(conn.address, int(time.time() // 86400))
         if device is not None:
             self.connected.identify(conn.id, device)
+        origin = self.devices.origin(conn.address)
+        if origin is not None:
+            self.connected.locate(conn.id, origin)
         games = [cast(m.GameName, name) for name in GAME_NAMES]
         welcome = m.Welcome(
             ref=msg.id, protocol=msg.protocol, server=SERVER_NAME, games=games, device=device

@@ -70,7 +70,7 @@ from server.rooms.requests import hint_seed, to_rules_action
 from server.rooms.seats import SeatTable
 from server.rooms.seeds import new_nonce, process_keys
 from server.rooms.settings import RoomSettings
-from server.rooms.state import MAX_MODERATED, RoomState
+from server.rooms.state import MAX_MODERATED, Person, RoomState
 from server.rooms.status import RoomStatus
 from server.rules.registry import game_spec
 
@@ -361,10 +361,10 @@ class RoomCore:
 
     def _dispatch(self, item: RoomInput, now: float) -> list[Output]:
         match item:
-            case Request(conn=conn, msg=msg, device=device):
-                return requests.request(self, conn, msg, device, now)
-            case CreateHost(conn=conn, msg=msg, device=device):
-                return requests.create_host(self, conn, msg, device, now)
+            case Request(conn=conn, msg=msg, device=device, origin=origin):
+                return requests.request(self, conn, msg, Person(device, origin), now)
+            case CreateHost(conn=conn, msg=msg, device=device, origin=origin):
+                return requests.create_host(self, conn, msg, Person(device, origin), now)
             case Disconnect(conn=conn):
                 return self._disconnected(conn, now)
             case TimerFired(key=key):

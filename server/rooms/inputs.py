@@ -19,11 +19,13 @@ RoomRequest = (
 @dataclass(frozen=True, slots=True)
 class Request:
     """A client's message addressed to this room (``device``: a digest of the device token
-    the connection said hello with, for leaderboards)."""
+    the connection said hello with, for leaderboards; ``origin``: a keyed digest of the
+    address it came from, for bans and mutes)."""
 
     conn: ConnId
     msg: RoomRequest
     device: str | None = None
+    origin: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +35,7 @@ class CreateHost:
     conn: ConnId
     msg: m.Create
     device: str | None = None
+    origin: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

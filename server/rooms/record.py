@@ -21,7 +21,7 @@ from server.rooms.state import RoomFacts, RoomState
 
 #: What a seat's record keeps of it, in order: the one list both directions use (a seat's other
 #: fields, its connection and whether it is away, live only in the process that holds it).
-STORED_SEAT = ("kind", "name", "token_sha256", "level", "device", "since", "previous")
+STORED_SEAT = ("kind", "name", "token_sha256", "level", "device", "origin", "since", "previous")
 LIVE_SEAT = ("conn", "away")
 
 
@@ -62,6 +62,8 @@ def meta(room: RoomFacts) -> RoomMeta:
         "banned": state.banned,
         "muted_seats": sorted(state.muted_seats),
         "muted_devices": state.muted_devices,
+        "banned_origins": {o: list(spared) for o, spared in state.banned_origins.items()},
+        "muted_origins": {o: list(spared) for o, spared in state.muted_origins.items()},
         "version": state.version,
         # the current version's turn deadline, [version, unix time] (actions carry later ones)
         "deadline": state.clock.stored(),
@@ -123,5 +125,7 @@ def state_from(record: RoomRecord, source: DealSource) -> RoomState:
         banned=list(record.get("banned", [])),
         muted_seats=set(record.get("muted_seats", [])),
         muted_devices=list(record.get("muted_devices", [])),
+        banned_origins={o: tuple(d) for o, d in record.get("banned_origins", {}).items()},
+        muted_origins={o: tuple(d) for o, d in record.get("muted_origins", {}).items()},
         seatings=max((s.since for s in seats), default=0),
     )

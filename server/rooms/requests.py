@@ -28,6 +28,7 @@ from server.rooms.outputs import (
 )
 from server.rooms.refusal import Refusal, error_frame
 from server.rooms.seats import token_digest
+from server.rooms.state import Person
 from server.rooms.status import BETWEEN_GAMES
 from server.rules.base import Action, IllegalAction
 
@@ -62,17 +63,17 @@ def hint_seed(seed: int, seat: int, version: int) -> int:
 
 
 def request(
-    room: Requested, conn: ConnId, msg: m.ClientMessage, device: str | None, now: float
+    room: Requested, conn: ConnId, msg: m.ClientMessage, who: Person, now: float
 ) -> list[Output]:
     """What ``msg`` from ``conn`` does to the room; a refusal is an error to ``conn`` only."""
     try:
         match msg:
             case m.Join():
-                return join(room, conn, msg, device, now)
+                return join(room, conn, msg, who, now)
             case m.Watch():
-                return watch(room, conn, msg, device, now)
+                return watch(room, conn, msg, who, now)
             case m.Resume():
-                return resume(room, conn, msg, device, now)
+                return resume(room, conn, msg, who, now)
             case m.Act():
                 return act(room, conn, msg, now)
             case m.Host():
@@ -92,7 +93,7 @@ def request(
 
 
 def create_host(
-    room: Requested, conn: ConnId, msg: m.Create, device: str | None, now: float
+    room: Requested, conn: ConnId, msg: m.Create, who: Person, now: float
 ) -> list[Output]:
     """Seat the creator in seat 0 as the host."""
     try:
@@ -100,7 +101,7 @@ def create_host(
     except Refusal as r:
         return [error_frame(conn, msg.id, r.code, r.message)]
     state = room.state
-    token = _seat_human(room, 0, conn, name, device)
+    token = _seat_human(room, 0, conn, name, who)
     state.host = 0
     state.where[conn] = 0
     return [
@@ -111,11 +112,9 @@ def create_host(
     ]
 
 
-def join(
-    room: Requested, conn: ConnId, msg: m.Join, device: str | None, now: float
-) -> list[Output]:
+def join(room: Requested, conn: ConnId, msg: m.Join, who: Person, now: float) -> list[Output]:
     state = room.state
-    _may_enter(room, conn, device)
+    _may_enter(room, conn, who)
     if room.daily and room.settings.daily_alone:  # one person against the day's bots
         why = "a daily game is played alone against four fixed bots; you can watch"
         raise Refusal(ErrorCode.DAILY_FIXED, why)
@@ -137,24 +136,20 @@ def join(
     else:
         raise Refusal(ErrorCode.ROOM_FULL, "no free seat; you can watch")
     name = clean_name(msg.name, state.seats.names(skip=index))
-    token = _seat_human(room, index, conn, name, device)
+    token = _seat_human(room, index, conn, name, who)
     state.where[conn] = index
     state.take_host_if_gone(index)
     joined = m.Joined(ref=msg.id, room=room.code, seat=index, token=token)
     return [Persist(room.meta()), *_entered(room, conn, joined, now)]
 
 
-def watch(
-    room: Requested, conn: ConnId, msg: m.Watch, device: str | None, now: float
-) -> list[Output]:
-    _may_enter(room, conn, device)
-    room.state.add_watcher(conn, device)
+def watch(room: Requested, conn: ConnId, msg: m.Watch, who: Person, now: float) -> list[Output]:
+    _may_enter(room, conn, who)
+    room.state.add_watcher(conn, who)
     return _entered(room, conn, m.Joined(ref=msg.id, room=room.code, seat=None), now)
 
 
-def resume(
-    room: Requested, conn: ConnId, msg: m.Resume, device: str | None, now: float
-) -> list[Output]:
+def resume(room: Requested, conn: ConnId, msg: m.Resume, who: Person, now: float) -> list[Output]:
     state = room.state
     found = state.seats.with_token(msg.token, now)
     if found is None:
@@ -163,8 +158,10 @@ def resume(
     if conn in state.where and state.where[conn] != index:
         raise Refusal(ErrorCode.ALREADY_IN_ROOM, "leave your current place in this room first")
     out: list[Output] = []
-    if device is not None and device != state.seats[index].device:
-        state.seats.set_device(index, device)  # results are recorded for it from now on
+    seat = state.seats[index]
+    if (who.device or seat.device, who.origin or seat.origin) != (seat.device, seat.origin):
+        # results are recorded for this device from now on; bans and mutes bind to both
+        state.seats.set_person(index, who.device, who.origin)
     # a fresh token for every resume: the one just used is void once this is stored, so
     # of two devices resuming with one token the second is refused (bad_token); the
     # replaced one still resumes for a while (else the client still holds the previous)
@@ -312,11 +309,11 @@ def leave(room: Requested, conn: ConnId, msg: m.Leave, now: float) -> list[Outpu
     return out
 
 
-def _may_enter(room: Requested, conn: ConnId, device: str | None) -> None:
-    """Refuse a connection already in the room, or a device the host removed."""
+def _may_enter(room: Requested, conn: ConnId, who: Person) -> None:
+    """Refuse a connection already in the room, or a person the host removed."""
     if conn in room.state.where:
         raise Refusal(ErrorCode.ALREADY_IN_ROOM, "you are already in this room")
-    if room.state.is_banned(device):
+    if room.state.is_banned(who):
         raise Refusal(ErrorCode.BANNED, "the host removed you from this room")
 
 
@@ -342,7 +339,7 @@ def _seat_of(room: Requested, conn: ConnId) -> int:
     return seat
 
 
-def _seat_human(room: Requested, index: int, conn: ConnId, name: str, device: str | None) -> str:
+def _seat_human(room: Requested, index: int, conn: ConnId, name: str, who: Person) -> str:
     token = room.make_token()
-    room.state.seat_human(index, conn, name, token_digest(token), device)
+    room.state.seat_human(index, conn, name, token_digest(token), who)
     return token

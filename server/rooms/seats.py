@@ -45,6 +45,7 @@ class Seat:
     conn: ConnId | None = None
     away: bool = False  # grace ran out: a stand-in bot plays this human's turns
     device: str | None = None  # digest of the device token the person played from (results)
+    origin: str | None = None  # keyed digest of the address they came from (bans and mutes)
     since: int = 0  # when the person sat down, in the room's order of seatings (host passing)
     # the digest the last resume replaced, and the time until which it still resumes this seat
     # while nobody holds it (RoomSettings.token_overlap)
@@ -151,14 +152,23 @@ class SeatTable:
     # ------------------------------------------------------------------ changing
 
     def seat_human(
-        self, index: int, name: str, token_sha256: str, conn: ConnId, device: str | None, since: int
+        self,
+        index: int,
+        name: str,
+        token_sha256: str,
+        conn: ConnId,
+        who: tuple[str | None, str | None],
+        since: int,
     ) -> None:
+        """A person (``who``: their device and origin digests) takes seat ``index``."""
+        device, origin = who
         self._seats[index] = Seat(
             kind="human",
             name=name,
             token_sha256=token_sha256,
             conn=conn,
             device=device,
+            origin=origin,
             since=since,
         )
 
@@ -188,8 +198,12 @@ class SeatTable:
         """Grace ran out: a stand-in bot plays this person's turns."""
         self._seats[index] = replace(self._seats[index], away=True)
 
-    def set_device(self, index: int, device: str) -> None:
-        self._seats[index] = replace(self._seats[index], device=device)
+    def set_person(self, index: int, device: str | None, origin: str | None) -> None:
+        """The seat's person came back from this device and address (``None``: unchanged)."""
+        seat = self._seats[index]
+        self._seats[index] = replace(
+            seat, device=device or seat.device, origin=origin or seat.origin
+        )
 
     def rotate_token(self, index: int, digest: str, overlap_until: float | None) -> None:
         """A fresh token's ``digest``; the current one keeps resuming the seat while nobody

@@ -22,6 +22,28 @@ from server.rooms.settings import RoomSettings
 
 #: Device digests a room keeps banned (kick) or muted; beyond, the oldest are forgotten.
 MAX_MODERATED = 64
+#: Devices of other people on a moderated person's address that their ban or mute spares.
+MAX_SPARED = 16
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """Who sends a request, as a room knows them: a digest of their device identity (none
+    without one) and a keyed digest of their address (``origin``; none when unknown). A ban or
+    a mute binds to both: a person sheds a device by reconnecting without it, an address far
+    less easily."""
+
+    device: str | None = None
+    origin: str | None = None
+
+
+NOBODY = Person()
+
+
+def _hits(marks: dict[str, tuple[str, ...]], person: Person) -> bool:
+    """Whether ``person``'s address is marked, and their device is not one it spares."""
+    spared = marks.get(person.origin) if person.origin is not None else None
+    return spared is not None and (person.device is None or person.device not in spared)
 
 
 @dataclass(slots=True, eq=True)
@@ -51,8 +73,12 @@ class RoomState:
     muted_seats: set[int] = field(default_factory=set)
     muted_devices: list[str] = field(default_factory=list)  # digests, oldest first
     muted_watchers: set[ConnId] = field(default_factory=set)
+    # ...and their addresses: origin -> the devices of others there it spares (present then)
+    banned_origins: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    muted_origins: dict[str, tuple[str, ...]] = field(default_factory=dict)
     watchers: dict[ConnId, int] = field(default_factory=dict)  # spectator -> its chat number
     watch_devices: dict[ConnId, str] = field(default_factory=dict)  # spectator -> its device
+    watch_origins: dict[ConnId, str] = field(default_factory=dict)  # spectator -> its origin
     next_watcher: int = 0
     seatings: int = 0  # people seated so far: the order the host role passes in
 
@@ -65,11 +91,13 @@ class RoomState:
         return [contributed.get(i) if s.kind == "human" else None for i, s in enumerate(self.seats)]
 
     def seat_human(
-        self, index: int, conn: ConnId, name: str, token_sha256: str, device: str | None
+        self, index: int, conn: ConnId, name: str, token_sha256: str, who: Person
     ) -> None:
         self.contributed.pop(index, None)  # a new person: their own value, if any
         self.seatings += 1
-        self.seats.seat_human(index, name, token_sha256, conn, device, self.seatings)
+        self.seats.seat_human(
+            index, name, token_sha256, conn, (who.device, who.origin), self.seatings
+        )
 
     def replace_human(self, index: int, stand_in: str) -> None:
         """A human leaves a seat: empty before play, a ``stand_in`` bot once the match has
@@ -81,18 +109,21 @@ class RoomState:
         self.muted_seats.discard(index)
         self.pass_host_from(index)
 
-    def add_watcher(self, conn: ConnId, device: str | None) -> None:
+    def add_watcher(self, conn: ConnId, who: Person) -> None:
         self.spectators.add(conn)
         self.where[conn] = None
         self.watchers[conn] = self.next_watcher
         self.next_watcher += 1
-        if device is not None:
-            self.watch_devices[conn] = device
+        if who.device is not None:
+            self.watch_devices[conn] = who.device
+        if who.origin is not None:
+            self.watch_origins[conn] = who.origin
 
     def forget_watcher(self, conn: ConnId) -> None:
         self.spectators.discard(conn)
         self.watchers.pop(conn, None)
         self.watch_devices.pop(conn, None)
+        self.watch_origins.pop(conn, None)
         self.muted_watchers.discard(conn)
 
     def pass_host_from(self, index: int) -> None:
@@ -115,24 +146,67 @@ class RoomState:
 
     # ------------------------------------------------------------------ moderation
 
-    def is_banned(self, device: str | None) -> bool:
-        return device is not None and device in self.banned
+    def is_banned(self, who: Person) -> bool:
+        return (who.device is not None and who.device in self.banned) or _hits(
+            self.banned_origins, who
+        )
 
     def seat_muted(self, index: int) -> bool:
-        device = self.seats[index].device
-        return index in self.muted_seats or (device is not None and device in self.muted_devices)
+        seat = self.seats[index]
+        device = seat.device
+        return (
+            index in self.muted_seats
+            or (device is not None and device in self.muted_devices)
+            or _hits(self.muted_origins, Person(device, seat.origin))
+        )
 
     def chat_muted(self, conn: ConnId, seat: int | None) -> bool:
         if seat is not None:
             return self.seat_muted(seat)
         device = self.watch_devices.get(conn)
-        return conn in self.muted_watchers or (device is not None and device in self.muted_devices)
+        return (
+            conn in self.muted_watchers
+            or (device is not None and device in self.muted_devices)
+            or _hits(self.muted_origins, Person(device, self.watch_origins.get(conn)))
+        )
+
+    def _people(self) -> list[Person]:
+        """Everyone in the room now: the seated humans and the spectators."""
+        seated = [Person(s.device, s.origin) for s in self.seats if s.kind == "human"]
+        return seated + [
+            Person(self.watch_devices.get(c), self.watch_origins.get(c)) for c in self.spectators
+        ]
+
+    def _marked(
+        self, marks: dict[str, tuple[str, ...]], who: Person, on: bool
+    ) -> dict[str, tuple[str, ...]]:
+        """``marks`` with ``who``'s address marked (or not): the devices of the others there
+        now are spared (people of one household already at the table are not punished for
+        one of them), newcomers from it are not."""
+        if who.origin is None:
+            return marks
+        kept = {o: spared for o, spared in marks.items() if o != who.origin}
+        if not on:
+            return kept
+        spared = sorted(
+            {
+                p.device
+                for p in self._people()
+                if p.origin == who.origin and p.device is not None and p.device != who.device
+            }
+        )[:MAX_SPARED]
+        kept[who.origin] = tuple(spared)
+        return dict(list(kept.items())[-MAX_MODERATED:])
 
     def ban(self, index: int) -> None:
-        """Keep the device of seat ``index`` out of this room (the host kicked it)."""
-        device = self.seats[index].device
-        if device is not None and device not in self.banned:
-            self.banned = [*self.banned, device][-MAX_MODERATED:]
+        """Keep the person of seat ``index`` out of this room (the host kicked them): their
+        device and their address."""
+        seat = self.seats[index]
+        if seat.device is not None and seat.device not in self.banned:
+            self.banned = [*self.banned, seat.device][-MAX_MODERATED:]
+        self.banned_origins = self._marked(
+            self.banned_origins, Person(seat.device, seat.origin), True
+        )
 
     def mute_device(self, device: str | None, muted: bool) -> None:
         if device is None:
@@ -140,19 +214,24 @@ class RoomState:
         kept = [d for d in self.muted_devices if d != device]
         self.muted_devices = [*kept, device][-MAX_MODERATED:] if muted else kept
 
+    def _mute(self, who: Person, muted: bool) -> None:
+        self.mute_device(who.device, muted)
+        self.muted_origins = self._marked(self.muted_origins, who, muted)
+
     def mute_seat(self, index: int, muted: bool) -> None:
-        """Mute (or unmute) seat ``index`` and its person's device."""
+        """Mute (or unmute) seat ``index``, its person's device and their address."""
         (self.muted_seats.add if muted else self.muted_seats.discard)(index)
-        self.mute_device(self.seats[index].device, muted)
+        seat = self.seats[index]
+        self._mute(Person(seat.device, seat.origin), muted)
 
     def mute_watcher(self, number: int | None, muted: bool) -> bool:
-        """Mute (or unmute) the spectator whose chat lines carry ``number``, and their device;
-        ``False`` if there is none."""
+        """Mute (or unmute) the spectator whose chat lines carry ``number``, their device and
+        their address; ``False`` if there is none."""
         watcher = next((c for c, n in self.watchers.items() if n == number), None)
         if number is None or watcher is None:
             return False
         (self.muted_watchers.add if muted else self.muted_watchers.discard)(watcher)
-        self.mute_device(self.watch_devices.get(watcher), muted)
+        self._mute(Person(self.watch_devices.get(watcher), self.watch_origins.get(watcher)), muted)
         return True
 
     # ------------------------------------------------------------------ rollback

@@ -54,6 +54,7 @@ class Connected(Generic[S]):
         self._addresses: dict[int, str] = {}  # connection -> its client's address
         self._rooms: dict[int, str] = {}  # connection -> the room it is in (or entering)
         self._devices: dict[int, str] = {}  # connection -> device identity from its hello
+        self._origins: dict[int, str] = {}  # connection -> keyed digest of its address
         self._forwarded: dict[int, tuple[str, str]] = {}  # conn -> (room, the process owning it)
         self._routed: set[int] = set()  # connected to /ws or /ws/CODE: they follow a room
 
@@ -81,6 +82,7 @@ class Connected(Generic[S]):
             if left > 0:
                 self._per_address[address] = left
         self._devices.pop(conn, None)
+        self._origins.pop(conn, None)
         self._forwarded.pop(conn, None)
         self._routed.discard(conn)
         return self._rooms.pop(conn, None)
@@ -94,6 +96,7 @@ class Connected(Generic[S]):
             + len(self._per_address)
             + len(self._rooms)
             + len(self._devices)
+            + len(self._origins)
             + len(self._forwarded)
             + len(self._routed)
         )
@@ -131,6 +134,13 @@ class Connected(Generic[S]):
     def identify(self, conn: int, device: str) -> None:
         """The client said hello with (or was issued) this device identity."""
         self._devices[conn] = device
+
+    def locate(self, conn: int, origin: str) -> None:
+        """The client's address, as the keyed digest a room's bans and mutes bind to."""
+        self._origins[conn] = origin
+
+    def origin_of(self, conn: int) -> str | None:
+        return self._origins.get(conn)
 
     def device_of(self, conn: int) -> str | None:
         """The device identity the connection said hello with, if any (for leaderboards)."""

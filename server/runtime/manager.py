@@ -59,6 +59,7 @@ class Clients(Protocol):
     def address_of(self, conn: int) -> str | None: ...
     def device_of(self, conn: int) -> str | None: ...
     def player_of(self, conn: int) -> str | None: ...
+    def origin_of(self, conn: int) -> str | None: ...
     def check_free(self, conn: int, code: str | None = None) -> None: ...
     def enter(self, conn: int, code: str) -> None: ...
     def placed(self, conn: int, code: str) -> None: ...
@@ -249,7 +250,7 @@ class RoomManager:
         self.metrics.rooms.set(len(self.rooms))
         actor.start()
         self.clients.placed(conn, core.code)  # claimed before the next frame is read
-        actor.submit(CreateHost(conn, msg, self.clients.player_of(conn)), received=received)
+        actor.submit(self._create_host(conn, msg), received=received)
 
     async def _place(
         self,
@@ -264,7 +265,7 @@ class RoomManager:
         (server/runtime/placement.py); then the host hears ``moved`` and its ``joined``."""
         held = HeldBack(self)
         actor = self.actor_for(core, fence, opener=address, owner=held)
-        actor.submit(CreateHost(conn, msg, self.clients.player_of(conn)), received=received)
+        actor.submit(self._create_host(conn, msg), received=received)
         try:
             seated = await held.seat_host(actor, conn)
         finally:
@@ -278,6 +279,9 @@ class RoomManager:
             self._placed[core.code] = later(self.settings.idle_timeout, self._unplace, core.code)
         for to, text in held.frames:
             self.send(to, text)
+
+    def _create_host(self, conn: int, msg: m.Create) -> CreateHost:
+        return CreateHost(conn, msg, self.clients.player_of(conn), self.clients.origin_of(conn))
 
     def _unplace(self, code: str) -> None:
         """A room let go for another process no longer counts in this one's budgets."""
@@ -353,14 +357,14 @@ class RoomManager:
     def _submit(self, conn: int, msg: RoomRequest, received: float, actor: RoomActor) -> None:
         """Hand a request to the room's actor, once its connection may send it there."""
         # a seat taken keeps its player's device digest (for results), a room's bans and
-        # mutes name it: only these need it
-        device = None
+        # mutes name it and the address's origin: only these need them
+        device = origin = None
         if isinstance(msg, m.Join | m.Watch | m.Resume):
             self.clients.enter(conn, msg.room)  # in it from now: a second one is refused
-            device = self.clients.player_of(conn)
+            device, origin = self.clients.player_of(conn), self.clients.origin_of(conn)
         else:
             self.clients.check_free(conn, msg.room)
-        actor.submit(Request(conn, msg, device), received=received)
+        actor.submit(Request(conn, msg, device, origin), received=received)
 
     async def restore(self) -> int:
         """Reopen every room in the store (after a restart); players resume with tokens."""

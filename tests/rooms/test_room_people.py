@@ -6,6 +6,7 @@ or stays away past their grace, so a room whose host went away between games goe
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from typing import Any
 
@@ -19,10 +20,18 @@ from tests.support.server import device_for, make_config, play_until_over
 ANN, BOB, CY = "ann-device-0000001", "bob-device-0000002", "cy-device-00000003"
 
 
-def person(srv: CardroomServer, who: str, device: str | None = None) -> Any:
+def person(srv: CardroomServer, who: str, device: str | None = None, at: str = "") -> Any:
     """``who`` from their own device: an identity this server issued (a made-up one is no
-    device at all), or ``device`` when given."""
-    return CardroomClient.connect(srv.url, device=device or device_for(srv, who))
+    device at all), or ``device`` when given; from loopback address ``at`` when given (a ban
+    binds to the address too: someone else comes from another one)."""
+    where: dict[str, Any] = {"local_addr": (at, 0)} if at else {}
+    return CardroomClient.connect(srv.url, device=device or device_for(srv, who), **where)
+
+
+def stranger(srv: CardroomServer, at: str) -> Any:
+    """A client with no device of its own, from loopback address ``at``: given a fresh
+    identity while the address has any left today, none after."""
+    return CardroomClient.connect(srv.url, local_addr=(at, 0))
 
 
 async def refused(coro: Any) -> str:
@@ -53,7 +62,7 @@ async def test_a_kicked_device_cannot_join_or_watch_again_even_after_a_restart(
                 assert await refused(again.join(code, name="Bobby")) == "banned"
             room = await ann.wait_room()
             assert [s.kind for s in room.seats] == ["human", "empty", "empty"]  # unchanged
-            async with person(first, CY) as cy:  # someone else still may
+            async with person(first, CY, at="127.0.0.3") as cy:  # someone else still may
                 await cy.join(code, name="Cy")
     finally:
         await first.stop()
@@ -65,6 +74,86 @@ async def test_a_kicked_device_cannot_join_or_watch_again_even_after_a_restart(
             assert await refused(bob.join(code, name="Bob")) == "banned"
     finally:
         await second.stop()
+
+
+async def test_a_kicked_person_cannot_come_back_without_a_device_or_with_a_fresh_one(
+    store: MemoryStore,
+) -> None:
+    # a hello without a device is given a fresh identity (three a day an address), then none:
+    # neither may be banned by device alone, so the ban binds to the address as well
+    config = dataclasses.replace(make_config(), devices_per_address=3)
+    async with CardroomServer(config, store=store) as srv:
+        async with person(srv, ANN, at="127.0.0.1") as ann, stranger(srv, "127.0.0.2") as bob:
+            await ann.create("shithead", seats=4, name="Ann")
+            code = ann.room or ""
+            await bob.join(code, name="Bob")
+            await ann.host("kick", seat=1)
+            await bob.wait_for(lambda msg: getattr(msg, "code", None) == "removed")
+        back = 0
+        for _ in range(5):  # fresh identities, then none at all: back 5 of 5 times before
+            async with stranger(srv, "127.0.0.2") as again:
+                try:
+                    await again.join(code, name="Bob")
+                    back += 1
+                except CardroomError as err:
+                    assert err.code == "banned"
+                    assert await refused(again.watch(code)) == "banned"
+        assert back == 0
+        async with stranger(srv, "127.0.0.4") as dee:  # another address still may
+            await dee.join(code, name="Dee")
+
+
+async def test_a_ban_spares_the_others_already_in_the_room_from_the_same_address(
+    store: MemoryStore,
+) -> None:
+    # two people of one household at the table: the host removes one, the other plays on and
+    # may come back; a newcomer from that address may not
+    async with (
+        CardroomServer(make_config(), store=store) as srv,
+        person(srv, ANN, at="127.0.0.1") as ann,
+        person(srv, BOB, at="127.0.0.2") as bob,
+        person(srv, CY, at="127.0.0.2") as cy,
+    ):
+        await ann.create("shithead", seats=4, name="Ann")
+        code = ann.room or ""
+        await bob.join(code, name="Bob")
+        await cy.join(code, name="Cy")
+        await ann.host("kick", seat=1)
+        await bob.wait_for(lambda msg: getattr(msg, "code", None) == "removed")
+        await cy.leave()
+        await cy.join(code, name="Cy")  # spared: at the table when Bob was removed
+        async with person(srv, "dee", at="127.0.0.2") as dee:
+            assert await refused(dee.join(code, name="Dee")) == "banned"
+
+
+async def test_a_mute_outlives_leaving_and_coming_back_as_someone_new(
+    store: MemoryStore,
+) -> None:
+    # a muted seat that leaves and comes back with a fresh identity, and a muted spectator who
+    # reconnects, are still muted; the muted person's housemate at the table is not
+    async with CardroomServer(make_config(), store=store) as srv:
+        async with (
+            person(srv, ANN, at="127.0.0.1") as ann,
+            stranger(srv, "127.0.0.2") as bob,
+            person(srv, CY, at="127.0.0.2") as cy,
+            stranger(srv, "127.0.0.5") as eve,
+        ):
+            await ann.create("shithead", seats=4, name="Ann")
+            code = ann.room or ""
+            await bob.join(code, name="Bob")
+            await cy.join(code, name="Cy")
+            await eve.watch(code)
+            await eve.chat("from the rail")
+            line = await ann.wait_for(lambda msg: getattr(msg, "text", "") == "from the rail")
+            await ann.host("mute", seat=1)
+            await ann.host("mute", spectator=getattr(line, "spectator", None))
+            await bob.leave()
+            await cy.chat("still here")  # spared: at the table when Bob was muted
+        async with stranger(srv, "127.0.0.2") as bob, stranger(srv, "127.0.0.5") as eve:
+            await bob.join(code, name="Bob")
+            assert await refused(bob.chat("I am someone else now")) == "muted"
+            await eve.watch(code)
+            assert await refused(eve.chat("and so am I")) == "muted"
 
 
 # chat: budget and mute ---------------------------------------------------------------------

@@ -24,6 +24,10 @@ class IdleProcess:
     def device_of(self, conn: int) -> str | None:
         return None
 
+    def locate(self, conn: int, origin: str) -> None: ...
+    def origin_of(self, conn: int) -> str | None:
+        return None
+
     def forward(self, conn: int, code: str, owner: str) -> None: ...
     def unforward(self, conn: int) -> tuple[str, str] | None:
         return None
