@@ -63,6 +63,7 @@ class _Room(TypedDict):
     turn_timer: int | None
     daily: bool
     hints: NotRequired[bool]
+    opener: NotRequired[str | None]  # a keyed digest of the opener's address (fairness, caps)
     daily_date: str | None
     locked: bool
     host: int | None

@@ -81,8 +81,9 @@ class CreateBudgets:
             raise OverBudget(Budget.PER_MINUTE, why)
 
     def opened(self, code: str, address: str | None) -> None:
-        """Room ``code`` was opened by ``address``: it counts until :meth:`closed`."""
-        if address is not None:
+        """Room ``code`` was opened by ``address``: it counts until :meth:`closed` (once, however
+        often it is opened here: made, let go for another process, and loaded back)."""
+        if address is not None and code not in self._opener:
             self._opener[code] = address
             self._open[address] = self._open.get(address, 0) + 1
 

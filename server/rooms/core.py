@@ -150,6 +150,7 @@ class RoomCore:
         turn_timer: int | None = None,
         daily: bool = False,
         hints: bool = False,
+        opener: str | None = None,
         make_token: Callable[[], str] | None = None,
     ) -> None:
         check_create(game, players, daily=daily, hints=hints, options=options)
@@ -170,6 +171,9 @@ class RoomCore:
         self.turn_timer = turn_timer
         self.daily = daily
         self.hints = hints  # seated players may ask for hints; results are not ranked
+        # who opened the room (a keyed digest of their address): kept in its record, so the
+        # bot pool's fairness and the room caps count it for them wherever it is loaded
+        self.opener = opener
         self.make_token = make_token or (lambda: secrets.token_urlsafe(24))
         self.state = RoomState(SeatTable(players))
         self._before: rollback.Saved | None = None  # the room before the last input, for undo()
@@ -467,6 +471,7 @@ class RoomCore:
             turn_timer=record["turn_timer"],
             daily=record["daily"],
             hints=record.get("hints", False),  # records from before hints have none
+            opener=record.get("opener"),
         )
         room.state = records.state_from(record, room.source)
         return room

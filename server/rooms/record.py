@@ -56,6 +56,7 @@ def meta(room: RoomFacts) -> RoomMeta:
         "turn_timer": room.turn_timer,
         "daily": room.daily,
         "hints": room.hints,
+        "opener": room.opener,
         "daily_date": state.daily_date.isoformat() if state.daily_date else None,
         "locked": state.locked,
         "host": state.host,

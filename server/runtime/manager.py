@@ -200,7 +200,9 @@ class RoomManager:
         clean_name(msg.name, [])  # a bad name opens no room
         # a refused room claims nothing: no lease, no fence key, no record
         check_create(msg.game, msg.seats, daily=msg.daily, hints=msg.hints, options=msg.options)
-        address = self.clients.address_of(conn)
+        # the opener, as its record keeps it: the keyed digest of the address (the address
+        # itself until the secret is read)
+        address = self.clients.origin_of(conn) or self.clients.address_of(conn)
         try:
             self.budgets.take(address, len(self.rooms) + len(self._placed), time.monotonic())
         except OverBudget as over:
@@ -226,6 +228,7 @@ class RoomManager:
                     turn_timer=msg.turn_timer,
                     daily=msg.daily,
                     hints=msg.hints,
+                    opener=address,
                 )
                 created = await self.store.create(code, core.meta(), fence=fence)
             except StoreUnavailable:
@@ -244,7 +247,7 @@ class RoomManager:
         if self.ownership.places_rooms and self.clients.follows_rooms(conn):
             await self._place(conn, msg, received, core, fence, address)
             return
-        actor = self.actor_for(core, fence, opener=address)
+        actor = self.actor_for(core, fence)
         self.rooms[core.code] = actor
         self.budgets.opened(core.code, address)
         self.metrics.rooms.set(len(self.rooms))
@@ -264,7 +267,7 @@ class RoomManager:
         """Seat the host, store the room and let it go for the process its code hashes to
         (server/runtime/placement.py); then the host hears ``moved`` and its ``joined``."""
         held = HeldBack(self)
-        actor = self.actor_for(core, fence, opener=address, owner=held)
+        actor = self.actor_for(core, fence, owner=held)
         actor.submit(self._create_host(conn, msg), received=received)
         try:
             seated = await held.seat_host(actor, conn)
@@ -289,16 +292,10 @@ class RoomManager:
         if code not in self.rooms:
             self.budgets.closed(code)
 
-    def actor_for(
-        self,
-        core: RoomCore,
-        fence: int = 0,
-        opener: str | None = None,
-        owner: Owner | None = None,
-    ) -> RoomActor:
-        """An actor for ``core`` in this process (``fence``: its lease's token; ``opener``: the
-        address that opened it, whose rooms share the bot pool; ``owner``: the rooms it
-        belongs to, this manager unless given)."""
+    def actor_for(self, core: RoomCore, fence: int = 0, owner: Owner | None = None) -> RoomActor:
+        """An actor for ``core`` in this process (``fence``: its lease's token; ``owner``: the
+        rooms it belongs to, this manager unless given). The room's opener, kept in its
+        record, shares the bot pool with the other rooms they opened."""
         return RoomActor(
             core,
             owner or self,
@@ -310,7 +307,7 @@ class RoomManager:
             bots=self.bot_pool,
             devices=self.clients,
             fence=fence,
-            opener=opener,
+            opener=core.opener,
         )
 
     def _unclaim(self, code: str) -> None:
@@ -421,6 +418,7 @@ class RoomManager:
             return False
         actor = self.actor_for(core, fence)
         self.rooms[code] = actor
+        self.budgets.opened(code, core.opener)  # it counts for its opener here too
         actor.start(core.restored(self.clock()))
         return True
 

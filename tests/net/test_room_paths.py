@@ -110,3 +110,23 @@ async def test_rooms_let_go_still_count_for_the_address_that_opened_them(
         assert srv.metrics.rooms_placed == 2
         for p in people:
             await p.close()
+
+
+async def test_rooms_let_go_and_loaded_again_keep_their_opener(
+    redis_server: RedisServer,
+) -> None:
+    # a room made at /ws is stored, let go and loaded from its record: its opener travels with
+    # it, so the bot pool serves it as one of its opener's rooms (not as an owner of its own,
+    # outside the per-address queue) and it counts against the opener's rooms here
+    config = dataclasses.replace(make_config(rooms_per_address=2), redis_url=redis_server.url)
+    async with CardroomServer(config) as srv:
+        url = f"ws://127.0.0.1:{srv.port}/ws"
+        async with CardroomClient.connect(url) as ann, CardroomClient.connect(url) as bob:
+            for person in (ann, bob):
+                await person.create("shithead", seats=2, name="Ann")
+            assert srv.metrics.rooms_placed == 2
+            rooms = [srv.manager.rooms[p.room or ""] for p in (ann, bob)]
+            assert all(r.core.opener is not None for r in rooms)
+            owners = {r.share.owner for r in rooms}
+            assert owners == {rooms[0].core.opener}  # one owner: the address both came from
+            assert srv.manager.budgets.open_from(rooms[0].core.opener or "") == 2
