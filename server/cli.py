@@ -32,8 +32,10 @@ BUDGET_FLAGS: tuple[tuple[str, type, str], ...] = (
     ("--rooms-burst", float, "rooms one address may create at once"),
     ("--rooms-per-address", int, "rooms open at once that one address created"),
     ("--max-rooms", int, "rooms open in this process"),
-    ("--chat-per-minute", float, "chat lines a room takes a minute, all senders together"),
-    ("--chat-burst", float, "chat lines a room takes at once"),
+    ("--chat-per-minute", float, "chat lines a room takes a minute from its spectators together"),
+    ("--chat-burst", float, "chat lines a room takes at once from its spectators together"),
+    ("--chat-each-per-minute", float, "chat lines one sender may send a minute"),
+    ("--chat-each-burst", float, "chat lines one sender may send at once"),
 )
 
 

@@ -33,7 +33,7 @@ import datetime
 import logging
 import operator
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from protocol import messages as m
@@ -73,6 +73,10 @@ from server.rooms.settings import RoomSettings
 from server.rooms.state import MAX_MODERATED, Person, RoomState
 from server.rooms.status import RoomStatus
 from server.rules.registry import game_spec
+
+#: Chat senders a room keeps a budget for; beyond, those back to a full budget are forgotten,
+#: and a new sender waits while all are spending.
+MAX_CHAT_SENDERS = 256
 
 __all__ = ["MAX_MODERATED", "RoomCore", "check_create", "hint_seed", "to_rules_action"]
 
@@ -180,6 +184,7 @@ class RoomCore:
         # the room's chat budget, all senders together: spent, like a connection's budget,
         # by whatever input asked, so not part of the state a failed input gives back
         self._chat: TokenBucket | None = None
+        self._chat_each: dict[Hashable, TokenBucket] = {}  # a seat, or a spectator's address
 
     # ------------------------------------------------------------------ the state, read
 
@@ -313,11 +318,24 @@ class RoomCore:
         self.state.where.pop(conn, None)
         return [error_frame(conn, None, code, message), Detach(conn)]
 
-    def chat_allowed(self, now: float) -> bool:
-        """Whether the room's chat budget takes one more line now (and spend it)."""
+    def chat_allowed(self, now: float, sender: Hashable, spectator: bool) -> bool:
+        """Whether the chat budgets take one more line from ``sender`` now (and spend it): the
+        sender's own, and for a spectator the spectators' budget together."""
+        s = self.settings
+        own = self._chat_each.get(sender)
+        if own is None:
+            if len(self._chat_each) >= MAX_CHAT_SENDERS:  # forget those back to a full budget
+                self._chat_each = {k: b for k, b in self._chat_each.items() if not b.full(now)}
+                if len(self._chat_each) >= MAX_CHAT_SENDERS:
+                    return False
+            own = TokenBucket(s.chat_each_per_minute / 60.0, s.chat_each_burst, now)
+            self._chat_each[sender] = own
+        if not own.allow(now):
+            return False
+        if not spectator:
+            return True
         if self._chat is None:
-            per_second = self.settings.chat_per_minute / 60.0
-            self._chat = TokenBucket(per_second, self.settings.chat_burst, now)
+            self._chat = TokenBucket(s.chat_per_minute / 60.0, s.chat_burst, now)
         return self._chat.allow(now)
 
     def replace_human(self, index: int) -> None:

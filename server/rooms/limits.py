@@ -21,6 +21,10 @@ class TokenBucket:
         self.tokens = burst
         self.stamp = now
 
+    def full(self, now: float) -> bool:
+        """Whether the bucket would be back to its whole burst at ``now`` (nothing spent)."""
+        return self.tokens + (now - self.stamp) * self.rate >= self.burst
+
     def allow(self, now: float) -> bool:
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now

@@ -6,7 +6,7 @@ or returning its outputs.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Protocol
 
 from protocol import messages as m
@@ -43,7 +43,7 @@ class Requested(play.Played, host_ops.HostedRoom, Protocol):
     def bot_seed(self) -> int: ...
     def meta(self) -> RoomMeta: ...
     def next_deal(self) -> int | None: ...
-    def chat_allowed(self, now: float) -> bool: ...
+    def chat_allowed(self, now: float, sender: Hashable, spectator: bool) -> bool: ...
 
 
 def to_rules_action(action: m.ActionModel) -> Action:
@@ -237,7 +237,9 @@ def chat(room: Requested, conn: ConnId, msg: m.Chat, now: float) -> list[Output]
     seat = state.where[conn]
     if state.chat_muted(conn, seat):
         raise Refusal(ErrorCode.MUTED, "the host has muted you in this room")
-    if not room.chat_allowed(now):
+    # a seat is one sender; spectators are one sender an address (or a connection, unknown)
+    sender = ("seat", seat) if seat is not None else ("rail", state.watch_origins.get(conn, conn))
+    if not room.chat_allowed(now, sender, spectator=seat is None):
         raise Refusal(ErrorCode.CHAT_BUSY, "this room's chat is busy; wait a moment")
     name = (state.seats[seat].name or f"Seat {seat + 1}") if seat is not None else "spectator"
     watcher = state.watchers.get(conn) if seat is None else None

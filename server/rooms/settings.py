@@ -26,8 +26,14 @@ class RoomSettings:
     rooms_burst: float = 20.0  # ...and at once
     rooms_per_address: int = 20  # rooms open at once that one address created
     max_rooms: int = 10_000  # rooms open in this process
-    chat_per_minute: float = 60.0  # chat lines a room takes a minute, all senders together...
-    chat_burst: float = 20.0  # ...and at once (refused: chat_busy)
+    # chat lines a room takes a minute from its spectators together, and at once (refused:
+    # chat_busy): a rail of watchers never silences the table...
+    chat_per_minute: float = 60.0
+    chat_burst: float = 20.0
+    # ...and from each sender (a seat, or the spectators of one address), so no one person
+    # fills the room's share either
+    chat_each_per_minute: float = 20.0
+    chat_each_burst: float = 6.0
     # seconds the token a resume replaced still resumes the seat while nobody holds it (that
     # resume's answer, the new token, may have been lost with its connection)
     token_overlap: float = 15.0
@@ -56,4 +62,6 @@ def one_address(settings: RoomSettings) -> RoomSettings:
         max_rooms=100_000,
         chat_per_minute=1e6,
         chat_burst=1e6,
+        chat_each_per_minute=1e6,
+        chat_each_burst=1e6,
     )

@@ -159,25 +159,65 @@ async def test_a_mute_outlives_leaving_and_coming_back_as_someone_new(
 # chat: budget and mute ---------------------------------------------------------------------
 
 
-async def test_the_room_chat_budget_counts_every_sender_together() -> None:
+async def test_the_spectators_chat_budget_counts_them_together() -> None:
     config = make_config(chat_per_minute=6.0, chat_burst=4.0)  # refilled every 10 s
     async with CardroomServer(config) as srv, person(srv, ANN) as ann:
         await ann.create("shithead", seats=2, name="Ann")
         code = ann.room or ""
-        watchers = [await CardroomClient.connect(srv.url) for _ in range(3)]
+        watchers = [
+            await CardroomClient.connect(srv.url, local_addr=(f"127.0.0.{10 + i}", 0))
+            for i in range(5)
+        ]
         try:
             for w in watchers:
                 await w.watch(code)
-            await ann.chat("hello")
-            for i, w in enumerate(watchers):  # four lines from four senders: the burst
+            for i, w in enumerate(watchers[:4]):  # four lines from four spectators: the burst
                 await w.chat(f"hi {i}")
-            # the fifth, from a sender who sent nothing yet, is over the room's budget
-            assert await refused(ann.chat("anyone?")) == "chat_busy"
-            assert await refused(watchers[0].chat("me too")) == "chat_busy"
+            # the fifth, from a spectator who sent nothing yet, is over the spectators' budget
+            assert await refused(watchers[4].chat("me too")) == "chat_busy"
+            assert await refused(watchers[0].chat("again")) == "chat_busy"
+            await ann.chat("hello")  # a seat is not a spectator: the rail never silences it
             lines = [m for m in ann.history if m.type == "chat"]
-            assert len(lines) == 4  # the refused lines reached nobody
+            assert len(lines) == 5  # the refused lines reached nobody
         finally:
             await asyncio.gather(*(w.close() for w in watchers))
+
+
+async def test_one_spectator_flooding_the_chat_starves_nobody_at_the_table() -> None:
+    # one spectator at 4 lines a second while the players chat at a human pace: 9 of the
+    # players' 15 lines were refused when one budget counted every sender together
+    async with CardroomServer(make_config()) as srv, person(srv, ANN) as ann:
+        await ann.create("shithead", seats=2, name="Ann")
+        code = ann.room or ""
+        async with person(srv, BOB, at="127.0.0.2") as bob, stranger(srv, "127.0.0.9") as eve:
+            await bob.join(code, name="Bob")
+            await eve.watch(code)
+            flooded = players_refused = 0
+            for i in range(40):  # the flood, with five lines from each player among it
+                try:
+                    await eve.chat(f"spam {i}")
+                except CardroomError:
+                    flooded += 1
+                if i % 4 == 0:
+                    try:
+                        await (ann if i % 8 == 0 else bob).chat(f"line {i}")
+                    except CardroomError:
+                        players_refused += 1
+            assert flooded > 0  # the flood itself met a budget: its sender's own
+            assert players_refused == 0
+
+
+async def test_one_sender_cannot_fill_the_room_chat_alone() -> None:
+    config = make_config(chat_each_per_minute=6.0, chat_each_burst=3.0)
+    async with CardroomServer(config) as srv, person(srv, ANN) as ann:
+        await ann.create("shithead", seats=2, name="Ann")
+        code = ann.room or ""
+        async with person(srv, BOB, at="127.0.0.2") as bob:
+            await bob.join(code, name="Bob")
+            for i in range(3):
+                await bob.chat(f"line {i}")
+            assert await refused(bob.chat("and more")) == "chat_busy"
+            await ann.chat("my turn")  # her own budget, untouched
 
 
 async def test_the_host_mutes_a_seat_and_a_spectator() -> None:
