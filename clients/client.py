@@ -599,12 +599,14 @@ class CardroomClient:
         level: BotLevel | None = None,
         *,
         spectator: int | None = None,
+        to: str | None = None,
         room: str | None = None,
         timeout: float | None = None,
     ) -> Ack:
         """A host command: ``add_bot``, ``remove_bot``, ``set_bot_level``, ``fill_bots``,
         ``start``, ``lock``, ``unlock``, ``kick``, ``next_game``, ``mute`` or ``unmute``
-        (a ``seat``, or a ``spectator`` by the number their chat lines carry).
+        (a ``seat``, or a ``spectator`` by the number their chat lines carry), or ``again``
+        after the match (``to``: the room where the table plays again).
 
         Raises:
             CardroomError: e.g. ``not_host``, ``seat_taken``, ``not_between_games``.
@@ -616,6 +618,7 @@ class CardroomClient:
             seat=seat,
             level=level,
             spectator=spectator,
+            to=to,
         )
         return await self.request(msg, Ack, timeout=timeout)
 

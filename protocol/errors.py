@@ -52,6 +52,7 @@ class ErrorCode(StrEnum):
     NOT_HOST = "not_host"
     NOT_A_BOT = "not_a_bot"
     ALREADY_STARTED = "already_started"
+    AGAIN_SET = "again_set"
     NOT_BETWEEN_GAMES = "not_between_games"
     REPLACED = "replaced"
     REMOVED = "removed"

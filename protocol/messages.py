@@ -131,6 +131,15 @@ class SeatInfo(_Model):
     muted: bool = Field(default=False, description="the host muted this seat's chat")
 
 
+class Again(_Model):
+    """Where the table plays again after its match: the room the host opened for it, and who
+    (the first host to say so; nobody replaces it)."""
+
+    room: RoomCode
+    seat: int
+    name: str
+
+
 class NextDeal(_Model):
     """The game the host deals next (its index) and the commitment to its server seed:
     SHA-256 of the seed, lowercase hex (docs/protocol.md, "Fair deals")."""
@@ -160,6 +169,9 @@ class RoomInfo(_Model):
     next_deal: NextDeal | None = Field(
         default=None,
         description="the next game's commitment, for your client's contribute (none: daily)",
+    )
+    again: Again | None = Field(
+        default=None, description="after the match: the room where this table plays again"
     )
 
     _game_options = model_validator(mode="before")(_options_of_game)
@@ -246,6 +258,7 @@ HostOp = Literal[
     "next_game",
     "mute",
     "unmute",
+    "again",
 ]
 
 
@@ -260,6 +273,9 @@ class Host(_Model):
     level: BotLevel | None = None
     spectator: Annotated[int, Field(ge=0)] | None = Field(
         default=None, description="mute/unmute: the spectator's number (chat lines carry it)"
+    )
+    to: RoomCode | None = Field(
+        default=None, description="again: the code of the room where the table plays again"
     )
 
 

@@ -67,6 +67,7 @@ class _Room(TypedDict):
     daily_date: str | None
     locked: bool
     host: int | None
+    again: NotRequired[list[str | int] | None]  # where the table plays again: code, seat, name
     banned: NotRequired[list[str]]
     muted_seats: NotRequired[list[int]]
     muted_devices: NotRequired[list[str]]

@@ -193,6 +193,9 @@ class RoomCore:
     version = _StateField[int]("version", "The state's version.")
     host = _StateField[int | None]("host", "The host's seat (None: nobody hosts).")
     locked = _StateField[bool]("locked", "Whether the room takes no one new.")
+    again = _StateField[tuple[str, int, str] | None](
+        "again", "Where the table plays again after its match: code, the host's seat and name."
+    )
     closed = _StateField[bool]("closed", "Whether the room is closed.")
     deadline = _StateField[float | None]("clock.shown", "The turn deadline states show.")
     daily_date = _StateField[datetime.date | None]("daily_date", "The day of a daily match.")
@@ -296,6 +299,12 @@ class RoomCore:
 
     def set_locked(self, locked: bool) -> None:
         self.state.locked = locked
+
+    def play_again_in(self, code: str) -> None:
+        """The table plays again in room ``code``, as the host (of now) says."""
+        host = self.state.host
+        assert host is not None
+        self.state.again = (code, host, self.state.seats[host].name or "")
 
     def ban(self, index: int) -> None:
         """Keep the device of seat ``index`` out of this room (the host kicked it)."""

@@ -55,7 +55,15 @@ def info(room: Shown) -> dict[str, Any]:
         "daily": state.daily_date.isoformat() if state.daily_date else None,
         "hints": room.hints,
         "next_deal": room.next_deal_info(),
+        "again": _again(room),
     }
+
+
+def _again(room: Shown) -> dict[str, Any] | None:
+    if room.state.again is None:
+        return None
+    code, seat, name = room.state.again
+    return {"room": code, "seat": seat, "name": name}
 
 
 def room_frames(room: Shown) -> list[Send]:

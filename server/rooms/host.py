@@ -32,6 +32,9 @@ class HostedRoom(RoomFacts, Protocol):
     def status(self) -> RoomStatus: ...
     def fill_empty(self, level: str) -> None: ...
     def set_locked(self, locked: bool) -> None: ...
+    @property
+    def again(self) -> tuple[str, int, str] | None: ...
+    def play_again_in(self, code: str) -> None: ...
     def ban(self, index: int) -> None: ...
     def mute_seat(self, index: int, muted: bool) -> None: ...
     def mute_watcher(self, number: int | None, muted: bool) -> bool: ...
@@ -150,6 +153,17 @@ def unlock(room: HostedRoom, msg: m.Host, now: float) -> list[Output]:
     return []
 
 
+def again(room: HostedRoom, msg: m.Host, now: float) -> list[Output]:
+    """The host says where the table plays again: kept by the room (the first to say, never
+    replaced: a later host cannot send the friends elsewhere), shown in its room frame."""
+    if msg.to is None or msg.to == room.code:
+        raise Refusal(ErrorCode.INVALID_MESSAGE, "again needs the code of the new room (to)")
+    if room.again is not None:
+        raise Refusal(ErrorCode.AGAIN_SET, f"this table already plays again in {room.again[0]}")
+    room.play_again_in(msg.to)
+    return []
+
+
 def start(room: HostedRoom, msg: m.Host, now: float) -> list[Output]:
     room.fill_empty(DEFAULT_LEVEL)  # empty seats are filled with bots
     room.start_match(now)
@@ -190,6 +204,12 @@ OPS: dict[m.HostOp, HostOp] = {
         frozenset({RoomStatus.LOBBY}),
         ErrorCode.ALREADY_STARTED,
         "the game has started; use next_game after it",
+    ),
+    "again": HostOp(
+        again,
+        frozenset({RoomStatus.OVER}),
+        ErrorCode.GAME_NOT_OVER,
+        "the table plays again once its match is over",
     ),
     "next_game": HostOp(
         next_game,

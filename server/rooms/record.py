@@ -60,6 +60,7 @@ def meta(room: RoomFacts) -> RoomMeta:
         "daily_date": state.daily_date.isoformat() if state.daily_date else None,
         "locked": state.locked,
         "host": state.host,
+        "again": list(state.again) if state.again else None,
         "banned": state.banned,
         "muted_seats": sorted(state.muted_seats),
         "muted_devices": state.muted_devices,
@@ -100,6 +101,13 @@ def with_actions(stored: RoomMeta, actions: list[ActionEntry]) -> RoomRecord:
     return room
 
 
+def _again_from(stored: list[str | int] | None) -> tuple[str, int, str] | None:
+    if not stored:
+        return None
+    code, seat, name = stored
+    return str(code), int(seat), str(name)
+
+
 def options_from(record: RoomRecord) -> m.GameOptions:
     """The room's house rules, read as its own game's (``{}`` or none: the defaults)."""
     return m.OPTIONS_OF[record["game"]].model_validate(record["options"] or {})
@@ -117,6 +125,7 @@ def state_from(record: RoomRecord, source: DealSource) -> RoomState:
         match=Match.from_record(match, source) if match is not None else None,
         version=version,
         host=record["host"],
+        again=_again_from(record.get("again")),
         locked=record["locked"],
         clock=TurnClock.from_stored(record.get("deadline"), version),
         daily_date=datetime.date.fromisoformat(daily_date) if daily_date else None,

@@ -81,6 +81,8 @@ class RoomState:
     watch_origins: dict[ConnId, str] = field(default_factory=dict)  # spectator -> its origin
     next_watcher: int = 0
     seatings: int = 0  # people seated so far: the order the host role passes in
+    # after the match: where the table plays again (room code, and the host's seat and name)
+    again: tuple[str, int, str] | None = None
 
     # ------------------------------------------------------------------ people
 

@@ -325,3 +325,38 @@ async def test_the_first_person_back_hosts_a_room_whose_people_all_went_away() -
             await back.resume(code, bob_token)
             room = await back.wait_room(lambda r: r.seats[1].host)
             assert not room.seats[0].host
+
+
+# the table plays again ----------------------------------------------------------------------
+
+
+async def test_where_the_table_plays_again_is_the_first_hosts_and_no_later_host_changes_it(
+    store: MemoryStore,
+) -> None:
+    # the host says where the table plays again and leaves; the next host cannot send the
+    # friends elsewhere (their pages followed the last host's chat line before)
+    async with (
+        CardroomServer(make_config(max_games=1), store=store) as srv,
+        person(srv, ANN) as ann,
+        person(srv, BOB) as bob,
+        person(srv, CY) as cy,
+    ):
+        await ann.create("shithead", seats=3, name="Ann")
+        code = ann.room or ""
+        await bob.join(code, name="Bob")
+        await cy.join(code, name="Cy")
+        assert await refused(ann.host("again", to="NEWAA")) == "game_not_over"
+        await ann.host("start")
+        await asyncio.gather(*(play_until_over(p) for p in (ann, bob, cy)))
+        await ann.wait_room(lambda r: r.status == "over")
+        assert await refused(bob.host("again", to="EVILB")) == "not_host"
+        assert await refused(ann.host("again")) == "invalid_message"
+        await ann.host("again", to="NEWAA")
+        room = await cy.wait_room(lambda r: r.again is not None)
+        assert room.again is not None
+        assert (room.again.room, room.again.seat, room.again.name) == ("NEWAA", 0, "Ann")
+        await ann.leave()
+        await bob.wait_room(lambda r: r.seats[1].host)  # the role passed to Bob
+        assert await refused(bob.host("again", to="EVILB")) == "again_set"
+        room = await cy.wait_room()
+        assert room.again is not None and room.again.room == "NEWAA"

@@ -13,7 +13,7 @@ import { loadBoards, loadReplay, loadSteps, newReplay, replayStep, setSpeed, sto
 import { isPage, match, paths } from "./routes.js";
 import { buildRoom, drawChat, drawNet, GAMES, redrawAll, redrawPage, render, tick } from "./screens.js";
 import { deviceToken, forget, KEYS, load, nameOf, save, store } from "./store.js";
-import { AGAIN, againRoom, fitHands, noteChat, noteState, toChat, toggleLastTrick } from "./table.js";
+import { fitHands, noteChat, noteState, toChat, toggleLastTrick } from "./table.js";
 import { cleanCode, toast } from "./ui.js";
 
 // The store with what the game modules' input (and the tests) call: the controller.
@@ -140,6 +140,7 @@ function onMessage(msg) {
       break;
     case "room":
       if (msg.room.room !== app.room) return;
+      noteAgain(app.info, msg.room);
       app.info = msg.room;
       contribute(msg.room);
       if (msg.room.status === "over" && msg.room.daily && app.seat != null) loadDailyRank(msg.room);
@@ -181,7 +182,6 @@ function onMessage(msg) {
     case "chat":
       if (msg.room !== app.room) return;
       app.chat.push(msg);
-      noteAgain(msg);
       if (app.chat.length > 100) app.chat.shift();
       drawChat(true);
       noteChat(msg, app.seat, render);
@@ -248,10 +248,10 @@ async function loadDailyRank(info) {
 // Play again with the same table: a new room like this one (its game, seats, timer and hints,
 // never a daily) with the same bots at the same seats, started at once when nobody else sat
 // here. With friends, the new room is made on a second connection while this page is still at
-// the old table, so it can tell them where to go (a chat line their pages turn into a button,
-// table.js AGAIN; only the host's line is followed); then this page takes the new seat with
-// its token and waits in its lobby for them. (The server does not restart a match in place: a
-// room keeps its history and results by game index.)
+// the old table, so it can tell them where to go (host `again`: the old room keeps the first
+// one said, and their pages turn its `again` into a button); then this page takes the new
+// seat with its token and waits in its lobby for them. (The server does not restart a match in
+// place: a room keeps its history and results by game index.)
 async function playAgain() {
   const info = app.info;
   const me = app.seat;
@@ -296,7 +296,7 @@ async function playAgainWithFriends(info, create, bots) {
       const bot = { type: "host", room: joined.room, op: "add_bot", seat: b.seat };
       await side.request({ ...bot, level: b.level }).catch(() => side.request({ ...bot, level: "basic" }).catch(() => {}));
     }
-    await app.net.request({ type: "chat", room: info.room, text: AGAIN + paths.room(joined.room) }).catch(() => {});
+    await app.net.request({ type: "host", room: info.room, op: "again", to: joined.room }).catch(() => {});
     await app.net.request({ type: "leave", room: info.room }).catch(() => {});
     app.session = { room: joined.room, token: joined.token, seat: joined.seat };
     save(KEYS.session, app.session);
@@ -313,11 +313,14 @@ function turned(i, host, n) {
   return (i - host + n) % n;
 }
 
-// A friend's page: the host's "↻ /r/CODE" line, kept for the end screen's button.
-function noteAgain(line) {
-  const room = againRoom(line.text);
-  const seat = room && line.seat != null && app.info && app.info.seats[line.seat];
-  if (seat && seat.host && line.seat !== app.seat) app.again = { from: app.room, room, name: line.name, host: line.seat };
+// A friend's page: where the room says the table plays again (the first host to say so), kept
+// for the end screen's button and told once in the chat box as a line of the host's.
+function noteAgain(before, info) {
+  const again = info.again;
+  if (!again || (before && before.again) || again.seat === app.seat) return;
+  app.again = { from: info.room, room: again.room, name: again.name, host: again.seat };
+  app.chat.push({ type: "chat", room: info.room, seat: again.seat, name: again.name, again: again.room, text: "" });
+  drawChat(true);
 }
 
 // Follow the host to the new table: leave this room, take our seat in that one (the table

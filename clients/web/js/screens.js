@@ -163,7 +163,7 @@ export function drawChat(scroll) {
       ? ` <button type="button" class="btn small ghost" data-act="host" data-op="mute" data-spectator="${c.spectator}" aria-label="${esc(t("chat.muteSpectator"))}">${esc(t("lobby.mute"))}</button>`
       : "";
   el.innerHTML = store.chat
-    .map((c) => `<p><b>${esc(c.seat == null ? t("chat.spectator") : c.name)}:</b> ${esc(chatWords(c.text))}${mute(c)}</p>`)
+    .map((c) => `<p><b>${esc(c.seat == null ? t("chat.spectator") : c.name)}:</b> ${esc(chatWords(c))}${mute(c)}</p>`)
     .join("");
   if (scroll) el.scrollTop = el.scrollHeight;
 }

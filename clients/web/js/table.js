@@ -4,7 +4,6 @@
 // one row, the finished trick held in view a moment, and the last trick opened on demand.
 import { t } from "./i18n.js";
 import { SWEEP_LEAD_MS, sweep } from "./motion.js";
-import { match } from "./routes.js";
 import { esc } from "./ui.js";
 
 // The other seats from the viewer's left, clockwise (a spectator sees seat 0 at the bottom).
@@ -174,25 +173,16 @@ function watchChat(box, redraw) {
 
 // A host's "play again" line: the mark, then the new room's address (js/app.js playAgain); no
 // words, so that every page says it in its own language.
-export const AGAIN = "↻ ";
-
-// The room a "play again" line names, or null.
-export function againRoom(text) {
-  if (!text || !text.startsWith(AGAIN)) return null;
-  const to = match(text.slice(AGAIN.length));
-  return to.name === "room" ? to.code : null;
-}
-
-// A chat line's text as shown: the "play again" line in words.
-export function chatWords(text) {
-  const code = againRoom(text);
-  return code ? t("chat.again", { code }) : text;
+// A chat line's text as shown: the room's own "plays again" line (app.js noteAgain) in words;
+// what people type is shown as typed.
+export function chatWords(line) {
+  return line.again ? t("chat.again", { code: line.again }) : line.text;
 }
 
 export function noteChat(msg, me, redraw) {
   watchChat(document.getElementById("chat-lines"), redraw);
   if (msg.seat != null) {
-    const words = chatWords(msg.text);
+    const words = chatWords(msg);
     const text = words.length > BUBBLE_CHARS ? words.slice(0, BUBBLE_CHARS - 1) + "…" : words;
     bubbles.set(msg.seat, { text, until: Date.now() + BUBBLE_MS });
     setTimeout(redraw, BUBBLE_MS + 20);
