@@ -130,6 +130,8 @@ class RoomManager:
         # rooms made here and let go for another process (placement.py), still counted in the
         # budgets of the address that opened them (and this process's cap) for a while
         self._placed: dict[str, asyncio.TimerHandle] = {}
+        # rooms let go for another process, checked once their lobby would have closed
+        self._unclaimed: dict[str, asyncio.TimerHandle] = {}
         self.stopping = False  # shutting down: rooms are being saved and handed over
         self.told: set[int] = set()  # this process's clients told ``closing`` already
         self.use_bot_pool(bot_pool or BotPool())
@@ -280,11 +282,37 @@ class RoomManager:
             self.budgets.opened(core.code, address)
             later = asyncio.get_running_loop().call_later
             self._placed[core.code] = later(self.settings.idle_timeout, self._unplace, core.code)
+            wait = self.settings.lobby_timeout + self.settings.grace
+            self._unclaimed[core.code] = later(wait, self._collect_soon, core.code, fence)
         for to, text in held.frames:
             self.send(to, text)
 
     def _create_host(self, conn: int, msg: m.Create) -> CreateHost:
         return CreateHost(conn, msg, self.clients.player_of(conn), self.clients.origin_of(conn))
+
+    def _collect_soon(self, code: str, fence: int) -> None:
+        self._unclaimed.pop(code, None)
+        task = asyncio.create_task(self._collect(code, fence))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
+    async def _collect(self, code: str, fence: int) -> None:
+        """A room let go for another process that no process took by the time its lobby
+        would have closed (its host never came back for it) is deleted, as its lobby would
+        have been: else it stayed in the store a day, held by nobody, with no timeout running.
+        The delete carries the fence it was let go with, so a room some process claimed since
+        is left alone."""
+        if code in self.rooms:
+            return
+        try:
+            await self.store.delete(code, fence=fence)
+        except StoreError:  # taken elsewhere (fenced), or the store is away: it lives on
+            return
+        log.info("room %s was let go and never taken: deleted", code)
+        placed = self._placed.pop(code, None)
+        if placed is not None:
+            placed.cancel()
+        self.budgets.closed(code)
 
     def _unplace(self, code: str) -> None:
         """A room let go for another process no longer counts in this one's budgets."""
@@ -405,6 +433,9 @@ class RoomManager:
         placed = self._placed.pop(code, None)
         if placed is not None:  # made here, let go, back: it counts as any room open here
             placed.cancel()
+        unclaimed = self._unclaimed.pop(code, None)
+        if unclaimed is not None:
+            unclaimed.cancel()
         self.metrics.rooms.set(len(self.rooms))
         log.info("room %s loaded from the store at version %d", code, self.rooms[code].core.version)
         return self.rooms[code]
@@ -505,6 +536,9 @@ class RoomManager:
         for code in (code for codes in handed for code in codes):
             self._handed_over(code)
         self.metrics.rooms.set(len(self.rooms))
+        for handle in self._unclaimed.values():
+            handle.cancel()
+        self._unclaimed.clear()
         for task in list(self._closing):
             await task
         await self.ownership.stop()  # leases released: others take over at once

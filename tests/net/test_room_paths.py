@@ -5,8 +5,11 @@ address, where the process it reaches takes it; a bare ``/`` connection keeps to
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import time
 
+import orjson
 import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
@@ -130,3 +133,44 @@ async def test_rooms_let_go_and_loaded_again_keep_their_opener(
             owners = {r.share.owner for r in rooms}
             assert owners == {rooms[0].core.opener}  # one owner: the address both came from
             assert srv.manager.budgets.open_from(rooms[0].core.opener or "") == 2
+
+
+async def test_a_room_let_go_that_nobody_takes_is_deleted_when_its_lobby_would_close(
+    redis_server: RedisServer,
+) -> None:
+    # the host of a room made at /ws hears moved and never resumes it: no process holds the
+    # room, so no lobby timeout runs where it lives; the process that let it go deletes it
+    # (a day in the store before, counted against its opener until the idle timeout)
+    rooms = {"lobby_timeout": 0.2, "grace": 0.2}
+    config = dataclasses.replace(make_config(**rooms), redis_url=redis_server.url)
+    async with CardroomServer(config) as srv:
+        async with connect(f"ws://127.0.0.1:{srv.port}/ws") as ws:
+            await ws.send(orjson.dumps({"type": "hello", "id": 1, "protocol": 1}).decode())
+            await ws.recv()
+            create = {"type": "create", "id": 2, "game": "shithead", "seats": 2, "name": "Ann"}
+            await ws.send(orjson.dumps(create).decode())
+            moved = orjson.loads(await ws.recv())
+            assert moved["type"] == "moved"
+        code = moved["room"]
+        stored = await srv.stores.rooms.load(code)
+        assert stored is not None and stored.record["opener"]
+        opener = stored.record["opener"]
+        assert srv.manager.budgets.open_from(opener) == 1
+        deadline = time.monotonic() + 5
+        while await srv.stores.rooms.load(code) is not None:
+            assert time.monotonic() < deadline, "the room let go was never collected"
+            await asyncio.sleep(0.05)
+        assert srv.manager.budgets.open_from(opener) == 0  # no longer counted against them
+
+
+async def test_a_room_let_go_and_taken_is_not_collected(redis_server: RedisServer) -> None:
+    rooms = {"lobby_timeout": 0.2, "grace": 0.2}
+    config = dataclasses.replace(make_config(**rooms), redis_url=redis_server.url)
+    async with (
+        CardroomServer(config) as srv,
+        CardroomClient.connect(f"ws://127.0.0.1:{srv.port}/ws") as ann,
+    ):
+        await ann.create("shithead", seats=2, name="Ann")  # moved, then resumed: taken
+        await asyncio.sleep(0.6)
+        assert ann.room in srv.manager.rooms
+        assert await srv.stores.rooms.load(ann.room or "") is not None
