@@ -37,9 +37,6 @@ class Person:
     origin: str | None = None
 
 
-NOBODY = Person()
-
-
 def _hits(marks: dict[str, tuple[str, ...]], person: Person) -> bool:
     """Whether ``person``'s address is marked, and their device is not one it spares."""
     spared = marks.get(person.origin) if person.origin is not None else None
