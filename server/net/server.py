@@ -41,7 +41,7 @@ import orjson
 from prometheus_client import CONTENT_TYPE_LATEST
 from pydantic import ValidationError
 from websockets.asyncio.server import Server, ServerConnection, serve
-from websockets.datastructures import Headers
+from websockets.datastructures import Headers, MultipleValuesError
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 from websockets.protocol import State
@@ -90,6 +90,19 @@ STRIKES = frozenset(
 TRIM_EVERY = 256  # closes between two memory trims while connections stay open
 TRIM_DELAY = 1.0  # seconds from the close that asks for a trim to the trim
 WEB_ROOT = Path(__file__).resolve().parents[2] / "clients" / "web"
+#: Request headers the server (or websockets' handshake) reads as one value: a request that
+#: sends one twice is refused with 400 before anything reads it (which one would count is
+#: anyone's guess, and websockets raises on it).
+SINGLE_HEADERS = (
+    "Host",
+    "Origin",
+    "Upgrade",
+    "Accept-Encoding",
+    "Authorization",
+    "If-None-Match",
+    "Sec-WebSocket-Key",
+    "Sec-WebSocket-Version",
+)
 
 
 @dataclass(frozen=True)
@@ -486,6 +499,21 @@ class CardroomServer:
 
     async def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         assert isinstance(connection, Gated)
+        headers = request.headers
+        if any(len(headers.get_all(name)) > 1 for name in SINGLE_HEADERS):
+            return self._unreadable("duplicate_header")
+        try:
+            return await self._request(connection, request)
+        except MultipleValuesError:  # any other header read as one: the same, not a 500
+            return self._unreadable("duplicate_header")
+
+    def _unreadable(self, reason: str) -> Response:
+        """A 400 for a request the server cannot read one way: counted, never logged (a
+        client sends as many as it likes)."""
+        self.metrics.http_refused.labels(reason).inc()
+        return _response(400, b"a header was sent more than once\n", "text/plain")
+
+    async def _request(self, connection: Gated, request: Request) -> Response | None:
         self.admission.requested(connection, request)  # _address(connection) is known now
         if request.headers.get("Upgrade", "").lower() == "websocket":
             if parse_ws_path(request.path) is None:  # /, /ws and /ws/CODE only (issue 22)
