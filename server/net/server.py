@@ -344,7 +344,7 @@ class CardroomServer:
             ),
             self.metrics,
         )
-        # the history API's budgets (issue 19, finding 7)
+        # every read's budget per address (the HTTP API's and the leaderboard message's)
         self.history_budget = AddressBuckets(c.history_rate, c.history_burst, c.budget_addresses)
         self.replays = ReplayCache(c.replay_cache_bytes)
         self.metrics.watch_replays(self.replays)
@@ -866,6 +866,9 @@ class CardroomServer:
         conn.send(m.dump(welcome))
 
     async def _standings(self, conn: Connection, msg: m.Leaderboard) -> None:
+        # the same budget as the HTTP API's reads, from the same address's bucket
+        if not self.history_budget.allow(conn.address, time.monotonic()):
+            raise Refusal(ErrorCode.RATE_LIMITED, "too many reads (boards, history); slow down")
         try:
             board = Board.parse(msg.board)
         except BadBoard as exc:
