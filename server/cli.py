@@ -130,6 +130,22 @@ def serve(argv: list[str]) -> int:
         help="the header the trusted proxy writes the client's address into",
     )
     parser.add_argument(
+        "--forwarded-host",
+        action="store_true",
+        help="the trusted proxy writes X-Forwarded-Host (or Forwarded host=) itself, over any "
+        "a client sent: the origin check reads it instead of Host (default: off, Host)",
+    )
+    parser.add_argument(
+        "--allowed-host",
+        action="append",
+        dest="allowed_hosts",
+        metavar="NAME",
+        default=[],
+        help="a host name this server answers to (repeat; default: any); a request naming "
+        "another gets 421 (/healthz and /metrics excepted), so a page of a site pointed at "
+        "this server's address (DNS rebinding) cannot pass as same-origin",
+    )
+    parser.add_argument(
         "--open-timeout",
         type=float,
         default=10.0,
@@ -327,6 +343,8 @@ def serve(argv: list[str]) -> int:
         max_per_address=args.max_per_address,
         trusted_proxies=tuple(proxies),
         proxy_header=ProxyHeader(args.proxy_header),
+        forwarded_host=args.forwarded_host,
+        allowed_hosts=tuple(args.allowed_hosts),
         open_timeout=args.open_timeout,
         max_handshakes=args.max_handshakes,
         max_handshakes_per_address=args.max_handshakes_per_address,

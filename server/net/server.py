@@ -128,6 +128,12 @@ class ServerConfig:
     max_per_address: int = 50  # open WebSockets from one client address (IPv6: /64); 503
     # peers whose X-Forwarded-For (or Forwarded) names the client (CIDRs; none by default)
     trusted_proxies: tuple[str, ...] = ()
+    # the trusted proxy writes X-Forwarded-Host (or Forwarded host=) itself, over the client's:
+    # the origin check reads it instead of Host (off: Host, which a proxy passes as it came)
+    forwarded_host: bool = False
+    # host names the server answers to (lower case, no port); a request naming another Host
+    # gets 421 but /healthz and /metrics (DNS rebinding); empty: any
+    allowed_hosts: tuple[str, ...] = ()
     proxy_header: address.ProxyHeader = address.ProxyHeader.X_FORWARDED_FOR
     open_timeout: float = 10.0  # seconds from the accept to the end of the handshake
     max_handshakes: int = 1000  # handshakes in progress (at most a quarter of the fd limit)
@@ -336,6 +342,8 @@ class CardroomServer:
             Door(
                 proxies=address.Proxies.parse(c.trusted_proxies, c.proxy_header),
                 origins=tuple(o for o in c.origins or () if o is not None),
+                forwarded_host=c.forwarded_host,
+                allowed_hosts=tuple(h.lower() for h in c.allowed_hosts),
                 max_connections=c.max_connections,
                 max_per_address=c.max_per_address,
                 max_handshakes=c.max_handshakes,
@@ -515,13 +523,18 @@ class CardroomServer:
 
     async def _request(self, connection: Gated, request: Request) -> Response | None:
         self.admission.requested(connection, request)  # _address(connection) is known now
+        path, _, query = request.path.partition("?")
+        if path not in ("/healthz", "/metrics") and not self.admission.host_allowed(
+            connection.host
+        ):
+            self.metrics.http_refused.labels("host").inc()
+            return _response(421, b"this server does not answer to that host name\n", "text/plain")
         if request.headers.get("Upgrade", "").lower() == "websocket":
             if parse_ws_path(request.path) is None:  # /, /ws and /ws/CODE only (issue 22)
                 return _response(
                     404, b"no WebSocket here: connect to /ws or /ws/CODE\n", "text/plain"
                 )
             return self._admit(connection, request.headers)
-        path, _, query = request.path.partition("?")
         if path == "/healthz":
             return await self._health()
         if path.startswith("/api/"):
@@ -950,6 +963,7 @@ def _response(
         400: "Bad Request",
         403: "Forbidden",
         404: "Not Found",
+        421: "Misdirected Request",
         429: "Too Many Requests",
         500: "Internal Server Error",
         503: "Service Unavailable",
