@@ -66,6 +66,7 @@ class ErrorCode(StrEnum):
     BANNED = "banned"
     MUTED = "muted"
     CHAT_BUSY = "chat_busy"
+    TOO_MANY_MISSES = "too_many_misses"
     TOO_MANY_SWAPS = "too_many_swaps"
     BAD_CONTRIBUTION = "bad_contribution"
     # rules, both games (server/rules, IllegalAction)

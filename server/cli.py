@@ -282,6 +282,20 @@ def serve(argv: list[str]) -> int:
         "--history-burst", type=float, default=20.0, help="burst above --history-rate"
     )
     parser.add_argument(
+        "--miss-rate",
+        type=float,
+        default=0.2,
+        help="requests for rooms that do not exist a second one address may make on average; "
+        "past them its room requests are too_many_misses, hit or miss (codes are not guessed)",
+    )
+    parser.add_argument("--miss-burst", type=float, default=10.0, help="burst above --miss-rate")
+    parser.add_argument(
+        "--miss-floor",
+        type=float,
+        default=0.05,
+        help="seconds a room_not_found is answered after its request, at the soonest",
+    )
+    parser.add_argument(
         "--replay-cache-mb",
         type=float,
         default=64.0,
@@ -357,6 +371,9 @@ def serve(argv: list[str]) -> int:
         place_rooms=args.place_rooms,
         history_rate=args.history_rate,
         history_burst=args.history_burst,
+        miss_rate=args.miss_rate,
+        miss_burst=args.miss_burst,
+        miss_floor=args.miss_floor,
         replay_cache_bytes=int(args.replay_cache_mb * 1024 * 1024),
         devices_per_address=args.devices_per_address,
         rooms=RoomSettings(

@@ -31,7 +31,8 @@ USAGES = {
         "BOT_WORKERS] "
         "[--bot-queue-per-address BOT_QUEUE_PER_ADDRESS] [--bot-queue BOT_QUEUE] "
         "[--max-expert-seats MAX_EXPERT_SEATS] [--secret HEX] [--history-rate HISTORY_RATE] "
-        "[--history-burst HISTORY_BURST] [--replay-cache-mb REPLAY_CACHE_MB] [--max-games "
+        "[--history-burst HISTORY_BURST] [--miss-rate MISS_RATE] [--miss-burst MISS_BURST] "
+        "[--miss-floor MISS_FLOOR] [--replay-cache-mb REPLAY_CACHE_MB] [--max-games "
         "MAX_GAMES] [--daily-entries-per-address DAILY_ENTRIES_PER_ADDRESS] [--daily-alone "
         "{on,off}] [--devices-per-address DEVICES_PER_ADDRESS] [--log-level LOG_LEVEL]"
     ),

@@ -61,6 +61,7 @@ from server.net.loop_lag import LoopLag
 from server.net.receive import DirectConnection
 from server.net.replays import ReplayCache
 from server.net.static import CSP, StaticFiles, accepts_gzip
+from server.rooms.inputs import RoomRequest
 from server.rooms.seats import Refusal, RoomSettings
 from server.rules.registry import GAME_NAMES
 from server.runtime.cluster import Cluster
@@ -168,6 +169,12 @@ class ServerConfig:
     bot_queue: int = MAX_QUEUED  # bot requests waiting in all; more get the basic bot at once
     history_rate: float = 2.0  # API requests (history, boards, daily) a second per address (429)
     history_burst: float = 20.0  # ... in a burst
+    # requests for rooms that do not exist (room_not_found) a second per address, and in a
+    # burst: past them every room request of the address is too_many_misses, hit or miss, until
+    # the budget refills (room codes are not to be found by guessing)
+    miss_rate: float = 0.2
+    miss_burst: float = 10.0
+    miss_floor: float = 0.05  # seconds a miss is answered after it arrived, at the soonest
     replay_cache_bytes: int = 64 * 1024 * 1024  # replayed games' steps kept (LRU, JSON bytes)
     budget_addresses: int = 10_000  # addresses whose budgets are remembered (LRU)
     devices_per_address: int = 3  # device identities issued to one address a UTC day
@@ -354,6 +361,7 @@ class CardroomServer:
         )
         # every read's budget per address (the HTTP API's and the leaderboard message's)
         self.history_budget = AddressBuckets(c.history_rate, c.history_burst, c.budget_addresses)
+        self.misses = AddressBuckets(c.miss_rate, c.miss_burst, c.budget_addresses)
         self.replays = ReplayCache(c.replay_cache_bytes)
         self.metrics.watch_replays(self.replays)
         # signs with a key of the server secret once start() has it (until then: none issued)
@@ -851,8 +859,45 @@ class CardroomServer:
             case m.Leaderboard():
                 return self._standings(conn, msg)
             case _:
-                return self.manager.route_now(conn.id, msg, received)
+                return self._route(conn, msg, received)
         return None
+
+    def _route(
+        self, conn: Connection, msg: RoomRequest, received: float
+    ) -> Coroutine[Any, Any, None] | None:
+        """A room request, within its address's budget of misses (requests for rooms that do
+        not exist): past it, refused whether the room exists or not, so it tells nothing.
+
+        A request takes a token on its way in and gives it back once its room is found: the
+        requests of an address's connections in flight at once never outrun its budget.
+        """
+        address = conn.address
+        if not self.misses.allow(address, time.monotonic()):
+            why = "too many requests for rooms that do not exist; wait a minute"
+            raise Refusal(ErrorCode.TOO_MANY_MISSES, why)
+        try:
+            later = self.manager.route_now(conn.id, msg, received)
+        except Refusal:
+            self.misses.refund(address)  # the room is here (one room at a time: not free)
+            raise
+        if later is None:
+            self.misses.refund(address)
+            return None
+        return self._counting_misses(address, later, received)
+
+    async def _counting_misses(
+        self, address: str, later: Coroutine[Any, Any, None], received: float
+    ) -> None:
+        try:
+            await later
+        except Refusal as r:
+            if r.code is not ErrorCode.ROOM_NOT_FOUND:
+                self.misses.refund(address)
+                raise
+            # no sooner than the floor: a connection's next frame waits for this answer
+            await asyncio.sleep(received + self.config.miss_floor - time.perf_counter())
+            raise
+        self.misses.refund(address)
 
     def _hello(self, conn: Connection, msg: m.Hello) -> None:
         if msg.protocol not in m.SUPPORTED_VERSIONS:
