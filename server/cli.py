@@ -34,6 +34,13 @@ BUDGET_FLAGS: tuple[tuple[str, type, str], ...] = (
     ("--max-rooms", int, "rooms open in this process"),
     ("--chat-per-minute", float, "chat lines a room takes a minute, all senders together"),
     ("--chat-burst", float, "chat lines a room takes at once"),
+    ("--max-spectators", int, "spectators a room takes at once (then spectators_full)"),
+    (
+        "--spectator-frame-interval",
+        float,
+        "seconds between two room frames to a room's members that spectators coming and "
+        "going send (the last count follows at the interval's end)",
+    ),
 )
 
 

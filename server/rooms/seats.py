@@ -33,6 +33,10 @@ class RoomSettings:
     max_rooms: int = 10_000  # rooms open in this process
     chat_per_minute: float = 60.0  # chat lines a room takes a minute, all senders together...
     chat_burst: float = 20.0  # ...and at once (refused: chat_busy)
+    max_spectators: int = 100  # spectators a room takes at once (refused: spectators_full)
+    # seconds between two room frames to everyone that only spectators' comings and goings
+    # send (the newcomer gets its own at once; the last count follows at the interval's end)
+    spectator_frame_interval: float = 1.0
     # seconds the token a resume replaced still resumes the seat while nobody holds it (that
     # resume's answer, the new token, may have been lost with its connection)
     token_overlap: float = 15.0

@@ -54,6 +54,10 @@ class RoomState:
     watch_devices: dict[ConnId, str] = field(default_factory=dict)  # spectator -> its device
     next_watcher: int = 0
     seatings: int = 0  # people seated so far: the order the host role passes in
+    # spectators' comings and goings: no room frame for them to everyone before this (unix
+    # time), and whether one is held back until then
+    frame_quiet_until: float = 0.0
+    frame_due: bool = False
 
     # ------------------------------------------------------------------ people
 
