@@ -1,9 +1,11 @@
 """What the shipped nginx lets through and what it writes itself, run for real (Debian's nginx,
-``deploy/nginx.conf``, two processes on Redis): ``/metrics`` is not public, and a client's own
-``X-Forwarded-Host`` does not reach the origin check."""
+``deploy/nginx.conf``, two processes on Redis): ``/metrics`` is not public, a client's own
+``X-Forwarded-Host`` does not reach the origin check, and a header sent twice, which nginx
+passes on, is a 400 from the process with nothing in its log."""
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Iterator
 
 import pytest
@@ -48,3 +50,29 @@ async def test_a_client_cannot_name_its_own_host_to_the_origin_check(deployment:
     # the page of the host it asked for is still let in
     ws = await connect(deployment.ws, origin=Origin(deployment.base))
     await ws.close()
+
+
+def raw(port: int, head: str) -> bytes:
+    """One request written by hand (a header twice): the status line of the answer."""
+    with socket.create_connection(("127.0.0.1", port), 5) as s:
+        s.sendall(f"{head}Connection: close\r\n\r\n".encode())
+        data = b""
+        while b"\r\n" not in data and (chunk := s.recv(4096)):
+            data += chunk
+    return data.split(b"\r\n")[0]
+
+
+def test_a_header_sent_twice_is_a_400_and_no_traceback(deployment: Stack) -> None:
+    host = f"Host: 127.0.0.1:{deployment.port}\r\n"
+    requests = [
+        f"GET /api/rooms/ABCDE/history HTTP/1.1\r\n{host}Authorization: a\r\nAuthorization: b\r\n",
+        f"GET / HTTP/1.1\r\n{host}Accept-Encoding: gzip\r\nAccept-Encoding: br\r\n",
+        f'GET / HTTP/1.1\r\n{host}If-None-Match: "a"\r\nIf-None-Match: "b"\r\n',
+        f"GET /ws HTTP/1.1\r\n{host}Upgrade: websocket\r\nConnection: Upgrade\r\n"
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+        "Origin: http://a.example\r\nOrigin: http://b.example\r\n",
+    ]
+    for head in requests:
+        assert raw(deployment.port, head).startswith(b"HTTP/1.1 400"), head
+    for p in deployment.processes:
+        assert b"Traceback" not in p.log.read_bytes()
