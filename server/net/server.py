@@ -869,8 +869,12 @@ class CardroomServer:
         not exist): past it, refused whether the room exists or not, so it tells nothing.
 
         A request takes a token on its way in and gives it back once its room is found: the
-        requests of an address's connections in flight at once never outrun its budget.
+        requests of an address's connections in flight at once never outrun its budget. A
+        member's requests of its own room tell it nothing and take none (others of its address
+        may be guessing: their games go on).
         """
+        if self.connected.is_in(conn.id, msg.room):
+            return self.manager.route_now(conn.id, msg, received)
         address = conn.address
         if not self.misses.allow(address, time.monotonic()):
             why = "too many requests for rooms that do not exist; wait a minute"

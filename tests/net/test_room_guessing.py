@@ -1,7 +1,7 @@
 """Room codes are not to be found by guessing: a request for a room that does not exist is a
-miss, each address has a budget of misses, and over it every room request of that address is
-refused the same way whether the room exists or not; a miss is answered no sooner than
-``miss_floor`` after it arrived."""
+miss, each address has a budget of misses, and over it every request of that address for a
+room it is not in is refused the same way whether the room exists or not (its members' go on);
+a miss is answered no sooner than ``miss_floor`` after it arrived."""
 
 from __future__ import annotations
 
@@ -96,3 +96,21 @@ async def test_hits_spend_nothing() -> None:
             ] == "ack"
         await ws.close()
         await host.close()
+
+
+async def test_a_member_is_not_held_back_by_its_address_guesses() -> None:
+    # a school's NAT: one pupil guessing codes must not stop the others' games
+    async with guarded(burst=2) as srv:
+        ann = await CardroomClient.connect(srv.url)
+        await ann.create("shithead", seats=2, name="Ann")
+        assert ann.room is not None
+        ws = await greeted(srv)
+        for i in range(3):
+            await answer(ws, {"type": "watch", "id": i, "room": "ZZZZ9"})
+        over = await answer(ws, {"type": "watch", "id": 9, "room": ann.room})
+        assert over["code"] == "too_many_misses"
+        await ann.chat("still here")  # a room request of a member: the room is known to it
+        await ann.host("lock")
+        await ann.leave()
+        await ws.close()
+        await ann.close()
