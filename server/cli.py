@@ -23,6 +23,7 @@ BENCHES = {
     "takeover": "server.tools.bench.takeover",
     "handover": "server.tools.bench.handover",
     "bots": "server.tools.bench.bots",
+    "churn": "server.tools.bench.churn",
 }
 
 #: The room budgets of a public server: ``cardroom serve`` flags for fields of RoomSettings.

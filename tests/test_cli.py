@@ -76,6 +76,10 @@ USAGES = {
         "[--server-arg SERVER_ARG] [--code CODE] [{fairness,memory,both}]"
     ),
     "bench frames": "[-h] [--hands HANDS] [--seed SEED] [--repeat REPEAT] [--cpu CPU]",
+    "bench churn": (
+        "[-h] [--flood {churn,ping,none}] [--attackers ATTACKERS] [--rate RATE] [--acts ACTS] "
+        "[--pause PAUSE] [--timeout TIMEOUT]"
+    ),
     "bench redis": (
         "[-h] [--game {shithead,sheepshead}] [--rooms ROOMS] [--seconds SECONDS] [--level "
         "LEVEL] [--runs RUNS] [--pace PACE] [--redis REDIS] [--redis-cpu "
