@@ -170,8 +170,8 @@ class ServerConfig:
     history_rate: float = 2.0  # API requests (history, boards, daily) a second per address (429)
     history_burst: float = 20.0  # ... in a burst
     # requests for rooms that do not exist (room_not_found) a second per address, and in a
-    # burst: past them every room request of the address is too_many_misses, hit or miss, until
-    # the budget refills (room codes are not to be found by guessing)
+    # burst: past them the address's requests for rooms it is not in are too_many_misses, hit
+    # or miss, until the budget refills (room codes are not to be found by guessing)
     miss_rate: float = 0.2
     miss_burst: float = 10.0
     miss_floor: float = 0.05  # seconds a miss is answered after it arrived, at the soonest
