@@ -67,6 +67,8 @@ class ErrorCode(StrEnum):
     BANNED = "banned"
     MUTED = "muted"
     CHAT_BUSY = "chat_busy"
+    TOO_MANY_MISSES = "too_many_misses"
+    SPECTATORS_FULL = "spectators_full"
     TOO_MANY_SWAPS = "too_many_swaps"
     BAD_CONTRIBUTION = "bad_contribution"
     # rules, both games (server/rules, IllegalAction)

@@ -53,10 +53,18 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class _Strict(_Model):
+    """What a client sends: each field of the JSON type the protocol doc gives it, nothing
+    pydantic could coerce into one (``"yes"``, ``1`` or ``"true"`` for a boolean, ``"2"`` or
+    ``2.0`` for a count)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
 # ----------------------------------------------------------------------------- shared parts
 
 
-class ActionModel(_Model):
+class ActionModel(_Strict):
     """A game action: a ``kind`` word, the cards it names, and a face-down slot where needed."""
 
     kind: Annotated[str, StringConstraints(min_length=1, max_length=16, pattern=r"^[a-z_]+$")]
@@ -64,7 +72,7 @@ class ActionModel(_Model):
     slot: Annotated[int, Field(ge=0, le=8)] | None = None
 
 
-class ShitheadOptions(_Model):
+class ShitheadOptions(_Strict):
     """Shithead's house rules (SH-7), all off by default (the book's game, SH-1…SH-6); any
     other key is ``invalid_message``."""
 
@@ -79,7 +87,7 @@ class ShitheadOptions(_Model):
     )
 
 
-class SheepsheadOptions(_Model):
+class SheepsheadOptions(_Strict):
     """Sheepshead's house rules (SS-10; the defaults are the book's game, SS-1 … SS-9).
     Unknown keys or values are ``invalid_message``."""
 
@@ -180,7 +188,7 @@ class RoomInfo(_Model):
 # ----------------------------------------------------------------------------- client -> server
 
 
-class Hello(_Model):
+class Hello(_Strict):
     type: Literal["hello"] = "hello"
     id: RequestId
     protocol: int
@@ -188,7 +196,7 @@ class Hello(_Model):
     device: DeviceToken | None = Field(default=None, repr=False)  # a secret: never in logs
 
 
-class Create(_Model):
+class Create(_Strict):
     """Open a room and take a seat in it as its host."""
 
     type: Literal["create"] = "create"
@@ -209,7 +217,7 @@ class Create(_Model):
     _game_options = model_validator(mode="before")(_options_of_game)
 
 
-class Join(_Model):
+class Join(_Strict):
     """Take a free seat (before the start, or a bot's seat between games)."""
 
     type: Literal["join"] = "join"
@@ -219,13 +227,13 @@ class Join(_Model):
     seat: Annotated[int, Field(ge=0, le=64)] | None = None  # checked by the room (bad_seat)
 
 
-class Watch(_Model):
+class Watch(_Strict):
     type: Literal["watch"] = "watch"
     id: RequestId
     room: RoomCode
 
 
-class Resume(_Model):
+class Resume(_Strict):
     """Take back a held seat with its secret token."""
 
     type: Literal["resume"] = "resume"
@@ -236,7 +244,7 @@ class Resume(_Model):
     )
 
 
-class Act(_Model):
+class Act(_Strict):
     """Play a game action, chosen against the state ``version`` the client last saw."""
 
     type: Literal["act"] = "act"
@@ -262,7 +270,7 @@ HostOp = Literal[
 ]
 
 
-class Host(_Model):
+class Host(_Strict):
     """A host command. ``seat`` for add/remove/set level/kick, ``level`` for bots."""
 
     type: Literal["host"] = "host"
@@ -279,20 +287,20 @@ class Host(_Model):
     )
 
 
-class Chat(_Model):
+class Chat(_Strict):
     type: Literal["chat"] = "chat"
     id: RequestId
     room: RoomCode
     text: ChatText
 
 
-class Leave(_Model):
+class Leave(_Strict):
     type: Literal["leave"] = "leave"
     id: RequestId
     room: RoomCode
 
 
-class Hint(_Model):
+class Hint(_Strict):
     """Ask what the ``strong`` bot would do in your seat now (a room created with ``hints``;
     only while it is your decision; one at a time). The answer is ``advice``, to you only."""
 
@@ -301,7 +309,7 @@ class Hint(_Model):
     room: RoomCode
 
 
-class Contribute(_Model):
+class Contribute(_Strict):
     """Your client's random value for the next deal (``room.next_deal.game``): 32 random bytes
     as 64 lowercase hex digits, sent before the host deals; the deal is a shuffle of the server's
     seed and every seat's value (docs/protocol.md, "Fair deals"). Sent again, it replaces."""
@@ -313,12 +321,12 @@ class Contribute(_Model):
     value: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 
 
-class Ping(_Model):
+class Ping(_Strict):
     type: Literal["ping"] = "ping"
     id: RequestId
 
 
-class Leaderboard(_Model):
+class Leaderboard(_Strict):
     """Ask for a leaderboard: ``daily`` (today, UTC), ``daily:YYYY-MM-DD``, ``sheepshead`` or
     ``shithead`` (all-time). The answer is ``standings``."""
 

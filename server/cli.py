@@ -23,6 +23,7 @@ BENCHES = {
     "takeover": "server.tools.bench.takeover",
     "handover": "server.tools.bench.handover",
     "bots": "server.tools.bench.bots",
+    "churn": "server.tools.bench.churn",
 }
 
 #: The room budgets of a public server: ``cardroom serve`` flags for fields of RoomSettings.
@@ -36,6 +37,13 @@ BUDGET_FLAGS: tuple[tuple[str, type, str], ...] = (
     ("--chat-burst", float, "chat lines a room takes at once from its spectators together"),
     ("--chat-each-per-minute", float, "chat lines one sender may send a minute"),
     ("--chat-each-burst", float, "chat lines one sender may send at once"),
+    ("--max-spectators", int, "spectators a room takes at once (then spectators_full)"),
+    (
+        "--spectator-frame-interval",
+        float,
+        "seconds between two room frames to a room's members that spectators coming and "
+        "going send (the last count follows at the interval's end)",
+    ),
 )
 
 
@@ -130,6 +138,22 @@ def serve(argv: list[str]) -> int:
         choices=[h.value for h in ProxyHeader],
         default=ProxyHeader.X_FORWARDED_FOR.value,
         help="the header the trusted proxy writes the client's address into",
+    )
+    parser.add_argument(
+        "--forwarded-host",
+        action="store_true",
+        help="the trusted proxy writes X-Forwarded-Host (or Forwarded host=) itself, over any "
+        "a client sent: the origin check reads it instead of Host (default: off, Host)",
+    )
+    parser.add_argument(
+        "--allowed-host",
+        action="append",
+        dest="allowed_hosts",
+        metavar="NAME",
+        default=[],
+        help="a host name this server answers to (repeat; default: any); a request naming "
+        "another gets 421 (/healthz and /metrics excepted), so a page of a site pointed at "
+        "this server's address (DNS rebinding) cannot pass as same-origin",
     )
     parser.add_argument(
         "--open-timeout",
@@ -268,6 +292,20 @@ def serve(argv: list[str]) -> int:
         "--history-burst", type=float, default=20.0, help="burst above --history-rate"
     )
     parser.add_argument(
+        "--miss-rate",
+        type=float,
+        default=0.2,
+        help="requests for rooms that do not exist a second one address may make on average; "
+        "past them its room requests are too_many_misses, hit or miss (codes are not guessed)",
+    )
+    parser.add_argument("--miss-burst", type=float, default=10.0, help="burst above --miss-rate")
+    parser.add_argument(
+        "--miss-floor",
+        type=float,
+        default=0.05,
+        help="seconds a room_not_found is answered after its request, at the soonest",
+    )
+    parser.add_argument(
         "--replay-cache-mb",
         type=float,
         default=64.0,
@@ -329,6 +367,8 @@ def serve(argv: list[str]) -> int:
         max_per_address=args.max_per_address,
         trusted_proxies=tuple(proxies),
         proxy_header=ProxyHeader(args.proxy_header),
+        forwarded_host=args.forwarded_host,
+        allowed_hosts=tuple(args.allowed_hosts),
         open_timeout=args.open_timeout,
         max_handshakes=args.max_handshakes,
         max_handshakes_per_address=args.max_handshakes_per_address,
@@ -341,6 +381,9 @@ def serve(argv: list[str]) -> int:
         place_rooms=args.place_rooms,
         history_rate=args.history_rate,
         history_burst=args.history_burst,
+        miss_rate=args.miss_rate,
+        miss_burst=args.miss_burst,
+        miss_floor=args.miss_floor,
         replay_cache_bytes=int(args.replay_cache_mb * 1024 * 1024),
         devices_per_address=args.devices_per_address,
         rooms=RoomSettings(

@@ -283,6 +283,12 @@ class Metrics:
             ["route", "status"],
             registry=r,
         )
+        self.http_refused = Counter(
+            "cardroom_http_refused",
+            "HTTP requests refused before they were read (400), by reason",
+            ["reason"],
+            registry=r,
+        )
         r.register(_Hot(self))
 
     def bot_wait(self, level: str, seconds: float) -> None:

@@ -21,9 +21,11 @@ USAGES = {
         "ROOMS_PER_MINUTE] [--rooms-burst ROOMS_BURST] [--rooms-per-address "
         "ROOMS_PER_ADDRESS] [--max-rooms MAX_ROOMS] [--chat-per-minute CHAT_PER_MINUTE] "
         "[--chat-burst CHAT_BURST] [--chat-each-per-minute CHAT_EACH_PER_MINUTE] "
-        "[--chat-each-burst CHAT_EACH_BURST] [--origin ORIGINS] [--trusted-proxy CIDR] "
-        "[--proxy-header "
-        "{x-forwarded-for,forwarded}] [--open-timeout OPEN_TIMEOUT] [--max-handshakes "
+        "[--chat-each-burst CHAT_EACH_BURST] [--max-spectators MAX_SPECTATORS] "
+        "[--spectator-frame-interval SPECTATOR_FRAME_INTERVAL] [--origin ORIGINS] "
+        "[--trusted-proxy CIDR] [--proxy-header "
+        "{x-forwarded-for,forwarded}] [--forwarded-host] [--allowed-host NAME] "
+        "[--open-timeout OPEN_TIMEOUT] [--max-handshakes "
         "MAX_HANDSHAKES] [--max-handshakes-per-address MAX_HANDSHAKES_PER_ADDRESS] "
         "[--backlog BACKLOG] [--rate RATE] [--burst BURST] [--hello-timeout HELLO_TIMEOUT] "
         "[--max-connections "
@@ -33,7 +35,8 @@ USAGES = {
         "BOT_WORKERS] "
         "[--bot-queue-per-address BOT_QUEUE_PER_ADDRESS] [--bot-queue BOT_QUEUE] "
         "[--max-expert-seats MAX_EXPERT_SEATS] [--secret HEX] [--history-rate HISTORY_RATE] "
-        "[--history-burst HISTORY_BURST] [--replay-cache-mb REPLAY_CACHE_MB] [--max-games "
+        "[--history-burst HISTORY_BURST] [--miss-rate MISS_RATE] [--miss-burst MISS_BURST] "
+        "[--miss-floor MISS_FLOOR] [--replay-cache-mb REPLAY_CACHE_MB] [--max-games "
         "MAX_GAMES] [--daily-entries-per-address DAILY_ENTRIES_PER_ADDRESS] [--daily-alone "
         "{on,off}] [--devices-per-address DEVICES_PER_ADDRESS] [--log-level LOG_LEVEL]"
     ),
@@ -75,6 +78,10 @@ USAGES = {
         "[--server-arg SERVER_ARG] [--code CODE] [{fairness,memory,both}]"
     ),
     "bench frames": "[-h] [--hands HANDS] [--seed SEED] [--repeat REPEAT] [--cpu CPU]",
+    "bench churn": (
+        "[-h] [--flood {churn,ping,none}] [--attackers ATTACKERS] [--rate RATE] [--acts ACTS] "
+        "[--pause PAUSE] [--timeout TIMEOUT]"
+    ),
     "bench redis": (
         "[-h] [--game {shithead,sheepshead}] [--rooms ROOMS] [--seconds SECONDS] [--level "
         "LEVEL] [--runs RUNS] [--pace PACE] [--redis REDIS] [--redis-cpu "

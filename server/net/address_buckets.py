@@ -10,6 +10,8 @@ addresses, and an address only gains by being dropped once it has been idle the 
 [True, True, False]
 >>> b.allow("10.0.0.1", 1.0), len(b)
 (True, 1)
+>>> b.allow("10.0.0.1", 1.0), b.refund("10.0.0.1"), b.allow("10.0.0.1", 1.0)
+(False, None, True)
 """
 
 from __future__ import annotations
@@ -30,6 +32,12 @@ class AddressBuckets:
 
     def __len__(self) -> int:
         return len(self._buckets)
+
+    def refund(self, address: str) -> None:
+        """Give back a token taken for something that turned out to cost nothing."""
+        bucket = self._buckets.get(address)
+        if bucket is not None:
+            bucket.tokens = min(bucket.burst, bucket.tokens + 1)
 
     def allow(self, address: str, now: float) -> bool:
         """Take one token from ``address``'s bucket; ``False``: over its budget."""

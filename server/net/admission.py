@@ -57,6 +57,13 @@ class Door:
 
     proxies: address.Proxies = field(default_factory=address.Proxies)
     origins: tuple[str, ...] = ()  # browser Origins allowed besides the server's own ("*": any)
+    # the trusted proxy writes the host it was asked for (X-Forwarded-Host, Forwarded host=)
+    # over the client's: only then is it read (a proxy that passes the client's would let a
+    # page of any site name itself the server); off: the Host header is the host
+    forwarded_host: bool = False
+    # the names the server answers to ("": any): a request for another Host is refused, so a
+    # page of a site whose name was pointed at this server (DNS rebinding) is not same-origin
+    allowed_hosts: tuple[str, ...] = ()
     max_connections: int = 10_000
     max_per_address: int = 50
     max_handshakes: int = 1000
@@ -193,9 +200,29 @@ class Admission:
         conn.client = address.key(ip)
         peer = address.parse_ip(conn.peer) if conn.peer else None
         host = None
-        if peer is not None and self.door.proxies.trusts(peer):
+        if self.door.forwarded_host and peer is not None and self.door.proxies.trusts(peer):
             host = address.forwarded_host(headers, self.door.proxies)
         conn.host = host or headers.get("Host")
+
+    def host_allowed(self, host: str | None) -> bool:
+        """Whether the host a request names is one of the server's own (any, unless set).
+
+        >>> door = Admission(Door(allowed_hosts=("cards.example",)), Metrics())
+        >>> door.host_allowed("Cards.Example:8080"), door.host_allowed("evil.example")
+        (True, False)
+        >>> door.host_allowed(None), Admission(Door(), Metrics()).host_allowed("x")
+        (False, True)
+        """
+        allowed = self.door.allowed_hosts
+        if not allowed:
+            return True
+        if host is None:
+            return False
+        try:
+            name = urlsplit("//" + host).hostname
+        except ValueError:
+            return False
+        return name is not None and name in allowed
 
     def admit(self, conn: Gated, headers: Headers, open_here: int, from_client: int) -> Cap | None:
         """Whether a WebSocket handshake may go on (``None``) or the cap that refuses it."""

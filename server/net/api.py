@@ -176,4 +176,6 @@ def daily(keys: Keys, query: str, now: float) -> Answer:
             "seeds": [seed.hex() for seed in seeds] if date < today else None,
         }
 
+    if day <= datetime.date.min:  # no day before it to publish
+        return _error(400, "bad_date", "no daily match was played on that day")
     return _json(200, {**deals(day), "previous": deals(day - datetime.timedelta(days=1))})

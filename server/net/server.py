@@ -41,7 +41,7 @@ import orjson
 from prometheus_client import CONTENT_TYPE_LATEST
 from pydantic import ValidationError
 from websockets.asyncio.server import Server, ServerConnection, serve
-from websockets.datastructures import Headers
+from websockets.datastructures import Headers, MultipleValuesError
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 from websockets.protocol import State
@@ -61,6 +61,7 @@ from server.net.loop_lag import LoopLag
 from server.net.receive import DirectConnection
 from server.net.replays import ReplayCache
 from server.net.static import CSP, StaticFiles, accepts_gzip
+from server.rooms.inputs import RoomRequest
 from server.rooms.refusal import Refusal
 from server.rooms.settings import RoomSettings
 from server.rules.registry import GAME_NAMES
@@ -91,6 +92,19 @@ STRIKES = frozenset(
 TRIM_EVERY = 256  # closes between two memory trims while connections stay open
 TRIM_DELAY = 1.0  # seconds from the close that asks for a trim to the trim
 WEB_ROOT = Path(__file__).resolve().parents[2] / "clients" / "web"
+#: Request headers the server (or websockets' handshake) reads as one value: a request that
+#: sends one twice is refused with 400 before anything reads it (which one would count is
+#: anyone's guess, and websockets raises on it).
+SINGLE_HEADERS = (
+    "Host",
+    "Origin",
+    "Upgrade",
+    "Accept-Encoding",
+    "Authorization",
+    "If-None-Match",
+    "Sec-WebSocket-Key",
+    "Sec-WebSocket-Version",
+)
 
 
 @dataclass(frozen=True)
@@ -116,6 +130,12 @@ class ServerConfig:
     max_per_address: int = 50  # open WebSockets from one client address (IPv6: /64); 503
     # peers whose X-Forwarded-For (or Forwarded) names the client (CIDRs; none by default)
     trusted_proxies: tuple[str, ...] = ()
+    # the trusted proxy writes X-Forwarded-Host (or Forwarded host=) itself, over the client's:
+    # the origin check reads it instead of Host (off: Host, which a proxy passes as it came)
+    forwarded_host: bool = False
+    # host names the server answers to (lower case, no port); a request naming another Host
+    # gets 421 but /healthz and /metrics (DNS rebinding); empty: any
+    allowed_hosts: tuple[str, ...] = ()
     proxy_header: address.ProxyHeader = address.ProxyHeader.X_FORWARDED_FOR
     open_timeout: float = 10.0  # seconds from the accept to the end of the handshake
     max_handshakes: int = 1000  # handshakes in progress (at most a quarter of the fd limit)
@@ -150,6 +170,12 @@ class ServerConfig:
     bot_queue: int = MAX_QUEUED  # bot requests waiting in all; more get the basic bot at once
     history_rate: float = 2.0  # API requests (history, boards, daily) a second per address (429)
     history_burst: float = 20.0  # ... in a burst
+    # requests for rooms that do not exist (room_not_found) a second per address, and in a
+    # burst: past them the address's requests for rooms it is not in are too_many_misses, hit
+    # or miss, until the budget refills (room codes are not to be found by guessing)
+    miss_rate: float = 0.2
+    miss_burst: float = 10.0
+    miss_floor: float = 0.05  # seconds a miss is answered after it arrived, at the soonest
     replay_cache_bytes: int = 64 * 1024 * 1024  # replayed games' steps kept (LRU, JSON bytes)
     budget_addresses: int = 10_000  # addresses whose budgets are remembered (LRU)
     devices_per_address: int = 3  # device identities issued to one address a UTC day
@@ -324,6 +350,8 @@ class CardroomServer:
             Door(
                 proxies=address.Proxies.parse(c.trusted_proxies, c.proxy_header),
                 origins=tuple(o for o in c.origins or () if o is not None),
+                forwarded_host=c.forwarded_host,
+                allowed_hosts=tuple(h.lower() for h in c.allowed_hosts),
                 max_connections=c.max_connections,
                 max_per_address=c.max_per_address,
                 max_handshakes=c.max_handshakes,
@@ -332,8 +360,10 @@ class CardroomServer:
             ),
             self.metrics,
         )
-        # the history API's budgets: a replay costs CPU, so one address may not ask for many
+        # every read's budget per address (the HTTP API's and the leaderboard message's): a
+        # replay costs CPU, so one address may not ask for many
         self.history_budget = AddressBuckets(c.history_rate, c.history_burst, c.budget_addresses)
+        self.misses = AddressBuckets(c.miss_rate, c.miss_burst, c.budget_addresses)
         self.replays = ReplayCache(c.replay_cache_bytes)
         self.metrics.watch_replays(self.replays)
         # signs with a key of the server secret once start() has it (until then: none issued)
@@ -487,14 +517,34 @@ class CardroomServer:
 
     async def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         assert isinstance(connection, Gated)
+        headers = request.headers
+        if any(len(headers.get_all(name)) > 1 for name in SINGLE_HEADERS):
+            return self._unreadable("duplicate_header")
+        try:
+            return await self._request(connection, request)
+        except MultipleValuesError:  # any other header read as one: the same, not a 500
+            return self._unreadable("duplicate_header")
+
+    def _unreadable(self, reason: str) -> Response:
+        """A 400 for a request the server cannot read one way: counted, never logged (a
+        client sends as many as it likes)."""
+        self.metrics.http_refused.labels(reason).inc()
+        return _response(400, b"a header was sent more than once\n", "text/plain")
+
+    async def _request(self, connection: Gated, request: Request) -> Response | None:
         self.admission.requested(connection, request)  # _address(connection) is known now
+        path, _, query = request.path.partition("?")
+        if path not in ("/healthz", "/metrics") and not self.admission.host_allowed(
+            connection.host
+        ):
+            self.metrics.http_refused.labels("host").inc()
+            return _response(421, b"this server does not answer to that host name\n", "text/plain")
         if request.headers.get("Upgrade", "").lower() == "websocket":
             if parse_ws_path(request.path) is None:  # /, /ws and /ws/CODE only
                 return _response(
                     404, b"no WebSocket here: connect to /ws or /ws/CODE\n", "text/plain"
                 )
             return self._admit(connection, request.headers)
-        path, _, query = request.path.partition("?")
         if path == "/healthz":
             return await self._health()
         if path.startswith("/api/"):
@@ -811,8 +861,49 @@ class CardroomServer:
             case m.Leaderboard():
                 return self._standings(conn, msg)
             case _:
-                return self.manager.route_now(conn.id, msg, received)
+                return self._route(conn, msg, received)
         return None
+
+    def _route(
+        self, conn: Connection, msg: RoomRequest, received: float
+    ) -> Coroutine[Any, Any, None] | None:
+        """A room request, within its address's budget of misses (requests for rooms that do
+        not exist): past it, refused whether the room exists or not, so it tells nothing.
+
+        A request takes a token on its way in and gives it back once its room is found: the
+        requests of an address's connections in flight at once never outrun its budget. A
+        member's requests of its own room tell it nothing and take none (others of its address
+        may be guessing: their games go on).
+        """
+        if self.connected.is_in(conn.id, msg.room):
+            return self.manager.route_now(conn.id, msg, received)
+        address = conn.address
+        if not self.misses.allow(address, time.monotonic()):
+            why = "too many requests for rooms that do not exist; wait a minute"
+            raise Refusal(ErrorCode.TOO_MANY_MISSES, why)
+        try:
+            later = self.manager.route_now(conn.id, msg, received)
+        except Refusal:
+            self.misses.refund(address)  # the room is here (one room at a time: not free)
+            raise
+        if later is None:
+            self.misses.refund(address)
+            return None
+        return self._counting_misses(address, later, received)
+
+    async def _counting_misses(
+        self, address: str, later: Coroutine[Any, Any, None], received: float
+    ) -> None:
+        try:
+            await later
+        except Refusal as r:
+            if r.code is not ErrorCode.ROOM_NOT_FOUND:
+                self.misses.refund(address)
+                raise
+            # no sooner than the floor: a connection's next frame waits for this answer
+            await asyncio.sleep(received + self.config.miss_floor - time.perf_counter())
+            raise
+        self.misses.refund(address)
 
     def _hello(self, conn: Connection, msg: m.Hello) -> None:
         if msg.protocol not in m.SUPPORTED_VERSIONS:
@@ -843,6 +934,9 @@ class CardroomServer:
         conn.send(m.dump(welcome))
 
     async def _standings(self, conn: Connection, msg: m.Leaderboard) -> None:
+        # the same budget as the HTTP API's reads, from the same address's bucket
+        if not self.history_budget.allow(conn.address, time.monotonic()):
+            raise Refusal(ErrorCode.RATE_LIMITED, "too many reads (boards, history); slow down")
         try:
             board = Board.parse(msg.board)
         except BadBoard as exc:
@@ -924,6 +1018,7 @@ def _response(
         400: "Bad Request",
         403: "Forbidden",
         404: "Not Found",
+        421: "Misdirected Request",
         429: "Too Many Requests",
         500: "Internal Server Error",
         503: "Service Unavailable",

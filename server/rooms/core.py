@@ -57,12 +57,14 @@ from server.rooms.outputs import (
     CloseRoom,
     ConnId,
     Detach,
+    FrameTimer,
     GraceTimer,
     IdleTimer,
     Output,
     Persist,
     Send,
     SetTimer,
+    TimerKey,
     TurnTimer,
 )
 from server.rooms.refusal import Refusal, error_frame
@@ -413,11 +415,13 @@ class RoomCore:
         if seat is not None and state.seats[seat].conn == conn:
             state.seats.disconnect(seat)
             out.append(SetTimer(GraceTimer(seat), now + self.settings.grace))
-        out += frames.room_frames(self)
+        out += (
+            frames.room_frames(self) if seat is not None else frames.spectators_changed(self, now)
+        )
         out += play.schedule(self, now)
         return out
 
-    def _timer(self, key: GraceTimer | TurnTimer | IdleTimer, now: float) -> list[Output]:
+    def _timer(self, key: TimerKey, now: float) -> list[Output]:
         state = self.state
         match key:
             case GraceTimer(seat=index):
@@ -440,6 +444,8 @@ class RoomCore:
                 if version == state.version and self.status() is RoomStatus.PLAYING:
                     return play.turn_expired(self, now)
                 return []
+            case FrameTimer():
+                return list(frames.held_frame(self, now))
             case IdleTimer():
                 state.idle_armed = False
                 if not self.anyone_connected() and not state.closed:

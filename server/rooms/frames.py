@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 from protocol import messages as m
 from protocol.views import EventWire
-from server.rooms.outputs import ConnId, Send
+from server.rooms.outputs import ConnId, FrameTimer, Send, SetTimer
 from server.rooms.state import RoomFacts
 from server.rooms.status import RoomStatus
 from server.rules.base import Event, Game
@@ -70,6 +70,36 @@ def room_frames(room: Shown) -> list[Send]:
     """The room frame to everyone in the room."""
     text = m.dump_room(info(room))
     return [Send(c, text) for c in room.state.where]
+
+
+def spectators_changed(
+    room: Shown, now: float, newcomer: ConnId | None = None
+) -> list[Send | SetTimer]:
+    """Only the spectators changed: the room frame goes to everyone at most once a
+    ``spectator_frame_interval`` (anyone with the code may watch and leave as fast as they
+    like; the members would get a frame each time), the one held back at the interval's end.
+    A ``newcomer`` gets its own at once."""
+    state = room.state
+    if not state.frame_due and now >= state.frame_quiet_until:
+        state.frame_quiet_until = now + room.settings.spectator_frame_interval
+        return list(room_frames(room))
+    out: list[Send | SetTimer] = []
+    if newcomer is not None:
+        out.append(Send(newcomer, m.dump_room(info(room))))
+    if not state.frame_due:
+        state.frame_due = True
+        out.append(SetTimer(FrameTimer(), state.frame_quiet_until))
+    return out
+
+
+def held_frame(room: Shown, now: float) -> list[Send]:
+    """The room frame :func:`spectators_changed` held back, now due."""
+    state = room.state
+    if not state.frame_due:
+        return []
+    state.frame_due = False
+    state.frame_quiet_until = now + room.settings.spectator_frame_interval
+    return room_frames(room)
 
 
 def _state_writer(

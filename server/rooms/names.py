@@ -24,15 +24,52 @@ NAME_MAX = 24
 _BOTLIKE = re.compile(r"^bot[\W_]*\d*$")
 
 
+#: Cyrillic and Greek letters (case-folded) that look like a Latin one: names compare by the
+#: Latin letter, so an all-Cyrillic "АРЕ" reads as "APE" (and "Вот 2" as a bot's name).
+_LOOKALIKES = str.maketrans(
+    {
+        **dict(zip("авсеһіјкмнорѕтхуԁԛԝґ", "abcehijkmhopstxydqwr", strict=True)),
+        **dict(zip("αβεηικμνορτυχζ", "abehikmvoptuxz", strict=True)),
+        "ё": "e",
+        "ї": "i",
+        "\u03c2": "c",  # final sigma
+    }
+)
+#: Scripts that one language writes together (Japanese; Korean with Hanja).
+_TOGETHER = ({"CJK", "HIRAGANA", "KATAKANA"}, {"HANGUL", "CJK"})
+
+
 def _key(name: str) -> str:
-    """How names compare: compatibility-normalised, case-folded, inner spaces collapsed."""
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+    """How names compare: compatibility-normalised, case-folded, inner spaces collapsed, and
+    each Cyrillic or Greek letter that looks like a Latin one read as that letter."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().translate(_LOOKALIKES).split())
+
+
+def scripts(name: str) -> set[str]:
+    """The scripts of a name's letters, by their Unicode names' first word (digits, spaces and
+    marks belong to none).
+
+    >>> sorted(scripts("Ann 2")), sorted(scripts("\u0410nn")), sorted(scripts("山田たろう"))
+    (['LATIN'], ['CYRILLIC', 'LATIN'], ['CJK', 'HIRAGANA'])
+    """
+    found = set()
+    for ch in unicodedata.normalize("NFKC", name):
+        if unicodedata.category(ch).startswith("L"):
+            script = unicodedata.name(ch, "?").split()[0]
+            if script not in ("MODIFIER", "?"):
+                found.add(script)
+    return found
+
+
+def _mixed(name: str) -> bool:
+    found = scripts(name)
+    return len(found) > 1 and not any(found <= together for together in _TOGETHER)
 
 
 def clean_name(name: str, taken: Iterable[str]) -> str:
     """``name`` NFC-normalised and trimmed, or a :class:`Refusal` (``bad_name``: empty, too long,
-    control, format or bidi characters, a bot's name; ``name_taken``: someone in the room has
-    it, compared without case)."""
+    control, format or bidi characters, letters of two scripts, a bot's name; ``name_taken``:
+    someone in the room has it, compared without case and look-alike letter for letter)."""
     text = unicodedata.normalize("NFC", name).strip()
     if not text:
         raise Refusal(ErrorCode.BAD_NAME, "a name needs at least one visible character")
@@ -42,6 +79,8 @@ def clean_name(name: str, taken: Iterable[str]) -> str:
         # Cc: control (NUL, ESC...), Cf: format (bidi overrides, zero-width), Zl/Zp: line breaks
         if unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs", "Zl", "Zp"):
             raise Refusal(ErrorCode.BAD_NAME, "names may not hold control or direction characters")
+    if _mixed(text):  # "Аnn" with a Cyrillic А passes for "Ann"
+        raise Refusal(ErrorCode.BAD_NAME, "a name's letters are of one script")
     key = _key(text)
     if _BOTLIKE.match(key):
         raise Refusal(ErrorCode.BAD_NAME, "that name is kept for bots")

@@ -31,7 +31,12 @@ class IdleTimer:
     """Closes a room nobody is connected to."""
 
 
-TimerKey = GraceTimer | TurnTimer | IdleTimer
+@dataclass(frozen=True, slots=True)
+class FrameTimer:
+    """A room frame held back (spectators came or went within the interval) is due."""
+
+
+TimerKey = GraceTimer | TurnTimer | IdleTimer | FrameTimer
 
 
 class Send(NamedTuple):

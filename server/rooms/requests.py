@@ -145,6 +145,10 @@ def join(room: Requested, conn: ConnId, msg: m.Join, who: Person, now: float) ->
 
 def watch(room: Requested, conn: ConnId, msg: m.Watch, who: Person, now: float) -> list[Output]:
     _may_enter(room, conn, who)
+    most = room.settings.max_spectators
+    if len(room.state.spectators) >= most:
+        why = f"this room has its {most} spectators; try again later"
+        raise Refusal(ErrorCode.SPECTATORS_FULL, why)
     room.state.add_watcher(conn, who)
     return _entered(room, conn, m.Joined(ref=msg.id, room=room.code, seat=None), now)
 
@@ -306,7 +310,7 @@ def leave(room: Requested, conn: ConnId, msg: m.Leave, now: float) -> list[Outpu
         out.append(Persist(room.meta()))
     out.append(Send(conn, m.dump(m.Ack(ref=msg.id))))
     out.append(Detach(conn))
-    out += frames.room_frames(room)
+    out += frames.room_frames(room) if seat is not None else frames.spectators_changed(room, now)
     out += play.schedule(room, now)
     return out
 
@@ -322,9 +326,14 @@ def _may_enter(room: Requested, conn: ConnId, who: Person) -> None:
 def _entered(room: Requested, conn: ConnId, joined: m.Joined, now: float) -> list[Output]:
     """Someone is in (joined, watching or back): they are told, the room is told, they see the
     log so far and the state, and bots and timers follow."""
+    told = (
+        frames.room_frames(room)
+        if joined.seat is not None
+        else frames.spectators_changed(room, now, newcomer=conn)
+    )
     return [
         Send(conn, m.dump(joined)),
-        *frames.room_frames(room),
+        *told,
         *frames.log_to(room, conn),
         *frames.state_to(room, conn, joined.seat),
         *play.schedule(room, now),

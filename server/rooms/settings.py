@@ -34,6 +34,10 @@ class RoomSettings:
     # fills the room's share either
     chat_each_per_minute: float = 20.0
     chat_each_burst: float = 6.0
+    max_spectators: int = 100  # spectators a room takes at once (refused: spectators_full)
+    # seconds between two room frames to everyone that only spectators' comings and goings
+    # send (the newcomer gets its own at once; the last count follows at the interval's end)
+    spectator_frame_interval: float = 1.0
     # seconds the token a resume replaced still resumes the seat while nobody holds it (that
     # resume's answer, the new token, may have been lost with its connection)
     token_overlap: float = 15.0

@@ -80,6 +80,10 @@ class RoomState:
     seatings: int = 0  # people seated so far: the order the host role passes in
     # after the match: where the table plays again (room code, and the host's seat and name)
     again: tuple[str, int, str] | None = None
+    # spectators' comings and goings: no room frame for them to everyone before this (unix
+    # time), and whether one is held back until then
+    frame_quiet_until: float = 0.0
+    frame_due: bool = False
 
     # ------------------------------------------------------------------ people
 

@@ -157,6 +157,13 @@ class Connected(Generic[S]):
         """The room of this process the connection is in (or on its way into)."""
         return self._rooms.get(conn)
 
+    def is_in(self, conn: int, code: str) -> bool:
+        """Whether ``conn`` is in room ``code``, here or relayed to the process holding it."""
+        if self._rooms.get(conn) == code:
+            return True
+        relayed = self._forwarded.get(conn)
+        return relayed is not None and relayed[0] == code
+
     def check_free(self, conn: int, code: str | None = None) -> None:
         """Refuse ``conn`` any room but the one it is in, here or relayed elsewhere (``code``
         ``None``: a new room): the one place ``already_in_room`` is decided.

@@ -15,6 +15,7 @@ from websockets.typing import Origin
 from server.net.admission import Gated
 from server.net.server import CardroomServer, ServerConfig, _address
 from tests.deploy.processes import http
+from tests.support.http import get
 from tests.support.server import make_config
 
 
@@ -129,24 +130,46 @@ async def test_same_origin_and_no_origin_are_let_in(proxied: CardroomServer) -> 
         await ws.close()
 
 
-async def test_behind_the_proxy_the_forwarded_host_is_the_origin_to_match(
+async def test_a_forwarded_host_is_not_believed_unless_the_proxy_is_said_to_write_it(
     proxied: CardroomServer,
 ) -> None:
-    host = [("X-Forwarded-Host", "cards.example:8080")]
-    ws = await open_ws(proxied, "203.0.113.5", origin="http://cards.example:8080", extra=host)
-    await ws.close()
-    # the same from a peer that is not the proxy: its X-Forwarded-Host means nothing
-    status = await refused(
-        proxied, "203.0.113.5", source="127.0.0.2", origin="http://cards.example:8080", extra=host
-    )
-    assert status == 403
+    # a proxy that passes the client's X-Forwarded-Host on would let any page name itself
+    host = [("X-Forwarded-Host", "evil.example"), ("Forwarded", "host=evil.example")]
+    assert await refused(proxied, "203.0.113.5", origin="http://evil.example", extra=host) == 403
 
 
-async def test_named_origins_widen_it() -> None:
-    async with CardroomServer(config(origins=("https://cards.example",))) as srv:
-        ws = await open_ws(srv, origin="https://cards.example")
+async def test_behind_the_proxy_the_forwarded_host_is_the_origin_to_match() -> None:
+    settings = config(trusted_proxies=("127.0.0.1/32",), forwarded_host=True)
+    async with CardroomServer(settings) as srv:
+        host = [("X-Forwarded-Host", "cards.example:8080")]
+        ws = await open_ws(srv, "203.0.113.5", origin="http://cards.example:8080", extra=host)
         await ws.close()
-        assert await refused(srv, origin="https://other.example") == 403
-    async with CardroomServer(config(origins=("*",))) as srv:
-        ws = await open_ws(srv, origin="https://other.example")
+        # the same from a peer that is not the proxy: its X-Forwarded-Host means nothing
+        status = await refused(
+            srv, "203.0.113.5", source="127.0.0.2", origin="http://cards.example:8080", extra=host
+        )
+        assert status == 403
+
+
+async def test_a_name_pointed_at_the_server_is_not_its_own_origin() -> None:
+    # DNS rebinding: a page of rebound.example, its name now pointing at this server, asks for
+    # Host rebound.example from Origin http://rebound.example: same-origin, unless the server
+    # knows its own names
+    async def rebound(srv: CardroomServer) -> ClientConnection:
+        page = f"rebound.example:{srv.port}"
+        return await connect(
+            f"ws://{page}/", origin=Origin(f"http://{page}"), host="127.0.0.1", port=srv.port
+        )
+
+    async with CardroomServer(config()) as srv:
+        await (await rebound(srv)).close()
+    async with CardroomServer(config(allowed_hosts=("127.0.0.1", "cards.example"))) as srv:
+        with pytest.raises(InvalidStatus) as caught:
+            await rebound(srv)
+        assert caught.value.response.status_code == 421
+        assert (await get(srv, "/", {"Host": "rebound.example"}))[0] == 421
+        assert (await get(srv, "/", {"Host": "cards.example"}))[0] == 200
+        assert (await get(srv, "/healthz", {"Host": "x.example"}))[0] == 200
+        ws = await open_ws(srv, origin=f"http://127.0.0.1:{srv.port}")
         await ws.close()
+        assert srv.metrics.http_refused.labels("host")._value.get() == 2

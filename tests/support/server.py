@@ -34,6 +34,8 @@ def make_config(**rooms: Any) -> ServerConfig:
         burst=1000.0,
         history_rate=1000.0,
         history_burst=1000.0,
+        miss_rate=1000.0,  # tests ask for rooms that are gone (their own test sets a budget)
+        miss_burst=1000.0,
         devices_per_address=10_000,  # every test client comes from 127.0.0.1
         rooms=RoomSettings(**settings),
     )
