@@ -63,6 +63,8 @@ class _Room(TypedDict):
     daily: bool
     hints: NotRequired[bool]
     daily_date: str | None
+    # a daily match: whether it is its player's first of the day (absent in older records)
+    daily_ranked: NotRequired[bool | None]
     locked: bool
     host: int | None
     banned: NotRequired[list[str]]

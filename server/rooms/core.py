@@ -193,6 +193,7 @@ class RoomCore:
     closed = _Read[bool]("closed")
     deadline = _Read[float | None]("clock.shown")  # the turn deadline states show
     daily_date = _Read[datetime.date | None]("daily_date")
+    daily_ranked = _Read[bool | None]("daily_ranked")
     spectators = _Read[set[ConnId]]("spectators")
     where = _Read[dict[ConnId, int | None]]("where")  # connection -> seat (None: spectator)
     watchers = _Read[dict[ConnId, int]]("watchers")  # spectator -> its number in chat lines
@@ -260,6 +261,32 @@ class RoomCore:
         state.match.next_game(self.state.contributions())
         state.contributed = {}
         state.version += 1
+
+    def starts_daily(self, item: RoomInput) -> bool:
+        """Whether ``item`` is the host's ``start`` of a daily Sheepshead match not yet dealt:
+        the runtime asks the store first whether it is its player's first daily match of the
+        day (:meth:`set_daily_ranked`), so that the room says so before the first card."""
+        return (
+            self.daily
+            and self.game == "sheepshead"
+            and self.state.match is None
+            and isinstance(item, Request)
+            and isinstance(item.msg, m.Host)
+            and item.msg.op == "start"
+            and self.state.host is not None
+            and self.state.where.get(item.conn) == self.state.host
+        )
+
+    def daily_player(self) -> str | None:
+        """The device digest of the person a daily match is played by (``None``: none)."""
+        for seat in self.state.seats:
+            if seat.kind == "human" and seat.device:
+                return seat.device
+        return None
+
+    def set_daily_ranked(self, ranked: bool) -> None:
+        """Whether the daily match about to start may rank (its player's first of the day)."""
+        self.state.daily_ranked = ranked
 
     def start_match(self, now: float) -> None:
         """Deal the first game (host ``start``): a new version."""

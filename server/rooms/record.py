@@ -57,6 +57,7 @@ def meta(room: RoomFacts) -> RoomMeta:
         "daily": room.daily,
         "hints": room.hints,
         "daily_date": state.daily_date.isoformat() if state.daily_date else None,
+        "daily_ranked": state.daily_ranked,
         "locked": state.locked,
         "host": state.host,
         "banned": state.banned,
@@ -117,6 +118,7 @@ def state_from(record: RoomRecord, source: DealSource) -> RoomState:
         locked=record["locked"],
         clock=TurnClock.from_stored(record.get("deadline"), version),
         daily_date=datetime.date.fromisoformat(daily_date) if daily_date else None,
+        daily_ranked=record.get("daily_ranked"),
         contributed={
             int(seat): bytes.fromhex(value) for seat, value in record.get("contributed", {}).items()
         },

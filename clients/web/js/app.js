@@ -142,7 +142,7 @@ function onMessage(msg) {
       if (msg.room.room !== app.room) return;
       app.info = msg.room;
       contribute(msg.room);
-      if (msg.room.status === "over" && msg.room.daily && app.seat != null) loadDailyRank(msg.room);
+      if (msg.room.status === "over" && msg.room.daily && msg.room.daily_ranked !== false && app.seat != null) loadDailyRank(msg.room);
       render();
       break;
     case "log":
