@@ -35,7 +35,7 @@ from server.rooms.seats import stored_digest, token_matches
 from server.rooms.seeds import Keys
 from server.rules.base import IllegalAction
 from server.rules.deal import commitment
-from server.rules.sheepshead_match import HANDS
+from server.rules.sheepshead_match import HANDS, daily_dealer
 from server.store.base import RoomStore, StoreUnavailable
 from server.store.history import daily_hidden, revealed
 from server.store.leaderboard import BadBoard, Board, Leaderboards
@@ -183,7 +183,7 @@ def daily(keys: Keys, query: str, now: float) -> Answer:
         seeds = [keys.daily(date, hand) for hand in range(HANDS)]
         return {
             "date": date.isoformat(),
-            "commitments": [commitment(seed) for seed in seeds],
+            "commitments": [commitment(seed, daily_dealer(h)) for h, seed in enumerate(seeds)],
             "seeds": [seed.hex() for seed in seeds] if date < today else None,
         }
 

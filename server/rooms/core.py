@@ -248,7 +248,14 @@ class RoomCore:
         game = self.next_deal()
         if game is None:
             return None
-        return {"game": game, "commitment": self.source.proof(game, None, ()).commitment}
+        match = self.state.match
+        dealer = self.first_dealer() if match is None else match.dealer_of(game)
+        return {"game": game, "commitment": self.source.proof(game, None, (), dealer).commitment}
+
+    def first_dealer(self) -> int:
+        """The dealer of the match's first game (fixed by the room's nonce before anyone
+        contributes; committed to with the seed: docs/protocol.md, "Fair deals")."""
+        return int(self.nonce, 16) % self.players if self.seed is None else 0
 
     # ------------------------------------------------------------------ what the host does
 
@@ -302,7 +309,7 @@ class RoomCore:
             daily=daily,
             source=self.source,
             contributions=self.state.contributions(),
-            dealer=int(self.nonce, 16) % self.players if self.seed is None else 0,
+            dealer=self.first_dealer(),
             options=self.options,
         )
         state.contributed = {}

@@ -117,10 +117,10 @@ async def test_the_daily_deal_is_not_the_one_the_date_gives(server: CardroomServ
     assert state.commitment == daily["commitments"][0]  # published when the day began
     assert daily["seeds"] is None  # not before the day is over
     assert len(daily["previous"]["seeds"]) == 10
-    for seed, commit in zip(
-        daily["previous"]["seeds"], daily["previous"]["commitments"], strict=True
+    for hand, (seed, commit) in enumerate(
+        zip(daily["previous"]["seeds"], daily["previous"]["commitments"], strict=True)
     ):
-        assert commitment(bytes.fromhex(seed)) == commit
+        assert commitment(bytes.fromhex(seed), hand % 5) == commit  # hand h dealt by seat h % 5
     assert (await get(server, f"/api/daily?date={day + datetime.timedelta(days=1)}"))[0] == 400
     assert (await get(server, "/api/daily?date=yesterday"))[0] == 400
 
@@ -219,6 +219,7 @@ async def test_contributions_are_refused_when_no_deal_takes_them(server: Cardroo
                 code, server.manager.rooms[code].core.nonce, 0
             ),
             (MINE, None),
+            match.dealer_of(0),
         )
 
 
@@ -249,7 +250,8 @@ async def test_the_history_reveals_the_committed_seed_and_verify_checks_it(
     proof = game["proof"]
     # the commitment before the deal, and in every state of the game, is SHA-256 of the seed
     assert {s.commitment for s in states} == {shown[0].commitment} == {proof["commitment"]}
-    assert hashlib.sha256(bytes.fromhex(proof["seed"])).hexdigest() == proof["commitment"]
+    committed = bytes.fromhex(proof["seed"]) + bytes([game["deal"]["dealer"]])  # and its dealer
+    assert hashlib.sha256(committed).hexdigest() == proof["commitment"]
     assert proof["contributions"][0] == ann.contributions[(code, 0)].hex()  # Ann's own value
     assert proof["contributions"][1] is None  # a bot's seat
     assert game["deal"]["deck"] == [CODES[c] for c in DealProof.from_json(proof).deck(range(52))]
@@ -274,8 +276,8 @@ async def test_the_history_reveals_the_committed_seed_and_verify_checks_it(
     other = hashlib.sha256(b"another seed").digest()
     forged = {**proof, "seed": other.hex()}  # a new seed, the old commitment
     status, out = check({**game, "proof": forged})
-    assert status == 1 and "does not hash to the commitment" in out
-    forged = {**proof, "seed": other.hex(), "commitment": commitment(other)}  # both changed
+    assert status == 1 and "do not hash to the commitment" in out
+    forged = {**proof, "seed": other.hex(), "commitment": commitment(other, proof["dealer"])}
     status, out = check({**game, "proof": forged}, "--commitment", seen)
     assert status == 1 and "not the one shown before the deal" in out
     value = {**proof, "contributions": [None, None]}  # a contribution dropped afterwards
@@ -470,7 +472,7 @@ async def test_serve_takes_its_secret_from_the_flag_and_refuses_a_bad_one(
     async with serving(port, redis_server.url, "--secret", SECRET_B.hex()):
         _, daily = await asyncio.to_thread(_get_at, port, "/api/daily")
     keys = Keys(SECRET_B)  # the given secret, not the one kept in Redis
-    assert daily["commitments"][0] == commitment(keys.daily(today(), 0))
+    assert daily["commitments"][0] == commitment(keys.daily(today(), 0), 0)
 
 
 def test_the_secret_is_never_in_a_repr_or_a_message() -> None:
