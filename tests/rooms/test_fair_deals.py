@@ -332,8 +332,9 @@ async def test_bots_are_seeded_apart_from_the_deal(server: CardroomServer) -> No
 async def test_contributions_survive_a_sigkill_and_the_deal_replays(
     redis_server: RedisServer,
 ) -> None:
-    """Real ``cardroom serve --redis`` processes, no ``--secret``: the secret made on first
-    start is kept in Redis, so a fresh process deals and replays exactly the same cards."""
+    """Real ``cardroom serve --redis`` processes, each given the same secret by its
+    environment (Redis keeps none), so a fresh process deals and replays exactly the same
+    cards."""
     from server.tools import verify
 
     port = free_port()
@@ -385,10 +386,11 @@ async def test_contributions_survive_a_sigkill_and_the_deal_replays(
     start = history["games"][0]["deal"]["deck"]
     assert start == [CODES[c] for c in DealProof.from_json(proof).deck(range(52))]
     assert verify.verify(history, {0: dealt.commitment or ""}) == [(0, None)]
-    # the secret is the store's, made once
+    # the secret is the environment's: Redis keeps only its fingerprint
     redis = Redis.from_url(redis_server.url)
     try:
-        assert await redis.get(global_key("secret")) is not None
+        assert await redis.get(global_key("secret")) is None
+        assert await redis.get(global_key("secret:fingerprint")) is not None
     finally:
         await redis.aclose()
 
