@@ -59,6 +59,7 @@ class ErrorCode(StrEnum):
     HINTS_NOT_ALLOWED = "hints_not_allowed"
     DAILY_FIXED = "daily_fixed"
     DAILY_OPTIONS = "daily_options"
+    BOT_LEVEL_FIXED = "bot_level_fixed"
     HINTS_OFF = "hints_off"
     HINT_PENDING = "hint_pending"
     EXPERT_LIMIT = "expert_limit"

@@ -171,6 +171,11 @@ class RoomInfo(_Model):
     totals: list[int] = Field(description="shithead: losses per seat; sheepshead: units per seat")
     match_length: int | None = Field(default=None, description="games in the match, if bounded")
     daily: str | None = None
+    daily_ranked: bool | None = Field(
+        default=None,
+        description="a daily match: whether it may reach the day's board (only a player's first"
+        " daily match of the day, finished within the day); null until it starts, or not daily",
+    )
     hints: bool = Field(
         default=False, description="seated players may ask for hints (results not ranked)"
     )

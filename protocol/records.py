@@ -65,6 +65,8 @@ class _Room(TypedDict):
     hints: NotRequired[bool]
     opener: NotRequired[str | None]  # a keyed digest of the opener's address (fairness, caps)
     daily_date: str | None
+    # a daily match: whether it is its player's first of the day (absent in older records)
+    daily_ranked: NotRequired[bool | None]
     locked: bool
     host: int | None
     again: NotRequired[list[str | int] | None]  # where the table plays again: code, seat, name

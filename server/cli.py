@@ -94,7 +94,7 @@ def serve(argv: list[str]) -> int:
 
     from server.net.address import Proxies, ProxyHeader
     from server.net.server import CardroomServer, ServerConfig
-    from server.rooms.secret import parse_secret
+    from server.rooms.secret import SecretMismatch, parse_secret
     from server.rooms.seeds import Keys
     from server.rooms.settings import RoomSettings
 
@@ -277,9 +277,10 @@ def serve(argv: list[str]) -> int:
         "--secret",
         default=os.environ.get("CARDROOM_SECRET") or None,
         metavar="HEX",
-        help="the server secret every deal is derived from, 64+ hex digits (default: "
-        "$CARDROOM_SECRET, preferred: a command line is visible to other users; unset: "
-        "generated on first start and kept in the store, with Redis shared by every process)",
+        help="the server secret every deal and device identity is derived from, 64+ hex digits "
+        "(default: $CARDROOM_SECRET, preferred: a command line is visible to other users). "
+        "Never stored: required with --redis, the same in every process; unset without Redis: "
+        "made at random for this process",
     )
     parser.add_argument(
         "--history-rate",
@@ -342,6 +343,14 @@ def serve(argv: list[str]) -> int:
         keys = Keys(parse_secret(args.secret)) if args.secret else None
     except ValueError as exc:
         parser.error(str(exc))
+    if args.redis and keys is None:
+        # the secret is never kept in Redis (whoever reads it would compute every deal and
+        # sign identities), so every process must be given it
+        parser.error(
+            "--redis needs the server secret: set CARDROOM_SECRET (or --secret) to 64+ hex "
+            "digits, the same in every process (e.g. python3 -c 'import secrets; "
+            "print(secrets.token_hex(32))')"
+        )
     logging.getLogger("websockets").setLevel(logging.WARNING)
     logging.basicConfig(
         level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -403,12 +412,16 @@ def serve(argv: list[str]) -> int:
     )
     server = CardroomServer(config)
     try:
-        import uvloop  # declared for Linux in pyproject.toml; optional elsewhere
-    except ImportError:
-        logging.getLogger("cardroom").info("uvloop is not installed: using asyncio's own loop")
-        asyncio.run(server.serve_forever())
-    else:
-        uvloop.run(server.serve_forever())  # the listening line names the loop
+        try:
+            import uvloop  # declared for Linux in pyproject.toml; optional elsewhere
+        except ImportError:
+            logging.getLogger("cardroom").info("uvloop is not installed: using asyncio's own loop")
+            asyncio.run(server.serve_forever())
+        else:
+            uvloop.run(server.serve_forever())  # the listening line names the loop
+    except SecretMismatch as exc:
+        print(f"cardroom serve: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -67,7 +67,7 @@ USAGES = {
         "[--serve-arg SERVE_ARG] [--connections CONNECTIONS] [--rounds ROUNDS] [--json] "
         "[--bgio BGIO] [--profile PROFILE]"
     ),
-    "verify": "[-h] [--commitment G=HEX] [--token TOKEN] source",
+    "verify": "[-h] [--commitment G=HEX] [--daily SOURCE] [--token TOKEN] source",
     "sim sheepshead": "[-h] [--hands HANDS] [--seed SEED] [--pick-prob PICK_PROB]",
     "sim shithead": (
         "[-h] [--players {2,3,4,5}] [--games GAMES] [--seed SEED] [--policy {random,lowest}] "

@@ -6,7 +6,8 @@
 - ``GET /api/rooms/CODE/history``: the room's finished games (deal, actions, result, names).
   While the room is open, only its players see it (their seat token in an
   ``Authorization: Bearer`` header; a token in the URL is never read, since proxies log URLs);
-  once it has closed, anyone with the code does, until it expires. An open room asked without
+  once it has closed, anyone with the code does, until it expires. A daily match's hands are
+  served to nobody, its own player included, until their UTC day is over. An open room asked without
   a valid token answers exactly as a code with no room does (:data:`NOT_FOUND`, after the same
   :data:`REFUSAL_FLOOR`), so codes cannot be enumerated. ``&game=N`` (or ``&g=N``): game ``N``
   only. ``&game=N&steps=1`` adds that game's ``steps``: the whole table after the deal and
@@ -34,7 +35,7 @@ from server.rooms.seats import stored_digest, token_matches
 from server.rooms.seeds import Keys
 from server.rules.base import IllegalAction
 from server.rules.deal import commitment
-from server.rules.sheepshead_match import HANDS
+from server.rules.sheepshead_match import HANDS, daily_dealer
 from server.store.base import RoomStore, StoreUnavailable
 from server.store.history import daily_hidden, revealed
 from server.store.leaderboard import BadBoard, Board, Leaderboards
@@ -109,11 +110,18 @@ def seated(record: RoomMeta, token: str) -> bool:
 
 
 async def history(
-    store: RoomStore, code: str, query: str, token: str, replays: ReplayCache
+    store: RoomStore,
+    code: str,
+    query: str,
+    token: str,
+    replays: ReplayCache,
+    *,
+    now: float | None = None,
 ) -> Answer:
     """``/api/rooms/CODE/history``: a room's finished games, for its players or after it.
 
-    ``token``: the seat token of the request's ``Authorization`` header (``""``: none).
+    ``token``: the seat token of the request's ``Authorization`` header (``""``: none);
+    ``now``: the wall clock (the daily match's day).
     """
     began = time.monotonic()
     code = unquote(code).upper()
@@ -129,9 +137,12 @@ async def history(
         return _error(503, "store_unavailable", "history cannot be read now; try again")
     if stored is None and not games:
         return await _refused(began)
-    today = datetime.datetime.now(datetime.UTC).date()
-    if daily_hidden(games, today, player=stored is not None):
-        # a closed room's history is public; a daily one's waits for the day's end
+    today = datetime.datetime.fromtimestamp(
+        time.time() if now is None else now, datetime.UTC
+    ).date()
+    if daily_hidden(games, today):
+        # a closed room's history is public; a daily one's waits for the day's end, even for
+        # its own player (who would rehearse the day's hands in a second room)
         return _error(
             403, "daily_not_over", "a daily match's history is served once its day is over"
         )
@@ -172,7 +183,7 @@ def daily(keys: Keys, query: str, now: float) -> Answer:
         seeds = [keys.daily(date, hand) for hand in range(HANDS)]
         return {
             "date": date.isoformat(),
-            "commitments": [commitment(seed) for seed in seeds],
+            "commitments": [commitment(seed, daily_dealer(h)) for h, seed in enumerate(seeds)],
             "seeds": [seed.hex() for seed in seeds] if date < today else None,
         }
 

@@ -300,8 +300,16 @@ class Connection:
 class CardroomServer:
     """The whole server of one process. Use as ``async with CardroomServer(config) as s``."""
 
-    def __init__(self, config: ServerConfig | None = None, store: RoomStore | None = None) -> None:
+    def __init__(
+        self,
+        config: ServerConfig | None = None,
+        store: RoomStore | None = None,
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.config = config or ServerConfig()
+        # the wall clock of the rooms and the API (the daily match's day; a test's own clock)
+        self.clock = clock
         self.stores = open_stores(self.config.redis_url, rooms=store)
         self.store = self.stores.rooms
         self.metrics = Metrics()
@@ -330,6 +338,7 @@ class CardroomServer:
             ownership=ownership,
             boards=self.stores.boards,
             health=self.stores.health,
+            clock=clock,
             # a store that outlives this process: rooms come back when their players do
             load_on_demand=self.stores.redis is not None,
             bot_pool=BotPool(
@@ -579,14 +588,16 @@ class CardroomServer:
             status, body = await api.leaderboard(self.stores.boards, query)
         elif route == "history":
             token = api.bearer_token(headers.get("Authorization"))
-            status, body = await api.history(self.store, parts[2], query, token, self.replays)
+            status, body = await api.history(
+                self.store, parts[2], query, token, self.replays, now=self.clock()
+            )
         elif route == "daily":
             try:
                 keys = await self.manager.keys()  # no --secret: the store's, made once
             except Refusal:
                 status, body = 503, b'{"error":"store_unavailable","message":"try again"}'
             else:
-                status, body = api.daily(keys, query, time.time())
+                status, body = api.daily(keys, query, self.clock())
         else:
             status, body = 404, b'{"error":"not_found","message":"no such API"}'
         self.metrics.api.labels(route, str(status)).inc()

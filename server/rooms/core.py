@@ -201,6 +201,9 @@ class RoomCore:
     closed = _StateField[bool]("closed", "Whether the room is closed.")
     deadline = _StateField[float | None]("clock.shown", "The turn deadline states show.")
     daily_date = _StateField[datetime.date | None]("daily_date", "The day of a daily match.")
+    daily_ranked = _StateField[bool | None](
+        "daily_ranked", "Whether this daily match may rank (None: not a daily, or not started)."
+    )
     spectators = _StateField[set[ConnId]]("spectators", "The spectators' connections.")
     where = _StateField[dict[ConnId, int | None]](
         "where", "Connection -> seat (None: a spectator)."
@@ -261,7 +264,14 @@ class RoomCore:
         game = self.next_deal()
         if game is None:
             return None
-        return {"game": game, "commitment": self.source.proof(game, None, ()).commitment}
+        match = self.state.match
+        dealer = self.first_dealer() if match is None else match.dealer_of(game)
+        return {"game": game, "commitment": self.source.proof(game, None, (), dealer).commitment}
+
+    def first_dealer(self) -> int:
+        """The dealer of the match's first game (fixed by the room's nonce before anyone
+        contributes; committed to with the seed: docs/protocol.md, "Fair deals")."""
+        return int(self.nonce, 16) % self.players if self.seed is None else 0
 
     # ------------------------------------------------------------------ what the host does
 
@@ -274,6 +284,32 @@ class RoomCore:
         state.match.next_game(self.state.contributions())
         state.contributed = {}
         state.version += 1
+
+    def starts_daily(self, item: RoomInput) -> bool:
+        """Whether ``item`` is the host's ``start`` of a daily Sheepshead match not yet dealt:
+        the runtime asks the store first whether it is its player's first daily match of the
+        day (:meth:`set_daily_ranked`), so that the room says so before the first card."""
+        return (
+            self.daily
+            and self.game == "sheepshead"
+            and self.state.match is None
+            and isinstance(item, Request)
+            and isinstance(item.msg, m.Host)
+            and item.msg.op == "start"
+            and self.state.host is not None
+            and self.state.where.get(item.conn) == self.state.host
+        )
+
+    def daily_player(self) -> str | None:
+        """The device digest of the person a daily match is played by (``None``: none)."""
+        for seat in self.state.seats:
+            if seat.kind == "human" and seat.device:
+                return seat.device
+        return None
+
+    def set_daily_ranked(self, ranked: bool) -> None:
+        """Whether the daily match about to start may rank (its player's first of the day)."""
+        self.state.daily_ranked = ranked
 
     def start_match(self, now: float) -> None:
         """Deal the first game (host ``start``): a new version."""
@@ -289,7 +325,7 @@ class RoomCore:
             daily=daily,
             source=self.source,
             contributions=self.state.contributions(),
-            dealer=int(self.nonce, 16) % self.players if self.seed is None else 0,
+            dealer=self.first_dealer(),
             options=self.options,
         )
         state.contributed = {}

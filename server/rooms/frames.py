@@ -53,6 +53,7 @@ def info(room: Shown) -> dict[str, Any]:
         "totals": match.totals() if match else [0] * room.players,
         "match_length": match.match_length if match else game_spec(room.game).match_length,
         "daily": state.daily_date.isoformat() if state.daily_date else None,
+        "daily_ranked": state.daily_ranked if state.daily_date else None,
         "hints": room.hints,
         "next_deal": room.next_deal_info(),
         "again": _again(room),

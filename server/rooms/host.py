@@ -92,10 +92,20 @@ def remove_bot(room: HostedRoom, msg: m.Host, now: float) -> list[Output]:
     return []
 
 
+def ranks(room: HostedRoom) -> bool:
+    """Whether the room's results may reach the boards: no hints, the book's rules
+    (:mod:`server.runtime.finished`)."""
+    return not room.hints and room.options == type(room.options)()
+
+
 def set_bot_level(room: HostedRoom, msg: m.Host, now: float) -> list[Output]:
     index = _seat(msg)
     if room.seats[index].kind != "bot":
         raise Refusal(ErrorCode.NOT_A_BOT, f"seat {index} holds no bot")
+    if room.status() in IN_PLAY and ranks(room):
+        # a ranked game is won against the bots it was dealt with, not weaker ones
+        why = "a bot's level is fixed while a ranked game is played; change it between games"
+        raise Refusal(ErrorCode.BOT_LEVEL_FIXED, why)
     _allow_experts(room, _level(msg), [index])
     room.seats.set_level(index, _level(msg))
     return []
@@ -177,6 +187,8 @@ def next_game(room: HostedRoom, msg: m.Host, now: float) -> list[Output]:
 
 
 ANY = frozenset(RoomStatus)
+#: A game is being played (its bots' levels fixed in a room that ranks).
+IN_PLAY = frozenset({RoomStatus.PLAYING, RoomStatus.PAUSED})
 
 #: Every host command: its handler and the statuses it may run in.
 OPS: dict[m.HostOp, HostOp] = {

@@ -14,7 +14,7 @@ same secret.
 >>> from server.rooms.seeds import Keys
 >>> source = DealSource(Keys(bytes(32)), "ABCDE", "00")
 >>> m = Match("shithead", 3, source=source, contributions=[None, bytes(32), None])
->>> m.current.phase, m.commitment(0) == source.proof(0, None, []).commitment
+>>> m.current.phase, m.commitment(0) == source.proof(0, None, [], m.dealer_of(0)).commitment
 ('swap', True)
 >>> Match.from_record(m.record(), source).current.deal_record() == m.current.deal_record()
 True
@@ -52,12 +52,17 @@ class DealSource:
     nonce: str
 
     def proof(
-        self, game: int, daily: datetime.date | None, contributions: Contributions
+        self,
+        game: int,
+        daily: datetime.date | None,
+        contributions: Contributions,
+        dealer: int | None = None,
     ) -> DealProof:
-        """Game ``game``'s seed and contributions (a daily hand's seed is the day's)."""
+        """Game ``game``'s seed, contributions and dealer (a daily hand's seed is the day's)."""
         if daily is not None:
-            return DealProof(self.keys.daily(daily, game), ())
-        return DealProof(self.keys.deal(self.code, self.nonce, game), tuple(contributions))
+            return DealProof(self.keys.daily(daily, game), (), dealer)
+        seed = self.keys.deal(self.code, self.nonce, game)
+        return DealProof(seed, tuple(contributions), dealer)
 
 
 class Match:
@@ -145,15 +150,23 @@ class Match:
         """Game ``game``'s seed and contributions (``None``: a seeded match, no proof)."""
         if self.source is None:
             return None
-        return self.source.proof(game, self.daily, self._contributions[game])
+        return self.source.proof(game, self.daily, self._contributions[game], self.dealer_of(game))
+
+    def dealer_of(self, game: int) -> int:
+        """The dealer of game ``game``: the deal passes left each game (SH-2.1, SS-9), from
+        seat 0 in the daily match (SS-9.2)."""
+        first = 0 if self.daily is not None else self.dealer
+        return (first + game) % self.players
 
     def commitment(self, game: int) -> str | None:
-        """SHA-256 of game ``game``'s server seed (hex; ``None``: a seeded match)."""
+        """Game ``game``'s commitment: SHA-256 of its server seed and dealer (hex; ``None``: a
+        seeded match)."""
         if self.source is None:
             return None
         known = self._commitments.get(game)
         if known is None:
-            known = self._commitments[game] = self.source.proof(game, self.daily, ()).commitment
+            proof = self.source.proof(game, self.daily, (), self.dealer_of(game))
+            known = self._commitments[game] = proof.commitment
         return known
 
     def _deck(self, game: int) -> list[int]:

@@ -58,6 +58,7 @@ def meta(room: RoomFacts) -> RoomMeta:
         "hints": room.hints,
         "opener": room.opener,
         "daily_date": state.daily_date.isoformat() if state.daily_date else None,
+        "daily_ranked": state.daily_ranked,
         "locked": state.locked,
         "host": state.host,
         "again": list(state.again) if state.again else None,
@@ -129,6 +130,7 @@ def state_from(record: RoomRecord, source: DealSource) -> RoomState:
         locked=record["locked"],
         clock=TurnClock.from_stored(record.get("deadline"), version),
         daily_date=datetime.date.fromisoformat(daily_date) if daily_date else None,
+        daily_ranked=record.get("daily_ranked"),
         contributed={
             int(seat): bytes.fromhex(value) for seat, value in record.get("contributed", {}).items()
         },

@@ -1,7 +1,10 @@
 """The server secret every seed is derived from (:mod:`server.rooms.seeds`): given by
-``cardroom serve --secret`` / ``CARDROOM_SECRET``, else generated on first start and kept by the
-store. Redis keeps one for every process (created once, ``SET NX``); the in-memory store, one
-per process. It is never sent to a client and never logged.
+``cardroom serve --secret`` / ``CARDROOM_SECRET``, else this process's own (made at random, kept
+in memory only: fine for one process with the in-memory store). It is never sent to a client,
+never logged, and never stored: whoever reads the store must not be able to compute a deal or
+sign an identity. With Redis every process must be given the same secret (``cardroom serve
+--redis`` refuses to start without one); Redis keeps only its :func:`fingerprint`, so a process
+given another secret refuses to start.
 
 >>> parse_secret("00" * 32) == bytes(32)
 True
@@ -11,6 +14,8 @@ True
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import secrets
 
 #: Bytes of a generated secret; a given one must have at least this many.
@@ -29,6 +34,16 @@ def process_secret() -> bytes:
     if _process is None:
         _process = new_secret()
     return _process
+
+
+def fingerprint(secret: bytes) -> str:
+    """What the store keeps of the secret, to tell whether two processes share it: a keyed
+    digest that gives nothing of the secret away (hex)."""
+    return hmac.new(secret, b"cardroom/fingerprint/v1", hashlib.sha256).hexdigest()
+
+
+class SecretMismatch(RuntimeError):
+    """The store was used with another server secret (its deals and identities would differ)."""
 
 
 def parse_secret(text: str) -> bytes:

@@ -53,6 +53,11 @@ class Keys:
     def _mac(self, text: str) -> bytes:
         return hmac.new(self._secret, text.encode(), hashlib.sha256).digest()
 
+    def fingerprint(self) -> str:
+        """What a store keeps to tell whether its processes share this secret
+        (:func:`server.rooms.secret.fingerprint`: nothing of the secret can be had from it)."""
+        return self._mac("cardroom/fingerprint/v1").hex()
+
     def deal(self, code: str, nonce: str, game: int) -> bytes:
         """The server seed of game ``game`` of the room ``code`` with ``nonce``."""
         return self._mac(f"cardroom/deal/v1|{code}|{nonce}|{game}")

@@ -59,6 +59,9 @@ class RoomState:
     clock: TurnClock = field(default_factory=TurnClock)
     idle_armed: bool = False
     daily_date: datetime.date | None = None
+    # a daily match's standing, decided when it starts: True, its player's first daily match of
+    # the day (it ranks if finished within the day); False, a later one (it never ranks)
+    daily_ranked: bool | None = None
     spectators: set[ConnId] = field(default_factory=set)
     where: dict[ConnId, int | None] = field(default_factory=dict)  # conn -> seat (None: watching)
     pending: dict[int, int] = field(default_factory=dict)  # seat -> version a bot was asked at

@@ -46,9 +46,16 @@ DOMAIN = b"cardroom-deal-v1"
 T = TypeVar("T")
 
 
-def commitment(seed: bytes) -> str:
-    """The commitment to a server seed, published before the deal: SHA-256, lowercase hex."""
-    return hashlib.sha256(seed).hexdigest()
+def commitment(seed: bytes, dealer: int | None = None) -> str:
+    """The commitment published before the deal, lowercase hex: SHA-256 of the server seed
+    followed by the dealer's seat as one byte (the dealer decides which seat gets which cards of
+    the deck, so it is committed to as well); ``dealer=None``: of the seed alone, as games were
+    committed before the dealer was (their proofs have no dealer)."""
+    if dealer is None:
+        return hashlib.sha256(seed).hexdigest()
+    if not 0 <= dealer < 256:
+        raise ValueError("a dealer is a seat 0..255")
+    return hashlib.sha256(seed + bytes([dealer])).hexdigest()
 
 
 def deal_key(seed: bytes, contributions: Sequence[bytes | None]) -> bytes:
@@ -104,27 +111,32 @@ def shuffle(cards: Sequence[T], seed: bytes, contributions: Sequence[bytes | Non
 class DealProof:
     """What a finished game reveals about its deal: the seed and each seat's contribution.
 
-    >>> proof = DealProof(bytes(32), (None, bytes(32)))
+    >>> proof = DealProof(bytes(32), (None, bytes(32)), dealer=1)
     >>> DealProof.from_json(proof.to_json()) == proof
     True
     """
 
     seed: bytes
     contributions: tuple[bytes | None, ...]
+    #: The dealer's seat, committed to with the seed (``None``: a proof from before that).
+    dealer: int | None = None
 
     @property
     def commitment(self) -> str:
-        return commitment(self.seed)
+        return commitment(self.seed, self.dealer)
 
     def deck(self, cards: Sequence[T]) -> list[T]:
         return shuffle(cards, self.seed, self.contributions)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "commitment": self.commitment,
             "seed": self.seed.hex(),
             "contributions": [None if c is None else c.hex() for c in self.contributions],
         }
+        if self.dealer is not None:
+            out["dealer"] = self.dealer
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> DealProof:
@@ -132,7 +144,10 @@ class DealProof:
         contributions = tuple(
             None if c is None else bytes.fromhex(c) for c in data["contributions"]
         )
-        return cls(bytes.fromhex(data["seed"]), contributions)
+        dealer = data.get("dealer")
+        if dealer is not None and (type(dealer) is not int or not 0 <= dealer < 256):
+            raise ValueError("a dealer is a seat 0..255")
+        return cls(bytes.fromhex(data["seed"]), contributions, dealer)
 
     def __reduce__(self) -> tuple[Any, tuple[object, ...]]:
         return frozen_reduce(self)

@@ -37,6 +37,11 @@ from server.rules.sheepshead_scoring import HandResult
 HANDS = 10
 
 
+def daily_dealer(hand: int) -> int:
+    """The dealer of hand ``hand`` of a daily match (SS-9.2): seat 0 first, then left."""
+    return hand % PLAYERS
+
+
 class SheepsheadMatch:
     """Ten hands of Sheepshead with running totals (SS-9.1). ``current`` is the hand in play."""
 
@@ -69,8 +74,9 @@ class SheepsheadMatch:
         self.daily = daily
         self.seed = seed
         if daily is not None:
-            first_dealer = 0
-        self._dealers = [(first_dealer + i) % PLAYERS for i in range(HANDS)]
+            self._dealers = [daily_dealer(i) for i in range(HANDS)]
+        else:
+            self._dealers = [(first_dealer + i) % PLAYERS for i in range(HANDS)]
         if decks is None:
             rng = random.Random(seed)
             shuffled = []

@@ -22,6 +22,7 @@ finished game (:class:`~server.runtime.finished.FinishedGames`), always run in t
 from __future__ import annotations
 
 import asyncio
+import datetime
 import logging
 import time
 from collections import deque
@@ -64,7 +65,7 @@ from server.runtime.finished import Devices, FinishedGames
 from server.store.answer import Answer
 from server.store.base import RoomStore, StoreUnavailable, WriteRejected
 from server.store.health import StoreHealth
-from server.store.leaderboard import Leaderboards
+from server.store.leaderboard import Board, Leaderboards, Player
 
 log = logging.getLogger(__name__)
 
@@ -192,7 +193,7 @@ class RoomActor:
         self._retry: asyncio.Task[None] | None = None
         self._moved = False  # the store refused a write: this copy of the room is stale
         self.games = FinishedGames(
-            core, store, boards=boards, health=health, devices=devices, fence=fence
+            core, store, boards=boards, health=health, devices=devices, fence=fence, clock=clock
         )
 
     @property
@@ -291,8 +292,18 @@ class RoomActor:
             return
         before = self.core.version
         progress = self.games.progress()
+        now = self.clock()
+        if self.core.starts_daily(item.input):
+            if asyncio.current_task() is not self._task:
+                await asyncio.sleep(0)  # the boards' calls run in the room's task (see below)
+            try:
+                await self._claim_daily(now)
+            except StoreUnavailable:  # nothing done yet: the host is told to try again
+                self.health.down()
+                self._refuse(item.input, _UNSAVED)
+                return
         # the core never raises: a failure puts the room back and answers internal_error
-        outputs = self.core.handle(item.input, now=self.clock())
+        outputs = self.core.handle(item.input, now=now)
         self._sync_member(item.input)
         try:
             await self._perform(outputs, item.received)
@@ -321,6 +332,19 @@ class RoomActor:
                 # room's task, not in a store's answer nor in a caller's task
                 await asyncio.sleep(0)
             await self.games.record(progress)
+
+    async def _claim_daily(self, now: float) -> None:
+        """Before a daily match's first card: whether it is its player's first daily match of
+        the day (rooms of one day deal the same hands: a later one would be played knowing
+        them), which the room then shows (``daily_ranked``) and its results obey."""
+        device = self.core.daily_player()
+        ranked = False
+        if device is not None:
+            day = datetime.datetime.fromtimestamp(now, datetime.UTC).date()
+            player = Player.known(device, "?").id
+            match = f"{self.core.code}:{self.core.nonce}"
+            ranked = await self.games.boards.first_daily(Board.daily(day), player, match)
+        self.core.set_daily_ranked(ranked)
 
     def _sync_member(self, item: RoomInput) -> None:
         if isinstance(item, Request | CreateHost):

@@ -17,7 +17,9 @@ of its hands. Moves are counted by the process that saw them: a match taken over
 process (or reloaded after a crash) counts only what it saw, and so may rank no one. A daily
 entry also takes one of the ``daily_entries_per_address`` a day of the address its player's
 identity was issued to (its origin): identities hoarded from one address over days earn that
-address no more than those few entries a day.
+address no more than those few entries a day. A daily room ranks only its player's first
+daily match of the day (the first started: every room of a day deals the same hands), and only
+the games that end within its UTC day (after it, the day's seeds are public).
 
 Both records are safe to repeat (history by game index, results by the game's name), so a room
 reloaded after a crash records its last finished game again without counting it twice.
@@ -28,7 +30,8 @@ from __future__ import annotations
 import asyncio
 import datetime
 import logging
-from collections.abc import Iterable, Mapping
+import time
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
 from protocol import messages as m
@@ -73,6 +76,8 @@ class Room(Protocol):
     @property
     def daily_date(self) -> datetime.date | None: ...
     @property
+    def daily_ranked(self) -> bool | None: ...
+    @property
     def match(self) -> Match | None: ...
     @property
     def seats(self) -> Iterable[Seat]: ...
@@ -99,8 +104,10 @@ class FinishedGames:
         health: StoreHealth,
         devices: Devices,
         fence: int = 0,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.room = room
+        self.clock = clock
         self.store = store
         self.boards = boards
         self.health = health
@@ -174,12 +181,23 @@ class FinishedGames:
         house = match.options != type(match.options)()
         if core.hints or house or (core.daily and not core.settings.daily_alone):
             results = []
+        if core.daily and not self._daily_ranks():
+            results = []
         proof = match.proof(index)  # the deal revealed, now that the game is over
         day = match.daily.isoformat() if match.daily else None
         revealed = None if proof is None else {**proof.to_json(), "daily": day}
         item = history_item(index, game, [s.name for s in core.seats], proof=revealed)
         origins = {p.id: self._origins.get(s) for s, p in enumerate(players) if p}
         await self._store(item, results, f"{core.code}:{core.nonce}:{index}", origins)
+
+    def _daily_ranks(self) -> bool:
+        """Whether a daily room's game ranks: its player's first daily match of the day
+        (decided when it started), ended within its UTC day. The day's seeds are published
+        when the day is over (``/api/daily``), so a hand still played after midnight is
+        played knowing the deals, and a match finished after midnight is not ranked."""
+        core = self.room
+        today = datetime.datetime.fromtimestamp(self.clock(), datetime.UTC).date()
+        return core.daily_ranked is True and core.daily_date == today
 
     async def _claimed(self, results: list[Result], origins: Origins) -> list[Result]:
         """The results whose daily entries fit their identities' origin's budget (an entry

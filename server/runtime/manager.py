@@ -124,6 +124,7 @@ class RoomManager:
         self.health = health or StoreHealth(store)
         self.load_on_demand = load_on_demand
         self.rooms: dict[str, RoomActor] = {}
+        self._secret_checked = False  # keys() checked the secret against the store
         self.budgets = CreateBudgets(settings)
         self._closing: set[asyncio.Task[None]] = set()
         self._loading: dict[str, asyncio.Future[Found]] = {}
@@ -186,13 +187,15 @@ class RoomManager:
     async def keys(self) -> Keys:
         """The server secret's keys (fair deals), from the store the first time unless given:
         no room is built without them, so every process on one store deals alike."""
-        if self.settings.keys is None:
-            try:
-                secret = await self.store.server_secret()
+        if not self._secret_checked:
+            keys = self.settings.keys or Keys(await self.store.server_secret())
+            try:  # the same secret in every process of the store
+                await self.store.check_secret(keys.fingerprint())
             except StoreUnavailable:
                 self.health.down()
                 raise Refusal(ErrorCode.STORE_UNAVAILABLE, _UNSAVED) from None
-            self.settings = dataclasses.replace(self.settings, keys=Keys(secret))
+            self.settings = dataclasses.replace(self.settings, keys=keys)
+            self._secret_checked = True
         assert self.settings.keys is not None
         return self.settings.keys
 

@@ -202,9 +202,18 @@ class RoomStore(ABC):
         """The room's finished games in order (empty once expired or never played)."""
 
     async def server_secret(self) -> bytes:
-        """The server secret this store keeps for every process that uses it (in memory:
-        this process's own; :mod:`server.rooms.secret`)."""
+        """The server secret when none is given: this process's own (never stored; a store
+        shared by several processes checks they agree, :meth:`check_secret`)."""
         return process_secret()
+
+    async def check_secret(self, fingerprint: str) -> None:  # noqa: B027 - optional hook
+        """Check that the secret of ``fingerprint`` (:meth:`~server.rooms.seeds.Keys.fingerprint`)
+        is the one every process of this store uses (nothing to check for a store of one
+        process).
+
+        Raises:
+            SecretMismatch: it is not. StoreUnavailable: the store cannot be reached.
+        """
 
     async def available(self) -> bool:
         """Whether the store answers now (for ``/healthz``); in-memory stores always do."""

@@ -71,12 +71,13 @@ def history_item(
     return item
 
 
-def daily_hidden(games: list[dict[str, Any]], today: datetime.date, *, player: bool) -> bool:
+def daily_hidden(games: list[dict[str, Any]], today: datetime.date) -> bool:
     """Whether a room's history must not be served yet: it holds a hand of a daily match whose
-    UTC day is not over (it would hand the day's deals to those who have not played), unless
-    ``player`` (the room's own players, who get it without the day's seeds: :func:`revealed`)."""
+    UTC day is not over. To anyone, the room's own player too: a finished hand's record is its
+    whole deal, and every daily room of the day deals the same hands, so a player who read it
+    could play a second room of the day knowing them (and others who have not played yet)."""
     days = [day for day in map(_day, games) if day is not None]
-    return not player and any(day >= today for day in days)
+    return any(day >= today for day in days)
 
 
 def revealed(games: list[dict[str, Any]], today: datetime.date) -> list[dict[str, Any]]:

@@ -172,6 +172,18 @@ class Leaderboards(ABC):
         """
 
     @abstractmethod
+    async def first_daily(self, board: Board, player_id: str, match: str) -> bool:
+        """Whether ``match`` (a room's own name for its daily match) is the first daily match
+        ``player_id`` started for ``board``'s day: the first to ask for a player and day keeps
+        it, and asking again for the same match is answered the same (safe to repeat). Only
+        that match may put the player on the day's board: a second room of the day would be a
+        rehearsed one.
+
+        Raises:
+            StoreUnavailable: the store cannot be reached.
+        """
+
+    @abstractmethod
     async def top(self, board: Board, limit: int = 20) -> list[Entry]:
         """The best ``limit`` entries, best first."""
 
@@ -209,6 +221,7 @@ class MemoryLeaderboards(Leaderboards):
         self._names: dict[str, str] = {}
         self._seen: set[tuple[str, str, str]] = set()
         self._claims: OrderedDict[tuple[str, str], list[str]] = OrderedDict()
+        self._first: OrderedDict[tuple[str, str], str] = OrderedDict()
 
     async def claim(self, board: Board, origin: str, player_id: str, limit: int) -> bool:
         claimed = self._claims.setdefault((board.key, origin), [])
@@ -218,6 +231,13 @@ class MemoryLeaderboards(Leaderboards):
         while len(self._claims) > MAX_CLAIMS:  # old days' claims: least recently used first
             self._claims.popitem(last=False)
         return claimed.index(player_id) < limit
+
+    async def first_daily(self, board: Board, player_id: str, match: str) -> bool:
+        first = self._first.setdefault((board.key, player_id), match)
+        self._first.move_to_end((board.key, player_id))
+        while len(self._first) > MAX_CLAIMS:  # old days' first matches: least recently used
+            self._first.popitem(last=False)
+        return first == match
 
     async def record(
         self, board: Board, player: Player, score: int, *, event: str | None = None

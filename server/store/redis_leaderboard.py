@@ -85,6 +85,15 @@ class RedisLeaderboards(Leaderboards):
                 _, _, rank = await pipe.execute()
         return rank is not None and int(rank) < limit
 
+    async def first_daily(self, board: Board, player_id: str, match: str) -> bool:
+        key = global_key(f"lb:first:{board.key}:{player_id}")
+        with unavailable_as_store_error():
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.set(key, match, nx=True, ex=CLAIM_TTL)  # the first match started keeps it
+                pipe.get(key)
+                _, first = await pipe.execute()
+        return first is not None and bytes(first).decode() == match
+
     async def top(self, board: Board, limit: int = 20) -> list[Entry]:
         key = self._board(board)
         with unavailable_as_store_error():

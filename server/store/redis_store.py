@@ -13,6 +13,7 @@ write survives a crash of Cardroom, and of Redis up to its ``appendfsync`` polic
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
@@ -20,7 +21,8 @@ from typing import Any
 import orjson
 from redis.asyncio.cluster import RedisCluster
 
-from server.rooms.secret import new_secret, parse_secret
+from server.rooms.secret import SecretMismatch, parse_secret
+from server.rooms.secret import fingerprint as secret_fingerprint
 from server.store import redis_scripts as lua
 from server.store.base import (
     HISTORY_TTL,
@@ -168,15 +170,37 @@ class RedisStore(RoomStore):
             items = await self.redis.hgetall(room_key(code, "hist"))
         return [orjson.loads(items[k]) for k in sorted(items, key=int)]
 
-    async def server_secret(self) -> bytes:
-        """The secret shared by every process on this Redis: the first to ask creates it
-        (``SET NX``: one wins, all read the same), and it is kept without expiry."""
-        key = global_key("secret")
+    async def check_secret(self, fingerprint: str) -> None:
+        """Make sure every process on this Redis uses the secret of ``fingerprint``, without
+        keeping the secret here: the first keeps the fingerprint (``SET NX``), the others must
+        match it. A secret an older version kept here in plain hex is removed once it is the
+        one given (moved to the environment), and refused if it is not (the rooms stored would
+        deal other cards).
+
+        Raises:
+            SecretMismatch: another secret was used with this Redis.
+            StoreUnavailable: Redis cannot be reached.
+        """
+        plain, mark = global_key("secret"), global_key("secret:fingerprint")
+        ours = fingerprint
         with unavailable_as_store_error():
-            await self.redis.set(key, new_secret().hex(), nx=True)
-            value = await self.redis.get(key)
-        assert value is not None  # set just above, never expires
-        return parse_secret(value.decode() if isinstance(value, bytes) else value)
+            kept = await self.redis.get(plain)
+            if kept is not None:
+                text = kept.decode() if isinstance(kept, bytes) else str(kept)
+                if not hmac.compare_digest(secret_fingerprint(parse_secret(text)), ours):
+                    raise SecretMismatch(
+                        f"Redis holds another server secret in plain hex (key {plain!r}, kept by "
+                        "an older version): give that one (CARDROOM_SECRET), then it is removed"
+                    )
+                await self.redis.set(mark, ours, nx=True)
+                await self.redis.delete(plain)  # sealed: only the environment has it now
+            await self.redis.set(mark, ours, nx=True)
+            first = await self.redis.get(mark)
+        if first is not None and (first.decode() if isinstance(first, bytes) else first) != ours:
+            raise SecretMismatch(
+                "another server secret is in use on this Redis: give every process the same "
+                "CARDROOM_SECRET (or --secret)"
+            )
 
     async def available(self) -> bool:
         try:

@@ -1,19 +1,26 @@
 """``cardroom verify``: check every deal of a room's hand history (docs/protocol.md, "Fair
-deals"): each game's revealed server seed hashes to its commitment, and its deck is the
-documented shuffle of that seed and the players' contributions; and, where the item holds its
-actions, that they replay to its result under the rules it was dealt with (its house rules).
+deals"): each game's revealed server seed and dealer hash to its commitment, the game was dealt
+by that dealer, and its deck is the documented shuffle of that seed and the players'
+contributions; a daily hand's commitment is the one ``GET /api/daily`` published for its day
+and hand; and, where the item holds its actions, that they replay to its result under the
+rules it was dealt with (its house rules).
 
 Reads the JSON of ``GET /api/rooms/CODE/history`` from a file, from standard input (``-``) or
-from a URL on loopback. Prints one line per game; exits 0 when every deal checks, 1 when one
-does not (naming the game and what is wrong), 2 when the input cannot be read.
+from a URL on loopback (then a daily hand's commitments are read from the same server's
+``/api/daily``; else give them with ``--daily``). Prints one line per game; exits 0 when every
+deal checks, 1 when one does not (naming the game and what is wrong) or when there is no game
+at all, 2 when the input cannot be read.
 
 >>> from server.rules.deal import DealProof
->>> proof = DealProof(bytes(32), (None, None))
+>>> proof = DealProof(bytes(32), (None, None), dealer=1)
 >>> deck = [CODES[c] for c in proof.deck(range(52))]
->>> item = {"g": 0, "game": "shithead", "deal": {"deck": deck}, "proof": proof.to_json()}
+>>> deal = {"deck": deck, "dealer": 1}
+>>> item = {"g": 0, "game": "shithead", "deal": deal, "proof": proof.to_json()}
 >>> check_game(item, {})
->>> check_game({**item, "deal": {"deck": deck[::-1]}}, {})
+>>> check_game({**item, "deal": {**deal, "deck": deck[::-1]}}, {})
 'the deal is not the shuffle of its seed and contributions'
+>>> check_game({**item, "deal": {**deal, "dealer": 0}}, {})
+'the game was not dealt by the dealer committed to'
 """
 
 from __future__ import annotations
@@ -37,9 +44,17 @@ from server.store.history import replay
 FETCH_TIMEOUT = 10.0
 
 
-def check_game(item: dict[str, Any], seen: dict[int, str]) -> str | None:
+#: A day's published daily commitments (``GET /api/daily``), by date: ten hex strings each.
+Published = dict[str, list[str]]
+
+
+def check_game(
+    item: dict[str, Any], seen: dict[int, str], published: Published | None = None
+) -> str | None:
     """What is wrong with one history item's deal, or ``None`` when it checks.
-    ``seen``: commitments the user saw before the deal (game index -> hex), also checked."""
+    ``seen``: commitments the user saw before the deal (game index -> hex), also checked;
+    ``published``: the daily commitments of ``GET /api/daily`` by date (a daily hand's must be
+    among them)."""
     data = item.get("proof")
     if not isinstance(data, dict):
         return "no proof: this game was not dealt fairly (or before fair deals)"
@@ -50,13 +65,28 @@ def check_game(item: dict[str, Any], seen: dict[int, str]) -> str | None:
         cards = game_spec(str(item["game"])).cards
         deck = [CODES[c] for c in proof.deck(cards)]
         dealt = list(item["deal"]["deck"])
-    except (KeyError, TypeError, ValueError) as exc:
+        dealer = item["deal"].get("dealer")
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
         return f"malformed proof or deal ({exc})"
     if proof.commitment != data.get("commitment"):
-        return "the seed does not hash to the commitment"
-    shown = seen.get(int(item.get("g", -1)))
+        return "the seed and dealer do not hash to the commitment"
+    if proof.dealer is None:
+        # the deck alone proves nothing of who got which cards: each seat could have been
+        # given another's hand
+        return "its dealer is not committed (a game dealt before dealers were)"
+    if dealer != proof.dealer:
+        return "the game was not dealt by the dealer committed to"
+    index = int(item.get("g", -1))
+    shown = seen.get(index)
     if shown is not None and shown != proof.commitment:
         return "the commitment is not the one shown before the deal"
+    day = data.get("daily")
+    if day is not None:
+        day_commitments = (published or {}).get(str(day))
+        if day_commitments is None:
+            return f"a daily hand of {day}: give that day's published commitments (--daily)"
+        if not 0 <= index < len(day_commitments) or day_commitments[index] != proof.commitment:
+            return f"the commitment is not the one published for hand {index} of {day}"
     if deck != dealt:
         return "the deal is not the shuffle of its seed and contributions"
     if "log" in item:
@@ -76,11 +106,41 @@ def _check_play(item: dict[str, Any]) -> str | None:
     return None
 
 
-def verify(history: dict[str, Any], seen: dict[int, str]) -> list[tuple[int, str | None]]:
+def verify(
+    history: dict[str, Any], seen: dict[int, str], published: Published | None = None
+) -> list[tuple[int, str | None]]:
     """``(game index, what is wrong or None)`` for every game of a history."""
     return [
-        (int(item.get("g", i)), check_game(item, seen)) for i, item in enumerate(history["games"])
+        (int(item.get("g", i)), check_game(item, seen, published))
+        for i, item in enumerate(history["games"])
     ]
+
+
+def daily_days(history: dict[str, Any]) -> list[str]:
+    """The dates of the daily hands a history holds."""
+    days = set()
+    for item in history["games"]:
+        proof = item.get("proof") if isinstance(item, dict) else None
+        if isinstance(proof, dict) and isinstance(proof.get("daily"), str):
+            days.add(proof["daily"])
+    return sorted(days)
+
+
+def read_published(source: str) -> Published:
+    """A ``GET /api/daily`` answer (a file, ``-`` or a loopback URL): its day's commitments,
+    and the day before's.
+
+    Raises:
+        ValueError: not such an answer, or a URL not on loopback. OSError: it cannot be read.
+    """
+    data = _load(source, None)
+    out: Published = {}
+    for day in (data, data.get("previous")):
+        if isinstance(day, dict) and isinstance(day.get("commitments"), list):
+            out[str(day.get("date"))] = [str(c) for c in day["commitments"]]
+    if not out:
+        raise ValueError("not an /api/daily answer (no commitments)")
+    return out
 
 
 def _loopback(url: str) -> bool:
@@ -100,6 +160,13 @@ def read(source: str, token: str | None = None) -> dict[str, Any]:
     Raises:
         ValueError: a URL not on loopback, or not JSON. OSError: it cannot be read.
     """
+    data = _load(source, token)
+    if not isinstance(data.get("games"), list):
+        raise ValueError("not a hand history (no games)")
+    return data
+
+
+def _load(source: str, token: str | None) -> dict[str, Any]:
     if source == "-":
         text = sys.stdin.read()
     elif source.startswith(("http://", "https://")):
@@ -115,8 +182,8 @@ def read(source: str, token: str | None = None) -> dict[str, Any]:
         with open(source, encoding="utf-8") as f:
             text = f.read()
     data = json.loads(text)
-    if not isinstance(data, dict) or not isinstance(data.get("games"), list):
-        raise ValueError("not a hand history (no games)")
+    if not isinstance(data, dict):
+        raise ValueError("not a JSON object")
     return data
 
 
@@ -139,6 +206,15 @@ def main(argv: list[str] | None = None) -> int:
         help="a commitment you saw before game G was dealt (repeatable): checked too",
     )
     parser.add_argument(
+        "--daily",
+        action="append",
+        default=[],
+        metavar="SOURCE",
+        help="a day's published commitments, the answer of GET /api/daily?date=YYYY-MM-DD (a "
+        "file, - or a loopback URL; repeatable): a daily hand must be among them (read from "
+        "the history's own server when it is fetched from a URL)",
+    )
+    parser.add_argument(
         "--token",
         default=os.environ.get("CARDROOM_TOKEN") or None,
         metavar="TOKEN",
@@ -150,15 +226,25 @@ def main(argv: list[str] | None = None) -> int:
     try:
         history = read(args.source, args.token)
         seen = _seen(args.commitment)
+        published: Published = {}
+        for source in args.daily:
+            published.update(read_published(source))
+        if args.source.startswith(("http://", "https://")):  # the same server's, if needed
+            base = urlparse(args.source)
+            for day in daily_days(history):
+                if day not in published:
+                    url = f"{base.scheme}://{base.netloc}/api/daily?date={day}"
+                    published.update(read_published(url))
     except (OSError, ValueError) as exc:
         print(f"cardroom verify: {exc}", file=sys.stderr)
         return 2
-    results = verify(history, seen)
+    results = verify(history, seen, published)
     for game, wrong in results:
         print(f"game {game}: " + ("deal verified" if wrong is None else f"WRONG: {wrong}"))
     bad = [game for game, wrong in results if wrong is not None]
-    if not results:
+    if not results:  # nothing proven: not a success
         print("no finished game to verify")
+        return 1
     if bad:
         print(f"{len(bad)} of {len(results)} deals do not verify: game {', '.join(map(str, bad))}")
         return 1

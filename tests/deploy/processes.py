@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from server.tools.bench.procs import die_with_parent
+from server.tools.bench.procs import child_env, die_with_parent
 
 ROOT = Path(__file__).resolve().parents[2]
 LISTENING = re.compile(rb"cardroom serving on http://[^:]+:(\d+)/")
@@ -66,7 +66,7 @@ class Serve:
                 stdout=subprocess.PIPE,
                 stderr=err,
                 preexec_fn=limit,
-                env={**os.environ, "PYTHONUNBUFFERED": "1", **self.env},
+                env=child_env(self.env),
             )
         assert self.process.stdout is not None
         seen = _read_until(self.process.stdout, LISTENING, timeout)

@@ -84,6 +84,9 @@ def test_two_cardroom_processes_share_redis(compose: dict[str, Any], serve_help:
         assert compose["services"][url.hostname]["image"].startswith("redis:")
         assert url.port == 6379
         assert service["depends_on"]["redis"]["condition"] == "service_healthy"
+        # serve --redis needs the secret, the same in every process: from the environment
+        assert "CARDROOM_SECRET" in serve_help
+        assert service["environment"]["CARDROOM_SECRET"].startswith("${CARDROOM_SECRET:?")
 
 
 def test_the_proxy_reaches_every_process_with_websockets(compose: dict[str, Any]) -> None:

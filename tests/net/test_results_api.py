@@ -22,7 +22,7 @@ from server.net.server import CardroomServer
 from server.rules.base import Action
 from server.store.base import StoreUnavailable
 from server.store.history import replay
-from server.store.leaderboard import Player
+from server.store.leaderboard import Board, Player
 from server.store.memory import MemoryStore
 from server.tools.bench.redis_server import RedisServer
 from tests.support.results_api import ANN, BOB, auth, client, get, play_daily
@@ -66,14 +66,27 @@ async def daily_match(server: CardroomServer, device: str, name: str) -> tuple[s
 
 
 async def test_daily_table_ranks_the_servers_own_results(server: CardroomServer) -> None:
-    (ann_room, ann_token, ann_units), (bob_room, bob_token, bob_units) = await asyncio.gather(
+    (ann_room, ann_token, ann_units), (bob_room, _, bob_units) = await asyncio.gather(
         daily_match(server, ANN, "Ann"), daily_match(server, BOB, "Bob")
     )
-    # rule SS-9.2: both played the same ten deals
-    _, ann_games = await get(server, f"/api/rooms/{ann_room}/history", ann_token)
-    _, bob_games = await get(server, f"/api/rooms/{bob_room}/history", bob_token)
-    assert [g["deal"] for g in ann_games["games"]] == [g["deal"] for g in bob_games["games"]]
-    assert len(ann_games["games"]) == 10
+
+    # rule SS-9.2: both played the same ten deals (as stored: the API serves them once the
+    # day is over, its players included)
+    async def recorded() -> bool:  # the last hand is stored a moment after it ends, then its
+        # results
+        rooms = (ann_room, bob_room)
+        stored = [len(await server.store.history(room)) for room in rooms]
+        return stored == [10, 10] and await server.stores.boards.size(Board.parse("daily")) == 2
+
+    async with asyncio.timeout(10):
+        while not await recorded():  # noqa: ASYNC110
+            await asyncio.sleep(0.05)
+    ann_games = await server.store.history(ann_room)
+    bob_games = await server.store.history(bob_room)
+    assert [g["deal"] for g in ann_games] == [g["deal"] for g in bob_games]
+    assert len(ann_games) == 10
+    status, refused = await get(server, f"/api/rooms/{ann_room}/history", ann_token)
+    assert status == 403 and refused["error"] == "daily_not_over"
 
     status, table = await get(server, "/api/leaderboard?board=daily")
     assert status == 200

@@ -117,10 +117,10 @@ async def test_the_daily_deal_is_not_the_one_the_date_gives(server: CardroomServ
     assert state.commitment == daily["commitments"][0]  # published when the day began
     assert daily["seeds"] is None  # not before the day is over
     assert len(daily["previous"]["seeds"]) == 10
-    for seed, commit in zip(
-        daily["previous"]["seeds"], daily["previous"]["commitments"], strict=True
+    for hand, (seed, commit) in enumerate(
+        zip(daily["previous"]["seeds"], daily["previous"]["commitments"], strict=True)
     ):
-        assert commitment(bytes.fromhex(seed)) == commit
+        assert commitment(bytes.fromhex(seed), hand % 5) == commit  # hand h dealt by seat h % 5
     assert (await get(server, f"/api/daily?date={day + datetime.timedelta(days=1)}"))[0] == 400
     assert (await get(server, "/api/daily?date=yesterday"))[0] == 400
 
@@ -219,6 +219,7 @@ async def test_contributions_are_refused_when_no_deal_takes_them(server: Cardroo
                 code, server.manager.rooms[code].core.nonce, 0
             ),
             (MINE, None),
+            match.dealer_of(0),
         )
 
 
@@ -249,7 +250,8 @@ async def test_the_history_reveals_the_committed_seed_and_verify_checks_it(
     proof = game["proof"]
     # the commitment before the deal, and in every state of the game, is SHA-256 of the seed
     assert {s.commitment for s in states} == {shown[0].commitment} == {proof["commitment"]}
-    assert hashlib.sha256(bytes.fromhex(proof["seed"])).hexdigest() == proof["commitment"]
+    committed = bytes.fromhex(proof["seed"]) + bytes([game["deal"]["dealer"]])  # and its dealer
+    assert hashlib.sha256(committed).hexdigest() == proof["commitment"]
     assert proof["contributions"][0] == ann.contributions[(code, 0)].hex()  # Ann's own value
     assert proof["contributions"][1] is None  # a bot's seat
     assert game["deal"]["deck"] == [CODES[c] for c in DealProof.from_json(proof).deck(range(52))]
@@ -274,8 +276,8 @@ async def test_the_history_reveals_the_committed_seed_and_verify_checks_it(
     other = hashlib.sha256(b"another seed").digest()
     forged = {**proof, "seed": other.hex()}  # a new seed, the old commitment
     status, out = check({**game, "proof": forged})
-    assert status == 1 and "does not hash to the commitment" in out
-    forged = {**proof, "seed": other.hex(), "commitment": commitment(other)}  # both changed
+    assert status == 1 and "do not hash to the commitment" in out
+    forged = {**proof, "seed": other.hex(), "commitment": commitment(other, proof["dealer"])}
     status, out = check({**game, "proof": forged}, "--commitment", seen)
     assert status == 1 and "not the one shown before the deal" in out
     value = {**proof, "contributions": [None, None]}  # a contribution dropped afterwards
@@ -294,11 +296,12 @@ async def test_a_closed_daily_room_keeps_its_history_until_the_day_is_over(
     await me.host("start")
     await play_until_over(me)
     code, token = me.room or "", me.token or ""
-    await me.wait_room(lambda r: r.games_played == 1)
-    mine = await history_of(server.port, code, token)  # its player, while the room is open:
-    # the hand without the day's seed
-    assert mine["games"][0]["proof"]["seed"] is None
-    assert mine["games"][0]["proof"]["daily"] == today().isoformat()
+    async with asyncio.timeout(10):
+        while not await server.store.history(code):  # noqa: ASYNC110  # stored after the hand
+            await asyncio.sleep(0.05)
+    # its player, while the room is open, neither: the hand's record is the day's deal
+    status, body = await asyncio.to_thread(get_json, server, f"/api/rooms/{code}/history", token)
+    assert status == 403 and body["error"] == "daily_not_over"
     await me.close()
     async with asyncio.timeout(10):
         while code in server.manager.rooms:  # noqa: ASYNC110  # closed once idle (0.3 s)
@@ -329,8 +332,9 @@ async def test_bots_are_seeded_apart_from_the_deal(server: CardroomServer) -> No
 async def test_contributions_survive_a_sigkill_and_the_deal_replays(
     redis_server: RedisServer,
 ) -> None:
-    """Real ``cardroom serve --redis`` processes, no ``--secret``: the secret made on first
-    start is kept in Redis, so a fresh process deals and replays exactly the same cards."""
+    """Real ``cardroom serve --redis`` processes, each given the same secret by its
+    environment (Redis keeps none), so a fresh process deals and replays exactly the same
+    cards."""
     from server.tools import verify
 
     port = free_port()
@@ -382,10 +386,11 @@ async def test_contributions_survive_a_sigkill_and_the_deal_replays(
     start = history["games"][0]["deal"]["deck"]
     assert start == [CODES[c] for c in DealProof.from_json(proof).deck(range(52))]
     assert verify.verify(history, {0: dealt.commitment or ""}) == [(0, None)]
-    # the secret is the store's, made once
+    # the secret is the environment's: Redis keeps only its fingerprint
     redis = Redis.from_url(redis_server.url)
     try:
-        assert await redis.get(global_key("secret")) is not None
+        assert await redis.get(global_key("secret")) is None
+        assert await redis.get(global_key("secret:fingerprint")) is not None
     finally:
         await redis.aclose()
 
@@ -469,7 +474,7 @@ async def test_serve_takes_its_secret_from_the_flag_and_refuses_a_bad_one(
     async with serving(port, redis_server.url, "--secret", SECRET_B.hex()):
         _, daily = await asyncio.to_thread(_get_at, port, "/api/daily")
     keys = Keys(SECRET_B)  # the given secret, not the one kept in Redis
-    assert daily["commitments"][0] == commitment(keys.daily(today(), 0))
+    assert daily["commitments"][0] == commitment(keys.daily(today(), 0), 0)
 
 
 def test_the_secret_is_never_in_a_repr_or_a_message() -> None:

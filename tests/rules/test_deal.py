@@ -40,7 +40,7 @@ def test_the_documented_example_holds() -> None:
     ex = doc_example()
     seed = bytes.fromhex(ex["seed"])
     values = [None if c is None else bytes.fromhex(c) for c in ex["contributions"]]
-    assert commitment(seed) == ex["commitment"]
+    assert commitment(seed, ex["dealer"]) == ex["commitment"]
     assert deal_key(seed, values).hex() == ex["deal_key"]
     key = bytes.fromhex(ex["deal_key"])
     assert hashlib.sha256(key + bytes(8)).hexdigest() == ex["block_0"]

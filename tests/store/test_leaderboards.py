@@ -127,3 +127,13 @@ async def test_an_origin_claims_few_daily_entries(boards: Leaderboards) -> None:
     assert not await boards.claim(day, "origin-A", CY.id, 2)
     assert await boards.claim(day, "origin-B", CY.id, 2)  # another address has its own
     assert await boards.claim(Board.daily(DAY + datetime.timedelta(days=1)), "origin-A", CY.id, 2)
+
+
+async def test_a_players_first_daily_match_started_keeps_the_day(boards: Leaderboards) -> None:
+    # rule SS-9.2: every room of a day deals the same hands; only the first started may rank
+    day = Board.daily(DAY)
+    assert await boards.first_daily(day, ANN.id, "ROOM1:n1")
+    assert not await boards.first_daily(day, ANN.id, "ROOM2:n2")
+    assert await boards.first_daily(day, ANN.id, "ROOM1:n1")  # asked again: the same answer
+    assert await boards.first_daily(day, BOB.id, "ROOM2:n2")  # each player has their own
+    assert await boards.first_daily(Board.daily(DAY + datetime.timedelta(days=1)), ANN.id, "R3")

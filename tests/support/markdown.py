@@ -64,10 +64,18 @@ def headings(text: str) -> list[str]:
     return found
 
 
+#: An anchor written by hand (``<a id="name"></a>``): the same on GitHub and in the site.
+HTML_ANCHOR = re.compile(r'<a id="([^"]+)"></a>')
+
+
+def html_anchors(text: str) -> set[str]:
+    return set(HTML_ANCHOR.findall(without_fences(text)))
+
+
 def github_anchors(text: str) -> set[str]:
-    """The anchors GitHub gives the headings of a page."""
+    """The anchors GitHub gives the headings of a page, and those written by hand."""
     seen: dict[str, int] = {}
-    anchors = set()
+    anchors = html_anchors(text)
     for title in headings(text):
         slug = "".join(c for c in title.lower() if c.isalnum() or c in " -_").replace(" ", "-")
         n = seen.get(slug, 0)
@@ -77,7 +85,8 @@ def github_anchors(text: str) -> set[str]:
 
 
 def site_anchors(text: str) -> set[str]:
-    """The anchors mkdocs (Python-Markdown's toc, its default slugify) gives the headings."""
+    """The anchors mkdocs (Python-Markdown's toc, its default slugify) gives the headings, and
+    those written by hand."""
     anchors: set[str] = set()
     for title in headings(text):
         value = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode("ascii")
@@ -88,4 +97,4 @@ def site_anchors(text: str) -> set[str]:
             n += 1
             candidate = f"{slug}_{n}"
         anchors.add(candidate)
-    return anchors
+    return anchors | html_anchors(text)

@@ -102,7 +102,7 @@ def test_the_page_computes_the_documented_example(
             const seed = d.fromHex(ex.seed);
             const values = ex.contributions.map((c) => (c ? d.fromHex(c) : null));
             return {
-                commitment: d.toHex(d.sha256(seed)),
+                commitment: d.commitmentOf(seed, ex.dealer),
                 deck: d.shuffle(d.cardsOf("shithead"), seed, values).join(" "),
                 subtle: !!(window.crypto && window.crypto.subtle),
             };

@@ -110,6 +110,18 @@ def test_the_end_of_the_daily_says_your_rank_today_and_plays_again_in_one_tap(
     assert again == seats  # the same bots (and levels) at the same seats
     assert page.evaluate("window.cardroom.seat") == 0
     assert json.loads(page.evaluate("localStorage.getItem('cardroom.session')"))["room"] != old
+
+    # today's daily once more from this browser: not ranked (rule SS-9.2: its hands are the
+    # ones just played), and the page says so from the first card
+    page.goto(live.base + "/")
+    page.click('[data-act="daily"]')
+    page.wait_for_function(
+        "(old) => window.cardroom.room !== old && window.cardroom.state"
+        " && window.cardroom.info.daily",
+        arg=old,
+    )
+    assert page.evaluate("window.cardroom.info.daily_ranked") is False
+    assert page.locator("#top .daily-unranked").is_visible()
     assert not errors
 
 

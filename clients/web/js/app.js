@@ -143,7 +143,7 @@ function onMessage(msg) {
       noteAgain(app.info, msg.room);
       app.info = msg.room;
       contribute(msg.room);
-      if (msg.room.status === "over" && msg.room.daily && app.seat != null) loadDailyRank(msg.room);
+      if (msg.room.status === "over" && msg.room.daily && msg.room.daily_ranked !== false && app.seat != null) loadDailyRank(msg.room);
       render();
       break;
     case "log":

@@ -120,6 +120,14 @@ export function shuffle(cards, seed, contributions) {
   return deck;
 }
 
+// The commitment to a deal, hex: SHA-256 of the seed and the dealer's seat (one byte).
+export function commitmentOf(seed, dealer) {
+  const committed = new Uint8Array(seed.length + 1);
+  committed.set(seed);
+  committed[seed.length] = dealer;
+  return toHex(sha256(committed));
+}
+
 // A finished game's deal checked: {state: "ok"} or "wrong" (with `why`, an i18n key),
 // "hidden" (a daily hand before its day is over), "none" (no proof: not dealt fairly).
 // `shown`: the commitment this page saw before the deal, if it did.
@@ -129,7 +137,11 @@ export function verifyGame(item, shown = null) {
   if (proof.seed == null) return { state: "hidden" };
   try {
     const seed = fromHex(proof.seed);
-    if (toHex(sha256(seed)) !== proof.commitment) return { state: "wrong", why: "rp.dealBadSeed" };
+    // the commitment is SHA-256 of the seed and the dealer's seat (one byte): the dealer says
+    // which seat got which cards, so a proof without one proves no hand
+    const dealer = proof.dealer;
+    if (dealer == null || !item.deal || item.deal.dealer !== dealer) return { state: "wrong", why: "rp.dealBadDealer" };
+    if (commitmentOf(seed, dealer) !== proof.commitment) return { state: "wrong", why: "rp.dealBadSeed" };
     if (shown && shown !== proof.commitment) return { state: "wrong", why: "rp.dealBadCommitment" };
     const values = proof.contributions.map((c) => (c == null ? null : fromHex(c)));
     const deck = shuffle(cardsOf(item.game), seed, values);

@@ -60,7 +60,7 @@ function shell() {
   const header = document.getElementById("top");
   // redrawn only when it changes: the language menu keeps focus while the game moves
   const { info, room } = store;
-  const key = [lang(), store.screen, room, info && info.status, info && info.hints, alerts.muted(), unread()].join("|");
+  const key = [lang(), store.screen, room, info && info.status, info && info.hints, info && info.daily_ranked, alerts.muted(), unread()].join("|");
   const inRoom = store.screen === "room";
   if (header.dataset.drawn === key) return drawNet();
   header.dataset.drawn = key;
@@ -68,6 +68,8 @@ function shell() {
     ? `<span class="roomcode" title="${esc(t("home.code"))}">${esc(room)}</span>` +
       (info ? `<span class="status">${esc(t("status." + info.status))}</span>` : "") +
       (info && info.hints ? `<span class="badge gold hints-on">${esc(t("table.hintsOn"))}</span>` : "") +
+      // a daily match that cannot rank (not this player's first of the day), said from its start
+      (info && info.daily_ranked === false ? `<span class="badge dim daily-unranked">${esc(t("table.dailyUnranked"))}</span>` : "") +
       alerts.muteButton() +
       chatPill() +
       `<span id="turn-timer" class="timer" role="timer" aria-live="off"></span>`

@@ -19,6 +19,8 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import IO
 
+from server.rooms.secret import process_secret
+
 PR_SET_PDEATHSIG = 1  # prctl(2)
 
 #: Limits of ``cardroom serve`` that protect a public server and would throttle a loopback load
@@ -57,6 +59,14 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+def child_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """A server process's environment: this one's, unbuffered output, and ``env`` over all;
+    without a ``CARDROOM_SECRET``, this process's own secret (the processes of one Redis must
+    share theirs, which Redis does not keep: so do the servers this process runs itself)."""
+    secret = process_secret().hex()
+    return {"CARDROOM_SECRET": secret, **os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
 
 
 def serve_command(port: int, *extra: str) -> list[str]:
@@ -109,7 +119,7 @@ def start(
         list(command),
         stdout=subprocess.DEVNULL,
         stderr=stderr,
-        env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
+        env=child_env(env),
         cwd=cwd,
     )
 
@@ -156,7 +166,7 @@ async def serve_process(port: int, *args: str) -> AsyncIterator[asyncio.subproce
     proc = await asyncio.create_subprocess_exec(
         *serve_command(port, *args),
         stdout=asyncio.subprocess.PIPE,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env=child_env(),
     )
     try:
         assert proc.stdout is not None
