@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import heapq
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -41,6 +42,9 @@ GAMES: tuple[GameName, ...] = get_args(GameName)
 DAILY_TTL = 40 * 24 * 3600
 #: (board, origin) pairs whose claims an in-memory store keeps.
 MAX_CLAIMS = 100_000
+#: Results' names kept to count a result recorded twice once (a retry follows its first try
+#: within seconds); beyond, the oldest are forgotten, as Redis lets them expire.
+MAX_SEEN = 200_000
 #: Seconds a daily board's claims are kept in Redis (the day, and a margin).
 CLAIM_TTL = 2 * 24 * 3600
 
@@ -211,15 +215,18 @@ def ranked(
 
 
 class MemoryLeaderboards(Leaderboards):
-    """The in-memory default: boards in dicts, lost when the process exits."""
+    """The in-memory default: boards in dicts, lost when the process exits. Like Redis, it
+    forgets daily tables after :data:`DAILY_TTL` (counted in days from the newest) and the names
+    of results after :data:`MAX_SEEN` more, so a process that runs for months holds no more."""
 
     completes_at_once = True
 
-    def __init__(self) -> None:
+    def __init__(self, max_seen: int = MAX_SEEN) -> None:
         self._scores: dict[str, dict[str, int]] = {}
         self._games: dict[str, dict[str, int]] = {}
         self._names: dict[str, str] = {}
-        self._seen: set[tuple[str, str, str]] = set()
+        self._seen: OrderedDict[tuple[str, str, str], None] = OrderedDict()
+        self._max_seen = max_seen
         self._claims: OrderedDict[tuple[str, str], list[str]] = OrderedDict()
         self._first: OrderedDict[tuple[str, str], str] = OrderedDict()
 
@@ -242,6 +249,8 @@ class MemoryLeaderboards(Leaderboards):
     async def record(
         self, board: Board, player: Player, score: int, *, event: str | None = None
     ) -> bool:
+        if board.day is not None and board.key not in self._scores:  # a new day's table
+            self._forget_days_before(board.day - datetime.timedelta(seconds=DAILY_TTL))
         scores = self._scores.setdefault(board.key, {})
         games = self._games.setdefault(board.key, {})
         if board.once_per_player and player.id in scores:
@@ -250,18 +259,40 @@ class MemoryLeaderboards(Leaderboards):
             seen = (event, board.key, player.id)
             if seen in self._seen:
                 return False
-            self._seen.add(seen)
+            self._seen[seen] = None
+            if len(self._seen) > self._max_seen:
+                self._seen.popitem(last=False)
         scores[player.id] = scores.get(player.id, 0) + score
         games[player.id] = games.get(player.id, 0) + 1
         self._names[player.id] = player.name
         return True
 
-    def _sorted(self, board: Board) -> list[tuple[str, int]]:
-        scores = self._scores.get(board.key, {})
-        return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+    def _forget_days_before(self, day: datetime.date) -> None:
+        old = [key for key in self._scores if key.startswith("daily:") and key < f"daily:{day}"]
+        for key in old:
+            players = self._scores.pop(key)
+            self._games.pop(key, None)
+            kept = self._scores.values()
+            for pid in players:  # a name no board holds any more goes too
+                if not any(pid in other for other in kept):
+                    self._names.pop(pid, None)
 
     async def top(self, board: Board, limit: int = 20) -> list[Entry]:
-        return ranked(self._sorted(board)[:limit], self._names, self._games.get(board.key, {}))
+        # the best few of a board of any size: no sort of the whole board a request
+        scores = self._scores.get(board.key, {})
+        best = heapq.nsmallest(limit, scores.items(), key=lambda kv: (-kv[1], kv[0]))
+        return ranked(best, self._names, self._games.get(board.key, {}))
+
+    def tracked(self) -> int:
+        """Entries held in every table (a leak check)."""
+        return (
+            sum(len(s) for s in self._scores.values())
+            + sum(len(g) for g in self._games.values())
+            + len(self._names)
+            + len(self._seen)
+            + len(self._claims)
+            + len(self._first)
+        )
 
     async def entry(self, board: Board, player_id: str) -> Entry | None:
         scores = self._scores.get(board.key, {})

@@ -137,3 +137,32 @@ async def test_a_players_first_daily_match_started_keeps_the_day(boards: Leaderb
     assert await boards.first_daily(day, ANN.id, "ROOM1:n1")  # asked again: the same answer
     assert await boards.first_daily(day, BOB.id, "ROOM2:n2")  # each player has their own
     assert await boards.first_daily(Board.daily(DAY + datetime.timedelta(days=1)), ANN.id, "R3")
+
+
+async def test_the_memory_boards_forget_old_days_and_old_results_names() -> None:
+    # a process on the in-memory default runs for months: like Redis, it keeps 40 days of
+    # daily tables and a bounded number of results' names, and no more (it kept all before)
+    boards = MemoryLeaderboards(max_seen=50)
+    for day in range(100):
+        when = DAY + datetime.timedelta(days=day)
+        player = Player(f"device-{day}", f"P{day}")
+        await boards.record(Board.daily(when), player, day, event=f"room:{day}")
+        await boards.record(Board.alltime("sheepshead"), player, 1, event=f"room:{day}")
+    assert await boards.size(Board.daily(DAY)) == 0  # forgotten
+    assert await boards.size(Board.daily(DAY + datetime.timedelta(days=99))) == 1
+    assert await boards.size(Board.alltime("sheepshead")) == 100  # all-time stays whole
+    # 41 days' tables of one entry (a score and a game each), the all-time table (100 and 100),
+    # its 100 names, and 50 results' names
+    assert boards.tracked() == 41 * 2 + 200 + 100 + 50
+    # a retry of a recent result still counts once
+    latest = Player("device-99", "P99")
+    assert not await boards.record(Board.alltime("sheepshead"), latest, 1, event="room:99")
+
+
+async def test_the_memory_top_is_the_best_few_of_a_large_board() -> None:
+    boards = MemoryLeaderboards()
+    board = Board.alltime("shithead")
+    for n in range(2_000):
+        await boards.record(board, Player(f"device-{n}", f"P{n}"), n % 997)
+    top = await boards.top(board, limit=3)
+    assert [(e.rank, e.score) for e in top] == [(1, 996), (1, 996), (3, 995)]
