@@ -35,7 +35,8 @@ USAGES = {
         "[--max-expert-seats MAX_EXPERT_SEATS] [--secret HEX] [--history-rate HISTORY_RATE] "
         "[--history-burst HISTORY_BURST] [--replay-cache-mb REPLAY_CACHE_MB] [--max-games "
         "MAX_GAMES] [--daily-entries-per-address DAILY_ENTRIES_PER_ADDRESS] [--daily-alone "
-        "{on,off}] [--devices-per-address DEVICES_PER_ADDRESS] [--log-level LOG_LEVEL]"
+        "{on,off}] [--devices-per-address DEVICES_PER_ADDRESS] [--ipv6-site-multiple "
+        "IPV6_SITE_MULTIPLE] [--log-level LOG_LEVEL]"
     ),
     "arena": (
         "[-h] --seats SEATS [--hands GAMES] [--seed SEED] [--jobs JOBS] [--cap CAP] "

@@ -52,7 +52,6 @@ from protocol.paths import parse_ws_path
 from server.bots.pool import MAX_QUEUED, MAX_QUEUED_PER_OWNER, BotPool
 from server.metrics import Metrics
 from server.net import address, api
-from server.net.address_buckets import AddressBuckets
 from server.net.admission import Admission, Cap, Door, Gated
 from server.net.devices import DeviceIssuer
 from server.net.keepalive import Keepalive
@@ -69,6 +68,7 @@ from server.runtime.connected import Connected
 from server.runtime.manager import SHUTDOWN, Ownership, RoomManager
 from server.runtime.ownership import OneProcess
 from server.store.base import RoomStore, StoreUnavailable
+from server.store.budgets import MAX_KEYS, SITE_MULTIPLE, Budgets, Daily, Rate, levels
 from server.store.leaderboard import BadBoard, Board, Entry, Player
 from server.store.lease import Leases
 from server.store.open import open_stores
@@ -151,7 +151,11 @@ class ServerConfig:
     history_rate: float = 2.0  # API requests (history, boards, daily) a second per address (429)
     history_burst: float = 20.0  # ... in a burst
     replay_cache_bytes: int = 64 * 1024 * 1024  # replayed games' steps kept (LRU, JSON bytes)
-    budget_addresses: int = 10_000  # addresses whose budgets are remembered (LRU)
+    # addresses whose budgets a process keeps in memory, each budget (one in use is never
+    # forgotten: past it, new addresses are refused until one is worth nothing)
+    budget_addresses: int = MAX_KEYS
+    # an IPv6 /48 gets this many times the budgets of one /64 (its client address key)
+    ipv6_site_multiple: float = SITE_MULTIPLE
     devices_per_address: int = 3  # device identities issued to one address a UTC day
 
 
@@ -296,6 +300,10 @@ class CardroomServer:
                 metrics=self.metrics,
                 places_rooms=self.config.place_rooms,
             )
+        c = self.config
+        # per-address budgets: shared through Redis by every process of the service
+        self.budgets = Budgets(self.stores.redis, c.ipv6_site_multiple, c.budget_addresses)
+        rooms = c.rooms
         self.manager = RoomManager(
             self.store,
             self.metrics,
@@ -306,6 +314,9 @@ class CardroomServer:
             health=self.stores.health,
             # a store that outlives this process: rooms come back when their players do
             load_on_demand=self.stores.redis is not None,
+            create_budget=self.budgets.make(
+                "rooms", Rate(rooms.rooms_per_minute / 60.0, rooms.rooms_burst)
+            ),
             bot_pool=BotPool(
                 self.config.bot_workers,
                 max_queued=self.config.bot_queue,
@@ -319,7 +330,6 @@ class CardroomServer:
         self._closes = 0
         self._trim: asyncio.TimerHandle | None = None
         self._arrivals = 0  # connections opened since the last freeze
-        c = self.config
         self.admission = Admission(
             Door(
                 proxies=address.Proxies.parse(c.trusted_proxies, c.proxy_header),
@@ -333,11 +343,12 @@ class CardroomServer:
             self.metrics,
         )
         # the history API's budgets: a replay costs CPU, so one address may not ask for many
-        self.history_budget = AddressBuckets(c.history_rate, c.history_burst, c.budget_addresses)
+        self.history_budget = self.budgets.make("api", Rate(c.history_rate, c.history_burst))
         self.replays = ReplayCache(c.replay_cache_bytes)
         self.metrics.watch_replays(self.replays)
         # signs with a key of the server secret once start() has it (until then: none issued)
-        self.devices = DeviceIssuer(None, c.devices_per_address, c.budget_addresses)
+        self.devices = DeviceIssuer(None)
+        self.device_budget = self.budgets.make("devices", Daily(c.devices_per_address))
         self.metrics.watch_devices(self.devices)
         self._secret: asyncio.Task[None] | None = None  # reading the secret while the store is away
         self._dirty: list[Connection] = []  # connections with frames to flush this turn
@@ -523,7 +534,7 @@ class CardroomServer:
             )
         )
         # one budget per client address for every API request (history, boards, daily)
-        if not self.history_budget.allow(address, time.monotonic()):
+        if not await self.history_budget.take(address):
             status, body = 429, _API_RATE_LIMITED
         elif route == "leaderboard":
             status, body = await api.leaderboard(self.stores.boards, query)
@@ -552,7 +563,12 @@ class CardroomServer:
     def _admit(self, connection: Gated, headers: Headers) -> Response | None:
         """Refuse a WebSocket handshake from a foreign browser page (403) or over the global
         or per-address cap (503)."""
-        here = self.connected.from_address(_address(connection))
+        # an IPv6 client counts in its /48 too, which holds a multiple of one /64's sockets
+        multiple = self.config.ipv6_site_multiple
+        here = max(
+            int(self.connected.from_address(key) // m)
+            for key, m in levels(_address(connection), multiple)
+        )
         match self.admission.admit(connection, headers, len(self.connected.sockets), here):
             case None:
                 return None
@@ -795,7 +811,7 @@ class CardroomServer:
         """Act on a valid message; what has to wait is returned as a coroutine."""
         match msg:
             case m.Hello():
-                self._hello(conn, msg)
+                return self._hello(conn, msg)
             case m.Ping():
                 conn.send(m.dump(m.Pong(ref=msg.id)))
             case _ if not conn.greeted:
@@ -814,7 +830,7 @@ class CardroomServer:
                 return self.manager.route_now(conn.id, msg, received)
         return None
 
-    def _hello(self, conn: Connection, msg: m.Hello) -> None:
+    def _hello(self, conn: Connection, msg: m.Hello) -> Coroutine[Any, Any, None] | None:
         if msg.protocol not in m.SUPPORTED_VERSIONS:
             speaks = ", ".join(str(v) for v in m.SUPPORTED_VERSIONS)
             raise Refusal(
@@ -825,17 +841,29 @@ class CardroomServer:
         if conn.hello_timer is not None:  # its handle need not live as long as the connection
             conn.hello_timer.cancel()
             conn.hello_timer = None
-        # only an identity this server issued ranks a player (made-up ones would let one person
-        # fill a board): a made-up one gets a new identity, within the address's budget for
-        # the day
-        device = msg.device if self.devices.valid(msg.device) else None
-        if device is None:
-            device = self.devices.issue(conn.address, int(time.time() // 86400))
-        if device is not None:
-            self.connected.identify(conn.id, device)
         origin = self.devices.origin(conn.address)
         if origin is not None:
             self.connected.locate(conn.id, origin)
+        # only an identity this server issued ranks a player (made-up ones would let one person
+        # fill a board): a made-up one gets a new identity, within the address's budget for
+        # the day (shared by every process: awaited, and the client's next frames wait)
+        valid = self.devices.valid(msg.device)
+        if valid or not self.devices.ready:
+            self._welcome(conn, msg, msg.device if valid else None)
+            return None
+        return self._issue(conn, msg)
+
+    async def _issue(self, conn: Connection, msg: m.Hello) -> None:
+        device = None
+        if await self.device_budget.take(conn.address):
+            device = self.devices.mint(conn.address)
+        else:
+            self.devices.refused += 1
+        self._welcome(conn, msg, device)
+
+    def _welcome(self, conn: Connection, msg: m.Hello, device: str | None) -> None:
+        if device is not None:
+            self.connected.identify(conn.id, device)
         games = [cast(m.GameName, name) for name in GAME_NAMES]
         welcome = m.Welcome(
             ref=msg.id, protocol=msg.protocol, server=SERVER_NAME, games=games, device=device
