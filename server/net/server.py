@@ -68,7 +68,15 @@ from server.runtime.connected import Connected
 from server.runtime.manager import SHUTDOWN, Ownership, RoomManager
 from server.runtime.ownership import OneProcess
 from server.store.base import RoomStore, StoreUnavailable
-from server.store.budgets import MAX_KEYS, SITE_MULTIPLE, Budgets, Daily, Rate, levels
+from server.store.budgets import (
+    MAX_KEYS,
+    SITE_MULTIPLE,
+    Budgets,
+    Daily,
+    LiveCounts,
+    Rate,
+    levels,
+)
 from server.store.leaderboard import BadBoard, Board, Entry, Player
 from server.store.lease import Leases
 from server.store.open import open_stores
@@ -303,6 +311,10 @@ class CardroomServer:
         c = self.config
         # per-address budgets: shared through Redis by every process of the service
         self.budgets = Budgets(self.stores.redis, c.ipv6_site_multiple, c.budget_addresses)
+        # open WebSockets per address, as the other processes of one Redis count them
+        self.live_sockets = (
+            None if self.stores.redis is None else LiveCounts(self.stores.redis, "sockets")
+        )
         rooms = c.rooms
         self.manager = RoomManager(
             self.store,
@@ -426,6 +438,8 @@ class CardroomServer:
         )
         self._keepalive = asyncio.create_task(self.keepalive.run(), name="keepalive")
         self.loop_lag.start()
+        if self.live_sockets is not None:
+            self.live_sockets.start()
 
     async def _sign_devices(self, retry: float = 1.0) -> None:
         """Give the device issuer its key once the server secret can be read from the store
@@ -485,6 +499,8 @@ class CardroomServer:
                 ws.transport.abort()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._ws.wait_closed(), 1.0)
+        if self.live_sockets is not None:
+            await self.live_sockets.stop()
         await self.stores.close()
 
     async def __aenter__(self) -> CardroomServer:
@@ -504,7 +520,7 @@ class CardroomServer:
                 return _response(
                     404, b"no WebSocket here: connect to /ws or /ws/CODE\n", "text/plain"
                 )
-            return self._admit(connection, request.headers)
+            return await self._admit(connection, request.headers)
         path, _, query = request.path.partition("?")
         if path == "/healthz":
             return await self._health()
@@ -560,15 +576,17 @@ class CardroomServer:
             extra += [("Content-Encoding", "gzip"), ("Vary", "Accept-Encoding")]
         return _response(status, body, "application/json", extra)
 
-    def _admit(self, connection: Gated, headers: Headers) -> Response | None:
+    async def _admit(self, connection: Gated, headers: Headers) -> Response | None:
         """Refuse a WebSocket handshake from a foreign browser page (403) or over the global
         or per-address cap (503)."""
-        # an IPv6 client counts in its /48 too, which holds a multiple of one /64's sockets
-        multiple = self.config.ipv6_site_multiple
-        here = max(
-            int(self.connected.from_address(key) // m)
-            for key, m in levels(_address(connection), multiple)
-        )
+        # an IPv6 client counts in its /48 too, which holds a multiple of one /64's sockets;
+        # with Redis, the other processes' sockets from the address count too
+        here = 0
+        for key, multiple in levels(_address(connection), self.config.ipv6_site_multiple):
+            count = self.connected.from_address(key)
+            if self.live_sockets is not None:
+                count += await self.live_sockets.others(key)
+            here = max(here, int(count // multiple))
         match self.admission.admit(connection, headers, len(self.connected.sockets), here):
             case None:
                 return None
@@ -611,6 +629,7 @@ class CardroomServer:
             return
         conn = Connection(next(self._ids), ws, self.config, self._mark)
         self.connected.open(conn.id, conn, conn.address)
+        self._count_live(conn.address)
         where = parse_ws_path(ws.request.path if ws.request is not None else "/")
         if where is not None and where.routed:  # it follows its room to the room's address
             self.connected.routed(conn.id)
@@ -631,11 +650,18 @@ class CardroomServer:
                 conn.hello_timer.cancel()
                 conn.hello_timer = None
             self.manager.disconnected(conn.id)  # gone from the rooms and from self.connected
+            self._count_live(conn.address)
             self.metrics.connections.set(len(self.connected.sockets))
             conn.finish()
             if isinstance(ws, DirectConnection):  # freed by reference counting, not the collector
                 ws.release()
             self._closed_some()
+
+    def _count_live(self, address: str) -> None:
+        """Tell the other processes how many sockets this one has from ``address`` now."""
+        if self.live_sockets is not None:
+            for key, _ in levels(address):
+                self.live_sockets.set(key, self.connected.from_address(key))
 
     def _arrived(self) -> None:
         """Every ``gc_freeze_every`` arrivals, freeze what is alive (O(1): the collector's lists

@@ -33,8 +33,11 @@ lifted; an address may get one budget a process for as long as the outage lasts.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import ipaddress
 import logging
+import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -284,3 +287,125 @@ class Budgets:
         if self.client is None:
             return memory
         return RedisBudget(self.client, name, limit, self.site_multiple, fallback=memory)
+
+
+#: Seconds a process's live counts stand in Redis without being written again: a process that
+#: died stops counting after this (each process writes its counts again every third of it).
+LIVE_STALE = 30.0
+
+_LIVE_OTHERS = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local stale = tonumber(ARGV[2])
+local kept = redis.call('HGETALL', KEYS[1])
+local sum = 0
+for i = 1, #kept, 2 do
+  local n, at = string.match(kept[i + 1], '^(%d+):(%d+)$')
+  if not n or now - tonumber(at) > stale then
+    redis.call('HDEL', KEYS[1], kept[i])  -- a process that stopped writing: it counts no more
+  elseif kept[i] ~= ARGV[1] then
+    sum = sum + tonumber(n)
+  end
+end
+return sum
+"""
+
+_LIVE_SET = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+for i, key in ipairs(KEYS) do
+  local n = tonumber(ARGV[2 + i])
+  if n > 0 then
+    redis.call('HSET', key, ARGV[1], n .. ':' .. now)
+    redis.call('PEXPIRE', key, tonumber(ARGV[2]))
+  else
+    redis.call('HDEL', key, ARGV[1])
+  end
+end
+return 1
+"""
+
+
+class LiveCounts:
+    """A live count per address key that several processes share through Redis (the open
+    WebSockets of an address): each process writes its own count in a hash per key, stamped
+    with Redis's time and written again every third of :data:`LIVE_STALE`, and a check sums
+    the other processes' fresh ones. A process that died counts no more after
+    :data:`LIVE_STALE`. While Redis is away, the others count as none: each process still
+    holds its own clients to the budget (what it did alone)."""
+
+    def __init__(self, client: RedisClient, name: str, stale: float = LIVE_STALE) -> None:
+        self.name = name
+        self.stale = stale
+        self.me = secrets.token_hex(8)
+        self._counts: dict[str, int] = {}  # this process's counts, non-zero
+        self._dirty: set[str] = set()
+        self._writing: asyncio.Task[None] | None = None
+        self._refresh: asyncio.Task[None] | None = None
+        self._stopped = False
+        self._others = client.register_script(_LIVE_OTHERS)
+        self._set = client.register_script(_LIVE_SET)
+
+    def key(self, key: str) -> str:
+        return global_key(f"live:{self.name}:{{{key}}}")
+
+    async def others(self, key: str) -> int:
+        """What the other processes count for ``key`` now (0 while Redis is away)."""
+        try:
+            with unavailable_as_store_error():
+                return int(await self._others(keys=[self.key(key)], args=[self.me, self.ms]))
+        except StoreUnavailable:
+            return 0
+
+    @property
+    def ms(self) -> int:
+        return int(self.stale * 1000)
+
+    def set(self, key: str, count: int) -> None:
+        """This process counts ``count`` for ``key`` now (written soon, in the background)."""
+        if self._stopped:
+            return
+        if count > 0:
+            self._counts[key] = count
+        else:
+            self._counts.pop(key, None)
+        self._dirty.add(key)
+        if self._writing is None:
+            self._writing = asyncio.get_running_loop().create_task(self._write())
+
+    async def _write(self) -> None:
+        try:
+            while self._dirty:
+                keys, self._dirty = sorted(self._dirty), set()
+                await self._put(keys)
+        finally:
+            self._writing = None
+
+    async def _put(self, keys: list[str]) -> None:
+        # one call per key: on a Redis Cluster each key may be in a slot of its own
+        for key in keys:
+            count = self._counts.get(key, 0)
+            try:
+                with unavailable_as_store_error():
+                    await self._set(keys=[self.key(key)], args=[self.me, self.ms, count])
+            except StoreUnavailable:
+                return  # written again by the refresh once Redis is back
+
+    def start(self) -> None:
+        self._refresh = asyncio.get_running_loop().create_task(self._refreshing())
+
+    async def _refreshing(self) -> None:
+        while True:
+            await asyncio.sleep(self.stale / 3)
+            await self._put(sorted(self._counts))
+
+    async def stop(self) -> None:
+        """Stop counting here: every count of this process is taken out of Redis."""
+        self._stopped = True
+        for task in (self._refresh, self._writing):  # nothing of it runs past the store's close
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        gone, self._counts = sorted(self._counts), {}
+        await self._put(gone)

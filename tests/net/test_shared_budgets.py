@@ -4,6 +4,7 @@ budget, and a spent budget that rotating through many other addresses does not r
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
@@ -159,5 +160,22 @@ async def test_an_ipv6_site_cannot_multiply_its_sockets() -> None:
                 assert exc.response.status_code == 503
                 refused += 1
         assert len(held) == 2 * config.ipv6_site_multiple and refused == 20 - len(held)
+        for ws in held:
+            await ws.close()
+
+
+@pytest.mark.slow
+async def test_two_processes_share_one_addresses_sockets(redis_server: RedisServer) -> None:
+    config = budgets(redis_url=redis_server.url, place_rooms=False, max_per_address=3)
+    async with CardroomServer(config) as one, CardroomServer(config) as two:
+        held = [await connect(one.url), await connect(one.url), await connect(two.url)]
+        await asyncio.sleep(0.1)  # each process writes its count in the background
+        with pytest.raises(InvalidStatus) as refused:
+            await connect(two.url)  # the address's fourth, though two holds one
+        assert refused.value.response.status_code == 503
+        await held.pop().close()
+        await held.pop().close()
+        await asyncio.sleep(0.1)
+        held += [await connect(two.url), await connect(two.url)]  # its places are free again
         for ws in held:
             await ws.close()

@@ -4,9 +4,11 @@ outage that falls back to the process's own count."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
-from server.store.budgets import Budgets, Daily, MemoryBudget, Rate, RedisBudget
+from server.store.budgets import Budgets, Daily, LiveCounts, MemoryBudget, Rate, RedisBudget
 from server.store.redis_client import connect
 from server.tools.bench.redis_server import RedisServer
 
@@ -81,5 +83,24 @@ async def test_a_redis_outage_counts_in_the_process(redis_server: RedisServer) -
         redis_server.stop()
         assert [await budget.take("192.0.2.1") for _ in range(3)] == [True, True, False]
         assert budget.fallbacks == 3
+    finally:
+        await client.aclose()
+
+
+@pytest.mark.slow
+async def test_live_counts_are_summed_over_the_other_processes(redis_server: RedisServer) -> None:
+    client = connect(redis_server.url, timeout=0.5)
+    a, b, c = (LiveCounts(client, "t", stale=0.3) for _ in range(3))
+    try:
+        a.set("192.0.2.1", 2)
+        b.set("192.0.2.1", 1)
+        await asyncio.sleep(0.05)  # written in the background
+        assert await c.others("192.0.2.1") == 3 and await a.others("192.0.2.1") == 1
+        await b.stop()  # a process that stops takes its counts out
+        assert await c.others("192.0.2.1") == 2
+        await asyncio.sleep(0.4)  # a (never started: no refresh) is as a process that died
+        assert await c.others("192.0.2.1") == 0
+        redis_server.stop()
+        assert await c.others("192.0.2.1") == 0  # Redis away: each process counts its own
     finally:
         await client.aclose()
