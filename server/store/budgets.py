@@ -142,7 +142,12 @@ class MemoryBudget:
             if left < 1:
                 return False
             after.append(left - 1)
-        new = sum(level not in self._kept for level, _ in spends)
+        new = 0
+        for level, _ in spends:  # out of the way of what makes room for the new ones
+            if level in self._kept:
+                self._kept.move_to_end(level)
+            else:
+                new += 1
         if new and not self._room_for(new, now):
             self.full += 1
             return False
