@@ -311,6 +311,7 @@ class CardroomServer:
         c = self.config
         # per-address budgets: shared through Redis by every process of the service
         self.budgets = Budgets(self.stores.redis, c.ipv6_site_multiple, c.budget_addresses)
+        self.metrics.watch_budgets(self.budgets.counts)
         # open WebSockets per address, as the other processes of one Redis count them
         self.live_sockets = (
             None if self.stores.redis is None else LiveCounts(self.stores.redis, "sockets")

@@ -41,7 +41,7 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from server.store.base import StoreUnavailable
@@ -286,12 +286,25 @@ class Budgets:
     client: RedisClient | None = None
     site_multiple: float = SITE_MULTIPLE
     max_keys: int = MAX_KEYS
+    made: list[MemoryBudget | RedisBudget] = field(default_factory=list)
 
     def make(self, name: str, limit: Limit) -> AddressBudget:
         memory = MemoryBudget(name, limit, self.site_multiple, self.max_keys)
-        if self.client is None:
-            return memory
-        return RedisBudget(self.client, name, limit, self.site_multiple, fallback=memory)
+        budget: MemoryBudget | RedisBudget = memory
+        if self.client is not None:
+            budget = RedisBudget(self.client, name, limit, self.site_multiple, fallback=memory)
+        self.made.append(budget)
+        return budget
+
+    def counts(self) -> list[tuple[str, int, int]]:
+        """Each budget made: its name, new addresses refused because its memory was full of
+        budgets in use, and spends counted in memory while Redis was away."""
+        out = []
+        for budget in self.made:
+            memory = budget if isinstance(budget, MemoryBudget) else budget.fallback
+            fell_back = budget.fallbacks if isinstance(budget, RedisBudget) else 0
+            out.append((budget.name, memory.full, fell_back))
+        return out
 
 
 #: Seconds a process's live counts stand in Redis without being written again: a process that

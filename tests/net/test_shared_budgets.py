@@ -17,7 +17,7 @@ from websockets.exceptions import InvalidStatus
 from clients import CardroomClient, CardroomError
 from server.net.server import CardroomServer, ServerConfig
 from server.tools.bench.redis_server import RedisServer
-from tests.support.http import get
+from tests.support.http import get, metric, metrics
 from tests.support.server import make_config
 
 
@@ -133,6 +133,10 @@ async def test_rotating_addresses_does_not_reset_a_spent_api_budget() -> None:
         for i in range(config.budget_addresses + 1):  # more addresses than are remembered
             await ask(f"10.1.{i >> 8}.{i & 255}")
         assert (await ask("198.51.100.1"))[0] == 429  # still spent
+        # the newcomers past the memory's bound were refused (fail closed), and counted
+        text = await metrics(server)
+        assert metric(text, 'cardroom_budget_full_total{budget="api"}') == 2
+        assert metric(text, 'cardroom_budget_fallbacks_total{budget="api"}') == 0
 
 
 async def test_rotating_addresses_does_not_reset_a_spent_identity_budget() -> None:
