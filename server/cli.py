@@ -97,6 +97,7 @@ def serve(argv: list[str]) -> int:
     from server.rooms.secret import SecretMismatch, parse_secret
     from server.rooms.seeds import Keys
     from server.rooms.settings import RoomSettings
+    from server.store.budgets import SITE_MULTIPLE
 
     parser = argparse.ArgumentParser(prog="cardroom serve")
     parser.add_argument("--host", default="127.0.0.1")
@@ -337,6 +338,13 @@ def serve(argv: list[str]) -> int:
         default=3,
         help="device identities (the only ones ranked) issued to one address a UTC day",
     )
+    parser.add_argument(
+        "--ipv6-site-multiple",
+        type=float,
+        default=SITE_MULTIPLE,
+        help="an IPv6 client counts by its /64 and by its /48, which gets this many times every "
+        "per-address budget (a subscriber holds a /56 or a /48)",
+    )
     parser.add_argument("--log-level", default="INFO")
     args = parser.parse_args(argv)
     try:
@@ -395,6 +403,7 @@ def serve(argv: list[str]) -> int:
         miss_floor=args.miss_floor,
         replay_cache_bytes=int(args.replay_cache_mb * 1024 * 1024),
         devices_per_address=args.devices_per_address,
+        ipv6_site_multiple=args.ipv6_site_multiple,
         rooms=RoomSettings(
             grace=args.grace,
             idle_timeout=args.idle_timeout,

@@ -117,12 +117,31 @@ class _Hot(Collector):
         yield waits
         if m.bot_stats is not None:
             yield from _bot_families(m.bot_stats, m.bot_held)
+        yield from _budget_families(m.budget_counts())
         yield CounterMetricFamily(
             "cardroom_gc_freezes",
             "Times what was alive left the collector's sight after a burst of arrivals (gc.freeze)",
             value=m.gc_freezes,
         )
         yield from _cluster_families(m)
+
+
+def _budget_families(counts: list[tuple[str, int, int]]) -> Iterator[Metric]:
+    full = CounterMetricFamily(
+        "cardroom_budget_full",
+        "Spends of new addresses refused: every address a budget keeps in memory still in use",
+        labels=["budget"],
+    )
+    fallbacks = CounterMetricFamily(
+        "cardroom_budget_fallbacks",
+        "Spends counted in this process's memory because Redis was away",
+        labels=["budget"],
+    )
+    for name, refused, fell_back in counts:
+        full.add_metric([name], refused)
+        fallbacks.add_metric([name], fell_back)
+    yield full
+    yield fallbacks
 
 
 def _cluster_families(m: Metrics) -> Iterator[Metric]:
@@ -277,6 +296,8 @@ class Metrics:
         self.bot_waits: dict[str, Histogram] = {}  # level -> queue waits (a few levels)
         self.bot_stats: PoolStats | None = None
         self.bot_held: Callable[[], tuple[int, int]] = lambda: (0, 0)
+        # (budget, new addresses refused when full, spends counted here while Redis was away)
+        self.budget_counts: Callable[[], list[tuple[str, int, int]]] = list
         self.api = Counter(
             "cardroom_api_requests",
             "HTTP API requests, by route and status (429: over the per-address budget)",
@@ -302,6 +323,10 @@ class Metrics:
         """Export the bot pool's counts, and ``held()``: the bot states the rooms hold."""
         self.bot_stats = stats
         self.bot_held = held
+
+    def watch_budgets(self, counts: Callable[[], list[tuple[str, int, int]]]) -> None:
+        """Export the per-address budgets' refusals when full and their Redis fallbacks."""
+        self.budget_counts = counts
 
     def watch_batches(
         self,

@@ -8,7 +8,8 @@ client cannot choose its own address; an entry a trusted proxy wrote that does n
 the walk at that proxy (its address is used), and headers from an untrusted peer are ignored.
 
 Per-address budgets count :func:`key`: an IPv4 address itself, an IPv6 address by its /64 (one
-subscriber's network: a client may use any of its 2**64 addresses).
+subscriber's network: a client may use any of its 2**64 addresses), and, since a subscriber
+holds a /56 or a /48, also by its /48 with a wider budget (:func:`server.store.budgets.levels`).
 
 >>> proxies = Proxies.parse(["127.0.0.1/32"])
 >>> key(client_ip("127.0.0.1", {"X-Forwarded-For": "203.0.113.7, 127.0.0.1"}, proxies))

@@ -4,22 +4,19 @@
 A device token a client makes up earns nothing: only a token this server signed (an HMAC of a
 random id under a key of the server secret, the one the deals come from, so every process of
 one store issues and accepts the same identities) ranks a player. A client without one gets
-one in its ``welcome``, and keeps it. Each client address (an IPv6 /64 as one; behind a trusted
-proxy the forwarded one) gets at most ``per_address`` new identities a UTC day: sock-puppet
-devices need addresses. The budget is per process; its memory is bounded by ``max_addresses`` (the
-least recently seen address forgotten first). An identity also carries a keyed digest of the
+one in its ``welcome``, and keeps it. How many a client address gets a UTC day is a budget of
+the server's (:mod:`server.store.budgets`, shared by every process of one Redis): sock-puppet
+devices need addresses. An identity also carries a keyed digest of the
 address it was issued to (:func:`~server.store.leaderboard.device_origin`), so identities
 hoarded from one address over many days still share one address's few daily-board entries.
 
->>> issuer = DeviceIssuer(b"k" * 32, per_address=1, max_addresses=10)
->>> token = issuer.issue("10.0.0.1", day=1)
+>>> issuer = DeviceIssuer(b"k" * 32)
+>>> token = issuer.mint("10.0.0.1")
 >>> issuer.valid(token), issuer.valid("made-up-device-0123456789"), len(token)
 (True, False, 43)
->>> issuer.issue("10.0.0.1", day=1) is None, issuer.issue("10.0.0.1", day=2) is not None
-(True, True)
 >>> from server.store.leaderboard import device_origin
->>> later = issuer.issue("10.0.0.1", day=3)
->>> device_origin(token) == device_origin(later) != device_origin(issuer.issue("10.0.0.2", 3))
+>>> later = issuer.mint("10.0.0.1")
+>>> device_origin(token) == device_origin(later) != device_origin(issuer.mint("10.0.0.2"))
 True
 """
 
@@ -29,7 +26,6 @@ import base64
 import hashlib
 import hmac
 import secrets
-from collections import OrderedDict
 
 PREFIX = "cr1"
 _ID_BYTES = 12  # 16 base64url characters
@@ -43,16 +39,13 @@ def _b64(data: bytes) -> str:
 
 
 class DeviceIssuer:
-    """Issues and checks device tokens under one secret, ``per_address`` a day per address."""
+    """Issues and checks device tokens under one secret."""
 
-    def __init__(self, secret: bytes | None, per_address: int, max_addresses: int) -> None:
+    def __init__(self, secret: bytes | None) -> None:
         self._secret = secret or b""
         self.ready = secret is not None  # False until a secret is given (see use)
-        self.per_address = per_address
-        self.max_addresses = max_addresses
         self.issued = 0
-        self.refused = 0  # addresses over their day's budget
-        self._counts: OrderedDict[str, tuple[int, int]] = OrderedDict()  # address -> (day, n)
+        self.refused = 0  # hellos of addresses over their day's budget (the server counts)
 
     def _sign(self, ident: str) -> str:
         mac = hmac.new(self._secret, f"device:{ident}".encode(), hashlib.sha256).digest()
@@ -75,21 +68,11 @@ class DeviceIssuer:
         ident, sig = token[len(PREFIX) : len(PREFIX) + 16], token[len(PREFIX) + 16 :]
         return hmac.compare_digest(sig, self._sign(ident))
 
-    def issue(self, address: str, day: int) -> str | None:
-        """A new identity for a client at ``address`` on UTC day ``day`` (a day number), or
-        ``None`` once the address had its day's share (or while there is no secret yet)."""
+    def mint(self, address: str) -> str | None:
+        """A new identity for a client at ``address`` (its budget already spent), or ``None``
+        while there is no secret yet."""
         if not self.ready:
             return None
-        seen_day, count = self._counts.pop(address, (day, 0))
-        if seen_day != day:
-            count = 0
-        if count >= self.per_address:
-            self._counts[address] = (day, count)
-            self.refused += 1
-            return None
-        self._counts[address] = (day, count + 1)
-        if len(self._counts) > self.max_addresses:
-            self._counts.popitem(last=False)
         self.issued += 1
         # the id: a keyed digest of the address (its origin, read by device_origin), then
         # random bytes; signed whole
@@ -105,9 +88,9 @@ class DeviceIssuer:
         there is no secret): what a room's bans and mutes bind to besides a device, since a
         person sheds a device by reconnecting without it, and an address far less easily.
 
-        >>> issuer = DeviceIssuer(b"k" * 32, per_address=1, max_addresses=10)
+        >>> issuer = DeviceIssuer(b"k" * 32)
         >>> from server.store.leaderboard import device_origin
-        >>> issuer.origin("10.0.0.1") == device_origin(issuer.issue("10.0.0.1", day=1))
+        >>> issuer.origin("10.0.0.1") == device_origin(issuer.mint("10.0.0.1"))
         True
         """
         return _b64(self._origin_tag(address)) if self.ready else None

@@ -52,7 +52,6 @@ from protocol.paths import parse_ws_path
 from server.bots.pool import MAX_QUEUED, MAX_QUEUED_PER_OWNER, BotPool
 from server.metrics import Metrics
 from server.net import address, api
-from server.net.address_buckets import AddressBuckets
 from server.net.admission import Admission, Cap, Door, Gated
 from server.net.devices import DeviceIssuer
 from server.net.keepalive import Keepalive
@@ -70,6 +69,16 @@ from server.runtime.connected import Connected
 from server.runtime.manager import SHUTDOWN, Ownership, RoomManager
 from server.runtime.ownership import OneProcess
 from server.store.base import RoomStore, StoreUnavailable
+from server.store.budgets import (
+    MAX_KEYS,
+    SITE_MULTIPLE,
+    Budgets,
+    Daily,
+    LiveCounts,
+    MemoryBudget,
+    Rate,
+    levels,
+)
 from server.store.leaderboard import BadBoard, Board, Entry, Player
 from server.store.lease import Leases
 from server.store.open import open_stores
@@ -177,7 +186,11 @@ class ServerConfig:
     miss_burst: float = 10.0
     miss_floor: float = 0.05  # seconds a miss is answered after it arrived, at the soonest
     replay_cache_bytes: int = 64 * 1024 * 1024  # replayed games' steps kept (LRU, JSON bytes)
-    budget_addresses: int = 10_000  # addresses whose budgets are remembered (LRU)
+    # addresses whose budgets a process keeps in memory, each budget (one in use is never
+    # forgotten: past it, new addresses are refused until one is worth nothing)
+    budget_addresses: int = MAX_KEYS
+    # an IPv6 /48 gets this many times the budgets of one /64 (its client address key)
+    ipv6_site_multiple: float = SITE_MULTIPLE
     devices_per_address: int = 3  # device identities issued to one address a UTC day
 
 
@@ -330,6 +343,15 @@ class CardroomServer:
                 metrics=self.metrics,
                 places_rooms=self.config.place_rooms,
             )
+        c = self.config
+        # per-address budgets: shared through Redis by every process of the service
+        self.budgets = Budgets(self.stores.redis, c.ipv6_site_multiple, c.budget_addresses)
+        self.metrics.watch_budgets(self.budgets.counts)
+        # open WebSockets per address, as the other processes of one Redis count them
+        self.live_sockets = (
+            None if self.stores.redis is None else LiveCounts(self.stores.redis, "sockets")
+        )
+        rooms = c.rooms
         self.manager = RoomManager(
             self.store,
             self.metrics,
@@ -341,6 +363,9 @@ class CardroomServer:
             clock=clock,
             # a store that outlives this process: rooms come back when their players do
             load_on_demand=self.stores.redis is not None,
+            create_budget=self.budgets.make(
+                "rooms", Rate(rooms.rooms_per_minute / 60.0, rooms.rooms_burst)
+            ),
             bot_pool=BotPool(
                 self.config.bot_workers,
                 max_queued=self.config.bot_queue,
@@ -354,7 +379,6 @@ class CardroomServer:
         self._closes = 0
         self._trim: asyncio.TimerHandle | None = None
         self._arrivals = 0  # connections opened since the last freeze
-        c = self.config
         self.admission = Admission(
             Door(
                 proxies=address.Proxies.parse(c.trusted_proxies, c.proxy_header),
@@ -371,12 +395,16 @@ class CardroomServer:
         )
         # every read's budget per address (the HTTP API's and the leaderboard message's): a
         # replay costs CPU, so one address may not ask for many
-        self.history_budget = AddressBuckets(c.history_rate, c.history_burst, c.budget_addresses)
-        self.misses = AddressBuckets(c.miss_rate, c.miss_burst, c.budget_addresses)
+        self.history_budget = self.budgets.make("api", Rate(c.history_rate, c.history_burst))
+        # misses answered by this process: its own, taken and given back on the way (see _route)
+        self.misses = MemoryBudget(
+            "misses", Rate(c.miss_rate, c.miss_burst), c.ipv6_site_multiple, c.budget_addresses
+        )
         self.replays = ReplayCache(c.replay_cache_bytes)
         self.metrics.watch_replays(self.replays)
         # signs with a key of the server secret once start() has it (until then: none issued)
-        self.devices = DeviceIssuer(None, c.devices_per_address, c.budget_addresses)
+        self.devices = DeviceIssuer(None)
+        self.device_budget = self.budgets.make("devices", Daily(c.devices_per_address))
         self.metrics.watch_devices(self.devices)
         self._secret: asyncio.Task[None] | None = None  # reading the secret while the store is away
         self._dirty: list[Connection] = []  # connections with frames to flush this turn
@@ -454,6 +482,8 @@ class CardroomServer:
         )
         self._keepalive = asyncio.create_task(self.keepalive.run(), name="keepalive")
         self.loop_lag.start()
+        if self.live_sockets is not None:
+            self.live_sockets.start()
 
     async def _sign_devices(self, retry: float = 1.0) -> None:
         """Give the device issuer its key once the server secret can be read from the store
@@ -513,6 +543,8 @@ class CardroomServer:
                 ws.transport.abort()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._ws.wait_closed(), 1.0)
+        if self.live_sockets is not None:
+            await self.live_sockets.stop()
         await self.stores.close()
 
     async def __aenter__(self) -> CardroomServer:
@@ -553,7 +585,7 @@ class CardroomServer:
                 return _response(
                     404, b"no WebSocket here: connect to /ws or /ws/CODE\n", "text/plain"
                 )
-            return self._admit(connection, request.headers)
+            return await self._admit(connection, request.headers)
         if path == "/healthz":
             return await self._health()
         if path.startswith("/api/"):
@@ -582,7 +614,7 @@ class CardroomServer:
             )
         )
         # one budget per client address for every API request (history, boards, daily)
-        if not self.history_budget.allow(address, time.monotonic()):
+        if not await self.history_budget.take(address):
             status, body = 429, _API_RATE_LIMITED
         elif route == "leaderboard":
             status, body = await api.leaderboard(self.stores.boards, query)
@@ -610,10 +642,17 @@ class CardroomServer:
             extra += [("Content-Encoding", "gzip"), ("Vary", "Accept-Encoding")]
         return _response(status, body, "application/json", extra)
 
-    def _admit(self, connection: Gated, headers: Headers) -> Response | None:
+    async def _admit(self, connection: Gated, headers: Headers) -> Response | None:
         """Refuse a WebSocket handshake from a foreign browser page (403) or over the global
         or per-address cap (503)."""
-        here = self.connected.from_address(_address(connection))
+        # an IPv6 client counts in its /48 too, which holds a multiple of one /64's sockets;
+        # with Redis, the other processes' sockets from the address count too
+        here = 0
+        for key, multiple in levels(_address(connection), self.config.ipv6_site_multiple):
+            count = self.connected.from_address(key)
+            if self.live_sockets is not None:
+                count += await self.live_sockets.others(key)
+            here = max(here, int(count // multiple))
         match self.admission.admit(connection, headers, len(self.connected.sockets), here):
             case None:
                 return None
@@ -656,6 +695,7 @@ class CardroomServer:
             return
         conn = Connection(next(self._ids), ws, self.config, self._mark)
         self.connected.open(conn.id, conn, conn.address)
+        self._count_live(conn.address)
         where = parse_ws_path(ws.request.path if ws.request is not None else "/")
         if where is not None and where.routed:  # it follows its room to the room's address
             self.connected.routed(conn.id)
@@ -676,11 +716,18 @@ class CardroomServer:
                 conn.hello_timer.cancel()
                 conn.hello_timer = None
             self.manager.disconnected(conn.id)  # gone from the rooms and from self.connected
+            self._count_live(conn.address)
             self.metrics.connections.set(len(self.connected.sockets))
             conn.finish()
             if isinstance(ws, DirectConnection):  # freed by reference counting, not the collector
                 ws.release()
             self._closed_some()
+
+    def _count_live(self, address: str) -> None:
+        """Tell the other processes how many sockets this one has from ``address`` now."""
+        if self.live_sockets is not None:
+            for key, _ in levels(address):
+                self.live_sockets.set(key, self.connected.from_address(key))
 
     def _arrived(self) -> None:
         """Every ``gc_freeze_every`` arrivals, freeze what is alive (O(1): the collector's lists
@@ -856,7 +903,7 @@ class CardroomServer:
         """Act on a valid message; what has to wait is returned as a coroutine."""
         match msg:
             case m.Hello():
-                self._hello(conn, msg)
+                return self._hello(conn, msg)
             case m.Ping():
                 conn.send(m.dump(m.Pong(ref=msg.id)))
             case _ if not conn.greeted:
@@ -889,7 +936,7 @@ class CardroomServer:
         if self.connected.is_in(conn.id, msg.room):
             return self.manager.route_now(conn.id, msg, received)
         address = conn.address
-        if not self.misses.allow(address, time.monotonic()):
+        if not self.misses.take_now(address):
             why = "too many requests for rooms that do not exist; wait a minute"
             raise Refusal(ErrorCode.TOO_MANY_MISSES, why)
         try:
@@ -916,7 +963,7 @@ class CardroomServer:
             raise
         self.misses.refund(address)
 
-    def _hello(self, conn: Connection, msg: m.Hello) -> None:
+    def _hello(self, conn: Connection, msg: m.Hello) -> Coroutine[Any, Any, None] | None:
         if msg.protocol not in m.SUPPORTED_VERSIONS:
             speaks = ", ".join(str(v) for v in m.SUPPORTED_VERSIONS)
             raise Refusal(
@@ -927,17 +974,29 @@ class CardroomServer:
         if conn.hello_timer is not None:  # its handle need not live as long as the connection
             conn.hello_timer.cancel()
             conn.hello_timer = None
-        # only an identity this server issued ranks a player (made-up ones would let one person
-        # fill a board): a made-up one gets a new identity, within the address's budget for
-        # the day
-        device = msg.device if self.devices.valid(msg.device) else None
-        if device is None:
-            device = self.devices.issue(conn.address, int(time.time() // 86400))
-        if device is not None:
-            self.connected.identify(conn.id, device)
         origin = self.devices.origin(conn.address)
         if origin is not None:
             self.connected.locate(conn.id, origin)
+        # only an identity this server issued ranks a player (made-up ones would let one person
+        # fill a board): a made-up one gets a new identity, within the address's budget for
+        # the day (shared by every process: awaited, and the client's next frames wait)
+        valid = self.devices.valid(msg.device)
+        if valid or not self.devices.ready:
+            self._welcome(conn, msg, msg.device if valid else None)
+            return None
+        return self._issue(conn, msg)
+
+    async def _issue(self, conn: Connection, msg: m.Hello) -> None:
+        device = None
+        if await self.device_budget.take(conn.address):
+            device = self.devices.mint(conn.address)
+        else:
+            self.devices.refused += 1
+        self._welcome(conn, msg, device)
+
+    def _welcome(self, conn: Connection, msg: m.Hello, device: str | None) -> None:
+        if device is not None:
+            self.connected.identify(conn.id, device)
         games = [cast(m.GameName, name) for name in GAME_NAMES]
         welcome = m.Welcome(
             ref=msg.id, protocol=msg.protocol, server=SERVER_NAME, games=games, device=device
@@ -946,7 +1005,7 @@ class CardroomServer:
 
     async def _standings(self, conn: Connection, msg: m.Leaderboard) -> None:
         # the same budget as the HTTP API's reads, from the same address's bucket
-        if not self.history_budget.allow(conn.address, time.monotonic()):
+        if not await self.history_budget.take(conn.address):
             raise Refusal(ErrorCode.RATE_LIMITED, "too many reads (boards, history); slow down")
         try:
             board = Board.parse(msg.board)

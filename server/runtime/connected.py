@@ -32,6 +32,7 @@ from typing import Generic, Protocol, TypeVar
 
 from protocol.errors import ErrorCode
 from server.rooms.refusal import Refusal
+from server.store.budgets import levels
 from server.store.leaderboard import player_id
 
 
@@ -50,7 +51,8 @@ class Connected(Generic[S]):
     def __init__(self) -> None:
         self.sockets: dict[int, S] = {}  # this process's own clients
         self._relayed: dict[int, Outbox] = {}  # clients of other processes (negative ids)
-        self._per_address: dict[str, int] = {}  # this process's clients from each address
+        # this process's clients from each address (an IPv6 one also under its /48)
+        self._per_address: dict[str, int] = {}
         self._addresses: dict[int, str] = {}  # connection -> its client's address
         self._rooms: dict[int, str] = {}  # connection -> the room it is in (or entering)
         self._devices: dict[int, str] = {}  # connection -> device identity from its hello
@@ -65,7 +67,8 @@ class Connected(Generic[S]):
         self.sockets[conn] = socket
         if address is not None:
             self._addresses[conn] = address
-            self._per_address[address] = self._per_address.get(address, 0) + 1
+            for key, _ in levels(address):
+                self._per_address[key] = self._per_address.get(key, 0) + 1
 
     def relay(self, conn: int, outbox: Outbox) -> None:
         """A client of another process sent a message to a room here: its frames go back
@@ -78,9 +81,10 @@ class Connected(Generic[S]):
             self._relayed.pop(conn, None)
         address = self._addresses.pop(conn, None)
         if address is not None:
-            left = self._per_address.pop(address, 1) - 1
-            if left > 0:
-                self._per_address[address] = left
+            for key, _ in levels(address):
+                left = self._per_address.pop(key, 1) - 1
+                if left > 0:
+                    self._per_address[key] = left
         self._devices.pop(conn, None)
         self._origins.pop(conn, None)
         self._forwarded.pop(conn, None)
@@ -105,7 +109,7 @@ class Connected(Generic[S]):
         return conn in self.sockets or conn in self._relayed
 
     def from_address(self, address: str) -> int:
-        """This process's clients connected from ``address`` now."""
+        """This process's clients connected from ``address`` now (an IPv6 /64 or /48)."""
         return self._per_address.get(address, 0)
 
     def routed(self, conn: int) -> None:

@@ -19,7 +19,7 @@ from protocol import messages as m
 from protocol.errors import ErrorCode
 from server.bots.pool import BotPool
 from server.metrics import Metrics
-from server.rooms.budgets import CreateBudgets, OverBudget
+from server.rooms.budgets import Budget, CreateBudgets, OverBudget
 from server.rooms.core import RoomCore, check_create
 from server.rooms.inputs import CreateHost, Disconnect, Request, RoomRequest
 from server.rooms.names import clean_name
@@ -30,6 +30,7 @@ from server.runtime.actor import Owner, RoomActor
 from server.runtime.ownership import Elsewhere, OneProcess
 from server.runtime.placement import HeldBack
 from server.store.base import RoomStore, StoredRoom, StoreError, StoreUnavailable
+from server.store.budgets import AddressBudget, MemoryBudget, Rate
 from server.store.health import StoreHealth
 from server.store.leaderboard import Leaderboards, MemoryLeaderboards
 
@@ -112,6 +113,7 @@ class RoomManager:
         health: StoreHealth | None = None,
         load_on_demand: bool = False,
         bot_pool: BotPool | None = None,
+        create_budget: AddressBudget | None = None,
     ) -> None:
         self.store = store
         self.metrics = metrics
@@ -126,6 +128,10 @@ class RoomManager:
         self.rooms: dict[str, RoomActor] = {}
         self._secret_checked = False  # keys() checked the secret against the store
         self.budgets = CreateBudgets(settings)
+        # rooms created per client address (a rate; in Redis, shared by every process)
+        self.create_budget = create_budget or MemoryBudget(
+            "rooms", Rate(settings.rooms_per_minute / 60.0, settings.rooms_burst)
+        )
         self._closing: set[asyncio.Task[None]] = set()
         self._loading: dict[str, asyncio.Future[Found]] = {}
         # rooms made here and let go for another process (placement.py), still counted in the
@@ -209,7 +215,11 @@ class RoomManager:
         # itself until the secret is read)
         address = self.clients.origin_of(conn) or self.clients.address_of(conn)
         try:
-            self.budgets.take(address, len(self.rooms) + len(self._placed), time.monotonic())
+            self.budgets.take(address, len(self.rooms) + len(self._placed))
+            client = self.clients.address_of(conn)  # its key, as its other budgets count it
+            if client is not None and not await self.create_budget.take(client):
+                why = "you are opening rooms too quickly; try again in a minute"
+                raise OverBudget(Budget.PER_MINUTE, why)
         except OverBudget as over:
             self.metrics.rooms_refused.labels(over.budget.value).inc()
             raise

@@ -231,12 +231,18 @@ class MemoryLeaderboards(Leaderboards):
         self._first: OrderedDict[tuple[str, str], str] = OrderedDict()
 
     async def claim(self, board: Board, origin: str, player_id: str, limit: int) -> bool:
-        claimed = self._claims.setdefault((board.key, origin), [])
-        self._claims.move_to_end((board.key, origin))
+        key = (board.key, origin)
+        if key not in self._claims and len(self._claims) >= MAX_CLAIMS:
+            # room is made from the claims of days before this one only (daily:YYYY-MM-DD keys
+            # sort by day): forgetting one of this day's would give its origin its entries again
+            kept = self._claims.items()
+            self._claims = OrderedDict((k, v) for k, v in kept if k[0] >= board.key)
+            if len(self._claims) >= MAX_CLAIMS:
+                return False  # full of this day's claims: a newcomer is not ranked
+        claimed = self._claims.setdefault(key, [])
+        self._claims.move_to_end(key)
         if player_id not in claimed:
             claimed.append(player_id)
-        while len(self._claims) > MAX_CLAIMS:  # old days' claims: least recently used first
-            self._claims.popitem(last=False)
         return claimed.index(player_id) < limit
 
     async def first_daily(self, board: Board, player_id: str, match: str) -> bool:

@@ -91,12 +91,12 @@ async def test_one_address_behind_the_proxy_is_still_capped(deployment: Stack) -
                 )
             except InvalidStatus as exc:
                 statuses.append(exc.response.status_code)
-        # each process lets one address have its 50 (--max-per-address), not one more
-        assert len(let_in) == 2 * 50 and statuses == [503] * 20
-        assert deployment.metric('cardroom_connections_refused_total{cap="per_address"}') == [
-            10.0,
-            10.0,
-        ]
+        # the address has its 50 (--max-per-address) in all, not 50 a process: each process
+        # counts the other's sockets through Redis (written just after each arrival: one
+        # that reaches the other process before that write lands is one more)
+        refused = deployment.metric('cardroom_connections_refused_total{cap="per_address"}')
+        assert 50 <= len(let_in) <= 52 and statuses == [503] * (120 - len(let_in))
+        assert sum(refused) == 120 - len(let_in)
         # someone else, behind the same proxy, is still let in
         other = await CardroomClient.connect(deployment.url, local_addr=("127.0.3.2", 0))
         await asyncio.gather(other.close(), *(c.close() for c in let_in))

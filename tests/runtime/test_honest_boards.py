@@ -148,7 +148,7 @@ async def test_identities_hoarded_from_one_address_share_its_daily_entries() -> 
     # one address collects an identity a day for four days, then plays four daily matches
     config = replace(make_config(), rooms=replace(make_config().rooms, daily_entries_per_address=2))
     async with CardroomServer(config) as server:
-        hoard = [server.devices.issue("10.9.9.9", day=d) for d in range(4)]
+        hoard = [server.devices.mint("10.9.9.9") for _ in range(4)]
         for name, device in zip(("Ann", "Bob", "Cy", "Dee"), hoard, strict=True):
             assert device is not None
             me = await hello(server, device)

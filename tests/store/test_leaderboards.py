@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from server.store import leaderboard
 from server.store.leaderboard import (
     BadBoard,
     Board,
@@ -166,3 +167,22 @@ async def test_the_memory_top_is_the_best_few_of_a_large_board() -> None:
         await boards.record(board, Player(f"device-{n}", f"P{n}"), n % 997)
     top = await boards.top(board, limit=3)
     assert [(e.rank, e.score) for e in top] == [(1, 996), (1, 996), (3, 995)]
+
+
+async def test_claims_from_many_origins_do_not_reset_a_spent_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the memory store keeps a bounded number of claims: rotating through more origins than
+    # that once forgot an origin's spent entries for the day
+    monkeypatch.setattr(leaderboard, "MAX_CLAIMS", 10)
+    boards, day = MemoryLeaderboards(), Board.daily(DAY)
+    assert await boards.claim(day, "origin-A", ANN.id, 1)
+    assert not await boards.claim(day, "origin-A", BOB.id, 1)
+    given = [await boards.claim(day, f"origin-{i}", CY.id, 1) for i in range(20)]
+    assert not await boards.claim(day, "origin-A", BOB.id, 1)  # still spent
+    assert given.count(False) == 11  # the newcomers past the bound: not ranked (fail closed)
+    yesterday = Board.daily(DAY - datetime.timedelta(days=1))  # a later day's are kept too
+    assert not await boards.claim(yesterday, "origin-Y", CY.id, 1)
+    tomorrow = Board.daily(DAY + datetime.timedelta(days=1))  # a past day's claims make room
+    assert await boards.claim(tomorrow, "origin-Z", CY.id, 1)
+    assert not await boards.claim(tomorrow, "origin-Z", BOB.id, 1)

@@ -49,7 +49,7 @@ def device_for(server: CardroomServer, who: str) -> str:
     device ranks nothing), the same each time it is asked for."""
     issued = _ISSUED.setdefault(server, {})
     if who not in issued:
-        token = server.devices.issue(f"test:{who}", day=0)
+        token = server.devices.mint(f"test:{who}")
         assert token is not None
         issued[who] = token
     return issued[who]
