@@ -621,7 +621,13 @@ class CardroomServer:
         elif route == "history":
             token = api.bearer_token(headers.get("Authorization"))
             status, body = await api.history(
-                self.store, parts[2], query, token, self.replays, now=self.clock()
+                self.store,
+                parts[2],
+                query,
+                token,
+                self.replays,
+                now=self.clock(),
+                hide_daily=self.config.rooms.daily_alone,
             )
         elif route == "daily":
             try:

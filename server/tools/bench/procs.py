@@ -50,6 +50,10 @@ RAISED_LIMITS = (
     "1000000",
     "--chat-burst",
     "1000000",
+    "--chat-each-per-minute",
+    "1000000",
+    "--chat-each-burst",
+    "1000000",
 )
 
 

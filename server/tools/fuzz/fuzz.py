@@ -73,6 +73,12 @@ CHILD_LIMITS = {
     "--rooms-per-address": "10000",  # default 20 rooms open from one address
     "--chat-per-minute": "100000",  # default 60 chat lines a minute per room
     "--chat-burst": "100000",  # default 20
+    "--chat-each-per-minute": "100000",  # default 20 chat lines a minute per sender
+    "--chat-each-burst": "100000",  # default 6
+    "--history-rate": "100000",  # default 2 reads a second per address: it reads every history
+    "--history-burst": "100000",  # default 20
+    "--miss-rate": "100000",  # default 0.2 misses a second: its hostile frames name any room
+    "--miss-burst": "100000",  # default 10
     # default on: its Sheepshead rooms seat five fuzzer people at the day's deals (unranked)
     "--daily-alone": "off",
 }

@@ -31,7 +31,11 @@ def _hold_loop(seconds: float) -> None:
 
 def _config() -> ServerConfig:
     return ServerConfig(
-        port=0, rate=1e6, burst=1e6, rooms=RoomSettings(bot_delay=0.0, grace=30, idle_timeout=60)
+        port=0,
+        rate=1e6,
+        burst=1e6,
+        # seven chat lines from one seat at once: past one sender's chat burst
+        rooms=RoomSettings(bot_delay=0.0, grace=30, idle_timeout=60, chat_each_burst=100),
     )
 
 
