@@ -13,11 +13,11 @@ import random
 from protocol.cards import parse_card, parse_cards
 from protocol.views import SheepsheadView, View, sheepshead_view
 from server.bots.base import hand_of, seat_of
+from server.bots.sheepshead_conventions import choose_conventional
 from server.bots.sheepshead_policy import (
     PLAYERS,
     Table,
     choose_bury,
-    choose_card,
     go_alone,
     should_crack,
     should_pick,
@@ -146,7 +146,9 @@ def unknown_key(a: Action) -> tuple[int, int, int]:
 
 
 class SheepsheadBasicBot:
-    """Heuristic Sheepshead player. Decisions use ``rng`` only to break exact ties."""
+    """Heuristic Sheepshead player that keeps the table's conventions
+    (:mod:`server.bots.sheepshead_conventions`, as strong does). Decisions use ``rng`` only to
+    break exact ties."""
 
     def __init__(self, seed: int | None = None, pick_threshold: float = 8.0) -> None:
         self.rng = random.Random(seed)
@@ -174,4 +176,6 @@ class SheepsheadBasicBot:
             return choose_call(hand, legal)
         if phase == "crack":
             return choose_crack(view, hand)
-        return Action("play", (choose_card(table_from_view(view), self.rng),))
+        # The table's conventions (the picker's side leads trump, defenders lead fail, points
+        # onto a trick a friend surely takes) first, the heuristic among the cards that keep them.
+        return Action("play", (choose_conventional(table_from_view(view), self.rng),))

@@ -19,7 +19,9 @@ Sheepshead (every role from the full state; the house rules decide what exists):
   diamonds (SS-10.2), alone (SS-4.4) or in a leaster (SS-8.1);
 - ``schmear``: a play (not a lead) while a seat of the actor's own side wins the trick so far,
   by a seat that may play a card of 10 or 11 points or a card of fewer, hit when it plays
-  the points; no sides in a leaster.
+  the points; no sides in a leaster. Facet ``sure``: no seat of the other side still to play
+  holds a card it may play (of the led suit if it holds one, SS-5.2) that beats the trick's
+  winner, so the trick is the actor's side's whatever comes.
 
 A chance is a choice: the plays the rules force (one legal card; SS-6.2's called card) are no
 chance of ``lead_called``, ``schmear`` or ``lead_trump_choice``; ``lead_trump`` counts every
@@ -56,7 +58,7 @@ from enum import StrEnum
 
 from protocol.cards import TEN, THREE, TWO
 from server.rules.base import Action, Game
-from server.rules.sheepshead import Sheepshead
+from server.rules.sheepshead import PLAYERS, Sheepshead
 from server.rules.sheepshead_cards import POINTS, SUIT_CLASS, TRUMP, trick_winner_index
 from server.rules.shithead import Shithead
 
@@ -98,6 +100,7 @@ class Facet(StrEnum):
     HAND = "hand"
     FACE_UP = "face_up"
     ORDINARY_PLAYS = "ordinary_plays"  # Shithead: an ordinary card plays (not only specials)
+    SURE = "sure"  # Sheepshead: the trick is the actor's side's whatever the others play
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,8 +180,29 @@ def sheepshead_chances(g: Sheepshead, seat: int, action: Action) -> list[Chance]
     mate_wins = best >= 0 and _side(g, g.trick_seats[best]) == _side(g, seat)
     if mate_wins and {POINTS[c] >= SCHMEAR_POINTS for c in legal} == {True, False}:
         hit = not face_down and POINTS[card] >= SCHMEAR_POINTS
-        out.append(Chance(Convention.SCHMEAR, at, hit))
+        sure = _sure(g, seat, best)
+        out.append(Chance(Convention.SCHMEAR, (*at, Facet.SURE) if sure else at, hit))
     return out
+
+
+def _sure(g: Sheepshead, seat: int, best: int) -> bool:
+    """Whether no seat of the other side after ``seat`` can beat the trick's card at ``best``
+    with a card it may play (SS-5.2: a card of the led suit if it holds one; the rules' further
+    limits, SS-6.1, only shrink what it may play, so this errs towards "not sure")."""
+    cards = list(g.trick_cards)
+    face_up = [c for i, c in enumerate(cards) if i != g.trick_face_down]
+    led = SUIT_CLASS[face_up[0]] if face_up else -1
+    side = _side(g, seat)
+    for k in range(1, PLAYERS - len(cards)):
+        other = (seat + k) % PLAYERS
+        if _side(g, other) == side:
+            continue
+        hand = g.hand(other)
+        follow = [c for c in hand if SUIT_CLASS[c] == led]
+        for c in follow or hand:
+            if trick_winner_index([*cards, c], g.trick_face_down) != best:
+                return False
+    return True
 
 
 _WASTE = {TWO: Convention.WASTE_TWO, TEN: Convention.WASTE_TEN, THREE: Convention.WASTE_GLASS}

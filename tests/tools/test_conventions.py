@@ -71,10 +71,12 @@ def test_the_called_ace_hand_counts_every_lead_and_schmear_by_the_full_states_ro
     # the partner leads trump at trick 2 while nobody knows it is the partner
     assert (2, "JH", "lead_trump|partner|hidden|later", True) in found(plays)
     assert (2, "JH", "lead_trump_choice|partner|hidden|later", True) in found(plays)
-    # the picker schmears AD (trump, 11 points, lower than JH) on the partner's winning trick
+    # the picker schmears AD (trump, 11 points, lower than JH) on the partner's winning trick,
+    # not a sure one: seat 3, a defender still to play, holds QD, which beats JH
     assert (2, "AD", "schmear|picker|hidden|later", True) in found(plays)
-    # trick 3: the partner's 8D wins; the picker may schmear TD (SS-6.1 keeps 7H), plays QH
-    assert (3, "QH", "schmear|picker|hidden|later", False) in found(plays)
+    # trick 3: the partner's 8D wins; the picker, last to play, may schmear TD (SS-6.1 keeps
+    # 7H) onto a sure trick, plays QH
+    assert (3, "QH", "schmear|picker|hidden|later|sure", False) in found(plays)
     # rule SS-6.1: the picker may lead its hold card; it leads the called suit
     assert (4, "7H", "lead_called|picker|hidden|later", True) in found(plays)
     assert (4, "7H", "lead_trump|picker|hidden|later", False) in found(plays)
@@ -91,7 +93,10 @@ def test_forced_plays_are_no_chance_of_a_choice() -> None:
     # rule SS-6.3: one card each on the last trick: the partner's KC on the picker's JS is no
     # chance (at trick 5 the picker chose TD over JS on the partner's 7D: a schmear)
     assert by_card[6, "KC"] == []
-    assert [(ch.key, ch.hit) for ch in by_card[5, "TD"]] == [("schmear|picker|known|later", True)]
+    # (sure: seat 3, last to play, holds no trump, SS-5.2)
+    assert [(ch.key, ch.hit) for ch in by_card[5, "TD"]] == [
+        ("schmear|picker|known|later|sure", True)
+    ]
     # a defender's play on the picker's side's trick is never a schmear chance
     assert all(not ch.key.startswith("schmear|defender") for _, _, _, chs in plays for ch in chs)
     # every lead is one lead_trump chance: six in a hand, each by its leader's role
