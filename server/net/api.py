@@ -24,6 +24,7 @@ import asyncio
 import dataclasses
 import datetime
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qs, unquote
 
@@ -41,6 +42,9 @@ from server.store.history import daily_hidden, revealed
 from server.store.leaderboard import BadBoard, Board, Leaderboards
 
 MAX_LIMIT = 100
+#: Steps a replay makes for the cost of one read (about 15 ms of CPU): a longer game not yet
+#: replayed costs its asker that many more reads of their budget.
+STEPS_A_READ = 100
 Answer = tuple[int, bytes]
 
 
@@ -118,13 +122,16 @@ async def history(
     *,
     now: float | None = None,
     hide_daily: bool = True,
+    charge: Callable[[int], Awaitable[bool]] | None = None,
 ) -> Answer:
     """``/api/rooms/CODE/history``: a room's finished games, for its players or after it.
 
     ``token``: the seat token of the request's ``Authorization`` header (``""``: none);
     ``now``: the wall clock (the daily match's day); ``hide_daily``: a daily match's history
     waits for its day's end (off only where daily rooms rank nobody: ``--daily-alone off``, the
-    fuzzer's server, whose scripted people check each dealt hand against what they saw).
+    fuzzer's server, whose scripted people check each dealt hand against what they saw);
+    ``charge``: spends that many more of the asker's read budget (``False``: over it) before a
+    game is replayed, by the replay's length: a request's cost is its CPU, not one.
     """
     began = time.monotonic()
     code = unquote(code).upper()
@@ -158,6 +165,9 @@ async def history(
         return 200, head + b',"games":' + orjson.dumps(games) + b"}"
     if wanted is None:
         return _error(400, "invalid_message", "steps=1 needs game=N: one game's steps a request")
+    steps = sum(len(item.get("log", ())) for item in games if not replays.cached(item))
+    if charge is not None and steps >= STEPS_A_READ and not await charge(steps // STEPS_A_READ):
+        return _error(429, "rate_limited", "replaying this game is over your read budget; wait")
     try:  # replayed once, in slices between the event loop's turns: the cache keeps it
         replayed = [await replays.steps(item) for item in games]
     except (KeyError, ValueError, IllegalAction):  # a stored item that does not replay

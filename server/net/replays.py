@@ -70,6 +70,11 @@ class ReplayCache:
     def __len__(self) -> int:
         return len(self._kept)
 
+    def cached(self, item: dict[str, Any]) -> bool:
+        """Whether ``item``'s steps cost nothing more: kept, or being replayed now."""
+        key = item_key(item)
+        return key in self._kept or key in self._running
+
     async def steps(self, item: dict[str, Any]) -> bytes:
         """``item`` with its ``steps``, as JSON: from the cache, or replayed (once).
 

@@ -595,6 +595,13 @@ class CardroomServer:
             return _response(200, self.metrics.render(), CONTENT_TYPE_LATEST)
         return self._static(path, request.headers)
 
+    async def _more_reads(self, address: str, reads: int) -> bool:
+        """Spend ``reads`` more of ``address``'s read budget (a long replay's cost)."""
+        for _ in range(reads):
+            if not await self.history_budget.take(address):
+                return False
+        return True
+
     async def _health(self) -> Response:
         """200 ``ok``; 503 ``stopping``, or ``degraded`` while the room store is away."""
         if self._stopping:
@@ -628,6 +635,7 @@ class CardroomServer:
                 self.replays,
                 now=self.clock(),
                 hide_daily=self.config.rooms.daily_alone,
+                charge=lambda reads: self._more_reads(address, reads),
             )
         elif route == "daily":
             try:

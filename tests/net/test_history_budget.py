@@ -172,3 +172,22 @@ async def test_a_room_deals_no_more_than_max_games() -> None:
         )
         assert status == 200 and [g["g"] for g in orjson.loads(body)["games"]] == [0, 1]
         await me.close()
+
+
+async def test_a_long_replay_costs_its_asker_by_its_length() -> None:
+    # a replay's CPU grows with the game: one read each let one address keep the server at 62 %
+    # of a core within its budget; now a game not yet replayed costs a read per 100 steps
+    store = MemoryStore()
+    config = replace(make_config(), history_rate=0.001, history_burst=4)
+    async with CardroomServer(config, store=store) as srv:
+        games = long_games(2)
+        assert all(len(item["log"]) >= 500 for item in games)  # five reads' worth and more
+        await store.create("SHUT2", {"seats": []})
+        for item in games:
+            await store.add_history("SHUT2", item)
+        await store.delete("SHUT2")
+        status, _, _ = await get(srv, "/api/rooms/SHUT2/history")  # the list: one read
+        assert status == 200
+        status, _, body = await get(srv, "/api/rooms/SHUT2/history?game=0&steps=1")
+        assert status == 429 and orjson.loads(body)["error"] == "rate_limited"
+        assert srv.replays.misses == 0  # refused before any CPU was spent on it
