@@ -5,6 +5,7 @@ capped (``expert_limit``), and a hung worker only costs a fallback and is replac
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import AsyncIterator, Callable
 
 import pytest
@@ -14,6 +15,7 @@ from protocol.messages import State
 from server.bots.pool import BotPool
 from server.net.server import CardroomServer
 from server.tools.bench.bots import play_room
+from server.tools.bench.redis_server import RedisServer
 from tests.support.server import make_config
 
 SLOW = "tests.bots.slow_bots:SlowBot"
@@ -36,10 +38,36 @@ async def slow_server() -> AsyncIterator[CardroomServer]:
         yield server
 
 
+@pytest.fixture
+async def slow_redis_server(redis_server: RedisServer) -> AsyncIterator[CardroomServer]:
+    """The same on Redis: rooms made at ``/ws`` are stored, let go and loaded again."""
+    config = dataclasses.replace(make_config(max_expert_seats=4), redis_url=redis_server.url)
+    server = CardroomServer(config)
+    think = {"strong": 60.0, "expert": 60.0}
+    server.manager.use_bot_pool(BotPool(1, think=think, factories={"expert": SLOW, "strong": SLOW}))
+    async with server:
+        yield server
+
+
 @pytest.mark.slow
 async def test_a_victim_rooms_bot_waits_for_one_decision_per_address_ahead(
     slow_server: CardroomServer,
 ) -> None:
+    await victim_waits_for_one_decision_per_address(slow_server, slow_server.url)
+
+
+@pytest.mark.slow
+async def test_rooms_loaded_from_redis_share_their_openers_turn_too(
+    slow_redis_server: CardroomServer,
+) -> None:
+    # rooms made at /ws live on from their record: each was once an owner of its own in the
+    # pool (a flood's queue peaked at 24 with a cap of 4), its opener now travels with it
+    server = slow_redis_server
+    await victim_waits_for_one_decision_per_address(server, f"ws://127.0.0.1:{server.port}/ws")
+    assert server.metrics.rooms_placed >= 9  # every room was let go and loaded again
+
+
+async def victim_waits_for_one_decision_per_address(slow_server: CardroomServer, url: str) -> None:
     pool = slow_server.manager.bot_pool
     asked: dict[int, tuple[int, int]] = {}  # version -> (expert decisions then, queue length)
     between: list[int] = []
@@ -61,16 +89,14 @@ async def test_a_victim_rooms_bot_waits_for_one_decision_per_address_ahead(
 
     # two addresses open four rooms of expert bots each; the victim comes from a third
     floods = [
-        play_room(slow_server.url, "expert", done, act=True, local=address)
+        play_room(url, "expert", done, act=True, local=address)
         for address in ("127.0.0.2", "127.0.0.4")
         for _ in range(4)
     ]
 
     async def victim() -> None:
         await until(lambda: pool.queued >= 5)  # the flood's backlog is there first
-        await play_room(
-            slow_server.url, "strong", done, act=True, on_state=on_victim, local="127.0.0.3"
-        )
+        await play_room(url, "strong", done, act=True, on_state=on_victim, local="127.0.0.3")
 
     await asyncio.wait_for(asyncio.gather(*floods, victim()), 120)
     metrics = slow_server.metrics.render().decode()
