@@ -63,8 +63,9 @@ def test_leaderboard_shows_the_servers_results_and_your_rank(
     page.wait_for_selector(".board[data-board='daily'] tbody tr")
     assert page.evaluate("location.pathname") == "/leaderboard"
     daily = page.locator(".board[data-board='daily']")
-    names = daily.locator("tbody th[scope='row']").all_inner_texts()
-    assert [n.split(" (")[0] for n in names] == ["Bob", "Ann", "Cy"]  # by units, best first
+    names = [n.split(" (")[0] for n in daily.locator("tbody th[scope='row']").all_inner_texts()]
+    # by units, best first (the session's server may hold other modules' players of today too)
+    assert [n for n in names if n in ("Bob", "Ann", "Cy")] == ["Bob", "Ann", "Cy"]
     mine = daily.locator("tr.mine")
     assert mine.count() == 1 and "Ann" in mine.inner_text()
     assert mine.get_attribute("aria-current") == "true"
@@ -72,7 +73,8 @@ def test_leaderboard_shows_the_servers_results_and_your_rank(
         f"{live.base}/api/leaderboard?board=daily&player={ann.id}", timeout=5
     ) as r:
         you = json.loads(r.read())["you"]
-    assert mine.locator("td.rank").inner_text() == str(you["rank"]) == "2"
+    assert mine.locator("td.rank").inner_text() == str(you["rank"])
+    assert you["rank"] == names.index("Ann") + 1 >= 2  # below Bob
     # the all-time tables: this browser's own line on each
     for board, score in (("sheepshead", "4"), ("shithead", "1")):
         row = page.locator(f".board[data-board='{board}'] tr.mine")
