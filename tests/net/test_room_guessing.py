@@ -5,16 +5,13 @@ a miss is answered no sooner than ``miss_floor`` after it arrived."""
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
-import json
 import time
 from typing import Any
 
-from websockets.asyncio.client import ClientConnection, connect
-
 from clients import CardroomClient
 from server.net.server import CardroomServer
+from tests.support.raw_ws import answer, greeted
 from tests.support.server import make_config
 
 FLOOR = 0.05
@@ -25,27 +22,12 @@ def guarded(burst: float) -> CardroomServer:
     return CardroomServer(config)
 
 
-async def greeted(srv: CardroomServer, source: str = "127.0.0.1") -> ClientConnection:
-    ws = await connect(srv.url, local_addr=(source, 0))
-    await ws.send(json.dumps({"type": "hello", "id": 0, "protocol": 1}))
-    await ws.recv()
-    return ws
-
-
-async def answer(ws: ClientConnection, msg: dict[str, Any]) -> dict[str, Any]:
-    await ws.send(json.dumps(msg))
-    while True:
-        got: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 5))
-        if got.get("ref") == msg["id"]:
-            return got
-
-
 async def test_guesses_past_the_budget_are_refused_hit_or_miss() -> None:
     async with guarded(burst=4) as srv:
         host = await CardroomClient.connect(srv.url, local_addr=("127.0.0.3", 0))
         await host.create("shithead", seats=3, name="Ann")
         real = host.room
-        ws = await greeted(srv)
+        ws = await greeted(srv.url)
         began = time.perf_counter()
         codes = []
         guesses: list[dict[str, Any]] = [
@@ -67,11 +49,11 @@ async def test_guesses_past_the_budget_are_refused_hit_or_miss() -> None:
             k: v for k, v in right.items() if k != "ref"
         }
         # another connection of the same address shares the budget; another address does not
-        other = await greeted(srv)
+        other = await greeted(srv.url)
         assert (await answer(other, {"type": "watch", "id": 1, "room": real}))["code"] == (
             "too_many_misses"
         )
-        elsewhere = await greeted(srv, source="127.0.0.2")
+        elsewhere = await greeted(srv.url, source="127.0.0.2")
         assert (await answer(elsewhere, {"type": "watch", "id": 1, "room": real}))["type"] == (
             "joined"
         )
@@ -86,7 +68,7 @@ async def test_hits_spend_nothing() -> None:
     async with guarded(burst=2) as srv:
         host = await CardroomClient.connect(srv.url)
         await host.create("shithead", seats=3, name="Ann")
-        ws = await greeted(srv)
+        ws = await greeted(srv.url)
         for i in range(6):
             assert (await answer(ws, {"type": "watch", "id": 2 * i, "room": host.room}))[
                 "type"
@@ -104,7 +86,7 @@ async def test_a_member_is_not_held_back_by_its_address_guesses() -> None:
         ann = await CardroomClient.connect(srv.url)
         await ann.create("shithead", seats=2, name="Ann")
         assert ann.room is not None
-        ws = await greeted(srv)
+        ws = await greeted(srv.url)
         for i in range(3):
             await answer(ws, {"type": "watch", "id": i, "room": "ZZZZ9"})
         over = await answer(ws, {"type": "watch", "id": 9, "room": ann.room})

@@ -10,28 +10,14 @@ import json
 import time
 from typing import Any
 
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import connect
 
 from clients import CardroomClient
 from server.net.server import CardroomServer
+from tests.support.raw_ws import answer, greeted
 from tests.support.server import make_config
 
 INTERVAL = 0.5
-
-
-async def greeted(srv: CardroomServer, source: str) -> ClientConnection:
-    ws = await connect(srv.url, local_addr=(source, 0))
-    await ws.send(json.dumps({"type": "hello", "id": 0, "protocol": 1}))
-    await ws.recv()
-    return ws
-
-
-async def answer(ws: ClientConnection, msg: dict[str, Any]) -> dict[str, Any]:
-    await ws.send(json.dumps(msg))
-    while True:
-        got: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 5))
-        if got.get("ref") == msg["id"]:
-            return got
 
 
 async def test_a_room_takes_at_most_max_spectators() -> None:
@@ -40,7 +26,7 @@ async def test_a_room_takes_at_most_max_spectators() -> None:
         await host.create("shithead", seats=3, name="Ann")
         room = host.room
         assert room is not None
-        watchers = [await greeted(srv, f"127.0.4.{i}") for i in range(1, 4)]
+        watchers = [await greeted(srv.url, f"127.0.4.{i}") for i in range(1, 4)]
         got = [await answer(w, {"type": "watch", "id": 1, "room": room}) for w in watchers]
         assert [g["type"] for g in got] == ["joined", "joined", "error"]
         assert got[2]["code"] == "spectators_full"
@@ -73,7 +59,7 @@ async def test_spectators_coming_and_going_send_members_few_room_frames() -> Non
                     frames.append(got)
 
         reader = asyncio.create_task(read())
-        churners = [await greeted(srv, f"127.0.6.{1 + i % 5}") for i in range(10)]
+        churners = [await greeted(srv.url, f"127.0.6.{1 + i % 5}") for i in range(10)]
         began = time.monotonic()
         rounds = 0
         while time.monotonic() - began < 1.0:

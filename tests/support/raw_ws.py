@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import json
 import os
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
 
 
 async def open_raw(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -44,3 +48,21 @@ async def read_frame(reader: asyncio.StreamReader) -> tuple[int, bytes]:
     elif size == 127:
         size = int.from_bytes(await reader.readexactly(8), "big")
     return first & 0x0F, await reader.readexactly(size)
+
+
+async def greeted(url: str, source: str = "127.0.0.1") -> ClientConnection:
+    """A websockets client connection to ``url`` from loopback address ``source``, its hello
+    answered."""
+    ws = await connect(url, local_addr=(source, 0))
+    await ws.send(json.dumps({"type": "hello", "id": 0, "protocol": 1}))
+    await ws.recv()
+    return ws
+
+
+async def answer(ws: ClientConnection, msg: dict[str, Any]) -> dict[str, Any]:
+    """Send ``msg`` and return the server's frame that answers it (its ``ref``)."""
+    await ws.send(json.dumps(msg))
+    while True:
+        got: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 5))
+        if got.get("ref") == msg["id"]:
+            return got
