@@ -43,6 +43,12 @@ BACKGROUND_JS = """(hidden) => {
   window.__hidden = hidden;
   document.dispatchEvent(new Event("visibilitychange"));
 }"""
+# the first card of the hand the page offers to play
+HAND_CARD_JS = """() => {
+  const hand = window.cardroom.state.view.hand;
+  const offered = [...document.querySelectorAll('.me button.card.playable[data-act="card"]')];
+  return offered.map((b) => b.dataset.card).find((c) => hand.includes(c));
+}"""
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 BUBBLE_MS = 5000  # a chat bubble stays this long (js/table.js)
 TRICK_HOLD_MS = 1600  # a won trick stays in the middle this long (js/table.js)
@@ -70,10 +76,15 @@ def test_a_card_tapped_once_is_raised_and_not_played(
     create_room(page, live.base, "Ann", game, seats=2 if game == "shithead" else None)
     page.click('[data-act="host"][data-op="start"]')
     # past the swap, or the pick, the bury and the call: cards to play
-    while wait_turn(page, timeout=20_000) != "play" or view(page)["phase"] != "play":
+    # and a card of the hand among them (not only a picker's unknown card, set aside out of the
+    # hand: rule SS-4.3)
+    while (
+        wait_turn(page, timeout=20_000) != "play"
+        or view(page)["phase"] != "play"
+        or not (card := page.evaluate(HAND_CARD_JS))
+    ):
         assert view(page)["phase"] != "over"
         act_first(page, prefer="ready")
-    card = page.get_attribute('.me button.card.playable[data-act="card"]', "data-card")
     version = page.evaluate("window.cardroom.state.version")
     page.click(f'.me button.card[data-card="{card}"]', position=CORNER)
     raised = page.locator(f'.me button.card.selected[data-card="{card}"]')
