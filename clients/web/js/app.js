@@ -484,6 +484,9 @@ async function onClick(e) {
       alerts.toggleMute();
       render();
       return;
+    case "notify":
+      alerts.toggleNotify().then(render);
+      return;
     case "hint-use":
       if (current(app.hint, app.state)) app.act(app.hint.action);
       return;
@@ -722,7 +725,24 @@ async function start() {
     const area = document.getElementById("area");
     if (area && app.screen === "room") fitHands(area);
   });
+  window.addEventListener("online", drawNet);
+  window.addEventListener("offline", drawNet);
+  keepShell();
   window.cardroom = app; // for tests and the curious: the client's state
+}
+
+// The service worker keeps the app's shell for when the network is gone (clients/web/sw.js);
+// told the files this first visit loaded before it ran.
+function keepShell() {
+  const sw = navigator.serviceWorker;
+  if (!sw) return;
+  sw.register("/sw.js")
+    .then(() => sw.ready)
+    .then((reg) => {
+      const keep = performance.getEntriesByType("resource").map((e) => e.name);
+      if (reg.active) reg.active.postMessage({ keep: [location.origin + "/", ...keep] });
+    })
+    .catch(() => {}); // no worker (a private window, an old browser): the app works without one
 }
 
 start();

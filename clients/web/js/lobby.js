@@ -1,6 +1,7 @@
 // The lobby: the code to share, who sits where, the host's controls; and the seat list beside
 // the table (the same controls between games). Each takes the room's scene: its `info`, the
 // viewer's `seat`, whether the viewer is the `host`, and `name(seat)`.
+import { notifyButton } from "./alerts.js";
 import { rulesHTML } from "./house.js";
 import { lang, ordinal, t } from "./i18n.js";
 import { paths } from "./routes.js";
@@ -69,7 +70,7 @@ export function seatsHTML(d) {
     `<p class="muted">${esc(t("lobby.watching", { n: info.spectators }))}${info.locked ? " · " + esc(t("lobby.locked")) : ""}</p>` +
     (d.seat == null ? `<p><span class="badge gold">${esc(t("lobby.spectator"))}</span></p>` : "") +
     totals +
-    `<div class="hostbar">${hostBar(d)}<button type="button" class="btn small ghost" data-act="leave" data-key="leave">${esc(t("lobby.leave"))}</button></div>` +
+    `<div class="hostbar">${hostBar(d)}${d.seat != null ? notifyButton() : ""}<button type="button" class="btn small ghost" data-act="leave" data-key="leave">${esc(t("lobby.leave"))}</button></div>` +
     `<p class="rules-link"><a href="${paths.rules(lang(), info.game)}" target="_blank" rel="noopener">${esc(t("rules." + info.game))}</a></p>`
   );
 }

@@ -85,7 +85,8 @@ export function drawNet() {
   const el = document.getElementById("net");
   if (!el) return;
   const down = !store.online;
-  el.textContent = down ? (store.everOnline ? t("net.reconnecting") : t("net.connecting")) : "";
+  const gone = down && navigator.onLine === false; // the device has no network at all
+  el.textContent = down ? t(gone ? "net.offline" : store.everOnline ? "net.reconnecting" : "net.connecting") : "";
   el.className = "net" + (down ? " down" : "");
   document.body.classList.toggle("offline", down);
 }
