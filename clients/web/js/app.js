@@ -2,6 +2,7 @@
 // and where the page is. The state is in store.js, the addresses in routes.js, the drawing in
 // screens.js (each renderer takes the data it draws), the pages of their own in pages.js.
 import * as alerts from "./alerts.js";
+import * as coach from "./coach.js";
 import { randomValue } from "./deal.js";
 import { current, heldKey } from "./hints.js";
 import { detectLang, errorText, onFallback, setLang, t } from "./i18n.js";
@@ -171,6 +172,7 @@ function onMessage(msg) {
       logEvents(msg, prev);
       noteState(msg, app.seat, render);
       alerts.onState(msg, prev, app.seat);
+      practiceHint();
       render();
       if (app.resend) {
         const action = app.resend;
@@ -437,6 +439,32 @@ async function createRoom(daily) {
     /* shown */
   }
 }
+// A practice game: the player, bots of the default level, the hints on, no timer, book rules;
+// the coach (js/coach.js) explains each moment the first time it comes.
+async function practise(game) {
+  const name = readName();
+  if (!name) return;
+  try {
+    await app.net.whenUp().catch((err) => {
+      app.showError(err);
+      throw err;
+    });
+    const seats = coach.PRACTICE_SEATS[game];
+    await app.request({ type: "create", game, seats, name, turn_timer: null, options: {}, daily: false, hints: true });
+    coach.begin(app.room, game);
+    await app.host("fill_bots", { level: "basic" });
+    await app.host("start");
+  } catch {
+    /* shown */
+  }
+}
+
+// In practice every decision of the seat comes with the hint, asked for as it becomes ours.
+function practiceHint() {
+  const practice = coach.current(app.room);
+  if (practice && coach.wantsHint(practice, app.state.view, app.seat) && !current(app.hint, app.state)) app.askHint();
+}
+
 async function onClick(e) {
   const link = e.target.closest("a[data-nav]");
   if (link && !e.ctrlKey && !e.metaKey && !e.shiftKey && e.button === 0) {
@@ -482,6 +510,13 @@ async function onClick(e) {
       return;
     case "mute":
       alerts.toggleMute();
+      render();
+      return;
+    case "practice":
+      practise(el.dataset.game);
+      return;
+    case "coach-ok":
+      coach.dismiss(coach.current(app.room));
       render();
       return;
     case "notify":

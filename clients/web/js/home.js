@@ -74,6 +74,14 @@ export function render({ prefs, code, session, name }) {
       <button type="button" class="btn wide" data-act="daily">${esc(t("home.daily"))}</button>
       <p class="to-boards"><a href="${paths.leaderboard()}" data-nav>${esc(t("lb.link"))}</a></p>
     </section>
+    <section class="panel learn" aria-labelledby="h-learn">
+      <h2 id="h-learn">${esc(t("home.learnTitle"))}</h2>
+      <p>${esc(t("home.learnNote"))}</p>
+      <div class="buttons">
+        <button type="button" class="btn" data-act="practice" data-game="shithead">${esc(t("home.practiceSh"))}</button>
+        <button type="button" class="btn" data-act="practice" data-game="sheepshead">${esc(t("home.practiceSs"))}</button>
+      </div>
+    </section>
     <section class="panel" aria-labelledby="h-rules">
       <h2 id="h-rules">${esc(t("home.rules"))}</h2>
       <ul class="links">

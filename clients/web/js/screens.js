@@ -2,6 +2,7 @@
 // table, the seats, the log and the chat), and the pages of their own. Each renderer gets a
 // scene (the data it draws), built here from the store.
 import * as alerts from "./alerts.js";
+import { coachHTML, current as practiceOf } from "./coach.js";
 import { hintHTML, markHint } from "./hints.js";
 import * as home from "./home.js";
 import { LANGS, lang, LANG_NAMES, langTag, t } from "./i18n.js";
@@ -39,7 +40,7 @@ export function tableScene() {
     events: store.events,
     sel: store.sel,
     mode: store.mode,
-    hint: hintHTML({ info: room.info, seat: room.seat, state, hint, hinting }),
+    hint: coachHTML(practiceOf(store.room), state.view, room.seat) + hintHTML({ info: room.info, seat: room.seat, state, hint, hinting }),
     after: lobby.afterGameHTML(room),
   };
 }

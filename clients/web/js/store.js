@@ -4,7 +4,7 @@
 import { t } from "./i18n.js";
 
 // What this browser keeps, under these localStorage keys.
-export const KEYS = { name: "cardroom.name", session: "cardroom.session", prefs: "cardroom.prefs", lang: "cardroom.lang", device: "cardroom.device" };
+export const KEYS = { name: "cardroom.name", session: "cardroom.session", prefs: "cardroom.prefs", lang: "cardroom.lang", device: "cardroom.device", practice: "cardroom.practice" };
 
 export function load(key, fallback) {
   try {
