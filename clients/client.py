@@ -604,9 +604,9 @@ class CardroomClient:
         timeout: float | None = None,
     ) -> Ack:
         """A host command: ``add_bot``, ``remove_bot``, ``set_bot_level``, ``fill_bots``,
-        ``start``, ``lock``, ``unlock``, ``kick``, ``next_game``, ``mute`` or ``unmute``
-        (a ``seat``, or a ``spectator`` by the number their chat lines carry), or ``again``
-        after the match (``to``: the room where the table plays again).
+        ``start``, ``lock``, ``unlock``, ``kick``, ``stand_in``, ``next_game``, ``mute`` or
+        ``unmute`` (a ``seat``, or a ``spectator`` by the number their chat lines carry), or
+        ``again`` after the match (``to``: the room where the table plays again).
 
         Raises:
             CardroomError: e.g. ``not_host``, ``seat_taken``, ``not_between_games``.

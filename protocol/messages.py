@@ -137,6 +137,11 @@ class SeatInfo(_Model):
         default=None, description="a bot is playing this human's turns while they are away"
     )
     muted: bool = Field(default=False, description="the host muted this seat's chat")
+    held_until: float | None = Field(
+        default=None,
+        description="its person is gone: unix time the seat is held until (then a bot plays"
+        " their turns, or a lobby seat is freed); the host's stand_in does it at once",
+    )
 
 
 class Again(_Model):
@@ -268,6 +273,7 @@ HostOp = Literal[
     "lock",
     "unlock",
     "kick",
+    "stand_in",
     "next_game",
     "mute",
     "unmute",
@@ -276,7 +282,7 @@ HostOp = Literal[
 
 
 class Host(_Strict):
-    """A host command. ``seat`` for add/remove/set level/kick, ``level`` for bots."""
+    """A host command. ``seat`` for add/remove/set level/kick/stand_in, ``level`` for bots."""
 
     type: Literal["host"] = "host"
     id: RequestId

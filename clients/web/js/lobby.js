@@ -4,6 +4,7 @@
 import { rulesHTML } from "./house.js";
 import { lang, ordinal, t } from "./i18n.js";
 import { paths } from "./routes.js";
+import { heldHTML } from "./table.js";
 import { esc } from "./ui.js";
 
 function seatLine(d, s) {
@@ -24,6 +25,8 @@ function seatLine(d, s) {
     state = s.connected
       ? `<span class="badge ok">${esc(t("lobby.connected"))}</span>`
       : `<span class="badge bad">${esc(t("lobby.away"))}</span>`;
+    // while the seat is held: when a bot plays for them (a lobby seat is freed instead)
+    if (s.held_until) state += ` <span class="badge dim">${heldHTML(info.status === "lobby" ? "lobby.seatKept" : "lobby.botIn", s.held_until)}</span>`;
     if (s.playing_for) state += ` <span class="badge dim">${esc(t("lobby.playingFor"))}</span>`;
     if (s.muted) state += ` <span class="badge dim">${esc(t("lobby.muted"))}</span>`;
   }
@@ -41,6 +44,10 @@ function seatLine(d, s) {
       if (info.status === "lobby") {
         controls.push(`<button type="button" class="btn small ghost" data-act="host" data-op="remove_bot" data-seat="${s.seat}" data-key="rm:${s.seat}" aria-label="${esc(t("lobby.removeBotN", { n: s.seat + 1 }))}">${esc(t("lobby.removeBot"))}</button>`);
       }
+    }
+    if (s.kind === "human" && s.held_until && !s.connected && info.status !== "lobby" && info.status !== "over") {
+      // the table need not wait out the grace for a friend who is not coming back soon
+      controls.push(`<button type="button" class="btn small" data-act="host" data-op="stand_in" data-seat="${s.seat}" data-key="stand_in:${s.seat}" aria-label="${esc(t("lobby.standInN", { name: s.name }))}">${esc(t("lobby.standIn"))}</button>`);
     }
     if (s.kind === "human" && !mine) {
       controls.push(`<button type="button" class="btn small ghost" data-act="host" data-op="kick" data-seat="${s.seat}" data-key="kick:${s.seat}" aria-label="${esc(t("lobby.kickN", { name: s.name }))}">${esc(t("lobby.kick"))}</button>`);

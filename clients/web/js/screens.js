@@ -14,7 +14,7 @@ import { isPage, paths } from "./routes.js";
 import * as sheepshead from "./sheepshead.js";
 import * as shithead from "./shithead.js";
 import { isHost, nameOf, store } from "./store.js";
-import { chatPill, chatWords, fitHands, unread } from "./table.js";
+import { chatPill, chatWords, fitHands, tickHeld, unread } from "./table.js";
 import { esc, formatSeconds, patch } from "./ui.js";
 
 export const GAMES = { shithead, sheepshead };
@@ -185,6 +185,7 @@ export function redrawAll() {
 
 // The turn countdown, from the state's deadline (unix time).
 export function tick() {
+  tickHeld(document);
   const el = document.getElementById("turn-timer");
   if (!el) return;
   const { state, info } = store;

@@ -3,7 +3,7 @@
 import { backHTML, cardHTML, cardText, countHTML } from "./cards.js";
 import { ruleChips, rulesHTML } from "./house.js";
 import { t } from "./i18n.js";
-import { arc, bubbleHTML, dealerChip, holdingTrick, lastTrickButton, spotClass, toggleLastTrick, trickShown } from "./table.js";
+import { arc, bubbleHTML, dealerChip, goneBadge, heldLine, holdingTrick, lastTrickButton, spotClass, toggleLastTrick, trickShown } from "./table.js";
 import { esc } from "./ui.js";
 
 // The order a hand is shown in: trumps high to low, then each fail suit (display only:
@@ -72,7 +72,7 @@ function badges(d, seat) {
   if (v.phase === "pick" && v.passed.includes(seat)) out.push(`<span class="badge dim">${esc(t("ss.passedBadge"))}</span>`);
   if (v.phase === "play" && v.trick.leader === seat) out.push(`<span class="badge lead">${esc(t("ss.leads"))}</span>`);
   if (info && info.kind === "bot") out.push(`<span class="badge dim level">${esc(t("level." + info.bot_level))}</span>`);
-  if (info && info.kind === "human" && !info.connected) out.push(`<span class="badge bad">${esc(t("lobby.away"))}</span>`);
+  out.push(goneBadge(info));
   return out.join("");
 }
 
@@ -295,7 +295,7 @@ export function render(d) {
   return (
     `<div class="felt sheepshead${over ? " over" : ""}">` +
     `<div class="opps n${others.length}">${others.map((s) => opponentHTML(d, s, others)).join("")}</div>` +
-    (over ? "" : trickHTML(d, others) + infoLine(d) + houseLine(v) + `<p class="prompt" id="prompt">${esc(prompt(d, o))}</p>`) +
+    (over ? "" : trickHTML(d, others) + infoLine(d) + houseLine(v) + `<p class="prompt" id="prompt">${esc(prompt(d, o))}</p>` + heldLine(d, v.to_act)) +
     (over ? resultHTML(d) : "") +
     myArea +
     d.hint +
