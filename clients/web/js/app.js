@@ -504,7 +504,20 @@ async function onClick(e) {
     case "sit":
       sit(Number(el.dataset.seat));
       return;
+    case "kick-ask":
+      app.confirmKick = Number(el.dataset.seat);
+      render();
+      document.querySelector(`[data-key="kick-keep:${app.confirmKick}"]`)?.focus();
+      return;
+    case "kick-keep": {
+      const seat = app.confirmKick;
+      app.confirmKick = null;
+      render();
+      document.querySelector(`[data-key="kick:${seat}"]`)?.focus();
+      return;
+    }
     case "host": {
+      if (el.dataset.op === "kick") app.confirmKick = null;
       const extra = {};
       if (el.dataset.seat != null) extra.seat = Number(el.dataset.seat);
       if (el.dataset.spectator != null) extra.spectator = Number(el.dataset.spectator);

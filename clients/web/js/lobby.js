@@ -50,9 +50,9 @@ function seatLine(d, s) {
       controls.push(`<button type="button" class="btn small" data-act="host" data-op="stand_in" data-seat="${s.seat}" data-key="stand_in:${s.seat}" aria-label="${esc(t("lobby.standInN", { name: s.name }))}">${esc(t("lobby.standIn"))}</button>`);
     }
     if (s.kind === "human" && !mine) {
-      controls.push(`<button type="button" class="btn small ghost" data-act="host" data-op="kick" data-seat="${s.seat}" data-key="kick:${s.seat}" aria-label="${esc(t("lobby.kickN", { name: s.name }))}">${esc(t("lobby.kick"))}</button>`);
       const op = s.muted ? "unmute" : "mute"; // the host silences (or lets speak) a seat's chat
       controls.push(`<button type="button" class="btn small ghost" data-act="host" data-op="${op}" data-seat="${s.seat}" data-key="${op}:${s.seat}" aria-label="${esc(t("lobby." + op + "N", { name: s.name }))}">${esc(t("lobby." + op))}</button>`);
+      controls.push(kickHTML(d, s));
     }
   } else if (s.kind !== "human" && open && d.seat == null && !info.locked) {
     // a spectator may take a free seat (before the start or between games)
@@ -61,6 +61,19 @@ function seatLine(d, s) {
   return (
     `<li class="seat${mine ? " mine" : ""}"><span class="num">${s.seat + 1}</span>` +
     `<span class="desc">${who} ${state}</span><span class="ctl">${controls.join("")}</span></li>`
+  );
+}
+
+// Removing a friend bans their device from the room: the button is set apart from Mute and
+// styled as destructive, and it only asks; the removal is a second, explicit choice.
+function kickHTML(d, s) {
+  if (d.confirmKick !== s.seat) {
+    return `<button type="button" class="btn small danger-ghost" data-act="kick-ask" data-seat="${s.seat}" data-key="kick:${s.seat}" aria-label="${esc(t("lobby.kickN", { name: s.name }))}">${esc(t("lobby.kick"))}</button>`;
+  }
+  return (
+    `<span class="confirm" role="group" aria-labelledby="kick-ask-${s.seat}"><span id="kick-ask-${s.seat}" class="ask">${esc(t("lobby.kickAsk", { name: s.name }))}</span>` +
+    `<button type="button" class="btn small danger" data-act="host" data-op="kick" data-seat="${s.seat}" data-key="kick-yes:${s.seat}">${esc(t("lobby.kickYes"))}</button>` +
+    `<button type="button" class="btn small ghost" data-act="kick-keep" data-key="kick-keep:${s.seat}">${esc(t("lobby.kickKeep"))}</button></span>`
   );
 }
 

@@ -26,7 +26,8 @@ const PAGE_CLASS = { leaderboard: "boards", replay: "replay" };
 // A room as its lobby and seat list draw it.
 export function roomScene() {
   const { info, seat } = store;
-  return { info, seat, host: isHost(info, seat), name: (s) => nameOf(info, s), rank: store.dailyRank, again: store.again };
+  const { confirmKick } = store;
+  return { info, seat, host: isHost(info, seat), name: (s) => nameOf(info, s), rank: store.dailyRank, again: store.again, confirmKick };
 }
 
 // The table as a game module draws it (see shithead.js).
