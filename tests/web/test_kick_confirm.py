@@ -15,8 +15,10 @@ pytestmark = pytest.mark.slow
 
 COLOR = "(sel) => getComputedStyle(document.querySelector(sel)).color"
 TOKEN = "(name) => getComputedStyle(document.documentElement).getPropertyValue(name).trim()"
-RGB = "(hex) => { const d = document.createElement('i'); d.style.color = hex;" \
+RGB = (
+    "(hex) => { const d = document.createElement('i'); d.style.color = hex;"
     " document.body.append(d); const c = getComputedStyle(d).color; d.remove(); return c; }"
+)
 
 
 def test_remove_asks_first_and_is_styled_apart_from_mute(
