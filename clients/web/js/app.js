@@ -8,7 +8,7 @@ import { detectLang, errorText, onFallback, setLang, t } from "./i18n.js";
 import { onKey } from "./keys.js";
 import * as roomLog from "./log.js";
 import { Net, socketUrl } from "./net.js";
-import { readForm, syncForm } from "./house.js";
+import { readForm, syncForm, toggleChip } from "./house.js";
 import { loadBoards, loadReplay, loadSteps, newReplay, replayStep, setSpeed, stopPlay, togglePlay } from "./pages.js";
 import { isPage, match, paths } from "./routes.js";
 import { buildRoom, drawChat, drawNet, GAMES, redrawAll, redrawPage, render, tick } from "./screens.js";
@@ -503,6 +503,10 @@ async function onClick(e) {
       return;
     case "sit":
       sit(Number(el.dataset.seat));
+      return;
+    case "chip":
+      toggleChip(el.dataset.chip);
+      render();
       return;
     case "kick-ask":
       app.confirmKick = Number(el.dataset.seat);

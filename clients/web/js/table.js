@@ -89,7 +89,9 @@ export function fitHands(root) {
     const row = h.hand.parentElement;
     const beside = row.classList.contains("mine") && !row.classList.contains("wide");
     const table = beside ? row.querySelector(".tablecards") : null;
-    h.width = (beside ? row.clientWidth - (table ? table.offsetWidth + 12 : 0) : h.hand.clientWidth) - 8;
+    // (less the gap where Sheepshead's trump ends)
+    const gap = h.hand.querySelector(":scope > .fail-start") ? 16 : 0;
+    h.width = (beside ? row.clientWidth - (table ? table.offsetWidth + 12 : 0) : h.hand.clientWidth) - 8 - gap;
     h.cw = h.cards[0].offsetWidth;
   }
   const wrapped = [];
