@@ -235,6 +235,11 @@ class Join(_Strict):
     room: RoomCode
     name: PlayerName
     seat: Annotated[int, Field(ge=0, le=64)] | None = None  # checked by the room (bad_seat)
+    wait: bool = Field(
+        default=False,
+        description="a game is being played: watch it now, and take the first free seat when"
+        " it ends (a second joined, with this request's id, says which)",
+    )
 
 
 class Watch(_Strict):
@@ -401,6 +406,10 @@ class Joined(_Model):
         default=None,
         repr=False,
         description="the seat's secret; a fresh one after every resume (the old one is void)",
+    )
+    waiting: bool = Field(
+        default=False,
+        description="a join with wait: watching now, seated when the game ends if a seat is free",
     )
 
 

@@ -385,6 +385,11 @@ class RoomCore:
             self._chat = TokenBucket(s.chat_per_minute / 60.0, s.chat_burst, now)
         return self._chat.allow(now)
 
+    def seat_waiting(self, now: float) -> list[Output]:
+        """The game ended: spectators who asked to play take the free seats
+        (:func:`server.rooms.requests.seat_waiting`)."""
+        return requests.seat_waiting(self, now)
+
     def hand_to_bot(self, index: int) -> bool:
         """Seat ``index``'s person is gone past grace (or the host would not wait): a stand-in
         bot plays their turns until they come back. ``True`` if the host's role passed on."""

@@ -125,6 +125,7 @@ function onMessage(msg) {
     case "joined":
       app.room = msg.room;
       app.seat = msg.seat;
+      app.waiting = !!msg.waiting; // watching until the game ends, then seated if one is free
       app.session = msg.seat != null ? { room: msg.room, token: msg.token, seat: msg.seat } : { room: msg.room, watch: true };
       save(KEYS.session, app.session);
       if (app.screen !== "room" || !app.info || app.info.room !== msg.room) {
@@ -401,6 +402,14 @@ function readName() {
   return nm;
 }
 
+// Why a join was refused, said in the join form (role=alert) rather than a toast.
+function joinNote(text) {
+  const el = document.getElementById("join-note");
+  if (!el) return;
+  el.textContent = text;
+  el.hidden = !text;
+}
+
 function readCode() {
   const code = cleanCode(formValue("code"));
   if (!code) {
@@ -593,11 +602,16 @@ function onSubmit(e) {
     const name = readName();
     const code = name && readCode();
     if (code) {
-      atRoom(code).then(() => app.request({ type: "join", room: code, name })).catch((err) => {
-        if (err.code === "game_in_progress" || err.code === "room_full" || err.code === "room_locked") {
-          toast(errorText(err.code) + " " + t("home.watchInstead"), "error");
-        }
-      });
+      // a game on: watch it and take a free seat when it ends (no refusal to read); a room
+      // that has no seat to give says so beside the form, never over its Watch button
+      joinNote("");
+      atRoom(code)
+        .then(() => app.net.request({ type: "join", room: code, name, wait: true }))
+        .catch((err) => {
+          if (!err || !err.code) return;
+          const watch = ["game_in_progress", "room_full", "room_locked"].includes(err.code);
+          joinNote(errorText(err.code, err.message) + (watch ? " " + t("home.watchInstead") : ""));
+        });
     }
   } else if (form.id === "create-form") {
     createRoom(false);

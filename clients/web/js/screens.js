@@ -111,7 +111,7 @@ export function render() {
   if (!info) {
     patch(area, `<p class="prompt">${esc(t("net.connecting"))}</p>`);
   } else if (state && info.status !== "lobby") {
-    patch(area, GAMES[state.view.game].render(tableScene()));
+    patch(area, waitingHTML() + GAMES[state.view.game].render(tableScene()));
     markHint(area, store.hint, state);
     fitHands(area);
     afterDraw(state, store.seat, area);
@@ -122,6 +122,12 @@ export function render() {
   const seats = document.getElementById("seats");
   if (seats) patch(seats, lobby.seatsHTML(roomScene()));
   tick();
+}
+
+// A friend who arrived mid-game: what they wait for (they are seated when it ends).
+function waitingHTML() {
+  if (!store.waiting || store.seat != null) return "";
+  return `<p class="waiting-note" role="status">${esc(t("table.waitingSeat"))}</p>`;
 }
 
 export function buildRoom() {
