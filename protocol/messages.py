@@ -137,6 +137,11 @@ class SeatInfo(_Model):
         default=None, description="a bot is playing this human's turns while they are away"
     )
     muted: bool = Field(default=False, description="the host muted this seat's chat")
+    held_until: float | None = Field(
+        default=None,
+        description="its person is gone: unix time the seat is held until (then a bot plays"
+        " their turns, or a lobby seat is freed); the host's stand_in does it at once",
+    )
 
 
 class Again(_Model):
@@ -230,6 +235,11 @@ class Join(_Strict):
     room: RoomCode
     name: PlayerName
     seat: Annotated[int, Field(ge=0, le=64)] | None = None  # checked by the room (bad_seat)
+    wait: bool = Field(
+        default=False,
+        description="a game is being played: watch it now, and take the first free seat when"
+        " it ends (a second joined, with this request's id, says which)",
+    )
 
 
 class Watch(_Strict):
@@ -268,6 +278,7 @@ HostOp = Literal[
     "lock",
     "unlock",
     "kick",
+    "stand_in",
     "next_game",
     "mute",
     "unmute",
@@ -276,7 +287,7 @@ HostOp = Literal[
 
 
 class Host(_Strict):
-    """A host command. ``seat`` for add/remove/set level/kick, ``level`` for bots."""
+    """A host command. ``seat`` for add/remove/set level/kick/stand_in, ``level`` for bots."""
 
     type: Literal["host"] = "host"
     id: RequestId
@@ -395,6 +406,10 @@ class Joined(_Model):
         default=None,
         repr=False,
         description="the seat's secret; a fresh one after every resume (the old one is void)",
+    )
+    waiting: bool = Field(
+        default=False,
+        description="a join with wait: watching now, seated when the game ends if a seat is free",
     )
 
 

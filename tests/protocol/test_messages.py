@@ -173,7 +173,8 @@ def test_server_messages_round_trip(tag: str) -> None:
 
 def test_dump_is_compact_and_keeps_nones() -> None:
     text = m.dump(m.Joined(ref="4", room="K7Q2M", seat=None))
-    assert text == '{"type":"joined","ref":"4","room":"K7Q2M","seat":null,"token":null}'
+    want = '{"type":"joined","ref":"4","room":"K7Q2M","seat":null,"token":null,"waiting":false}'
+    assert text == want
 
 
 def test_defaults_fill_in() -> None:

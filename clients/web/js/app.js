@@ -9,7 +9,7 @@ import { detectLang, errorText, onFallback, setLang, t } from "./i18n.js";
 import { onKey } from "./keys.js";
 import * as roomLog from "./log.js";
 import { Net, socketUrl } from "./net.js";
-import { readForm, syncForm } from "./house.js";
+import { readForm, syncForm, toggleChip } from "./house.js";
 import { loadBoards, loadReplay, loadSteps, newReplay, replayStep, setSpeed, stopPlay, togglePlay } from "./pages.js";
 import { isPage, match, paths } from "./routes.js";
 import { buildRoom, drawChat, drawNet, GAMES, redrawAll, redrawPage, render, tick } from "./screens.js";
@@ -126,6 +126,7 @@ function onMessage(msg) {
     case "joined":
       app.room = msg.room;
       app.seat = msg.seat;
+      app.waiting = !!msg.waiting; // watching until the game ends, then seated if one is free
       app.session = msg.seat != null ? { room: msg.room, token: msg.token, seat: msg.seat } : { room: msg.room, watch: true };
       save(KEYS.session, app.session);
       if (app.screen !== "room" || !app.info || app.info.room !== msg.room) {
@@ -403,6 +404,14 @@ function readName() {
   return nm;
 }
 
+// Why a join was refused, said in the join form (role=alert) rather than a toast.
+function joinNote(text) {
+  const el = document.getElementById("join-note");
+  if (!el) return;
+  el.textContent = text;
+  el.hidden = !text;
+}
+
 function readCode() {
   const code = cleanCode(formValue("code"));
   if (!code) {
@@ -542,7 +551,24 @@ async function onClick(e) {
     case "sit":
       sit(Number(el.dataset.seat));
       return;
+    case "chip":
+      toggleChip(el.dataset.chip);
+      render();
+      return;
+    case "kick-ask":
+      app.confirmKick = Number(el.dataset.seat);
+      render();
+      document.querySelector(`[data-key="kick-keep:${app.confirmKick}"]`)?.focus();
+      return;
+    case "kick-keep": {
+      const seat = app.confirmKick;
+      app.confirmKick = null;
+      render();
+      document.querySelector(`[data-key="kick:${seat}"]`)?.focus();
+      return;
+    }
     case "host": {
+      if (el.dataset.op === "kick") app.confirmKick = null;
       const extra = {};
       if (el.dataset.seat != null) extra.seat = Number(el.dataset.seat);
       if (el.dataset.spectator != null) extra.spectator = Number(el.dataset.spectator);
@@ -614,11 +640,16 @@ function onSubmit(e) {
     const name = readName();
     const code = name && readCode();
     if (code) {
-      atRoom(code).then(() => app.request({ type: "join", room: code, name })).catch((err) => {
-        if (err.code === "game_in_progress" || err.code === "room_full" || err.code === "room_locked") {
-          toast(errorText(err.code) + " " + t("home.watchInstead"), "error");
-        }
-      });
+      // a game on: watch it and take a free seat when it ends (no refusal to read); a room
+      // that has no seat to give says so beside the form, never over its Watch button
+      joinNote("");
+      atRoom(code)
+        .then(() => app.net.request({ type: "join", room: code, name, wait: true }))
+        .catch((err) => {
+          if (!err || !err.code) return;
+          const watch = ["game_in_progress", "room_full", "room_locked"].includes(err.code);
+          joinNote(errorText(err.code, err.message) + (watch ? " " + t("home.watchInstead") : ""));
+        });
     }
   } else if (form.id === "create-form") {
     createRoom(false);

@@ -48,6 +48,7 @@ export function render({ prefs, code, session, name }) {
           <button type="button" class="btn" data-act="watch">${esc(t("home.watchBtn"))}</button>
         </div>
       </form>
+      <p id="join-note" class="join-note" role="alert" hidden></p>
     </section>
     <section class="panel" aria-labelledby="h-new">
       <h2 id="h-new">${esc(t("home.new"))}</h2>

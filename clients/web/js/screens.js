@@ -15,7 +15,7 @@ import { isPage, paths } from "./routes.js";
 import * as sheepshead from "./sheepshead.js";
 import * as shithead from "./shithead.js";
 import { isHost, nameOf, store } from "./store.js";
-import { chatPill, chatWords, fitHands, unread } from "./table.js";
+import { chatPill, chatWords, fitHands, tickHeld, unread } from "./table.js";
 import { esc, formatSeconds, patch } from "./ui.js";
 
 export const GAMES = { shithead, sheepshead };
@@ -27,7 +27,8 @@ const PAGE_CLASS = { leaderboard: "boards", replay: "replay" };
 // A room as its lobby and seat list draw it.
 export function roomScene() {
   const { info, seat } = store;
-  return { info, seat, host: isHost(info, seat), name: (s) => nameOf(info, s), rank: store.dailyRank, again: store.again };
+  const { confirmKick } = store;
+  return { info, seat, host: isHost(info, seat), name: (s) => nameOf(info, s), rank: store.dailyRank, again: store.again, confirmKick };
 }
 
 // The table as a game module draws it (see shithead.js).
@@ -112,7 +113,7 @@ export function render() {
   if (!info) {
     patch(area, `<p class="prompt">${esc(t("net.connecting"))}</p>`);
   } else if (state && info.status !== "lobby") {
-    patch(area, GAMES[state.view.game].render(tableScene()));
+    patch(area, waitingHTML() + GAMES[state.view.game].render(tableScene()));
     markHint(area, store.hint, state);
     fitHands(area);
     afterDraw(state, store.seat, area);
@@ -123,6 +124,12 @@ export function render() {
   const seats = document.getElementById("seats");
   if (seats) patch(seats, lobby.seatsHTML(roomScene()));
   tick();
+}
+
+// A friend who arrived mid-game: what they wait for (they are seated when it ends).
+function waitingHTML() {
+  if (!store.waiting || store.seat != null) return "";
+  return `<p class="waiting-note" role="status">${esc(t("table.waitingSeat"))}</p>`;
 }
 
 export function buildRoom() {
@@ -187,6 +194,7 @@ export function redrawAll() {
 
 // The turn countdown, from the state's deadline (unix time).
 export function tick() {
+  tickHeld(document);
   const el = document.getElementById("turn-timer");
   if (!el) return;
   const { state, info } = store;
