@@ -468,10 +468,18 @@ async function practise(game) {
   }
 }
 
-// In practice every decision of the seat comes with the hint, asked for as it becomes ours.
-function practiceHint() {
+// In practice every decision of the seat comes with the hint, asked for as it becomes ours;
+// asked again (a few times) when the table moved while it was worked out and the answer no
+// longer holds (in the swap, the bots get ready meanwhile).
+async function practiceHint() {
   const practice = coach.current(app.room);
-  if (practice && coach.wantsHint(practice, app.state.view, app.seat) && !current(app.hint, app.state)) app.askHint();
+  if (!practice || app.hinting) return;
+  for (let tries = 0; tries < 3; tries++) {
+    if (!coach.wantsHint(practice, app.state.view, app.seat) || current(app.hint, app.state)) return;
+    const asked = app.state.version;
+    await app.askHint();
+    if (app.state.version === asked) return; // answered (or refused) for this very state
+  }
 }
 
 async function onClick(e) {
