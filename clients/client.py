@@ -96,6 +96,7 @@ from protocol.messages import (
     Closing,
     Contribute,
     Create,
+    Emote,
     Error,
     GameName,
     Hello,
@@ -109,6 +110,7 @@ from protocol.messages import (
     Moved,
     Ping,
     Pong,
+    React,
     Resume,
     Room,
     RoomInfo,
@@ -635,6 +637,14 @@ class CardroomClient:
     ) -> Ack:
         """Say something to the room (at most 280 characters); a ``chat`` line goes to all."""
         msg = ChatRequest(id=self._next_id(), room=self._room(room), text=text)
+        return await self.request(msg, Ack, timeout=timeout)
+
+    async def react(
+        self, emote: Emote, *, room: str | None = None, timeout: float | None = None
+    ) -> Ack:
+        """A quick reaction from your seat (``nice``, ``laugh``, ``wow``, ``oops``, ``sad``,
+        ``gg``); a ``reaction`` goes to everyone in the room."""
+        msg = React(id=self._next_id(), room=self._room(room), emote=emote)
         return await self.request(msg, Ack, timeout=timeout)
 
     async def leave(self, *, room: str | None = None, timeout: float | None = None) -> Ack:

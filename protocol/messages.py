@@ -310,6 +310,21 @@ class Chat(_Strict):
     text: ChatText
 
 
+#: The quick reactions a seated player can send: a fixed handful (no free text, so nothing to
+#: moderate beyond their rate), drawn by the clients as emoji.
+Emote = Literal["nice", "laugh", "wow", "oops", "sad", "gg"]
+
+
+class React(_Strict):
+    """A quick reaction from your seat, shown for a moment at it to everyone in the room (the
+    chat's budget per seat; a muted seat's are refused)."""
+
+    type: Literal["react"] = "react"
+    id: RequestId
+    room: RoomCode
+    emote: Emote
+
+
 class Leave(_Strict):
     type: Literal["leave"] = "leave"
     id: RequestId
@@ -361,6 +376,7 @@ ClientMessage = Annotated[
     | Act
     | Host
     | Chat
+    | React
     | Leave
     | Hint
     | Ping
@@ -471,6 +487,16 @@ class ChatLine(_Model):
     )
 
 
+class Reaction(_Model):
+    """A seat's quick reaction (``react``), to everyone in the room."""
+
+    type: Literal["reaction"] = "reaction"
+    room: str
+    seat: int
+    emote: Emote
+    at: float
+
+
 class Pong(_Model):
     type: Literal["pong"] = "pong"
     ref: RequestId
@@ -547,6 +573,7 @@ ServerMessage = Annotated[
     | State
     | Log
     | ChatLine
+    | Reaction
     | Pong
     | Closing
     | Standings

@@ -80,6 +80,8 @@ def request(
                 return host(room, conn, msg, now)
             case m.Chat():
                 return chat(room, conn, msg, now)
+            case m.React():
+                return react(room, conn, msg, now)
             case m.Leave():
                 return leave(room, conn, msg, now)
             case m.Hint():
@@ -292,6 +294,23 @@ def chat(room: Requested, conn: ConnId, msg: m.Chat, now: float) -> list[Output]
         m.ChatLine(room=room.code, seat=seat, name=name, text=msg.text, at=now, spectator=watcher)
     )
     return [Send(conn, m.dump(m.Ack(ref=msg.id))), *(Send(c, line) for c in state.where)]
+
+
+def react(room: Requested, conn: ConnId, msg: m.React, now: float) -> list[Output]:
+    """A seated player's quick reaction, to everyone in the room: the chat's rules (a muted seat
+    is refused) and its budget per seat, kept apart from the seat's chat lines."""
+    state = room.state
+    if conn not in state.where:
+        raise Refusal(ErrorCode.NOT_IN_ROOM, "join or watch this room first")
+    seat = state.where[conn]
+    if seat is None:
+        raise Refusal(ErrorCode.NOT_SEATED, "only a seated player can react; the chat is open")
+    if state.chat_muted(conn, seat):
+        raise Refusal(ErrorCode.MUTED, "the host has muted you in this room")
+    if not room.chat_allowed(now, ("react", seat), spectator=False):
+        raise Refusal(ErrorCode.CHAT_BUSY, "too many reactions at once; wait a moment")
+    frame = m.dump(m.Reaction(room=room.code, seat=seat, emote=msg.emote, at=now))
+    return [Send(conn, m.dump(m.Ack(ref=msg.id))), *(Send(c, frame) for c in state.where)]
 
 
 def hint(room: Requested, conn: ConnId, msg: m.Hint) -> list[Output]:

@@ -3,6 +3,7 @@
 // screens.js (each renderer takes the data it draws), the pages of their own in pages.js.
 import * as alerts from "./alerts.js";
 import * as coach from "./coach.js";
+import * as reacts from "./reacts.js";
 import { randomValue } from "./deal.js";
 import { current, heldKey } from "./hints.js";
 import { detectLang, errorText, onFallback, setLang, t } from "./i18n.js";
@@ -14,7 +15,7 @@ import { loadBoards, loadReplay, loadSteps, newReplay, replayStep, setSpeed, sto
 import { isPage, match, paths } from "./routes.js";
 import { buildRoom, drawChat, drawNet, GAMES, redrawAll, redrawPage, render, tick } from "./screens.js";
 import { deviceToken, forget, KEYS, load, nameOf, save, store } from "./store.js";
-import { fitHands, noteChat, noteState, toChat, toggleLastTrick } from "./table.js";
+import { fitHands, noteChat, noteReactionBubble, noteState, toChat, toggleLastTrick } from "./table.js";
 import { cleanCode, toast } from "./ui.js";
 
 // The store with what the game modules' input (and the tests) call: the controller.
@@ -180,6 +181,13 @@ function onMessage(msg) {
         app.resend = null;
         if (GAMES[msg.view.game].retryStale(msg.view, action)) app.act(action);
       }
+      break;
+    }
+    case "reaction": {
+      if (msg.room !== app.room) return;
+      const glyph = reacts.noteReaction(msg, (s) => nameOf(app.info, s));
+      if (glyph) noteReactionBubble(msg.seat, glyph, render);
+      render();
       break;
     }
     case "chat":
@@ -531,6 +539,13 @@ async function onClick(e) {
       return;
     case "practice":
       practise(el.dataset.game);
+      return;
+    case "react":
+      app.request({ type: "react", room: app.room, emote: el.dataset.emote }).catch(() => {});
+      return;
+    case "react-hide":
+      reacts.toggleHidden();
+      render();
       return;
     case "coach-ok":
       coach.dismiss(coach.current(app.room));

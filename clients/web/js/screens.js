@@ -4,6 +4,7 @@
 import * as alerts from "./alerts.js";
 import { coachHTML, current as practiceOf } from "./coach.js";
 import { hintHTML, markHint } from "./hints.js";
+import * as reacts from "./reacts.js";
 import * as home from "./home.js";
 import { LANGS, lang, LANG_NAMES, langTag, t } from "./i18n.js";
 import * as leaders from "./leaders.js";
@@ -123,6 +124,8 @@ export function render() {
   }
   const seats = document.getElementById("seats");
   if (seats) patch(seats, lobby.seatsHTML(roomScene()));
+  const bar = document.getElementById("reacts");
+  if (bar) patch(bar, info && info.status !== "lobby" ? reacts.barHTML(store.seat != null) : "");
   tick();
 }
 
@@ -137,7 +140,7 @@ export function buildRoom() {
   main.innerHTML = `
   <div class="room">
     <h1 class="sr-only">${esc(t("app.title"))} · ${esc(t("lobby.codeIs", { code: store.room || "" }))}</h1>
-    <div class="area-wrap"><div id="area" class="area"></div>
+    <div class="area-wrap"><div id="area" class="area"></div><div id="reacts"></div>
       <section class="log" aria-label="${esc(t("table.log"))}"><ol id="log"></ol></section></div>
     <aside class="side">
       <section id="seats" class="panel" aria-labelledby="h-seats"></section>

@@ -226,10 +226,17 @@ export function noteChat(msg, me, redraw) {
   if (msg.seat !== me && !chat.visible) chat.unread += 1;
 }
 
+// A seat's quick reaction (js/reacts.js): its emoji in the seat's bubble for a moment.
+export function noteReactionBubble(seat, glyph, redraw) {
+  bubbles.set(seat, { text: glyph, until: Date.now() + BUBBLE_MS, react: true });
+  setTimeout(redraw, BUBBLE_MS + 20);
+}
+
 export function bubbleHTML(seat) {
   const b = bubbles.get(seat);
   if (!b || Date.now() > b.until) return "";
-  return `<p class="bubble" aria-hidden="true">${esc(b.text)}</p>`; // the chat box reads it out
+  // the chat box reads a line out, the reactions bar a reaction
+  return `<p class="bubble${b.react ? " react" : ""}" aria-hidden="true">${esc(b.text)}</p>`;
 }
 
 export function unread() {
