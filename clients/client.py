@@ -497,11 +497,13 @@ class CardroomClient:
         daily: bool = False,
         *,
         hints: bool = False,
+        time_bank: int | None = None,
         timeout: float | None = None,
     ) -> Joined:
         """Open a room and take seat 0 as its host; then ``room`` and ``token`` are set.
         ``hints``: seated players may ask for hints (:meth:`hint`); such a room's results go
-        to no leaderboard, and a daily room cannot have them.
+        to no leaderboard, and a daily room cannot have them. ``time_bank``: seconds of reserve
+        each seat spends once a turn runs over ``turn_timer``.
 
         Told ``moved`` (several processes behind a proxy), the client reconnects to the room's
         address and resumes its seat there; the ``joined`` returned is the resume's.
@@ -519,6 +521,7 @@ class CardroomClient:
             options=options or {},  # type: ignore[arg-type]  # validated into the game's options
             daily=daily,
             hints=hints,
+            time_bank=time_bank,
         )
         joined = await self.request(msg, Joined, timeout=timeout)
         if self._moved != joined.room or self.url is None:

@@ -171,6 +171,15 @@ class RoomInfo(_Model):
     spectators: int
     locked: bool
     turn_timer: int | None
+    time_bank: int | None = Field(
+        default=None, description="each seat's reserve for a match, in seconds (none: no bank)"
+    )
+    banks: list[float] | None = Field(
+        default=None, description="the seconds of reserve each seat has left (none: no bank)"
+    )
+    banking: int | None = Field(
+        default=None, description="the seat spending its reserve now (its turn ran over)"
+    )
     options: GameOptions
     games_played: int
     totals: list[int] = Field(description="shithead: losses per seat; sheepshead: units per seat")
@@ -216,6 +225,11 @@ class Create(_Strict):
     seats: Annotated[int, Field(ge=0, le=64)]
     name: PlayerName
     turn_timer: Annotated[int, Field(ge=1, le=600)] | None = None
+    time_bank: Annotated[int, Field(ge=5, le=600)] | None = Field(
+        default=None,
+        description="seconds of reserve each seat has for a match, spent once a turn runs over "
+        "the turn timer (needs turn_timer)",
+    )
     options: GameOptions = Field(default_factory=ShitheadOptions)
     daily: bool = False
     hints: bool = Field(
@@ -225,6 +239,12 @@ class Create(_Strict):
     )
 
     _game_options = model_validator(mode="before")(_options_of_game)
+
+    @model_validator(mode="after")
+    def _bank_needs_timer(self) -> Create:
+        if self.time_bank is not None and self.turn_timer is None:
+            raise ValueError("a time bank needs a turn timer")
+        return self
 
 
 class Join(_Strict):

@@ -154,6 +154,7 @@ class RoomCore:
         nonce: str | None = None,
         options: m.GameOptions | None = None,
         turn_timer: int | None = None,
+        time_bank: int | None = None,
         daily: bool = False,
         hints: bool = False,
         opener: str | None = None,
@@ -175,6 +176,7 @@ class RoomCore:
         self.options: m.GameOptions = game_spec(game).check_options(options)
         self.options_frame = self.options.model_dump()  # as the room frame writes them
         self.turn_timer = turn_timer
+        self.time_bank = time_bank if turn_timer else None  # each seat's reserve for a match
         self.daily = daily
         self.hints = hints  # seated players may ask for hints; results are not ranked
         # who opened the room (a keyed digest of their address): kept in its record, so the
@@ -283,6 +285,7 @@ class RoomCore:
         assert state.match is not None
         state.match.next_game(self.state.contributions())
         state.contributed = {}
+        state.banks, state.banking = {}, None  # every seat's whole time bank, each match
         state.version += 1
 
     def starts_daily(self, item: RoomInput) -> bool:
@@ -549,6 +552,7 @@ class RoomCore:
             nonce=record.get("nonce"),  # records from before fair deals have a seed only
             options=records.options_from(record),
             turn_timer=record["turn_timer"],
+            time_bank=record.get("time_bank"),  # records from before time banks have none
             daily=record["daily"],
             hints=record.get("hints", False),  # records from before hints have none
             opener=record.get("opener"),

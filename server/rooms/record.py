@@ -54,6 +54,7 @@ def meta(room: RoomFacts) -> RoomMeta:
         "contributed": {str(seat): value.hex() for seat, value in state.contributed.items()},
         "options": room.options.model_dump(),
         "turn_timer": room.turn_timer,
+        "time_bank": room.time_bank,
         "daily": room.daily,
         "hints": room.hints,
         "opener": room.opener,

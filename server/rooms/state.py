@@ -66,6 +66,10 @@ class RoomState:
     where: dict[ConnId, int | None] = field(default_factory=dict)  # conn -> seat (None: watching)
     pending: dict[int, int] = field(default_factory=dict)  # seat -> version a bot was asked at
     stand_in: set[int] = field(default_factory=set)  # humans out of time: a bot may move for them
+    # the time bank (RoomCore.time_bank): seconds each seat has left this match (a seat not in
+    # it has the whole bank), and (version, seat, since) while a seat spends it
+    banks: dict[int, float] = field(default_factory=dict)
+    banking: tuple[int, int, float] | None = None
     hints: dict[int, int] = field(default_factory=dict)  # seat -> version of the hint it awaits
     contributed: dict[int, bytes] = field(default_factory=dict)  # seat -> value for the next deal
     # moderation: devices the host removed (kick) may not come back; muted ones not chat
@@ -342,6 +346,8 @@ class RoomFacts(Protocol):
     def options(self) -> m.GameOptions: ...
     @property
     def turn_timer(self) -> int | None: ...
+    @property
+    def time_bank(self) -> int | None: ...
     @property
     def daily(self) -> bool: ...
     @property

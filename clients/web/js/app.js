@@ -435,10 +435,11 @@ async function createRoom(daily) {
   const game = daily ? "sheepshead" : document.querySelector('input[name="game"]:checked')?.value || "shithead";
   const level = formValue("level") || "basic";
   const timer = Number(formValue("timer")) || 0;
+  const bank = Number(formValue("bank")) || 0; // a reserve only with a turn timer
   const seats = game === "sheepshead" ? 5 : Number(formValue("seats")) || 4;
   // a daily game is played without hints (the server refuses them there)
   const hints = daily ? app.prefs.hints : !!document.getElementById("hints")?.checked;
-  app.prefs = { game, seats: game === "sheepshead" ? app.prefs.seats : seats, level, timer, hints };
+  app.prefs = { game, seats: game === "sheepshead" ? app.prefs.seats : seats, level, timer, bank, hints };
   save(KEYS.prefs, app.prefs);
   try {
     // a create clicked as the page opened waits for the connection, as a join does (atRoom)
@@ -449,7 +450,8 @@ async function createRoom(daily) {
     // the house rules chosen in the form; a daily plays the book's (SS-10.1: the server refuses
     // options there as daily_options)
     const options = daily ? {} : readForm(game);
-    await app.request({ type: "create", game, seats, name, turn_timer: timer || null, options, daily: !!daily, hints: !daily && hints });
+    const time_bank = timer && bank ? bank : null;
+    await app.request({ type: "create", game, seats, name, turn_timer: timer || null, time_bank, options, daily: !!daily, hints: !daily && hints });
     // a daily room's bots are the day's (the server fills them at the start, fixed)
     if (daily) await app.host("start");
   } catch {

@@ -6,12 +6,16 @@ import { paths } from "./routes.js";
 import { esc } from "./ui.js";
 
 const TIMERS = [0, 15, 30, 60, 120];
+const BANKS = [0, 30, 60, 120]; // each seat's reserve for a match, once a turn runs over
 
 // `prefs`: the last room opened; `code`: a share link's room (or ""); `session`: the room to
 // go back to; `name`: the name last used.
 export function render({ prefs, code, session, name }) {
   const timerOpts = TIMERS.map(
     (s) => `<option value="${s}"${prefs.timer === s ? " selected" : ""}>${esc(s ? t("timer.seconds", { n: s }) : t("timer.none"))}</option>`,
+  ).join("");
+  const bankOpts = BANKS.map(
+    (s) => `<option value="${s}"${(prefs.bank || 0) === s ? " selected" : ""}>${esc(s ? t("bank.seconds", { n: s }) : t("bank.none"))}</option>`,
   ).join("");
   const levelOpts = ["random", "basic", "strong", "expert"]
     .map((l) => `<option value="${l}"${prefs.level === l ? " selected" : ""}>${esc(t("level." + l))}</option>`)
@@ -62,6 +66,7 @@ export function render({ prefs, code, session, name }) {
           <label class="field"><span>${esc(t("home.seats"))}</span><select id="seats" name="seats"${prefs.game === "sheepshead" ? " disabled" : ""}>${seatOpts}</select></label>
           <label class="field"><span>${esc(t("home.botLevel"))}</span><select id="level" name="level">${levelOpts}</select></label>
           <label class="field"><span>${esc(t("home.timer"))}</span><select id="timer" name="timer">${timerOpts}</select></label>
+          <label class="field"><span>${esc(t("home.bank"))}</span><select id="bank" name="bank" title="${esc(t("bank.note"))}">${bankOpts}</select></label>
         </div>
         <label class="choice hints-choice"><input type="checkbox" id="hints" name="hints"${prefs.hints ? " checked" : ""}> <span>${esc(t("home.hints"))}</span><small>${esc(t("home.hintsNote"))}</small></label>
         ${formHTML(prefs.game === "sheepshead" ? "sheepshead" : "shithead")}

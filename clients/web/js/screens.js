@@ -208,10 +208,13 @@ export function tick() {
     el.className = "timer";
     return;
   }
-  // a device clock behind the server's would show more than a whole turn: never more
-  const whole = (info && info.turn_timer) || Infinity;
+  // a device clock behind the server's would show more than a whole turn (or the whole bank
+  // being spent): never more
+  const banking = info && info.banking != null && info.banks ? info.banks[info.banking] : null;
+  const whole = banking ?? ((info && info.turn_timer) || Infinity);
   const left = Math.min(d - Date.now() / 1000, whole);
-  el.textContent = formatSeconds(left);
-  el.className = "timer" + (left < 6 ? " urgent" : "");
-  el.setAttribute("aria-label", t("table.secondsLeft", { n: Math.max(0, Math.ceil(left)) }));
+  el.textContent = banking != null ? t("bank.running", { time: formatSeconds(left) }) : formatSeconds(left);
+  el.className = "timer" + (banking != null ? " bank" : "") + (left < 6 ? " urgent" : "");
+  const said = t("table.secondsLeft", { n: Math.max(0, Math.ceil(left)) });
+  el.setAttribute("aria-label", banking != null ? `${t("home.bank")}: ${said}` : said);
 }
