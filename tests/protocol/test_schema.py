@@ -35,6 +35,7 @@ def test_schema_names_every_message_type() -> None:
             "hint",
             "ping",
             "leaderboard",
+            "identify",
             "contribute",
         ]
     )
@@ -52,6 +53,7 @@ def test_schema_names_every_message_type() -> None:
             "closing",
             "standings",
             "hint",
+            "identified",
             "moved",
         ]
     )

@@ -11,7 +11,8 @@ import { Net, socketUrl } from "./net.js";
 import { readForm, syncForm, toggleChip } from "./house.js";
 import { loadBoards, loadReplay, loadSteps, newReplay, replayStep, setSpeed, stopPlay, togglePlay } from "./pages.js";
 import { isPage, match, paths } from "./routes.js";
-import { buildRoom, drawChat, drawNet, GAMES, redrawAll, redrawPage, render, tick } from "./screens.js";
+import * as identity from "./identity.js";
+import { buildRoom, drawChat, drawNet, drawRankNote, GAMES, redrawAll, redrawPage, render, tick } from "./screens.js";
 import { deviceToken, forget, KEYS, load, nameOf, save, store } from "./store.js";
 import { fitHands, noteChat, noteState, toChat, toggleLastTrick } from "./table.js";
 import { cleanCode, toast } from "./ui.js";
@@ -513,6 +514,9 @@ async function onClick(e) {
     case "sit":
       sit(Number(el.dataset.seat));
       return;
+    case "earn":
+      identity.earn(app.net, drawRankNote, errorText);
+      return;
     case "chip":
       toggleChip(el.dataset.chip);
       render();
@@ -729,6 +733,7 @@ async function start() {
     app.online = true;
     app.everOnline = true;
     drawNet();
+    drawRankNote();
     if (app.screen === "room" || (isPage(app.screen) && app.room)) resumeSession();
     if (app.screen === "leaderboard") loadBoards();
   });

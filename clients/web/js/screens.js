@@ -4,6 +4,7 @@
 import * as alerts from "./alerts.js";
 import { hintHTML, markHint } from "./hints.js";
 import * as home from "./home.js";
+import * as identity from "./identity.js";
 import { LANGS, lang, LANG_NAMES, langTag, t } from "./i18n.js";
 import * as leaders from "./leaders.js";
 import * as lobby from "./lobby.js";
@@ -82,6 +83,12 @@ function shell() {
   drawNet();
 }
 
+// Before the daily: whether this browser will rank, and why not (js/identity.js).
+export function drawRankNote() {
+  const el = document.getElementById("rank-note");
+  if (el) patch(el, identity.noteHTML(store.net));
+}
+
 export function drawNet() {
   const el = document.getElementById("net");
   if (!el) return;
@@ -103,6 +110,7 @@ export function render() {
       const { prefs, session, name } = store;
       main.innerHTML = home.render({ prefs, code: store.pendingCode || "", session, name });
     }
+    drawRankNote();
     return;
   }
   if (!main.querySelector(".room")) buildRoom();
