@@ -347,7 +347,7 @@ def serve(argv: list[str]) -> int:
     parser.add_argument(
         "--identity-work-bits",
         type=int,
-        default=18,
+        default=16,
         help="the difficulty of that work: leading zero bits of a SHA-256",
     )
     parser.add_argument(

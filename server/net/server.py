@@ -194,7 +194,7 @@ class ServerConfig:
     devices_per_address: int = 3  # device identities issued to one address a UTC day
     # ...and past those, identities earned by a proof of work (bits: its difficulty)
     worked_devices_per_address: int = 3
-    identity_work_bits: int = 18
+    identity_work_bits: int = 16
 
 
 def _utc_day() -> str:

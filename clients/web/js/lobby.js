@@ -81,7 +81,7 @@ export function seatsHTML(d) {
   const info = d.info;
   if (!info) return "";
   const totals = info.games_played
-    ? `<p class="muted">${esc(t("lobby.gamesPlayed", { n: info.games_played }))}</p>`
+    ? `<p class="muted">${esc(t(info.game === "sheepshead" ? "lobby.handsPlayed" : "lobby.gamesPlayed", { n: info.games_played }))}</p>`
     : "";
   return (
     `<h2 id="h-seats">${esc(t("lobby.players"))}</h2>` +

@@ -55,6 +55,11 @@ function pageHTML() {
 
 // ------------------------------------------------------------------------------ screens
 
+// The room's status in words: a Sheepshead match is played in hands.
+function statusKey(info) {
+  return info.status === "between" && info.game === "sheepshead" ? "status.betweenHands" : "status." + info.status;
+}
+
 function shell() {
   document.documentElement.lang = langTag();
   document.title = alerts.title(store.room ? `${store.room} · ${t("app.title")}` : t("app.title"));
@@ -68,7 +73,7 @@ function shell() {
   header.dataset.drawn = key;
   const roomBit = inRoom && room
     ? `<span class="roomcode" title="${esc(t("home.code"))}">${esc(room)}</span>` +
-      (info ? `<span class="status">${esc(t("status." + info.status))}</span>` : "") +
+      (info ? `<span class="status">${esc(t(statusKey(info)))}</span>` : "") +
       (info && info.hints ? `<span class="badge gold hints-on">${esc(t("table.hintsOn"))}</span>` : "") +
       // a daily match that cannot rank (not this player's first of the day), said from its start
       (info && info.daily_ranked === false ? `<span class="badge dim daily-unranked">${esc(t("table.dailyUnranked"))}</span>` : "") +
@@ -144,7 +149,8 @@ export function buildRoom() {
   <div class="room">
     <h1 class="sr-only">${esc(t("app.title"))} · ${esc(t("lobby.codeIs", { code: store.room || "" }))}</h1>
     <div class="area-wrap"><div id="area" class="area"></div>
-      <section class="log" aria-label="${esc(t("table.log"))}"><ol id="log"></ol></section></div>
+      <section class="log" aria-label="${esc(t("table.log"))}"><ol id="log"></ol></section>
+      <details class="keys-help"><summary>${esc(t("keys.title"))}</summary><p>${esc(t("keys.list"))}</p></details></div>
     <aside class="side">
       <section id="seats" class="panel" aria-labelledby="h-seats"></section>
       <section class="panel chat" aria-labelledby="h-chat">
