@@ -10,7 +10,7 @@ import { esc, pointerKey } from "./ui.js";
 // what may be played always comes from the view).
 const SHOW_ORDER = "QC QS QH QD JC JS JH JD AD TD KD 9D 8D 7D AC TC KC 9C 8C 7C AS TS KS 9S 8S 7S AH TH KH 9H 8H 7H".split(" ");
 
-function shown(cards) {
+export function shown(cards) {
   return [...cards].sort((a, b) => SHOW_ORDER.indexOf(a) - SHOW_ORDER.indexOf(b));
 }
 
