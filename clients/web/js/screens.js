@@ -81,6 +81,7 @@ function shell() {
       chatPill() +
       `<span id="turn-timer" class="timer" role="timer" aria-live="off"></span>`
     : "";
+  header.classList.toggle("in-room", inRoom);
   header.innerHTML =
     `<a class="brand" href="${paths.home()}">${esc(t("app.title"))}</a>${roomBit}<span class="spacer"></span>` +
     `<span id="net" class="net" role="status"></span>` +

@@ -163,8 +163,10 @@ function pileHTML(d) {
   return (
     `<div class="center">` +
     `<div class="stock"><span class="lbl">${esc(t("table.stock"))}</span>${countHTML(v.stock, t("table.stockLabel", { n: v.stock }))}</div>` +
-    `<div class="pile${fx}" role="group" aria-label="${esc(label)}"><span class="lbl">${esc(t("table.pile"))} · ${v.pile.length}</span><div class="fan">${cards}</div>${toBeatHTML(v)}</div>` +
+    `<div class="pile${fx}" role="group" aria-label="${esc(label)}"><span class="lbl">${esc(t("table.pile"))} · ${v.pile.length}</span><div class="fan">${cards}</div></div>` +
     `<div class="stock"><span class="lbl">${esc(t("table.burned"))}</span><span class="num">${v.burned}</span></div>` +
+    // its own line under the row: beside the pile it pushed the burned pile off the row
+    toBeatHTML(v) +
     `</div>`
   );
 }
