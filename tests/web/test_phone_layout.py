@@ -59,6 +59,9 @@ def test_the_phone_header_stays_one_line_with_the_timer_and_the_chat_pill(
     assert top["lowestTop"] < top["highestBottom"], top  # every item on one row
     assert top["height"] <= one_line + 14, top  # the mute button's height, no second row
     assert top["right"] <= PHONE["width"], top  # and nothing pushed off the screen
+    pill = page.evaluate("document.querySelector('.top .chat-pill').getBoundingClientRect().height")
+    assert pill <= 36, pill  # its mark and count on one line
+    assert not page.is_visible(".keys-help")  # no keys on a touch screen
     shoot(page, "phone-header-ru")
     assert not errors, errors
 

@@ -217,10 +217,25 @@ function logEvents(msg, prev) {
   roomLog.add(app.log, msg, (app.info && app.info.games_played) || 0);
   // screen readers hear what happened, and when it becomes their turn
   const mine = (v) => v && app.seat != null && v.to_act.includes(app.seat) && v.legal.length > 0;
-  const said = lines.slice(-3);
+  const said = [...lines];
   if (mine(msg.view) && !mine(prev && prev.view)) said.push(t("table.yourTurn"));
+  announce(said);
+}
+
+// Lines for screen readers, queued: each is added to the live region as a line of its own
+// (read in turn), never written over the one before (bots move faster than a voice reads);
+// the region keeps the last ANNOUNCED lines.
+const ANNOUNCED = 24;
+
+function announce(lines) {
   const live = document.getElementById("announce");
-  if (live && said.length) live.textContent = said.join(". ");
+  if (!live || !lines.length) return;
+  for (const line of lines) {
+    const p = document.createElement("p");
+    p.textContent = line;
+    live.append(p);
+  }
+  while (live.childElementCount > ANNOUNCED) live.firstElementChild.remove();
 }
 
 // The daily's rank once its match is over, from the day's board (the server ranks this
