@@ -12,6 +12,7 @@ import { readForm, syncForm, toggleChip } from "./house.js";
 import { loadBoards, loadReplay, loadSteps, newReplay, replayStep, setSpeed, stopPlay, togglePlay } from "./pages.js";
 import { isPage, match, paths } from "./routes.js";
 import * as identity from "./identity.js";
+import * as view from "./view.js";
 import { buildRoom, drawChat, drawNet, drawRankNote, GAMES, redrawAll, redrawPage, render, tick } from "./screens.js";
 import { deviceToken, forget, KEYS, load, nameOf, save, store } from "./store.js";
 import { fitHands, noteChat, noteState, toChat, toggleLastTrick } from "./table.js";
@@ -526,6 +527,10 @@ async function onClick(e) {
     case "copy":
       copyText(el.dataset.text);
       return;
+    case "share":
+      // the phone's share sheet (messages, chat apps); where it is not, the button is not drawn
+      navigator.share({ title: t("app.title"), text: t("lobby.shareText", { code: app.room }), url: el.dataset.text }).catch(() => {});
+      return;
     case "sit":
       sit(Number(el.dataset.seat));
       return;
@@ -646,6 +651,11 @@ function onSubmit(e) {
 
 function onChange(e) {
   const el = e.target;
+  if (el.dataset.view) {
+    view.set(el.dataset.view, el.checked);
+    fitHands(document.getElementById("area") || document.body); // the cards' size changed
+    return;
+  }
   if (el.id === "replay-speed") {
     setSpeed(Number(el.value));
     return;
@@ -728,6 +738,7 @@ async function start() {
   document.addEventListener("dblclick", onDblClick);
   document.addEventListener("submit", onSubmit);
   document.addEventListener("change", onChange);
+  view.apply();
   document.addEventListener("keydown", (e) => onKey(e, KEYS_HERE));
   document.addEventListener("input", (e) => {
     if (e.target.id === "replay-range") replayStep(Number(e.target.value));

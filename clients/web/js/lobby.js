@@ -124,6 +124,7 @@ export function render(d) {
       <div class="buttons">
         <button type="button" class="btn" data-act="copy" data-text="${esc(link)}" data-key="copy-link">${esc(t("lobby.copyLink"))}</button>
         <button type="button" class="btn ghost" data-act="copy" data-text="${esc(code)}" data-key="copy-code">${esc(t("lobby.copyCode"))}</button>
+        ${navigator.share ? `<button type="button" class="btn" data-act="share" data-text="${esc(link)}" data-key="share">${esc(t("lobby.shareBtn"))}</button>` : ""}
       </div>
       <p class="muted">${esc(t("game." + info.game))} · ${esc(info.turn_timer ? t("timer.seconds", { n: info.turn_timer }) : t("timer.none"))}</p>
       ${rulesHTML(info.game, info.options)}

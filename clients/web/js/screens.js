@@ -14,6 +14,7 @@ import * as replay from "./replay.js";
 import { isPage, paths } from "./routes.js";
 import * as sheepshead from "./sheepshead.js";
 import * as shithead from "./shithead.js";
+import * as viewOpts from "./view.js";
 import { isHost, nameOf, store } from "./store.js";
 import { chatPill, chatWords, fitHands, tickHeld, unread } from "./table.js";
 import { esc, formatSeconds, patch } from "./ui.js";
@@ -151,7 +152,8 @@ export function buildRoom() {
     <h1 class="sr-only">${esc(t("app.title"))} · ${esc(t("lobby.codeIs", { code: store.room || "" }))}</h1>
     <div class="area-wrap"><div id="area" class="area"></div>
       <section class="log" aria-label="${esc(t("table.log"))}"><ol id="log"></ol></section>
-      <details class="keys-help"><summary>${esc(t("keys.title"))}</summary><p>${esc(t("keys.list"))}</p></details></div>
+      <details class="keys-help"><summary>${esc(t("keys.title"))}</summary><p>${esc(t("keys.list"))}</p></details>
+      ${viewOpts.html()}</div>
     <aside class="side">
       <section id="seats" class="panel" aria-labelledby="h-seats"></section>
       <section class="panel chat" aria-labelledby="h-chat">
