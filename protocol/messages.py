@@ -377,6 +377,15 @@ class Ping(_Strict):
     id: RequestId
 
 
+class Identify(_Strict):
+    """The work a ``welcome`` offered, done: an identity for this connection (``identified``)."""
+
+    type: Literal["identify"] = "identify"
+    id: RequestId
+    challenge: Annotated[str, StringConstraints(max_length=160)]
+    nonce: Annotated[str, StringConstraints(max_length=32)]
+
+
 class Leaderboard(_Strict):
     """Ask for a leaderboard: ``daily`` (today, UTC), ``daily:YYYY-MM-DD``, ``sheepshead`` or
     ``shithead`` (all-time). The answer is ``standings``."""
@@ -401,12 +410,22 @@ ClientMessage = Annotated[
     | Hint
     | Ping
     | Leaderboard
+    | Identify
     | Contribute,
     Field(discriminator="type"),
 ]
 
 
 # ----------------------------------------------------------------------------- server -> client
+
+
+class Work(_Model):
+    """A proof of work that earns an identity once an address's free ones are spent for the
+    day: a ``nonce`` such that SHA-256 of ``challenge + ":" + nonce`` starts with ``bits``
+    zero bits (``identify``)."""
+
+    challenge: Annotated[str, StringConstraints(max_length=160)]
+    bits: int
 
 
 class Welcome(_Model):
@@ -420,6 +439,19 @@ class Welcome(_Model):
         description="the device identity this server issued (or the hello's, if the server "
         "issued it): keep it and say it in every hello; null: this connection is not ranked",
     )
+    work: Work | None = Field(
+        default=None,
+        description="no identity was issued (this address's free ones are spent today): this "
+        "work earns one (identify)",
+    )
+
+
+class Identified(_Model):
+    """Reply to ``identify``: the identity the work earned (keep it as a welcome's)."""
+
+    type: Literal["identified"] = "identified"
+    ref: RequestId
+    device: DeviceToken
 
 
 class Error(_Model):
@@ -598,6 +630,7 @@ ServerMessage = Annotated[
     | Closing
     | Standings
     | Advice
+    | Identified
     | Moved,
     Field(discriminator="type"),
 ]

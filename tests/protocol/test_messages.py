@@ -78,6 +78,7 @@ CLIENT_EXAMPLES: dict[str, dict[str, Any]] = {
     },
     "ping": {"type": "ping", "id": "10"},
     "leaderboard": {"type": "leaderboard", "id": "11", "board": "daily:2026-11-30", "limit": 5},
+    "identify": {"type": "identify", "id": "12", "challenge": "2026-12-07.abc.sig", "nonce": "83"},
 }
 
 #: One example frame of every server message type.
@@ -143,6 +144,7 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
             {"game": 0, "event": {"kind": "played", "seat": 0, "cards": ["3C"], "timed_out": True}},
         ],
     },
+    "identified": {"type": "identified", "ref": "12", "device": "cr1" + "a" * 40},
     "standings": {
         "type": "standings",
         "ref": "11",

@@ -36,6 +36,7 @@ def test_schema_names_every_message_type() -> None:
             "hint",
             "ping",
             "leaderboard",
+            "identify",
             "contribute",
         ]
     )
@@ -54,6 +55,7 @@ def test_schema_names_every_message_type() -> None:
             "closing",
             "standings",
             "hint",
+            "identified",
             "moved",
         ]
     )

@@ -13,7 +13,9 @@ import { Net, socketUrl } from "./net.js";
 import { readForm, syncForm, toggleChip } from "./house.js";
 import { loadBoards, loadReplay, loadSteps, newReplay, replayStep, setSpeed, stopPlay, togglePlay } from "./pages.js";
 import { isPage, match, paths } from "./routes.js";
-import { buildRoom, drawChat, drawNet, GAMES, redrawAll, redrawPage, render, tick } from "./screens.js";
+import * as identity from "./identity.js";
+import * as view from "./view.js";
+import { buildRoom, drawChat, drawNet, drawRankNote, GAMES, redrawAll, redrawPage, render, tick } from "./screens.js";
 import { deviceToken, forget, KEYS, load, nameOf, save, store } from "./store.js";
 import { fitHands, noteChat, noteReactionBubble, noteState, toChat, toggleLastTrick } from "./table.js";
 import { cleanCode, toast } from "./ui.js";
@@ -226,10 +228,25 @@ function logEvents(msg, prev) {
   roomLog.add(app.log, msg, (app.info && app.info.games_played) || 0);
   // screen readers hear what happened, and when it becomes their turn
   const mine = (v) => v && app.seat != null && v.to_act.includes(app.seat) && v.legal.length > 0;
-  const said = lines.slice(-3);
+  const said = [...lines];
   if (mine(msg.view) && !mine(prev && prev.view)) said.push(t("table.yourTurn"));
+  announce(said);
+}
+
+// Lines for screen readers, queued: each is added to the live region as a line of its own
+// (read in turn), never written over the one before (bots move faster than a voice reads);
+// the region keeps the last ANNOUNCED lines.
+const ANNOUNCED = 24;
+
+function announce(lines) {
   const live = document.getElementById("announce");
-  if (live && said.length) live.textContent = said.join(". ");
+  if (!live || !lines.length) return;
+  for (const line of lines) {
+    const p = document.createElement("p");
+    p.textContent = line;
+    live.append(p);
+  }
+  while (live.childElementCount > ANNOUNCED) live.firstElementChild.remove();
 }
 
 // The daily's rank once its match is over, from the day's board (the server ranks this
@@ -573,8 +590,15 @@ async function onClick(e) {
     case "copy":
       copyText(el.dataset.text);
       return;
+    case "share":
+      // the phone's share sheet (messages, chat apps); where it is not, the button is not drawn
+      navigator.share({ title: t("app.title"), text: t("lobby.shareText", { code: app.room }), url: el.dataset.text }).catch(() => {});
+      return;
     case "sit":
       sit(Number(el.dataset.seat));
+      return;
+    case "earn":
+      identity.earn(app.net, drawRankNote, errorText);
       return;
     case "chip":
       toggleChip(el.dataset.chip);
@@ -690,6 +714,11 @@ function onSubmit(e) {
 
 function onChange(e) {
   const el = e.target;
+  if (el.dataset.view) {
+    view.set(el.dataset.view, el.checked);
+    fitHands(document.getElementById("area") || document.body); // the cards' size changed
+    return;
+  }
   if (el.id === "replay-speed") {
     setSpeed(Number(el.value));
     return;
@@ -772,6 +801,7 @@ async function start() {
   document.addEventListener("dblclick", onDblClick);
   document.addEventListener("submit", onSubmit);
   document.addEventListener("change", onChange);
+  view.apply();
   document.addEventListener("keydown", (e) => onKey(e, KEYS_HERE));
   document.addEventListener("input", (e) => {
     if (e.target.id === "replay-range") replayStep(Number(e.target.value));
@@ -792,6 +822,7 @@ async function start() {
     app.online = true;
     app.everOnline = true;
     drawNet();
+    drawRankNote();
     if (app.screen === "room" || (isPage(app.screen) && app.room)) resumeSession();
     if (app.screen === "leaderboard") loadBoards();
   });

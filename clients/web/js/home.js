@@ -77,6 +77,7 @@ export function render({ prefs, code, session, name }) {
       <h2 id="h-daily">${esc(t("home.dailyTitle"))}</h2>
       <p>${esc(t("home.dailyNote"))}</p>
       <p class="muted">${esc(t("house.daily"))}</p>
+      <div id="rank-note" aria-live="polite"></div>
       <button type="button" class="btn wide" data-act="daily">${esc(t("home.daily"))}</button>
       <p class="to-boards"><a href="${paths.leaderboard()}" data-nav>${esc(t("lb.link"))}</a></p>
     </section>

@@ -82,7 +82,7 @@ export function seatsHTML(d) {
   const info = d.info;
   if (!info) return "";
   const totals = info.games_played
-    ? `<p class="muted">${esc(t("lobby.gamesPlayed", { n: info.games_played }))}</p>`
+    ? `<p class="muted">${esc(t(info.game === "sheepshead" ? "lobby.handsPlayed" : "lobby.gamesPlayed", { n: info.games_played }))}</p>`
     : "";
   return (
     `<h2 id="h-seats">${esc(t("lobby.players"))}</h2>` +
@@ -125,6 +125,7 @@ export function render(d) {
       <div class="buttons">
         <button type="button" class="btn" data-act="copy" data-text="${esc(link)}" data-key="copy-link">${esc(t("lobby.copyLink"))}</button>
         <button type="button" class="btn ghost" data-act="copy" data-text="${esc(code)}" data-key="copy-code">${esc(t("lobby.copyCode"))}</button>
+        ${navigator.share ? `<button type="button" class="btn" data-act="share" data-text="${esc(link)}" data-key="share">${esc(t("lobby.shareBtn"))}</button>` : ""}
       </div>
       <p class="muted">${esc(t("game." + info.game))} · ${esc(info.turn_timer ? t("timer.seconds", { n: info.turn_timer }) : t("timer.none"))}</p>
       ${rulesHTML(info.game, info.options)}

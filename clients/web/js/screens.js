@@ -6,6 +6,7 @@ import { coachHTML, current as practiceOf } from "./coach.js";
 import { hintHTML, markHint } from "./hints.js";
 import * as reacts from "./reacts.js";
 import * as home from "./home.js";
+import * as identity from "./identity.js";
 import { LANGS, lang, LANG_NAMES, langTag, t } from "./i18n.js";
 import * as leaders from "./leaders.js";
 import * as lobby from "./lobby.js";
@@ -15,6 +16,7 @@ import * as replay from "./replay.js";
 import { isPage, paths } from "./routes.js";
 import * as sheepshead from "./sheepshead.js";
 import * as shithead from "./shithead.js";
+import * as viewOpts from "./view.js";
 import { isHost, nameOf, store } from "./store.js";
 import { chatPill, chatWords, fitHands, tickHeld, unread } from "./table.js";
 import { esc, formatSeconds, patch } from "./ui.js";
@@ -56,6 +58,11 @@ function pageHTML() {
 
 // ------------------------------------------------------------------------------ screens
 
+// The room's status in words: a Sheepshead match is played in hands.
+function statusKey(info) {
+  return info.status === "between" && info.game === "sheepshead" ? "status.betweenHands" : "status." + info.status;
+}
+
 function shell() {
   document.documentElement.lang = langTag();
   document.title = alerts.title(store.room ? `${store.room} · ${t("app.title")}` : t("app.title"));
@@ -69,7 +76,7 @@ function shell() {
   header.dataset.drawn = key;
   const roomBit = inRoom && room
     ? `<span class="roomcode" title="${esc(t("home.code"))}">${esc(room)}</span>` +
-      (info ? `<span class="status">${esc(t("status." + info.status))}</span>` : "") +
+      (info ? `<span class="status">${esc(t(statusKey(info)))}</span>` : "") +
       (info && info.hints ? `<span class="badge gold hints-on">${esc(t("table.hintsOn"))}</span>` : "") +
       // a daily match that cannot rank (not this player's first of the day), said from its start
       (info && info.daily_ranked === false ? `<span class="badge dim daily-unranked">${esc(t("table.dailyUnranked"))}</span>` : "") +
@@ -77,11 +84,18 @@ function shell() {
       chatPill() +
       `<span id="turn-timer" class="timer" role="timer" aria-live="off"></span>`
     : "";
+  header.classList.toggle("in-room", inRoom);
   header.innerHTML =
     `<a class="brand" href="${paths.home()}">${esc(t("app.title"))}</a>${roomBit}<span class="spacer"></span>` +
     `<span id="net" class="net" role="status"></span>` +
     `<label class="lang"><span class="sr-only">${esc(t("lang.label"))}</span><select id="lang" data-key="lang">${langOpts}</select></label>`;
   drawNet();
+}
+
+// Before the daily: whether this browser will rank, and why not (js/identity.js).
+export function drawRankNote() {
+  const el = document.getElementById("rank-note");
+  if (el) patch(el, identity.noteHTML(store.net));
 }
 
 export function drawNet() {
@@ -106,6 +120,7 @@ export function render() {
       const { prefs, session, name } = store;
       main.innerHTML = home.render({ prefs, code: store.pendingCode || "", session, name });
     }
+    drawRankNote();
     return;
   }
   if (!main.querySelector(".room")) buildRoom();
@@ -141,7 +156,9 @@ export function buildRoom() {
   <div class="room">
     <h1 class="sr-only">${esc(t("app.title"))} · ${esc(t("lobby.codeIs", { code: store.room || "" }))}</h1>
     <div class="area-wrap"><div id="area" class="area"></div><div id="reacts"></div>
-      <section class="log" aria-label="${esc(t("table.log"))}"><ol id="log"></ol></section></div>
+      <section class="log" aria-label="${esc(t("table.log"))}"><ol id="log"></ol></section>
+      <details class="keys-help"><summary>${esc(t("keys.title"))}</summary><p>${esc(t("keys.list"))}</p></details>
+      ${viewOpts.html()}</div>
     <aside class="side">
       <section id="seats" class="panel" aria-labelledby="h-seats"></section>
       <section class="panel chat" aria-labelledby="h-chat">

@@ -4,13 +4,13 @@ import { backHTML, cardHTML, cardText, countHTML } from "./cards.js";
 import { ruleChips, rulesHTML } from "./house.js";
 import { t } from "./i18n.js";
 import { arc, bubbleHTML, dealerChip, goneBadge, heldLine, holdingTrick, lastTrickButton, spotClass, toggleLastTrick, trickShown } from "./table.js";
-import { esc } from "./ui.js";
+import { esc, pointerKey } from "./ui.js";
 
 // The order a hand is shown in: trumps high to low, then each fail suit (display only:
 // what may be played always comes from the view).
 const SHOW_ORDER = "QC QS QH QD JC JS JH JD AD TD KD 9D 8D 7D AC TC KC 9C 8C 7C AS TS KS 9S 8S 7S AH TH KH 9H 8H 7H".split(" ");
 
-function shown(cards) {
+export function shown(cards) {
   return [...cards].sort((a, b) => SHOW_ORDER.indexOf(a) - SHOW_ORDER.indexOf(b));
 }
 
@@ -139,7 +139,8 @@ function trickHTML(d, seats) {
   const cards = shownTrick.cards;
   const done = shownTrick.done;
   const last = done != null;
-  let caption = v.trick.number ? t("ss.trick", { n: v.trick.number }) : "";
+  // a trick's number once it is played (not over the empty table of the pick)
+  let caption = v.trick.number && v.phase === "play" ? t("ss.trick", { n: v.trick.number }) : "";
   if (done) {
     caption = t(shownTrick.opened ? "ss.lastTrickWas" : "ss.lastTrick", { name: d.name(done.winner), points: done.points });
   }
@@ -207,14 +208,16 @@ function prompt(d, o) {
   const v = o.v;
   if (v.phase === "over") return "";
   if (d.seat == null || !v.to_act.includes(d.seat) || !v.legal.length) {
-    return v.to_act.length ? t("table.turnOf", { name: d.name(v.to_act[0]) }) : "";
+    // what the seat to act is deciding: "Bot 5 to play" read wrong during the pick
+    const key = { pick: "ss.pickTurnOf", bury: "ss.buryTurnOf", call: "ss.callTurnOf", crack: "ss.crackTurnOf" }[v.phase] || "table.turnOf";
+    return v.to_act.length ? t(key, { name: d.name(v.to_act[0]) }) : "";
   }
   if (v.phase === "pick") return t("ss.pickHint");
   if (v.phase === "bury") return t("ss.buryHint");
   if (v.phase === "call" && o.jd) return t("ss.jdHint");
   if (v.phase === "call") return d.mode ? t("ss.unknownHint") : t("ss.callHint");
   if (v.phase === "crack") return o.recrack ? t("ss.recrackHint", { name: d.name(v.cracked) }) : t("ss.crackHint");
-  return t("ss.playHint");
+  return t(pointerKey("ss.playHint"));
 }
 
 function actionsHTML(d, o) {
@@ -257,6 +260,17 @@ function finalHTML(d) {
   return `<section class="final" aria-labelledby="final-h"><h3 id="final-h">${esc(t("ss.finalStandings"))}</h3><ol>${rows}</ol></section>`;
 }
 
+// Who won, said to the viewer in the second person ("Your side wins the hand").
+function sidesHead(d, r) {
+  const won = r.picker_points >= 61;
+  const name = d.name(r.picker);
+  const me = d.seat;
+  if (me == null) return t(won ? "ss.pickerWins" : "ss.defendersWin", { name });
+  const picking = me === r.picker || (me === r.partner && !r.alone);
+  if (picking) return won ? t("ss.youWin") : t(me === r.picker ? "ss.defendersBeatYou" : "ss.defendersBeatYourSide");
+  return won ? t("ss.pickerBeatsYou", { name }) : t("ss.youDefend", { name });
+}
+
 export function resultHTML(d) {
   const v = d.view;
   const r = v.result;
@@ -266,10 +280,10 @@ export function resultHTML(d) {
   if (r.row === "thrown_in") {
     head = t("ss.thrownIn"); // SS-10.3 doubler: nobody picked, nobody pays
   } else if (r.leaster) {
-    head = r.leaster_winner != null ? t("ss.leasterWinner", { name: d.name(r.leaster_winner) }) : t("ss.leasterNone");
+    if (r.leaster_winner == null) head = t("ss.leasterNone");
+    else head = r.leaster_winner === d.seat ? t("ss.youWinLeaster") : t("ss.leasterWinner", { name: d.name(r.leaster_winner) });
   } else {
-    const won = r.picker_points >= 61;
-    head = t(won ? "ss.pickerWins" : "ss.defendersWin", { name: d.name(r.picker) });
+    head = sidesHead(d, r);
   }
   const lines = [];
   if (r.row === "thrown_in") {

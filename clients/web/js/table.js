@@ -246,7 +246,7 @@ export function unread() {
 // The header's count of unread messages: a link down to the chat box.
 export function chatPill() {
   if (!chat.unread) return "";
-  return `<button type="button" class="chat-pill" data-act="to-chat">${esc(t("chat.title"))} <b>${chat.unread}</b><span class="sr-only"> ${esc(t("chat.unread", { n: chat.unread }))}</span></button>`;
+  return `<button type="button" class="chat-pill" data-act="to-chat"><span class="word">${esc(t("chat.title"))}</span> <b>${chat.unread}</b><span class="sr-only"> ${esc(t("chat.unread", { n: chat.unread }))}</span></button>`;
 }
 
 export function toChat() {
