@@ -80,7 +80,7 @@ def test_the_manifest_names_the_app_and_its_icons_are_real(live: LiveServer) -> 
 
 def wait_cached(page: Page, *paths: str) -> None:
     for path in paths:
-        for _ in range(100):
+        for _ in range(300):  # 30 s: the worker fetches the whole shell on a busy machine
             if page.evaluate(CACHED_JS, path):
                 break
             page.wait_for_timeout(100)
