@@ -495,11 +495,14 @@ class CardroomClient:
         daily: bool = False,
         *,
         hints: bool = False,
+        rated: bool = False,
         timeout: float | None = None,
     ) -> Joined:
         """Open a room and take seat 0 as its host; then ``room`` and ``token`` are set.
         ``hints``: seated players may ask for hints (:meth:`hint`); such a room's results go
-        to no leaderboard, and a daily room cannot have them.
+        to no leaderboard, and a daily room cannot have them. ``rated``: its games move the
+        players' ratings (book rules only; the host may change it before the start with
+        ``host("rated")`` or ``host("unrated")``).
 
         Told ``moved`` (several processes behind a proxy), the client reconnects to the room's
         address and resumes its seat there; the ``joined`` returned is the resume's.
@@ -517,6 +520,7 @@ class CardroomClient:
             options=options or {},  # type: ignore[arg-type]  # validated into the game's options
             daily=daily,
             hints=hints,
+            rated=rated,
         )
         joined = await self.request(msg, Joined, timeout=timeout)
         if self._moved != joined.room or self.url is None:
@@ -604,7 +608,8 @@ class CardroomClient:
         timeout: float | None = None,
     ) -> Ack:
         """A host command: ``add_bot``, ``remove_bot``, ``set_bot_level``, ``fill_bots``,
-        ``start``, ``lock``, ``unlock``, ``kick``, ``next_game``, ``mute`` or ``unmute``
+        ``start``, ``lock``, ``unlock``, ``rated``, ``unrated``, ``kick``, ``next_game``,
+        ``mute`` or ``unmute``
         (a ``seat``, or a ``spectator`` by the number their chat lines carry), or ``again``
         after the match (``to``: the room where the table plays again).
 

@@ -63,6 +63,8 @@ class ErrorCode(StrEnum):
     HINTS_OFF = "hints_off"
     HINT_PENDING = "hint_pending"
     EXPERT_LIMIT = "expert_limit"
+    RATED_NOT_ALLOWED = "rated_not_allowed"
+    SAME_ADDRESS = "same_address"
     # room budgets and moderation (server/rooms)
     TOO_MANY_ROOMS = "too_many_rooms"
     BANNED = "banned"

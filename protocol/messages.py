@@ -156,6 +156,19 @@ class NextDeal(_Model):
     commitment: str
 
 
+class RatingShift(_Model):
+    """One seat's rating change at the end of a rated game (Shithead) or match (Sheepshead):
+    the conservative rating shown before and after, and the model's ``mu`` and ``sigma`` after."""
+
+    seat: int
+    player: str = Field(description="the player's id (their page: /p/ID)")
+    before: int
+    after: int
+    delta: int
+    mu: float
+    sigma: float
+
+
 class RoomInfo(_Model):
     """The public state of a room: seats, status, totals. Sent on every change."""
 
@@ -178,6 +191,14 @@ class RoomInfo(_Model):
     )
     hints: bool = Field(
         default=False, description="seated players may ask for hints (results not ranked)"
+    )
+    rated: bool = Field(
+        default=False, description="its games move the players' ratings (book rules only)"
+    )
+    ratings: list[RatingShift] | None = Field(
+        default=None,
+        description="a rated room: each rated seat's change at the end of its last rated game"
+        " (Shithead) or match (Sheepshead), once recorded; null until then",
     )
     next_deal: NextDeal | None = Field(
         default=None,
@@ -217,6 +238,12 @@ class Create(_Strict):
         default=False,
         description="seated players may ask for hints; refused with daily (hints_not_allowed), "
         "and the room's results never go to the leaderboards",
+    )
+    rated: bool = Field(
+        default=False,
+        description="its games move the players' ratings: book rules only, no hints, not daily "
+        "(rated_not_allowed); the host may turn it on or off before the start (host rated / "
+        "unrated)",
     )
 
     _game_options = model_validator(mode="before")(_options_of_game)
@@ -272,6 +299,8 @@ HostOp = Literal[
     "mute",
     "unmute",
     "again",
+    "rated",
+    "unrated",
 ]
 
 
@@ -372,6 +401,9 @@ class Welcome(_Model):
         default=None,
         description="the device identity this server issued (or the hello's, if the server "
         "issued it): keep it and say it in every hello; null: this connection is not ranked",
+    )
+    player: str | None = Field(
+        default=None, description="the identity's player id (its page: /p/ID); null: none"
     )
 
 

@@ -339,6 +339,13 @@ def serve(argv: list[str]) -> int:
         help="device identities (the only ones ranked) issued to one address a UTC day",
     )
     parser.add_argument(
+        "--wait-before-queue",
+        type=float,
+        default=300.0,
+        help="seconds a player who left a rated game (or was gone past the grace) waits before "
+        "they may queue again",
+    )
+    parser.add_argument(
         "--ipv6-site-multiple",
         type=float,
         default=SITE_MULTIPLE,
@@ -414,6 +421,7 @@ def serve(argv: list[str]) -> int:
             max_games=args.max_games,
             daily_entries_per_address=args.daily_entries_per_address,
             daily_alone=args.daily_alone == "on",
+            wait_before_queue=args.wait_before_queue,
         ),
         bot_queue_per_address=args.bot_queue_per_address,
         bot_queue=args.bot_queue,

@@ -38,7 +38,8 @@ USAGES = {
         "[--history-burst HISTORY_BURST] [--miss-rate MISS_RATE] [--miss-burst MISS_BURST] "
         "[--miss-floor MISS_FLOOR] [--replay-cache-mb REPLAY_CACHE_MB] [--max-games "
         "MAX_GAMES] [--daily-entries-per-address DAILY_ENTRIES_PER_ADDRESS] [--daily-alone "
-        "{on,off}] [--devices-per-address DEVICES_PER_ADDRESS] [--ipv6-site-multiple "
+        "{on,off}] [--devices-per-address DEVICES_PER_ADDRESS] [--wait-before-queue "
+        "WAIT_BEFORE_QUEUE] [--ipv6-site-multiple "
         "IPV6_SITE_MULTIPLE] [--log-level LOG_LEVEL]"
     ),
     "arena": (

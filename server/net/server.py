@@ -359,6 +359,7 @@ class CardroomServer:
             clients=self.connected,
             ownership=ownership,
             boards=self.stores.boards,
+            ratings=self.stores.ratings,
             health=self.stores.health,
             clock=clock,
             # a store that outlives this process: rooms come back when their players do

@@ -44,6 +44,7 @@ class Requested(play.Played, host_ops.HostedRoom, Protocol):
     def meta(self) -> RoomMeta: ...
     def next_deal(self) -> int | None: ...
     def chat_allowed(self, now: float, sender: Hashable, spectator: bool) -> bool: ...
+    def desert(self, index: int) -> None: ...
 
 
 def to_rules_action(action: m.ActionModel) -> Action:
@@ -135,6 +136,9 @@ def join(room: Requested, conn: ConnId, msg: m.Join, who: Person, now: float) ->
         index = min(free, key=lambda i: (state.seats[i].kind != "empty", i))
     else:
         raise Refusal(ErrorCode.ROOM_FULL, "no free seat; you can watch")
+    if state.rated and state.same_address(who.origin, skip=index):
+        why = "someone here already plays from your address: a rated table seats one of you"
+        raise Refusal(ErrorCode.SAME_ADDRESS, why)
     name = clean_name(msg.name, state.seats.names(skip=index))
     token = _seat_human(room, index, conn, name, who)
     state.where[conn] = index
@@ -306,6 +310,7 @@ def leave(room: Requested, conn: ConnId, msg: m.Leave, now: float) -> list[Outpu
     seat = state.where.pop(conn)
     state.forget_watcher(conn)
     if seat is not None:
+        room.desert(seat)  # left a rated game: ranked last in it
         room.replace_human(seat)
         out.append(Persist(room.meta()))
     out.append(Send(conn, m.dump(m.Ack(ref=msg.id))))
