@@ -79,7 +79,7 @@ from server.store.budgets import (
     Rate,
     levels,
 )
-from server.store.leaderboard import BadBoard, Board, Entry, Player
+from server.store.leaderboard import BadBoard, Board, Entry, Player, player_id
 from server.store.lease import Leases
 from server.store.open import open_stores
 from server.store.redis_store import RedisStore
@@ -614,18 +614,23 @@ class CardroomServer:
     async def _api(self, path: str, query: str, headers: Headers, address: str) -> Response:
         parts = path.strip("/").split("/")
         history = len(parts) == 4 and parts[:2] == ["api", "rooms"] and parts[3] == "history"
+        player = len(parts) == 3 and parts[1] == "players"
         route = (
             "history"
             if history
+            else "players"
+            if player
             else {"leaderboard": "leaderboard", "daily": "daily"}.get(
                 parts[1] if len(parts) == 2 else "", "other"
             )
         )
-        # one budget per client address for every API request (history, boards, daily)
+        # one budget per client address for every API request (history, boards, daily, players)
         if not await self.history_budget.take(address):
             status, body = 429, _API_RATE_LIMITED
         elif route == "leaderboard":
             status, body = await api.leaderboard(self.stores.boards, query)
+        elif route == "players":
+            status, body = await api.player(self.stores.ratings, parts[2])
         elif route == "history":
             token = api.bearer_token(headers.get("Authorization"))
             status, body = await api.history(
@@ -1014,7 +1019,12 @@ class CardroomServer:
             self.connected.identify(conn.id, device)
         games = [cast(m.GameName, name) for name in GAME_NAMES]
         welcome = m.Welcome(
-            ref=msg.id, protocol=msg.protocol, server=SERVER_NAME, games=games, device=device
+            ref=msg.id,
+            protocol=msg.protocol,
+            server=SERVER_NAME,
+            games=games,
+            device=device,
+            player=player_id(device) if device is not None else None,
         )
         conn.send(m.dump(welcome))
 

@@ -23,6 +23,7 @@ again, from this process or another, changes nothing and answers the changes of 
 
 from __future__ import annotations
 
+import re
 import time
 from abc import ABC, abstractmethod
 from collections import OrderedDict
@@ -50,6 +51,9 @@ MAX_PLAYERS = 100_000
 MAX_DONE = 200_000
 
 MODEL = PlackettLuce()
+#: What a player id looks like: a device digest (:func:`~server.store.leaderboard.player_id`)
+#: or a house bot's identity (the player page's address, ``/p/ID``).
+PLAYER_ID = r"[0-9a-f]{20}|bot:[a-z]+"
 
 
 @dataclass(frozen=True, slots=True)
@@ -344,6 +348,15 @@ class _Held:
     ratings: dict[str, Rating] = field(default_factory=dict)
     history: list[dict[str, Any]] = field(default_factory=list)
     recent: list[dict[str, Any]] = field(default_factory=list)
+
+
+def is_player_id(text: str) -> bool:
+    """Whether ``text`` is a player id (:data:`PLAYER_ID`).
+
+    >>> is_player_id("0123456789abcdef0123"), is_player_id("bot:strong"), is_player_id("x")
+    (True, True, False)
+    """
+    return re.fullmatch(PLAYER_ID, text) is not None
 
 
 def checked_game(game: str) -> GameName:

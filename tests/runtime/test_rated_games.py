@@ -6,28 +6,21 @@ identity from one address are not rated."""
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import AsyncIterator
 from dataclasses import replace
-from typing import Any
 
 import pytest
 from openskill.models import PlackettLuce
 
-from clients import CardroomClient, CardroomError
-from protocol.messages import RoomInfo
+from clients import CardroomError
 from server.net.server import CardroomServer
 from server.store.leaderboard import player_id
 from server.store.ratings import SCALE, ranks_by_order
 from server.tools.bench.redis_server import RedisServer
-from tests.support.server import device_for, make_config, play_until_over
+from tests.support.rated import last_game, person, rated_config, shown
+from tests.support.server import device_for, play_until_over
 
 pytestmark = pytest.mark.slow
-
-
-def rated_config(**rooms: Any) -> Any:
-    # the clients say their address through a proxy on 127.0.0.1: one each, as people are
-    return replace(make_config(**rooms), trusted_proxies=("127.0.0.1/32",))
 
 
 @pytest.fixture(params=["memory", "redis"])
@@ -38,33 +31,6 @@ async def server(request: pytest.FixtureRequest) -> AsyncIterator[CardroomServer
         config = replace(config, redis_url=redis.url)
     async with CardroomServer(config) as srv:
         yield srv
-
-
-async def person(
-    server: CardroomServer, who: str, address: str, device: str | None = None
-) -> CardroomClient:
-    """``who`` from ``address``, with the identity the server issued them (or ``device``)."""
-    headers = [("X-Forwarded-For", address)]
-    c = await CardroomClient.connect(server.url, hello=False, additional_headers=headers)
-    await c.hello(device=device if device is not None else device_for(server, who))
-    return c
-
-
-async def shown(client: CardroomClient, timeout: float = 10.0) -> RoomInfo:
-    """The room frame that shows the last rated game's changes."""
-    deadline = time.monotonic() + timeout
-    while client.room_info is None or client.room_info.ratings is None:
-        assert time.monotonic() < deadline, client.room_info
-        await asyncio.sleep(0.02)
-    return client.room_info
-
-
-async def last_game(server: CardroomServer, room: str) -> dict[str, Any]:
-    deadline = time.monotonic() + 10
-    while not (games := await server.store.history(room)):
-        assert time.monotonic() < deadline
-        await asyncio.sleep(0.02)
-    return games[-1]
 
 
 async def test_a_rated_game_moves_ratings_as_the_library_says(server: CardroomServer) -> None:
@@ -259,3 +225,33 @@ async def test_made_up_devices_do_not_rate() -> None:
         assert (await server.stores.ratings.page(player_id("cr1" + "x" * 40))).recent == []
         await ann.close()
         await cy.close()
+
+
+async def test_a_sheepshead_match_is_rated_whole_by_its_units(server: CardroomServer) -> None:
+    ann = await person(server, "ann", "10.0.0.1")
+    await ann.create("sheepshead", seats=5, name="Ann", rated=True)
+    await ann.host("fill_bots", level="basic")
+    await ann.host("start")
+    for hand in range(10):
+        await play_until_over(ann)
+        if hand < 9:
+            assert ann.room_info is not None and ann.room_info.ratings is None  # not per hand
+            await ann.host("next_game")
+    info = await shown(ann)
+    # rule SS-9.1: the match by its units; equal units tie
+    totals = info.totals
+    ranks = [1 + sum(1 for t in totals if t > mine) for mine in totals]
+    model = PlackettLuce()
+    want = model.rate([[model.rating()] for _ in range(5)], ranks=[float(r) for r in ranks])
+    basic = model.rating()
+    for seat in range(1, 5):  # one identity in four seats: four observations of one prior
+        basic.mu += want[seat][0].mu - model.mu
+        basic.sigma *= want[seat][0].sigma / model.sigma
+    ann_id = player_id(device_for(server, "ann"))
+    got = await server.stores.ratings.rating("sheepshead", ann_id)
+    assert got.mu == pytest.approx(want[0][0].mu, abs=1e-9) and got.games == 1
+    bot = await server.stores.ratings.rating("sheepshead", "bot:basic")
+    assert bot.mu == pytest.approx(basic.mu) and bot.sigma == pytest.approx(basic.sigma)
+    assert bot.games == 1
+    assert (await server.stores.ratings.rating("shithead", ann_id)).games == 0
+    await ann.close()
