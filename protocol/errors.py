@@ -32,6 +32,8 @@ class ErrorCode(StrEnum):
     INTERNAL_ERROR = "internal_error"
     STORE_UNAVAILABLE = "store_unavailable"
     BAD_BOARD = "bad_board"
+    NO_IDENTITY = "no_identity"
+    BAD_MOVE_CODE = "bad_move_code"
     # rooms (server/rooms)
     ROOM_NOT_FOUND = "room_not_found"
     BUSY = "busy"

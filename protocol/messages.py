@@ -370,6 +370,24 @@ class Leaderboard(_Strict):
     limit: Annotated[int, Field(ge=1, le=100)] = 20
 
 
+class MoveCode(_Strict):
+    """Ask for a one-time code that brings this connection's identity (its ``welcome.device``)
+    to another device: the answer is ``move_offer``, to you only. A new code replaces the
+    last one; codes expire within minutes and work once."""
+
+    type: Literal["move_code"] = "move_code"
+    id: RequestId
+
+
+class MoveClaim(_Strict):
+    """On the other device: the code the first one showed. The answer is ``identity``: the
+    identity this connection is from now on (keep it, say it in every hello)."""
+
+    type: Literal["move_claim"] = "move_claim"
+    id: RequestId
+    code: Annotated[str, StringConstraints(min_length=1, max_length=24)]
+
+
 ClientMessage = Annotated[
     Hello
     | Create
@@ -383,7 +401,9 @@ ClientMessage = Annotated[
     | Hint
     | Ping
     | Leaderboard
-    | Contribute,
+    | Contribute
+    | MoveCode
+    | MoveClaim,
     Field(discriminator="type"),
 ]
 
@@ -555,6 +575,25 @@ class Advice(_Model):
     level: BotLevel
 
 
+class MoveOffer(_Model):
+    """A one-time code for ``move_claim`` on another device, and when it expires."""
+
+    type: Literal["move_offer"] = "move_offer"
+    ref: RequestId
+    code: str = Field(repr=False)  # a secret while it lasts: never in logs
+    expires: float = Field(description="unix time the code stops working")
+
+
+class Identity(_Model):
+    """The identity a ``move_claim`` brought to this connection (the same as the device the
+    code came from): keep it and say it in every hello."""
+
+    type: Literal["identity"] = "identity"
+    ref: RequestId
+    device: DeviceToken = Field(repr=False)
+    player: str = Field(description="its player id (its page: /p/ID)")
+
+
 ServerMessage = Annotated[
     Welcome
     | Error
@@ -568,7 +607,9 @@ ServerMessage = Annotated[
     | Closing
     | Standings
     | Advice
-    | Moved,
+    | Moved
+    | MoveOffer
+    | Identity,
     Field(discriminator="type"),
 ]
 

@@ -346,6 +346,18 @@ def serve(argv: list[str]) -> int:
         "they may queue again",
     )
     parser.add_argument(
+        "--move-rate",
+        type=float,
+        default=1 / 60,
+        help="identity move codes asked for or tried a second per address (one a minute)",
+    )
+    parser.add_argument(
+        "--move-burst",
+        type=float,
+        default=5.0,
+        help="... and at once",
+    )
+    parser.add_argument(
         "--ipv6-site-multiple",
         type=float,
         default=SITE_MULTIPLE,
@@ -410,6 +422,8 @@ def serve(argv: list[str]) -> int:
         miss_floor=args.miss_floor,
         replay_cache_bytes=int(args.replay_cache_mb * 1024 * 1024),
         devices_per_address=args.devices_per_address,
+        move_rate=args.move_rate,
+        move_burst=args.move_burst,
         ipv6_site_multiple=args.ipv6_site_multiple,
         rooms=RoomSettings(
             grace=args.grace,

@@ -39,7 +39,8 @@ USAGES = {
         "[--miss-floor MISS_FLOOR] [--replay-cache-mb REPLAY_CACHE_MB] [--max-games "
         "MAX_GAMES] [--daily-entries-per-address DAILY_ENTRIES_PER_ADDRESS] [--daily-alone "
         "{on,off}] [--devices-per-address DEVICES_PER_ADDRESS] [--wait-before-queue "
-        "WAIT_BEFORE_QUEUE] [--ipv6-site-multiple "
+        "WAIT_BEFORE_QUEUE] [--move-rate MOVE_RATE] [--move-burst MOVE_BURST] "
+        "[--ipv6-site-multiple "
         "IPV6_SITE_MULTIPLE] [--log-level LOG_LEVEL]"
     ),
     "arena": (

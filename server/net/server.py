@@ -57,6 +57,7 @@ from server.net.devices import DeviceIssuer
 from server.net.keepalive import Keepalive
 from server.net.limits import TokenBucket
 from server.net.loop_lag import LoopLag
+from server.net.moves import IdentityMoves
 from server.net.receive import DirectConnection
 from server.net.replays import ReplayCache
 from server.net.static import CSP, StaticFiles, accepts_gzip
@@ -192,6 +193,9 @@ class ServerConfig:
     # an IPv6 /48 gets this many times the budgets of one /64 (its client address key)
     ipv6_site_multiple: float = SITE_MULTIPLE
     devices_per_address: int = 3  # device identities issued to one address a UTC day
+    # identity move codes asked for or tried (guesses) a second per address, and in a burst
+    move_rate: float = 1 / 60
+    move_burst: float = 5.0
 
 
 class Connection:
@@ -407,6 +411,9 @@ class CardroomServer:
         self.devices = DeviceIssuer(None)
         self.device_budget = self.budgets.make("devices", Daily(c.devices_per_address))
         self.metrics.watch_devices(self.devices)
+        self.moves = IdentityMoves(
+            self.stores.moves, self.budgets.make("moves", Rate(c.move_rate, c.move_burst))
+        )
         self._secret: asyncio.Task[None] | None = None  # reading the secret while the store is away
         self._dirty: list[Connection] = []  # connections with frames to flush this turn
         self._flush_due = False  # a flush at the end of this turn is scheduled
@@ -938,6 +945,8 @@ class CardroomServer:
                 return self.manager.create(conn.id, msg, received)
             case m.Leaderboard():
                 return self._standings(conn, msg)
+            case m.MoveCode() | m.MoveClaim():
+                return self._move(conn, msg)
             case _:
                 return self._route(conn, msg, received)
         return None
@@ -1027,6 +1036,20 @@ class CardroomServer:
             player=player_id(device) if device is not None else None,
         )
         conn.send(m.dump(welcome))
+
+    async def _move(self, conn: Connection, msg: m.MoveCode | m.MoveClaim) -> None:
+        """An identity's one-time code, asked for or said (:mod:`server.net.moves`)."""
+        try:
+            if isinstance(msg, m.MoveCode):
+                device = self.connected.device_of(conn.id)
+                conn.send(m.dump(await self.moves.offer(msg, device, conn.address)))
+                return
+            found = await self.moves.claim(msg, conn.address)
+        except StoreUnavailable:
+            self.stores.health.down()
+            raise Refusal(ErrorCode.STORE_UNAVAILABLE, "try again in a moment") from None
+        self.connected.identify(conn.id, found.device)  # this connection is that player now
+        conn.send(m.dump(found))
 
     async def _standings(self, conn: Connection, msg: m.Leaderboard) -> None:
         # the same budget as the HTTP API's reads, from the same address's bucket

@@ -13,6 +13,7 @@ from server.store.base import RoomStore
 from server.store.health import StoreHealth
 from server.store.leaderboard import Leaderboards, MemoryLeaderboards
 from server.store.memory import MemoryStore
+from server.store.move_codes import MemoryMoveCodes, MoveCodes, RedisMoveCodes
 from server.store.ratings import MemoryRatings, Ratings
 from server.store.redis_client import TIMEOUT, RedisClient, connect
 from server.store.redis_cluster import bus_client, is_cluster_url
@@ -29,6 +30,7 @@ class Stores:
     redis: RedisClient | None = None  # the shared client, when on Redis
     bus: Redis | None = None  # for pub/sub, when that is another client (on a cluster)
     ratings: Ratings = field(default_factory=MemoryRatings)
+    moves: MoveCodes = field(default_factory=MemoryMoveCodes)  # identity move codes
 
     async def close(self) -> None:
         await self.health.close()
@@ -51,6 +53,7 @@ def open_stores(redis_url: str | None = None, rooms: RoomStore | None = None) ->
         bus = bus_client(redis_url, TIMEOUT) if is_cluster_url(redis_url) else None
         boards = RedisLeaderboards(client=client)
         ratings = RedisRatings(client=client)
-        return Stores(on_redis, boards, StoreHealth(on_redis), client, bus, ratings)
+        moves = RedisMoveCodes(client=client)
+        return Stores(on_redis, boards, StoreHealth(on_redis), client, bus, ratings, moves)
     in_memory = rooms or MemoryStore()
     return Stores(in_memory, MemoryLeaderboards(), StoreHealth(in_memory))

@@ -36,6 +36,8 @@ def test_schema_names_every_message_type() -> None:
             "ping",
             "leaderboard",
             "contribute",
+            "move_code",
+            "move_claim",
         ]
     )
     assert sorted(data["server"]["discriminator"]["mapping"]) == sorted(
@@ -53,6 +55,8 @@ def test_schema_names_every_message_type() -> None:
             "standings",
             "hint",
             "moved",
+            "move_offer",
+            "identity",
         ]
     )
 
