@@ -63,6 +63,7 @@ export function render({ prefs, code, session, name }) {
           <label class="field"><span>${esc(t("home.timer"))}</span><select id="timer" name="timer">${timerOpts}</select></label>
         </div>
         <label class="choice hints-choice"><input type="checkbox" id="hints" name="hints"${prefs.hints ? " checked" : ""}> <span>${esc(t("home.hints"))}</span><small>${esc(t("home.hintsNote"))}</small></label>
+        <label class="choice rated-choice"><input type="checkbox" id="rated" name="rated"${prefs.rated ? " checked" : ""}> <span>${esc(t("home.rated"))}</span><small>${esc(t("home.ratedNote"))}</small></label>
         ${formHTML(prefs.game === "sheepshead" ? "sheepshead" : "shithead")}
         <button type="submit" class="btn primary wide" data-act="create">${esc(t("home.create"))}</button>
       </form>
@@ -72,7 +73,7 @@ export function render({ prefs, code, session, name }) {
       <p>${esc(t("home.dailyNote"))}</p>
       <p class="muted">${esc(t("house.daily"))}</p>
       <button type="button" class="btn wide" data-act="daily">${esc(t("home.daily"))}</button>
-      <p class="to-boards"><a href="${paths.leaderboard()}" data-nav>${esc(t("lb.link"))}</a></p>
+      <p class="to-boards"><a href="${paths.leaderboard()}" data-nav>${esc(t("lb.link"))}</a> · <button type="button" class="btn small ghost" data-act="my-page">${esc(t("pl.mine"))}</button></p>
     </section>
     <section class="panel" aria-labelledby="h-rules">
       <h2 id="h-rules">${esc(t("home.rules"))}</h2>

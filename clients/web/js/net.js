@@ -22,6 +22,7 @@ export class Net extends EventTarget {
     this.device = device;
     this.ws = null;
     this.ready = false; // welcomed by the server
+    this.player = null; // the identity's player id, as the welcome said
     this.nextId = 1;
     this.pending = new Map(); // id -> {resolve, reject, timer}
     this.attempt = 0;
@@ -45,6 +46,7 @@ export class Net extends EventTarget {
             this.device = welcome.device;
             this.dispatchEvent(new CustomEvent("device", { detail: welcome.device }));
           }
+          this.player = (welcome && welcome.player) || null;
           this.attempt = 0;
           this.ready = true;
           this.moved = null;
