@@ -16,8 +16,9 @@ A player's keys expire :data:`KEEP_TTL` after their last rated game.
 
 Recording is optimistic: the ratings are read, the update is computed here by the library, and
 one script writes it only if no rating it read has changed since (by ``rev``) and the game was
-not recorded before; else it reads again (another game of one of its players ended meanwhile)
-or answers the first recording's changes. So two processes recording one game, or a process
+not recorded before; else it reads again (another process recorded a game of one of its
+players meanwhile) or answers the first recording's changes. A process records one game at a
+time, so only other processes' recordings make it read again. So two processes recording one game, or a process
 recording it again after a restart, apply it exactly once.
 """
 
@@ -56,8 +57,8 @@ from server.store.redis_client import (
 DONE_TTL = 30 * 24 * 3600
 #: Seconds a player's ratings are kept after their last rated game.
 KEEP_TTL = 400 * 24 * 3600
-#: Times a recording reads again when another game's update came first.
-MAX_TRIES = 20
+#: Times a recording reads again when another process's update came first.
+MAX_TRIES = 50
 
 # KEYS: done, then per player: rating hash, history list, recent list.
 # ARGV: done value, done ttl ms, keep ttl ms, max history, max recent, then per player six:
@@ -107,6 +108,9 @@ class RedisRatings(Ratings):
             client = connect(url)
         self.redis = client
         self._rate = client.register_script(RATE)
+        # one recording at a time in a process: the house bots sit at many tables, and games
+        # ending together would otherwise read the same bot's rating and retry each other out
+        self._one_at_a_time = asyncio.Lock()
 
     async def _read(self, game: str, players: list[str]) -> dict[str, tuple[Rating, str]]:
         """Each player's rating in ``game`` and its revision."""
@@ -123,6 +127,12 @@ class RedisRatings(Ratings):
     async def record(self, game: RatedGame, leaver_wait: float = 0.0) -> list[RatingChange]:
         players = list(dict.fromkeys(p.player for p in game.places))  # a bot seated twice: once
         done = _key(f"done:{game.key}")
+        async with self._one_at_a_time:
+            return await self._record(game, players, done, leaver_wait)
+
+    async def _record(
+        self, game: RatedGame, players: list[str], done: str, leaver_wait: float
+    ) -> list[RatingChange]:
         with unavailable_as_store_error():
             for attempt in range(MAX_TRIES):
                 read = await self._read(game.game, players)
@@ -157,7 +167,7 @@ class RedisRatings(Ratings):
                 if int(status) == 1:
                     await self._wait(game, leaver_wait)
                     return changes
-                await asyncio.sleep(random.uniform(0, 0.002 * (attempt + 1)))
+                await asyncio.sleep(random.uniform(0, 0.001 * min(attempt + 1, 20)))
         raise StoreUnavailable(f"ratings of {game.key}: too many games ending at once")
 
     async def _wait(self, game: RatedGame, seconds: float) -> None:

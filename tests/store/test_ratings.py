@@ -154,6 +154,10 @@ async def test_two_processes_record_one_game_once_and_two_games_both(
         ann = await two.rating("shithead", "ann")
         assert ann.games == 7
         assert len((await two.page("ann")).history) == 7
+        # a house bot at forty tables ending at once, on both processes: every game counts
+        bots = [game(f"b{i}", "bot:strong", f"q{i}") for i in range(40)]
+        await asyncio.gather(*(s.record(g) for s, g in zip([one, two] * 20, bots, strict=True)))
+        assert (await one.rating("shithead", "bot:strong")).games == 40
     finally:
         await one.close()
         await two.close()
