@@ -18,8 +18,8 @@ Recording is optimistic: the ratings are read, the update is computed here by th
 one script writes it only if no rating it read has changed since (by ``rev``) and the game was
 not recorded before; else it reads again (another process recorded a game of one of its
 players meanwhile) or answers the first recording's changes. A process records one game at a
-time, so only other processes' recordings make it read again. So two processes recording one game, or a process
-recording it again after a restart, apply it exactly once.
+time, so only other processes' recordings make it read again. So two processes recording one
+game, or a process recording it again after a restart, apply it exactly once.
 """
 
 from __future__ import annotations
