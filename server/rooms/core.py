@@ -456,6 +456,20 @@ class RoomCore:
             self._chat = TokenBucket(s.chat_per_minute / 60.0, s.chat_burst, now)
         return self._chat.allow(now)
 
+    def seat_waiting(self, now: float) -> list[Output]:
+        """The game ended: spectators who asked to play take the free seats
+        (:func:`server.rooms.requests.seat_waiting`)."""
+        return requests.seat_waiting(self, now)
+
+    def hand_to_bot(self, index: int) -> bool:
+        """Seat ``index``'s person is gone past grace (or the host would not wait): a stand-in
+        bot plays their turns until they come back. ``True`` if the host's role passed on."""
+        self.state.seats.mark_away(index)
+        if self.state.host != index:
+            return False
+        self.state.pass_host_from(index)  # a present person hosts
+        return True
+
     def replace_human(self, index: int) -> None:
         """A human leaves a seat: empty before play, a bot once the match has begun."""
         self.state.replace_human(index, self.settings.stand_in_level)
@@ -522,7 +536,7 @@ class RoomCore:
         seat = state.where.pop(conn, None)
         state.forget_watcher(conn)
         if seat is not None and state.seats[seat].conn == conn:
-            state.seats.disconnect(seat)
+            state.seats.disconnect(seat, now + self.settings.grace)
             out.append(SetTimer(GraceTimer(seat), now + self.settings.grace))
         out += (
             frames.room_frames(self) if seat is not None else frames.spectators_changed(self, now)
@@ -544,12 +558,11 @@ class RoomCore:
                     state.pass_host_from(index)
                     out.append(Persist(self.meta()))
                 else:
-                    state.seats.mark_away(index)
-                    if state.rated and index not in state.deserted:
-                        self.desert(index)  # ranked last: kept in the record
-                        out.append(Persist(self.meta()))
-                    if state.host == index:  # gone past grace: a present person hosts
-                        state.pass_host_from(index)
+                    passed = self.hand_to_bot(index)  # (the host's role passed on too)
+                    deserted = state.rated and index not in state.deserted
+                    if deserted:  # gone past the grace in a rated game: ranked last in it
+                        self.desert(index)
+                    if passed or deserted:
                         out.append(Persist(self.meta()))
                 return [*out, *frames.room_frames(self), *play.schedule(self, now)]
             case TurnTimer(version=version):
@@ -625,9 +638,9 @@ class RoomCore:
     def restored(self, now: float) -> list[Output]:
         """Timers a freshly restored room needs (held seats, idle close; the turn timer is
         armed with its stored deadline once a person must act)."""
-        out: list[Output] = [
-            SetTimer(GraceTimer(i), now + self.settings.grace)
-            for i, s in enumerate(self.state.seats)
-            if s.kind == "human"
-        ]
+        out: list[Output] = []
+        for i, s in enumerate(self.state.seats):
+            if s.kind == "human":
+                self.state.seats.disconnect(i, now + self.settings.grace)
+                out.append(SetTimer(GraceTimer(i), now + self.settings.grace))
         return out + play.schedule(self, now)
