@@ -255,3 +255,28 @@ async def test_a_sheepshead_match_is_rated_whole_by_its_units(server: CardroomSe
     assert bot.games == 1
     assert (await server.stores.ratings.rating("shithead", ann_id)).games == 0
     await ann.close()
+
+
+async def test_waiting_for_the_next_game_seats_one_identity_an_address(
+    server: CardroomServer,
+) -> None:
+    ann = await person(server, "ann", "10.0.0.1")
+    await ann.create("shithead", seats=4, name="Ann", rated=True)
+    assert ann.room is not None
+    await ann.host("fill_bots")
+    await ann.host("start")
+    # a friend arriving mid-game waits for the next one: not a second identity of Ann's address
+    ann2 = await person(server, "ann-again", "10.0.0.1")
+    with pytest.raises(CardroomError) as refused:
+        await ann2.join(ann.room, name="Ann2", wait=True)
+    assert refused.value.code == "same_address"
+    # two waiting from one address: the first is seated when the game ends, the second not
+    bob = await person(server, "bob", "10.0.0.2")
+    bob2 = await person(server, "bob-again", "10.0.0.2")
+    assert (await bob.join(ann.room, name="Bob", wait=True)).seat is None
+    assert (await bob2.join(ann.room, name="Bob2", wait=True)).seat is None
+    await play_until_over(ann)
+    info = await shown(ann)
+    assert [s.name for s in info.seats if s.kind == "human"] == ["Ann", "Bob"]
+    for c in (ann, ann2, bob, bob2):
+        await c.close()
