@@ -498,12 +498,16 @@ class CardroomClient:
         *,
         hints: bool = False,
         time_bank: int | None = None,
+        rated: bool = False,
         timeout: float | None = None,
     ) -> Joined:
         """Open a room and take seat 0 as its host; then ``room`` and ``token`` are set.
         ``hints``: seated players may ask for hints (:meth:`hint`); such a room's results go
         to no leaderboard, and a daily room cannot have them. ``time_bank``: seconds of reserve
         each seat spends once a turn runs over ``turn_timer``.
+        to no leaderboard, and a daily room cannot have them. ``rated``: its games move the
+        players' ratings (book rules only; the host may change it before the start with
+        ``host("rated")`` or ``host("unrated")``).
 
         Told ``moved`` (several processes behind a proxy), the client reconnects to the room's
         address and resumes its seat there; the ``joined`` returned is the resume's.
@@ -522,6 +526,7 @@ class CardroomClient:
             daily=daily,
             hints=hints,
             time_bank=time_bank,
+            rated=rated,
         )
         joined = await self.request(msg, Joined, timeout=timeout)
         if self._moved != joined.room or self.url is None:
@@ -617,9 +622,10 @@ class CardroomClient:
         timeout: float | None = None,
     ) -> Ack:
         """A host command: ``add_bot``, ``remove_bot``, ``set_bot_level``, ``fill_bots``,
-        ``start``, ``lock``, ``unlock``, ``kick``, ``stand_in``, ``next_game``, ``mute`` or
-        ``unmute`` (a ``seat``, or a ``spectator`` by the number their chat lines carry), or
-        ``again`` after the match (``to``: the room where the table plays again).
+        ``start``, ``lock``, ``unlock``, ``rated``, ``unrated``, ``kick``, ``stand_in``,
+        ``next_game``, ``mute`` or ``unmute`` (a ``seat``, or a ``spectator`` by the number their
+        chat lines carry), or ``again`` after the match (``to``: the room where the table plays
+        again).
 
         Raises:
             CardroomError: e.g. ``not_host``, ``seat_taken``, ``not_between_games``.

@@ -34,6 +34,8 @@ class ErrorCode(StrEnum):
     BAD_BOARD = "bad_board"
     BAD_WORK = "bad_work"
     IDENTITIES_SPENT = "identities_spent"
+    NO_IDENTITY = "no_identity"
+    BAD_MOVE_CODE = "bad_move_code"
     # rooms (server/rooms)
     ROOM_NOT_FOUND = "room_not_found"
     BUSY = "busy"
@@ -65,6 +67,8 @@ class ErrorCode(StrEnum):
     HINTS_OFF = "hints_off"
     HINT_PENDING = "hint_pending"
     EXPERT_LIMIT = "expert_limit"
+    RATED_NOT_ALLOWED = "rated_not_allowed"
+    SAME_ADDRESS = "same_address"
     # room budgets and moderation (server/rooms)
     TOO_MANY_ROOMS = "too_many_rooms"
     BANNED = "banned"

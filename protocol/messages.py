@@ -161,6 +161,19 @@ class NextDeal(_Model):
     commitment: str
 
 
+class RatingShift(_Model):
+    """One seat's rating change at the end of a rated game (Shithead) or match (Sheepshead):
+    the conservative rating shown before and after, and the model's ``mu`` and ``sigma`` after."""
+
+    seat: int
+    player: str = Field(description="the player's id (their page: /p/ID)")
+    before: int
+    after: int
+    delta: int
+    mu: float
+    sigma: float
+
+
 class RoomInfo(_Model):
     """The public state of a room: seats, status, totals. Sent on every change."""
 
@@ -192,6 +205,14 @@ class RoomInfo(_Model):
     )
     hints: bool = Field(
         default=False, description="seated players may ask for hints (results not ranked)"
+    )
+    rated: bool = Field(
+        default=False, description="its games move the players' ratings (book rules only)"
+    )
+    ratings: list[RatingShift] | None = Field(
+        default=None,
+        description="a rated room: each rated seat's change at the end of its last rated game"
+        " (Shithead) or match (Sheepshead), once recorded; null until then",
     )
     next_deal: NextDeal | None = Field(
         default=None,
@@ -236,6 +257,12 @@ class Create(_Strict):
         default=False,
         description="seated players may ask for hints; refused with daily (hints_not_allowed), "
         "and the room's results never go to the leaderboards",
+    )
+    rated: bool = Field(
+        default=False,
+        description="its games move the players' ratings: book rules only, no hints, not daily "
+        "(rated_not_allowed); the host may turn it on or off before the start (host rated / "
+        "unrated)",
     )
 
     _game_options = model_validator(mode="before")(_options_of_game)
@@ -303,6 +330,8 @@ HostOp = Literal[
     "mute",
     "unmute",
     "again",
+    "rated",
+    "unrated",
 ]
 
 
@@ -396,6 +425,24 @@ class Leaderboard(_Strict):
     limit: Annotated[int, Field(ge=1, le=100)] = 20
 
 
+class MoveCode(_Strict):
+    """Ask for a one-time code that brings this connection's identity (its ``welcome.device``)
+    to another device: the answer is ``move_offer``, to you only. A new code replaces the
+    last one; codes expire within minutes and work once."""
+
+    type: Literal["move_code"] = "move_code"
+    id: RequestId
+
+
+class MoveClaim(_Strict):
+    """On the other device: the code the first one showed. The answer is ``identity``: the
+    identity this connection is from now on (keep it, say it in every hello)."""
+
+    type: Literal["move_claim"] = "move_claim"
+    id: RequestId
+    code: Annotated[str, StringConstraints(min_length=1, max_length=24)]
+
+
 ClientMessage = Annotated[
     Hello
     | Create
@@ -411,7 +458,9 @@ ClientMessage = Annotated[
     | Ping
     | Leaderboard
     | Identify
-    | Contribute,
+    | Contribute
+    | MoveCode
+    | MoveClaim,
     Field(discriminator="type"),
 ]
 
@@ -443,6 +492,9 @@ class Welcome(_Model):
         default=None,
         description="no identity was issued (this address's free ones are spent today): this "
         "work earns one (identify)",
+    )
+    player: str | None = Field(
+        default=None, description="the identity's player id (its page: /p/ID); null: none"
     )
 
 
@@ -616,6 +668,25 @@ class Advice(_Model):
     level: BotLevel
 
 
+class MoveOffer(_Model):
+    """A one-time code for ``move_claim`` on another device, and when it expires."""
+
+    type: Literal["move_offer"] = "move_offer"
+    ref: RequestId
+    code: str = Field(repr=False)  # a secret while it lasts: never in logs
+    expires: float = Field(description="unix time the code stops working")
+
+
+class Identity(_Model):
+    """The identity a ``move_claim`` brought to this connection (the same as the device the
+    code came from): keep it and say it in every hello."""
+
+    type: Literal["identity"] = "identity"
+    ref: RequestId
+    device: DeviceToken = Field(repr=False)
+    player: str = Field(description="its player id (its page: /p/ID)")
+
+
 ServerMessage = Annotated[
     Welcome
     | Error
@@ -631,7 +702,9 @@ ServerMessage = Annotated[
     | Standings
     | Advice
     | Identified
-    | Moved,
+    | Moved
+    | MoveOffer
+    | Identity,
     Field(discriminator="type"),
 ]
 

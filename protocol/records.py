@@ -64,6 +64,10 @@ class _Room(TypedDict):
     daily: bool
     hints: NotRequired[bool]
     time_bank: NotRequired[int | None]
+    rated: NotRequired[bool]  # its games move ratings (absent in older records: not rated)
+    # a rated room: each seat's identity when its rated game or match was dealt (None: unrated)
+    rated_seats: NotRequired[list[str | None]]
+    deserted: NotRequired[dict[str, str]]  # seat -> name: its rated player left during it
     opener: NotRequired[str | None]  # a keyed digest of the opener's address (fairness, caps)
     daily_date: str | None
     # a daily match: whether it is its player's first of the day (absent in older records)

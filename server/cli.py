@@ -351,6 +351,25 @@ def serve(argv: list[str]) -> int:
         help="the difficulty of that work: leading zero bits of a SHA-256",
     )
     parser.add_argument(
+        "--wait-before-queue",
+        type=float,
+        default=300.0,
+        help="seconds a player who left a rated game (or was gone past the grace) waits before "
+        "they may queue again",
+    )
+    parser.add_argument(
+        "--move-rate",
+        type=float,
+        default=1 / 60,
+        help="identity move codes asked for or tried a second per address (one a minute)",
+    )
+    parser.add_argument(
+        "--move-burst",
+        type=float,
+        default=5.0,
+        help="... and at once",
+    )
+    parser.add_argument(
         "--ipv6-site-multiple",
         type=float,
         default=SITE_MULTIPLE,
@@ -417,6 +436,8 @@ def serve(argv: list[str]) -> int:
         devices_per_address=args.devices_per_address,
         worked_devices_per_address=args.worked_devices_per_address,
         identity_work_bits=args.identity_work_bits,
+        move_rate=args.move_rate,
+        move_burst=args.move_burst,
         ipv6_site_multiple=args.ipv6_site_multiple,
         rooms=RoomSettings(
             grace=args.grace,
@@ -428,6 +449,7 @@ def serve(argv: list[str]) -> int:
             max_games=args.max_games,
             daily_entries_per_address=args.daily_entries_per_address,
             daily_alone=args.daily_alone == "on",
+            wait_before_queue=args.wait_before_queue,
         ),
         bot_queue_per_address=args.bot_queue_per_address,
         bot_queue=args.bot_queue,

@@ -40,7 +40,8 @@ USAGES = {
         "MAX_GAMES] [--daily-entries-per-address DAILY_ENTRIES_PER_ADDRESS] [--daily-alone "
         "{on,off}] [--devices-per-address DEVICES_PER_ADDRESS] [--worked-devices-per-address "
         "WORKED_DEVICES_PER_ADDRESS] [--identity-work-bits IDENTITY_WORK_BITS] "
-        "[--ipv6-site-multiple IPV6_SITE_MULTIPLE] [--log-level LOG_LEVEL]"
+        "[--wait-before-queue WAIT_BEFORE_QUEUE] [--move-rate MOVE_RATE] [--move-burst "
+        "MOVE_BURST] [--ipv6-site-multiple IPV6_SITE_MULTIPLE] [--log-level LOG_LEVEL]"
     ),
     "arena": (
         "[-h] --seats SEATS [--hands GAMES] [--seed SEED] [--jobs JOBS] [--cap CAP] "

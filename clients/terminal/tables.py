@@ -161,6 +161,27 @@ def shithead(view: ShitheadView, info: RoomInfo | None, me: int | None) -> Text:
     if house != "book rules":  # SH-7.5: the rules in force, on a line of their own
         out.append(f"{house}\n", style="cyan")
     out.append_text(_shithead_status(view, names, me))
+    out.append_text(rating_changes(info, names))
+    return out
+
+
+def rating_changes(info: RoomInfo | None, names: list[str], width: int = 46) -> Text:
+    """A rated room's last rated game: each rated seat's rating after it and the change,
+    wrapped to ``width`` (empty until the server recorded it, and in an unrated room)."""
+    if info is None or not info.ratings:
+        return Text()
+    out = Text("\nRatings:", style="bold")
+    column = len("Ratings:")
+    for r in info.ratings:
+        name = names[r.seat] if r.seat < len(names) else "?"
+        change = f"{'+' if r.delta > 0 else ''}{r.delta}"
+        entry = f" {name} {r.after} {change}"
+        if column + len(entry) > width:
+            out.append("\n")
+            column = 0
+        out.append(entry[: -len(change)])
+        out.append(change, style="green" if r.delta > 0 else "red" if r.delta else "")
+        column += len(entry)
     return out
 
 
@@ -239,6 +260,8 @@ def sheepshead(
         out.append_text(line)
     out.append_text(_trick(view, names, last))
     out.append_text(_sheepshead_status(view, names, me))
+    if view["phase"] == "over":
+        out.append_text(rating_changes(info, names))
     return out
 
 

@@ -38,6 +38,15 @@ SAFETY_SECONDS = 2.0
 _clock = time.perf_counter
 
 
+def rated_id(level: str) -> str:
+    """A house bot's identity in the ratings, one per level, so "two strong bots" is a number.
+
+    >>> rated_id("strong")
+    'bot:strong'
+    """
+    return f"bot:{level}"
+
+
 @contextmanager
 def cpu_clock(on: bool = True) -> Iterator[None]:
     """Within it (``on``), this process's deadlines count its own CPU time, not wall time: on a

@@ -3,6 +3,8 @@
 - ``GET /api/leaderboard?board=daily`` (or ``daily:YYYY-MM-DD``, ``sheepshead``, ``shithead``;
   ``&limit=N`` up to 100; ``&player=ID`` adds that player's own entry and rank as ``you``).
 - ``GET /api/daily``: the daily match's commitments, and its seeds once its day is over.
+- ``GET /api/players/ID``: a player's page (:func:`player`): their name, rating per game with
+  its uncertainty, its history for a plot, and their recent rated games with replay links.
 - ``GET /api/rooms/CODE/history``: the room's finished games (deal, actions, result, names).
   While the room is open, only its players see it (their seat token in an
   ``Authorization: Bearer`` header; a token in the URL is never read, since proxies log URLs);
@@ -40,6 +42,7 @@ from server.rules.sheepshead_match import HANDS, daily_dealer
 from server.store.base import RoomStore, StoreUnavailable
 from server.store.history import daily_hidden, revealed
 from server.store.leaderboard import BadBoard, Board, Leaderboards
+from server.store.ratings import Ratings, is_player_id
 
 MAX_LIMIT = 100
 #: Steps a replay makes for the cost of one read (about 15 ms of CPU): a longer game not yet
@@ -85,6 +88,33 @@ async def leaderboard(boards: Leaderboards, query: str) -> Answer:
             "entries": [dataclasses.asdict(e) for e in entries],
             "you": dataclasses.asdict(you) if you else None,
             "players": players,
+        },
+    )
+
+
+async def player(ratings: Ratings, player_id: str) -> Answer:
+    """``/api/players/ID``: what a player's page shows. ``ratings``: per game, ``mu`` and
+    ``sigma`` (the model's belief and its uncertainty), ``rating`` (the conservative
+    ``mu - 3 sigma`` as shown) and ``games``; ``history``: the rating after each rated game,
+    newest first; ``recent``: the last rated games, each with its replay's address."""
+    player_id = unquote(player_id)
+    if not is_player_id(player_id):
+        return _error(400, "bad_player", "a player id is 20 hex digits, or bot:LEVEL")
+    try:
+        page = await ratings.page(player_id)
+    except StoreUnavailable:
+        return _error(503, "store_unavailable", "ratings cannot be read now; try again")
+    if page.name is None and not page.ratings:
+        return _error(404, "player_not_found", "no rated game of this player yet")
+    return _json(
+        200,
+        {
+            "player": page.player,
+            "name": page.name,
+            "bot": player_id.startswith("bot:"),
+            "ratings": {game: r.to_json() for game, r in page.ratings.items()},
+            "history": page.history,
+            "recent": [{**g, "replay": f"/r/{g['room']}/history"} for g in page.recent],
         },
     )
 

@@ -57,6 +57,7 @@ from server.net.devices import DeviceIssuer, WorkChallenges
 from server.net.keepalive import Keepalive
 from server.net.limits import TokenBucket
 from server.net.loop_lag import LoopLag
+from server.net.moves import IdentityMoves
 from server.net.receive import DirectConnection
 from server.net.replays import ReplayCache
 from server.net.static import CSP, StaticFiles, accepts_gzip
@@ -79,7 +80,7 @@ from server.store.budgets import (
     Rate,
     levels,
 )
-from server.store.leaderboard import BadBoard, Board, Entry, Player
+from server.store.leaderboard import BadBoard, Board, Entry, Player, player_id
 from server.store.lease import Leases
 from server.store.open import open_stores
 from server.store.redis_store import RedisStore
@@ -195,6 +196,9 @@ class ServerConfig:
     # ...and past those, identities earned by a proof of work (bits: its difficulty)
     worked_devices_per_address: int = 3
     identity_work_bits: int = 16
+    # identity move codes asked for or tried (guesses) a second per address, and in a burst
+    move_rate: float = 1 / 60
+    move_burst: float = 5.0
 
 
 def _utc_day() -> str:
@@ -366,6 +370,7 @@ class CardroomServer:
             clients=self.connected,
             ownership=ownership,
             boards=self.stores.boards,
+            ratings=self.stores.ratings,
             health=self.stores.health,
             clock=clock,
             # a store that outlives this process: rooms come back when their players do
@@ -415,6 +420,9 @@ class CardroomServer:
         self.worked_budget = self.budgets.make("worked", Daily(c.worked_devices_per_address))
         self.work: WorkChallenges | None = None  # with the devices' key (_use_key)
         self.metrics.watch_devices(self.devices)
+        self.moves = IdentityMoves(
+            self.stores.moves, self.budgets.make("moves", Rate(c.move_rate, c.move_burst))
+        )
         self._secret: asyncio.Task[None] | None = None  # reading the secret while the store is away
         self._dirty: list[Connection] = []  # connections with frames to flush this turn
         self._flush_due = False  # a flush at the end of this turn is scheduled
@@ -627,18 +635,23 @@ class CardroomServer:
     async def _api(self, path: str, query: str, headers: Headers, address: str) -> Response:
         parts = path.strip("/").split("/")
         history = len(parts) == 4 and parts[:2] == ["api", "rooms"] and parts[3] == "history"
+        player = len(parts) == 3 and parts[1] == "players"
         route = (
             "history"
             if history
+            else "players"
+            if player
             else {"leaderboard": "leaderboard", "daily": "daily"}.get(
                 parts[1] if len(parts) == 2 else "", "other"
             )
         )
-        # one budget per client address for every API request (history, boards, daily)
+        # one budget per client address for every API request (history, boards, daily, players)
         if not await self.history_budget.take(address):
             status, body = 429, _API_RATE_LIMITED
         elif route == "leaderboard":
             status, body = await api.leaderboard(self.stores.boards, query)
+        elif route == "players":
+            status, body = await api.player(self.stores.ratings, parts[2])
         elif route == "history":
             token = api.bearer_token(headers.get("Authorization"))
             status, body = await api.history(
@@ -948,6 +961,8 @@ class CardroomServer:
                 return self._standings(conn, msg)
             case m.Identify():
                 return self._identify(conn, msg)
+            case m.MoveCode() | m.MoveClaim():
+                return self._move(conn, msg)
             case _:
                 return self._route(conn, msg, received)
         return None
@@ -1042,6 +1057,7 @@ class CardroomServer:
             games=games,
             device=device,
             work=work,
+            player=player_id(device) if device is not None else None,
         )
         conn.send(m.dump(welcome))
 
@@ -1059,6 +1075,20 @@ class CardroomServer:
         assert device is not None  # the key is set: self.work was made with it
         self.connected.identify(conn.id, device)
         conn.send(m.dump(m.Identified(ref=msg.id, device=device)))
+
+    async def _move(self, conn: Connection, msg: m.MoveCode | m.MoveClaim) -> None:
+        """An identity's one-time code, asked for or said (:mod:`server.net.moves`)."""
+        try:
+            if isinstance(msg, m.MoveCode):
+                device = self.connected.device_of(conn.id)
+                conn.send(m.dump(await self.moves.offer(msg, device, conn.address)))
+                return
+            found = await self.moves.claim(msg, conn.address)
+        except StoreUnavailable:
+            self.stores.health.down()
+            raise Refusal(ErrorCode.STORE_UNAVAILABLE, "try again in a moment") from None
+        self.connected.identify(conn.id, found.device)  # this connection is that player now
+        conn.send(m.dump(found))
 
     async def _standings(self, conn: Connection, msg: m.Leaderboard) -> None:
         # the same budget as the HTTP API's reads, from the same address's bucket

@@ -2,14 +2,16 @@
 
 Reading at start keeps disk I/O off the event loop. Text files are gzipped once too, and each
 file carries an ETag so a browser revalidates with a cheap 304. ``/r/CODE`` (a share link),
-``/r/CODE/history`` (a finished game's replay) and ``/leaderboard`` are the app itself: the page
-reads where it is from its address.
+``/r/CODE/history`` (a finished game's replay), ``/leaderboard`` and ``/p/PLAYER`` (a player's
+page) are the app itself: the page reads where it is from its address.
 
 >>> import tempfile, pathlib
 >>> root = pathlib.Path(tempfile.mkdtemp())
 >>> _ = (root / "index.html").write_text("<p>hi</p>" * 100)
 >>> files = StaticFiles.load(root)
 >>> files.lookup("/r/ab3cd") is files.lookup("/") is files.lookup("/r/AB3CD/history")
+True
+>>> files.lookup("/p/bot:strong") is files.lookup("/")
 True
 >>> files.lookup("/../etc/passwd") is None
 True
@@ -26,9 +28,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from server.store.ratings import PLAYER_ID
+
 # Types worth compressing (images such as PNG are compressed already).
 _TEXT_TYPES = ("text/", "application/javascript", "application/json", "image/svg+xml")
-_APP_PAGES = re.compile(r"^/(r/[A-Za-z0-9]{5}(/history)?|leaderboard)/?$")
+_APP_PAGES = re.compile(rf"^/(r/[A-Za-z0-9]{{5}}(/history)?|leaderboard|p/({PLAYER_ID}))/?$")
 _TYPES = {
     ".js": "text/javascript; charset=utf-8",
     ".mjs": "text/javascript; charset=utf-8",

@@ -46,6 +46,7 @@ from server.rooms.inputs import (
     CreateHost,
     Disconnect,
     HintReady,
+    RatingsShown,
     Request,
     RoomInput,
     TimerFired,
@@ -80,7 +81,14 @@ from server.rules.registry import game_spec
 #: and a new sender waits while all are spending.
 MAX_CHAT_SENDERS = 256
 
-__all__ = ["MAX_MODERATED", "RoomCore", "check_create", "hint_seed", "to_rules_action"]
+__all__ = [
+    "MAX_MODERATED",
+    "RoomCore",
+    "check_create",
+    "check_rated",
+    "hint_seed",
+    "to_rules_action",
+]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -93,12 +101,13 @@ def check_create(
     daily: bool,
     hints: bool,
     options: m.GameOptions | None = None,
+    rated: bool = False,
 ) -> None:
     """Refuse a room that cannot be opened, before anything is claimed or stored for it.
 
     Raises:
         Refusal: ``bad_seats``, ``hints_not_allowed``, ``invalid_message`` (another game's
-            options), ``daily_options``.
+            options), ``daily_options``, ``rated_not_allowed``.
     """
     spec = game_spec(game)
     try:
@@ -116,6 +125,22 @@ def check_create(
         # SS-10.1: the daily match is the same game for everyone, so always the book's
         why = "the daily match plays the default rules: create it without options"
         raise Refusal(ErrorCode.DAILY_OPTIONS, why)
+    if rated:
+        check_rated(daily=daily, hints=hints, book=rules == spec.options())
+
+
+def check_rated(*, daily: bool, hints: bool, book: bool) -> None:
+    """Refuse a rated room that may not be: ratings count the book's game, played unaided.
+
+    Raises:
+        Refusal: ``rated_not_allowed``.
+    """
+    if not book:
+        raise Refusal(ErrorCode.RATED_NOT_ALLOWED, "a rated room plays the book's rules only")
+    if hints:
+        raise Refusal(ErrorCode.RATED_NOT_ALLOWED, "a rated room offers no hints")
+    if daily:
+        raise Refusal(ErrorCode.RATED_NOT_ALLOWED, "the daily match has its own board")
 
 
 class _StateField(property, Generic[T]):
@@ -157,10 +182,11 @@ class RoomCore:
         time_bank: int | None = None,
         daily: bool = False,
         hints: bool = False,
+        rated: bool = False,
         opener: str | None = None,
         make_token: Callable[[], str] | None = None,
     ) -> None:
-        check_create(game, players, daily=daily, hints=hints, options=options)
+        check_create(game, players, daily=daily, hints=hints, options=options, rated=rated)
         self.code = code
         self.game: m.GameName = game
         self.players = players
@@ -183,7 +209,10 @@ class RoomCore:
         # bot pool's fairness and the room caps count it for them wherever it is loaded
         self.opener = opener
         self.make_token = make_token or (lambda: secrets.token_urlsafe(24))
-        self.state = RoomState(SeatTable(players))
+        self.state = RoomState(SeatTable(players), rated=rated)
+        # a rated Sheepshead match is rated whole (a hand is mostly the luck of its deal); an
+        # open-ended Shithead series game by game
+        self.rated_per_match = game_spec(game).match_length is not None
         self._before: rollback.Saved | None = None  # the room before the last input, for undo()
         # the room's chat budget, all senders together: spent, like a connection's budget,
         # by whatever input asked, so not part of the state a failed input gives back
@@ -201,6 +230,13 @@ class RoomCore:
         "again", "Where the table plays again after its match: code, the host's seat and name."
     )
     closed = _StateField[bool]("closed", "Whether the room is closed.")
+    rated = _StateField[bool]("rated", "Whether the room's games move ratings.")
+    rated_seats = _StateField[list[str | None]](
+        "rated_seats", "Each seat's rated identity when its rated game or match was dealt."
+    )
+    deserted = _StateField[dict[int, str]](
+        "deserted", "Seats whose rated player left during it, and the names they played under."
+    )
     deadline = _StateField[float | None]("clock.shown", "The turn deadline states show.")
     daily_date = _StateField[datetime.date | None]("daily_date", "The day of a daily match.")
     daily_ranked = _StateField[bool | None](
@@ -286,6 +322,8 @@ class RoomCore:
         state.match.next_game(self.state.contributions())
         state.contributed = {}
         state.banks, state.banking = {}, None  # every seat's whole time bank, each match
+        state.rate_lineup(self.rated_per_match)
+        state.ratings = None
         state.version += 1
 
     def starts_daily(self, item: RoomInput) -> bool:
@@ -332,6 +370,9 @@ class RoomCore:
             options=self.options,
         )
         state.contributed = {}
+        state.rated_seats = []
+        state.rate_lineup(self.rated_per_match)
+        state.ratings = None
         state.version += 1
 
     def fill_empty(self, level: str) -> None:
@@ -340,6 +381,36 @@ class RoomCore:
 
     def set_locked(self, locked: bool) -> None:
         self.state.locked = locked
+
+    def set_rated(self, rated: bool) -> None:
+        """Rate the room's games, or not (the host, before the start).
+
+        Raises:
+            Refusal: ``rated_not_allowed`` (house rules, hints, daily), ``same_address`` (two
+                people here from one address).
+        """
+        if rated:
+            book = self.options == game_spec(self.game).options()
+            check_rated(daily=self.daily, hints=self.hints, book=book)
+            seats = self.state.seats
+            if any(self.state.same_address(s.origin, i) for i, s in enumerate(seats)):
+                why = "two people here come from one address: a rated table seats one"
+                raise Refusal(ErrorCode.SAME_ADDRESS, why)
+        self.state.rated = rated
+
+    def desert(self, index: int) -> None:
+        """Seat ``index``'s person left (or is gone past the grace): if a rated game or match
+        is under way, they are ranked last in it."""
+        match = self.state.match
+        if not self.state.rated or match is None:
+            return
+        if not match.current.is_over() or (self.rated_per_match and not match.is_over()):
+            self.state.desert(index)
+
+    def show_ratings(self, shifts: tuple[m.RatingShift, ...]) -> list[Output]:
+        """The last rated game's rating changes, once recorded: shown to everyone here."""
+        self.state.ratings = shifts
+        return list(frames.room_frames(self))
 
     def play_again_in(self, code: str) -> None:
         """The table plays again in room ``code``, as the host (of now) says."""
@@ -459,6 +530,8 @@ class RoomCore:
                 return play.bot_move(self, seat, version, action, now)
             case HintReady():
                 return self._hint_ready(item)
+            case RatingsShown(shifts=shifts):
+                return self.show_ratings(shifts)
 
     def _disconnected(self, conn: ConnId, now: float) -> list[Output]:
         state = self.state
@@ -487,8 +560,13 @@ class RoomCore:
                     state.muted_seats.discard(index)
                     state.pass_host_from(index)
                     out.append(Persist(self.meta()))
-                elif self.hand_to_bot(index):
-                    out.append(Persist(self.meta()))
+                else:
+                    passed = self.hand_to_bot(index)  # (the host's role passed on too)
+                    deserted = state.rated and index not in state.deserted
+                    if deserted:  # gone past the grace in a rated game: ranked last in it
+                        self.desert(index)
+                    if passed or deserted:
+                        out.append(Persist(self.meta()))
                 return [*out, *frames.room_frames(self), *play.schedule(self, now)]
             case TurnTimer(version=version):
                 if version == state.version and self.status() is RoomStatus.PLAYING:
@@ -555,6 +633,7 @@ class RoomCore:
             time_bank=record.get("time_bank"),  # records from before time banks have none
             daily=record["daily"],
             hints=record.get("hints", False),  # records from before hints have none
+            rated=record.get("rated", False),
             opener=record.get("opener"),
         )
         room.state = records.state_from(record, room.source)

@@ -59,6 +59,8 @@ def info(room: Shown) -> dict[str, Any]:
         "daily": state.daily_date.isoformat() if state.daily_date else None,
         "daily_ranked": state.daily_ranked if state.daily_date else None,
         "hints": room.hints,
+        "rated": state.rated,
+        "ratings": None if state.ratings is None else [r.model_dump() for r in state.ratings],
         "next_deal": room.next_deal_info(),
         "again": _again(room),
     }

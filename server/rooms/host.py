@@ -32,6 +32,7 @@ class HostedRoom(RoomFacts, Protocol):
     def status(self) -> RoomStatus: ...
     def fill_empty(self, level: str) -> None: ...
     def set_locked(self, locked: bool) -> None: ...
+    def set_rated(self, rated: bool) -> None: ...
     @property
     def again(self) -> tuple[str, int, str] | None: ...
     def play_again_in(self, code: str) -> None: ...
@@ -176,6 +177,16 @@ def unlock(room: HostedRoom, msg: m.Host, now: float) -> list[Output]:
     return []
 
 
+def rated(room: HostedRoom, msg: m.Host, now: float) -> list[Output]:
+    room.set_rated(True)  # refused with house rules, hints, daily, or two from one address
+    return []
+
+
+def unrated(room: HostedRoom, msg: m.Host, now: float) -> list[Output]:
+    room.set_rated(False)
+    return []
+
+
 def again(room: HostedRoom, msg: m.Host, now: float) -> list[Output]:
     """The host says where the table plays again: kept by the room (the first to say, never
     replaced: a later host cannot send the friends elsewhere), shown in its room frame."""
@@ -238,6 +249,18 @@ OPS: dict[m.HostOp, HostOp] = {
         frozenset({RoomStatus.LOBBY}),
         ErrorCode.ALREADY_STARTED,
         "the game has started; use next_game after it",
+    ),
+    "rated": HostOp(
+        rated,
+        frozenset({RoomStatus.LOBBY}),
+        ErrorCode.ALREADY_STARTED,
+        "a room is made rated or not before its first deal",
+    ),
+    "unrated": HostOp(
+        unrated,
+        frozenset({RoomStatus.LOBBY}),
+        ErrorCode.ALREADY_STARTED,
+        "a room is made rated or not before its first deal",
     ),
     "again": HostOp(
         again,

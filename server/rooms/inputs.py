@@ -82,7 +82,14 @@ class HintReady:
     reason: Reason
 
 
-RoomInput = Request | CreateHost | Disconnect | TimerFired | BotMove | HintReady
+@dataclass(frozen=True, slots=True)
+class RatingsShown:
+    """The last rated game's rating changes, recorded by the runtime: the room shows them."""
+
+    shifts: tuple[m.RatingShift, ...]
+
+
+RoomInput = Request | CreateHost | Disconnect | TimerFired | BotMove | HintReady | RatingsShown
 
 
 def sender(item: RoomInput) -> ConnId | None:

@@ -57,6 +57,9 @@ def meta(room: RoomFacts) -> RoomMeta:
         "time_bank": room.time_bank,
         "daily": room.daily,
         "hints": room.hints,
+        "rated": state.rated,
+        "rated_seats": list(state.rated_seats),
+        "deserted": {str(seat): name for seat, name in state.deserted.items()},
         "opener": room.opener,
         "daily_date": state.daily_date.isoformat() if state.daily_date else None,
         "daily_ranked": state.daily_ranked,
@@ -141,4 +144,7 @@ def state_from(record: RoomRecord, source: DealSource) -> RoomState:
         banned_origins={o: tuple(d) for o, d in record.get("banned_origins", {}).items()},
         muted_origins={o: tuple(d) for o, d in record.get("muted_origins", {}).items()},
         seatings=max((s.since for s in seats), default=0),
+        rated=record.get("rated", False),
+        rated_seats=list(record.get("rated_seats", [])),
+        deserted={int(seat): name for seat, name in record.get("deserted", {}).items()},
     )

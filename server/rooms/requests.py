@@ -44,6 +44,7 @@ class Requested(play.Played, host_ops.HostedRoom, Protocol):
     def meta(self) -> RoomMeta: ...
     def next_deal(self) -> int | None: ...
     def chat_allowed(self, now: float, sender: Hashable, spectator: bool) -> bool: ...
+    def desert(self, index: int) -> None: ...
 
 
 def to_rules_action(action: m.ActionModel) -> Action:
@@ -125,6 +126,7 @@ def join(room: Requested, conn: ConnId, msg: m.Join, who: Person, now: float) ->
         raise Refusal(ErrorCode.ROOM_LOCKED, why)
     if room.status() not in BETWEEN_GAMES:
         if msg.wait and state.seats.free():
+            _one_an_address(room, who)
             return _wait(room, conn, msg, who, now)
         raise Refusal(ErrorCode.GAME_IN_PROGRESS, "seats open between games; you can watch now")
     free = state.seats.free()  # empty, or a bot's
@@ -139,12 +141,20 @@ def join(room: Requested, conn: ConnId, msg: m.Join, who: Person, now: float) ->
         index = min(free, key=lambda i: (state.seats[i].kind != "empty", i))
     else:
         raise Refusal(ErrorCode.ROOM_FULL, "no free seat; you can watch")
+    _one_an_address(room, who, index)
     name = clean_name(msg.name, state.seats.names(skip=index))
     token = _seat_human(room, index, conn, name, who)
     state.where[conn] = index
     state.take_host_if_gone(index)
     joined = m.Joined(ref=msg.id, room=room.code, seat=index, token=token)
     return [Persist(room.meta()), *_entered(room, conn, joined, now)]
+
+
+def _one_an_address(room: Requested, who: Person, index: int | None = None) -> None:
+    """Refuse a second person from one address at a rated table (``index``: the seat asked)."""
+    if room.state.rated and room.state.same_address(who.origin, skip=index):
+        why = "someone here already plays from your address: a rated table seats one of you"
+        raise Refusal(ErrorCode.SAME_ADDRESS, why)
 
 
 def watch(room: Requested, conn: ConnId, msg: m.Watch, who: Person, now: float) -> list[Output]:
@@ -185,6 +195,12 @@ def seat_waiting(room: Requested, now: float) -> list[Output]:
             break
         index = min(free, key=lambda i: (state.seats[i].kind != "empty", i))
         who = Person(state.watch_devices.get(conn), state.watch_origins.get(conn))
+        try:
+            _one_an_address(room, who)  # another from their address sat down meanwhile
+        except Refusal as r:
+            del state.waiting[conn]  # they watch on
+            out.append(error_frame(conn, ref, r.code, r.message))
+            continue
         state.forget_watcher(conn)
         name = clean_name(asked, state.seats.names(skip=index))
         token = _seat_human(room, index, conn, name, who)
@@ -366,6 +382,7 @@ def leave(room: Requested, conn: ConnId, msg: m.Leave, now: float) -> list[Outpu
     seat = state.where.pop(conn)
     state.forget_watcher(conn)
     if seat is not None:
+        room.desert(seat)  # left a rated game: ranked last in it
         room.replace_human(seat)
         out.append(Persist(room.meta()))
     out.append(Send(conn, m.dump(m.Ack(ref=msg.id))))

@@ -53,6 +53,9 @@ class RoomSettings:
     # a daily room is one person against fixed bots; off (for the fuzzer's rooms of scripted
     # people at the day's deals) lets people join and bots change, and ranks nobody there
     daily_alone: bool = True
+    # seconds a player who left a rated game (or was gone past the grace) waits before they
+    # may queue again
+    wait_before_queue: float = 300.0
 
 
 def one_address(settings: RoomSettings) -> RoomSettings:

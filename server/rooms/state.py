@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Protocol
 
 from protocol import messages as m
+from server.bots.base import rated_id
 from server.rooms.clock import TurnClock
 from server.rooms.matches import Match
 from server.rooms.outputs import ConnId
@@ -88,6 +89,15 @@ class RoomState:
     # id); seated as the game ends while a seat is free (at most one per spectator)
     waiting: dict[ConnId, tuple[str, m.RequestId]] = field(default_factory=dict)
     seatings: int = 0  # people seated so far: the order the host role passes in
+    # a rated room (the host may change it before the start): its games move ratings
+    rated: bool = False
+    # each seat's rated identity when the current rated game (Shithead) or match (Sheepshead)
+    # was dealt: a person's device digest, a house bot's level as "bot:LEVEL"; None: unrated
+    rated_seats: list[str | None] = field(default_factory=list)
+    # seats whose rated player left during it, and the name they played under
+    deserted: dict[int, str] = field(default_factory=dict)
+    # each rated seat's change at the end of the last rated game, once recorded
+    ratings: tuple[m.RatingShift, ...] | None = None
     # after the match: where the table plays again (room code, and the host's seat and name)
     again: tuple[str, int, str] | None = None
     # spectators' comings and goings: no room frame for them to everyone before this (unix
@@ -110,6 +120,34 @@ class RoomState:
         self.seatings += 1
         self.seats.seat_human(
             index, name, token_sha256, conn, (who.device, who.origin), self.seatings
+        )
+
+    def desert(self, index: int) -> None:
+        """Seat ``index``'s rated player left during a rated game (a ``leave``, or gone past
+        the grace): they are ranked last in it, however their stand-in plays on."""
+        if index < len(self.rated_seats) and self.rated_seats[index]:
+            self.deserted.setdefault(index, self.seats[index].name or "")
+
+    def rate_lineup(self, per_match: bool) -> None:
+        """A game was dealt: in a rated room, who plays it is who is rated for it (a new rated
+        unit: every Shithead game; a Sheepshead match's first hand only, ``per_match``)."""
+        if not self.rated or (per_match and self.rated_seats):
+            return
+        lineup: list[str | None] = []
+        for seat in self.seats:
+            if seat.kind == "human":
+                lineup.append(seat.device)
+            elif seat.kind == "bot" and seat.level is not None:
+                lineup.append(rated_id(seat.level))
+            else:
+                lineup.append(None)
+        self.rated_seats = lineup
+        self.deserted = {}
+
+    def same_address(self, origin: str | None, skip: int | None = None) -> bool:
+        """Whether a person other than seat ``skip``'s already sits here from ``origin``."""
+        return origin is not None and any(
+            s.kind == "human" and s.origin == origin and i != skip for i, s in enumerate(self.seats)
         )
 
     def replace_human(self, index: int, stand_in: str) -> None:

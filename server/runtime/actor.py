@@ -42,6 +42,7 @@ from server.rooms.inputs import (
     BotMove,
     CreateHost,
     HintReady,
+    RatingsShown,
     Request,
     RoomInput,
     TimerFired,
@@ -66,6 +67,7 @@ from server.store.answer import Answer
 from server.store.base import RoomStore, StoreUnavailable, WriteRejected
 from server.store.health import StoreHealth
 from server.store.leaderboard import Board, Leaderboards, Player
+from server.store.ratings import Ratings
 
 log = logging.getLogger(__name__)
 
@@ -165,6 +167,7 @@ class RoomActor:
         devices: Devices,
         fence: int = 0,
         opener: Hashable = None,
+        ratings: Ratings | None = None,
     ) -> None:
         self.core = core
         self.owner = owner
@@ -193,7 +196,15 @@ class RoomActor:
         self._retry: asyncio.Task[None] | None = None
         self._moved = False  # the store refused a write: this copy of the room is stale
         self.games = FinishedGames(
-            core, store, boards=boards, health=health, devices=devices, fence=fence, clock=clock
+            core,
+            store,
+            boards=boards,
+            health=health,
+            devices=devices,
+            fence=fence,
+            clock=clock,
+            ratings=ratings,
+            shown=lambda shifts: self.submit(RatingsShown(shifts)),
         )
 
     @property

@@ -21,8 +21,15 @@ address no more than those few entries a day. A daily room ranks only its player
 daily match of the day (the first started: every room of a day deals the same hands), and only
 the games that end within its UTC day (after it, the day's seeds are public).
 
-Both records are safe to repeat (history by game index, results by the game's name), so a room
-reloaded after a crash records its last finished game again without counting it twice.
+A rated room's game (Shithead) or match (Sheepshead) also goes to the ratings
+(:mod:`server.store.ratings`): each seat's identity when it was dealt (a person's device
+digest, a house bot's level) is ranked by the outcome, a seat whose person left during it
+last (they also wait ``wait_before_queue`` before queueing again); a seat whose person changed
+otherwise (the host removed them) is not rated. The room then shows everyone's change.
+
+Every record is safe to repeat (history by game index, results by the game's name, ratings by
+the same name), so a room reloaded after a crash records its last finished game again without
+counting it twice.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
 from protocol import messages as m
+from server.bots.base import rated_id
 from server.rooms.inputs import Request, RoomInput
 from server.rooms.matches import Match
 from server.rooms.outputs import ConnId
@@ -44,6 +52,16 @@ from server.store.base import RoomStore, StoreError, StoreUnavailable
 from server.store.health import StoreHealth
 from server.store.history import history_item
 from server.store.leaderboard import Leaderboards, Player, device_origin
+from server.store.ratings import (
+    MemoryRatings,
+    Place,
+    RatedGame,
+    RatingChange,
+    Ratings,
+    checked_game,
+    ranks_by_order,
+    ranks_by_score,
+)
 from server.store.results import Result, game_results, match_results, record_results
 
 log = logging.getLogger(__name__)
@@ -83,6 +101,14 @@ class Room(Protocol):
     def seats(self) -> Iterable[Seat]: ...
     @property
     def where(self) -> Mapping[ConnId, int | None]: ...
+    @property
+    def rated(self) -> bool: ...
+    @property
+    def rated_per_match(self) -> bool: ...
+    @property
+    def rated_seats(self) -> list[str | None]: ...
+    @property
+    def deserted(self) -> Mapping[int, str]: ...
 
 
 class Devices(Protocol):
@@ -105,8 +131,12 @@ class FinishedGames:
         devices: Devices,
         fence: int = 0,
         clock: Callable[[], float] = time.time,
+        ratings: Ratings | None = None,
+        shown: Callable[[tuple[m.RatingShift, ...]], None] | None = None,
     ) -> None:
         self.room = room
+        self.ratings = ratings or MemoryRatings(clock)
+        self.shown = shown  # the room shows the changes (an input of its own)
         self.clock = clock
         self.store = store
         self.boards = boards
@@ -188,7 +218,51 @@ class FinishedGames:
         revealed = None if proof is None else {**proof.to_json(), "daily": day}
         item = history_item(index, game, [s.name for s in core.seats], proof=revealed)
         origins = {p.id: self._origins.get(s) for s, p in enumerate(players) if p}
-        await self._store(item, results, f"{core.code}:{core.nonce}:{index}", origins)
+        event = f"{core.code}:{core.nonce}:{index}"
+        await self._store(item, results, event, origins, self.rated_game(event))
+
+    def rated_game(self, key: str) -> RatedGame | None:
+        """The rated game that just ended, as the ratings take it (``None``: nothing to rate:
+        the room is not rated, a Sheepshead match is not over, or fewer than two identities
+        and no person among them)."""
+        core = self.room
+        match = core.match
+        if not core.rated or match is None or (core.rated_per_match and not match.is_over()):
+            return None
+        if core.hints or core.daily or match.options != type(match.options)():
+            return None  # (a rated room is none of these: refused when it was made rated)
+        if core.rated_per_match:  # SS-9.1: the match by its units
+            ranks = ranks_by_score(match.totals())
+        else:  # SH-6.4: by the order the players went out, the shithead last
+            outcome = match.current.outcome()
+            result = outcome.to_json()
+            out = result.get("out_order")
+            loser = result.get("loser")
+            if not isinstance(out, list) or not isinstance(loser, int):
+                return None
+            ranks = ranks_by_order(out, loser, core.players)
+        places = []
+        seats = list(core.seats)
+        for index, who in enumerate(core.rated_seats):
+            seat = seats[index]
+            now = seat.device if seat.kind == "human" else None
+            if seat.kind == "bot" and seat.level is not None:
+                now = rated_id(seat.level)
+            if who is None:
+                continue
+            player = who if who.startswith("bot:") else Player.known(who, "").id
+            if index in core.deserted:
+                name = core.deserted[index]
+                places.append(Place(player, name, ranks[index], index, left=True))
+            elif now == who:
+                name = (seat.name or "?") if seat.kind == "human" else f"bot ({seat.level})"
+                places.append(Place(player, name, ranks[index], index))
+        people = [p for p in places if not p.player.startswith("bot:")]
+        if len(places) < 2 or not people:
+            return None
+        return RatedGame(
+            key, checked_game(core.game), tuple(places), core.code, match.game_index, self.clock()
+        )
 
     def _daily_ranks(self) -> bool:
         """Whether a daily room's game ranks: its player's first daily match of the day
@@ -215,26 +289,56 @@ class FinishedGames:
         return kept
 
     async def _store(
-        self, item: dict[str, Any], results: list[Result], event: str, origins: Origins
+        self,
+        item: dict[str, Any],
+        results: list[Result],
+        event: str,
+        origins: Origins,
+        rated: RatedGame | None = None,
     ) -> None:
-        """Store a finished game's history and results; while the store is away, once more
-        when it is back (both are safe to repeat)."""
+        """Store a finished game's history, results and ratings; while the store is away, once
+        more when it is back (all are safe to repeat)."""
         code = self.room.code
         try:
             await self.store.add_history(code, item, fence=self.fence)
             results = await self._claimed(results, origins)
             await record_results(self.boards, results, event)
+            if rated is not None:
+                wait = self.room.settings.wait_before_queue
+                self._show(await self.ratings.record(rated, wait))
         except StoreUnavailable as exc:
             log.warning("room %s: game %d not recorded yet: %s", code, item["g"], exc)
             self.health.down()
-            task = asyncio.create_task(self._later(item, results, event, origins))
+            task = asyncio.create_task(self._later(item, results, event, origins, rated))
             self._pending.add(task)
             task.add_done_callback(self._pending.discard)
         except StoreError as exc:  # the room moved or expired: its new owner records it
             log.warning("room %s: game %d not recorded: %s", code, item["g"], exc)
 
+    def _show(self, changes: list[RatingChange]) -> None:
+        if self.shown is None:
+            return
+        shifts = tuple(
+            m.RatingShift(
+                seat=c.seat,
+                player=c.player,
+                before=c.before.shown,
+                after=c.after.shown,
+                delta=c.delta,
+                mu=c.after.mu,
+                sigma=c.after.sigma,
+            )
+            for c in changes
+        )
+        self.shown(shifts)
+
     async def _later(
-        self, item: dict[str, Any], results: list[Result], event: str, origins: Origins
+        self,
+        item: dict[str, Any],
+        results: list[Result],
+        event: str,
+        origins: Origins,
+        rated: RatedGame | None,
     ) -> None:
         await self.health.wait_up()
-        await self._store(item, results, event, origins)
+        await self._store(item, results, event, origins, rated)

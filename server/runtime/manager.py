@@ -33,6 +33,7 @@ from server.store.base import RoomStore, StoredRoom, StoreError, StoreUnavailabl
 from server.store.budgets import AddressBudget, MemoryBudget, Rate
 from server.store.health import StoreHealth
 from server.store.leaderboard import Leaderboards, MemoryLeaderboards
+from server.store.ratings import MemoryRatings, Ratings
 
 log = logging.getLogger(__name__)
 
@@ -110,6 +111,7 @@ class RoomManager:
         clients: Clients,
         ownership: Ownership | None = None,
         boards: Leaderboards | None = None,
+        ratings: Ratings | None = None,
         health: StoreHealth | None = None,
         load_on_demand: bool = False,
         bot_pool: BotPool | None = None,
@@ -123,6 +125,7 @@ class RoomManager:
         self.send = clients.send  # the rooms' frames: straight to the outbox (the hot path)
         self.ownership: Ownership = ownership or OneProcess()
         self.boards = boards or MemoryLeaderboards()
+        self.ratings = ratings or MemoryRatings(clock)
         self.health = health or StoreHealth(store)
         self.load_on_demand = load_on_demand
         self.rooms: dict[str, RoomActor] = {}
@@ -210,7 +213,14 @@ class RoomManager:
         await self.keys()
         clean_name(msg.name, [])  # a bad name opens no room
         # a refused room claims nothing: no lease, no fence key, no record
-        check_create(msg.game, msg.seats, daily=msg.daily, hints=msg.hints, options=msg.options)
+        check_create(
+            msg.game,
+            msg.seats,
+            daily=msg.daily,
+            hints=msg.hints,
+            options=msg.options,
+            rated=msg.rated,
+        )
         # the opener, as its record keeps it: the keyed digest of the address (the address
         # itself until the secret is read)
         address = self.clients.origin_of(conn) or self.clients.address_of(conn)
@@ -244,6 +254,7 @@ class RoomManager:
                     time_bank=msg.time_bank,
                     daily=msg.daily,
                     hints=msg.hints,
+                    rated=msg.rated,
                     opener=address,
                 )
                 created = await self.store.create(code, core.meta(), fence=fence)
@@ -350,6 +361,7 @@ class RoomManager:
             devices=self.clients,
             fence=fence,
             opener=core.opener,
+            ratings=self.ratings,
         )
 
     def _unclaim(self, code: str) -> None:

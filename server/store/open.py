@@ -1,11 +1,11 @@
 """The stores of one server process, from one setting: no URL, everything in memory; a Redis
-URL (``cardroom serve --redis``, or ``REDIS_URL``), rooms, history and leaderboards in Redis on
-one shared connection pool (a ``redis+cluster://`` URL: on a Redis Cluster, with one more
-connection to one seed node for pub/sub)."""
+URL (``cardroom serve --redis``, or ``REDIS_URL``), rooms, history, leaderboards and ratings in
+Redis on one shared connection pool (a ``redis+cluster://`` URL: on a Redis Cluster, with one
+more connection to one seed node for pub/sub)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from redis.asyncio import Redis
 
@@ -13,9 +13,12 @@ from server.store.base import RoomStore
 from server.store.health import StoreHealth
 from server.store.leaderboard import Leaderboards, MemoryLeaderboards
 from server.store.memory import MemoryStore
+from server.store.move_codes import MemoryMoveCodes, MoveCodes, RedisMoveCodes
+from server.store.ratings import MemoryRatings, Ratings
 from server.store.redis_client import TIMEOUT, RedisClient, connect
 from server.store.redis_cluster import bus_client, is_cluster_url
 from server.store.redis_leaderboard import RedisLeaderboards
+from server.store.redis_ratings import RedisRatings
 from server.store.redis_store import RedisStore
 
 
@@ -26,6 +29,8 @@ class Stores:
     health: StoreHealth
     redis: RedisClient | None = None  # the shared client, when on Redis
     bus: Redis | None = None  # for pub/sub, when that is another client (on a cluster)
+    ratings: Ratings = field(default_factory=MemoryRatings)
+    moves: MoveCodes = field(default_factory=MemoryMoveCodes)  # identity move codes
 
     async def close(self) -> None:
         await self.health.close()
@@ -47,6 +52,8 @@ def open_stores(redis_url: str | None = None, rooms: RoomStore | None = None) ->
         on_redis = RedisStore(client=client)
         bus = bus_client(redis_url, TIMEOUT) if is_cluster_url(redis_url) else None
         boards = RedisLeaderboards(client=client)
-        return Stores(on_redis, boards, StoreHealth(on_redis), client, bus)
+        ratings = RedisRatings(client=client)
+        moves = RedisMoveCodes(client=client)
+        return Stores(on_redis, boards, StoreHealth(on_redis), client, bus, ratings, moves)
     in_memory = rooms or MemoryStore()
     return Stores(in_memory, MemoryLeaderboards(), StoreHealth(in_memory))

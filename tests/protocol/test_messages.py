@@ -79,6 +79,8 @@ CLIENT_EXAMPLES: dict[str, dict[str, Any]] = {
     "ping": {"type": "ping", "id": "10"},
     "leaderboard": {"type": "leaderboard", "id": "11", "board": "daily:2026-11-30", "limit": 5},
     "identify": {"type": "identify", "id": "12", "challenge": "2026-12-07.abc.sig", "nonce": "83"},
+    "move_code": {"type": "move_code", "id": "12"},
+    "move_claim": {"type": "move_claim", "id": "13", "code": "k7q2-m9xa"},
 }
 
 #: One example frame of every server message type.
@@ -151,6 +153,13 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
         "board": "shithead",
         "entries": [{"rank": 1, "player": "9f2c41d0", "name": "Ann", "score": 3, "games": 4}],
         "you": None,
+    },
+    "move_offer": {"type": "move_offer", "ref": "12", "code": "K7Q2M9XA", "expires": 1e9},
+    "identity": {
+        "type": "identity",
+        "ref": "13",
+        "device": "cr1Xq3v9LmP0aB7cD2eF4gH6iJ8kL0mN2oP4qR6sT8u",
+        "player": "9f2c41d0a7b35e6c18d4",
     },
 }
 

@@ -38,6 +38,8 @@ def test_schema_names_every_message_type() -> None:
             "leaderboard",
             "identify",
             "contribute",
+            "move_code",
+            "move_claim",
         ]
     )
     assert sorted(data["server"]["discriminator"]["mapping"]) == sorted(
@@ -57,6 +59,8 @@ def test_schema_names_every_message_type() -> None:
             "hint",
             "identified",
             "moved",
+            "move_offer",
+            "identity",
         ]
     )
 

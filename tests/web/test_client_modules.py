@@ -27,6 +27,10 @@ PATHS = {
     "/r/AB3CD/other": (None, None),
     "/rules/en/shithead.html": (None, None),
     "/leaderboards": (None, None),
+    "/p/0123456789abcdef0123": ("player", "0123456789abcdef0123"),
+    "/p/bot:strong": ("player", "bot:strong"),
+    "/p/0123456789ABCDEF0123": (None, None),
+    "/p/nobody": (None, None),
 }
 
 

@@ -11,7 +11,8 @@ import { onKey } from "./keys.js";
 import * as roomLog from "./log.js";
 import { Net, socketUrl } from "./net.js";
 import { readForm, syncForm, toggleChip } from "./house.js";
-import { loadBoards, loadReplay, loadSteps, newReplay, replayStep, setSpeed, stopPlay, togglePlay } from "./pages.js";
+import { askMoveCode, claimMoveCode, loadBoards, loadPlayer, loadReplay, loadSteps, newReplay, replayStep, setSpeed, stopPlay, togglePlay } from "./pages.js";
+import { newPlayer } from "./player.js";
 import { isPage, match, paths } from "./routes.js";
 import * as identity from "./identity.js";
 import * as view from "./view.js";
@@ -293,7 +294,7 @@ async function playAgain() {
   const alone = info.seats.every((s, i) => i === me || s.kind === "bot");
   // the same house rules: the room's own options (never a daily's, which has none)
   const options = info.daily ? {} : info.options || {};
-  const create = { type: "create", game: info.game, seats: info.seats.length, name, turn_timer: info.turn_timer || null, options, daily: false, hints: !!info.hints };
+  const create = { type: "create", game: info.game, seats: info.seats.length, name, turn_timer: info.turn_timer || null, options, daily: false, hints: !!info.hints, rated: !!info.rated };
   if (!alone) return playAgainWithFriends(info, create, bots);
   await app.net.request({ type: "leave", room: info.room }).catch(() => {});
   forget();
@@ -369,7 +370,7 @@ async function followAgain() {
 
 // ------------------------------------------------------------------------------ where we are
 
-// Where an address inside the app leads: the leaderboards, a replay, a room, home.
+// Where an address inside the app leads: the leaderboards, a replay, a player, a room, home.
 function route() {
   const path = location.pathname;
   const main = document.getElementById("main");
@@ -385,6 +386,12 @@ function route() {
     main.innerHTML = "";
     render();
     loadReplay();
+  } else if (to.name === "player") {
+    app.screen = "player";
+    app.player = newPlayer(to.code);
+    main.innerHTML = "";
+    render();
+    loadPlayer();
   } else if (to.name === "room" && app.room === to.code) {
     app.screen = "room"; // back at the table we never left
     main.innerHTML = "";
@@ -446,6 +453,17 @@ function readCode() {
   return code;
 }
 
+// A code from this player's other device: this browser is that player from now on (its token
+// kept for every hello); the page starts again as them, on their page.
+async function takeIdentity(code) {
+  const found = await claimMoveCode(code);
+  if (!found) return;
+  save(KEYS.device, found.device);
+  forget(); // a seat held as the identity before is not this one's
+  toast(t("mv.done"));
+  location.assign(paths.player(found.player));
+}
+
 async function createRoom(daily) {
   const name = readName();
   if (!name) return;
@@ -456,7 +474,8 @@ async function createRoom(daily) {
   const seats = game === "sheepshead" ? 5 : Number(formValue("seats")) || 4;
   // a daily game is played without hints (the server refuses them there)
   const hints = daily ? app.prefs.hints : !!document.getElementById("hints")?.checked;
-  app.prefs = { game, seats: game === "sheepshead" ? app.prefs.seats : seats, level, timer, bank, hints };
+  const rated = daily ? app.prefs.rated : !!document.getElementById("rated")?.checked;
+  app.prefs = { game, seats: game === "sheepshead" ? app.prefs.seats : seats, level, timer, bank, hints, rated };
   save(KEYS.prefs, app.prefs);
   try {
     // a create clicked as the page opened waits for the connection, as a join does (atRoom)
@@ -468,7 +487,7 @@ async function createRoom(daily) {
     // options there as daily_options)
     const options = daily ? {} : readForm(game);
     const time_bank = timer && bank ? bank : null;
-    await app.request({ type: "create", game, seats, name, turn_timer: timer || null, time_bank, options, daily: !!daily, hints: !daily && hints });
+    await app.request({ type: "create", game, seats, name, turn_timer: timer || null, time_bank, options, daily: !!daily, hints: !daily && hints, rated: !daily && rated });
     // a daily room's bots are the day's (the server fills them at the start, fixed)
     if (daily) await app.host("start");
   } catch {
@@ -543,6 +562,13 @@ async function onClick(e) {
     }
     case "daily":
       createRoom(true);
+      return;
+    case "my-page":
+      if (app.me) navigate(paths.player(app.me));
+      else toast(t("net.connecting"), "error");
+      return;
+    case "move-code":
+      askMoveCode();
       return;
     case "hint":
       app.askHint();
@@ -702,6 +728,9 @@ function onSubmit(e) {
     }
   } else if (form.id === "create-form") {
     createRoom(false);
+  } else if (form.id === "move-form") {
+    const code = document.getElementById("move-input").value.trim();
+    if (code) takeIdentity(code);
   } else if (form.id === "chat-form") {
     const input = document.getElementById("chat-text");
     const text = input.value.trim();
@@ -825,6 +854,11 @@ async function start() {
     drawRankNote();
     if (app.screen === "room" || (isPage(app.screen) && app.room)) resumeSession();
     if (app.screen === "leaderboard") loadBoards();
+    const me = app.net.player;
+    if (me !== app.me) {
+      app.me = me;
+      if (app.screen === "player") redrawPage(); // your own page has the identity move
+    }
   });
   app.net.addEventListener("down", () => {
     app.online = false;
@@ -837,6 +871,10 @@ async function start() {
     if (here.name === "replay") {
       app.replay = newReplay(here.code);
       loadReplay();
+    }
+    if (here.name === "player") {
+      app.player = newPlayer(here.code);
+      loadPlayer();
     }
   }
   render();

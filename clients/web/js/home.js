@@ -69,6 +69,7 @@ export function render({ prefs, code, session, name }) {
           <label class="field"><span>${esc(t("home.bank"))}</span><select id="bank" name="bank" title="${esc(t("bank.note"))}">${bankOpts}</select></label>
         </div>
         <label class="choice hints-choice"><input type="checkbox" id="hints" name="hints"${prefs.hints ? " checked" : ""}> <span>${esc(t("home.hints"))}</span><small>${esc(t("home.hintsNote"))}</small></label>
+        <label class="choice rated-choice"><input type="checkbox" id="rated" name="rated"${prefs.rated ? " checked" : ""}> <span>${esc(t("home.rated"))}</span><small>${esc(t("home.ratedNote"))}</small></label>
         ${formHTML(prefs.game === "sheepshead" ? "sheepshead" : "shithead")}
         <button type="submit" class="btn primary wide" data-act="create">${esc(t("home.create"))}</button>
       </form>
@@ -79,7 +80,7 @@ export function render({ prefs, code, session, name }) {
       <p class="muted">${esc(t("house.daily"))}</p>
       <div id="rank-note" aria-live="polite"></div>
       <button type="button" class="btn wide" data-act="daily">${esc(t("home.daily"))}</button>
-      <p class="to-boards"><a href="${paths.leaderboard()}" data-nav>${esc(t("lb.link"))}</a></p>
+      <p class="to-boards"><a href="${paths.leaderboard()}" data-nav>${esc(t("lb.link"))}</a> · <button type="button" class="btn small ghost" data-act="my-page">${esc(t("pl.mine"))}</button></p>
     </section>
     <section class="panel learn" aria-labelledby="h-learn">
       <h2 id="h-learn">${esc(t("home.learnTitle"))}</h2>

@@ -4,6 +4,7 @@
 import { notifyButton } from "./alerts.js";
 import { rulesHTML } from "./house.js";
 import { lang, ordinal, t } from "./i18n.js";
+import { changesHTML } from "./player.js";
 import { paths } from "./routes.js";
 import { heldHTML } from "./table.js";
 import { esc } from "./ui.js";
@@ -103,6 +104,11 @@ function hostBar(d) {
   if (open && info.seats.some((s) => s.kind === "empty")) {
     b.push(`<button type="button" class="btn small" data-act="host" data-op="fill_bots" data-key="fill">${esc(t("lobby.fill"))}</button>`);
   }
+  if (info.status === "lobby" && !info.daily) {
+    // before the first deal: the host makes the room rated or not (book rules only)
+    const op = info.rated ? "unrated" : "rated";
+    b.push(`<button type="button" class="btn small ghost" data-act="host" data-op="${op}" data-key="rated" aria-pressed="${info.rated}">${esc(t(info.rated ? "lobby.makeUnrated" : "lobby.makeRated"))}</button>`);
+  }
   const lockOp = info.locked ? "unlock" : "lock";
   b.push(`<button type="button" class="btn small ghost" data-act="host" data-op="${lockOp}" data-key="lock">${esc(t(info.locked ? "lobby.unlock" : "lobby.lock"))}</button>`);
   return b.join("");
@@ -127,7 +133,7 @@ export function render(d) {
         <button type="button" class="btn ghost" data-act="copy" data-text="${esc(code)}" data-key="copy-code">${esc(t("lobby.copyCode"))}</button>
         ${navigator.share ? `<button type="button" class="btn" data-act="share" data-text="${esc(link)}" data-key="share">${esc(t("lobby.shareBtn"))}</button>` : ""}
       </div>
-      <p class="muted">${esc(t("game." + info.game))} · ${esc(info.turn_timer ? t("timer.seconds", { n: info.turn_timer }) : t("timer.none"))}</p>
+      <p class="muted">${esc(t("game." + info.game))} · ${esc(info.turn_timer ? t("timer.seconds", { n: info.turn_timer }) : t("timer.none"))}${info.rated ? " · " + esc(t("table.rated")) : ""}</p>
       ${rulesHTML(info.game, info.options)}
     </section>
     <section class="panel">${start}</section>
@@ -139,8 +145,9 @@ export function render(d) {
 export function afterGameHTML(d) {
   if (!d.info) return "";
   // the end of a match: your rank today and the same table again before the links
-  if (d.info.status === "over") return dailyRankHTML(d) + againButton(d) + afterGameLinks(d) + nextGameButton(d);
-  return afterGameLinks(d) + nextGameButton(d);
+  const rated = changesHTML(d.info, d.name);
+  if (d.info.status === "over") return rated + dailyRankHTML(d) + againButton(d) + afterGameLinks(d) + nextGameButton(d);
+  return rated + afterGameLinks(d) + nextGameButton(d);
 }
 
 function nextGameButton(d) {

@@ -22,6 +22,7 @@ export class Net extends EventTarget {
     this.device = device;
     this.ws = null;
     this.ready = false; // welcomed by the server
+    this.player = null; // the identity's player id, as the welcome said
     this.nextId = 1;
     this.pending = new Map(); // id -> {resolve, reject, timer}
     this.attempt = 0;
@@ -50,6 +51,7 @@ export class Net extends EventTarget {
           // none given (the address's free ones are spent today): the work that earns one
           this.identified = !!(welcome && welcome.device);
           this.work = (welcome && welcome.work) || null;
+          this.player = (welcome && welcome.player) || null;
           this.attempt = 0;
           this.ready = true;
           this.moved = null;

@@ -1,8 +1,10 @@
-// The pages of their own: the leaderboards and a room's replay, loaded from the server (the
-// boards through the protocol, the replay over HTTP) into the store, then drawn.
+// The pages of their own: the leaderboards, a room's replay and a player's page, loaded from
+// the server (the boards through the protocol, the replay and the player over HTTP) into the
+// store, then drawn.
 import { errorText, t } from "./i18n.js";
 import * as leaders from "./leaders.js";
 import * as replay from "./replay.js";
+import { paths } from "./routes.js";
 import { redrawPage } from "./screens.js";
 import { store } from "./store.js";
 import { patch } from "./ui.js";
@@ -142,5 +144,44 @@ export function replayStep(n, auto = false) {
     if (!b) continue;
     if (end) b.setAttribute("aria-disabled", "true");
     else b.removeAttribute("aria-disabled");
+  }
+}
+
+// A player's page: their ratings, history and recent games (/api/players/ID).
+export async function loadPlayer() {
+  const p = store.player;
+  try {
+    const res = await fetch(paths.playerAPI(p.id));
+    const body = await res.json();
+    if (res.ok) p.data = body;
+    else p.error = body.error === "player_not_found" ? t("pl.none") : errorText(body.error, body.message);
+  } catch {
+    p.error = errorText("connection_lost");
+  }
+  if (store.player === p && store.screen === "player") redrawPage();
+}
+
+// Your own page: a one-time code that brings this identity to another device.
+export async function askMoveCode() {
+  const p = store.player;
+  try {
+    const offer = await store.net.request({ type: "move_code" });
+    p.move = { code: offer.code, expires: offer.expires, error: null };
+  } catch (err) {
+    p.move = { code: null, expires: null, error: errorText(err.code, err.message) };
+  }
+  if (store.player === p) redrawPage();
+}
+
+// A code from the other device: this browser is that player from now on (its identity kept,
+// said in every hello); null when refused (the reason shown).
+export async function claimMoveCode(code) {
+  const p = store.player;
+  try {
+    return await store.net.request({ type: "move_claim", code });
+  } catch (err) {
+    p.move = { ...p.move, error: errorText(err.code, err.message) };
+    if (store.player === p) redrawPage();
+    return null;
   }
 }

@@ -10,6 +10,7 @@ import * as identity from "./identity.js";
 import { LANGS, lang, LANG_NAMES, langTag, t } from "./i18n.js";
 import * as leaders from "./leaders.js";
 import * as lobby from "./lobby.js";
+import * as player from "./player.js";
 import * as roomLog from "./log.js";
 import { afterDraw } from "./motion.js";
 import * as replay from "./replay.js";
@@ -23,7 +24,7 @@ import { esc, formatSeconds, patch } from "./ui.js";
 
 export const GAMES = { shithead, sheepshead };
 // The pages of their own, by the class of their outer element (drawn once, then patched).
-const PAGE_CLASS = { leaderboard: "boards", replay: "replay" };
+const PAGE_CLASS = { leaderboard: "boards", replay: "replay", player: "player-page" };
 
 // ------------------------------------------------------------------------------ scenes
 
@@ -51,6 +52,7 @@ export function tableScene() {
 
 function pageHTML() {
   if (store.screen === "leaderboard") return leaders.render(store.boards || {});
+  if (store.screen === "player") return player.render(store.player, store.player.id === store.me);
   const s = store.session;
   const seated = !!s && s.room === store.replay.code && !s.watch;
   return replay.render(store.replay, seated, store.shown);
@@ -70,7 +72,7 @@ function shell() {
   const header = document.getElementById("top");
   // redrawn only when it changes: the language menu keeps focus while the game moves
   const { info, room } = store;
-  const key = [lang(), store.screen, room, info && info.status, info && info.hints, info && info.daily_ranked, alerts.muted(), unread()].join("|");
+  const key = [lang(), store.screen, room, info && info.status, info && info.hints, info && info.rated, info && info.daily_ranked, alerts.muted(), unread()].join("|");
   const inRoom = store.screen === "room";
   if (header.dataset.drawn === key) return drawNet();
   header.dataset.drawn = key;
@@ -78,6 +80,7 @@ function shell() {
     ? `<span class="roomcode" title="${esc(t("home.code"))}">${esc(room)}</span>` +
       (info ? `<span class="status">${esc(t(statusKey(info)))}</span>` : "") +
       (info && info.hints ? `<span class="badge gold hints-on">${esc(t("table.hintsOn"))}</span>` : "") +
+      (info && info.rated ? `<span class="badge gold rated-on">${esc(t("table.rated"))}</span>` : "") +
       // a daily match that cannot rank (not this player's first of the day), said from its start
       (info && info.daily_ranked === false ? `<span class="badge dim daily-unranked">${esc(t("table.dailyUnranked"))}</span>` : "") +
       alerts.muteButton() +

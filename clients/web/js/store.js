@@ -38,9 +38,11 @@ export function deviceToken() {
 
 export const store = {
   net: null,
-  screen: "home", // home | room | leaderboard | replay
+  screen: "home", // home | room | leaderboard | replay | player
   boards: null, // board name -> its standings (the leaderboard page)
   replay: null, // {code, games, g, step, error} (the replay page)
+  player: null, // {id, data, error, move} (a player's page)
+  me: null, // this browser's player id (its welcome's), once known
   name: load(KEYS.name, ""),
   prefs: { game: "shithead", seats: 4, level: "basic", timer: 0, hints: false, ...load(KEYS.prefs, {}) },
   session: load(KEYS.session, null), // {room, token, seat} or {room, watch: true}
