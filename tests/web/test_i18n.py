@@ -39,8 +39,8 @@ def test_the_page_shows_a_server_error_code_as_a_sentence(home: Page) -> None:
     home.fill("#name", "Ann")
     home.fill("#code", "ZZZZ9")
     home.click('#join-form button[type="submit"]')
-    home.wait_for_selector(".toast.show")
-    assert home.inner_text("#toast") == table("en")["err.room_not_found"]
+    home.wait_for_selector("#join-note:not([hidden])")  # beside the form, not a toast
+    assert home.inner_text("#join-note") == table("en")["err.room_not_found"]
 
 
 def test_only_the_chosen_language_is_fetched(

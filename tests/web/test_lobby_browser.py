@@ -43,8 +43,8 @@ def test_the_host_adds_and_sets_bots_locks_the_room_and_removes_a_player(
     late.goto(f"{live.base}/r/{code}")
     late.fill("#name", "Lou")
     late.click('#join-form button[type="submit"]')
-    late.wait_for_selector(".toast.show.error")
-    assert "locked" in late.inner_text("#toast")
+    late.wait_for_selector("#join-note:not([hidden])")  # said beside the form, Watch uncovered
+    assert "locked" in late.inner_text("#join-note")
     late.click('[data-act="watch"]')
     late.wait_for_selector(".lobby")
     host.wait_for_selector("text=Watching: 1")
@@ -106,5 +106,5 @@ def test_the_host_mutes_a_player_and_a_spectator_and_a_kicked_player_stays_out(
     guest.goto(f"{live.base}/r/{code}")
     guest.fill("#name", "Gus")
     guest.click('#join-form button[type="submit"]')
-    guest.wait_for_selector(".toast.show.error >> text=removed you from this room")
+    guest.wait_for_selector("#join-note >> text=removed you from this room")
     assert all(not e for e in errors), errors

@@ -72,3 +72,17 @@ def test_the_fourth_browser_is_told_why_and_earns_an_identity_by_work(
     other.wait_for_selector("#rank-note .why")
     assert "earned all the identities it may today" in other.inner_text("#rank-note")
     assert not errors, errors
+
+
+def test_a_daily_without_an_identity_says_so_at_its_start(
+    live: LiveServer, new_context: Callable[..., BrowserContext], spent_address: None
+) -> None:
+    page = new_context().new_page()
+    page.goto(live.base + "/")
+    page.wait_for_selector('#rank-note [data-act="earn"]')
+    page.fill("#name", "Dee")
+    page.click('[data-act="daily"]')
+    page.wait_for_selector(".top .daily-unranked")
+    why = page.get_attribute(".top .daily-unranked", "title") or ""
+    # the reason is this browser's missing identity, not "your first daily match of the day"
+    assert "no ranking identity today" in why, why

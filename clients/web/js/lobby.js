@@ -166,7 +166,7 @@ function nextGameButton(d) {
 function dailyRankHTML(d) {
   const info = d.info;
   if (!info.daily || d.seat == null) return "";
-  if (info.daily_ranked === false) return `<p class="daily-rank">${esc(t("lb.dailyUnranked"))}</p>`;
+  if (info.daily_ranked === false) return `<p class="daily-rank">${esc(t(d.identified ? "lb.dailyUnranked" : "lb.noIdentity"))}</p>`;
   const r = d.rank && d.rank.room === info.room ? d.rank : null;
   let text = t("lb.rankToday", { rank: "…", score: "…" });
   const score = r && r.you ? (r.you.score > 0 ? "+" : "") + r.you.score : "";

@@ -32,7 +32,8 @@ const PAGE_CLASS = { leaderboard: "boards", replay: "replay", player: "player-pa
 export function roomScene() {
   const { info, seat } = store;
   const { confirmKick } = store;
-  return { info, seat, host: isHost(info, seat), name: (s) => nameOf(info, s), rank: store.dailyRank, again: store.again, confirmKick };
+  const identified = !store.net || store.net.identified; // a browser without one never ranks
+  return { info, seat, host: isHost(info, seat), name: (s) => nameOf(info, s), rank: store.dailyRank, again: store.again, confirmKick, identified };
 }
 
 // The table as a game module draws it (see shithead.js).
@@ -60,6 +61,11 @@ function pageHTML() {
 
 // ------------------------------------------------------------------------------ screens
 
+// Why a daily match does not rank: this browser has no identity, or it is not its first today.
+function unrankedWhy() {
+  return store.net && !store.net.identified ? "lb.noIdentity" : "lb.dailyUnranked";
+}
+
 // The room's status in words: a Sheepshead match is played in hands.
 function statusKey(info) {
   return info.status === "between" && info.game === "sheepshead" ? "status.betweenHands" : "status." + info.status;
@@ -82,7 +88,7 @@ function shell() {
       (info && info.hints ? `<span class="badge gold hints-on">${esc(t("table.hintsOn"))}</span>` : "") +
       (info && info.rated ? `<span class="badge gold rated-on">${esc(t("table.rated"))}</span>` : "") +
       // a daily match that cannot rank (not this player's first of the day), said from its start
-      (info && info.daily_ranked === false ? `<span class="badge dim daily-unranked">${esc(t("table.dailyUnranked"))}</span>` : "") +
+      (info && info.daily_ranked === false ? `<span class="badge dim daily-unranked" title="${esc(t(unrankedWhy()))}">${esc(t("table.dailyUnranked"))}</span>` : "") +
       alerts.muteButton() +
       chatPill() +
       `<span id="turn-timer" class="timer" role="timer" aria-live="off"></span>`
