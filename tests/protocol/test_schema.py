@@ -36,6 +36,8 @@ def test_schema_names_every_message_type() -> None:
             "ping",
             "leaderboard",
             "contribute",
+            "queue",
+            "queue_cancel",
         ]
     )
     assert sorted(data["server"]["discriminator"]["mapping"]) == sorted(
@@ -53,6 +55,8 @@ def test_schema_names_every_message_type() -> None:
             "standings",
             "hint",
             "moved",
+            "queued",
+            "seated",
         ]
     )
 
