@@ -39,7 +39,9 @@ USAGES = {
         "[--miss-floor MISS_FLOOR] [--replay-cache-mb REPLAY_CACHE_MB] [--max-games "
         "MAX_GAMES] [--daily-entries-per-address DAILY_ENTRIES_PER_ADDRESS] [--daily-alone "
         "{on,off}] [--devices-per-address DEVICES_PER_ADDRESS] [--ipv6-site-multiple "
-        "IPV6_SITE_MULTIPLE] [--log-level LOG_LEVEL]"
+        "IPV6_SITE_MULTIPLE] [--queue-shithead-table N] [--queue-fill-wait QUEUE_FILL_WAIT] "
+        "[--queue-max QUEUE_MAX] [--queue-per-minute QUEUE_PER_MINUTE] "
+        "[--queue-burst QUEUE_BURST] [--log-level LOG_LEVEL]"
     ),
     "arena": (
         "[-h] --seats SEATS [--hands GAMES] [--seed SEED] [--jobs JOBS] [--cap CAP] "

@@ -61,7 +61,7 @@ class QueueSettings:
     turn_timer: int = 60  # seconds a turn of a Play now table lasts (strangers wait no longer)
     tick: float = 0.5  # seconds between two groupings
     status_every: float = 3.0  # seconds between two ``queued`` frames when nothing changed
-    stale: float = 6.0  # an entry not heard from this long is never seated (its process died)
+    stale: float = 3.0  # an entry not heard from this long is never seated (its process died)
     keep: float = 120.0  # ... and forgotten after this long (its place goes)
     widening: Widening = field(default_factory=Widening)
 
@@ -150,6 +150,7 @@ class QueueService:
         self.counts: dict[str, int] = dict.fromkeys(GAME_NAMES, 0)
         self.seated = 0  # people this process seated
         self.tables_opened = 0
+        self.lost_races = 0  # tables whose people another process took first
         self.stopping = False
         self._task: asyncio.Task[None] | None = None
         self._purged = 0.0
@@ -319,7 +320,8 @@ class QueueService:
         """Take ``players`` out of the line and open their table; who was seated."""
         taken = await self.store.take(game, players, now=now, stale=self.settings.stale)
         if not taken:
-            return []  # another process seated (some of) them first
+            self.lost_races += 1  # another process seated (some of) them first
+            return []
         tokens = [secrets.token_urlsafe(24) for _ in taken]
         names: list[str] = []
         for e in taken:
