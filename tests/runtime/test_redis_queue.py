@@ -61,9 +61,10 @@ async def test_two_processes_grouping_at_once_seat_each_person_once(
     redis_server: RedisServer,
 ) -> None:
     # each process groups only when the test says (a tick of an hour after the first)
-    async with two_processes(
-        redis_server.url, shithead_table=2, fill_wait=60.0, tick=3600.0
-    ) as (a, b):
+    async with two_processes(redis_server.url, shithead_table=2, fill_wait=60.0, tick=3600.0) as (
+        a,
+        b,
+    ):
         people = [await person((a, b)[i % 2].url, 2 + i) for i in range(8)]
         for i, p in enumerate(people):
             await p.queue("shithead", f"P{i}")
