@@ -557,10 +557,13 @@ class CardroomClient:
         """
         return await self.request(QueueCancel(id=self._next_id()), Ack, timeout=timeout)
 
-    async def take_seat(self, *, timeout: float | None = None) -> Joined:
+    async def take_seat(
+        self, seated: Seated | None = None, *, timeout: float | None = None
+    ) -> Joined:
         """After :meth:`queue`: wait for ``seated`` (``timeout``: seconds, default the
-        client's) and take that seat: resumed at the room's own address (a ``/ws`` URL: the
-        process a proxy routes the room to), else on this connection.
+        client's; or the ``seated`` given, read already) and take that seat: resumed at the
+        room's own address (a ``/ws`` URL: the process a proxy routes the room to), else on
+        this connection.
 
         >>> async def play_now(url: str) -> None:  # doctest: +SKIP
         ...     async with CardroomClient.connect(url) as me:
@@ -568,8 +571,10 @@ class CardroomClient:
         ...         joined = await me.take_seat(timeout=60)
         ...         print(joined.room, joined.seat)
         """
-        seated = await self.wait_for(lambda msg: isinstance(msg, Seated), timeout)
-        assert isinstance(seated, Seated)
+        if seated is None:
+            got = await self.wait_for(lambda msg: isinstance(msg, Seated), timeout)
+            assert isinstance(got, Seated)
+            seated = got
         if self.url is not None and follows_rooms(self.url):
             self.room, self.token = seated.room, seated.token
             joined = await self.reconnect()

@@ -24,6 +24,7 @@ BENCHES = {
     "handover": "server.tools.bench.handover",
     "bots": "server.tools.bench.bots",
     "churn": "server.tools.bench.churn",
+    "queue": "server.tools.bench.queue",
 }
 
 #: The room budgets of a public server: ``cardroom serve`` flags for fields of RoomSettings.

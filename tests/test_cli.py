@@ -52,7 +52,8 @@ USAGES = {
         "[-h] --server SERVER --room ROOM [--level {random,basic,strong,expert}] [--seat-name "
         "NAME] [--seat SEAT] [--games GAMES] [--seed SEED] [--also URL] [--log-level LOG_LEVEL]"
     ),
-    "play": "[-h] [--name NAME] [--rules RULES] [--unranked] [[ws://HOST:PORT] [CODE] ...]",
+    "play": "[-h] [--name NAME] [--rules RULES] [--play-now {shithead,sheepshead}] [--unranked] "
+    "[[ws://HOST:PORT] [CODE] ...]",
     "fuzz": (
         "[-h] [--url URL] [--frames FRAMES] [--seconds SECONDS] [--seed SEED] [--workers "
         "WORKERS] [--server-log SERVER_LOG]"
@@ -81,6 +82,10 @@ USAGES = {
         "[--server-arg SERVER_ARG] [--code CODE] [{fairness,memory,both}]"
     ),
     "bench frames": "[-h] [--hands HANDS] [--seed SEED] [--repeat REPEAT] [--cpu CPU]",
+    "bench queue": (
+        "[-h] [--people PEOPLE] [--seconds SECONDS] [--addresses ADDRESSES] "
+        "[--fill-wait FILL_WAIT] [--topologies {one,two} [{one,two} ...]]"
+    ),
     "bench churn": (
         "[-h] [--flood {churn,ping,none}] [--attackers ATTACKERS] [--rate RATE] [--acts ACTS] "
         "[--pause PAUSE] [--timeout TIMEOUT]"
