@@ -563,13 +563,12 @@ class CardroomClient:
         """After :meth:`queue`: wait for ``seated`` (``timeout``: seconds, default the
         client's; or the ``seated`` given, read already) and take that seat: resumed at the
         room's own address (a ``/ws`` URL: the process a proxy routes the room to), else on
-        this connection.
+        this connection. For example (against a running server)::
 
-        >>> async def play_now(url: str) -> None:  # doctest: +SKIP
-        ...     async with CardroomClient.connect(url) as me:
-        ...         await me.queue("shithead", "Ann")
-        ...         joined = await me.take_seat(timeout=60)
-        ...         print(joined.room, joined.seat)
+            async with CardroomClient.connect("ws://127.0.0.1:8765/ws") as me:
+                await me.queue("shithead", "Ann")
+                joined = await me.take_seat(timeout=60)
+                print(joined.room, joined.seat)
         """
         if seated is None:
             got = await self.wait_for(lambda msg: isinstance(msg, Seated), timeout)
