@@ -96,6 +96,7 @@ from protocol.messages import (
     Closing,
     Contribute,
     Create,
+    Emote,
     Error,
     GameName,
     Hello,
@@ -112,6 +113,7 @@ from protocol.messages import (
     Queue,
     QueueCancel,
     Queued,
+    React,
     Resume,
     Room,
     RoomInfo,
@@ -528,14 +530,22 @@ class CardroomClient:
         return await self.reconnect() or joined  # to the process at the room's address
 
     async def join(
-        self, room: str, name: str, seat: int | None = None, *, timeout: float | None = None
+        self,
+        room: str,
+        name: str,
+        seat: int | None = None,
+        *,
+        wait: bool = False,
+        timeout: float | None = None,
     ) -> Joined:
         """Take a free seat (any, or ``seat``); a ``room`` and, once started, a ``state`` follow.
+        With ``wait``, a game being played is watched and a seat taken when it ends (the reply
+        says ``waiting``; a second ``joined`` gives the seat and :attr:`seat` follows it).
 
         Raises:
             CardroomError: e.g. ``room_not_found``, ``room_full``, ``seat_taken``.
         """
-        msg = Join(id=self._next_id(), room=room, name=name, seat=seat)
+        msg = Join(id=self._next_id(), room=room, name=name, seat=seat, wait=wait)
         return await self.request(msg, Joined, timeout=timeout)
 
     async def queue(self, game: GameName, name: str, *, timeout: float | None = None) -> Queued:
@@ -651,9 +661,9 @@ class CardroomClient:
         timeout: float | None = None,
     ) -> Ack:
         """A host command: ``add_bot``, ``remove_bot``, ``set_bot_level``, ``fill_bots``,
-        ``start``, ``lock``, ``unlock``, ``kick``, ``next_game``, ``mute`` or ``unmute``
-        (a ``seat``, or a ``spectator`` by the number their chat lines carry), or ``again``
-        after the match (``to``: the room where the table plays again).
+        ``start``, ``lock``, ``unlock``, ``kick``, ``stand_in``, ``next_game``, ``mute`` or
+        ``unmute`` (a ``seat``, or a ``spectator`` by the number their chat lines carry), or
+        ``again`` after the match (``to``: the room where the table plays again).
 
         Raises:
             CardroomError: e.g. ``not_host``, ``seat_taken``, ``not_between_games``.
@@ -674,6 +684,14 @@ class CardroomClient:
     ) -> Ack:
         """Say something to the room (at most 280 characters); a ``chat`` line goes to all."""
         msg = ChatRequest(id=self._next_id(), room=self._room(room), text=text)
+        return await self.request(msg, Ack, timeout=timeout)
+
+    async def react(
+        self, emote: Emote, *, room: str | None = None, timeout: float | None = None
+    ) -> Ack:
+        """A quick reaction from your seat (``nice``, ``laugh``, ``wow``, ``oops``, ``sad``,
+        ``gg``); a ``reaction`` goes to everyone in the room."""
+        msg = React(id=self._next_id(), room=self._room(room), emote=emote)
         return await self.request(msg, Ack, timeout=timeout)
 
     async def leave(self, *, room: str | None = None, timeout: float | None = None) -> Ack:

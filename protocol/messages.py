@@ -137,6 +137,11 @@ class SeatInfo(_Model):
         default=None, description="a bot is playing this human's turns while they are away"
     )
     muted: bool = Field(default=False, description="the host muted this seat's chat")
+    held_until: float | None = Field(
+        default=None,
+        description="its person is gone: unix time the seat is held until (then a bot plays"
+        " their turns, or a lobby seat is freed); the host's stand_in does it at once",
+    )
 
 
 class Again(_Model):
@@ -230,6 +235,11 @@ class Join(_Strict):
     room: RoomCode
     name: PlayerName
     seat: Annotated[int, Field(ge=0, le=64)] | None = None  # checked by the room (bad_seat)
+    wait: bool = Field(
+        default=False,
+        description="a game is being played: watch it now, and take the first free seat when"
+        " it ends (a second joined, with this request's id, says which)",
+    )
 
 
 class Watch(_Strict):
@@ -268,6 +278,7 @@ HostOp = Literal[
     "lock",
     "unlock",
     "kick",
+    "stand_in",
     "next_game",
     "mute",
     "unmute",
@@ -276,7 +287,7 @@ HostOp = Literal[
 
 
 class Host(_Strict):
-    """A host command. ``seat`` for add/remove/set level/kick, ``level`` for bots."""
+    """A host command. ``seat`` for add/remove/set level/kick/stand_in, ``level`` for bots."""
 
     type: Literal["host"] = "host"
     id: RequestId
@@ -297,6 +308,21 @@ class Chat(_Strict):
     id: RequestId
     room: RoomCode
     text: ChatText
+
+
+#: The quick reactions a seated player can send: a fixed handful (no free text, so nothing to
+#: moderate beyond their rate), drawn by the clients as emoji.
+Emote = Literal["nice", "laugh", "wow", "oops", "sad", "gg"]
+
+
+class React(_Strict):
+    """A quick reaction from your seat, shown for a moment at it to everyone in the room (the
+    chat's budget per seat; a muted seat's are refused)."""
+
+    type: Literal["react"] = "react"
+    id: RequestId
+    room: RoomCode
+    emote: Emote
 
 
 class Leave(_Strict):
@@ -369,6 +395,7 @@ ClientMessage = Annotated[
     | Act
     | Host
     | Chat
+    | React
     | Leave
     | Hint
     | Ping
@@ -416,6 +443,10 @@ class Joined(_Model):
         default=None,
         repr=False,
         description="the seat's secret; a fresh one after every resume (the old one is void)",
+    )
+    waiting: bool = Field(
+        default=False,
+        description="a join with wait: watching now, seated when the game ends if a seat is free",
     )
 
 
@@ -475,6 +506,16 @@ class ChatLine(_Model):
     spectator: int | None = Field(
         default=None, description="a spectator's number in the room (the host may mute it)"
     )
+
+
+class Reaction(_Model):
+    """A seat's quick reaction (``react``), to everyone in the room."""
+
+    type: Literal["reaction"] = "reaction"
+    room: str
+    seat: int
+    emote: Emote
+    at: float
 
 
 class Pong(_Model):
@@ -579,6 +620,7 @@ ServerMessage = Annotated[
     | State
     | Log
     | ChatLine
+    | Reaction
     | Pong
     | Closing
     | Standings

@@ -401,6 +401,20 @@ class RoomCore:
             self._chat = TokenBucket(s.chat_per_minute / 60.0, s.chat_burst, now)
         return self._chat.allow(now)
 
+    def seat_waiting(self, now: float) -> list[Output]:
+        """The game ended: spectators who asked to play take the free seats
+        (:func:`server.rooms.requests.seat_waiting`)."""
+        return requests.seat_waiting(self, now)
+
+    def hand_to_bot(self, index: int) -> bool:
+        """Seat ``index``'s person is gone past grace (or the host would not wait): a stand-in
+        bot plays their turns until they come back. ``True`` if the host's role passed on."""
+        self.state.seats.mark_away(index)
+        if self.state.host != index:
+            return False
+        self.state.pass_host_from(index)  # a present person hosts
+        return True
+
     def replace_human(self, index: int) -> None:
         """A human leaves a seat: empty before play, a bot once the match has begun."""
         self.state.replace_human(index, self.settings.stand_in_level)
@@ -465,7 +479,7 @@ class RoomCore:
         seat = state.where.pop(conn, None)
         state.forget_watcher(conn)
         if seat is not None and state.seats[seat].conn == conn:
-            state.seats.disconnect(seat)
+            state.seats.disconnect(seat, now + self.settings.grace)
             out.append(SetTimer(GraceTimer(seat), now + self.settings.grace))
         out += (
             frames.room_frames(self) if seat is not None else frames.spectators_changed(self, now)
@@ -486,11 +500,8 @@ class RoomCore:
                     state.muted_seats.discard(index)
                     state.pass_host_from(index)
                     out.append(Persist(self.meta()))
-                else:
-                    state.seats.mark_away(index)
-                    if state.host == index:  # gone past grace: a present person hosts
-                        state.pass_host_from(index)
-                        out.append(Persist(self.meta()))
+                elif self.hand_to_bot(index):
+                    out.append(Persist(self.meta()))
                 return [*out, *frames.room_frames(self), *play.schedule(self, now)]
             case TurnTimer(version=version):
                 if version == state.version and self.status() is RoomStatus.PLAYING:
@@ -564,9 +575,9 @@ class RoomCore:
     def restored(self, now: float) -> list[Output]:
         """Timers a freshly restored room needs (held seats, idle close; the turn timer is
         armed with its stored deadline once a person must act)."""
-        out: list[Output] = [
-            SetTimer(GraceTimer(i), now + self.settings.grace)
-            for i, s in enumerate(self.state.seats)
-            if s.kind == "human"
-        ]
+        out: list[Output] = []
+        for i, s in enumerate(self.state.seats):
+            if s.kind == "human":
+                self.state.seats.disconnect(i, now + self.settings.grace)
+                out.append(SetTimer(GraceTimer(i), now + self.settings.grace))
         return out + play.schedule(self, now)

@@ -28,6 +28,8 @@ class Played(frames.Shown, Protocol):
     """What play reads and changes of a room: what its frames are written from (it sends
     the states), its state, settings and turn timer among them."""
 
+    def seat_waiting(self, now: float) -> list[Output]: ...
+
 
 def bot_move(room: Played, seat: int, version: int, action: Action, now: float) -> list[Output]:
     """A bot's move for ``seat`` chosen against ``version``. It is dropped (and the bot asked
@@ -90,6 +92,7 @@ def apply(
             out.append(Send(human, m.dump_ack(ref, state.version)))
     out += frames.state_frames(room, events)
     if match.current.is_over():
+        out += room.seat_waiting(now)  # friends who asked to play, before everyone is told
         out += frames.room_frames(room)
     if then_schedule:
         out += schedule(room, now)

@@ -80,6 +80,9 @@ class RoomState:
     watch_devices: dict[ConnId, str] = field(default_factory=dict)  # spectator -> its device
     watch_origins: dict[ConnId, str] = field(default_factory=dict)  # spectator -> its origin
     next_watcher: int = 0
+    # spectators who asked to play (join with ``wait``), in order: conn -> (name, the join's
+    # id); seated as the game ends while a seat is free (at most one per spectator)
+    waiting: dict[ConnId, tuple[str, m.RequestId]] = field(default_factory=dict)
     seatings: int = 0  # people seated so far: the order the host role passes in
     # after the match: where the table plays again (room code, and the host's seat and name)
     again: tuple[str, int, str] | None = None
@@ -131,6 +134,7 @@ class RoomState:
         self.watch_devices.pop(conn, None)
         self.watch_origins.pop(conn, None)
         self.muted_watchers.discard(conn)
+        self.waiting.pop(conn, None)
 
     def pass_host_from(self, index: int) -> None:
         """Seat ``index`` was left, or its person is away past grace: if it hosts, the role

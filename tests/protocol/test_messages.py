@@ -68,6 +68,7 @@ CLIENT_EXAMPLES: dict[str, dict[str, Any]] = {
         "level": "strong",
     },
     "chat": {"type": "chat", "id": "8", "room": "K7Q2M", "text": "good luck"},
+    "react": {"type": "react", "id": "9", "room": "K7Q2M", "emote": "laugh"},
     "leave": {"type": "leave", "id": "9", "room": "K7Q2M"},
     "hint": {"type": "hint", "id": "12", "room": "K7Q2M"},
     "contribute": {
@@ -124,6 +125,13 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
         "seat": None,
         "name": "spectator",
         "text": "nice",
+        "at": 1732890000.0,
+    },
+    "reaction": {
+        "type": "reaction",
+        "room": "K7Q2M",
+        "seat": 1,
+        "emote": "laugh",
         "at": 1732890000.0,
     },
     "pong": {"type": "pong", "ref": "10"},
@@ -190,7 +198,8 @@ def test_server_messages_round_trip(tag: str) -> None:
 
 def test_dump_is_compact_and_keeps_nones() -> None:
     text = m.dump(m.Joined(ref="4", room="K7Q2M", seat=None))
-    assert text == '{"type":"joined","ref":"4","room":"K7Q2M","seat":null,"token":null}'
+    want = '{"type":"joined","ref":"4","room":"K7Q2M","seat":null,"token":null,"waiting":false}'
+    assert text == want
 
 
 def test_defaults_fill_in() -> None:
@@ -245,6 +254,7 @@ def _with(tag: str, **changes: Any) -> str:
         pytest.param(_with("act", version=-1), id="negative version"),
         pytest.param(_with("chat", text="x" * (m.CHAT_MAX + 1)), id="overlong chat"),
         pytest.param(_with("chat", text="   "), id="blank chat"),
+        pytest.param(_with("react", emote="dance"), id="unknown emote"),
         pytest.param(_with("join", room="K7Q2"), id="short room code"),
         pytest.param(_with("join", room="K7Q2MX"), id="long room code"),
         pytest.param(_with("join", room="K7-2M"), id="room code punctuation"),

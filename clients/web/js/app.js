@@ -2,18 +2,20 @@
 // and where the page is. The state is in store.js, the addresses in routes.js, the drawing in
 // screens.js (each renderer takes the data it draws), the pages of their own in pages.js.
 import * as alerts from "./alerts.js";
+import * as coach from "./coach.js";
+import * as reacts from "./reacts.js";
 import { randomValue } from "./deal.js";
 import { current, heldKey } from "./hints.js";
 import { detectLang, errorText, onFallback, setLang, t } from "./i18n.js";
 import { onKey } from "./keys.js";
 import * as roomLog from "./log.js";
 import { Net, socketUrl } from "./net.js";
-import { readForm, syncForm } from "./house.js";
+import { readForm, syncForm, toggleChip } from "./house.js";
 import { loadBoards, loadReplay, loadSteps, newReplay, replayStep, setSpeed, stopPlay, togglePlay } from "./pages.js";
 import { isPage, match, paths } from "./routes.js";
 import { buildRoom, drawChat, drawNet, GAMES, redrawAll, redrawPage, render, tick } from "./screens.js";
 import { deviceToken, forget, KEYS, load, nameOf, save, store } from "./store.js";
-import { fitHands, noteChat, noteState, toChat, toggleLastTrick } from "./table.js";
+import { fitHands, noteChat, noteReactionBubble, noteState, toChat, toggleLastTrick } from "./table.js";
 import { cleanCode, toast } from "./ui.js";
 
 // The store with what the game modules' input (and the tests) call: the controller.
@@ -125,6 +127,7 @@ function onMessage(msg) {
     case "joined":
       app.room = msg.room;
       app.seat = msg.seat;
+      app.waiting = !!msg.waiting; // watching until the game ends, then seated if one is free
       app.session = msg.seat != null ? { room: msg.room, token: msg.token, seat: msg.seat } : { room: msg.room, watch: true };
       save(KEYS.session, app.session);
       if (app.screen !== "room" || !app.info || app.info.room !== msg.room) {
@@ -171,12 +174,20 @@ function onMessage(msg) {
       logEvents(msg, prev);
       noteState(msg, app.seat, render);
       alerts.onState(msg, prev, app.seat);
+      practiceHint();
       render();
       if (app.resend) {
         const action = app.resend;
         app.resend = null;
         if (GAMES[msg.view.game].retryStale(msg.view, action)) app.act(action);
       }
+      break;
+    }
+    case "reaction": {
+      if (msg.room !== app.room) return;
+      const glyph = reacts.noteReaction(msg, (s) => nameOf(app.info, s));
+      if (glyph) noteReactionBubble(msg.seat, glyph, render);
+      render();
       break;
     }
     case "chat":
@@ -407,6 +418,14 @@ function readName() {
   return nm;
 }
 
+// Why a join was refused, said in the join form (role=alert) rather than a toast.
+function joinNote(text) {
+  const el = document.getElementById("join-note");
+  if (!el) return;
+  el.textContent = text;
+  el.hidden = !text;
+}
+
 function readCode() {
   const code = cleanCode(formValue("code"));
   if (!code) {
@@ -497,6 +516,40 @@ async function createRoom(daily) {
     /* shown */
   }
 }
+// A practice game: the player, bots of the default level, the hints on, no timer, book rules;
+// the coach (js/coach.js) explains each moment the first time it comes.
+async function practise(game) {
+  const name = readName();
+  if (!name) return;
+  try {
+    await app.net.whenUp().catch((err) => {
+      app.showError(err);
+      throw err;
+    });
+    const seats = coach.PRACTICE_SEATS[game];
+    await app.request({ type: "create", game, seats, name, turn_timer: null, options: {}, daily: false, hints: true });
+    coach.begin(app.room, game);
+    await app.host("fill_bots", { level: "basic" });
+    await app.host("start");
+  } catch {
+    /* shown */
+  }
+}
+
+// In practice every decision of the seat comes with the hint, asked for as it becomes ours;
+// asked again (a few times) when the table moved while it was worked out and the answer no
+// longer holds (in the swap, the bots get ready meanwhile).
+async function practiceHint() {
+  const practice = coach.current(app.room);
+  if (!practice || app.hinting) return;
+  for (let tries = 0; tries < 3; tries++) {
+    if (!coach.wantsHint(practice, app.state.view, app.seat) || current(app.hint, app.state)) return;
+    const asked = app.state.version;
+    await app.askHint();
+    if (app.state.version === asked) return; // answered (or refused) for this very state
+  }
+}
+
 async function onClick(e) {
   const link = e.target.closest("a[data-nav]");
   if (link && !e.ctrlKey && !e.metaKey && !e.shiftKey && e.button === 0) {
@@ -552,6 +605,23 @@ async function onClick(e) {
       alerts.toggleMute();
       render();
       return;
+    case "practice":
+      practise(el.dataset.game);
+      return;
+    case "react":
+      app.request({ type: "react", room: app.room, emote: el.dataset.emote }).catch(() => {});
+      return;
+    case "react-hide":
+      reacts.toggleHidden();
+      render();
+      return;
+    case "coach-ok":
+      coach.dismiss(coach.current(app.room));
+      render();
+      return;
+    case "notify":
+      alerts.toggleNotify().then(render);
+      return;
     case "hint-use":
       if (current(app.hint, app.state)) app.act(app.hint.action);
       return;
@@ -572,7 +642,24 @@ async function onClick(e) {
     case "sit":
       sit(Number(el.dataset.seat));
       return;
+    case "chip":
+      toggleChip(el.dataset.chip);
+      render();
+      return;
+    case "kick-ask":
+      app.confirmKick = Number(el.dataset.seat);
+      render();
+      document.querySelector(`[data-key="kick-keep:${app.confirmKick}"]`)?.focus();
+      return;
+    case "kick-keep": {
+      const seat = app.confirmKick;
+      app.confirmKick = null;
+      render();
+      document.querySelector(`[data-key="kick:${seat}"]`)?.focus();
+      return;
+    }
     case "host": {
+      if (el.dataset.op === "kick") app.confirmKick = null;
       const extra = {};
       if (el.dataset.seat != null) extra.seat = Number(el.dataset.seat);
       if (el.dataset.spectator != null) extra.spectator = Number(el.dataset.spectator);
@@ -644,11 +731,16 @@ function onSubmit(e) {
     const name = readName();
     const code = name && readCode();
     if (code) {
-      atRoom(code).then(() => app.request({ type: "join", room: code, name })).catch((err) => {
-        if (err.code === "game_in_progress" || err.code === "room_full" || err.code === "room_locked") {
-          toast(errorText(err.code) + " " + t("home.watchInstead"), "error");
-        }
-      });
+      // a game on: watch it and take a free seat when it ends (no refusal to read); a room
+      // that has no seat to give says so beside the form, never over its Watch button
+      joinNote("");
+      atRoom(code)
+        .then(() => app.net.request({ type: "join", room: code, name, wait: true }))
+        .catch((err) => {
+          if (!err || !err.code) return;
+          const watch = ["game_in_progress", "room_full", "room_locked"].includes(err.code);
+          joinNote(errorText(err.code, err.message) + (watch ? " " + t("home.watchInstead") : ""));
+        });
     }
   } else if (form.id === "create-form") {
     createRoom(false);
@@ -792,7 +884,24 @@ async function start() {
     const area = document.getElementById("area");
     if (area && app.screen === "room") fitHands(area);
   });
+  window.addEventListener("online", drawNet);
+  window.addEventListener("offline", drawNet);
+  keepShell();
   window.cardroom = app; // for tests and the curious: the client's state
+}
+
+// The service worker keeps the app's shell for when the network is gone (clients/web/sw.js);
+// told the files this first visit loaded before it ran.
+function keepShell() {
+  const sw = navigator.serviceWorker;
+  if (!sw) return;
+  sw.register("/sw.js")
+    .then(() => sw.ready)
+    .then((reg) => {
+      const keep = performance.getEntriesByType("resource").map((e) => e.name);
+      if (reg.active) reg.active.postMessage({ keep: [location.origin + "/", ...keep] });
+    })
+    .catch(() => {}); // no worker (a private window, an old browser): the app works without one
 }
 
 start();

@@ -50,6 +50,7 @@ export function render({ prefs, code, session, name, queue }) {
           <button type="button" class="btn" data-act="watch">${esc(t("home.watchBtn"))}</button>
         </div>
       </form>
+      <p id="join-note" class="join-note" role="alert" hidden></p>
     </section>
     <section class="panel" aria-labelledby="h-new">
       <h2 id="h-new">${esc(t("home.new"))}</h2>
@@ -75,6 +76,14 @@ export function render({ prefs, code, session, name, queue }) {
       <p class="muted">${esc(t("house.daily"))}</p>
       <button type="button" class="btn wide" data-act="daily">${esc(t("home.daily"))}</button>
       <p class="to-boards"><a href="${paths.leaderboard()}" data-nav>${esc(t("lb.link"))}</a></p>
+    </section>
+    <section class="panel learn" aria-labelledby="h-learn">
+      <h2 id="h-learn">${esc(t("home.learnTitle"))}</h2>
+      <p>${esc(t("home.learnNote"))}</p>
+      <div class="buttons">
+        <button type="button" class="btn" data-act="practice" data-game="shithead">${esc(t("home.practiceSh"))}</button>
+        <button type="button" class="btn" data-act="practice" data-game="sheepshead">${esc(t("home.practiceSs"))}</button>
+      </div>
     </section>
     <section class="panel" aria-labelledby="h-rules">
       <h2 id="h-rules">${esc(t("home.rules"))}</h2>

@@ -2,7 +2,9 @@
 // table, the seats, the log and the chat), and the pages of their own. Each renderer gets a
 // scene (the data it draws), built here from the store.
 import * as alerts from "./alerts.js";
+import { coachHTML, current as practiceOf } from "./coach.js";
 import { hintHTML, markHint } from "./hints.js";
+import * as reacts from "./reacts.js";
 import * as home from "./home.js";
 import { LANGS, lang, LANG_NAMES, langTag, t } from "./i18n.js";
 import * as leaders from "./leaders.js";
@@ -14,7 +16,7 @@ import { isPage, paths } from "./routes.js";
 import * as sheepshead from "./sheepshead.js";
 import * as shithead from "./shithead.js";
 import { isHost, nameOf, store } from "./store.js";
-import { chatPill, chatWords, fitHands, unread } from "./table.js";
+import { chatPill, chatWords, fitHands, tickHeld, unread } from "./table.js";
 import { esc, formatSeconds, patch } from "./ui.js";
 
 export const GAMES = { shithead, sheepshead };
@@ -26,7 +28,8 @@ const PAGE_CLASS = { leaderboard: "boards", replay: "replay" };
 // A room as its lobby and seat list draw it.
 export function roomScene() {
   const { info, seat } = store;
-  return { info, seat, host: isHost(info, seat), name: (s) => nameOf(info, s), rank: store.dailyRank, again: store.again };
+  const { confirmKick } = store;
+  return { info, seat, host: isHost(info, seat), name: (s) => nameOf(info, s), rank: store.dailyRank, again: store.again, confirmKick };
 }
 
 // The table as a game module draws it (see shithead.js).
@@ -39,7 +42,7 @@ export function tableScene() {
     events: store.events,
     sel: store.sel,
     mode: store.mode,
-    hint: hintHTML({ info: room.info, seat: room.seat, state, hint, hinting }),
+    hint: coachHTML(practiceOf(store.room), state.view, room.seat) + hintHTML({ info: room.info, seat: room.seat, state, hint, hinting }),
     after: lobby.afterGameHTML(room),
   };
 }
@@ -85,7 +88,8 @@ export function drawNet() {
   const el = document.getElementById("net");
   if (!el) return;
   const down = !store.online;
-  el.textContent = down ? (store.everOnline ? t("net.reconnecting") : t("net.connecting")) : "";
+  const gone = down && navigator.onLine === false; // the device has no network at all
+  el.textContent = down ? t(gone ? "net.offline" : store.everOnline ? "net.reconnecting" : "net.connecting") : "";
   el.className = "net" + (down ? " down" : "");
   document.body.classList.toggle("offline", down);
 }
@@ -112,7 +116,7 @@ export function render() {
   if (!info) {
     patch(area, `<p class="prompt">${esc(t("net.connecting"))}</p>`);
   } else if (state && info.status !== "lobby") {
-    patch(area, GAMES[state.view.game].render(tableScene()));
+    patch(area, waitingHTML() + GAMES[state.view.game].render(tableScene()));
     markHint(area, store.hint, state);
     fitHands(area);
     afterDraw(state, store.seat, area);
@@ -122,7 +126,15 @@ export function render() {
   }
   const seats = document.getElementById("seats");
   if (seats) patch(seats, lobby.seatsHTML(roomScene()));
+  const bar = document.getElementById("reacts");
+  if (bar) patch(bar, info && info.status !== "lobby" ? reacts.barHTML(store.seat != null) : "");
   tick();
+}
+
+// A friend who arrived mid-game: what they wait for (they are seated when it ends).
+function waitingHTML() {
+  if (!store.waiting || store.seat != null) return "";
+  return `<p class="waiting-note" role="status">${esc(t("table.waitingSeat"))}</p>`;
 }
 
 export function buildRoom() {
@@ -130,7 +142,7 @@ export function buildRoom() {
   main.innerHTML = `
   <div class="room">
     <h1 class="sr-only">${esc(t("app.title"))} · ${esc(t("lobby.codeIs", { code: store.room || "" }))}</h1>
-    <div class="area-wrap"><div id="area" class="area"></div>
+    <div class="area-wrap"><div id="area" class="area"></div><div id="reacts"></div>
       <section class="log" aria-label="${esc(t("table.log"))}"><ol id="log"></ol></section></div>
     <aside class="side">
       <section id="seats" class="panel" aria-labelledby="h-seats"></section>
@@ -187,6 +199,7 @@ export function redrawAll() {
 
 // The turn countdown, from the state's deadline (unix time).
 export function tick() {
+  tickHeld(document);
   const el = document.getElementById("turn-timer");
   if (!el) return;
   const { state, info } = store;

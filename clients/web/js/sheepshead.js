@@ -3,7 +3,7 @@
 import { backHTML, cardHTML, cardText, countHTML } from "./cards.js";
 import { ruleChips, rulesHTML } from "./house.js";
 import { t } from "./i18n.js";
-import { arc, bubbleHTML, dealerChip, holdingTrick, lastTrickButton, spotClass, toggleLastTrick, trickShown } from "./table.js";
+import { arc, bubbleHTML, dealerChip, goneBadge, heldLine, holdingTrick, lastTrickButton, spotClass, toggleLastTrick, trickShown } from "./table.js";
 import { esc } from "./ui.js";
 
 // The order a hand is shown in: trumps high to low, then each fail suit (display only:
@@ -12,6 +12,43 @@ const SHOW_ORDER = "QC QS QH QD JC JS JH JD AD TD KD 9D 8D 7D AC TC KC 9C 8C 7C 
 
 function shown(cards) {
   return [...cards].sort((a, b) => SHOW_ORDER.indexOf(a) - SHOW_ORDER.indexOf(b));
+}
+
+// Trump (SS-1.2): every queen and jack, then the diamonds; the rest are the fail suits (SS-1.3).
+export const TRUMPS = SHOW_ORDER.slice(0, 14);
+
+export function isTrump(code) {
+  return TRUMPS.includes(code);
+}
+
+// A hand card's marks: trump has its own edge, and a gap with a bar opens where trump ends
+// (J♣ beside A♣ must not read as a club).
+function trumpMarks(cards, i) {
+  const trump = isTrump(cards[i]);
+  if (trump) return { extra: "trump", note: t("ss.trumpCard") };
+  return i > 0 && isTrump(cards[i - 1]) ? { extra: "fail-start" } : {};
+}
+
+// The trump chart, one tap away at the table: the trumps high to low, the fail suits' order
+// and what each card counts.
+let chartOpen = false;
+
+function chartButton() {
+  return `<button type="button" class="btn small chart-btn" data-act="trump-chart" data-key="btn:trump-chart" aria-expanded="${chartOpen}" aria-controls="trump-chart">${esc(t(chartOpen ? "ss.chartClose" : "ss.chartOpen"))}</button>`;
+}
+
+function chartHTML() {
+  if (!chartOpen) return "";
+  const fail = ["AC", "TC", "KC", "9C", "8C", "7C"];
+  return (
+    `<section class="trump-chart" id="trump-chart" aria-label="${esc(t("ss.chartTitle"))}">` +
+    `<h2>${esc(t("ss.chartTitle"))}</h2>` +
+    `<p class="lbl">${esc(t("ss.chartTrumps"))}</p><p class="cards">${TRUMPS.map((c) => cardHTML(c, { size: "xs" })).join("")}</p>` +
+    `<p class="lbl">${esc(t("ss.chartFail"))}</p><p class="cards">${fail.map((c) => cardHTML(c, { size: "xs" })).join("")}</p>` +
+    `<p>${esc(t("ss.chartPoints"))}</p>` +
+    `<p class="muted">${esc(t("ss.chartHand"))}</p>` +
+    `</section>`
+  );
 }
 
 function legalOf(view, kind) {
@@ -72,7 +109,7 @@ function badges(d, seat) {
   if (v.phase === "pick" && v.passed.includes(seat)) out.push(`<span class="badge dim">${esc(t("ss.passedBadge"))}</span>`);
   if (v.phase === "play" && v.trick.leader === seat) out.push(`<span class="badge lead">${esc(t("ss.leads"))}</span>`);
   if (info && info.kind === "bot") out.push(`<span class="badge dim level">${esc(t("level." + info.bot_level))}</span>`);
-  if (info && info.kind === "human" && !info.connected) out.push(`<span class="badge bad">${esc(t("lobby.away"))}</span>`);
+  out.push(goneBadge(info));
   return out.join("");
 }
 
@@ -278,10 +315,13 @@ export function render(d) {
   if (me == null) {
     myArea = opponentHTML(d, 0, others); // a spectator: seat 0 at the bottom
   } else if (!over) {
-    const hand = shown(v.hand || [])
-      .map((c) => {
+    const cards = shown(v.hand || []);
+    const hand = cards
+      .map((c, i) => {
         const fromBlind = v.phase === "bury" && (v.blind || []).includes(c);
-        return cardHTML(c, { size: "l", zone: "hand", key: "hand:" + c, ...cardState(d, o, c), ...(fromBlind ? { extra: "from-blind" } : {}) });
+        const marks = trumpMarks(cards, i);
+        const extra = [marks.extra, fromBlind ? "from-blind" : ""].filter(Boolean).join(" ");
+        return cardHTML(c, { size: "l", zone: "hand", key: "hand:" + c, ...cardState(d, o, c), extra, note: marks.note });
       })
       .join("") + underHTML(d, o);
     const turn = v.to_act.includes(me) && v.phase !== "over";
@@ -295,7 +335,7 @@ export function render(d) {
   return (
     `<div class="felt sheepshead${over ? " over" : ""}">` +
     `<div class="opps n${others.length}">${others.map((s) => opponentHTML(d, s, others)).join("")}</div>` +
-    (over ? "" : trickHTML(d, others) + infoLine(d) + houseLine(v) + `<p class="prompt" id="prompt">${esc(prompt(d, o))}</p>`) +
+    (over ? "" : trickHTML(d, others) + infoLine(d) + houseLine(v) + `<div class="chart-row">${chartButton()}</div>` + chartHTML() + `<p class="prompt" id="prompt">${esc(prompt(d, o))}</p>` + heldLine(d, v.to_act)) +
     (over ? resultHTML(d) : "") +
     myArea +
     d.hint +
@@ -370,6 +410,9 @@ export function onAction(app, el) {
       return chooseCard(app, o, el.dataset.card);
     case "last-trick":
       toggleLastTrick();
+      return app.redraw();
+    case "trump-chart":
+      chartOpen = !chartOpen;
       return app.redraw();
   }
 }

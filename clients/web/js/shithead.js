@@ -3,7 +3,7 @@
 import { backHTML, cardHTML, cardsText, countHTML } from "./cards.js";
 import { rulesHTML, ruleChips } from "./house.js";
 import { ordinal, t } from "./i18n.js";
-import { arc, bubbleHTML, dealerChip, spotClass } from "./table.js";
+import { arc, bubbleHTML, dealerChip, goneBadge, heldLine, spotClass } from "./table.js";
 import { esc } from "./ui.js";
 
 // play_sets from the view; a server without it (older) still lists one play per rank.
@@ -85,7 +85,7 @@ function badges(d, seat) {
   }
   if (v.outcome && v.outcome.loser === seat) out.push(`<span class="badge bad">${esc(t("sh.loserBadge"))}</span>`);
   if (info && info.kind === "bot") out.push(`<span class="badge dim level">${esc(t("level." + info.bot_level))}</span>`);
-  if (info && info.kind === "human" && !info.connected) out.push(`<span class="badge bad">${esc(t("lobby.away"))}</span>`);
+  out.push(goneBadge(info));
   return out.join("");
 }
 
@@ -272,7 +272,7 @@ export function render(d) {
   return (
     `<div class="felt shithead${over ? " over" : ""}">` +
     `<div class="opps n${others.length}">${others.map((s) => opponentHTML(d, s, others)).join("")}</div>` +
-    (over ? "" : pileHTML(d) + houseLine(v) + `<p class="prompt" id="prompt">${esc(prompt(d, o))}</p>`) +
+    (over ? "" : pileHTML(d) + houseLine(v) + `<p class="prompt" id="prompt">${esc(prompt(d, o))}</p>` + heldLine(d, v.to_act)) +
     resultHTML(d) +
     myArea +
     d.hint +
