@@ -249,17 +249,23 @@ class QueueService:
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="queue")
 
+    @property
+    def running(self) -> bool:
+        """Whether the grouping loop runs."""
+        return self._task is not None and not self._task.done()
+
     async def stop(self) -> None:
+        """Stop grouping (the loop ends at its next turn even if a Redis call it was in
+        swallowed the cancellation) and wait for the leaves under way."""
         self.stopping = True
         if self._task is not None:
             self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await asyncio.wait({self._task}, timeout=self.settings.tick + 5.0)
         for task in list(self._tasks):
             await task
 
     async def _run(self) -> None:
-        while True:
+        while not self.stopping:
             try:
                 await self.tick()
             except asyncio.CancelledError:
@@ -268,6 +274,8 @@ class QueueService:
                 log.warning("queue: the store is away: %s", exc)
             except Exception:
                 log.exception("queue: a grouping failed")
+            if self.stopping:  # a cancelled Redis call may answer as an error, not a cancel
+                return
             await asyncio.sleep(self.settings.tick)
 
     async def tick(self) -> None:
