@@ -110,10 +110,14 @@ from protocol.messages import (
     Moved,
     Ping,
     Pong,
+    Queue,
+    QueueCancel,
+    Queued,
     React,
     Resume,
     Room,
     RoomInfo,
+    Seated,
     ServerMessage,
     Standings,
     State,
@@ -551,6 +555,49 @@ class CardroomClient:
         """
         msg = Join(id=self._next_id(), room=room, name=name, seat=seat, wait=wait)
         return await self.request(msg, Joined, timeout=timeout)
+
+    async def queue(self, game: GameName, name: str, *, timeout: float | None = None) -> Queued:
+        """Play now: wait for a table of ``game`` (the first ``queued``; more follow on every
+        change and every few seconds). Then :meth:`take_seat` waits for the table.
+
+        Raises:
+            CardroomError: e.g. ``already_queued``, ``already_in_room``, ``queue_too_often``,
+                ``queue_full``, ``queue_penalty``.
+        """
+        msg = Queue(id=self._next_id(), game=game, name=name)
+        return await self.request(msg, Queued, timeout=timeout)
+
+    async def cancel_queue(self, *, timeout: float | None = None) -> Ack:
+        """Leave the Play now queue.
+
+        Raises:
+            CardroomError: ``not_queued`` (never queued, or seated already).
+        """
+        return await self.request(QueueCancel(id=self._next_id()), Ack, timeout=timeout)
+
+    async def take_seat(
+        self, seated: Seated | None = None, *, timeout: float | None = None
+    ) -> Joined:
+        """After :meth:`queue`: wait for ``seated`` (``timeout``: seconds, default the
+        client's; or the ``seated`` given, read already) and take that seat: resumed at the
+        room's own address (a ``/ws`` URL: the process a proxy routes the room to), else on
+        this connection. For example (against a running server)::
+
+            async with CardroomClient.connect("ws://127.0.0.1:8765/ws") as me:
+                await me.queue("shithead", "Ann")
+                joined = await me.take_seat(timeout=60)
+                print(joined.room, joined.seat)
+        """
+        if seated is None:
+            got = await self.wait_for(lambda msg: isinstance(msg, Seated), timeout)
+            assert isinstance(got, Seated)
+            seated = got
+        if self.url is not None and follows_rooms(self.url):
+            self.room, self.token = seated.room, seated.token
+            joined = await self.reconnect()
+            assert joined is not None
+            return joined
+        return await self.resume(seated.room, seated.token, timeout=timeout)
 
     async def watch(self, room: str, *, timeout: float | None = None) -> Joined:
         """Watch a room as a spectator (``seat`` is ``None``; views hide every hand)."""

@@ -78,6 +78,12 @@ class ErrorCode(StrEnum):
     SPECTATORS_FULL = "spectators_full"
     TOO_MANY_SWAPS = "too_many_swaps"
     BAD_CONTRIBUTION = "bad_contribution"
+    # the Play now queue (server/runtime/queue_service.py)
+    ALREADY_QUEUED = "already_queued"
+    NOT_QUEUED = "not_queued"
+    QUEUE_FULL = "queue_full"
+    QUEUE_TOO_OFTEN = "queue_too_often"
+    QUEUE_PENALTY = "queue_penalty"
     # rules, both games (server/rules, IllegalAction)
     MALFORMED_ACTION = "malformed_action"
     UNKNOWN_ACTION = "unknown_action"

@@ -443,6 +443,25 @@ class MoveClaim(_Strict):
     code: Annotated[str, StringConstraints(min_length=1, max_length=24)]
 
 
+class Queue(_Strict):
+    """Play now: wait for a table of ``game`` with people of a similar rating (bots fill the
+    seats nobody takes after the server's fill wait). The answer is ``queued``, then
+    ``queued`` again on every change and every few seconds, and ``seated`` once a table is
+    found. One entry per player and per connection; refused in a room."""
+
+    type: Literal["queue"] = "queue"
+    id: RequestId
+    game: GameName
+    name: PlayerName
+
+
+class QueueCancel(_Strict):
+    """Leave the Play now queue (answered with ``ack``; ``not_queued`` if not in it)."""
+
+    type: Literal["queue_cancel"] = "queue_cancel"
+    id: RequestId
+
+
 ClientMessage = Annotated[
     Hello
     | Create
@@ -460,7 +479,9 @@ ClientMessage = Annotated[
     | Identify
     | Contribute
     | MoveCode
-    | MoveClaim,
+    | MoveClaim
+    | Queue
+    | QueueCancel,
     Field(discriminator="type"),
 ]
 
@@ -687,6 +708,32 @@ class Identity(_Model):
     player: str = Field(description="its player id (its page: /p/ID)")
 
 
+class Queued(_Model):
+    """You are waiting for a table of ``game`` (the answer to ``queue``, and again on every
+    change of the count and every few seconds until ``seated``)."""
+
+    type: Literal["queued"] = "queued"
+    ref: RequestId | None = Field(default=None, description="the queue request's id, once")
+    game: GameName
+    waiting: int = Field(description="how many wait for this game now, you included")
+    waited: float = Field(description="seconds you have waited")
+    fill_in: float = Field(
+        description="seconds until your table starts with bots in the seats nobody took"
+    )
+
+
+class Seated(_Model):
+    """A table was found: send ``resume`` with ``room`` and ``token`` (at ``/ws/ROOM``
+    behind a proxy) to take ``seat``; the game is dealt, and a stand-in plays for you until
+    you do. You are no longer queued."""
+
+    type: Literal["seated"] = "seated"
+    game: GameName
+    room: str
+    seat: int
+    token: str = Field(repr=False, description="the seat's secret, as in ``joined``")
+
+
 ServerMessage = Annotated[
     Welcome
     | Error
@@ -704,7 +751,9 @@ ServerMessage = Annotated[
     | Identified
     | Moved
     | MoveOffer
-    | Identity,
+    | Identity
+    | Queued
+    | Seated,
     Field(discriminator="type"),
 ]
 

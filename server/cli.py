@@ -24,6 +24,7 @@ BENCHES = {
     "handover": "server.tools.bench.handover",
     "bots": "server.tools.bench.bots",
     "churn": "server.tools.bench.churn",
+    "queue": "server.tools.bench.queue",
 }
 
 #: The room budgets of a public server: ``cardroom serve`` flags for fields of RoomSettings.
@@ -97,6 +98,7 @@ def serve(argv: list[str]) -> int:
     from server.rooms.secret import SecretMismatch, parse_secret
     from server.rooms.seeds import Keys
     from server.rooms.settings import RoomSettings
+    from server.runtime.queue_service import QueueSettings
     from server.store.budgets import SITE_MULTIPLE
 
     parser = argparse.ArgumentParser(prog="cardroom serve")
@@ -376,6 +378,38 @@ def serve(argv: list[str]) -> int:
         help="an IPv6 client counts by its /64 and by its /48, which gets this many times every "
         "per-address budget (a subscriber holds a /56 or a /48)",
     )
+    parser.add_argument(
+        "--queue-shithead-table",
+        type=int,
+        default=4,
+        choices=range(2, 6),
+        metavar="N",
+        help="Play now: the size of a Shithead table, 2-5 (Sheepshead's is 5)",
+    )
+    parser.add_argument(
+        "--queue-fill-wait",
+        type=float,
+        default=20.0,
+        help="Play now: seconds before a table starts with bots in the seats nobody took",
+    )
+    parser.add_argument(
+        "--queue-max",
+        type=int,
+        default=1000,
+        help="Play now: people one game's line holds (then queue_full)",
+    )
+    parser.add_argument(
+        "--queue-per-minute",
+        type=float,
+        default=6.0,
+        help="Play now: queue joins one address may make a minute, on average",
+    )
+    parser.add_argument(
+        "--queue-burst",
+        type=float,
+        default=10.0,
+        help="Play now: queue joins one address may make at once",
+    )
     parser.add_argument("--log-level", default="INFO")
     args = parser.parse_args(argv)
     try:
@@ -438,6 +472,13 @@ def serve(argv: list[str]) -> int:
         identity_work_bits=args.identity_work_bits,
         move_rate=args.move_rate,
         move_burst=args.move_burst,
+        queue=QueueSettings(
+            shithead_table=args.queue_shithead_table,
+            fill_wait=args.queue_fill_wait,
+            per_game=args.queue_max,
+            joins_per_minute=args.queue_per_minute,
+            joins_burst=args.queue_burst,
+        ),
         ipv6_site_multiple=args.ipv6_site_multiple,
         rooms=RoomSettings(
             grace=args.grace,

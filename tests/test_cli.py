@@ -41,7 +41,9 @@ USAGES = {
         "{on,off}] [--devices-per-address DEVICES_PER_ADDRESS] [--worked-devices-per-address "
         "WORKED_DEVICES_PER_ADDRESS] [--identity-work-bits IDENTITY_WORK_BITS] "
         "[--wait-before-queue WAIT_BEFORE_QUEUE] [--move-rate MOVE_RATE] [--move-burst "
-        "MOVE_BURST] [--ipv6-site-multiple IPV6_SITE_MULTIPLE] [--log-level LOG_LEVEL]"
+        "MOVE_BURST] [--ipv6-site-multiple IPV6_SITE_MULTIPLE] [--queue-shithead-table N] "
+        "[--queue-fill-wait QUEUE_FILL_WAIT] [--queue-max QUEUE_MAX] [--queue-per-minute "
+        "QUEUE_PER_MINUTE] [--queue-burst QUEUE_BURST] [--log-level LOG_LEVEL]"
     ),
     "arena": (
         "[-h] --seats SEATS [--hands GAMES] [--seed SEED] [--jobs JOBS] [--cap CAP] "
@@ -52,7 +54,8 @@ USAGES = {
         "[-h] --server SERVER --room ROOM [--level {random,basic,strong,expert}] [--seat-name "
         "NAME] [--seat SEAT] [--games GAMES] [--seed SEED] [--also URL] [--log-level LOG_LEVEL]"
     ),
-    "play": "[-h] [--name NAME] [--rules RULES] [--unranked] [[ws://HOST:PORT] [CODE] ...]",
+    "play": "[-h] [--name NAME] [--rules RULES] [--play-now {shithead,sheepshead}] [--unranked] "
+    "[[ws://HOST:PORT] [CODE] ...]",
     "fuzz": (
         "[-h] [--url URL] [--frames FRAMES] [--seconds SECONDS] [--seed SEED] [--workers "
         "WORKERS] [--server-log SERVER_LOG]"
@@ -81,6 +84,10 @@ USAGES = {
         "[--server-arg SERVER_ARG] [--code CODE] [{fairness,memory,both}]"
     ),
     "bench frames": "[-h] [--hands HANDS] [--seed SEED] [--repeat REPEAT] [--cpu CPU]",
+    "bench queue": (
+        "[-h] [--people PEOPLE] [--seconds SECONDS] [--addresses ADDRESSES] "
+        "[--fill-wait FILL_WAIT] [--topologies {one,two} [{one,two} ...]]"
+    ),
     "bench churn": (
         "[-h] [--flood {churn,ping,none}] [--attackers ATTACKERS] [--rate RATE] [--acts ACTS] "
         "[--pause PAUSE] [--timeout TIMEOUT]"

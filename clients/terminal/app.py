@@ -22,7 +22,10 @@ the log in red, with what was refused and why.
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import getpass
+import math
 import re
 import sys
 import time
@@ -70,8 +73,10 @@ from protocol.messages import (
     Error,
     GameName,
     Log,
+    Queued,
     Room,
     RoomInfo,
+    Seated,
     ServerMessage,
     State,
 )
@@ -134,8 +139,10 @@ class CardroomApp(App[None]):
         name: str | None = None,
         device: str | None = None,
         rules: str = "",
+        play_now: GameName | None = None,
     ) -> None:
         super().__init__()
+        self.play_now = play_now  # Play now at once for this game (--play-now)
         self.rules = rules  # the house rules a room is created with (words, see house.py)
         self.device = device  # finished games are ranked under it (None: not ranked)
         self.device_folder: Path | None = None  # where it is kept (None: the config folder)
@@ -167,6 +174,13 @@ class CardroomApp(App[None]):
     async def on_unmount(self) -> None:
         if self.client is not None:
             await self.client.close()
+
+    @work(group="queue")
+    async def cancel_queue(self) -> None:
+        """Leave the Play now queue (a wait given up); nothing to do if not in it."""
+        if self.client is not None and not self.client.closed:
+            with contextlib.suppress(ClientError):
+                await self.client.cancel_queue()
 
 
 def _default_name() -> str:
@@ -213,6 +227,9 @@ class StartScreen(Screen[None]):
         with Horizontal(classes="buttons"):
             yield Button("Join", id="join", variant="success")
             yield Button("Watch", id="watch")
+        with Horizontal(classes="buttons"):
+            yield Button("Play now: Shithead", id="play-shithead", variant="warning")
+            yield Button("Play now: Sheepshead", id="play-sheepshead", variant="warning")
         yield Static(
             Text(
                 "Tab moves between fields, Enter presses a button. Sheepshead is five-handed; "
@@ -222,6 +239,10 @@ class StartScreen(Screen[None]):
             ),
             id="status",
         )
+
+    def on_mount(self) -> None:
+        if self.cardroom.play_now is not None:
+            self.enter(f"play-{self.cardroom.play_now}")
 
     def _value(self, field_id: str) -> str:
         return self.query_one(f"#{field_id}", Input).value.strip()
@@ -252,7 +273,8 @@ class StartScreen(Screen[None]):
         self.say(f"Connecting to {url} …", style="dim")
         try:
             # a room's own address to join or watch it (a proxy sends it to the room's process)
-            client = await self.cardroom.connect(url, None if what.startswith("create-") else code)
+            room = code if what in ("join", "watch") else None
+            client = await self.cardroom.connect(url, room)
             start = client.received
             if what.startswith("create-"):
                 game: GameName = "shithead" if what == "create-shithead" else "sheepshead"
@@ -263,6 +285,9 @@ class StartScreen(Screen[None]):
                 await client.create(
                     game, count, name, turn_timer=turn_timer, options=rules, hints=hints
                 )
+            elif what.startswith("play-"):
+                played: GameName = "shithead" if what == "play-shithead" else "sheepshead"
+                await self.wait_for_table(client, played, name)
             elif what == "join":
                 await client.join(code, name)
             else:
@@ -278,6 +303,30 @@ class StartScreen(Screen[None]):
             return
         self.cardroom.player_name, self.cardroom.url = name, url
         self.cardroom.push_screen(RoomScreen(client, start))
+
+    async def wait_for_table(self, client: CardroomClient, game: GameName, name: str) -> None:
+        """Play now: queue, show how many wait and for how long until a table is found, then
+        take the seat. Another button (or leaving) cancels the wait."""
+        status = await client.queue(game, name)
+        try:
+            while True:
+                waited = status.waited
+                self.say(
+                    f"Play now ({game}): {status.waiting} waiting, you for {waited:.0f} s; "
+                    f"bots fill the table in {status.fill_in:.0f} s. Any button cancels.",
+                    style="bold",
+                )
+                msg = await client.wait_for(
+                    lambda m: isinstance(m, Queued | Seated), timeout=math.inf
+                )
+                if isinstance(msg, Seated):
+                    await client.take_seat(msg)
+                    return
+                assert isinstance(msg, Queued)
+                status = msg
+        except asyncio.CancelledError:
+            self.cardroom.call_later(self.cardroom.cancel_queue)
+            raise
 
 
 def _field(label: str, widget: Input) -> ComposeResult:
@@ -634,6 +683,11 @@ def main(argv: list[str] | None = None) -> int:
         help=f"house rules for a room you create (the start screen's field): {RULES_HELP}",
     )
     parser.add_argument(
+        "--play-now",
+        choices=("shithead", "sheepshead"),
+        help="wait for a table of this game with other people at once (bots fill it later)",
+    )
+    parser.add_argument(
         "--unranked",
         action="store_true",
         help="do not say this machine's device token: finished games go on no leaderboard",
@@ -641,7 +695,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     url, code = server_and_room(args.where)
     device = None if args.unranked else device_token()
-    CardroomApp(url, code, args.name, device, rules=args.rules).run()
+    CardroomApp(url, code, args.name, device, rules=args.rules, play_now=args.play_now).run()
     return 0
 
 

@@ -69,6 +69,7 @@ from server.runtime.cluster import Cluster
 from server.runtime.connected import Connected
 from server.runtime.manager import SHUTDOWN, Ownership, RoomManager
 from server.runtime.ownership import OneProcess
+from server.runtime.queue_service import QueueService, QueueSettings
 from server.store.base import RoomStore, StoreUnavailable
 from server.store.budgets import (
     MAX_KEYS,
@@ -83,6 +84,8 @@ from server.store.budgets import (
 from server.store.leaderboard import BadBoard, Board, Entry, Player, player_id
 from server.store.lease import Leases
 from server.store.open import open_stores
+from server.store.queue import MemoryQueue, QueueStore
+from server.store.redis_queue import RedisQueue
 from server.store.redis_store import RedisStore
 
 log = logging.getLogger(__name__)
@@ -199,6 +202,8 @@ class ServerConfig:
     # identity move codes asked for or tried (guesses) a second per address, and in a burst
     move_rate: float = 1 / 60
     move_burst: float = 5.0
+
+    queue: QueueSettings = field(default_factory=QueueSettings)  # Play now
 
 
 def _utc_day() -> str:
@@ -384,6 +389,30 @@ class CardroomServer:
                 max_queued_per_owner=self.config.bot_queue_per_address,
             ),
         )
+        # Play now: one line per game, in Redis for every process of the service
+        queue_store: QueueStore = MemoryQueue()
+        relay = None
+        owner = "local"
+        if self.stores.redis is not None and isinstance(ownership, Cluster):
+            queue_store = RedisQueue(self.stores.redis)
+            cluster = ownership
+            owner = cluster.owner
+
+            def relay(to: str, conn: int, text: str) -> None:
+                cluster.post(to, {"k": "frame", "conn": conn, "text": text})
+
+        q = c.queue
+        self.queue = QueueService(
+            queue_store,
+            self.manager,
+            self.connected,
+            q,
+            owner=owner,
+            relay=relay,
+            budget=self.budgets.make("queue", Rate(q.joins_per_minute / 60.0, q.joins_burst)),
+            clock=clock,
+            ratings=self.stores.ratings,
+        )
         self._ids = itertools.count(1)
         self._ws: Server | None = None
         self._stopping = False
@@ -478,6 +507,7 @@ class CardroomServer:
         except Refusal:  # the store is away: no identities until it is back
             self._secret = asyncio.create_task(self._sign_devices())
         await self.manager.start()
+        self.queue.start()
         if not self.manager.load_on_demand:
             await self.manager.restore()
         self._ws = await serve(
@@ -533,6 +563,7 @@ class CardroomServer:
         if self._stopping or self._ws is None:
             return
         self._stopping = True
+        await self.queue.stop()  # the entries of this process's people keep their places
         # The listener stays open while rooms are saved, so a load balancer polling /healthz
         # sees "503 stopping" and new WebSockets are turned away with 1001.
         # rooms stop after what they queued, records saved, handed to a live peer (or leases
@@ -756,6 +787,7 @@ class CardroomServer:
             if conn.hello_timer is not None:
                 conn.hello_timer.cancel()
                 conn.hello_timer = None
+            self.queue.disconnected(conn.id)  # out of the Play now line
             self.manager.disconnected(conn.id)  # gone from the rooms and from self.connected
             self._count_live(conn.address)
             self.metrics.connections.set(len(self.connected.sockets))
@@ -954,6 +986,14 @@ class CardroomServer:
             case _ if self._stopping:
                 raise Refusal(
                     ErrorCode.SHUTTING_DOWN, "the server is restarting; try again shortly"
+                )
+            case m.Queue():
+                return self.queue.queue(conn.id, msg)
+            case m.QueueCancel():
+                return self.queue.cancel(conn.id, msg)
+            case m.Create() | m.Join() if self.queue.queued(conn.id):
+                raise Refusal(
+                    ErrorCode.ALREADY_QUEUED, "you are waiting for Play now: cancel it first"
                 )
             case m.Create():
                 return self.manager.create(conn.id, msg, received)

@@ -33,7 +33,7 @@ import datetime
 import logging
 import operator
 import secrets
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from protocol import messages as m
@@ -54,6 +54,7 @@ from server.rooms.inputs import (
 )
 from server.rooms.limits import TokenBucket
 from server.rooms.matches import DealSource, Match
+from server.rooms.matchmaker import Reserved
 from server.rooms.outputs import (
     CloseRoom,
     ConnId,
@@ -374,6 +375,21 @@ class RoomCore:
         state.rate_lineup(self.rated_per_match)
         state.ratings = None
         state.version += 1
+
+    def seat_table(self, people: Sequence[Reserved], level: str, now: float) -> None:
+        """Play now's table (server/runtime/queue_service.py): ``people`` in the first seats,
+        each held for them until they resume with the token its digest was made from (then
+        a stand-in plays for whoever is not back within grace), bots of ``level`` in the
+        rest; the first person hosts, nobody joins by the room's code (it is locked; anyone
+        may watch) and the first game is dealt."""
+        state = self.state
+        for index, person in enumerate(people):
+            who = Person(person.device, person.origin)
+            state.seat_human(index, None, person.name, person.token_sha256, who)
+        state.seats.fill_empty(level)
+        state.host = 0 if people else None
+        state.locked = True
+        self.start_match(now)
 
     def fill_empty(self, level: str) -> None:
         """A bot of ``level`` in every empty seat."""

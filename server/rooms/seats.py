@@ -158,11 +158,12 @@ class SeatTable:
         index: int,
         name: str,
         token_sha256: str,
-        conn: ConnId,
+        conn: ConnId | None,
         who: tuple[str | None, str | None],
         since: int,
     ) -> None:
-        """A person (``who``: their device and origin digests) takes seat ``index``."""
+        """A person (``who``: their device and origin digests) takes seat ``index``
+        (``conn`` ``None``: held for them until they resume with their token)."""
         device, origin = who
         self._seats[index] = Seat(
             kind="human",

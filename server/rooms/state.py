@@ -114,7 +114,7 @@ class RoomState:
         return [contributed.get(i) if s.kind == "human" else None for i, s in enumerate(self.seats)]
 
     def seat_human(
-        self, index: int, conn: ConnId, name: str, token_sha256: str, who: Person
+        self, index: int, conn: ConnId | None, name: str, token_sha256: str, who: Person
     ) -> None:
         self.contributed.pop(index, None)  # a new person: their own value, if any
         self.seatings += 1

@@ -233,44 +233,21 @@ class RoomManager:
         except OverBudget as over:
             self.metrics.rooms_refused.labels(over.budget.value).inc()
             raise
-        core = None
-        fence = 0
-        for _ in range(20):
-            code = new_code()
-            if code in self.rooms:
-                continue
-            claimed = await self.ownership.claim(code)
-            if isinstance(claimed, Elsewhere):
-                continue
-            fence = claimed
-            try:
-                core = RoomCore(
-                    code,
-                    msg.game,
-                    msg.seats,
-                    settings=self.settings,
-                    options=msg.options,
-                    turn_timer=msg.turn_timer,
-                    time_bank=msg.time_bank,
-                    daily=msg.daily,
-                    hints=msg.hints,
-                    rated=msg.rated,
-                    opener=address,
-                )
-                created = await self.store.create(code, core.meta(), fence=fence)
-            except StoreUnavailable:
-                self._unclaim(code)
-                self.health.down()
-                raise Refusal(ErrorCode.STORE_UNAVAILABLE, _UNSAVED) from None
-            except BaseException:  # any other failure (cancelled, a refusal): the lease goes
-                self._unclaim(code)
-                raise
-            if created:
-                break
-            self._unclaim(code)
-            core = None
-        if core is None:
-            raise Refusal(ErrorCode.BUSY, "could not find a free room code; try again")
+        core, fence = await self._new_room(
+            lambda code: RoomCore(
+                code,
+                msg.game,
+                msg.seats,
+                settings=self.settings,
+                options=msg.options,
+                turn_timer=msg.turn_timer,
+                time_bank=msg.time_bank,
+                daily=msg.daily,
+                hints=msg.hints,
+                rated=msg.rated,
+                opener=address,
+            )
+        )
         if self.ownership.places_rooms and self.clients.follows_rooms(conn):
             await self._place(conn, msg, received, core, fence, address)
             return
@@ -281,6 +258,55 @@ class RoomManager:
         actor.start()
         self.clients.placed(conn, core.code)  # claimed before the next frame is read
         actor.submit(self._create_host(conn, msg), received=received)
+
+    async def _new_room(self, build: Callable[[str], RoomCore]) -> tuple[RoomCore, int]:
+        """A room ``build`` makes under a fresh code, its lease claimed and its record stored
+        (the one way rooms are made: ``create`` and Play now's tables).
+
+        Raises:
+            Refusal: ``store_unavailable``, ``busy`` (no free code found).
+        """
+        for _ in range(20):
+            code = new_code()
+            if code in self.rooms:
+                continue
+            claimed = await self.ownership.claim(code)
+            if isinstance(claimed, Elsewhere):
+                continue
+            try:
+                core = build(code)
+                created = await self.store.create(code, core.meta(), fence=claimed)
+            except StoreUnavailable:
+                self._unclaim(code)
+                self.health.down()
+                raise Refusal(ErrorCode.STORE_UNAVAILABLE, _UNSAVED) from None
+            except BaseException:  # any other failure (cancelled, a refusal): the lease goes
+                self._unclaim(code)
+                raise
+            if created:
+                return core, claimed
+            self._unclaim(code)
+        raise Refusal(ErrorCode.BUSY, "could not find a free room code; try again")
+
+    async def open_table(self, build: Callable[[str], RoomCore]) -> str:
+        """Open a room whose people are seated already, held for them until they resume
+        with their tokens (Play now's tables: server/runtime/queue_service.py); its code.
+        With placement (several processes behind a proxy) it is let go at once for the
+        process its code hashes to, which loads it when the first of them resumes there."""
+        await self.keys()  # the room's deals need the server's keys
+        core, fence = await self._new_room(build)
+        if self.ownership.places_rooms:
+            await self.ownership.let_go(core.code)
+            self.metrics.rooms_placed += 1
+            later = asyncio.get_running_loop().call_later
+            wait = self.settings.lobby_timeout + self.settings.grace
+            self._unclaimed[core.code] = later(wait, self._collect_soon, core.code, fence)
+            return core.code
+        actor = self.actor_for(core, fence)
+        self.rooms[core.code] = actor
+        self.metrics.rooms.set(len(self.rooms))
+        actor.start(core.restored(self.clock()))
+        return core.code
 
     async def _place(
         self,

@@ -36,6 +36,8 @@ ROOM_INFO = {
 
 #: One example frame of every client message type.
 CLIENT_EXAMPLES: dict[str, dict[str, Any]] = {
+    "queue": {"type": "queue", "id": "q1", "game": "shithead", "name": "Ann"},
+    "queue_cancel": {"type": "queue_cancel", "id": "q2"},
     "hello": {"type": "hello", "id": "1", "protocol": 1, "client": "cardroom-python"},
     "create": {
         "type": "create",
@@ -85,6 +87,21 @@ CLIENT_EXAMPLES: dict[str, dict[str, Any]] = {
 
 #: One example frame of every server message type.
 SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
+    "queued": {
+        "type": "queued",
+        "ref": "q1",
+        "game": "shithead",
+        "waiting": 3,
+        "waited": 4.5,
+        "fill_in": 15.5,
+    },
+    "seated": {
+        "type": "seated",
+        "game": "shithead",
+        "room": "K7Q2M",
+        "seat": 1,
+        "token": "c2VhdC10b2tlbi1zZWNyZXQtMDEyMzQ1",
+    },
     "welcome": {
         "type": "welcome",
         "ref": "1",

@@ -40,6 +40,8 @@ def test_schema_names_every_message_type() -> None:
             "contribute",
             "move_code",
             "move_claim",
+            "queue",
+            "queue_cancel",
         ]
     )
     assert sorted(data["server"]["discriminator"]["mapping"]) == sorted(
@@ -61,6 +63,8 @@ def test_schema_names_every_message_type() -> None:
             "moved",
             "move_offer",
             "identity",
+            "queued",
+            "seated",
         ]
     )
 

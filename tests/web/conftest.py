@@ -7,6 +7,7 @@ thread). Every page a test opens is watched: a request to any host but the serve
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import os
 import re
@@ -91,16 +92,25 @@ def live() -> Iterator[LiveServer]:
     # another copy of the web client to serve (screenshots of an older one, to compare)
     if os.environ.get("CARDROOM_WEB_ROOT"):
         config = dataclasses.replace(config, web_root=Path(os.environ["CARDROOM_WEB_ROOT"]))
+    with serve_in_thread(config) as live:
+        yield live
+
+
+@contextlib.contextmanager
+def serve_in_thread(config: ServerConfig) -> Iterator[LiveServer]:
+    """A server with ``config`` on its own event loop in a thread, for browsers to reach."""
     server = CardroomServer(config)
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, name="cardroom-server", daemon=True)
     thread.start()
     asyncio.run_coroutine_threadsafe(server.start(), loop).result(timeout=20)
-    yield LiveServer(server, loop, f"http://127.0.0.1:{server.port}")
-    asyncio.run_coroutine_threadsafe(server.stop(), loop).result(timeout=20)
-    loop.call_soon_threadsafe(loop.stop)
-    thread.join(timeout=10)
-    loop.close()
+    try:
+        yield LiveServer(server, loop, f"http://127.0.0.1:{server.port}")
+    finally:
+        asyncio.run_coroutine_threadsafe(server.stop(), loop).result(timeout=20)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(timeout=10)
+        loop.close()
 
 
 @pytest.fixture(scope="module")

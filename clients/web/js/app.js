@@ -210,6 +210,12 @@ function onMessage(msg) {
         app.showError(msg);
       }
       break;
+    case "queued":
+      if (app.queue && !app.queue.found) noteQueued(msg);
+      break;
+    case "seated":
+      takeSeat(msg);
+      break;
     case "closing":
       toast(t("net.closing"));
       // the room moved to another server process (a restart, a handover): the connection
@@ -464,6 +470,60 @@ async function takeIdentity(code) {
   location.assign(paths.player(found.player));
 }
 
+// ------------------------------------------------------------------------------ Play now
+
+// Wait for a table of `game` with other people (leaving the room this page is in, if any).
+async function playNow(game) {
+  const name = document.getElementById("name") ? readName() : app.name;
+  if (!name) return;
+  if (app.room) {
+    app.net.request({ type: "leave", room: app.room }).catch(() => {});
+    forget();
+    goHome();
+  }
+  try {
+    await app.net.whenUp();
+    noteQueued(await app.request({ type: "queue", game, name }));
+  } catch {
+    /* shown */
+  }
+}
+
+// The last `queued`, and when it came: the panel counts the seconds on from it.
+function noteQueued(msg) {
+  app.queue = { game: msg.game, waiting: msg.waiting, waited: msg.waited, fill_in: msg.fill_in, at: Date.now(), found: false };
+  render();
+}
+
+// A table was found: the seat is ours with its token, resumed at the room's own address.
+async function takeSeat(msg) {
+  if (app.queue) app.queue.found = true;
+  render();
+  app.session = { room: msg.room, token: msg.token, seat: msg.seat };
+  save(KEYS.session, app.session);
+  app.queue = null;
+  app.screen = "room";
+  app.room = msg.room;
+  app.seat = msg.seat;
+  app.info = null;
+  app.state = null;
+  history.pushState(null, "", paths.room(msg.room));
+  render();
+  await app.net.moveTo(socketUrl(msg.room)); // welcomed there, "up" resumes the seat
+}
+
+// Back online while waiting (the connection dropped: the server let the place go): queue again.
+function queueAgain() {
+  const q = app.queue;
+  if (!q || q.found) return;
+  app.net.request({ type: "queue", game: q.game, name: app.name }).then(noteQueued, (err) => {
+    if (err.code === "already_queued") return; // the place is still ours
+    app.queue = null;
+    app.showError(err);
+    render();
+  });
+}
+
 async function createRoom(daily) {
   const name = readName();
   if (!name) return;
@@ -569,6 +629,14 @@ async function onClick(e) {
       return;
     case "move-code":
       askMoveCode();
+      return;
+    case "play-now":
+      playNow(el.dataset.game);
+      return;
+    case "queue-cancel":
+      app.net.request({ type: "queue_cancel" }).catch(() => {});
+      app.queue = null;
+      render();
       return;
     case "hint":
       app.askHint();
@@ -859,6 +927,7 @@ async function start() {
       app.me = me;
       if (app.screen === "player") redrawPage(); // your own page has the identity move
     }
+    queueAgain();
   });
   app.net.addEventListener("down", () => {
     app.online = false;
@@ -880,6 +949,7 @@ async function start() {
   render();
   app.net.start();
   setInterval(tick, 250);
+  setInterval(() => app.queue && app.screen === "home" && render(), 1000); // the wait's seconds
   alerts.start(render);
   window.addEventListener("resize", () => {
     const area = document.getElementById("area");

@@ -1,5 +1,6 @@
-// The home screen: your name, a new room (with its house rules), today's Sheepshead (always
-// the book's rules, SS-10.1), join or watch by code.
+// The home screen: your name, Play now (a table with other people, or the wait for one), a new
+// room (with its house rules), today's Sheepshead (always the book's rules, SS-10.1), join or
+// watch by code.
 import { formHTML } from "./house.js";
 import { lang, t } from "./i18n.js";
 import { paths } from "./routes.js";
@@ -10,7 +11,7 @@ const BANKS = [0, 30, 60, 120]; // each seat's reserve for a match, once a turn 
 
 // `prefs`: the last room opened; `code`: a share link's room (or ""); `session`: the room to
 // go back to; `name`: the name last used.
-export function render({ prefs, code, session, name }) {
+export function render({ prefs, code, session, name, queue }) {
   const timerOpts = TIMERS.map(
     (s) => `<option value="${s}"${prefs.timer === s ? " selected" : ""}>${esc(s ? t("timer.seconds", { n: s }) : t("timer.none"))}</option>`,
   ).join("");
@@ -41,6 +42,7 @@ export function render({ prefs, code, session, name }) {
       <label class="field"><span>${esc(t("home.name"))}</span>
         <input id="name" name="name" maxlength="24" autocomplete="nickname" value="${esc(name)}" placeholder="${esc(t("home.namePlaceholder"))}"></label>
     </section>
+    <section class="panel play-now" id="play-now" aria-labelledby="h-play">${playNowHTML(queue)}</section>
     <section class="panel${code ? " first" : ""}" aria-labelledby="h-join">
       <h2 id="h-join">${esc(t("home.join"))}</h2>
       ${invited}
@@ -98,4 +100,29 @@ export function render({ prefs, code, session, name }) {
       </ul>
     </section>
   </div>`;
+}
+
+const PLAY_GAMES = ["shithead", "sheepshead"];
+
+// Play now: a button per game, or, while waiting (`queue`: the last `queued` and when it came,
+// js/app.js), how many wait, for how long, when bots fill the table, and Cancel.
+export function playNowHTML(queue, now = Date.now()) {
+  if (!queue) {
+    const buttons = PLAY_GAMES.map(
+      (g) => `<button type="button" class="btn primary" data-act="play-now" data-game="${g}" data-key="play-${g}">${esc(t("home.playNow", { game: t("game." + g) }))}</button>`,
+    ).join("");
+    return `<h2 id="h-play">${esc(t("home.playNowTitle"))}</h2>
+      <p class="muted">${esc(t("home.playNowNote"))}</p>
+      <div class="buttons">${buttons}</div>`;
+  }
+  const title = `<h2 id="h-play">${esc(t("queue.title", { game: t("game." + queue.game) }))}</h2>`;
+  if (queue.found) return `${title}<p class="queue-found" role="status">${esc(t("queue.found"))}</p>`;
+  const since = Math.max(0, (now - queue.at) / 1000);
+  const waited = Math.floor(queue.waited + since);
+  const fill = Math.max(0, Math.ceil(queue.fill_in - since));
+  return `${title}
+      <p class="queue-count" role="status">${esc(t("queue.waiting", { n: queue.waiting }))}</p>
+      <p class="queue-time"><span class="spinner" aria-hidden="true"></span>${esc(t("queue.waited", { n: waited }))}</p>
+      <p class="muted queue-fill">${esc(t("queue.fill", { n: fill }))}</p>
+      <button type="button" class="btn wide" data-act="queue-cancel" data-key="queue-cancel">${esc(t("queue.cancel"))}</button>`;
 }

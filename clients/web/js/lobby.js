@@ -146,8 +146,15 @@ export function afterGameHTML(d) {
   if (!d.info) return "";
   // the end of a match: your rank today and the same table again before the links
   const rated = changesHTML(d.info, d.name);
-  if (d.info.status === "over") return rated + dailyRankHTML(d) + againButton(d) + afterGameLinks(d) + nextGameButton(d);
-  return rated + afterGameLinks(d) + nextGameButton(d);
+  if (d.info.status === "over") return rated + dailyRankHTML(d) + againButton(d) + playNowButton(d) + afterGameLinks(d) + nextGameButton(d);
+  return rated + afterGameLinks(d) + nextGameButton(d) + playNowButton(d);
+}
+
+// After a game: a table of strangers for the same game (js/app.js playNow leaves this room).
+function playNowButton(d) {
+  const info = d.info;
+  if (d.seat == null || info.daily || (info.status !== "between" && info.status !== "over")) return "";
+  return `<button type="button" class="btn wide" data-act="play-now" data-game="${info.game}" data-key="play-now">${esc(t("queue.again"))}</button>`;
 }
 
 function nextGameButton(d) {

@@ -126,8 +126,10 @@ export function render() {
   }
   if (store.screen === "home") {
     if (!main.querySelector(".home")) {
-      const { prefs, session, name } = store;
-      main.innerHTML = home.render({ prefs, code: store.pendingCode || "", session, name });
+      const { prefs, session, name, queue } = store;
+      main.innerHTML = home.render({ prefs, code: store.pendingCode || "", session, name, queue });
+    } else {
+      patch(document.getElementById("play-now"), home.playNowHTML(store.queue));
     }
     drawRankNote();
     return;

@@ -27,7 +27,7 @@ import re
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -107,16 +107,16 @@ class Counts:
 
 @contextlib.contextmanager
 def topology(
-    name: str, directory: Path, servers: int, pin: bool = False
+    name: str, directory: Path, servers: int, pin: bool = False, extra: Sequence[str] = ()
 ) -> Iterator[tuple[str, list[Any]]]:
-    """Redis, ``servers`` processes (``pin``: one a core), and nginx for two: the base URL of
-    the clients and the server processes."""
+    """Redis, ``servers`` processes (``pin``: one a core; ``extra``: more ``cardroom serve``
+    flags), and nginx for two: the base URL of the clients and the server processes."""
     (directory / "redis").mkdir(parents=True)
     with contextlib.ExitStack() as stack, RedisServer(directory / "redis", fsync="everysec") as r:
         running = []
         for i in range(servers):
             port = procs.free_port()
-            command = procs.serve_command(port, "--redis", r.url, *procs.RAISED_LIMITS)
+            command = procs.serve_command(port, "--redis", r.url, *procs.RAISED_LIMITS, *extra)
             log = stack.enter_context(open(directory / f"serve-{i}.log", "wb"))
             command = procs.pinned(command, i % 2 if pin else None)
             proc = procs.start(command, stderr=log, cwd=str(ROOT))

@@ -1,0 +1,131 @@
+"""Play now with several processes on one real Redis: one line for the whole service. People
+connected to different processes sit at one table; when every process groups the same people
+at the same moment, each person is seated once (the take is one script); and a process
+SIGKILLed while people wait loses nobody's place."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import time
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+
+import pytest
+
+from clients import CardroomClient, CardroomError
+from protocol.messages import Queued, Seated
+from server.net.server import CardroomServer
+from server.runtime.cluster import Cluster
+from server.tools.bench.procs import free_port
+from server.tools.bench.redis_server import RedisServer
+from tests.support.queue import is_seated, person, queue_config
+from tests.support.redis_games import serving
+
+
+@asynccontextmanager
+async def two_processes(
+    redis_url: str, **queue: float
+) -> AsyncIterator[tuple[CardroomServer, CardroomServer]]:
+    """Two servers on one Redis, each hearing the other before it is used."""
+    config = dataclasses.replace(queue_config(**queue), redis_url=redis_url)
+    async with AsyncExitStack() as stack:
+        a = await stack.enter_async_context(CardroomServer(config))
+        b = await stack.enter_async_context(CardroomServer(config))
+        deadline = time.monotonic() + 10
+        for one in (a, b):
+            cluster = one.manager.ownership
+            assert isinstance(cluster, Cluster)
+            while not await cluster.peers():
+                assert time.monotonic() < deadline, "the processes never heard of each other"
+                await asyncio.sleep(0.02)
+        yield a, b
+
+
+async def test_people_of_two_processes_sit_at_one_table(redis_server: RedisServer) -> None:
+    async with two_processes(redis_server.url, shithead_table=2, fill_wait=30.0) as (a, b):
+        ann = await person(a.url, 2)
+        bob = await person(b.url, 3)
+        await ann.queue("shithead", "Ann")
+        await bob.queue("shithead", "Bob")
+        joined = await asyncio.gather(ann.take_seat(timeout=10), bob.take_seat(timeout=10))
+        assert joined[0].room == joined[1].room and {j.seat for j in joined} == {0, 1}
+        # both play the one room, wherever it is held
+        states = await asyncio.gather(ann.wait_state(timeout=10), bob.wait_state(timeout=10))
+        assert states[0].version == states[1].version
+        await ann.close()
+        await bob.close()
+
+
+async def test_two_processes_grouping_at_once_seat_each_person_once(
+    redis_server: RedisServer,
+) -> None:
+    # each process groups only when the test says (a tick of an hour after the first)
+    async with two_processes(redis_server.url, shithead_table=2, fill_wait=60.0, tick=3600.0) as (
+        a,
+        b,
+    ):
+        people = [await person((a, b)[i % 2].url, 2 + i) for i in range(8)]
+        for i, p in enumerate(people):
+            await p.queue("shithead", f"P{i}")
+        # both group the same eight people at the same moment
+        await asyncio.gather(a.queue.tick(), b.queue.tick())
+        seated: list[Seated] = []
+        for p in people:
+            got = await p.wait_for(is_seated, timeout=10)
+            assert isinstance(got, Seated)
+            seated.append(got)
+        await asyncio.sleep(0.3)  # a second seat for anyone would have come by now
+        for p in people:
+            assert sum(isinstance(msg, Seated) for msg in p.history) == 1
+        tables: dict[str, list[int]] = {}
+        for s in seated:
+            tables.setdefault(s.room, []).append(s.seat)
+        assert sorted(sorted(seats) for seats in tables.values()) == [[0, 1]] * 4
+        assert a.queue.seated + b.queue.seated == 8
+        assert a.queue.lost_races + b.queue.lost_races >= 1  # they did race for them
+        assert not await a.queue.store.entries("shithead")
+        for p in people:
+            await p.close()
+
+
+@pytest.mark.slow
+async def test_a_sigkilled_process_loses_nobodys_place(redis_server: RedisServer) -> None:
+    first_port, second_port = free_port(), free_port()
+    wait = ("--queue-fill-wait", "60", "--queue-shithead-table", "2")
+    async with (
+        serving(first_port, redis_server.url, *wait) as first,
+        serving(second_port, redis_server.url, *wait),
+    ):
+        ann = await person(f"ws://127.0.0.1:{first_port}/", 2)
+        device = ann.device
+        await ann.queue("shithead", "Ann")
+        queued_at = time.monotonic()
+        await asyncio.sleep(1.0)
+        first.kill()  # SIGKILL: no goodbye, no cleanup of its entries
+        await first.wait()
+        await ann.close()
+        # Ann comes back through the other process with her identity
+        again = await CardroomClient.connect(
+            f"ws://127.0.0.1:{second_port}/", hello=False, local_addr=("127.0.0.2", 0)
+        )
+        await again.hello(device=device)
+        deadline = time.monotonic() + 15
+        while True:  # the dead process's entry is still "heard" for a few seconds
+            try:
+                back = await again.queue("shithead", "Ann")
+                break
+            except CardroomError as exc:
+                assert exc.code == "already_queued" and time.monotonic() < deadline
+                await asyncio.sleep(0.6)  # each try spends one of the address's joins
+        assert isinstance(back, Queued)
+        # her place (the time she queued) is kept
+        assert back.waited >= time.monotonic() - queued_at - 1.0
+        assert back.waited >= 1.0
+        # and the line goes on: Bob arrives and sits with her
+        bob = await person(f"ws://127.0.0.1:{second_port}/", 3)
+        await bob.queue("shithead", "Bob")
+        joined = await asyncio.gather(again.take_seat(timeout=10), bob.take_seat(timeout=10))
+        assert joined[0].room == joined[1].room
+        await again.close()
+        await bob.close()

@@ -1,0 +1,34 @@
+"""Play now in tests: servers with short queue settings, people from distinct loopback
+addresses (two identities of one address never sit at one table), and waiting for a seat."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from clients import CardroomClient
+from protocol.messages import Queued, Seated, ServerMessage
+from server.net.server import ServerConfig
+from server.runtime.queue_service import QueueSettings
+from tests.support.server import make_config
+
+#: Short waits, so a test sees a table fill with bots in a second or two.
+QUICK = QueueSettings(fill_wait=2.0, tick=0.1, status_every=0.5, stale=1.5, keep=30.0)
+
+
+def queue_config(**queue: Any) -> ServerConfig:
+    """The tests' server config with Play now's settings ``QUICK`` changed by ``queue``."""
+    return dataclasses.replace(make_config(), queue=dataclasses.replace(QUICK, **queue))
+
+
+async def person(url: str, n: int, **options: Any) -> CardroomClient:
+    """Someone at loopback address 127.0.0.``n`` (an identity issued in the welcome)."""
+    return await CardroomClient.connect(url, local_addr=(f"127.0.0.{n}", 0), **options)
+
+
+def is_seated(msg: ServerMessage) -> bool:
+    return isinstance(msg, Seated)
+
+
+def is_queued(msg: ServerMessage) -> bool:
+    return isinstance(msg, Queued)
