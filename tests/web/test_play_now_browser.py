@@ -1,6 +1,6 @@
 """Play now in the browser: two people on two pages press Play now, see the wait (how many,
 how long, Cancel), are seated at one table and play the game to its end; then the end of the
-game offers Play now again. Screenshots of the wait and of the end go to build/screenshots."""
+game offers Play now again, shows each player's rating change, and their page the new rating. Screenshots of the wait and of the end go to build/screenshots."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from playwright.sync_api import Browser, BrowserContext, Page
 from server.net.server import ServerConfig
 from server.rooms.settings import RoomSettings, one_address
 from server.runtime.queue_service import QueueSettings
+from server.store.leaderboard import player_id
+from tests.support.web import device_of
 from tests.web.conftest import (
     SCREENSHOTS,
     STEP_MS,
@@ -117,6 +119,19 @@ def test_two_pages_press_play_now_and_play_a_game_together(
         for page in (ann, bob):
             page.wait_for_selector('[data-act="play-now"][data-key="play-now"]')
         bob.screenshot(path=str(SCREENSHOTS / "play-now-after-game.png"))
+        # a Play now table is rated: each page shows its player's change, and their page the
+        # new rating (one game played, its replay)
+        for page in (ann, bob):
+            page.wait_for_selector(".rating-changes li", timeout=10_000)
+            me = player_id(device_of(page))
+            info = page.evaluate("window.cardroom.info")
+            assert info["rated"]
+            mine = next(r for r in info["ratings"] if r["player"] == me)
+            assert mine["after"] != mine["before"]
+            page.click(f'.rating-changes a[href="/p/{me}"]')
+            page.wait_for_selector('.rating-card[data-game="shithead"]')
+            assert page.inner_text(".rating-card .big") == str(mine["after"])
+            assert page.locator(".recent tbody tr").count() == 1
         assert all(not e for e in errors), errors
     finally:
         ann_ctx.close()
