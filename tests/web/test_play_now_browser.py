@@ -1,6 +1,7 @@
 """Play now in the browser: two people on two pages press Play now, see the wait (how many,
 how long, Cancel), are seated at one table and play the game to its end; then the end of the
-game offers Play now again, shows each player's rating change, and their page the new rating. Screenshots of the wait and of the end go to build/screenshots."""
+game offers Play now again, shows each player's rating change, and their page the new rating.
+Screenshots of the wait and of the end go to build/screenshots."""
 
 from __future__ import annotations
 
