@@ -47,8 +47,11 @@ def test_only_the_chosen_language_is_fetched(
     live: LiveServer, new_context: Callable[..., BrowserContext]
 ) -> None:
     ctx = new_context(locale="pt-BR")
-    asked: list[str] = []
-    ctx.on("request", lambda r: asked.append(urlsplit(r.url).path))
+    asked: list[str] = []  # what the page asks for (its service worker keeps copies of them)
+    ctx.on(
+        "request",
+        lambda r: asked.append(urlsplit(r.url).path) if r.service_worker is None else None,
+    )
     page = ctx.new_page()
     errors = watch_errors(page)
     page.goto(live.base + "/")
