@@ -1,6 +1,6 @@
 """Every page of the web client at 375 × 667 and 1280 × 800, as a player goes through them:
 no console error, no failed or refused request, no uncaught error, and axe finds nothing
-serious: the home page, both rules pages in all four languages, the leaderboard, a lobby, both
+serious, and nothing wider than the window: the home page, both rules pages in all four languages, the leaderboard, a lobby, both
 tables in play and at their result, and a finished game's replay (as one of its players)."""
 
 from __future__ import annotations
@@ -20,9 +20,15 @@ LANGS = ("en", "ru", "pt", "fr")
 GAMES = ("shithead", "sheepshead")
 
 
+# how far the page runs past the window's right edge (0: it fits; a phone would scroll sideways)
+OVERFLOW_JS = "() => document.documentElement.scrollWidth - window.innerWidth"
+
+
 def clean(page: Page, bad: list[str], errors: list[str], where: str) -> None:
-    """Nothing went wrong on the page so far, and axe finds nothing serious on it now."""
+    """Nothing went wrong on the page so far, axe finds nothing serious on it now, and it is
+    no wider than the window."""
     assert not bad and not errors, (where, bad, errors)
+    assert page.evaluate(OVERFLOW_JS) <= 0, (where, page.evaluate(OVERFLOW_JS))
     check_axe(page, where)
 
 
