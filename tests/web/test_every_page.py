@@ -1,7 +1,8 @@
 """Every page of the web client at 375 × 667 and 1280 × 800, as a player goes through them:
-no console error, no failed or refused request, no uncaught error, and axe finds nothing
-serious, and nothing wider than the window: the home page, both rules pages in all four languages, the leaderboard, a lobby, both
-tables in play and at their result, and a finished game's replay (as one of its players)."""
+no console error, no failed or refused request, no uncaught error, axe finds nothing serious,
+and nothing is wider than the window: the home page, both rules pages in all four languages,
+the leaderboard, a lobby, both tables in play and at their result, and a finished game's
+replay (as one of its players)."""
 
 from __future__ import annotations
 
