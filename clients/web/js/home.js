@@ -1,6 +1,6 @@
-// The home screen: your name, Play now (a table with other people, or the wait for one), a new
-// room (with its house rules), today's Sheepshead (always the book's rules, SS-10.1), join or
-// watch by code.
+// The home screen leads with the games: your name, Play now (a table with other people, or the
+// wait for one), today's Sheepshead (always the book's rules, SS-10.1), a practice game; then
+// friends: join or watch by code, a new room (with its house rules); then the rules.
 import { formHTML } from "./house.js";
 import { lang, t } from "./i18n.js";
 import { paths } from "./routes.js";
@@ -43,6 +43,22 @@ export function render({ prefs, code, session, name, queue }) {
         <input id="name" name="name" maxlength="24" autocomplete="nickname" value="${esc(name)}" placeholder="${esc(t("home.namePlaceholder"))}"></label>
     </section>
     <section class="panel play-now" id="play-now" aria-labelledby="h-play">${playNowHTML(queue)}</section>
+    <section class="panel daily" aria-labelledby="h-daily">
+      <h2 id="h-daily">${esc(t("home.dailyTitle"))}</h2>
+      <p>${esc(t("home.dailyNote"))}</p>
+      <p class="muted">${esc(t("house.daily"))}</p>
+      <div id="rank-note" aria-live="polite"></div>
+      <button type="button" class="btn wide" data-act="daily">${esc(t("home.daily"))}</button>
+      <p class="to-boards"><a href="${paths.leaderboard()}" data-nav>${esc(t("lb.link"))}</a> · <button type="button" class="btn small ghost" data-act="my-page">${esc(t("pl.mine"))}</button></p>
+    </section>
+    <section class="panel learn" aria-labelledby="h-learn">
+      <h2 id="h-learn">${esc(t("home.learnTitle"))}</h2>
+      <p>${esc(t("home.learnNote"))}</p>
+      <div class="buttons">
+        <button type="button" class="btn" data-act="practice" data-game="shithead">${esc(t("home.practiceSh"))}</button>
+        <button type="button" class="btn" data-act="practice" data-game="sheepshead">${esc(t("home.practiceSs"))}</button>
+      </div>
+    </section>
     <section class="panel${code ? " first" : ""}" aria-labelledby="h-join">
       <h2 id="h-join">${esc(t("home.join"))}</h2>
       ${invited}
@@ -75,22 +91,6 @@ export function render({ prefs, code, session, name, queue }) {
         ${formHTML(prefs.game === "sheepshead" ? "sheepshead" : "shithead")}
         <button type="submit" class="btn primary wide" data-act="create">${esc(t("home.create"))}</button>
       </form>
-    </section>
-    <section class="panel daily" aria-labelledby="h-daily">
-      <h2 id="h-daily">${esc(t("home.dailyTitle"))}</h2>
-      <p>${esc(t("home.dailyNote"))}</p>
-      <p class="muted">${esc(t("house.daily"))}</p>
-      <div id="rank-note" aria-live="polite"></div>
-      <button type="button" class="btn wide" data-act="daily">${esc(t("home.daily"))}</button>
-      <p class="to-boards"><a href="${paths.leaderboard()}" data-nav>${esc(t("lb.link"))}</a> · <button type="button" class="btn small ghost" data-act="my-page">${esc(t("pl.mine"))}</button></p>
-    </section>
-    <section class="panel learn" aria-labelledby="h-learn">
-      <h2 id="h-learn">${esc(t("home.learnTitle"))}</h2>
-      <p>${esc(t("home.learnNote"))}</p>
-      <div class="buttons">
-        <button type="button" class="btn" data-act="practice" data-game="shithead">${esc(t("home.practiceSh"))}</button>
-        <button type="button" class="btn" data-act="practice" data-game="sheepshead">${esc(t("home.practiceSs"))}</button>
-      </div>
     </section>
     <section class="panel" aria-labelledby="h-rules">
       <h2 id="h-rules">${esc(t("home.rules"))}</h2>
