@@ -22,6 +22,7 @@ from redis.backoff import NoBackoff
 
 from server.store.base import StoreUnavailable
 from server.store.redis_cluster import connect_cluster, is_cluster_url
+from server.store.redis_sentinel import connect_sentinel, is_sentinel_url
 
 #: A client of one Redis or of a Redis Cluster (``redis+cluster://``: see
 #: :mod:`server.store.redis_cluster`).
@@ -54,8 +55,9 @@ def global_key(name: str) -> str:
 
 
 def connect(url: str, timeout: float = TIMEOUT) -> RedisClient:
-    """A client for ``url`` (``redis://host:port/db``, or ``redis+cluster://host:port,...``
-    for a cluster) that fails within ``timeout`` seconds.
+    """A client for ``url`` (``redis://host:port/db``, ``redis+cluster://host:port,...`` for a
+    cluster, ``redis+sentinel://host:port,.../MASTER`` for the primary Sentinel names) that
+    fails within ``timeout`` seconds.
 
     A dropped connection is retried once at once: after a Redis restart the pool's first
     command meets a dead socket and the retry opens a fresh one, so callers see the outage
@@ -63,6 +65,8 @@ def connect(url: str, timeout: float = TIMEOUT) -> RedisClient:
     """
     if is_cluster_url(url):
         return connect_cluster(url, timeout)
+    if is_sentinel_url(url):
+        return connect_sentinel(url, timeout, POOL_SIZE)
     # A pool that makes a command wait for a free connection: redis-py's default pool fails
     # at once (MaxConnectionsError) past 100 commands in flight, which 300 people on two
     # processes reached (tests/deploy/test_deployment.py); Redis runs them one at a time anyway.
