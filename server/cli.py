@@ -24,6 +24,8 @@ BENCHES = {
     "handover": "server.tools.bench.handover",
     "bots": "server.tools.bench.bots",
     "churn": "server.tools.bench.churn",
+    "faults": "server.tools.bench.faults",
+    "durability": "server.tools.bench.durability",
 }
 
 #: The room budgets of a public server: ``cardroom serve`` flags for fields of RoomSettings.

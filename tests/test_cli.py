@@ -84,6 +84,13 @@ USAGES = {
         "[-h] [--flood {churn,ping,none}] [--attackers ATTACKERS] [--rate RATE] [--acts ACTS] "
         "[--pause PAUSE] [--timeout TIMEOUT]"
     ),
+    "bench faults": (
+        "[-h] [--rooms ROOMS] [--seconds SECONDS] [--think THINK] [--durability "
+        "{local,replicated}] [--pause PAUSE] {failover,redis-pause,owner-pause,disk-full}"
+    ),
+    "bench durability": (
+        "[-h] [--rooms ROOMS] [--seconds SECONDS] [--think THINK] [--rounds ROUNDS]"
+    ),
     "bench redis": (
         "[-h] [--game {shithead,sheepshead}] [--rooms ROOMS] [--seconds SECONDS] [--level "
         "LEVEL] [--runs RUNS] [--pace PACE] [--redis REDIS] [--redis-cpu "

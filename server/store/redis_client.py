@@ -11,6 +11,7 @@ scripts stay valid on a Redis Cluster.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -42,6 +43,11 @@ _UNAVAILABLE: tuple[type[BaseException], ...] = (
     rex.OutOfMemoryError,
     OSError,
 )
+
+
+# Redis cannot write now (its disk full, loading, no primary, out of memory, a replica): as a
+# reply of its own, or inside a script's error ("Error running script ...: -MISCONF ...")
+_REFUSED_NOW = re.compile(r"(?:^|-)(?:MISCONF|LOADING|MASTERDOWN|OOM|READONLY)\b")
 
 
 def room_key(code: str, part: str) -> str:
@@ -99,6 +105,6 @@ def unavailable_as_store_error() -> Iterator[None]:
             raise StoreUnavailable(f"{type(exc).__name__}: {exc}") from exc
         raise
     except rex.ResponseError as exc:
-        if str(exc).startswith(("MISCONF", "LOADING", "MASTERDOWN")):
+        if _REFUSED_NOW.search(str(exc)):
             raise StoreUnavailable(str(exc)) from exc
         raise
