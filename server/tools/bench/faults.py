@@ -10,6 +10,9 @@ the history checker (:mod:`server.tools.bench.history`), with the figures it pri
   a Sentinel; the primary is SIGKILLed mid-game; Sentinel promotes a replica, the process
   follows it by itself. Figures: acknowledged actions lost, seconds from the kill until play
   resumes (the first action acknowledged after it).
+  ``--lag`` leaves the replicas behind first (stopped, their links cut) for that many seconds:
+  what the primary took meanwhile dies with it, acknowledged under ``local``, refused under
+  ``replicated``.
 - ``redis-pause``: the one Redis SIGSTOPped for ``--pause`` seconds, then SIGCONTed. Players
   are answered ``store_unavailable``, never left hanging: the longest wait for an answer is
   printed; ``/healthz`` must say degraded while Redis is stopped; the seconds from the SIGCONT
@@ -56,7 +59,8 @@ from server.tools.bench.history import ClientHistory, History, Stored, Verdict, 
 from server.tools.bench.players import choose
 from server.tools.bench.procs import free_port, serve_process
 
-#: ``cardroom serve`` flags for a run: one address opens every table, and bots move at once.
+#: ``cardroom serve`` flags for a run: one address opens every table (and resumes them all on
+#: another process at once), and bots move at once.
 SERVE_FLAGS = (
     "--bot-delay",
     "0",
@@ -74,6 +78,10 @@ SERVE_FLAGS = (
     "100000",
     "--max-handshakes-per-address",
     "10000",
+    "--miss-rate",  # a room being taken over is not found for a moment: not a guess
+    "1000",
+    "--miss-burst",
+    "1000",
 )
 #: Seconds a request waits for its answer before the player calls the process unreachable
 #: (a server answers ``store_unavailable`` within about twice Redis's 2 s timeout).
@@ -387,9 +395,16 @@ def _figures(scenario: str, run: Run, verdict: Verdict, **extra: Any) -> Figures
 
 
 async def failover(
-    durability: str, rooms: int, seconds: float, think: float, directory: Path
+    durability: str,
+    rooms: int,
+    seconds: float,
+    think: float,
+    directory: Path,
+    lag: float = 0.0,
 ) -> Figures:
-    """The primary SIGKILLed under load; Sentinel promotes a replica."""
+    """The primary SIGKILLed under load; Sentinel promotes a replica. With ``lag``, the
+    replicas are left behind for that many seconds first (stopped, their links cut), so what
+    the primary takes meanwhile dies with it: ``local`` acknowledged it, ``replicated`` not."""
     from server.tools.bench.redis_replicated import ReplicatedRedis
 
     with ReplicatedRedis(directory, sentinels=1, replicas=2) as redis:
@@ -401,14 +416,19 @@ async def failover(
                 await asyncio.sleep(seconds / 3)
                 primary = redis.primary.process
                 assert primary is not None
+                if lag:
+                    redis.cut_replicas()
+                    await asyncio.sleep(lag)
                 primary.send_signal(signal.SIGKILL)
                 run.fault_at = run.healed_at = time.monotonic()
+                redis.resume_replicas()
                 promoted = await asyncio.to_thread(redis.wait_failover)
                 await asyncio.sleep(seconds * 2 / 3)
             held = await stored(redis.url, run.history.rooms())
     verdict = check(run.history, held)
+    behind = f", the replicas {lag:g} s behind" if lag else ""
     return _figures(
-        f"primary SIGKILLed, --durability {durability}",
+        f"primary SIGKILLed{behind}, --durability {durability}",
         run,
         verdict,
         sentinel_promoted_after=f"{promoted:.2f} s",
@@ -489,7 +509,7 @@ async def owner_pause(rooms: int, seconds: float, think: float, directory: Path)
         run,
         verdict,
         frames_written_by_a_fenced_owner=len(fenced),
-        states_from_the_old_owner_after_sigcont=late_from_a,
+        states_from_the_old_owner_after_sigcont_all_checked=late_from_a,
         rooms_moved_to_the_new_owner=moved,
         every_room_playing_on_the_new_owner_after_the_sigstop=(
             "never" if every is None else f"{every:.2f} s"
@@ -567,13 +587,21 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--think", type=float, default=0.2, help="seconds between a player's acts")
     p.add_argument("--durability", choices=("local", "replicated"), default="replicated")
     p.add_argument("--pause", type=float, default=2.0, help="redis-pause: seconds stopped")
+    p.add_argument(
+        "--lag",
+        type=float,
+        default=0.0,
+        help="failover: seconds the replicas are left behind before the primary dies",
+    )
     return p
 
 
 async def run_scenario(args: argparse.Namespace, directory: Path) -> Figures:
     match args.scenario:
         case "failover":
-            return await failover(args.durability, args.rooms, args.seconds, args.think, directory)
+            return await failover(
+                args.durability, args.rooms, args.seconds, args.think, directory, args.lag
+            )
         case "redis-pause":
             return await redis_pause(args.rooms, args.pause, args.seconds, args.think, directory)
         case "disk-full":

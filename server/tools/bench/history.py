@@ -7,7 +7,9 @@ than linearizability of a general register. A room is one log of versioned actio
 writer at a time, so the checks are direct, each linear in the history:
 
 - **lost**: an acknowledged action (the server's ``ack`` of an ``act``, naming a version) is
-  not in the room's stored log at that version, with the acting seat and the action sent;
+  not in the room's stored log at that version, with the acting seat and the action sent; or
+  the room was later shown going back below that version (it was lost, even if the same
+  action was played again at the same version since, as a replayed deal and policy may);
 - **gaps**: the stored log repeats a version or goes back (versions a record's save made,
   between games, are not in it: only an order is required);
 - **backwards**: a connection was shown a room's version lower than one it had seen before;
@@ -94,6 +96,7 @@ class ClientHistory:
     clock: Any = None  # a function returning seconds (None: always 0.0; tests)
     requests: dict[str, Request] = field(default_factory=dict)
     acks: dict[str, int] = field(default_factory=dict)  # ref -> version acknowledged
+    ack_times: dict[str, float] = field(default_factory=dict)
     refusals: dict[str, str] = field(default_factory=dict)  # ref -> code
     states: list[Seen] = field(default_factory=list)
 
@@ -105,6 +108,7 @@ class ClientHistory:
 
     def acked(self, ref: str, version: int) -> None:
         self.acks[ref] = version
+        self.ack_times[ref] = self._now()
 
     def refused(self, ref: str, code: str) -> None:
         self.refusals[ref] = code
@@ -201,6 +205,7 @@ def check(history: History, rooms: Mapping[str, Stored]) -> Verdict:
     verdict = Verdict(history.acknowledged, history.unknown)
     by_version: dict[str, dict[int, ActionEntry]] = {}
     last: dict[str, int] = {}
+    rollbacks: dict[str, list[tuple[float, int]]] = defaultdict(list)  # room: (when, to)
     for room, stored in rooms.items():
         versions = [e["v"] for e in stored.log]
         if any(b <= a for a, b in itertools.pairwise(versions)):
@@ -208,16 +213,6 @@ def check(history: History, rooms: Mapping[str, Stored]) -> Verdict:
             verdict.note(f"room {room}: the log's versions repeat or go back")
         by_version[room] = {e["v"]: e for e in stored.log}
         last[room] = max([stored.version, *versions])
-    for client in history.clients:
-        for ref, version in client.acks.items():
-            request = client.requests[ref]
-            entry = by_version.get(request.room, {}).get(version)
-            if entry is None or not same_action(entry, request.seat, request.action):
-                verdict.lost += 1
-                verdict.note(
-                    f"{client.name}: {request.action} acknowledged at {request.room} v{version}, "
-                    f"stored {entry}"
-                )
     views: dict[tuple[str, int | None, int], str] = {}
     for client in history.clients:
         highest: dict[str, int] = defaultdict(lambda: -1)
@@ -225,6 +220,7 @@ def check(history: History, rooms: Mapping[str, Stored]) -> Verdict:
             verdict.states += 1
             if seen.version < highest[seen.room]:
                 verdict.backwards += 1
+                rollbacks[seen.room].append((seen.at, seen.version))
                 verdict.note(
                     f"{client.name}: {seen.room} v{seen.version} after v{highest[seen.room]}"
                 )
@@ -246,5 +242,19 @@ def check(history: History, rooms: Mapping[str, Stored]) -> Verdict:
                 verdict.note(
                     f"{client.name}: {seen.room} v{seen.version} from {seen.origin}, "
                     f"the store holds {entry}"
+                )
+    for client in history.clients:
+        for ref, version in client.acks.items():
+            request = client.requests[ref]
+            entry = by_version.get(request.room, {}).get(version)
+            acked_at = client.ack_times.get(ref, 0.0)
+            undone = any(
+                at > acked_at and to < version for at, to in rollbacks.get(request.room, ())
+            )
+            if entry is None or undone or not same_action(entry, request.seat, request.action):
+                verdict.lost += 1
+                verdict.note(
+                    f"{client.name}: {request.action} acknowledged at {request.room} v{version}, "
+                    f"stored {entry}{', the room went back below it since' if undone else ''}"
                 )
     return verdict

@@ -15,6 +15,7 @@ at once (one Sentinel: a quorum of one; three: two), so a failover takes a few s
 from __future__ import annotations
 
 import contextlib
+import signal
 import socket
 import subprocess
 import time
@@ -167,7 +168,21 @@ class ReplicatedRedis:
                 raise RuntimeError("no failover to the replica")
             time.sleep(0.05)
 
+    def cut_replicas(self) -> None:
+        """Leave the replicas behind: each stopped (SIGSTOP), and their links cut on the
+        primary, so what the primary takes from now on reaches no replica."""
+        for replica in self.replicas:
+            assert replica.process is not None
+            replica.process.send_signal(signal.SIGSTOP)
+        _ask(self.primary.port, b"CLIENT KILL TYPE replica")
+
+    def resume_replicas(self) -> None:
+        for replica in self.replicas:
+            if replica.process is not None:
+                replica.process.send_signal(signal.SIGCONT)
+
     def stop(self) -> None:
+        self.resume_replicas()  # a stopped process does not hear SIGTERM
         for sentinel in self.sentinels:
             with contextlib.suppress(Exception):
                 sentinel.stop()

@@ -76,3 +76,19 @@ def test_a_log_that_repeats_a_version_is_found() -> None:
     assert check(History(), {"ROOMA": Stored(1, repeated)}).gaps == 1
     # versions a record's save made (between games) leave a gap in the log: that is fine
     assert check(History(), {"ROOMA": Stored(9, [*log(0), *log(1, start=5)])}).ok
+
+
+def test_an_action_undone_then_played_again_the_same_is_still_lost() -> None:
+    """A failover that lost v2 took the room back to v1; the same deal and policy then played
+    the same action at v2 again: stored as sent, but what was acknowledged was lost."""
+    clock = iter(range(100))
+    history = History(lambda: next(clock))
+    ann = history.client("ann", "ws://a")
+    ann.sent("r1", "ROOMA", 1, {"kind": "ready"}, seat=0)
+    ann.acked("r1", 2)
+    ann.seen("ROOMA", 0, 2, {"n": 2}, mover=0)
+    ann.seen("ROOMA", 0, 1, {"n": 1}, mover=0)  # back: v2 is gone
+    ann.sent("r2", "ROOMA", 1, {"kind": "ready"}, seat=0)
+    ann.acked("r2", 2)  # the same action, at the same version, again
+    verdict = check(history, {"ROOMA": Stored(2, log(0, 0))})
+    assert verdict.lost == 1 and verdict.backwards == 1
