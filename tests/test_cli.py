@@ -86,7 +86,8 @@ USAGES = {
     ),
     "bench faults": (
         "[-h] [--rooms ROOMS] [--seconds SECONDS] [--think THINK] [--durability "
-        "{local,replicated}] [--pause PAUSE] [--lag LAG] {failover,redis-pause,owner-pause,disk-full}"
+        "{local,replicated}] [--pause PAUSE] [--lag LAG] "
+        "{failover,redis-pause,owner-pause,disk-full}"
     ),
     "bench durability": (
         "[-h] [--rooms ROOMS] [--seconds SECONDS] [--think THINK] [--rounds ROUNDS]"
