@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from server.store.base import StoreUnavailable
+from server.store.base import StoreUnavailable, VersionConflict
 from server.store.lease import Lease, Leases
 from server.store.redis_sentinel import Durability, sentinel_address
 from server.store.redis_store import RedisStore
@@ -109,5 +109,51 @@ async def test_replicated_writes_survive_the_primary_killed(
         await leases.release(lease)  # (or it ran out during the failover)
         again = await leases.acquire("FAILO")
         assert isinstance(again, Lease) and again.fence > fence
+    finally:
+        await store.close()
+
+
+@pytest.mark.slow
+async def test_a_paused_primary_demoted_while_away_is_left(
+    replicated_redis: ReplicatedRedis,
+) -> None:
+    """The primary stops (SIGSTOP) long enough for Sentinel to promote a replica, then comes
+    back and is made a replica: the store's connections to it meet ``READONLY`` (or writes no
+    replica confirms) and go to the new primary; nothing acknowledged is lost, although what
+    the old primary took on its return is thrown away when it follows the new one."""
+    store = RedisStore(
+        replicated_redis.url, durability=Durability.REPLICATED, replica_timeout_ms=300
+    )
+    old = replicated_redis.primary
+    acked: list[int] = []
+    try:
+        assert await store.create("PAUSE", {"version": 0})
+        version, paused = 1, False
+        deadline = time.monotonic() + 40
+        while version <= 300:
+            assert time.monotonic() < deadline, f"stuck at v{version}"
+            if version == 100 and not paused:
+                assert old.process is not None
+                old.process.send_signal(signal.SIGSTOP)
+                paused = True
+                await asyncio.to_thread(replicated_redis.wait_failover)
+                old.process.send_signal(signal.SIGCONT)  # back, and soon told to follow
+            try:
+                await store.append("PAUSE", entry(version))
+            except StoreUnavailable:
+                await asyncio.sleep(0.1)
+                continue
+            except VersionConflict as conflict:  # unconfirmed writes landed, or were lost
+                assert conflict.stored >= max(acked, default=0)  # never an acknowledged one
+                version = conflict.stored + 1
+                continue
+            acked.append(version)
+            version += 1
+        stored = await store.load("PAUSE")
+        assert stored is not None
+        versions = [e["v"] for e in stored.actions]
+        assert set(acked) <= set(versions)
+        assert versions == sorted(set(versions))
+        assert replicated_redis.serving() != old.port
     finally:
         await store.close()

@@ -200,7 +200,7 @@ class Table:
         assert client is not None and record is not None
         if client.seat is None or client.closed:
             raise Unseated(self.name)
-        state = await client.wait_turn(timeout=ANSWER_TIMEOUT * 2)
+        state = await client.wait_turn(timeout=ANSWER_TIMEOUT)
         if state.view["phase"] == "over":
             await client.host("next_game")
             return
