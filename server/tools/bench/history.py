@@ -19,6 +19,10 @@ writer at a time, so the checks are direct, each linear in the history:
   a state whose mover (its first event's seat) is not the seat the log has for that version:
   a state a fenced owner made up, or one a lost write left behind.
 
+Two writers of one room (an owner fenced out that still wrote, or showed what it could not
+write) would show as two views of one version, or as states the store does not hold: each
+counted, and kept in :attr:`Verdict.bad_states` with the address of the process that showed it.
+
 A request refused with ``store_unavailable``, timed out, or cut off by a lost connection has an
 unknown outcome (Jepsen's *info*): it may or may not be in the log, and neither is an error.
 
