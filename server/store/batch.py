@@ -22,7 +22,11 @@ Redis, the calls made meanwhile gather and go together as soon as one is answere
   :class:`~server.store.base.StoreUnavailable` (written on the primary, perhaps not on a
   replica: its outcome unknown, as for a lost reply);
 - a primary demoted to a replica (``READONLY``, after a Sentinel failover) fails the calls it
-  refused and the connection is opened again, to the primary Sentinel names now.
+  refused and the connection is opened again, to the primary Sentinel names now; and with
+  Sentinel the batch asks every :data:`PRIMARY_CHECK` seconds which primary it names, and
+  leaves a connection to another at once: an old primary that was paused, replaced and comes
+  back with a replica still attached would otherwise take (and, under ``WAIT``, confirm)
+  writes until Sentinel demotes it, all of them thrown away then.
 
 The replies are parsed where they arrive: the batch's connection is an
 :class:`asyncio.Protocol` whose ``data_received`` feeds hiredis's parser and answers each
@@ -43,6 +47,7 @@ next); how many calls wait is bounded by the callers, at most one per open room.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import deque
 from collections.abc import Sequence
@@ -67,6 +72,8 @@ MAX_BATCH = 256
 #: Batches at most waiting for their replies at once: the calls made meanwhile wait for one to
 #: be answered and go together, in a larger batch (fewer round trips for the same writes).
 MAX_IN_FLIGHT = 2
+#: Seconds between two questions to Sentinel: which primary it names now.
+PRIMARY_CHECK = 0.25
 BATCH_BUCKETS = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0)
 
 
@@ -216,6 +223,8 @@ class ScriptBatch:
         self._flushing = False  # a write of the waiting calls is scheduled
         self._settled: list[asyncio.Future[None]] = []  # drain()s waiting for the last reply
         self._made = 0  # connections opened
+        self._primary: tuple[str, int] | None = None  # where the connection goes (Sentinel)
+        self._watch: asyncio.Task[None] | None = None  # asks Sentinel which primary it names
         pool = client.connection_pool
         self.timeout = pool.connection_kwargs.get("socket_timeout") or TIMEOUT
         # a batch's reply may take the WAIT's time on top of Redis's answer
@@ -404,7 +413,21 @@ class ScriptBatch:
             self._settle()
         self._conn = conn
         self._made += 1
+        if self._primary is not None and self._watch is None:
+            self._watch = asyncio.create_task(self._watch_primary(), name="batch-primary")
         self._flush()
+
+    async def _watch_primary(self) -> None:
+        """Leave the connection as soon as Sentinel names another primary than its own."""
+        while True:
+            await asyncio.sleep(PRIMARY_CHECK)
+            try:
+                named = await primary_address(self.redis)
+            except Exception:  # Sentinel away: the connection's own errors still count
+                continue
+            conn = self._conn
+            if conn is not None and named is not None and named != self._primary:
+                self._drop(conn, rex.ConnectionError(f"Sentinel names {named} the primary now"))
 
     async def _connect(self) -> _Replies:
         """A connection to the client's Redis, logged in and on its database."""
@@ -414,6 +437,7 @@ class ScriptBatch:
         primary = await primary_address(self.redis)  # with Sentinel: where it is now
         if primary is not None:
             await loop.create_connection(lambda: conn, *primary)
+            self._primary = primary
         elif "path" in kw:
             await loop.create_unix_connection(lambda: conn, kw["path"])
         else:
@@ -458,6 +482,10 @@ class ScriptBatch:
     async def close(self) -> None:
         """Wait for the calls made so far, then close the batch's connection."""
         await self.drain()
+        if self._watch is not None:
+            self._watch.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watch
         conn, self._conn = self._conn, None
         if conn is not None and conn.transport is not None:
             conn.transport.close()
