@@ -96,6 +96,7 @@ from protocol.messages import (
     Closing,
     Contribute,
     Create,
+    Emote,
     Error,
     GameName,
     Hello,
@@ -109,6 +110,7 @@ from protocol.messages import (
     Moved,
     Ping,
     Pong,
+    React,
     Resume,
     Room,
     RoomInfo,
@@ -495,11 +497,13 @@ class CardroomClient:
         daily: bool = False,
         *,
         hints: bool = False,
+        time_bank: int | None = None,
         timeout: float | None = None,
     ) -> Joined:
         """Open a room and take seat 0 as its host; then ``room`` and ``token`` are set.
         ``hints``: seated players may ask for hints (:meth:`hint`); such a room's results go
-        to no leaderboard, and a daily room cannot have them.
+        to no leaderboard, and a daily room cannot have them. ``time_bank``: seconds of reserve
+        each seat spends once a turn runs over ``turn_timer``.
 
         Told ``moved`` (several processes behind a proxy), the client reconnects to the room's
         address and resumes its seat there; the ``joined`` returned is the resume's.
@@ -517,6 +521,7 @@ class CardroomClient:
             options=options or {},  # type: ignore[arg-type]  # validated into the game's options
             daily=daily,
             hints=hints,
+            time_bank=time_bank,
         )
         joined = await self.request(msg, Joined, timeout=timeout)
         if self._moved != joined.room or self.url is None:
@@ -524,14 +529,22 @@ class CardroomClient:
         return await self.reconnect() or joined  # to the process at the room's address
 
     async def join(
-        self, room: str, name: str, seat: int | None = None, *, timeout: float | None = None
+        self,
+        room: str,
+        name: str,
+        seat: int | None = None,
+        *,
+        wait: bool = False,
+        timeout: float | None = None,
     ) -> Joined:
         """Take a free seat (any, or ``seat``); a ``room`` and, once started, a ``state`` follow.
+        With ``wait``, a game being played is watched and a seat taken when it ends (the reply
+        says ``waiting``; a second ``joined`` gives the seat and :attr:`seat` follows it).
 
         Raises:
             CardroomError: e.g. ``room_not_found``, ``room_full``, ``seat_taken``.
         """
-        msg = Join(id=self._next_id(), room=room, name=name, seat=seat)
+        msg = Join(id=self._next_id(), room=room, name=name, seat=seat, wait=wait)
         return await self.request(msg, Joined, timeout=timeout)
 
     async def watch(self, room: str, *, timeout: float | None = None) -> Joined:
@@ -604,9 +617,9 @@ class CardroomClient:
         timeout: float | None = None,
     ) -> Ack:
         """A host command: ``add_bot``, ``remove_bot``, ``set_bot_level``, ``fill_bots``,
-        ``start``, ``lock``, ``unlock``, ``kick``, ``next_game``, ``mute`` or ``unmute``
-        (a ``seat``, or a ``spectator`` by the number their chat lines carry), or ``again``
-        after the match (``to``: the room where the table plays again).
+        ``start``, ``lock``, ``unlock``, ``kick``, ``stand_in``, ``next_game``, ``mute`` or
+        ``unmute`` (a ``seat``, or a ``spectator`` by the number their chat lines carry), or
+        ``again`` after the match (``to``: the room where the table plays again).
 
         Raises:
             CardroomError: e.g. ``not_host``, ``seat_taken``, ``not_between_games``.
@@ -627,6 +640,14 @@ class CardroomClient:
     ) -> Ack:
         """Say something to the room (at most 280 characters); a ``chat`` line goes to all."""
         msg = ChatRequest(id=self._next_id(), room=self._room(room), text=text)
+        return await self.request(msg, Ack, timeout=timeout)
+
+    async def react(
+        self, emote: Emote, *, room: str | None = None, timeout: float | None = None
+    ) -> Ack:
+        """A quick reaction from your seat (``nice``, ``laugh``, ``wow``, ``oops``, ``sad``,
+        ``gg``); a ``reaction`` goes to everyone in the room."""
+        msg = React(id=self._next_id(), room=self._room(room), emote=emote)
         return await self.request(msg, Ack, timeout=timeout)
 
     async def leave(self, *, room: str | None = None, timeout: float | None = None) -> Ack:

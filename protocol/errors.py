@@ -32,6 +32,8 @@ class ErrorCode(StrEnum):
     INTERNAL_ERROR = "internal_error"
     STORE_UNAVAILABLE = "store_unavailable"
     BAD_BOARD = "bad_board"
+    BAD_WORK = "bad_work"
+    IDENTITIES_SPENT = "identities_spent"
     # rooms (server/rooms)
     ROOM_NOT_FOUND = "room_not_found"
     BUSY = "busy"

@@ -137,6 +137,11 @@ class SeatInfo(_Model):
         default=None, description="a bot is playing this human's turns while they are away"
     )
     muted: bool = Field(default=False, description="the host muted this seat's chat")
+    held_until: float | None = Field(
+        default=None,
+        description="its person is gone: unix time the seat is held until (then a bot plays"
+        " their turns, or a lobby seat is freed); the host's stand_in does it at once",
+    )
 
 
 class Again(_Model):
@@ -166,6 +171,15 @@ class RoomInfo(_Model):
     spectators: int
     locked: bool
     turn_timer: int | None
+    time_bank: int | None = Field(
+        default=None, description="each seat's reserve for a match, in seconds (none: no bank)"
+    )
+    banks: list[float] | None = Field(
+        default=None, description="the seconds of reserve each seat has left (none: no bank)"
+    )
+    banking: int | None = Field(
+        default=None, description="the seat spending its reserve now (its turn ran over)"
+    )
     options: GameOptions
     games_played: int
     totals: list[int] = Field(description="shithead: losses per seat; sheepshead: units per seat")
@@ -211,6 +225,11 @@ class Create(_Strict):
     seats: Annotated[int, Field(ge=0, le=64)]
     name: PlayerName
     turn_timer: Annotated[int, Field(ge=1, le=600)] | None = None
+    time_bank: Annotated[int, Field(ge=5, le=600)] | None = Field(
+        default=None,
+        description="seconds of reserve each seat has for a match, spent once a turn runs over "
+        "the turn timer (needs turn_timer)",
+    )
     options: GameOptions = Field(default_factory=ShitheadOptions)
     daily: bool = False
     hints: bool = Field(
@@ -221,6 +240,12 @@ class Create(_Strict):
 
     _game_options = model_validator(mode="before")(_options_of_game)
 
+    @model_validator(mode="after")
+    def _bank_needs_timer(self) -> Create:
+        if self.time_bank is not None and self.turn_timer is None:
+            raise ValueError("a time bank needs a turn timer")
+        return self
+
 
 class Join(_Strict):
     """Take a free seat (before the start, or a bot's seat between games)."""
@@ -230,6 +255,11 @@ class Join(_Strict):
     room: RoomCode
     name: PlayerName
     seat: Annotated[int, Field(ge=0, le=64)] | None = None  # checked by the room (bad_seat)
+    wait: bool = Field(
+        default=False,
+        description="a game is being played: watch it now, and take the first free seat when"
+        " it ends (a second joined, with this request's id, says which)",
+    )
 
 
 class Watch(_Strict):
@@ -268,6 +298,7 @@ HostOp = Literal[
     "lock",
     "unlock",
     "kick",
+    "stand_in",
     "next_game",
     "mute",
     "unmute",
@@ -276,7 +307,7 @@ HostOp = Literal[
 
 
 class Host(_Strict):
-    """A host command. ``seat`` for add/remove/set level/kick, ``level`` for bots."""
+    """A host command. ``seat`` for add/remove/set level/kick/stand_in, ``level`` for bots."""
 
     type: Literal["host"] = "host"
     id: RequestId
@@ -297,6 +328,21 @@ class Chat(_Strict):
     id: RequestId
     room: RoomCode
     text: ChatText
+
+
+#: The quick reactions a seated player can send: a fixed handful (no free text, so nothing to
+#: moderate beyond their rate), drawn by the clients as emoji.
+Emote = Literal["nice", "laugh", "wow", "oops", "sad", "gg"]
+
+
+class React(_Strict):
+    """A quick reaction from your seat, shown for a moment at it to everyone in the room (the
+    chat's budget per seat; a muted seat's are refused)."""
+
+    type: Literal["react"] = "react"
+    id: RequestId
+    room: RoomCode
+    emote: Emote
 
 
 class Leave(_Strict):
@@ -331,6 +377,15 @@ class Ping(_Strict):
     id: RequestId
 
 
+class Identify(_Strict):
+    """The work a ``welcome`` offered, done: an identity for this connection (``identified``)."""
+
+    type: Literal["identify"] = "identify"
+    id: RequestId
+    challenge: Annotated[str, StringConstraints(max_length=160)]
+    nonce: Annotated[str, StringConstraints(max_length=32)]
+
+
 class Leaderboard(_Strict):
     """Ask for a leaderboard: ``daily`` (today, UTC), ``daily:YYYY-MM-DD``, ``sheepshead`` or
     ``shithead`` (all-time). The answer is ``standings``."""
@@ -350,16 +405,27 @@ ClientMessage = Annotated[
     | Act
     | Host
     | Chat
+    | React
     | Leave
     | Hint
     | Ping
     | Leaderboard
+    | Identify
     | Contribute,
     Field(discriminator="type"),
 ]
 
 
 # ----------------------------------------------------------------------------- server -> client
+
+
+class Work(_Model):
+    """A proof of work that earns an identity once an address's free ones are spent for the
+    day: a ``nonce`` such that SHA-256 of ``challenge + ":" + nonce`` starts with ``bits``
+    zero bits (``identify``)."""
+
+    challenge: Annotated[str, StringConstraints(max_length=160)]
+    bits: int
 
 
 class Welcome(_Model):
@@ -373,6 +439,19 @@ class Welcome(_Model):
         description="the device identity this server issued (or the hello's, if the server "
         "issued it): keep it and say it in every hello; null: this connection is not ranked",
     )
+    work: Work | None = Field(
+        default=None,
+        description="no identity was issued (this address's free ones are spent today): this "
+        "work earns one (identify)",
+    )
+
+
+class Identified(_Model):
+    """Reply to ``identify``: the identity the work earned (keep it as a welcome's)."""
+
+    type: Literal["identified"] = "identified"
+    ref: RequestId
+    device: DeviceToken
 
 
 class Error(_Model):
@@ -395,6 +474,10 @@ class Joined(_Model):
         default=None,
         repr=False,
         description="the seat's secret; a fresh one after every resume (the old one is void)",
+    )
+    waiting: bool = Field(
+        default=False,
+        description="a join with wait: watching now, seated when the game ends if a seat is free",
     )
 
 
@@ -454,6 +537,16 @@ class ChatLine(_Model):
     spectator: int | None = Field(
         default=None, description="a spectator's number in the room (the host may mute it)"
     )
+
+
+class Reaction(_Model):
+    """A seat's quick reaction (``react``), to everyone in the room."""
+
+    type: Literal["reaction"] = "reaction"
+    room: str
+    seat: int
+    emote: Emote
+    at: float
 
 
 class Pong(_Model):
@@ -532,10 +625,12 @@ ServerMessage = Annotated[
     | State
     | Log
     | ChatLine
+    | Reaction
     | Pong
     | Closing
     | Standings
     | Advice
+    | Identified
     | Moved,
     Field(discriminator="type"),
 ]

@@ -63,6 +63,7 @@ class _Room(TypedDict):
     turn_timer: int | None
     daily: bool
     hints: NotRequired[bool]
+    time_bank: NotRequired[int | None]
     opener: NotRequired[str | None]  # a keyed digest of the opener's address (fairness, caps)
     daily_date: str | None
     # a daily match: whether it is its player's first of the day (absent in older records)

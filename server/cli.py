@@ -334,7 +334,7 @@ def serve(argv: list[str]) -> int:
     parser.add_argument(
         "--daily-entries-per-address",
         type=int,
-        default=3,
+        default=6,
         help="daily-board entries a day for the device identities issued to one address",
     )
     parser.add_argument(
@@ -349,6 +349,18 @@ def serve(argv: list[str]) -> int:
         type=int,
         default=3,
         help="device identities (the only ones ranked) issued to one address a UTC day",
+    )
+    parser.add_argument(
+        "--worked-devices-per-address",
+        type=int,
+        default=3,
+        help="more identities an address earns a UTC day by a proof of work, past its free ones",
+    )
+    parser.add_argument(
+        "--identity-work-bits",
+        type=int,
+        default=16,
+        help="the difficulty of that work: leading zero bits of a SHA-256",
     )
     parser.add_argument(
         "--ipv6-site-multiple",
@@ -416,6 +428,8 @@ def serve(argv: list[str]) -> int:
         miss_floor=args.miss_floor,
         replay_cache_bytes=int(args.replay_cache_mb * 1024 * 1024),
         devices_per_address=args.devices_per_address,
+        worked_devices_per_address=args.worked_devices_per_address,
+        identity_work_bits=args.identity_work_bits,
         ipv6_site_multiple=args.ipv6_site_multiple,
         rooms=RoomSettings(
             grace=args.grace,

@@ -39,8 +39,9 @@ USAGES = {
         "[--history-burst HISTORY_BURST] [--miss-rate MISS_RATE] [--miss-burst MISS_BURST] "
         "[--miss-floor MISS_FLOOR] [--replay-cache-mb REPLAY_CACHE_MB] [--max-games "
         "MAX_GAMES] [--daily-entries-per-address DAILY_ENTRIES_PER_ADDRESS] [--daily-alone "
-        "{on,off}] [--devices-per-address DEVICES_PER_ADDRESS] [--ipv6-site-multiple "
-        "IPV6_SITE_MULTIPLE] [--log-level LOG_LEVEL]"
+        "{on,off}] [--devices-per-address DEVICES_PER_ADDRESS] [--worked-devices-per-address "
+        "WORKED_DEVICES_PER_ADDRESS] [--identity-work-bits IDENTITY_WORK_BITS] "
+        "[--ipv6-site-multiple IPV6_SITE_MULTIPLE] [--log-level LOG_LEVEL]"
     ),
     "arena": (
         "[-h] --seats SEATS [--hands GAMES] [--seed SEED] [--jobs JOBS] [--cap CAP] "

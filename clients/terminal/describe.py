@@ -8,6 +8,8 @@ lines and changes of the room's seats, as short coloured text.
 'Ann burned the pile (a ten)'
 >>> event_line({"kind": "skipped", "seat": 2}, names).plain
 'Bot 3 is skipped (an 8, house rule)'
+>>> event_line({"kind": "started", "seat": 0}, ["You", "Bot 2"]).plain
+'Play begins: You start'
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from protocol.views import EventWire
 _PLAIN = {
     # Shithead
     "ready": ("{who} {is} ready", ""),
-    "started": ("Play begins: {who} starts", ""),
+    "started": ("Play begins: {who} {starts}", ""),
     "went_out": ("{who} {is} out (place {place})", ""),
     "skipped": ("{who} {is} skipped (an 8, house rule)", ""),
     "drew": ("{who} drew {count}", "dim"),
@@ -35,13 +37,23 @@ _PLAIN = {
     "thrown_in": ("Everyone passed: thrown in, the next hand pays double", "bold"),
     "cracked": ("{who} cracked: the stakes double", "bold magenta"),
     "recracked": ("{who} re-cracked: the stakes double again", "bold magenta"),
-    "no_crack": ("{who} does not double the stakes", ""),
+    "no_crack": ("{who} {does} not double the stakes", ""),
 }
 
 
 def is_(who: str) -> str:
     """The verb for a name: "You are", "Bot 2 is"."""
     return "are" if who == "You" else "is"
+
+
+def _verbs(who: str) -> dict[str, str]:
+    """The verbs a line takes, agreeing with ``who``: "You start", "Bot 2 starts".
+
+    >>> _verbs("You")["starts"], _verbs("Ann")["does"]
+    ('start', 'does')
+    """
+    you = who == "You"
+    return {"is": is_(who), "starts": "start" if you else "starts", "does": "do" if you else "does"}
 
 
 def seat_names(info: RoomInfo | None, me: int | None, players: int = 5) -> list[str]:
@@ -71,7 +83,7 @@ def _event_line(event: EventWire, names: list[str]) -> Text:
     if kind in _PLAIN:
         line, style = _PLAIN[kind]
         place, count = event.get("place", "?"), event.get("count", 0)
-        return Text(line.format(who=who, place=place, count=count, **{"is": is_(who)}), style)
+        return Text(line.format(who=who, place=place, count=count, **_verbs(who)), style)
     match kind:
         case "swapped":
             return Text.assemble(

@@ -1,7 +1,12 @@
-"""House rules (SH-7, SS-10) in the terminal: typed on the start screen (or ``--rules``) as
-words, and the rules in force as a short line. Names and values are the wire's; the server
-validates them (an unknown one is refused before the room exists).
+"""House rules (SH-7, SS-10) in the terminal: typed on the start screen (or ``--rules``) in the
+table's own words ("7 plays lower, 3 is glass", or the wire's names), and the rules in force as
+a short line. The server validates them (an unknown one is refused before the room exists).
 
+>>> parse_rules("7 plays lower, 3 is glass")
+{'seven_lower': True, 'three_invisible': True}
+>>> parse_rules("J♦ partner, doubler, cracking") == {
+...     "partner": "jack_of_diamonds", "no_pick": "doubler", "crack": True}
+True
 >>> parse_rules("seven_lower eight_skips")
 {'seven_lower': True, 'eight_skips': True}
 >>> parse_rules("partner=jack_of_diamonds, no_pick=doubler crack")
@@ -15,6 +20,7 @@ validates them (an unknown one is refused before the room exists).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import cast
 
 #: Each option value that differs from the book, as the table names it.
 _LABELS: dict[tuple[str, object], str] = {
@@ -27,10 +33,21 @@ _LABELS: dict[tuple[str, object], str] = {
     ("crack", True): "cracking",
 }
 
-#: What the start screen's field takes, said under it.
+#: Other words a player may type for them.
+_ALIASES: dict[str, tuple[str, object]] = {
+    "jd partner": ("partner", "jack_of_diamonds"),
+    "jack of diamonds partner": ("partner", "jack_of_diamonds"),
+    "jack of diamonds": ("partner", "jack_of_diamonds"),
+    "dealer picks": ("no_pick", "forced"),
+    "crack": ("crack", True),
+}
+
+_LONGEST = 4  # words in the longest phrase above
+
+#: What the start screen's field takes, said under it: the rules as the table names them.
 RULES_HELP = (
-    "Shithead: seven_lower eight_skips three_invisible · Sheepshead: "
-    "partner=jack_of_diamonds no_pick=doubler|forced crack"
+    "Shithead: 7 plays lower, 8 skips, 3 is glass · Sheepshead: J♦ partner (or jd partner), "
+    "doubler or dealer must pick, cracking"
 )
 
 
@@ -38,14 +55,27 @@ def parse_rules(text: str) -> dict[str, bool | str]:
     """Words separated by spaces or commas: ``name`` turns an option on, ``name=value`` sets
     it (``true`` / ``false`` for a toggle)."""
     out: dict[str, bool | str] = {}
-    for word in text.replace(",", " ").split():
-        key, sep, value = word.partition("=")
-        if not sep or value.lower() in ("true", "on", "yes"):
-            out[key] = True
-        elif value.lower() in ("false", "off", "no"):
-            out[key] = False
+    # the table's own words ("7 plays lower"), the longest phrase at each place, else a name
+    phrases = {label.lower(): kv for kv, label in _LABELS.items()} | _ALIASES
+    words = text.replace(",", " ").split()
+    at = 0
+    while at < len(words):
+        for size in range(_LONGEST, 0, -1):
+            phrase = " ".join(words[at : at + size]).lower()
+            if phrase in phrases:
+                key, value = phrases[phrase]
+                out[key] = cast(bool | str, value)
+                at += size
+                break
         else:
-            out[key] = value
+            key, sep, value = words[at].partition("=")
+            if not sep or value.lower() in ("true", "on", "yes"):
+                out[key] = True
+            elif value.lower() in ("false", "off", "no"):
+                out[key] = False
+            else:
+                out[key] = value
+            at += 1
     return out
 
 

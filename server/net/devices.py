@@ -26,6 +26,7 @@ import base64
 import hashlib
 import hmac
 import secrets
+from collections import OrderedDict
 
 PREFIX = "cr1"
 _ID_BYTES = 12  # 16 base64url characters
@@ -94,3 +95,63 @@ class DeviceIssuer:
         True
         """
         return _b64(self._origin_tag(address)) if self.ready else None
+
+
+#: Challenges kept as used (per process: past it the oldest are forgotten; the address's daily
+#: budget of earned identities still bounds what a forgotten one could earn again).
+MAX_SPENT = 65_536
+
+
+def solves(challenge: str, nonce: str, bits: int) -> bool:
+    """Whether SHA-256 of ``challenge:nonce`` starts with ``bits`` zero bits.
+
+    >>> solves("c", "0", 0), solves("c", "0", 256)
+    (True, False)
+    """
+    digest = int.from_bytes(hashlib.sha256(f"{challenge}:{nonce}".encode()).digest(), "big")
+    return digest >> (256 - bits) == 0 if bits > 0 else True
+
+
+class WorkChallenges:
+    """Proofs of work that earn an identity once an address's free ones are spent: a
+    challenge is signed for one address, UTC day and difficulty (nothing is stored until one
+    is used), and is good once.
+
+    >>> work = WorkChallenges(b"k" * 32, bits=4)
+    >>> challenge = work.offer("10.0.0.1", "2026-12-07")
+    >>> nonce = next(str(n) for n in range(10_000) if solves(challenge, str(n), 4))
+    >>> work.check("10.0.0.2", "2026-12-07", challenge, nonce)  # another address's
+    False
+    >>> work.check("10.0.0.1", "2026-12-07", challenge, nonce), work.check(
+    ...     "10.0.0.1", "2026-12-07", challenge, nonce)  # good once
+    (True, False)
+    """
+
+    def __init__(self, secret: bytes, bits: int) -> None:
+        self._secret = secret
+        self.bits = bits
+        self._spent: OrderedDict[str, None] = OrderedDict()
+
+    def _sign(self, address: str, day: str, rand: str) -> str:
+        text = f"work:{address}:{day}:{self.bits}:{rand}".encode()
+        return _b64(hmac.new(self._secret, text, hashlib.sha256).digest()[:_SIG_BYTES])
+
+    def offer(self, address: str, day: str) -> str:
+        """A fresh challenge for ``address`` on ``day`` (``YYYY-MM-DD``, UTC)."""
+        rand = _b64(secrets.token_bytes(9))
+        return f"{day}.{rand}.{self._sign(address, day, rand)}"
+
+    def check(self, address: str, day: str, challenge: str, nonce: str) -> bool:
+        """Whether ``nonce`` solves a challenge given to ``address`` on ``day`` and not used
+        before (a good one is used by this call)."""
+        parts = challenge.split(".")
+        if len(parts) != 3 or parts[0] != day or challenge in self._spent:
+            return False
+        if not hmac.compare_digest(parts[2], self._sign(address, day, parts[1])):
+            return False
+        if not solves(challenge, nonce, self.bits):
+            return False
+        self._spent[challenge] = None
+        if len(self._spent) > MAX_SPENT:
+            self._spent.popitem(last=False)
+        return True

@@ -53,7 +53,7 @@ from server.bots.pool import MAX_QUEUED, MAX_QUEUED_PER_OWNER, BotPool
 from server.metrics import Metrics
 from server.net import address, api
 from server.net.admission import Admission, Cap, Door, Gated
-from server.net.devices import DeviceIssuer
+from server.net.devices import DeviceIssuer, WorkChallenges
 from server.net.keepalive import Keepalive
 from server.net.limits import TokenBucket
 from server.net.loop_lag import LoopLag
@@ -195,6 +195,13 @@ class ServerConfig:
     # an IPv6 /48 gets this many times the budgets of one /64 (its client address key)
     ipv6_site_multiple: float = SITE_MULTIPLE
     devices_per_address: int = 3  # device identities issued to one address a UTC day
+    # ...and past those, identities earned by a proof of work (bits: its difficulty)
+    worked_devices_per_address: int = 3
+    identity_work_bits: int = 16
+
+
+def _utc_day() -> str:
+    return time.strftime("%Y-%m-%d", time.gmtime())
 
 
 class Connection:
@@ -408,6 +415,8 @@ class CardroomServer:
         # signs with a key of the server secret once start() has it (until then: none issued)
         self.devices = DeviceIssuer(None)
         self.device_budget = self.budgets.make("devices", Daily(c.devices_per_address))
+        self.worked_budget = self.budgets.make("worked", Daily(c.worked_devices_per_address))
+        self.work: WorkChallenges | None = None  # with the devices' key (_use_key)
         self.metrics.watch_devices(self.devices)
         self._secret: asyncio.Task[None] | None = None  # reading the secret while the store is away
         self._dirty: list[Connection] = []  # connections with frames to flush this turn
@@ -460,7 +469,7 @@ class CardroomServer:
             # read once, off the event loop: serving a file never touches the disk
             self.static = await asyncio.to_thread(StaticFiles.load, root)
         try:
-            self.devices.use((await self.manager.keys()).devices())
+            self._use_key((await self.manager.keys()).devices())
         except Refusal:  # the store is away: no identities until it is back
             self._secret = asyncio.create_task(self._sign_devices())
         await self.manager.start()
@@ -488,12 +497,17 @@ class CardroomServer:
         if self.live_sockets is not None:
             self.live_sockets.start()
 
+    def _use_key(self, key: bytes) -> None:
+        """Issue identities, and offer work for more, under ``key``."""
+        self.devices.use(key)
+        self.work = WorkChallenges(key, self.config.identity_work_bits)
+
     async def _sign_devices(self, retry: float = 1.0) -> None:
         """Give the device issuer its key once the server secret can be read from the store
         (meanwhile connections get no identity and nobody is ranked)."""
         while True:
             try:
-                self.devices.use((await self.manager.keys()).devices())
+                self._use_key((await self.manager.keys()).devices())
                 return
             except Refusal:
                 await asyncio.sleep(retry)
@@ -935,6 +949,8 @@ class CardroomServer:
                 return self.manager.create(conn.id, msg, received)
             case m.Leaderboard():
                 return self._standings(conn, msg)
+            case m.Identify():
+                return self._identify(conn, msg)
             case _:
                 return self._route(conn, msg, received)
         return None
@@ -1005,20 +1021,47 @@ class CardroomServer:
 
     async def _issue(self, conn: Connection, msg: m.Hello) -> None:
         device = None
+        work = None
         if await self.device_budget.take(conn.address):
             device = self.devices.mint(conn.address)
         else:
             self.devices.refused += 1
-        self._welcome(conn, msg, device)
+            # a household behind one address: a few more, each for some seconds of work
+            if self.work is not None and self.config.worked_devices_per_address > 0:
+                challenge = self.work.offer(conn.address, _utc_day())
+                work = m.Work(challenge=challenge, bits=self.work.bits)
+        self._welcome(conn, msg, device, work)
 
-    def _welcome(self, conn: Connection, msg: m.Hello, device: str | None) -> None:
+    def _welcome(
+        self, conn: Connection, msg: m.Hello, device: str | None, work: m.Work | None = None
+    ) -> None:
         if device is not None:
             self.connected.identify(conn.id, device)
         games = [cast(m.GameName, name) for name in GAME_NAMES]
         welcome = m.Welcome(
-            ref=msg.id, protocol=msg.protocol, server=SERVER_NAME, games=games, device=device
+            ref=msg.id,
+            protocol=msg.protocol,
+            server=SERVER_NAME,
+            games=games,
+            device=device,
+            work=work,
         )
         conn.send(m.dump(welcome))
+
+    async def _identify(self, conn: Connection, msg: m.Identify) -> None:
+        """The work a welcome offered, done: an identity, within the address's daily budget of
+        earned ones (a flood of sock puppets from one address stops there)."""
+        work = self.work
+        if work is None or not work.check(conn.address, _utc_day(), msg.challenge, msg.nonce):
+            why = "that work is not a challenge of this address today, was used, or is undone"
+            raise Refusal(ErrorCode.BAD_WORK, why)
+        if not await self.worked_budget.take(conn.address):
+            why = "this address has earned all the identities it may today"
+            raise Refusal(ErrorCode.IDENTITIES_SPENT, why)
+        device = self.devices.mint(conn.address)
+        assert device is not None  # the key is set: self.work was made with it
+        self.connected.identify(conn.id, device)
+        conn.send(m.dump(m.Identified(ref=msg.id, device=device)))
 
     async def _standings(self, conn: Connection, msg: m.Leaderboard) -> None:
         # the same budget as the HTTP API's reads, from the same address's bucket

@@ -53,6 +53,11 @@ class TurnClock(NamedTuple):
             return self, timer  # asked several times per input: mostly unchanged
         return TurnClock(at, due, armed, shown), timer
 
+    def extended(self, version: int, due: float) -> tuple[TurnClock, SetTimer]:
+        """The clock with ``version``'s deadline moved out to ``due`` (a seat's time bank),
+        shown, and its timer set anew."""
+        return TurnClock(version, due, version, due), SetTimer(TurnTimer(version), due)
+
     def due_at(self, version: int) -> float | None:
         """``version``'s deadline, if it has one (an action entry stores it)."""
         return self.due if self.version == version else None

@@ -154,6 +154,7 @@ class RoomCore:
         nonce: str | None = None,
         options: m.GameOptions | None = None,
         turn_timer: int | None = None,
+        time_bank: int | None = None,
         daily: bool = False,
         hints: bool = False,
         opener: str | None = None,
@@ -175,6 +176,7 @@ class RoomCore:
         self.options: m.GameOptions = game_spec(game).check_options(options)
         self.options_frame = self.options.model_dump()  # as the room frame writes them
         self.turn_timer = turn_timer
+        self.time_bank = time_bank if turn_timer else None  # each seat's reserve for a match
         self.daily = daily
         self.hints = hints  # seated players may ask for hints; results are not ranked
         # who opened the room (a keyed digest of their address): kept in its record, so the
@@ -283,6 +285,7 @@ class RoomCore:
         assert state.match is not None
         state.match.next_game(self.state.contributions())
         state.contributed = {}
+        state.banks, state.banking = {}, None  # every seat's whole time bank, each match
         state.version += 1
 
     def starts_daily(self, item: RoomInput) -> bool:
@@ -385,6 +388,20 @@ class RoomCore:
             self._chat = TokenBucket(s.chat_per_minute / 60.0, s.chat_burst, now)
         return self._chat.allow(now)
 
+    def seat_waiting(self, now: float) -> list[Output]:
+        """The game ended: spectators who asked to play take the free seats
+        (:func:`server.rooms.requests.seat_waiting`)."""
+        return requests.seat_waiting(self, now)
+
+    def hand_to_bot(self, index: int) -> bool:
+        """Seat ``index``'s person is gone past grace (or the host would not wait): a stand-in
+        bot plays their turns until they come back. ``True`` if the host's role passed on."""
+        self.state.seats.mark_away(index)
+        if self.state.host != index:
+            return False
+        self.state.pass_host_from(index)  # a present person hosts
+        return True
+
     def replace_human(self, index: int) -> None:
         """A human leaves a seat: empty before play, a bot once the match has begun."""
         self.state.replace_human(index, self.settings.stand_in_level)
@@ -449,7 +466,7 @@ class RoomCore:
         seat = state.where.pop(conn, None)
         state.forget_watcher(conn)
         if seat is not None and state.seats[seat].conn == conn:
-            state.seats.disconnect(seat)
+            state.seats.disconnect(seat, now + self.settings.grace)
             out.append(SetTimer(GraceTimer(seat), now + self.settings.grace))
         out += (
             frames.room_frames(self) if seat is not None else frames.spectators_changed(self, now)
@@ -470,11 +487,8 @@ class RoomCore:
                     state.muted_seats.discard(index)
                     state.pass_host_from(index)
                     out.append(Persist(self.meta()))
-                else:
-                    state.seats.mark_away(index)
-                    if state.host == index:  # gone past grace: a present person hosts
-                        state.pass_host_from(index)
-                        out.append(Persist(self.meta()))
+                elif self.hand_to_bot(index):
+                    out.append(Persist(self.meta()))
                 return [*out, *frames.room_frames(self), *play.schedule(self, now)]
             case TurnTimer(version=version):
                 if version == state.version and self.status() is RoomStatus.PLAYING:
@@ -538,6 +552,7 @@ class RoomCore:
             nonce=record.get("nonce"),  # records from before fair deals have a seed only
             options=records.options_from(record),
             turn_timer=record["turn_timer"],
+            time_bank=record.get("time_bank"),  # records from before time banks have none
             daily=record["daily"],
             hints=record.get("hints", False),  # records from before hints have none
             opener=record.get("opener"),
@@ -548,9 +563,9 @@ class RoomCore:
     def restored(self, now: float) -> list[Output]:
         """Timers a freshly restored room needs (held seats, idle close; the turn timer is
         armed with its stored deadline once a person must act)."""
-        out: list[Output] = [
-            SetTimer(GraceTimer(i), now + self.settings.grace)
-            for i, s in enumerate(self.state.seats)
-            if s.kind == "human"
-        ]
+        out: list[Output] = []
+        for i, s in enumerate(self.state.seats):
+            if s.kind == "human":
+                self.state.seats.disconnect(i, now + self.settings.grace)
+                out.append(SetTimer(GraceTimer(i), now + self.settings.grace))
         return out + play.schedule(self, now)

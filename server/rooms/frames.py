@@ -9,6 +9,7 @@ from typing import Any, Protocol
 
 from protocol import messages as m
 from protocol.views import EventWire
+from server.rooms import bank
 from server.rooms.outputs import ConnId, FrameTimer, Send, SetTimer
 from server.rooms.state import RoomFacts
 from server.rooms.status import RoomStatus
@@ -48,6 +49,9 @@ def info(room: Shown) -> dict[str, Any]:
         "spectators": len(state.spectators),
         "locked": state.locked,
         "turn_timer": room.turn_timer,
+        "time_bank": room.time_bank,
+        "banks": bank.banks_left(room) if room.time_bank else None,
+        "banking": bank.banking_seat(room),
         "options": room.options_frame,
         "games_played": match.games_played() if match else 0,
         "totals": match.totals() if match else [0] * room.players,

@@ -40,6 +40,7 @@ class HostedRoom(RoomFacts, Protocol):
     def mute_watcher(self, number: int | None, muted: bool) -> bool: ...
     def expel(self, conn: ConnId, code: ErrorCode, message: str) -> list[Output]: ...
     def replace_human(self, index: int) -> None: ...
+    def hand_to_bot(self, index: int) -> bool: ...
     def start_match(self, now: float) -> None: ...
     def deal_next(self) -> None: ...
 
@@ -131,6 +132,18 @@ def kick(room: HostedRoom, msg: m.Host, now: float) -> list[Output]:
     return out
 
 
+def stand_in(room: HostedRoom, msg: m.Host, now: float) -> list[Output]:
+    """A stand-in bot plays a gone person's turns now, not when their seat's grace runs out
+    (the table need not wait a minute for a friend whose phone died); they take the seat back
+    when they return, as after grace."""
+    index = _seat(msg)
+    seat = room.seats[index]
+    if seat.kind != "human" or seat.conn is not None or seat.away:
+        raise Refusal(ErrorCode.BAD_SEAT, "name the seat of a person who is gone and waited for")
+    room.hand_to_bot(index)
+    return []
+
+
 def _mute(room: HostedRoom, msg: m.Host, muted: bool) -> list[Output]:
     """Mute (or unmute) a seated person (``seat``) or a spectator (``spectator``: the number
     their chat lines carry); their device too, so that leaving and coming back is no way out."""
@@ -189,6 +202,8 @@ def next_game(room: HostedRoom, msg: m.Host, now: float) -> list[Output]:
 ANY = frozenset(RoomStatus)
 #: A game is being played (its bots' levels fixed in a room that ranks).
 IN_PLAY = frozenset({RoomStatus.PLAYING, RoomStatus.PAUSED})
+#: A match has begun and is not over (a stand-in bot has turns to play).
+IN_MATCH = IN_PLAY | {RoomStatus.BETWEEN}
 
 #: Every host command: its handler and the statuses it may run in.
 OPS: dict[m.HostOp, HostOp] = {
@@ -207,6 +222,13 @@ OPS: dict[m.HostOp, HostOp] = {
         fill_bots, BETWEEN_GAMES, ErrorCode.GAME_IN_PROGRESS, "bots are added between games"
     ),
     "kick": HostOp(kick, ANY, ErrorCode.BAD_SEAT, "", True),
+    "stand_in": HostOp(
+        stand_in,
+        IN_MATCH,
+        ErrorCode.NOT_STARTED,
+        "a bot stands in once the match has begun (a lobby seat is freed after grace)",
+        True,
+    ),
     "mute": HostOp(mute, ANY, ErrorCode.BAD_SEAT, ""),
     "unmute": HostOp(unmute, ANY, ErrorCode.BAD_SEAT, ""),
     "lock": HostOp(lock, ANY, ErrorCode.BAD_SEAT, ""),

@@ -12,7 +12,16 @@ from server.rules.base import Action
 
 #: The client messages a room handles (``hello``, ``ping`` and ``create`` stop at the server).
 RoomRequest = (
-    m.Join | m.Watch | m.Resume | m.Act | m.Host | m.Chat | m.Leave | m.Hint | m.Contribute
+    m.Join
+    | m.Watch
+    | m.Resume
+    | m.Act
+    | m.Host
+    | m.Chat
+    | m.React
+    | m.Leave
+    | m.Hint
+    | m.Contribute
 )
 
 

@@ -10,7 +10,7 @@ from typing import Protocol
 from protocol import messages as m
 from protocol.records import ActionEntry
 from server.bots.base import DEFAULT_LEVEL
-from server.rooms import frames
+from server.rooms import bank, frames
 from server.rooms.outputs import (
     CancelTimer,
     IdleTimer,
@@ -27,6 +27,8 @@ from server.rules.base import Action, IllegalAction
 class Played(frames.Shown, Protocol):
     """What play reads and changes of a room: what its frames are written from (it sends
     the states), its state, settings and turn timer among them."""
+
+    def seat_waiting(self, now: float) -> list[Output]: ...
 
 
 def bot_move(room: Played, seat: int, version: int, action: Action, now: float) -> list[Output]:
@@ -71,6 +73,7 @@ def apply(
     assert match is not None
     timed_out = timed_out or (ref is None and seat in state.stand_in)
     events = match.apply(seat, action, timed_out)  # raises IllegalAction before any change
+    banked = bank.charge(room, state.version, now)  # the turn ended: its bank time is paid
     state.version += 1
     state.stand_in.clear()
     out = refresh_deadline(room, now)  # the states below carry this version's deadline
@@ -89,7 +92,10 @@ def apply(
         if human is not None:
             out.append(Send(human, m.dump_ack(ref, state.version)))
     out += frames.state_frames(room, events)
+    if banked:
+        out += frames.room_frames(room)  # the seat's bank as it is left
     if match.current.is_over():
+        out += room.seat_waiting(now)  # friends who asked to play, before everyone is told
         out += frames.room_frames(room)
     if then_schedule:
         out += schedule(room, now)
@@ -108,6 +114,14 @@ def turn_expired(room: Played, now: float) -> list[Output]:
         for seat in humans:
             out += apply(room, seat, Action("ready"), now, then_schedule=False, timed_out=True)
         return out + schedule(room, now)
+    if room.time_bank and len(humans) == 1 and not bank.spent_out(room, state.version):
+        seat = humans[0]
+        present = state.seats[seat].conn is not None
+        due = bank.begin(room, seat, state.version, now) if present else None
+        if due is not None:  # the turn goes on, on the seat's bank; everyone is shown it
+            state.clock, timer = state.clock.extended(state.version, due)
+            return [timer, *frames.state_frames(room, []), *frames.room_frames(room)]
+    # (a turn out of bank too: the stand-in's move charges all of it)
     for seat in humans:
         state.stand_in.add(seat)
         out += ask_bot(room, seat, room.settings.stand_in_level, 0.0)

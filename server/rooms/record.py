@@ -22,7 +22,7 @@ from server.rooms.state import RoomFacts, RoomState
 #: What a seat's record keeps of it, in order: the one list both directions use (a seat's other
 #: fields, its connection and whether it is away, live only in the process that holds it).
 STORED_SEAT = ("kind", "name", "token_sha256", "level", "device", "origin", "since", "previous")
-LIVE_SEAT = ("conn", "away")
+LIVE_SEAT = ("conn", "away", "held_until")
 
 
 def seat_record(seat: Seat) -> SeatRecord:
@@ -54,6 +54,7 @@ def meta(room: RoomFacts) -> RoomMeta:
         "contributed": {str(seat): value.hex() for seat, value in state.contributed.items()},
         "options": room.options.model_dump(),
         "turn_timer": room.turn_timer,
+        "time_bank": room.time_bank,
         "daily": room.daily,
         "hints": room.hints,
         "opener": room.opener,

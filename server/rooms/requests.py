@@ -29,7 +29,7 @@ from server.rooms.outputs import (
 from server.rooms.refusal import Refusal, error_frame
 from server.rooms.seats import token_digest
 from server.rooms.state import Person
-from server.rooms.status import BETWEEN_GAMES
+from server.rooms.status import BETWEEN_GAMES, RoomStatus
 from server.rules.base import Action, IllegalAction
 
 
@@ -80,6 +80,8 @@ def request(
                 return host(room, conn, msg, now)
             case m.Chat():
                 return chat(room, conn, msg, now)
+            case m.React():
+                return react(room, conn, msg, now)
             case m.Leave():
                 return leave(room, conn, msg, now)
             case m.Hint():
@@ -122,6 +124,8 @@ def join(room: Requested, conn: ConnId, msg: m.Join, who: Person, now: float) ->
         why = "the host has locked this room; you can still watch"
         raise Refusal(ErrorCode.ROOM_LOCKED, why)
     if room.status() not in BETWEEN_GAMES:
+        if msg.wait and state.seats.free():
+            return _wait(room, conn, msg, who, now)
         raise Refusal(ErrorCode.GAME_IN_PROGRESS, "seats open between games; you can watch now")
     free = state.seats.free()  # empty, or a bot's
     if msg.seat is not None:
@@ -145,12 +149,51 @@ def join(room: Requested, conn: ConnId, msg: m.Join, who: Person, now: float) ->
 
 def watch(room: Requested, conn: ConnId, msg: m.Watch, who: Person, now: float) -> list[Output]:
     _may_enter(room, conn, who)
+    _spectator_room(room)
+    room.state.add_watcher(conn, who)
+    return _entered(room, conn, m.Joined(ref=msg.id, room=room.code, seat=None), now)
+
+
+def _spectator_room(room: Requested) -> None:
     most = room.settings.max_spectators
     if len(room.state.spectators) >= most:
         why = f"this room has its {most} spectators; try again later"
         raise Refusal(ErrorCode.SPECTATORS_FULL, why)
+
+
+def _wait(room: Requested, conn: ConnId, msg: m.Join, who: Person, now: float) -> list[Output]:
+    """A friend arriving mid-game: they watch now, and are seated when the game ends (as
+    spectators, the room's bound on spectators bounds them)."""
+    _spectator_room(room)
     room.state.add_watcher(conn, who)
-    return _entered(room, conn, m.Joined(ref=msg.id, room=room.code, seat=None), now)
+    room.state.waiting[conn] = (msg.name, msg.id)
+    joined = m.Joined(ref=msg.id, room=room.code, seat=None, waiting=True)
+    return _entered(room, conn, joined, now)
+
+
+def seat_waiting(room: Requested, now: float) -> list[Output]:
+    """The game ended: spectators who asked to play take the free seats, first asked first
+    (the host deals the next game with them). Each is told with a second ``joined`` (its
+    join's id, now with a seat and its token), then sees the room and their seat's state."""
+    state = room.state
+    out: list[Output] = []
+    if room.status() is not RoomStatus.BETWEEN:  # (a match over deals no next game)
+        return out
+    for conn, (asked, ref) in list(state.waiting.items()):
+        free = state.seats.free()
+        if not free or state.locked:
+            break
+        index = min(free, key=lambda i: (state.seats[i].kind != "empty", i))
+        who = Person(state.watch_devices.get(conn), state.watch_origins.get(conn))
+        state.forget_watcher(conn)
+        name = clean_name(asked, state.seats.names(skip=index))
+        token = _seat_human(room, index, conn, name, who)
+        state.where[conn] = index
+        joined = m.Joined(ref=ref, room=room.code, seat=index, token=token)
+        out += [Send(conn, m.dump(joined)), *frames.state_to(room, conn, index)]
+    if out:
+        out = [Persist(room.meta()), *out]
+    return out
 
 
 def resume(room: Requested, conn: ConnId, msg: m.Resume, who: Person, now: float) -> list[Output]:
@@ -251,6 +294,23 @@ def chat(room: Requested, conn: ConnId, msg: m.Chat, now: float) -> list[Output]
         m.ChatLine(room=room.code, seat=seat, name=name, text=msg.text, at=now, spectator=watcher)
     )
     return [Send(conn, m.dump(m.Ack(ref=msg.id))), *(Send(c, line) for c in state.where)]
+
+
+def react(room: Requested, conn: ConnId, msg: m.React, now: float) -> list[Output]:
+    """A seated player's quick reaction, to everyone in the room: the chat's rules (a muted seat
+    is refused) and its budget per seat, kept apart from the seat's chat lines."""
+    state = room.state
+    if conn not in state.where:
+        raise Refusal(ErrorCode.NOT_IN_ROOM, "join or watch this room first")
+    seat = state.where[conn]
+    if seat is None:
+        raise Refusal(ErrorCode.NOT_SEATED, "only a seated player can react; the chat is open")
+    if state.chat_muted(conn, seat):
+        raise Refusal(ErrorCode.MUTED, "the host has muted you in this room")
+    if not room.chat_allowed(now, ("react", seat), spectator=False):
+        raise Refusal(ErrorCode.CHAT_BUSY, "too many reactions at once; wait a moment")
+    frame = m.dump(m.Reaction(room=room.code, seat=seat, emote=msg.emote, at=now))
+    return [Send(conn, m.dump(m.Ack(ref=msg.id))), *(Send(c, frame) for c in state.where)]
 
 
 def hint(room: Requested, conn: ConnId, msg: m.Hint) -> list[Output]:

@@ -44,6 +44,7 @@ class Seat:
     level: str | None = None
     conn: ConnId | None = None
     away: bool = False  # grace ran out: a stand-in bot plays this human's turns
+    held_until: float | None = None  # gone: the seat is held until then (the grace timer)
     device: str | None = None  # digest of the device token the person played from (results)
     origin: str | None = None  # keyed digest of the address they came from (bans and mutes)
     since: int = 0  # when the person sat down, in the room's order of seatings (host passing)
@@ -67,6 +68,7 @@ class Seat:
             "host": index == host,
             "playing_for": None,
             "muted": muted,
+            "held_until": self.held_until if self.kind == "human" and not self.away else None,
         }
 
 
@@ -189,14 +191,16 @@ class SeatTable:
 
     def connect(self, index: int, conn: ConnId) -> None:
         """The seat's person is here, on ``conn`` (and no longer away)."""
-        self._seats[index] = replace(self._seats[index], conn=conn, away=False)
+        self._seats[index] = replace(self._seats[index], conn=conn, away=False, held_until=None)
 
-    def disconnect(self, index: int) -> None:
-        self._seats[index] = replace(self._seats[index], conn=None)
+    def disconnect(self, index: int, held_until: float) -> None:
+        """The seat's person went: the seat is held for them until ``held_until``."""
+        self._seats[index] = replace(self._seats[index], conn=None, held_until=held_until)
 
     def mark_away(self, index: int) -> None:
-        """Grace ran out: a stand-in bot plays this person's turns."""
-        self._seats[index] = replace(self._seats[index], away=True)
+        """Grace ran out (or the host would not wait): a stand-in bot plays this person's
+        turns."""
+        self._seats[index] = replace(self._seats[index], away=True, held_until=None)
 
     def set_person(self, index: int, device: str | None, origin: str | None) -> None:
         """The seat's person came back from this device and address (``None``: unchanged)."""

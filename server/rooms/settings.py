@@ -49,7 +49,7 @@ class RoomSettings:
     # games a room deals at most: then its series is over (bounds the history and the record)
     max_games: int = 100
     # daily-board entries a day for the identities issued to one address (their origin)
-    daily_entries_per_address: int = 3
+    daily_entries_per_address: int = 6  # the free identities and those earned by work
     # a daily room is one person against fixed bots; off (for the fuzzer's rooms of scripted
     # people at the day's deals) lets people join and bots change, and ranks nobody there
     daily_alone: bool = True

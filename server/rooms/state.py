@@ -66,6 +66,10 @@ class RoomState:
     where: dict[ConnId, int | None] = field(default_factory=dict)  # conn -> seat (None: watching)
     pending: dict[int, int] = field(default_factory=dict)  # seat -> version a bot was asked at
     stand_in: set[int] = field(default_factory=set)  # humans out of time: a bot may move for them
+    # the time bank (RoomCore.time_bank): seconds each seat has left this match (a seat not in
+    # it has the whole bank), and (version, seat, since) while a seat spends it
+    banks: dict[int, float] = field(default_factory=dict)
+    banking: tuple[int, int, float] | None = None
     hints: dict[int, int] = field(default_factory=dict)  # seat -> version of the hint it awaits
     contributed: dict[int, bytes] = field(default_factory=dict)  # seat -> value for the next deal
     # moderation: devices the host removed (kick) may not come back; muted ones not chat
@@ -80,6 +84,9 @@ class RoomState:
     watch_devices: dict[ConnId, str] = field(default_factory=dict)  # spectator -> its device
     watch_origins: dict[ConnId, str] = field(default_factory=dict)  # spectator -> its origin
     next_watcher: int = 0
+    # spectators who asked to play (join with ``wait``), in order: conn -> (name, the join's
+    # id); seated as the game ends while a seat is free (at most one per spectator)
+    waiting: dict[ConnId, tuple[str, m.RequestId]] = field(default_factory=dict)
     seatings: int = 0  # people seated so far: the order the host role passes in
     # after the match: where the table plays again (room code, and the host's seat and name)
     again: tuple[str, int, str] | None = None
@@ -131,6 +138,7 @@ class RoomState:
         self.watch_devices.pop(conn, None)
         self.watch_origins.pop(conn, None)
         self.muted_watchers.discard(conn)
+        self.waiting.pop(conn, None)
 
     def pass_host_from(self, index: int) -> None:
         """Seat ``index`` was left, or its person is away past grace: if it hosts, the role
@@ -338,6 +346,8 @@ class RoomFacts(Protocol):
     def options(self) -> m.GameOptions: ...
     @property
     def turn_timer(self) -> int | None: ...
+    @property
+    def time_bank(self) -> int | None: ...
     @property
     def daily(self) -> bool: ...
     @property

@@ -241,6 +241,7 @@ class RoomManager:
                     settings=self.settings,
                     options=msg.options,
                     turn_timer=msg.turn_timer,
+                    time_bank=msg.time_bank,
                     daily=msg.daily,
                     hints=msg.hints,
                     opener=address,

@@ -66,6 +66,7 @@ CLIENT_EXAMPLES: dict[str, dict[str, Any]] = {
         "level": "strong",
     },
     "chat": {"type": "chat", "id": "8", "room": "K7Q2M", "text": "good luck"},
+    "react": {"type": "react", "id": "9", "room": "K7Q2M", "emote": "laugh"},
     "leave": {"type": "leave", "id": "9", "room": "K7Q2M"},
     "hint": {"type": "hint", "id": "12", "room": "K7Q2M"},
     "contribute": {
@@ -77,6 +78,7 @@ CLIENT_EXAMPLES: dict[str, dict[str, Any]] = {
     },
     "ping": {"type": "ping", "id": "10"},
     "leaderboard": {"type": "leaderboard", "id": "11", "board": "daily:2026-11-30", "limit": 5},
+    "identify": {"type": "identify", "id": "12", "challenge": "2026-12-07.abc.sig", "nonce": "83"},
 }
 
 #: One example frame of every server message type.
@@ -109,6 +111,13 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
         "text": "nice",
         "at": 1732890000.0,
     },
+    "reaction": {
+        "type": "reaction",
+        "room": "K7Q2M",
+        "seat": 1,
+        "emote": "laugh",
+        "at": 1732890000.0,
+    },
     "pong": {"type": "pong", "ref": "10"},
     "closing": {"type": "closing", "reason": "server shutting down"},
     "moved": {"type": "moved", "room": "K7Q2M"},
@@ -135,6 +144,7 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
             {"game": 0, "event": {"kind": "played", "seat": 0, "cards": ["3C"], "timed_out": True}},
         ],
     },
+    "identified": {"type": "identified", "ref": "12", "device": "cr1" + "a" * 40},
     "standings": {
         "type": "standings",
         "ref": "11",
@@ -173,7 +183,8 @@ def test_server_messages_round_trip(tag: str) -> None:
 
 def test_dump_is_compact_and_keeps_nones() -> None:
     text = m.dump(m.Joined(ref="4", room="K7Q2M", seat=None))
-    assert text == '{"type":"joined","ref":"4","room":"K7Q2M","seat":null,"token":null}'
+    want = '{"type":"joined","ref":"4","room":"K7Q2M","seat":null,"token":null,"waiting":false}'
+    assert text == want
 
 
 def test_defaults_fill_in() -> None:
@@ -228,6 +239,7 @@ def _with(tag: str, **changes: Any) -> str:
         pytest.param(_with("act", version=-1), id="negative version"),
         pytest.param(_with("chat", text="x" * (m.CHAT_MAX + 1)), id="overlong chat"),
         pytest.param(_with("chat", text="   "), id="blank chat"),
+        pytest.param(_with("react", emote="dance"), id="unknown emote"),
         pytest.param(_with("join", room="K7Q2"), id="short room code"),
         pytest.param(_with("join", room="K7Q2MX"), id="long room code"),
         pytest.param(_with("join", room="K7-2M"), id="room code punctuation"),

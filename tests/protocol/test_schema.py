@@ -31,10 +31,12 @@ def test_schema_names_every_message_type() -> None:
             "act",
             "host",
             "chat",
+            "react",
             "leave",
             "hint",
             "ping",
             "leaderboard",
+            "identify",
             "contribute",
         ]
     )
@@ -48,10 +50,12 @@ def test_schema_names_every_message_type() -> None:
             "state",
             "log",
             "chat",
+            "reaction",
             "pong",
             "closing",
             "standings",
             "hint",
+            "identified",
             "moved",
         ]
     )

@@ -23,6 +23,7 @@ def test_create_join_watch_start_and_bots_fill_empty_seats() -> None:
         "room": "ABCDE",
         "seat": 1,
         "token": joined[0]["token"],
+        "waiting": False,
     }
     assert h.send(3, type="watch")[0]["seat"] is None
     info = h.last(1, "room")["room"]

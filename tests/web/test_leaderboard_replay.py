@@ -103,6 +103,17 @@ def history(live: LiveServer, room: str, token: str, g: int = 0) -> Any:
     return game
 
 
+# rule SS-1.2 then SS-1.3: the fourteen trumps high to low, then clubs, spades, hearts
+TABLE_ORDER = [
+    *["QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD", "AD", "TD", "KD", "9D", "8D", "7D"]
+] + [rank + suit for suit in "CSH" for rank in "ATK987"]
+
+
+def as_at_the_table(hands: list[list[str]]) -> list[list[str]]:
+    """A Sheepshead replay shows each hand as the table does: trump first."""
+    return [sorted(hand, key=TABLE_ORDER.index) for hand in hands]
+
+
 def shown_hands(page: Page) -> Any:
     return page.evaluate(
         """() => [...document.querySelectorAll('.rp-seat')].map(s =>
@@ -204,7 +215,8 @@ def test_replay_of_a_sheepshead_hand(
     assert page.locator("#replay-board .rp-seat").count() == 5
     # the hand just played first; the other one of the room's history a choice away
     assert page.eval_on_selector("#replay-game", "el => el.value") == "1"
-    assert shown_hands(page) == history(live, room, token, 1)["steps"][0]["view"]["hands"]
+    hands = history(live, room, token, 1)["steps"][0]["view"]["hands"]
+    assert shown_hands(page) == as_at_the_table(hands)
     page.select_option("#replay-game", "0")
     game = history(live, room, token, 0)
     steps = game["steps"]
@@ -214,7 +226,7 @@ def test_replay_of_a_sheepshead_hand(
     page.focus("[data-act='rp-next']")
     for k in range(total + 1):
         assert page.inner_text("#replay-caption").startswith(f"Step {k} of {total}")
-        assert shown_hands(page) == steps[k]["view"]["hands"], k
+        assert shown_hands(page) == as_at_the_table(steps[k]["view"]["hands"]), k
         if k == total // 2:
             shoot(page, "replay-sheepshead")
         page.keyboard.press("ArrowRight")

@@ -49,7 +49,8 @@ def test_the_host_adds_and_sets_bots_locks_the_room_and_removes_a_player(
     late.wait_for_selector(".lobby")
     host.wait_for_selector("text=Watching: 1")
 
-    # the host removes the guest: the guest is back home and told why
+    # the host removes the guest (and confirms it): the guest is back home and told why
+    host.click('[data-act="kick-ask"][data-seat="1"]')
     host.click('[data-act="host"][data-op="kick"][data-seat="1"]')
     guest.wait_for_selector(".home")
     guest.wait_for_selector(".toast.show >> text=removed you")
@@ -99,6 +100,7 @@ def test_the_host_mutes_a_player_and_a_spectator_and_a_kicked_player_stays_out(
     assert "again" not in host.inner_text("#chat-lines")
 
     # removed: the guest's browser cannot sit down again
+    host.click('[data-act="kick-ask"][data-seat="1"]')
     host.click('[data-act="host"][data-op="kick"][data-seat="1"]')
     guest.wait_for_selector(".home")
     guest.goto(f"{live.base}/r/{code}")

@@ -87,10 +87,10 @@ def test_an_empty_pile_offers_no_pick_up(
                 # rule SH-4.6: a pile to pick up, or none
                 if v["pile"]:
                     seen["pile"] = True
-                    assert prompt in (EN["sh.playHint"], EN["sh.mustPickup"]), prompt
+                    assert prompt in (EN["sh.playHintClick"], EN["sh.mustPickup"]), prompt
                 else:
                     seen["empty"] = True
-                    assert prompt == EN["sh.playHintEmpty"], prompt
+                    assert prompt == EN["sh.playHintEmptyClick"], prompt
                     assert page.locator('[data-act="pickup"]').count() == 0
             act_first(page)
         if all(seen.values()):

@@ -5,6 +5,7 @@ import { t } from "./i18n.js";
 import { esc } from "./ui.js";
 
 const KEY = "cardroom.sound"; // "off" when muted
+const NOTIFY_KEY = "cardroom.notify"; // "on" once the player asked for turn notifications
 
 // Each cue: tones of [frequency Hz, start s, length s, wave].
 const CUES = {
@@ -87,8 +88,65 @@ export function onState(state, prev, me) {
   const cue = ORDER.find((k) => kinds.has(k));
   if (cue) play(cue);
   const turnNow = isMine(me, v);
-  if (turnNow && !isMine(me, prev && prev.view)) play("turn", cue ? 0.3 : 0);
+  if (turnNow && !isMine(me, prev && prev.view)) {
+    play("turn", cue ? 0.3 : 0);
+    notifyTurn(state.room);
+  }
   myTurn = turnNow;
+}
+
+// ------------------------------------------------------------------ turn notifications
+
+// Whether this browser can show notifications and the player has not refused them for good.
+export function canNotify() {
+  return "Notification" in window && Notification.permission !== "denied";
+}
+
+// On: the player asked (remembered) and the browser allows it.
+export function notifying() {
+  if (!("Notification" in window) || Notification.permission !== "granted") return false;
+  try {
+    return localStorage.getItem(NOTIFY_KEY) === "on";
+  } catch {
+    return false;
+  }
+}
+
+// The bell pressed: asks the browser's permission the first time (it must come from a tap).
+export async function toggleNotify() {
+  if (!("Notification" in window)) return;
+  const on = !notifying() && (Notification.permission === "granted" || (await Notification.requestPermission()) === "granted");
+  try {
+    if (on) localStorage.setItem(NOTIFY_KEY, "on");
+    else localStorage.removeItem(NOTIFY_KEY);
+  } catch {
+    /* private mode: not remembered */
+  }
+}
+
+// "Your turn" while the tab is in the background. Through the service worker where there is
+// one (phones show only those), else the page's own; one at a time (the same tag).
+function notifyTurn(room) {
+  if (!document.hidden || !notifying()) return;
+  const title = t("notify.turn");
+  const options = { body: t("notify.turnBody", { room: room || "" }), tag: "cardroom-turn", renotify: true, icon: "/icons/192.png", data: { url: location.pathname } };
+  const sw = navigator.serviceWorker;
+  (sw ? sw.getRegistration() : Promise.resolve(null))
+    .then((reg) => (reg ? reg.showNotification(title, options) : new Notification(title, options)))
+    .catch(() => {});
+}
+
+const BELL = "M12 3a5 5 0 0 0-5 5v4l-2 3h14l-2-3V8a5 5 0 0 0-5-5zm-2 14a2 2 0 0 0 4 0";
+
+// The bell beside the seats: shown where the browser can notify.
+export function notifyButton() {
+  if (!canNotify()) return "";
+  const on = notifying();
+  return (
+    `<button type="button" class="btn small ghost notify" data-act="notify" aria-pressed="${on}" title="${esc(t("notify.label"))}">` +
+    `<svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false"><path d="${BELL}" fill="${on ? "currentColor" : "none"}" stroke="currentColor" stroke-width="2"/></svg> ` +
+    `${esc(t(on ? "notify.on" : "notify.ask"))}</button>`
+  );
 }
 
 // The tab's title: "your turn" first while the tab is in the background.

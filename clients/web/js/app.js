@@ -2,18 +2,22 @@
 // and where the page is. The state is in store.js, the addresses in routes.js, the drawing in
 // screens.js (each renderer takes the data it draws), the pages of their own in pages.js.
 import * as alerts from "./alerts.js";
+import * as coach from "./coach.js";
+import * as reacts from "./reacts.js";
 import { randomValue } from "./deal.js";
 import { current, heldKey } from "./hints.js";
 import { detectLang, errorText, onFallback, setLang, t } from "./i18n.js";
 import { onKey } from "./keys.js";
 import * as roomLog from "./log.js";
 import { Net, socketUrl } from "./net.js";
-import { readForm, syncForm } from "./house.js";
+import { readForm, syncForm, toggleChip } from "./house.js";
 import { loadBoards, loadReplay, loadSteps, newReplay, replayStep, setSpeed, stopPlay, togglePlay } from "./pages.js";
 import { isPage, match, paths } from "./routes.js";
-import { buildRoom, drawChat, drawNet, GAMES, redrawAll, redrawPage, render, tick } from "./screens.js";
+import * as identity from "./identity.js";
+import * as view from "./view.js";
+import { buildRoom, drawChat, drawNet, drawRankNote, GAMES, redrawAll, redrawPage, render, tick } from "./screens.js";
 import { deviceToken, forget, KEYS, load, nameOf, save, store } from "./store.js";
-import { fitHands, noteChat, noteState, toChat, toggleLastTrick } from "./table.js";
+import { fitHands, noteChat, noteReactionBubble, noteState, toChat, toggleLastTrick } from "./table.js";
 import { cleanCode, toast } from "./ui.js";
 
 // The store with what the game modules' input (and the tests) call: the controller.
@@ -125,6 +129,7 @@ function onMessage(msg) {
     case "joined":
       app.room = msg.room;
       app.seat = msg.seat;
+      app.waiting = !!msg.waiting; // watching until the game ends, then seated if one is free
       app.session = msg.seat != null ? { room: msg.room, token: msg.token, seat: msg.seat } : { room: msg.room, watch: true };
       save(KEYS.session, app.session);
       if (app.screen !== "room" || !app.info || app.info.room !== msg.room) {
@@ -171,12 +176,20 @@ function onMessage(msg) {
       logEvents(msg, prev);
       noteState(msg, app.seat, render);
       alerts.onState(msg, prev, app.seat);
+      practiceHint();
       render();
       if (app.resend) {
         const action = app.resend;
         app.resend = null;
         if (GAMES[msg.view.game].retryStale(msg.view, action)) app.act(action);
       }
+      break;
+    }
+    case "reaction": {
+      if (msg.room !== app.room) return;
+      const glyph = reacts.noteReaction(msg, (s) => nameOf(app.info, s));
+      if (glyph) noteReactionBubble(msg.seat, glyph, render);
+      render();
       break;
     }
     case "chat":
@@ -215,10 +228,25 @@ function logEvents(msg, prev) {
   roomLog.add(app.log, msg, (app.info && app.info.games_played) || 0);
   // screen readers hear what happened, and when it becomes their turn
   const mine = (v) => v && app.seat != null && v.to_act.includes(app.seat) && v.legal.length > 0;
-  const said = lines.slice(-3);
+  const said = [...lines];
   if (mine(msg.view) && !mine(prev && prev.view)) said.push(t("table.yourTurn"));
+  announce(said);
+}
+
+// Lines for screen readers, queued: each is added to the live region as a line of its own
+// (read in turn), never written over the one before (bots move faster than a voice reads);
+// the region keeps the last ANNOUNCED lines.
+const ANNOUNCED = 24;
+
+function announce(lines) {
   const live = document.getElementById("announce");
-  if (live && said.length) live.textContent = said.join(". ");
+  if (!live || !lines.length) return;
+  for (const line of lines) {
+    const p = document.createElement("p");
+    p.textContent = line;
+    live.append(p);
+  }
+  while (live.childElementCount > ANNOUNCED) live.firstElementChild.remove();
 }
 
 // The daily's rank once its match is over, from the day's board (the server ranks this
@@ -401,6 +429,14 @@ function readName() {
   return nm;
 }
 
+// Why a join was refused, said in the join form (role=alert) rather than a toast.
+function joinNote(text) {
+  const el = document.getElementById("join-note");
+  if (!el) return;
+  el.textContent = text;
+  el.hidden = !text;
+}
+
 function readCode() {
   const code = cleanCode(formValue("code"));
   if (!code) {
@@ -416,10 +452,11 @@ async function createRoom(daily) {
   const game = daily ? "sheepshead" : document.querySelector('input[name="game"]:checked')?.value || "shithead";
   const level = formValue("level") || "basic";
   const timer = Number(formValue("timer")) || 0;
+  const bank = Number(formValue("bank")) || 0; // a reserve only with a turn timer
   const seats = game === "sheepshead" ? 5 : Number(formValue("seats")) || 4;
   // a daily game is played without hints (the server refuses them there)
   const hints = daily ? app.prefs.hints : !!document.getElementById("hints")?.checked;
-  app.prefs = { game, seats: game === "sheepshead" ? app.prefs.seats : seats, level, timer, hints };
+  app.prefs = { game, seats: game === "sheepshead" ? app.prefs.seats : seats, level, timer, bank, hints };
   save(KEYS.prefs, app.prefs);
   try {
     // a create clicked as the page opened waits for the connection, as a join does (atRoom)
@@ -430,13 +467,48 @@ async function createRoom(daily) {
     // the house rules chosen in the form; a daily plays the book's (SS-10.1: the server refuses
     // options there as daily_options)
     const options = daily ? {} : readForm(game);
-    await app.request({ type: "create", game, seats, name, turn_timer: timer || null, options, daily: !!daily, hints: !daily && hints });
+    const time_bank = timer && bank ? bank : null;
+    await app.request({ type: "create", game, seats, name, turn_timer: timer || null, time_bank, options, daily: !!daily, hints: !daily && hints });
     // a daily room's bots are the day's (the server fills them at the start, fixed)
     if (daily) await app.host("start");
   } catch {
     /* shown */
   }
 }
+// A practice game: the player, bots of the default level, the hints on, no timer, book rules;
+// the coach (js/coach.js) explains each moment the first time it comes.
+async function practise(game) {
+  const name = readName();
+  if (!name) return;
+  try {
+    await app.net.whenUp().catch((err) => {
+      app.showError(err);
+      throw err;
+    });
+    const seats = coach.PRACTICE_SEATS[game];
+    await app.request({ type: "create", game, seats, name, turn_timer: null, options: {}, daily: false, hints: true });
+    coach.begin(app.room, game);
+    await app.host("fill_bots", { level: "basic" });
+    await app.host("start");
+  } catch {
+    /* shown */
+  }
+}
+
+// In practice every decision of the seat comes with the hint, asked for as it becomes ours;
+// asked again (a few times) when the table moved while it was worked out and the answer no
+// longer holds (in the swap, the bots get ready meanwhile).
+async function practiceHint() {
+  const practice = coach.current(app.room);
+  if (!practice || app.hinting) return;
+  for (let tries = 0; tries < 3; tries++) {
+    if (!coach.wantsHint(practice, app.state.view, app.seat) || current(app.hint, app.state)) return;
+    const asked = app.state.version;
+    await app.askHint();
+    if (app.state.version === asked) return; // answered (or refused) for this very state
+  }
+}
+
 async function onClick(e) {
   const link = e.target.closest("a[data-nav]");
   if (link && !e.ctrlKey && !e.metaKey && !e.shiftKey && e.button === 0) {
@@ -484,6 +556,23 @@ async function onClick(e) {
       alerts.toggleMute();
       render();
       return;
+    case "practice":
+      practise(el.dataset.game);
+      return;
+    case "react":
+      app.request({ type: "react", room: app.room, emote: el.dataset.emote }).catch(() => {});
+      return;
+    case "react-hide":
+      reacts.toggleHidden();
+      render();
+      return;
+    case "coach-ok":
+      coach.dismiss(coach.current(app.room));
+      render();
+      return;
+    case "notify":
+      alerts.toggleNotify().then(render);
+      return;
     case "hint-use":
       if (current(app.hint, app.state)) app.act(app.hint.action);
       return;
@@ -501,10 +590,34 @@ async function onClick(e) {
     case "copy":
       copyText(el.dataset.text);
       return;
+    case "share":
+      // the phone's share sheet (messages, chat apps); where it is not, the button is not drawn
+      navigator.share({ title: t("app.title"), text: t("lobby.shareText", { code: app.room }), url: el.dataset.text }).catch(() => {});
+      return;
     case "sit":
       sit(Number(el.dataset.seat));
       return;
+    case "earn":
+      identity.earn(app.net, drawRankNote, errorText);
+      return;
+    case "chip":
+      toggleChip(el.dataset.chip);
+      render();
+      return;
+    case "kick-ask":
+      app.confirmKick = Number(el.dataset.seat);
+      render();
+      document.querySelector(`[data-key="kick-keep:${app.confirmKick}"]`)?.focus();
+      return;
+    case "kick-keep": {
+      const seat = app.confirmKick;
+      app.confirmKick = null;
+      render();
+      document.querySelector(`[data-key="kick:${seat}"]`)?.focus();
+      return;
+    }
     case "host": {
+      if (el.dataset.op === "kick") app.confirmKick = null;
       const extra = {};
       if (el.dataset.seat != null) extra.seat = Number(el.dataset.seat);
       if (el.dataset.spectator != null) extra.spectator = Number(el.dataset.spectator);
@@ -576,11 +689,16 @@ function onSubmit(e) {
     const name = readName();
     const code = name && readCode();
     if (code) {
-      atRoom(code).then(() => app.request({ type: "join", room: code, name })).catch((err) => {
-        if (err.code === "game_in_progress" || err.code === "room_full" || err.code === "room_locked") {
-          toast(errorText(err.code) + " " + t("home.watchInstead"), "error");
-        }
-      });
+      // a game on: watch it and take a free seat when it ends (no refusal to read); a room
+      // that has no seat to give says so beside the form, never over its Watch button
+      joinNote("");
+      atRoom(code)
+        .then(() => app.net.request({ type: "join", room: code, name, wait: true }))
+        .catch((err) => {
+          if (!err || !err.code) return;
+          const watch = ["game_in_progress", "room_full", "room_locked"].includes(err.code);
+          joinNote(errorText(err.code, err.message) + (watch ? " " + t("home.watchInstead") : ""));
+        });
     }
   } else if (form.id === "create-form") {
     createRoom(false);
@@ -596,6 +714,11 @@ function onSubmit(e) {
 
 function onChange(e) {
   const el = e.target;
+  if (el.dataset.view) {
+    view.set(el.dataset.view, el.checked);
+    fitHands(document.getElementById("area") || document.body); // the cards' size changed
+    return;
+  }
   if (el.id === "replay-speed") {
     setSpeed(Number(el.value));
     return;
@@ -678,6 +801,7 @@ async function start() {
   document.addEventListener("dblclick", onDblClick);
   document.addEventListener("submit", onSubmit);
   document.addEventListener("change", onChange);
+  view.apply();
   document.addEventListener("keydown", (e) => onKey(e, KEYS_HERE));
   document.addEventListener("input", (e) => {
     if (e.target.id === "replay-range") replayStep(Number(e.target.value));
@@ -698,6 +822,7 @@ async function start() {
     app.online = true;
     app.everOnline = true;
     drawNet();
+    drawRankNote();
     if (app.screen === "room" || (isPage(app.screen) && app.room)) resumeSession();
     if (app.screen === "leaderboard") loadBoards();
   });
@@ -722,7 +847,24 @@ async function start() {
     const area = document.getElementById("area");
     if (area && app.screen === "room") fitHands(area);
   });
+  window.addEventListener("online", drawNet);
+  window.addEventListener("offline", drawNet);
+  keepShell();
   window.cardroom = app; // for tests and the curious: the client's state
+}
+
+// The service worker keeps the app's shell for when the network is gone (clients/web/sw.js);
+// told the files this first visit loaded before it ran.
+function keepShell() {
+  const sw = navigator.serviceWorker;
+  if (!sw) return;
+  sw.register("/sw.js")
+    .then(() => sw.ready)
+    .then((reg) => {
+      const keep = performance.getEntriesByType("resource").map((e) => e.name);
+      if (reg.active) reg.active.postMessage({ keep: [location.origin + "/", ...keep] });
+    })
+    .catch(() => {}); // no worker (a private window, an old browser): the app works without one
 }
 
 start();

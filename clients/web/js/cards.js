@@ -24,7 +24,8 @@ export function cardsText(codes) {
 }
 
 // One card face. opts: key (focus memory), zone, act (a click action: makes it a button),
-// playable (highlighted), selected, size ("s" small, "l" large), extra (more classes).
+// playable (highlighted), selected, size ("s" small, "l" large), extra (more classes), note
+// (said after the card's name: "jack of clubs, trump").
 export function cardHTML(code, opts = {}) {
   const red = code[1] === "H" || code[1] === "D";
   const cls = ["card", red ? "red" : "black", opts.size ? "size-" + opts.size : ""];
@@ -37,7 +38,7 @@ export function cardHTML(code, opts = {}) {
     `<span class="idx" aria-hidden="true"><b>${rank}</b><i>${sym}</i></span>` +
     `<span class="pip" aria-hidden="true">${sym}</span>` +
     `<span class="idx idx-b" aria-hidden="true"><b>${rank}</b><i>${sym}</i></span>`;
-  const name = esc(cardName(code));
+  const name = esc(cardName(code) + (opts.note ? ", " + opts.note : ""));
   const data = `data-card="${code}"` + (opts.zone ? ` data-zone="${opts.zone}"` : "");
   if (opts.act) {
     const key = opts.key ? ` data-key="${esc(opts.key)}"` : "";

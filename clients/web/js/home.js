@@ -6,12 +6,16 @@ import { paths } from "./routes.js";
 import { esc } from "./ui.js";
 
 const TIMERS = [0, 15, 30, 60, 120];
+const BANKS = [0, 30, 60, 120]; // each seat's reserve for a match, once a turn runs over
 
 // `prefs`: the last room opened; `code`: a share link's room (or ""); `session`: the room to
 // go back to; `name`: the name last used.
 export function render({ prefs, code, session, name }) {
   const timerOpts = TIMERS.map(
     (s) => `<option value="${s}"${prefs.timer === s ? " selected" : ""}>${esc(s ? t("timer.seconds", { n: s }) : t("timer.none"))}</option>`,
+  ).join("");
+  const bankOpts = BANKS.map(
+    (s) => `<option value="${s}"${(prefs.bank || 0) === s ? " selected" : ""}>${esc(s ? t("bank.seconds", { n: s }) : t("bank.none"))}</option>`,
   ).join("");
   const levelOpts = ["random", "basic", "strong", "expert"]
     .map((l) => `<option value="${l}"${prefs.level === l ? " selected" : ""}>${esc(t("level." + l))}</option>`)
@@ -48,6 +52,7 @@ export function render({ prefs, code, session, name }) {
           <button type="button" class="btn" data-act="watch">${esc(t("home.watchBtn"))}</button>
         </div>
       </form>
+      <p id="join-note" class="join-note" role="alert" hidden></p>
     </section>
     <section class="panel" aria-labelledby="h-new">
       <h2 id="h-new">${esc(t("home.new"))}</h2>
@@ -61,6 +66,7 @@ export function render({ prefs, code, session, name }) {
           <label class="field"><span>${esc(t("home.seats"))}</span><select id="seats" name="seats"${prefs.game === "sheepshead" ? " disabled" : ""}>${seatOpts}</select></label>
           <label class="field"><span>${esc(t("home.botLevel"))}</span><select id="level" name="level">${levelOpts}</select></label>
           <label class="field"><span>${esc(t("home.timer"))}</span><select id="timer" name="timer">${timerOpts}</select></label>
+          <label class="field"><span>${esc(t("home.bank"))}</span><select id="bank" name="bank" title="${esc(t("bank.note"))}">${bankOpts}</select></label>
         </div>
         <label class="choice hints-choice"><input type="checkbox" id="hints" name="hints"${prefs.hints ? " checked" : ""}> <span>${esc(t("home.hints"))}</span><small>${esc(t("home.hintsNote"))}</small></label>
         ${formHTML(prefs.game === "sheepshead" ? "sheepshead" : "shithead")}
@@ -71,8 +77,17 @@ export function render({ prefs, code, session, name }) {
       <h2 id="h-daily">${esc(t("home.dailyTitle"))}</h2>
       <p>${esc(t("home.dailyNote"))}</p>
       <p class="muted">${esc(t("house.daily"))}</p>
+      <div id="rank-note" aria-live="polite"></div>
       <button type="button" class="btn wide" data-act="daily">${esc(t("home.daily"))}</button>
       <p class="to-boards"><a href="${paths.leaderboard()}" data-nav>${esc(t("lb.link"))}</a></p>
+    </section>
+    <section class="panel learn" aria-labelledby="h-learn">
+      <h2 id="h-learn">${esc(t("home.learnTitle"))}</h2>
+      <p>${esc(t("home.learnNote"))}</p>
+      <div class="buttons">
+        <button type="button" class="btn" data-act="practice" data-game="shithead">${esc(t("home.practiceSh"))}</button>
+        <button type="button" class="btn" data-act="practice" data-game="sheepshead">${esc(t("home.practiceSs"))}</button>
+      </div>
     </section>
     <section class="panel" aria-labelledby="h-rules">
       <h2 id="h-rules">${esc(t("home.rules"))}</h2>

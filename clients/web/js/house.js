@@ -30,24 +30,49 @@ function chipText(game, key, value) {
   return t(`house.${key}.${value}`);
 }
 
-// The options that differ from the book, as chip texts (empty: the book's rules).
-export function ruleChips(game, options) {
+// What a chip says when tapped: the form's own note for that option's value.
+function chipNote(key, value) {
+  return value === true ? t(`house.${key}Note`) : t(`house.${key}.${value}Note`);
+}
+
+// The options that differ from the book: {key, text, note} each (empty: the book's rules).
+function differing(game, options) {
   const out = [];
   for (const opt of HOUSE[game] || []) {
     const value = options && opt.key in options ? options[opt.key] : opt.values[0];
-    if (value !== opt.values[0]) out.push(chipText(game, opt.key, value));
+    if (value !== opt.values[0]) out.push({ key: opt.key, text: chipText(game, opt.key, value), note: chipNote(opt.key, value) });
   }
   return out;
 }
 
-// One line: "7 plays lower · 8 skips", or "Book rules".
+// The options that differ from the book, as chip texts (empty: the book's rules).
+export function ruleChips(game, options) {
+  return differing(game, options).map((c) => c.text);
+}
+
+// The chip whose explanation shows (one at a time; tapped again, it folds).
+let openChip = null;
+
+export function toggleChip(key) {
+  openChip = openChip === key ? null : key;
+}
+
+// One line: "7 plays lower · 8 skips", or "Book rules"; each chip a button that says what its
+// rule does (a newcomer meets "3 is glass" at the table, not in the form).
 export function rulesHTML(game, options, cls = "house-rules") {
-  const chips = ruleChips(game, options);
+  const chips = differing(game, options);
+  if (!chips.length) chips.push({ key: "book", text: t("house.book"), note: t("house.bookNote"), book: true });
   const label = `<span class="lbl">${esc(t("house.inForce"))}</span> `;
-  const body = chips.length
-    ? chips.map((c) => `<span class="chip">${esc(c)}</span>`).join("")
-    : `<span class="chip book">${esc(t("house.book"))}</span>`;
-  return `<p class="${cls}">${label}${body}</p>`;
+  let note = "";
+  const body = chips
+    .map((c) => {
+      const open = openChip === c.key;
+      if (open) note = `<span class="chip-note" id="chip-note">${esc(c.note)}</span>`;
+      const controls = open ? ` aria-controls="chip-note"` : "";
+      return `<button type="button" class="chip${c.book ? " book" : ""}" data-act="chip" data-chip="${c.key}" data-key="chip:${c.key}" aria-expanded="${open}"${controls}>${esc(c.text)}</button>`;
+    })
+    .join("");
+  return `<p class="${cls}">${label}${body}${note}</p>`;
 }
 
 function toggleHTML(game, opt) {

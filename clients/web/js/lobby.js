@@ -1,9 +1,11 @@
 // The lobby: the code to share, who sits where, the host's controls; and the seat list beside
 // the table (the same controls between games). Each takes the room's scene: its `info`, the
 // viewer's `seat`, whether the viewer is the `host`, and `name(seat)`.
+import { notifyButton } from "./alerts.js";
 import { rulesHTML } from "./house.js";
 import { lang, ordinal, t } from "./i18n.js";
 import { paths } from "./routes.js";
+import { heldHTML } from "./table.js";
 import { esc } from "./ui.js";
 
 function seatLine(d, s) {
@@ -24,6 +26,8 @@ function seatLine(d, s) {
     state = s.connected
       ? `<span class="badge ok">${esc(t("lobby.connected"))}</span>`
       : `<span class="badge bad">${esc(t("lobby.away"))}</span>`;
+    // while the seat is held: when a bot plays for them (a lobby seat is freed instead)
+    if (s.held_until) state += ` <span class="badge dim">${heldHTML(info.status === "lobby" ? "lobby.seatKept" : "lobby.botIn", s.held_until)}</span>`;
     if (s.playing_for) state += ` <span class="badge dim">${esc(t("lobby.playingFor"))}</span>`;
     if (s.muted) state += ` <span class="badge dim">${esc(t("lobby.muted"))}</span>`;
   }
@@ -42,10 +46,14 @@ function seatLine(d, s) {
         controls.push(`<button type="button" class="btn small ghost" data-act="host" data-op="remove_bot" data-seat="${s.seat}" data-key="rm:${s.seat}" aria-label="${esc(t("lobby.removeBotN", { n: s.seat + 1 }))}">${esc(t("lobby.removeBot"))}</button>`);
       }
     }
+    if (s.kind === "human" && s.held_until && !s.connected && info.status !== "lobby" && info.status !== "over") {
+      // the table need not wait out the grace for a friend who is not coming back soon
+      controls.push(`<button type="button" class="btn small" data-act="host" data-op="stand_in" data-seat="${s.seat}" data-key="stand_in:${s.seat}" aria-label="${esc(t("lobby.standInN", { name: s.name }))}">${esc(t("lobby.standIn"))}</button>`);
+    }
     if (s.kind === "human" && !mine) {
-      controls.push(`<button type="button" class="btn small ghost" data-act="host" data-op="kick" data-seat="${s.seat}" data-key="kick:${s.seat}" aria-label="${esc(t("lobby.kickN", { name: s.name }))}">${esc(t("lobby.kick"))}</button>`);
       const op = s.muted ? "unmute" : "mute"; // the host silences (or lets speak) a seat's chat
       controls.push(`<button type="button" class="btn small ghost" data-act="host" data-op="${op}" data-seat="${s.seat}" data-key="${op}:${s.seat}" aria-label="${esc(t("lobby." + op + "N", { name: s.name }))}">${esc(t("lobby." + op))}</button>`);
+      controls.push(kickHTML(d, s));
     }
   } else if (s.kind !== "human" && open && d.seat == null && !info.locked) {
     // a spectator may take a free seat (before the start or between games)
@@ -57,11 +65,24 @@ function seatLine(d, s) {
   );
 }
 
+// Removing a friend bans their device from the room: the button is set apart from Mute and
+// styled as destructive, and it only asks; the removal is a second, explicit choice.
+function kickHTML(d, s) {
+  if (d.confirmKick !== s.seat) {
+    return `<button type="button" class="btn small danger-ghost" data-act="kick-ask" data-seat="${s.seat}" data-key="kick:${s.seat}" aria-label="${esc(t("lobby.kickN", { name: s.name }))}">${esc(t("lobby.kick"))}</button>`;
+  }
+  return (
+    `<span class="confirm" role="group" aria-labelledby="kick-ask-${s.seat}"><span id="kick-ask-${s.seat}" class="ask">${esc(t("lobby.kickAsk", { name: s.name }))}</span>` +
+    `<button type="button" class="btn small danger" data-act="host" data-op="kick" data-seat="${s.seat}" data-key="kick-yes:${s.seat}">${esc(t("lobby.kickYes"))}</button>` +
+    `<button type="button" class="btn small ghost" data-act="kick-keep" data-key="kick-keep:${s.seat}">${esc(t("lobby.kickKeep"))}</button></span>`
+  );
+}
+
 export function seatsHTML(d) {
   const info = d.info;
   if (!info) return "";
   const totals = info.games_played
-    ? `<p class="muted">${esc(t("lobby.gamesPlayed", { n: info.games_played }))}</p>`
+    ? `<p class="muted">${esc(t(info.game === "sheepshead" ? "lobby.handsPlayed" : "lobby.gamesPlayed", { n: info.games_played }))}</p>`
     : "";
   return (
     `<h2 id="h-seats">${esc(t("lobby.players"))}</h2>` +
@@ -69,7 +90,7 @@ export function seatsHTML(d) {
     `<p class="muted">${esc(t("lobby.watching", { n: info.spectators }))}${info.locked ? " · " + esc(t("lobby.locked")) : ""}</p>` +
     (d.seat == null ? `<p><span class="badge gold">${esc(t("lobby.spectator"))}</span></p>` : "") +
     totals +
-    `<div class="hostbar">${hostBar(d)}<button type="button" class="btn small ghost" data-act="leave" data-key="leave">${esc(t("lobby.leave"))}</button></div>` +
+    `<div class="hostbar">${hostBar(d)}${d.seat != null ? notifyButton() : ""}<button type="button" class="btn small ghost" data-act="leave" data-key="leave">${esc(t("lobby.leave"))}</button></div>` +
     `<p class="rules-link"><a href="${paths.rules(lang(), info.game)}" target="_blank" rel="noopener">${esc(t("rules." + info.game))}</a></p>`
   );
 }
@@ -104,6 +125,7 @@ export function render(d) {
       <div class="buttons">
         <button type="button" class="btn" data-act="copy" data-text="${esc(link)}" data-key="copy-link">${esc(t("lobby.copyLink"))}</button>
         <button type="button" class="btn ghost" data-act="copy" data-text="${esc(code)}" data-key="copy-code">${esc(t("lobby.copyCode"))}</button>
+        ${navigator.share ? `<button type="button" class="btn" data-act="share" data-text="${esc(link)}" data-key="share">${esc(t("lobby.shareBtn"))}</button>` : ""}
       </div>
       <p class="muted">${esc(t("game." + info.game))} · ${esc(info.turn_timer ? t("timer.seconds", { n: info.turn_timer }) : t("timer.none"))}</p>
       ${rulesHTML(info.game, info.options)}

@@ -29,6 +29,8 @@ export class Net extends EventTarget {
     this.moved = null; // the room a `moved` said lives at its own address (until up there)
     this.moving = false;
     this.planned = false; // told `closing` (a planned restart): reconnect at once, then often
+    this.identified = false; // the welcome gave (or kept) an identity the server issued
+    this.work = null; // else, maybe, the work that earns one (welcome.work)
   }
 
   start() {
@@ -45,6 +47,9 @@ export class Net extends EventTarget {
             this.device = welcome.device;
             this.dispatchEvent(new CustomEvent("device", { detail: welcome.device }));
           }
+          // none given (the address's free ones are spent today): the work that earns one
+          this.identified = !!(welcome && welcome.device);
+          this.work = (welcome && welcome.work) || null;
           this.attempt = 0;
           this.ready = true;
           this.moved = null;
@@ -134,6 +139,16 @@ export class Net extends EventTarget {
       if (msg.type === "error") waiting.reject(msg);
       else waiting.resolve(msg);
     }
+  }
+
+  // The welcome's work done: an identity for this connection, kept as a welcome's.
+  async identify(challenge, nonce) {
+    const reply = await this.request({ type: "identify", challenge, nonce });
+    this.device = reply.device;
+    this.identified = true;
+    this.work = null;
+    this.dispatchEvent(new CustomEvent("device", { detail: reply.device }));
+    return reply;
   }
 
   // Send a message with a fresh id; resolves with its reply, rejects with an error message.

@@ -85,7 +85,8 @@ function seatHTML(game, step, seat) {
     if (v.partner === seat) badges.push(`<span class="badge gold">${esc(t("ss.partner"))}</span>`);
   }
   if (next) badges.push(`<span class="badge dim">${esc(t("rp.toAct"))}</span>`);
-  const hand = v.hands[seat] || [];
+  // a Sheepshead hand as at the table: trump first, high to low, then each fail suit
+  const hand = game.game === "sheepshead" ? sheepshead.shown(v.hands[seat] || []) : v.hands[seat] || [];
   let body = handHTML(hand, t("rp.handOf", { name: nm, n: hand.length }));
   if (game.game === "shithead") body = `<div class="rp-row">${shTableCards(v.seats[seat])}${body}</div>`;
   else body += `<span class="stats">${esc(t("ss.tricksN", { n: v.tricks_won[seat] }))} · ${esc(t("ss.pointsN", { n: v.visible_points[seat] }))}</span>`;

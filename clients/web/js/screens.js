@@ -2,8 +2,11 @@
 // table, the seats, the log and the chat), and the pages of their own. Each renderer gets a
 // scene (the data it draws), built here from the store.
 import * as alerts from "./alerts.js";
+import { coachHTML, current as practiceOf } from "./coach.js";
 import { hintHTML, markHint } from "./hints.js";
+import * as reacts from "./reacts.js";
 import * as home from "./home.js";
+import * as identity from "./identity.js";
 import { LANGS, lang, LANG_NAMES, langTag, t } from "./i18n.js";
 import * as leaders from "./leaders.js";
 import * as lobby from "./lobby.js";
@@ -13,8 +16,9 @@ import * as replay from "./replay.js";
 import { isPage, paths } from "./routes.js";
 import * as sheepshead from "./sheepshead.js";
 import * as shithead from "./shithead.js";
+import * as viewOpts from "./view.js";
 import { isHost, nameOf, store } from "./store.js";
-import { chatPill, chatWords, fitHands, unread } from "./table.js";
+import { chatPill, chatWords, fitHands, tickHeld, unread } from "./table.js";
 import { esc, formatSeconds, patch } from "./ui.js";
 
 export const GAMES = { shithead, sheepshead };
@@ -26,7 +30,8 @@ const PAGE_CLASS = { leaderboard: "boards", replay: "replay" };
 // A room as its lobby and seat list draw it.
 export function roomScene() {
   const { info, seat } = store;
-  return { info, seat, host: isHost(info, seat), name: (s) => nameOf(info, s), rank: store.dailyRank, again: store.again };
+  const { confirmKick } = store;
+  return { info, seat, host: isHost(info, seat), name: (s) => nameOf(info, s), rank: store.dailyRank, again: store.again, confirmKick };
 }
 
 // The table as a game module draws it (see shithead.js).
@@ -39,7 +44,7 @@ export function tableScene() {
     events: store.events,
     sel: store.sel,
     mode: store.mode,
-    hint: hintHTML({ info: room.info, seat: room.seat, state, hint, hinting }),
+    hint: coachHTML(practiceOf(store.room), state.view, room.seat) + hintHTML({ info: room.info, seat: room.seat, state, hint, hinting }),
     after: lobby.afterGameHTML(room),
   };
 }
@@ -52,6 +57,11 @@ function pageHTML() {
 }
 
 // ------------------------------------------------------------------------------ screens
+
+// The room's status in words: a Sheepshead match is played in hands.
+function statusKey(info) {
+  return info.status === "between" && info.game === "sheepshead" ? "status.betweenHands" : "status." + info.status;
+}
 
 function shell() {
   document.documentElement.lang = langTag();
@@ -66,7 +76,7 @@ function shell() {
   header.dataset.drawn = key;
   const roomBit = inRoom && room
     ? `<span class="roomcode" title="${esc(t("home.code"))}">${esc(room)}</span>` +
-      (info ? `<span class="status">${esc(t("status." + info.status))}</span>` : "") +
+      (info ? `<span class="status">${esc(t(statusKey(info)))}</span>` : "") +
       (info && info.hints ? `<span class="badge gold hints-on">${esc(t("table.hintsOn"))}</span>` : "") +
       // a daily match that cannot rank (not this player's first of the day), said from its start
       (info && info.daily_ranked === false ? `<span class="badge dim daily-unranked">${esc(t("table.dailyUnranked"))}</span>` : "") +
@@ -74,6 +84,7 @@ function shell() {
       chatPill() +
       `<span id="turn-timer" class="timer" role="timer" aria-live="off"></span>`
     : "";
+  header.classList.toggle("in-room", inRoom);
   header.innerHTML =
     `<a class="brand" href="${paths.home()}">${esc(t("app.title"))}</a>${roomBit}<span class="spacer"></span>` +
     `<span id="net" class="net" role="status"></span>` +
@@ -81,11 +92,18 @@ function shell() {
   drawNet();
 }
 
+// Before the daily: whether this browser will rank, and why not (js/identity.js).
+export function drawRankNote() {
+  const el = document.getElementById("rank-note");
+  if (el) patch(el, identity.noteHTML(store.net));
+}
+
 export function drawNet() {
   const el = document.getElementById("net");
   if (!el) return;
   const down = !store.online;
-  el.textContent = down ? (store.everOnline ? t("net.reconnecting") : t("net.connecting")) : "";
+  const gone = down && navigator.onLine === false; // the device has no network at all
+  el.textContent = down ? t(gone ? "net.offline" : store.everOnline ? "net.reconnecting" : "net.connecting") : "";
   el.className = "net" + (down ? " down" : "");
   document.body.classList.toggle("offline", down);
 }
@@ -102,6 +120,7 @@ export function render() {
       const { prefs, session, name } = store;
       main.innerHTML = home.render({ prefs, code: store.pendingCode || "", session, name });
     }
+    drawRankNote();
     return;
   }
   if (!main.querySelector(".room")) buildRoom();
@@ -110,7 +129,7 @@ export function render() {
   if (!info) {
     patch(area, `<p class="prompt">${esc(t("net.connecting"))}</p>`);
   } else if (state && info.status !== "lobby") {
-    patch(area, GAMES[state.view.game].render(tableScene()));
+    patch(area, waitingHTML() + GAMES[state.view.game].render(tableScene()));
     markHint(area, store.hint, state);
     fitHands(area);
     afterDraw(state, store.seat, area);
@@ -120,7 +139,15 @@ export function render() {
   }
   const seats = document.getElementById("seats");
   if (seats) patch(seats, lobby.seatsHTML(roomScene()));
+  const bar = document.getElementById("reacts");
+  if (bar) patch(bar, info && info.status !== "lobby" ? reacts.barHTML(store.seat != null) : "");
   tick();
+}
+
+// A friend who arrived mid-game: what they wait for (they are seated when it ends).
+function waitingHTML() {
+  if (!store.waiting || store.seat != null) return "";
+  return `<p class="waiting-note" role="status">${esc(t("table.waitingSeat"))}</p>`;
 }
 
 export function buildRoom() {
@@ -128,8 +155,10 @@ export function buildRoom() {
   main.innerHTML = `
   <div class="room">
     <h1 class="sr-only">${esc(t("app.title"))} · ${esc(t("lobby.codeIs", { code: store.room || "" }))}</h1>
-    <div class="area-wrap"><div id="area" class="area"></div>
-      <section class="log" aria-label="${esc(t("table.log"))}"><ol id="log"></ol></section></div>
+    <div class="area-wrap"><div id="area" class="area"></div><div id="reacts"></div>
+      <section class="log" aria-label="${esc(t("table.log"))}"><ol id="log"></ol></section>
+      <details class="keys-help"><summary>${esc(t("keys.title"))}</summary><p>${esc(t("keys.list"))}</p></details>
+      ${viewOpts.html()}</div>
     <aside class="side">
       <section id="seats" class="panel" aria-labelledby="h-seats"></section>
       <section class="panel chat" aria-labelledby="h-chat">
@@ -185,6 +214,7 @@ export function redrawAll() {
 
 // The turn countdown, from the state's deadline (unix time).
 export function tick() {
+  tickHeld(document);
   const el = document.getElementById("turn-timer");
   if (!el) return;
   const { state, info } = store;
@@ -195,10 +225,13 @@ export function tick() {
     el.className = "timer";
     return;
   }
-  // a device clock behind the server's would show more than a whole turn: never more
-  const whole = (info && info.turn_timer) || Infinity;
+  // a device clock behind the server's would show more than a whole turn (or the whole bank
+  // being spent): never more
+  const banking = info && info.banking != null && info.banks ? info.banks[info.banking] : null;
+  const whole = banking ?? ((info && info.turn_timer) || Infinity);
   const left = Math.min(d - Date.now() / 1000, whole);
-  el.textContent = formatSeconds(left);
-  el.className = "timer" + (left < 6 ? " urgent" : "");
-  el.setAttribute("aria-label", t("table.secondsLeft", { n: Math.max(0, Math.ceil(left)) }));
+  el.textContent = banking != null ? t("bank.running", { time: formatSeconds(left) }) : formatSeconds(left);
+  el.className = "timer" + (banking != null ? " bank" : "") + (left < 6 ? " urgent" : "");
+  const said = t("table.secondsLeft", { n: Math.max(0, Math.ceil(left)) });
+  el.setAttribute("aria-label", banking != null ? `${t("home.bank")}: ${said}` : said);
 }

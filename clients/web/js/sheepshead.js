@@ -3,15 +3,52 @@
 import { backHTML, cardHTML, cardText, countHTML } from "./cards.js";
 import { ruleChips, rulesHTML } from "./house.js";
 import { t } from "./i18n.js";
-import { arc, bubbleHTML, dealerChip, holdingTrick, lastTrickButton, spotClass, toggleLastTrick, trickShown } from "./table.js";
-import { esc } from "./ui.js";
+import { arc, bubbleHTML, dealerChip, goneBadge, heldLine, holdingTrick, lastTrickButton, spotClass, toggleLastTrick, trickShown } from "./table.js";
+import { esc, pointerKey } from "./ui.js";
 
 // The order a hand is shown in: trumps high to low, then each fail suit (display only:
 // what may be played always comes from the view).
 const SHOW_ORDER = "QC QS QH QD JC JS JH JD AD TD KD 9D 8D 7D AC TC KC 9C 8C 7C AS TS KS 9S 8S 7S AH TH KH 9H 8H 7H".split(" ");
 
-function shown(cards) {
+export function shown(cards) {
   return [...cards].sort((a, b) => SHOW_ORDER.indexOf(a) - SHOW_ORDER.indexOf(b));
+}
+
+// Trump (SS-1.2): every queen and jack, then the diamonds; the rest are the fail suits (SS-1.3).
+export const TRUMPS = SHOW_ORDER.slice(0, 14);
+
+export function isTrump(code) {
+  return TRUMPS.includes(code);
+}
+
+// A hand card's marks: trump has its own edge, and a gap with a bar opens where trump ends
+// (J♣ beside A♣ must not read as a club).
+function trumpMarks(cards, i) {
+  const trump = isTrump(cards[i]);
+  if (trump) return { extra: "trump", note: t("ss.trumpCard") };
+  return i > 0 && isTrump(cards[i - 1]) ? { extra: "fail-start" } : {};
+}
+
+// The trump chart, one tap away at the table: the trumps high to low, the fail suits' order
+// and what each card counts.
+let chartOpen = false;
+
+function chartButton() {
+  return `<button type="button" class="btn small chart-btn" data-act="trump-chart" data-key="btn:trump-chart" aria-expanded="${chartOpen}" aria-controls="trump-chart">${esc(t(chartOpen ? "ss.chartClose" : "ss.chartOpen"))}</button>`;
+}
+
+function chartHTML() {
+  if (!chartOpen) return "";
+  const fail = ["AC", "TC", "KC", "9C", "8C", "7C"];
+  return (
+    `<section class="trump-chart" id="trump-chart" aria-label="${esc(t("ss.chartTitle"))}">` +
+    `<h2>${esc(t("ss.chartTitle"))}</h2>` +
+    `<p class="lbl">${esc(t("ss.chartTrumps"))}</p><p class="cards">${TRUMPS.map((c) => cardHTML(c, { size: "xs" })).join("")}</p>` +
+    `<p class="lbl">${esc(t("ss.chartFail"))}</p><p class="cards">${fail.map((c) => cardHTML(c, { size: "xs" })).join("")}</p>` +
+    `<p>${esc(t("ss.chartPoints"))}</p>` +
+    `<p class="muted">${esc(t("ss.chartHand"))}</p>` +
+    `</section>`
+  );
 }
 
 function legalOf(view, kind) {
@@ -72,7 +109,7 @@ function badges(d, seat) {
   if (v.phase === "pick" && v.passed.includes(seat)) out.push(`<span class="badge dim">${esc(t("ss.passedBadge"))}</span>`);
   if (v.phase === "play" && v.trick.leader === seat) out.push(`<span class="badge lead">${esc(t("ss.leads"))}</span>`);
   if (info && info.kind === "bot") out.push(`<span class="badge dim level">${esc(t("level." + info.bot_level))}</span>`);
-  if (info && info.kind === "human" && !info.connected) out.push(`<span class="badge bad">${esc(t("lobby.away"))}</span>`);
+  out.push(goneBadge(info));
   return out.join("");
 }
 
@@ -102,7 +139,8 @@ function trickHTML(d, seats) {
   const cards = shownTrick.cards;
   const done = shownTrick.done;
   const last = done != null;
-  let caption = v.trick.number ? t("ss.trick", { n: v.trick.number }) : "";
+  // a trick's number once it is played (not over the empty table of the pick)
+  let caption = v.trick.number && v.phase === "play" ? t("ss.trick", { n: v.trick.number }) : "";
   if (done) {
     caption = t(shownTrick.opened ? "ss.lastTrickWas" : "ss.lastTrick", { name: d.name(done.winner), points: done.points });
   }
@@ -170,14 +208,16 @@ function prompt(d, o) {
   const v = o.v;
   if (v.phase === "over") return "";
   if (d.seat == null || !v.to_act.includes(d.seat) || !v.legal.length) {
-    return v.to_act.length ? t("table.turnOf", { name: d.name(v.to_act[0]) }) : "";
+    // what the seat to act is deciding: "Bot 5 to play" read wrong during the pick
+    const key = { pick: "ss.pickTurnOf", bury: "ss.buryTurnOf", call: "ss.callTurnOf", crack: "ss.crackTurnOf" }[v.phase] || "table.turnOf";
+    return v.to_act.length ? t(key, { name: d.name(v.to_act[0]) }) : "";
   }
   if (v.phase === "pick") return t("ss.pickHint");
   if (v.phase === "bury") return t("ss.buryHint");
   if (v.phase === "call" && o.jd) return t("ss.jdHint");
   if (v.phase === "call") return d.mode ? t("ss.unknownHint") : t("ss.callHint");
   if (v.phase === "crack") return o.recrack ? t("ss.recrackHint", { name: d.name(v.cracked) }) : t("ss.crackHint");
-  return t("ss.playHint");
+  return t(pointerKey("ss.playHint"));
 }
 
 function actionsHTML(d, o) {
@@ -220,6 +260,17 @@ function finalHTML(d) {
   return `<section class="final" aria-labelledby="final-h"><h3 id="final-h">${esc(t("ss.finalStandings"))}</h3><ol>${rows}</ol></section>`;
 }
 
+// Who won, said to the viewer in the second person ("Your side wins the hand").
+function sidesHead(d, r) {
+  const won = r.picker_points >= 61;
+  const name = d.name(r.picker);
+  const me = d.seat;
+  if (me == null) return t(won ? "ss.pickerWins" : "ss.defendersWin", { name });
+  const picking = me === r.picker || (me === r.partner && !r.alone);
+  if (picking) return won ? t("ss.youWin") : t(me === r.picker ? "ss.defendersBeatYou" : "ss.defendersBeatYourSide");
+  return won ? t("ss.pickerBeatsYou", { name }) : t("ss.youDefend", { name });
+}
+
 export function resultHTML(d) {
   const v = d.view;
   const r = v.result;
@@ -229,10 +280,10 @@ export function resultHTML(d) {
   if (r.row === "thrown_in") {
     head = t("ss.thrownIn"); // SS-10.3 doubler: nobody picked, nobody pays
   } else if (r.leaster) {
-    head = r.leaster_winner != null ? t("ss.leasterWinner", { name: d.name(r.leaster_winner) }) : t("ss.leasterNone");
+    if (r.leaster_winner == null) head = t("ss.leasterNone");
+    else head = r.leaster_winner === d.seat ? t("ss.youWinLeaster") : t("ss.leasterWinner", { name: d.name(r.leaster_winner) });
   } else {
-    const won = r.picker_points >= 61;
-    head = t(won ? "ss.pickerWins" : "ss.defendersWin", { name: d.name(r.picker) });
+    head = sidesHead(d, r);
   }
   const lines = [];
   if (r.row === "thrown_in") {
@@ -278,10 +329,13 @@ export function render(d) {
   if (me == null) {
     myArea = opponentHTML(d, 0, others); // a spectator: seat 0 at the bottom
   } else if (!over) {
-    const hand = shown(v.hand || [])
-      .map((c) => {
+    const cards = shown(v.hand || []);
+    const hand = cards
+      .map((c, i) => {
         const fromBlind = v.phase === "bury" && (v.blind || []).includes(c);
-        return cardHTML(c, { size: "l", zone: "hand", key: "hand:" + c, ...cardState(d, o, c), ...(fromBlind ? { extra: "from-blind" } : {}) });
+        const marks = trumpMarks(cards, i);
+        const extra = [marks.extra, fromBlind ? "from-blind" : ""].filter(Boolean).join(" ");
+        return cardHTML(c, { size: "l", zone: "hand", key: "hand:" + c, ...cardState(d, o, c), extra, note: marks.note });
       })
       .join("") + underHTML(d, o);
     const turn = v.to_act.includes(me) && v.phase !== "over";
@@ -295,7 +349,7 @@ export function render(d) {
   return (
     `<div class="felt sheepshead${over ? " over" : ""}">` +
     `<div class="opps n${others.length}">${others.map((s) => opponentHTML(d, s, others)).join("")}</div>` +
-    (over ? "" : trickHTML(d, others) + infoLine(d) + houseLine(v) + `<p class="prompt" id="prompt">${esc(prompt(d, o))}</p>`) +
+    (over ? "" : trickHTML(d, others) + infoLine(d) + houseLine(v) + `<div class="chart-row">${chartButton()}</div>` + chartHTML() + `<p class="prompt" id="prompt">${esc(prompt(d, o))}</p>` + heldLine(d, v.to_act)) +
     (over ? resultHTML(d) : "") +
     myArea +
     d.hint +
@@ -370,6 +424,9 @@ export function onAction(app, el) {
       return chooseCard(app, o, el.dataset.card);
     case "last-trick":
       toggleLastTrick();
+      return app.redraw();
+    case "trump-chart":
+      chartOpen = !chartOpen;
       return app.redraw();
   }
 }

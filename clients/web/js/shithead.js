@@ -3,8 +3,8 @@
 import { backHTML, cardHTML, cardsText, countHTML } from "./cards.js";
 import { rulesHTML, ruleChips } from "./house.js";
 import { ordinal, t } from "./i18n.js";
-import { arc, bubbleHTML, dealerChip, spotClass } from "./table.js";
-import { esc } from "./ui.js";
+import { arc, bubbleHTML, dealerChip, goneBadge, heldLine, spotClass } from "./table.js";
+import { esc, pointerKey } from "./ui.js";
 
 // play_sets from the view; a server without it (older) still lists one play per rank.
 function playSets(view) {
@@ -85,7 +85,7 @@ function badges(d, seat) {
   }
   if (v.outcome && v.outcome.loser === seat) out.push(`<span class="badge bad">${esc(t("sh.loserBadge"))}</span>`);
   if (info && info.kind === "bot") out.push(`<span class="badge dim level">${esc(t("level." + info.bot_level))}</span>`);
-  if (info && info.kind === "human" && !info.connected) out.push(`<span class="badge bad">${esc(t("lobby.away"))}</span>`);
+  out.push(goneBadge(info));
   return out.join("");
 }
 
@@ -163,8 +163,10 @@ function pileHTML(d) {
   return (
     `<div class="center">` +
     `<div class="stock"><span class="lbl">${esc(t("table.stock"))}</span>${countHTML(v.stock, t("table.stockLabel", { n: v.stock }))}</div>` +
-    `<div class="pile${fx}" role="group" aria-label="${esc(label)}"><span class="lbl">${esc(t("table.pile"))} · ${v.pile.length}</span><div class="fan">${cards}</div>${toBeatHTML(v)}</div>` +
+    `<div class="pile${fx}" role="group" aria-label="${esc(label)}"><span class="lbl">${esc(t("table.pile"))} · ${v.pile.length}</span><div class="fan">${cards}</div></div>` +
     `<div class="stock"><span class="lbl">${esc(t("table.burned"))}</span><span class="num">${v.burned}</span></div>` +
+    // its own line under the row: beside the pile it pushed the burned pile off the row
+    toBeatHTML(v) +
     `</div>`
   );
 }
@@ -190,7 +192,7 @@ function prompt(d, o) {
   if (d.mode === "giveup") return t("sh.giveUpHint");
   if (o.flips.length) return t("sh.flipHint");
   if (!o.sets.length && o.pickups.length) return t("sh.mustPickup");
-  return t(o.pickups.length ? "sh.playHint" : "sh.playHintEmpty"); // an empty pile: nothing to pick up
+  return t(pointerKey(o.pickups.length ? "sh.playHint" : "sh.playHintEmpty")); // an empty pile: nothing to pick up
 }
 
 function actionsHTML(d, o) {
@@ -216,6 +218,12 @@ function actionsHTML(d, o) {
   return b.join("");
 }
 
+// The game's end said to the viewer: "You lost this game", "You got out: Bob lost this game".
+function loserHead(d, loser) {
+  if (d.seat == null) return t("sh.loser", { name: d.name(loser) });
+  return loser === d.seat ? t("sh.youLost") : t("sh.youGotOut", { name: d.name(loser) });
+}
+
 export function resultHTML(d) {
   const v = d.view;
   const info = d.info;
@@ -232,7 +240,7 @@ export function resultHTML(d) {
     .join("");
   return (
     `<section class="result" aria-label="${esc(t("table.result"))}">` +
-    `<h2>${esc(t("sh.loser", { name: d.name(loser) }))}</h2>` +
+    `<h2>${esc(loserHead(d, loser))}</h2>` +
     // SH-6.6: a game that reached its length cap says so
     (v.outcome.ended === "length_cap" ? `<p class="ended">${esc(t("sh.lengthCap"))}</p>` : "") +
     `<table><thead><tr><th scope="col">${esc(t("table.player"))}</th><th scope="col">${esc(t("sh.place"))}</th><th scope="col">${esc(t("sh.losses"))}</th></tr></thead><tbody>${rows}</tbody></table>` +
@@ -272,7 +280,7 @@ export function render(d) {
   return (
     `<div class="felt shithead${over ? " over" : ""}">` +
     `<div class="opps n${others.length}">${others.map((s) => opponentHTML(d, s, others)).join("")}</div>` +
-    (over ? "" : pileHTML(d) + houseLine(v) + `<p class="prompt" id="prompt">${esc(prompt(d, o))}</p>`) +
+    (over ? "" : pileHTML(d) + houseLine(v) + `<p class="prompt" id="prompt">${esc(prompt(d, o))}</p>` + heldLine(d, v.to_act)) +
     resultHTML(d) +
     myArea +
     d.hint +

@@ -4,7 +4,7 @@
 import { t } from "./i18n.js";
 
 // What this browser keeps, under these localStorage keys.
-export const KEYS = { name: "cardroom.name", session: "cardroom.session", prefs: "cardroom.prefs", lang: "cardroom.lang", device: "cardroom.device" };
+export const KEYS = { name: "cardroom.name", session: "cardroom.session", prefs: "cardroom.prefs", lang: "cardroom.lang", device: "cardroom.device", practice: "cardroom.practice" };
 
 export function load(key, fallback) {
   try {
@@ -64,6 +64,8 @@ export const store = {
   shown: {}, // "ROOM:game" -> the commitment a room showed before that deal (fair deals)
   dailyRank: null, // {room, you, done}: this browser's rank on the board of a daily that ended
   again: null, // {from, room, name}: the host said the table plays again in room `room`
+  confirmKick: null, // the seat whose removal the host is asked to confirm
+  waiting: false, // a spectator who asked to play: seated when the game ends
 };
 
 export function isHost(info, seat) {

@@ -4,7 +4,7 @@
 // one row, the finished trick held in view a moment, and the last trick opened on demand.
 import { t } from "./i18n.js";
 import { SWEEP_LEAD_MS, sweep } from "./motion.js";
-import { esc } from "./ui.js";
+import { esc, formatSeconds } from "./ui.js";
 
 // The other seats from the viewer's left, clockwise (a spectator sees seat 0 at the bottom).
 export function arc(n, me) {
@@ -34,6 +34,40 @@ export function dealerChip() {
   return `<span class="badge dealer" title="${esc(t("table.dealer"))}"><span aria-hidden="true">${esc(t("table.dealerChip"))}</span><span class="sr-only">${esc(t("table.dealer"))}</span></span>`;
 }
 
+// ------------------------------------------------------------------ a friend gone
+
+// A seat whose person is gone (the badge at their place at the table).
+export function goneBadge(info) {
+  if (!info || info.kind !== "human" || info.connected) return "";
+  return `<span class="badge bad">${esc(t("lobby.away"))}</span>`;
+}
+
+// How long until a bot plays for a gone person (or a lobby seat is freed), counted down by
+// tickHeld from the server's own deadline (SeatInfo.held_until, unix time), not a guess.
+export function heldHTML(key, until, params = {}) {
+  const data = esc(JSON.stringify(params));
+  return `<span class="held" data-until="${until}" data-words="${esc(key)}" data-params="${data}">${esc(heldText(key, until, params))}</span>`;
+}
+
+function heldText(key, until, params) {
+  return t(key, { ...params, time: formatSeconds(until - Date.now() / 1000) });
+}
+
+export function tickHeld(root) {
+  for (const el of root.querySelectorAll(".held[data-until]")) {
+    el.textContent = heldText(el.dataset.words, Number(el.dataset.until), JSON.parse(el.dataset.params));
+  }
+}
+
+// Under the prompt: for each seat to act whose person is gone, "a bot plays for Bob in 0:55".
+export function heldLine(d, seats) {
+  const gone = seats
+    .map((s) => d.info && d.info.seats[s])
+    .filter((s) => s && s.kind === "human" && !s.connected && s.held_until);
+  if (!gone.length) return "";
+  return `<p class="held-line">${gone.map((s) => heldHTML("table.botFor", s.held_until, { name: s.name })).join(" · ")}</p>`;
+}
+
 // ------------------------------------------------------------------ hands in one row
 
 // After every draw: a hand wider than its place overlaps its cards so that it stays on one
@@ -55,7 +89,9 @@ export function fitHands(root) {
     const row = h.hand.parentElement;
     const beside = row.classList.contains("mine") && !row.classList.contains("wide");
     const table = beside ? row.querySelector(".tablecards") : null;
-    h.width = (beside ? row.clientWidth - (table ? table.offsetWidth + 12 : 0) : h.hand.clientWidth) - 8;
+    // (less the gap where Sheepshead's trump ends)
+    const gap = h.hand.querySelector(":scope > .fail-start") ? 16 : 0;
+    h.width = (beside ? row.clientWidth - (table ? table.offsetWidth + 12 : 0) : h.hand.clientWidth) - 8 - gap;
     h.cw = h.cards[0].offsetWidth;
   }
   const wrapped = [];
@@ -190,10 +226,17 @@ export function noteChat(msg, me, redraw) {
   if (msg.seat !== me && !chat.visible) chat.unread += 1;
 }
 
+// A seat's quick reaction (js/reacts.js): its emoji in the seat's bubble for a moment.
+export function noteReactionBubble(seat, glyph, redraw) {
+  bubbles.set(seat, { text: glyph, until: Date.now() + BUBBLE_MS, react: true });
+  setTimeout(redraw, BUBBLE_MS + 20);
+}
+
 export function bubbleHTML(seat) {
   const b = bubbles.get(seat);
   if (!b || Date.now() > b.until) return "";
-  return `<p class="bubble" aria-hidden="true">${esc(b.text)}</p>`; // the chat box reads it out
+  // the chat box reads a line out, the reactions bar a reaction
+  return `<p class="bubble${b.react ? " react" : ""}" aria-hidden="true">${esc(b.text)}</p>`;
 }
 
 export function unread() {
@@ -203,7 +246,7 @@ export function unread() {
 // The header's count of unread messages: a link down to the chat box.
 export function chatPill() {
   if (!chat.unread) return "";
-  return `<button type="button" class="chat-pill" data-act="to-chat">${esc(t("chat.title"))} <b>${chat.unread}</b><span class="sr-only"> ${esc(t("chat.unread", { n: chat.unread }))}</span></button>`;
+  return `<button type="button" class="chat-pill" data-act="to-chat"><span class="word">${esc(t("chat.title"))}</span> <b>${chat.unread}</b><span class="sr-only"> ${esc(t("chat.unread", { n: chat.unread }))}</span></button>`;
 }
 
 export function toChat() {

@@ -36,6 +36,12 @@ export function toast(text, kind = "info") {
   }, 4000);
 }
 
+// A prompt's key for the pointer in use: "tap" on a touch screen, "click" (its "Click"
+// variant) with a mouse.
+export function pointerKey(key) {
+  return window.matchMedia && window.matchMedia("(hover: hover) and (pointer: fine)").matches ? key + "Click" : key;
+}
+
 export function formatSeconds(s) {
   const n = Math.max(0, Math.ceil(s));
   return `${Math.floor(n / 60)}:${String(n % 60).padStart(2, "0")}`;

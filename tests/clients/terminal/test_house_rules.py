@@ -8,7 +8,10 @@ import pytest
 from textual.widgets import Input, Static
 
 from clients.terminal.app import CardroomApp, StartScreen
+from clients.terminal.describe import event_line
+from clients.terminal.house import RULES_HELP, parse_rules
 from clients.terminal.widgets import HandBar
+from protocol.messages import SheepsheadOptions, ShitheadOptions
 from protocol.views import sheepshead_view
 from server.net.server import CardroomServer
 from tests.clients.terminal.conftest import (
@@ -118,3 +121,27 @@ async def test_rules_given_on_the_command_line_fill_the_field_and_bad_ones_are_r
             "eight_skips": False,
             "three_invisible": False,
         }
+
+
+def test_rules_are_typed_in_the_tables_words_and_lines_agree_with_you() -> None:
+    # what the start screen's help names is what it reads: no internal names to learn
+    assert parse_rules("7 plays lower, 8 skips, 3 is glass") == {
+        "seven_lower": True,
+        "eight_skips": True,
+        "three_invisible": True,
+    }
+    assert parse_rules("jd partner dealer must pick Cracking") == {
+        "partner": "jack_of_diamonds",
+        "no_pick": "forced",
+        "crack": True,
+    }
+    # every phrase the help names is read as an option of the wire (none as an unknown word)
+    known = {*ShitheadOptions.model_fields, *SheepsheadOptions.model_fields}
+    help_text = RULES_HELP.replace("Shithead:", ",").replace("Sheepshead:", ",").replace("·", ",")
+    for phrase in help_text.replace("(or", ",").replace(")", "").replace(" or ", ",").split(","):
+        if phrase.strip():
+            got = parse_rules(phrase)
+            assert got and set(got) <= known, (phrase, got)
+    started = event_line({"kind": "started", "seat": 0}, ["You", "Bot 2"]).plain
+    assert started == "Play begins: You start"
+    assert event_line({"kind": "no_crack", "seat": 0}, ["You"]).plain.startswith("You do not")
