@@ -25,6 +25,8 @@ BENCHES = {
     "bots": "server.tools.bench.bots",
     "churn": "server.tools.bench.churn",
     "queue": "server.tools.bench.queue",
+    "faults": "server.tools.bench.faults",
+    "durability": "server.tools.bench.durability",
 }
 
 #: The room budgets of a public server: ``cardroom serve`` flags for fields of RoomSettings.
@@ -100,6 +102,7 @@ def serve(argv: list[str]) -> int:
     from server.rooms.settings import RoomSettings
     from server.runtime.queue_service import QueueSettings
     from server.store.budgets import SITE_MULTIPLE
+    from server.store.redis_sentinel import Durability
 
     parser = argparse.ArgumentParser(prog="cardroom serve")
     parser.add_argument("--host", default="127.0.0.1")
@@ -241,8 +244,17 @@ def serve(argv: list[str]) -> int:
         default=os.environ.get("REDIS_URL") or None,
         metavar="URL",
         help="keep rooms, history and leaderboards in Redis at this redis:// URL (a Redis "
-        "Cluster: redis+cluster://host:port[,host:port...], its seed nodes), so games "
-        "survive a restart or crash (default: $REDIS_URL; unset: in memory)",
+        "Cluster: redis+cluster://host:port[,host:port...], its seed nodes; a primary watched "
+        "by Sentinel: redis+sentinel://host:port[,host:port...]/MASTER, followed through a "
+        "failover), so games survive a restart or crash (default: $REDIS_URL; unset: in memory)",
+    )
+    parser.add_argument(
+        "--durability",
+        choices=("local", "replicated"),
+        default="local",
+        help="with --redis: when an action counts as stored: local, once the primary has it; "
+        "replicated, once a replica has it too (WAIT; refused as store_unavailable if none "
+        "confirms within a second), so a failover loses nothing acknowledged",
     )
     parser.add_argument(
         "--no-place-rooms",
@@ -460,6 +472,7 @@ def serve(argv: list[str]) -> int:
         loop_lag_interval=args.loop_lag_interval,
         compression=args.compression,
         redis_url=args.redis,
+        durability=Durability(args.durability),
         place_rooms=args.place_rooms,
         history_rate=args.history_rate,
         history_burst=args.history_burst,

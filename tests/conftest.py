@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from server.tools.bench.redis_cluster import RedisCluster
+from server.tools.bench.redis_replicated import ReplicatedRedis
 from server.tools.bench.redis_server import RedisServer
 
 # A real server on loopback (the ``store`` and ``server`` fixtures), for every folder's tests
@@ -28,7 +29,14 @@ settings.load_profile("ci" if os.environ.get("CI", "").lower() in ("true", "1") 
 # Cluster. A test that uses one is marked ``slow`` here, so `make check` (``-m "not slow"``)
 # never starts them; other slow tests carry the mark themselves.
 SLOW_FIXTURES = frozenset(
-    {"browser", "new_context", "deployment", "proxied", "redis_cluster_processes"}
+    {
+        "browser",
+        "new_context",
+        "deployment",
+        "proxied",
+        "redis_cluster_processes",
+        "replicated_redis",
+    }
 )
 
 
@@ -45,6 +53,14 @@ def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
     """A real redis-server on a free loopback port (stop and start it mid-test)."""
     with RedisServer(tmp_path) as server:
         yield server
+
+
+@pytest.fixture
+def replicated_redis(tmp_path: Path) -> Iterator[ReplicatedRedis]:
+    """A real primary, two replicas and one Sentinel on loopback (its ``url`` is
+    ``redis+sentinel://...``): kill the primary and the Sentinel promotes a replica."""
+    with ReplicatedRedis(tmp_path, sentinels=1, replicas=2) as pair:
+        yield pair
 
 
 @pytest.fixture(scope="session")

@@ -31,7 +31,8 @@ USAGES = {
         "[--max-connections "
         "MAX_CONNECTIONS] [--max-per-address MAX_PER_ADDRESS] [--no-trim-memory] "
         "[--gc-freeze-every GC_FREEZE_EVERY] [--loop-lag-interval LOOP_LAG_INTERVAL] "
-        "[--compression {off,deflate}] [--redis URL] [--no-place-rooms] [--bot-workers "
+        "[--compression {off,deflate}] [--redis URL] [--durability {local,replicated}] "
+        "[--no-place-rooms] [--bot-workers "
         "BOT_WORKERS] "
         "[--bot-queue-per-address BOT_QUEUE_PER_ADDRESS] [--bot-queue BOT_QUEUE] "
         "[--max-expert-seats MAX_EXPERT_SEATS] [--secret HEX] [--history-rate HISTORY_RATE] "
@@ -91,6 +92,14 @@ USAGES = {
     "bench churn": (
         "[-h] [--flood {churn,ping,none}] [--attackers ATTACKERS] [--rate RATE] [--acts ACTS] "
         "[--pause PAUSE] [--timeout TIMEOUT]"
+    ),
+    "bench faults": (
+        "[-h] [--rooms ROOMS] [--seconds SECONDS] [--think THINK] [--durability "
+        "{local,replicated}] [--pause PAUSE] [--lag LAG] "
+        "{failover,redis-pause,owner-pause,disk-full}"
+    ),
+    "bench durability": (
+        "[-h] [--rooms ROOMS] [--seconds SECONDS] [--think THINK] [--rounds ROUNDS]"
     ),
     "bench redis": (
         "[-h] [--game {shithead,sheepshead}] [--rooms ROOMS] [--seconds SECONDS] [--level "

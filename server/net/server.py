@@ -86,6 +86,7 @@ from server.store.lease import Leases
 from server.store.open import open_stores
 from server.store.queue import MemoryQueue, QueueStore
 from server.store.redis_queue import RedisQueue
+from server.store.redis_sentinel import Durability
 from server.store.redis_store import RedisStore
 
 log = logging.getLogger(__name__)
@@ -174,6 +175,8 @@ class ServerConfig:
     rooms: RoomSettings = field(default_factory=RoomSettings)
     web_root: Path | None = WEB_ROOT
     redis_url: str | None = None  # rooms, history and leaderboards in Redis (None: memory)
+    # when a room's write to Redis counts as stored: on the primary, or on a replica too
+    durability: Durability = Durability.LOCAL
     # with Redis: a room created for a /ws client is let go at once for the process a proxy
     # routes its /ws/CODE to (server/runtime/placement.py); off: it stays where it was made
     place_rooms: bool = True
@@ -339,7 +342,7 @@ class CardroomServer:
         self.config = config or ServerConfig()
         # the wall clock of the rooms and the API (the daily match's day; a test's own clock)
         self.clock = clock
-        self.stores = open_stores(self.config.redis_url, rooms=store)
+        self.stores = open_stores(self.config.redis_url, store, self.config.durability)
         self.store = self.stores.rooms
         self.metrics = Metrics()
         if isinstance(self.store, RedisStore) and self.store.batch is not None:

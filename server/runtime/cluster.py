@@ -359,6 +359,13 @@ class Cluster:
         for conn in self.clients.forwarded_to(owner):
             self.clients.send(conn, notice)
 
+    def _tell_relayed_to_resume(self) -> None:
+        """Listening again after Redis was away (an outage, a failover): the frames owners
+        published meanwhile for the clients this process relays are lost (pub/sub keeps
+        nothing), so each is told to resume, which sends it the room as it is now."""
+        for owner in list(self.clients.owners()):
+            self.owner_gone(owner)
+
     def disconnected(self, conn: int) -> None:
         """A local client closed: the owner of the room it was relayed to lets it go."""
         where = self.clients.unforward(conn)
@@ -389,11 +396,15 @@ class Cluster:
         """Handle what other processes send this one, in order; subscribe again after an
         outage."""
         pubsub: Any = None
+        missed = False  # not listening for a while: what was published meanwhile is lost
         while True:
             try:
                 if pubsub is None:
                     pubsub = self.bus.pubsub()
                     await pubsub.subscribe(channel(self.owner))
+                    if missed:
+                        self._tell_relayed_to_resume()
+                        missed = False
                 message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                 if message is None:
                     continue
@@ -412,6 +423,7 @@ class Cluster:
                     return
                 log.warning("cluster: not listening (%s); trying again", exc)
                 pubsub = None
+                missed = True
                 await asyncio.sleep(0.5)
 
     async def _drain(self, pubsub: Any, rooms: Rooms) -> None:

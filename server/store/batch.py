@@ -16,7 +16,17 @@ Redis, the calls made meanwhile gather and go together as soon as one is answere
   then every caller still waiting gets :class:`~server.store.base.StoreUnavailable` (the
   outcome unknown, as for one call);
 - a caller's write is acknowledged only once Redis answered it (the contract of
-  :mod:`server.store.base`).
+  :mod:`server.store.base`); with ``replicas`` (``--durability replicated``) only once that
+  many replicas have it too: a ``WAIT`` follows the batch's calls on the same connection, and
+  if it times out short, every call of the batch that wrote is answered
+  :class:`~server.store.base.StoreUnavailable` (written on the primary, perhaps not on a
+  replica: its outcome unknown, as for a lost reply);
+- a primary demoted to a replica (``READONLY``, after a Sentinel failover) fails the calls it
+  refused and the connection is opened again, to the primary Sentinel names now; and with
+  Sentinel the batch asks every :data:`PRIMARY_CHECK` seconds which primary it names, and
+  leaves a connection to another at once: an old primary that was paused, replaced and comes
+  back with a replica still attached would otherwise take (and, under ``WAIT``, confirm)
+  writes until Sentinel demotes it, all of them thrown away then.
 
 The replies are parsed where they arrive: the batch's connection is an
 :class:`asyncio.Protocol` whose ``data_received`` feeds hiredis's parser and answers each
@@ -37,6 +47,7 @@ next); how many calls wait is bounded by the callers, at most one per open room.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import deque
 from collections.abc import Sequence
@@ -53,6 +64,7 @@ from server.metrics import PERSIST_BUCKETS, Histogram
 from server.store.answer import Answer
 from server.store.base import StoreUnavailable
 from server.store.redis_client import TIMEOUT, unavailable_as_store_error
+from server.store.redis_sentinel import REPLICA_TIMEOUT_MS, primary_address
 from server.store.resp import command, evalsha
 
 #: Calls at most in one pipeline (one round trip); past it a turn's calls go as several.
@@ -60,6 +72,8 @@ MAX_BATCH = 256
 #: Batches at most waiting for their replies at once: the calls made meanwhile wait for one to
 #: be answered and go together, in a larger batch (fewer round trips for the same writes).
 MAX_IN_FLIGHT = 2
+#: Seconds between two questions to Sentinel: which primary it names now.
+PRIMARY_CHECK = 0.25
 BATCH_BUCKETS = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0)
 
 
@@ -84,15 +98,29 @@ class _Call:
 
 
 class _Sent:
-    """A batch written, waiting for its replies (they come in the order of its calls)."""
+    """A batch written, waiting for its replies (they come in the order of its calls, then
+    the ``WAIT``'s when replicas must confirm it)."""
 
-    __slots__ = ("answered", "calls", "deadline", "written")
+    __slots__ = ("answered", "calls", "deadline", "held", "waits", "written")
 
-    def __init__(self, calls: list[_Call], written: float, deadline: asyncio.TimerHandle) -> None:
+    def __init__(
+        self, calls: list[_Call], written: float, deadline: asyncio.TimerHandle, waits: bool
+    ) -> None:
         self.calls = calls
         self.written = written  # perf_counter() at the write: its round trip is timed
-        self.answered = 0
+        self.answered = 0  # replies read
         self.deadline = deadline
+        self.waits = waits  # a WAIT follows: the replies are held until its answer
+        self.held: list[Any] = []
+
+    @property
+    def expected(self) -> int:
+        return len(self.calls) + self.waits
+
+    @property
+    def unanswered(self) -> list[_Call]:
+        """Its calls whose callers have no answer yet."""
+        return self.calls if self.waits else self.calls[self.answered :]
 
 
 class _Replies(asyncio.Protocol):
@@ -152,11 +180,19 @@ class ScriptBatch:
         return plain and not issubclass(kind, SSLConnection)
 
     def __init__(
-        self, client: Redis, max_batch: int = MAX_BATCH, max_in_flight: int = MAX_IN_FLIGHT
+        self,
+        client: Redis,
+        max_batch: int = MAX_BATCH,
+        max_in_flight: int = MAX_IN_FLIGHT,
+        *,
+        replicas: int = 0,
+        replica_timeout_ms: int = REPLICA_TIMEOUT_MS,
     ) -> None:
         self.redis = client
         self.max_batch = max_batch
         self.max_in_flight = max_in_flight
+        self.replicas = replicas  # replicas that must have a batch's writes (0: the primary)
+        self.replica_timeout_ms = replica_timeout_ms
         #: calls per round trip (exported in ``/metrics`` by :meth:`Metrics.watch_batches`)
         self.sizes = Histogram(
             "cardroom_store_batch_size",
@@ -187,8 +223,13 @@ class ScriptBatch:
         self._flushing = False  # a write of the waiting calls is scheduled
         self._settled: list[asyncio.Future[None]] = []  # drain()s waiting for the last reply
         self._made = 0  # connections opened
+        self._primary: tuple[str, int] | None = None  # where the connection goes (Sentinel)
+        self._watch: asyncio.Task[None] | None = None  # asks Sentinel which primary it names
         pool = client.connection_pool
         self.timeout = pool.connection_kwargs.get("socket_timeout") or TIMEOUT
+        # a batch's reply may take the WAIT's time on top of Redis's answer
+        self._deadline = self.timeout + (replica_timeout_ms / 1000 if replicas else 0.0)
+        self._wait = command("WAIT", replicas, replica_timeout_ms) if replicas else b""
 
     @property
     def _busy(self) -> int:
@@ -224,7 +265,7 @@ class ScriptBatch:
         while self._waiting and len(self._sent) < self.max_in_flight:
             calls = self._waiting[: self.max_batch]
             del self._waiting[: self.max_batch]
-            packed = b"".join([evalsha(c.script.sha, c.keys, c.args) for c in calls])
+            packed = b"".join([evalsha(c.script.sha, c.keys, c.args) for c in calls]) + self._wait
             now = time.perf_counter()
             # counted as made: a call sent again (a lost reply, a forgotten script) is not
             waits = [now - c.made for c in calls if not (c.resent or c.reloaded)]
@@ -232,8 +273,8 @@ class ScriptBatch:
                 self.sizes.observe(len(waits))
             for wait in waits:
                 self.queue_waits.observe(wait)
-            deadline = loop.call_later(self.timeout, self._timed_out, conn)
-            self._sent.append(_Sent(calls, now, deadline))
+            deadline = loop.call_later(self._deadline, self._timed_out, conn)
+            self._sent.append(_Sent(calls, now, deadline, bool(self.replicas)))
             conn.write(packed)
 
     def _replied(self, conn: _Replies) -> None:
@@ -247,9 +288,14 @@ class ScriptBatch:
             if reply is False:  # the rest has not arrived yet
                 break
             batch = sent[0]
-            answers.append((batch.calls[batch.answered], reply))
+            if not batch.waits:
+                answers.append((batch.calls[batch.answered], reply))
+            elif batch.answered < len(batch.calls):
+                batch.held.append(reply)
+            else:  # the WAIT's answer: how many replicas have the batch's writes
+                answers.extend(self._replicated(batch, reply))
             batch.answered += 1
-            if batch.answered == len(batch.calls):
+            if batch.answered == batch.expected:
                 sent.popleft()
                 batch.deadline.cancel()
                 self.round_trips.observe(time.perf_counter() - batch.written)
@@ -259,12 +305,29 @@ class ScriptBatch:
             self._answer(call, reply)
         if conn is not self._conn:  # failed meanwhile: its calls went to a fresh one
             return
+        if any(isinstance(reply, rex.ReadOnlyError) for _, reply in answers):
+            # a primary demoted by a failover: the next connection goes to the new one
+            self._drop(conn, rex.ConnectionError("the primary is now a replica"))
+            return
         if not sent and conn.parser.gets() is not False:  # a reply nobody asked for
             self._drop(conn, rex.ConnectionError("a reply from Redis that no call awaits"))
             return
         if self._waiting and len(sent) < self.max_in_flight:
             self._flush()  # at once: the calls made meanwhile go without another turn
         self._settle()
+
+    def _replicated(self, batch: _Sent, count: Any) -> list[tuple[_Call, Any]]:
+        """The batch's replies once the ``WAIT`` answered ``count``: as they are if enough
+        replicas have its writes; else each write refused (a refusal or an error stands)."""
+        if isinstance(count, int) and count >= self.replicas:
+            return list(zip(batch.calls, batch.held, strict=True))
+        short = StoreUnavailable(
+            f"{count} of {self.replicas} replicas confirmed within {self.replica_timeout_ms} ms"
+        )
+        return [
+            (call, short if _wrote(reply) else reply)
+            for call, reply in zip(batch.calls, batch.held, strict=True)
+        ]
 
     def _answer(self, call: _Call, reply: Any) -> None:
         if isinstance(reply, rex.NoScriptError) and not call.reloaded:
@@ -318,7 +381,7 @@ class ScriptBatch:
         again: list[_Call] = []
         for batch in sent:
             batch.deadline.cancel()
-            for call in batch.calls[batch.answered :]:
+            for call in batch.unanswered:
                 if call.resent:
                     _fail([call], _as_store_error(error))
                 else:
@@ -350,14 +413,32 @@ class ScriptBatch:
             self._settle()
         self._conn = conn
         self._made += 1
+        if self._primary is not None and self._watch is None:
+            self._watch = asyncio.create_task(self._watch_primary(), name="batch-primary")
         self._flush()
+
+    async def _watch_primary(self) -> None:
+        """Leave the connection as soon as Sentinel names another primary than its own."""
+        while True:
+            await asyncio.sleep(PRIMARY_CHECK)
+            try:
+                named = await primary_address(self.redis)
+            except Exception:  # Sentinel away: the connection's own errors still count
+                continue
+            conn = self._conn
+            if conn is not None and named is not None and named != self._primary:
+                self._drop(conn, rex.ConnectionError(f"Sentinel names {named} the primary now"))
 
     async def _connect(self) -> _Replies:
         """A connection to the client's Redis, logged in and on its database."""
         loop = asyncio.get_running_loop()
         kw = self.redis.connection_pool.connection_kwargs
         conn = _Replies(self)
-        if "path" in kw:
+        primary = await primary_address(self.redis)  # with Sentinel: where it is now
+        if primary is not None:
+            await loop.create_connection(lambda: conn, *primary)
+            self._primary = primary
+        elif "path" in kw:
             await loop.create_unix_connection(lambda: conn, kw["path"])
         else:
             await loop.create_connection(
@@ -401,6 +482,10 @@ class ScriptBatch:
     async def close(self) -> None:
         """Wait for the calls made so far, then close the batch's connection."""
         await self.drain()
+        if self._watch is not None:
+            self._watch.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watch
         conn, self._conn = self._conn, None
         if conn is not None and conn.transport is not None:
             conn.transport.close()
@@ -411,6 +496,11 @@ def _fail(calls: list[_Call], error: BaseException) -> None:
     for call in calls:
         if not call.reply.done():  # its caller may have given up (cancelled)
             call.reply.set_exception(error)
+
+
+def _wrote(reply: Any) -> bool:
+    """Whether a room script's reply says it wrote (``ok``; not a refusal nor an error)."""
+    return isinstance(reply, list) and bool(reply) and reply[0] == b"ok"
 
 
 def _as_store_error(error: Exception) -> Exception:

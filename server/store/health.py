@@ -3,6 +3,11 @@
 Any store call that meets :class:`~server.store.base.StoreUnavailable` marks the store down at
 once (:meth:`StoreHealth.down`); while it is down a background task asks the store every
 ``interval`` seconds and marks it up again as soon as it answers. Nothing needs restarting.
+
+:meth:`StoreHealth.check` (``/healthz``) answers within ``probe`` seconds whatever the store
+does: a store that accepts connections but does not answer (a Redis stopped, or stalled on a
+full disk) is called down when its ping is late, and while it is down the flag is answered at
+once (the watcher asks the store meanwhile), so a load balancer's probe never hangs on it.
 """
 
 from __future__ import annotations
@@ -19,9 +24,10 @@ log = logging.getLogger(__name__)
 class StoreHealth:
     """The store's health as one flag, watched in the background."""
 
-    def __init__(self, store: RoomStore, interval: float = 0.5) -> None:
+    def __init__(self, store: RoomStore, interval: float = 0.5, probe: float = 0.5) -> None:
         self.store = store
         self.interval = interval
+        self.probe = probe
         self._up = asyncio.Event()
         self._up.set()
         self._task: asyncio.Task[None] | None = None
@@ -43,8 +49,16 @@ class StoreHealth:
         await self._up.wait()
 
     async def check(self) -> bool:
-        """Ask the store now; ``True`` if it answered."""
-        if await self.store.available():
+        """Ask the store now (if it is not known to be down); ``True`` if it answered within
+        ``probe`` seconds."""
+        if not self._up.is_set():
+            self.down()  # (the watcher is running: this only makes sure of it)
+            return False
+        try:
+            answered = await asyncio.wait_for(self.store.available(), self.probe)
+        except TimeoutError:
+            answered = False
+        if answered:
             if not self._up.is_set():
                 log.warning("the room store is back")
             self._up.set()

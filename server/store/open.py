@@ -1,7 +1,8 @@
 """The stores of one server process, from one setting: no URL, everything in memory; a Redis
-URL (``cardroom serve --redis``, or ``REDIS_URL``), rooms, history, leaderboards and ratings in
-Redis on one shared connection pool (a ``redis+cluster://`` URL: on a Redis Cluster, with one
-more connection to one seed node for pub/sub)."""
+URL (``cardroom serve --redis``, or ``REDIS_URL``; ``redis+sentinel://``: the primary Sentinel
+names, followed through a failover), rooms, history, leaderboards and ratings in Redis on
+one shared connection pool (a ``redis+cluster://`` URL: on a Redis Cluster, with one more
+connection to one seed node for pub/sub)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from server.store.redis_client import TIMEOUT, RedisClient, connect
 from server.store.redis_cluster import bus_client, is_cluster_url
 from server.store.redis_leaderboard import RedisLeaderboards
 from server.store.redis_ratings import RedisRatings
+from server.store.redis_sentinel import Durability
 from server.store.redis_store import RedisStore
 
 
@@ -45,11 +47,16 @@ class Stores:
             await self.boards.close()
 
 
-def open_stores(redis_url: str | None = None, rooms: RoomStore | None = None) -> Stores:
-    """Stores on Redis at ``redis_url``, or in memory (``rooms``: a room store to use as is)."""
+def open_stores(
+    redis_url: str | None = None,
+    rooms: RoomStore | None = None,
+    durability: Durability = Durability.LOCAL,
+) -> Stores:
+    """Stores on Redis at ``redis_url``, or in memory (``rooms``: a room store to use as is);
+    ``durability``: when a room's write to Redis counts as stored."""
     if redis_url:
         client = connect(redis_url)
-        on_redis = RedisStore(client=client)
+        on_redis = RedisStore(client=client, durability=durability)
         bus = bus_client(redis_url, TIMEOUT) if is_cluster_url(redis_url) else None
         boards = RedisLeaderboards(client=client)
         ratings = RedisRatings(client=client)

@@ -11,6 +11,7 @@ scripts stay valid on a Redis Cluster.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -22,6 +23,7 @@ from redis.backoff import NoBackoff
 
 from server.store.base import StoreUnavailable
 from server.store.redis_cluster import connect_cluster, is_cluster_url
+from server.store.redis_sentinel import connect_sentinel, is_sentinel_url
 
 #: A client of one Redis or of a Redis Cluster (``redis+cluster://``: see
 #: :mod:`server.store.redis_cluster`).
@@ -43,6 +45,11 @@ _UNAVAILABLE: tuple[type[BaseException], ...] = (
 )
 
 
+# Redis cannot write now (its disk full, loading, no primary, out of memory, a replica): as a
+# reply of its own, or inside a script's error ("Error running script ...: -MISCONF ...")
+_REFUSED_NOW = re.compile(r"(?:^|-)(?:MISCONF|LOADING|MASTERDOWN|OOM|READONLY)\b")
+
+
 def room_key(code: str, part: str) -> str:
     """The key of one part of a room: ``room``, ``log``, ``fence``, ``lease`` or ``hist``."""
     return f"{PREFIX}:{{{code}}}:{part}"
@@ -54,8 +61,9 @@ def global_key(name: str) -> str:
 
 
 def connect(url: str, timeout: float = TIMEOUT) -> RedisClient:
-    """A client for ``url`` (``redis://host:port/db``, or ``redis+cluster://host:port,...``
-    for a cluster) that fails within ``timeout`` seconds.
+    """A client for ``url`` (``redis://host:port/db``, ``redis+cluster://host:port,...`` for a
+    cluster, ``redis+sentinel://host:port,.../MASTER`` for the primary Sentinel names) that
+    fails within ``timeout`` seconds.
 
     A dropped connection is retried once at once: after a Redis restart the pool's first
     command meets a dead socket and the retry opens a fresh one, so callers see the outage
@@ -63,6 +71,8 @@ def connect(url: str, timeout: float = TIMEOUT) -> RedisClient:
     """
     if is_cluster_url(url):
         return connect_cluster(url, timeout)
+    if is_sentinel_url(url):
+        return connect_sentinel(url, timeout, POOL_SIZE)
     # A pool that makes a command wait for a free connection: redis-py's default pool fails
     # at once (MaxConnectionsError) past 100 commands in flight, which 300 people on two
     # processes reached (tests/deploy/test_deployment.py); Redis runs them one at a time anyway.
@@ -95,6 +105,6 @@ def unavailable_as_store_error() -> Iterator[None]:
             raise StoreUnavailable(f"{type(exc).__name__}: {exc}") from exc
         raise
     except rex.ResponseError as exc:
-        if str(exc).startswith(("MISCONF", "LOADING", "MASTERDOWN")):
+        if _REFUSED_NOW.search(str(exc)):
             raise StoreUnavailable(str(exc)) from exc
         raise

@@ -147,15 +147,33 @@ return redis.call('ZRANGE', KEYS[1], 0, -1)
 
 # Leases. KEYS: lease, fence, fence counter, room. The lease's value is "<owner> <fence>".
 # The counter is one key for every room on one Redis; on a cluster it is the room's own fence
-# key (KEYS[3] == KEYS[2]), and a token taken there is never below the clock in milliseconds,
-# so a code used again after its room (and fence key) went never repeats an old token.
+# key (KEYS[3] == KEYS[2]). A token is never below the clock in milliseconds: a code used again
+# after its room (and fence key) went never repeats an old token, nor does a replica promoted
+# by Sentinel that had not copied the last increments (a failover takes seconds).
 # A fence key outlives its lease only while the room's record exists (CREATE and every write
 # keep it for the room's ttl): a lease taken for a code that never became a room (a refused
 # create, a join naming no room) leaves nothing behind once released or expired.
 
+_TOKENS = """
+-- the next token of a counter, never below the clock in milliseconds (13 digits: exact in
+-- Lua's numbers and strings)
+local function fresh_fence(counter)
+  local fence = redis.call('INCR', counter)
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  if fence < now then
+    fence = now
+    redis.call('SET', counter, fence, 'KEEPTTL')
+  end
+  return fence
+end
+"""
+
 # ARGV: owner, lease ttl, room ttl. {1, fence} when held by the caller (taken or renewed),
 # {0, fence, owner, ms left} when another owner holds it.
-ACQUIRE = """
+ACQUIRE = (
+    _TOKENS
+    + """
 local held = redis.call('GET', KEYS[1])
 if held then
   local owner, fence = string.match(held, '^(.*) (%d+)$')
@@ -166,18 +184,14 @@ if held then
   return {0, tonumber(fence), owner, redis.call('PTTL', KEYS[1])}
 end
 -- one counter for every room: a token never repeats, even for a code used again
-local fence = redis.call('INCR', KEYS[3])
-if KEYS[3] == KEYS[2] then
-  local t = redis.call('TIME')
-  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-  if fence < now then fence = now end  -- 13 digits: exact in Lua's numbers and strings
-end
+local fence = fresh_fence(KEYS[3])
 redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. fence, 'PX', ARGV[2])
 local keep = ARGV[2]
 if redis.call('EXISTS', KEYS[4]) == 1 then keep = ARGV[3] end
 redis.call('SET', KEYS[2], fence, 'PX', keep)
 return {1, fence}
 """
+)
 
 # ARGV: owner, fence, lease ttl. 1 if renewed, 0 if the lease is lost.
 RENEW = """
@@ -217,27 +231,32 @@ return 0
 # A planned handover: the lease moves from its owner to another process at once, with a fresh
 # token (the new owner's writes are fenced from the old owner's). ARGV: owner, fence, new owner,
 # lease ttl, room ttl. The new fence, or 0 if the lease was not the caller's any more.
-TRANSFER = """
+TRANSFER = (
+    _TOKENS
+    + """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] .. ' ' .. ARGV[2] then return 0 end
-local fence = redis.call('INCR', KEYS[3])
+local fence = fresh_fence(KEYS[3])
 redis.call('SET', KEYS[1], ARGV[3] .. ' ' .. fence, 'PX', ARGV[4])
 local keep = ARGV[4]
 if redis.call('EXISTS', KEYS[4]) == 1 then keep = ARGV[5] end
 redis.call('SET', KEYS[2], fence, 'PX', keep)
 return fence
 """
+)
 
 # TRANSFER for many rooms in one call (a process stopping hands all its rooms to a peer).
 # KEYS: four per room, as TRANSFER's; ARGV: owner, new owner, lease ttl, room ttl, then each
 # room's fence in KEYS' order. One new fence (0: the lease was not the caller's) per room.
-TRANSFER_ALL = """
+TRANSFER_ALL = (
+    _TOKENS
+    + """
 local moved = {}
 for i = 1, #KEYS / 4 do
   local k = (i - 1) * 4
   if redis.call('GET', KEYS[k + 1]) ~= ARGV[1] .. ' ' .. ARGV[i + 4] then
     moved[i] = 0
   else
-    local fence = redis.call('INCR', KEYS[k + 3])
+    local fence = fresh_fence(KEYS[k + 3])
     redis.call('SET', KEYS[k + 1], ARGV[2] .. ' ' .. fence, 'PX', ARGV[3])
     local keep = ARGV[3]
     if redis.call('EXISTS', KEYS[k + 4]) == 1 then keep = ARGV[4] end
@@ -247,6 +266,7 @@ for i = 1, #KEYS / 4 do
 end
 return moved
 """
+)
 
 # Leaderboards. KEYS: board (sorted set), games (hash), names (hash, or the board again on a
 # cluster, where the names hash is in another slot and written after), seen (this result's

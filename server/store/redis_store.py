@@ -8,7 +8,9 @@ checked step with its own answer (on a Redis Cluster each goes on its own, to it
 TLS, through redis-py, one by one).
 Loading a room is one ``MULTI`` (record and log together).
 Durability is Redis's: with ``appendonly yes`` (as in ``docker-compose.yml``) an acknowledged
-write survives a crash of Cardroom, and of Redis up to its ``appendfsync`` policy.
+write survives a crash of Cardroom, and of Redis up to its ``appendfsync`` policy. With
+``durability=Durability.REPLICATED`` a write is acknowledged only once a replica has it too
+(``WAIT 1``, see :mod:`server.store.redis_sentinel`), so it survives the loss of the primary.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from server.store.redis_client import (
     unavailable_as_store_error,
 )
 from server.store.redis_cluster import ping_masters, scan_rooms
+from server.store.redis_sentinel import REPLICA_TIMEOUT_MS, Durability
 
 _PARTS = ("room", "log", "fence", "hist", "lease")
 
@@ -62,6 +65,10 @@ class RedisStore(RoomStore):
             ``client`` to share one.
         room_ttl: seconds a room lives after its last write.
         history_ttl: seconds a closed room's history is kept.
+        durability: when a write counts as stored: once the primary has it (``LOCAL``), or
+            once a replica has it too (``REPLICATED``; not on a Redis Cluster).
+        replica_timeout_ms: how long a ``REPLICATED`` write waits for a replica before it is
+            refused (:class:`StoreUnavailable`).
     """
 
     def __init__(
@@ -71,6 +78,8 @@ class RedisStore(RoomStore):
         client: RedisClient | None = None,
         room_ttl: float = ROOM_TTL,
         history_ttl: float = HISTORY_TTL,
+        durability: Durability = Durability.LOCAL,
+        replica_timeout_ms: int = REPLICA_TIMEOUT_MS,
     ) -> None:
         if client is None:
             if url is None:
@@ -82,6 +91,11 @@ class RedisStore(RoomStore):
         self._index = global_key("rooms")
         # a cluster runs a script on one slot only: no global index there (see list())
         self._cluster = isinstance(client, RedisCluster)
+        self.durability = durability
+        self._replicas = 1 if durability is Durability.REPLICATED else 0
+        self._replica_timeout_ms = replica_timeout_ms
+        if self._replicas and self._cluster:
+            raise ValueError("replicated durability needs one primary (redis:// or Sentinel)")
         self._create = client.register_script(lua.CREATE)
         self._save = client.register_script(lua.SAVE)
         self._append = client.register_script(lua.APPEND)
@@ -92,7 +106,7 @@ class RedisStore(RoomStore):
         # so there each call goes on its own (to its slot's master)
         # (and over TLS, which the batch's own connection does not speak)
         self.batch = (
-            ScriptBatch(client)
+            ScriptBatch(client, replicas=self._replicas, replica_timeout_ms=replica_timeout_ms)
             if not isinstance(client, RedisCluster) and ScriptBatch.serves(client)
             else None
         )
@@ -103,12 +117,27 @@ class RedisStore(RoomStore):
 
     async def _run(self, script: Any, code: str, *args: Any) -> tuple[str, int]:
         keys = _room_keys(code, self._cluster)
-        if self.batch is None:
+        if self.batch is None and self._replicas:
+            status, number = await self._run_replicated(script, keys, args)
+        elif self.batch is None:
             with unavailable_as_store_error():
                 status, number = await script(keys=list(keys), args=list(args))
         else:
             status, number = await self.batch.run(script, keys, args)
         return status.decode(), int(number)
+
+    async def _run_replicated(
+        self, script: Any, keys: tuple[str, ...], args: tuple[Any, ...]
+    ) -> tuple[bytes, int]:
+        """One script and a ``WAIT`` on one connection (over TLS, where no batch runs)."""
+        with unavailable_as_store_error():
+            async with self.redis.pipeline(transaction=False) as pipe:
+                script(keys=list(keys), args=list(args), client=pipe)
+                pipe.execute_command("WAIT", self._replicas, self._replica_timeout_ms)
+                (status, number), count = await pipe.execute()
+        if status == b"ok" and int(count) < self._replicas:
+            raise StoreUnavailable(f"no replica confirmed within {self._replica_timeout_ms} ms")
+        return status, number
 
     @staticmethod
     def _check(code: str, status: str, number: int, fence: int, version: int) -> None:

@@ -9,12 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 import yaml
 
 from protocol.paths import parse_ws_path
+from server.store.redis_sentinel import sentinel_address
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,6 +44,32 @@ def cardroom_services(compose: dict[str, Any]) -> dict[str, dict[str, Any]]:
         for name, s in compose["services"].items()
         if s.get("command", [""])[0] == "cardroom"
     }
+
+
+def sentinel_services(compose: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {
+        name: s
+        for name, s in compose["services"].items()
+        if "--sentinel" in " ".join(map(str, s.get("command", [])))
+    }
+
+
+def sentinel_lines(service: dict[str, Any]) -> list[str]:
+    """The lines a Sentinel service writes to its config file (``printf '%s\\n' 'line' ...``)."""
+    script = service["command"][-1]
+    return re.findall(r"'([^']*)'", script.split(">", 1)[0])[1:]
+
+
+def monitored(compose: dict[str, Any]) -> tuple[str, str, int, int]:
+    """The Sentinels' ``monitor`` line: master name, host, port and quorum (the same in all)."""
+    found = set()
+    for service in sentinel_services(compose).values():
+        for line in sentinel_lines(service):
+            if line.startswith("sentinel monitor "):
+                _, _, name, host, port, quorum = line.split()
+                found.add((name, host, int(port), int(quorum)))
+    assert len(found) == 1, found
+    return found.pop()
 
 
 def option(command: list[str], flag: str) -> str:
@@ -79,14 +105,36 @@ def test_two_cardroom_processes_share_redis(compose: dict[str, Any], serve_help:
         assert option(command, "--host") == "0.0.0.0"  # reachable from the proxy's container
         assert option(command, "--port") in service["expose"]
         assert "REDIS_URL" in serve_help  # serve reads it when --redis is not given
-        url = urlsplit(service["environment"]["REDIS_URL"])
-        assert url.scheme == "redis" and url.hostname in compose["services"]
-        assert compose["services"][url.hostname]["image"].startswith("redis:")
-        assert url.port == 6379
-        assert service["depends_on"]["redis"]["condition"] == "service_healthy"
+        sentinels, master, _ = sentinel_address(service["environment"]["REDIS_URL"])
+        assert sorted(sentinels) == sorted((n, 26379) for n in sentinel_services(compose))
+        assert master == monitored(compose)[0]
+        assert set(service["depends_on"]) == set(sentinel_services(compose))
+        assert option(command, "--durability") == "replicated"
         # serve --redis needs the secret, the same in every process: from the environment
         assert "CARDROOM_SECRET" in serve_help
         assert service["environment"]["CARDROOM_SECRET"].startswith("${CARDROOM_SECRET:?")
+
+
+def test_sentinels_watch_the_primary_and_its_replica(compose: dict[str, Any]) -> None:
+    services = compose["services"]
+    sentinels = sentinel_services(compose)
+    name, host, port, quorum = monitored(compose)
+    assert len(sentinels) == 3 and quorum == 2  # a majority: one Sentinel alone cannot fail over
+    assert host in services and port == 6379
+    assert services[host]["command"][0] == "redis-server"
+    replicas = [s for s in services.values() if "--replicaof" in s.get("command", [])]
+    assert len(replicas) == 1
+    command = replicas[0]["command"]
+    assert command[command.index("--replicaof") + 1 :][:2] == [host, str(port)]
+    assert option(command, "--appendonly") == "yes"
+    for sentinel in sentinels.values():
+        assert sentinel["image"].startswith("redis:")
+        lines = sentinel_lines(sentinel)
+        # a hostname is resolved only if it says so before the monitor line
+        assert lines.index("sentinel resolve-hostnames yes") < lines.index(
+            f"sentinel monitor {name} {host} {port} {quorum}"
+        )
+        assert "port 26379" in lines
 
 
 def test_the_proxy_reaches_every_process_with_websockets(compose: dict[str, Any]) -> None:

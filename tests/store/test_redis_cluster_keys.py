@@ -99,7 +99,7 @@ async def test_one_redis_keeps_its_keys_and_loads_a_room_written_before(
         stored = await store.load("OLDER")
         assert stored is not None and dict(stored.record) == {"version": 1}
         lease = await leases.acquire("OLDER")
-        assert isinstance(lease, Lease) and lease.fence == 42  # the one counter goes on
+        assert isinstance(lease, Lease) and lease.fence > 41  # the one counter goes on
         await store.append("OLDER", entry(2), fence=lease.fence)
         await _a_room_with_everything(store, leases, "NEWER")
         assert await store.list() == ["NEWER", "OLDER"]  # the one index, as before
