@@ -72,6 +72,13 @@ class ErrorCode(StrEnum):
     SPECTATORS_FULL = "spectators_full"
     TOO_MANY_SWAPS = "too_many_swaps"
     BAD_CONTRIBUTION = "bad_contribution"
+    # events: several tables and rounds (server/rooms/event_*.py)
+    BAD_EVENT = "bad_event"
+    EVENT_STARTED = "event_started"
+    EVENT_FULL = "event_full"
+    EVENT_NOT_STARTED = "event_not_started"
+    EVENT_OVER = "event_over"
+    NOT_IN_EVENT = "not_in_event"
     # rules, both games (server/rules, IllegalAction)
     MALFORMED_ACTION = "malformed_action"
     UNKNOWN_ACTION = "unknown_action"
