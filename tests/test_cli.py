@@ -68,7 +68,10 @@ USAGES = {
         "[--serve-arg SERVE_ARG] [--connections CONNECTIONS] [--rounds ROUNDS] [--json] "
         "[--bgio BGIO] [--profile PROFILE]"
     ),
-    "verify": "[-h] [--commitment G=HEX] [--daily SOURCE] [--token TOKEN] source",
+    "verify": (
+        "[-h] [--event SOURCE] [--commitment G=HEX] [--daily SOURCE] [--token TOKEN] "
+        "source [source ...]"
+    ),
     "sim sheepshead": "[-h] [--hands HANDS] [--seed SEED] [--pick-prob PICK_PROB]",
     "sim shithead": (
         "[-h] [--players {2,3,4,5}] [--games GAMES] [--seed SEED] [--policy {random,lowest}] "

@@ -41,6 +41,7 @@ from protocol.errors import ErrorCode
 from protocol.records import ActionEntry, RoomMeta, RoomRecord
 from server.rooms import frames, play, requests, rollback
 from server.rooms import record as records
+from server.rooms.event_table import EventTable
 from server.rooms.inputs import (
     BotMove,
     CreateHost,
@@ -158,6 +159,7 @@ class RoomCore:
         hints: bool = False,
         opener: str | None = None,
         make_token: Callable[[], str] | None = None,
+        table: EventTable | None = None,
     ) -> None:
         check_create(game, players, daily=daily, hints=hints, options=options)
         self.code = code
@@ -169,7 +171,10 @@ class RoomCore:
         self.seed = seed
         self.nonce = nonce or (new_nonce() if seed is None else str(seed))
         keys = settings.keys or process_keys()
-        self.source = DealSource(keys, code, self.nonce)
+        # an event's table: its deals are the event's when duplicate (server.rooms.event_table)
+        self.table = table
+        duplicate = (table.event, table.nonce, table.round) if table and table.duplicate else None
+        self.source = DealSource(keys, code, self.nonce, duplicate)
         # the bots' and hints' own stream, never derivable from a deal's seed
         self.bot_seed = keys.bots(code, self.nonce) if seed is None else seed
         self.options: m.GameOptions = game_spec(game).check_options(options)
@@ -230,6 +235,8 @@ class RoomCore:
         if match.current.is_over():
             # past max_games the room deals no more: its history stays bounded
             full = match.games_played() >= self.settings.max_games
+            if self.table is not None:  # an event's table plays its round's hands
+                full = full or match.games_played() >= self.table.hands
             return RoomStatus.OVER if full or match.is_over() else RoomStatus.BETWEEN
         if not state.seats.humans_connected():
             return RoomStatus.PAUSED
@@ -254,6 +261,8 @@ class RoomCore:
         state = self.state
         if self.seed is not None or state.closed or (self.daily and game_spec(self.game).daily):
             return None
+        if self.source.duplicate is not None:  # the event's deals, the same at every table
+            return None
         if state.match is None:
             return 0
         if state.match.current.is_over() and not state.match.is_over():
@@ -270,8 +279,11 @@ class RoomCore:
 
     def first_dealer(self) -> int:
         """The dealer of the match's first game (fixed by the room's nonce before anyone
-        contributes; committed to with the seed: docs/protocol.md, "Fair deals")."""
-        return int(self.nonce, 16) % self.players if self.seed is None else 0
+        contributes; committed to with the seed: docs/protocol.md, "Fair deals"); seat 0 at an
+        event's table, as at every table of its round."""
+        if self.seed is not None or self.table is not None:
+            return 0
+        return int(self.nonce, 16) % self.players
 
     # ------------------------------------------------------------------ what the host does
 
@@ -541,6 +553,7 @@ class RoomCore:
             daily=record["daily"],
             hints=record.get("hints", False),  # records from before hints have none
             opener=record.get("opener"),
+            table=records.table_from(record),
         )
         room.state = records.state_from(record, room.source)
         return room

@@ -25,12 +25,11 @@ seed is revealed.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
 
 from protocol.errors import ErrorCode
-from server.rooms import event_deals, event_seating
+from protocol.events import EventInfo
+from server.rooms import event_deals, event_info, event_seating
 from server.rooms.event_io import (
     Changed,
     CloseTables,
@@ -51,45 +50,13 @@ from server.rooms.event_io import (
 from server.rooms.event_scoring import HandScore, Standing, standings
 from server.rooms.event_seating import Table
 from server.rooms.event_settings import EventSettings, Reseat
+from server.rooms.event_state import Entrant, EventPhase, EventState
 from server.rooms.names import clean_name
 from server.rooms.refusal import Refusal
 from server.rules.registry import game_spec
 
 #: People an event needs to start.
 MIN_PEOPLE = 2
-
-
-class EventPhase(StrEnum):
-    LOBBY = "lobby"  # people join
-    PLAYING = "playing"  # a round's tables play
-    BETWEEN = "between"  # a round is over and the host paused
-    OVER = "over"  # the seed is revealed
-
-
-@dataclass(slots=True)
-class Entrant:
-    name: str
-    left: bool = False  # left the event (their table's stand-in plays after the grace)
-    stand_in: bool = False  # the host had a bot play for them from now on
-
-
-@dataclass(slots=True)
-class EventState:
-    """Everything an input may change, as one value (copied whole for a refusal's undo)."""
-
-    host: str
-    phase: EventPhase = EventPhase.LOBBY
-    entrants: dict[str, Entrant] = field(default_factory=dict)  # in the order they joined
-    seatings: list[list[Table]] = field(default_factory=list)  # each round's tables
-    rooms: dict[int, str] = field(default_factory=dict)  # the round's tables' rooms
-    played: dict[int, int] = field(default_factory=dict)  # hands played at each table
-    scores: list[HandScore] = field(default_factory=list)
-    paused: bool = False
-
-    @property
-    def round(self) -> int:
-        """The round being played or last played (-1 before the start)."""
-        return len(self.seatings) - 1
 
 
 class EventCore:
@@ -115,7 +82,14 @@ class EventCore:
         return list(self.state.entrants)
 
     def standings(self) -> list[Standing]:
-        return standings(self.people(), self.state.scores, self.settings.duplicate)
+        """Everyone, best first (duplicate: the deals every table has played, until the end:
+        :func:`server.rooms.event_info.counted`)."""
+        hands = event_info.counted(self.settings, self.state)
+        return standings(self.people(), hands, self.settings.duplicate)
+
+    def info(self) -> EventInfo:
+        """The event's public state (its page)."""
+        return event_info.info(self)
 
     def revealed_seed(self) -> bytes | None:
         """The event's seed once it is over (``None`` before: it would tell the deals)."""
@@ -211,7 +185,8 @@ class EventCore:
             case EventOp.END:
                 if state.phase is EventPhase.LOBBY:
                     raise Refusal(ErrorCode.EVENT_NOT_STARTED, "the event has not started")
-                rooms = tuple(state.rooms.values()) if state.phase is EventPhase.PLAYING else ()
+                playing = state.phase is EventPhase.PLAYING
+                rooms = tuple(r for r in state.rooms[-1] if r) if playing else ()
                 state.phase = EventPhase.OVER
                 return [PersistEvent(), CloseTables(rooms), Changed()]
 
@@ -227,14 +202,14 @@ class EventCore:
         where = self.seat_of(target)
         if where is not None and state.phase is EventPhase.PLAYING:
             table, seat = where
-            out.append(StandIn(state.round, table, state.rooms.get(table), seat))
+            out.append(StandIn(state.round, table, state.rooms[-1][table], seat))
         return [*out, Changed()]
 
     def _seat(self, tables: list[Table]) -> list[EventOutput]:
         state = self.state
         state.seatings.append(tables)
         state.phase = EventPhase.PLAYING
-        state.rooms = {}
+        state.rooms.append([None] * len(tables))
         state.played = dict.fromkeys(range(len(tables)), 0)
         specs = tuple(
             TableSpec(
@@ -265,7 +240,7 @@ class EventCore:
             return []  # a late answer of a round gone by
         if table not in state.played:
             raise Refusal(ErrorCode.BAD_EVENT, f"round {round_} has no table {table}")
-        state.rooms[table] = room
+        state.rooms[-1][table] = room
         return [PersistEvent(), Changed()]
 
     def _hand(self, item: HandPlayed) -> list[EventOutput]:
@@ -319,7 +294,7 @@ class EventCore:
                 for p, e in state.entrants.items()
             ],
             "seatings": [[list(t) for t in tables] for tables in state.seatings],
-            "rooms": {str(t): r for t, r in state.rooms.items()},
+            "rooms": [list(r) for r in state.rooms],
             "played": {str(t): n for t, n in state.played.items()},
             "scores": [h.to_json() for h in state.scores],
             "paused": state.paused,
@@ -347,7 +322,7 @@ class EventCore:
             e["player"]: Entrant(e["name"], e["left"], e["stand_in"]) for e in record["entrants"]
         }
         state.seatings = [[tuple(t) for t in tables] for tables in record["seatings"]]
-        state.rooms = {int(t): r for t, r in record["rooms"].items()}
+        state.rooms = [list(r) for r in record["rooms"]]
         state.played = {int(t): n for t, n in record["played"].items()}
         state.scores = [HandScore.from_json(h) for h in record["scores"]]
         state.paused = record["paused"]

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import pytest
 
 from protocol.errors import ErrorCode
-from server.rooms.event_core import EventCore, EventPhase
+from server.rooms.event_core import EventCore
 from server.rooms.event_deals import draw
 from server.rooms.event_io import (
     Changed,
@@ -29,6 +29,7 @@ from server.rooms.event_io import (
 )
 from server.rooms.event_seating import meetings, repeated, seat_in_order
 from server.rooms.event_settings import EventSettings, Reseat
+from server.rooms.event_state import EventPhase
 from server.rooms.refusal import Refusal
 
 SEED = bytes(range(32))
