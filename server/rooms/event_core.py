@@ -117,20 +117,26 @@ class EventCore:
         """Apply one input; a refusal changes nothing."""
         saved = copy.deepcopy(self.state)
         try:
-            match item:
-                case Join(player=player, name=name):
-                    return self._join(player, name)
-                case Leave(player=player):
-                    return self._leave(player)
-                case HostCommand(player=player, op=op, target=target):
-                    return self._host(player, op, target)
-                case TableOpened(round=round_, table=table, room=room):
-                    return self._opened(round_, table, room)
-                case HandPlayed():
-                    return self._hand(item)
+            out = self._dispatch(item)
         except Refusal as refusal:
             self.state = saved
             return [Refused(refusal.code, refusal.message)]
+        if PersistEvent() in out:
+            self.state.version += 1
+        return out
+
+    def _dispatch(self, item: EventInput) -> list[EventOutput]:
+        match item:
+            case Join(player=player, name=name):
+                return self._join(player, name)
+            case Leave(player=player):
+                return self._leave(player)
+            case HostCommand(player=player, op=op, target=target):
+                return self._host(player, op, target)
+            case TableOpened(round=round_, table=table, room=room):
+                return self._opened(round_, table, room)
+            case HandPlayed():
+                return self._hand(item)
 
     def _join(self, player: str, name: str) -> list[EventOutput]:
         state = self.state
@@ -298,6 +304,7 @@ class EventCore:
             "played": {str(t): n for t, n in state.played.items()},
             "scores": [h.to_json() for h in state.scores],
             "paused": state.paused,
+            "version": state.version,
         }
 
     @classmethod
@@ -326,4 +333,5 @@ class EventCore:
         state.played = {int(t): n for t, n in record["played"].items()}
         state.scores = [HandScore.from_json(h) for h in record["scores"]]
         state.paused = record["paused"]
+        state.version = record["version"]
         return event

@@ -35,6 +35,7 @@ class EventState:
     played: dict[int, int] = field(default_factory=dict)  # hands played at each table
     scores: list[HandScore] = field(default_factory=list)
     paused: bool = False
+    version: int = 0  # one more with every change stored (the store checks it)
 
     @property
     def round(self) -> int:

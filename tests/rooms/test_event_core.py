@@ -46,8 +46,11 @@ def event(rounds: int = 3, hands: int = 2, **kw: object) -> EventCore:
 
 
 def step(core: EventCore, item: EventInput) -> list[EventOutput]:
-    """One input, then the event rebuilt from its record must be the same event."""
+    """One input, then the event rebuilt from its record must be the same event; its version
+    is one more exactly when it asks to be stored."""
+    before = core.state.version
     out = core.handle(item, 0.0)
+    assert core.state.version == before + (PersistEvent() in out)
     again = EventCore.from_record(core.record(), SEED)
     assert again.record() == core.record()
     assert again.standings() == core.standings()
