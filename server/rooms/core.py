@@ -33,17 +33,19 @@ import datetime
 import logging
 import operator
 import secrets
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence, Set
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from protocol import messages as m
 from protocol.errors import ErrorCode
 from protocol.records import ActionEntry, RoomMeta, RoomRecord
+from server.bots.base import DEFAULT_LEVEL
 from server.rooms import frames, play, requests, rollback
 from server.rooms import record as records
 from server.rooms.event_table import EventTable
 from server.rooms.inputs import (
     BotMove,
+    BotPlaysFor,
     CreateHost,
     Disconnect,
     HintReady,
@@ -57,6 +59,7 @@ from server.rooms.matches import DealSource, Match
 from server.rooms.outputs import (
     CloseRoom,
     ConnId,
+    DealTimer,
     Detach,
     FrameTimer,
     GraceTimer,
@@ -238,8 +241,8 @@ class RoomCore:
             if self.table is not None:  # an event's table plays its round's hands
                 full = full or match.games_played() >= self.table.hands
             return RoomStatus.OVER if full or match.is_over() else RoomStatus.BETWEEN
-        if not state.seats.humans_connected():
-            return RoomStatus.PAUSED
+        if not state.seats.humans_connected() and self.table is None:
+            return RoomStatus.PAUSED  # (an event's table plays on: its stand-ins play)
         return RoomStatus.PLAYING
 
     def humans_connected(self) -> bool:
@@ -342,6 +345,22 @@ class RoomCore:
         )
         state.contributed = {}
         state.version += 1
+
+    def seat_table(
+        self, people: Sequence[tuple[str, str, str | None] | None], stand_ins: Set[int], now: float
+    ) -> None:
+        """Seat an event's table and deal its first hand: each person (name, their seat
+        token's digest, their device's) who is not here yet, a bot where nobody is, and the
+        stand-in for those the event's host replaced."""
+        seats = self.state.seats
+        for index, person in enumerate(people):
+            if person is not None:
+                name, digest, device = person
+                seats.reserve(index, name, digest, device)
+                if index in stand_ins:
+                    seats.mark_away(index)
+        seats.fill_empty(DEFAULT_LEVEL)
+        self.start_match(now)
 
     def fill_empty(self, level: str) -> None:
         """A bot of ``level`` in every empty seat."""
@@ -454,6 +473,11 @@ class RoomCore:
                 return play.bot_move(self, seat, version, action, now)
             case HintReady():
                 return self._hint_ready(item)
+            case BotPlaysFor(seat=seat):
+                if not 0 <= seat < self.players or self.state.seats[seat].kind != "human":
+                    return []
+                self.state.seats.mark_away(seat)
+                return [*frames.room_frames(self), *play.schedule(self, now)]
 
     def _disconnected(self, conn: ConnId, now: float) -> list[Output]:
         state = self.state
@@ -494,6 +518,20 @@ class RoomCore:
                 return []
             case FrameTimer():
                 return list(frames.held_frame(self, now))
+            case DealTimer(game=game):
+                match = state.match
+                if self.status() is not RoomStatus.BETWEEN or match is None:
+                    return []
+                if match.game_index + 1 != game:
+                    return []
+                self.deal_next()
+                return [
+                    *play.refresh_deadline(self, now),
+                    Persist(self.meta()),
+                    *frames.room_frames(self),
+                    *frames.state_frames(self, []),
+                    *play.schedule(self, now),
+                ]
             case IdleTimer():
                 state.idle_armed = False
                 if not self.anyone_connected() and not state.closed:

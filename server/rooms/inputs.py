@@ -73,7 +73,14 @@ class HintReady:
     reason: Reason
 
 
-RoomInput = Request | CreateHost | Disconnect | TimerFired | BotMove | HintReady
+@dataclass(frozen=True, slots=True)
+class BotPlaysFor:
+    """The stand-in bot plays ``seat`` from now on (an event's host replaced its player)."""
+
+    seat: int
+
+
+RoomInput = Request | CreateHost | Disconnect | TimerFired | BotMove | HintReady | BotPlaysFor
 
 
 def sender(item: RoomInput) -> ConnId | None:

@@ -9,6 +9,17 @@ from server.bots.base import make_bot
 from server.rooms.core import RoomCore
 from server.rooms.event_deals import deal_proof
 from server.rooms.event_table import EventTable
+from server.rooms.inputs import BotMove, BotPlaysFor, TimerFired
+from server.rooms.outputs import (
+    DealTimer,
+    GraceTimer,
+    IdleTimer,
+    Output,
+    RunBot,
+    SetTimer,
+    TimerKey,
+)
+from server.rooms.seats import token_digest
 from server.rooms.seeds import Keys
 from server.rooms.settings import RoomSettings
 from server.rooms.status import RoomStatus
@@ -95,3 +106,59 @@ def test_a_table_is_rebuilt_from_its_record_as_the_same_table() -> None:
     )
     assert again.status() is room.status() is RoomStatus.BETWEEN
     assert room.table is not None and room.record()["table"] == room.table.to_record()
+
+
+def drive(room: RoomCore, outputs: list[Output], now: float) -> tuple[float, list[TimerKey]]:
+    """Run the room as its actor would: bots move, timers fire in order, until nothing is due;
+    the time then and every timer that fired."""
+    timers: dict[TimerKey, float] = {}
+    fired: list[TimerKey] = []
+    pending = list(outputs)
+    for _ in range(5000):
+        bots = [o for o in pending if isinstance(o, RunBot)]
+        timers.update({o.key: o.at for o in pending if isinstance(o, SetTimer)})
+        pending = []
+        for job in bots:
+            action = make_bot("random", job.game, seed=job.version).choose(job.view)
+            pending += room.handle(BotMove(job.seat, job.version, action), now)
+        if pending:
+            continue
+        if not timers:
+            break
+        key = min(timers, key=lambda k: timers[k])
+        now = max(now, timers.pop(key))
+        fired.append(key)
+        pending = room.handle(TimerFired(key), now)
+    return now, fired
+
+
+def test_a_table_nobody_came_to_is_played_by_its_stand_ins_to_its_last_hand() -> None:
+    room = RoomCore(
+        "AAAAA", "sheepshead", 5, settings=SETTINGS,
+        table=EventTable("K7QP", "event-nonce", 0, 0, hands=2, duplicate=True),
+    )  # fmt: skip
+    people = [("Ann", token_digest("a" * 24), "dev-a"), None, ("Bob", token_digest("b" * 24), None)]
+    room.seat_table([*people, None, None], {2}, now=0.0)
+    seats = list(room.seats)
+    assert [s.kind for s in seats] == ["human", "bot", "human", "bot", "bot"]
+    assert seats[0].conn is None and not seats[0].away and seats[2].away  # Bob: replaced
+    assert room.status() is RoomStatus.PLAYING  # nobody here, and yet not paused
+    now, fired = drive(room, room.restored(0.0), 0.0)
+    assert room.match is not None and room.match.games_played() == 2
+    assert GraceTimer(0) in fired and DealTimer(1) in fired  # Ann's grace, then the next hand
+    # a table with hands to play does not close for want of people; once over, it does
+    assert fired.index(IdleTimer()) == len(fired) - 1 and room.status() is RoomStatus.CLOSED
+    assert now >= SETTINGS.grace
+
+
+def test_the_host_of_an_event_has_a_bot_play_for_a_seat() -> None:
+    room = RoomCore(
+        "AAAAA", "sheepshead", 5, settings=SETTINGS,
+        table=EventTable("K7QP", "event-nonce", 0, 0, hands=1, duplicate=True),
+    )  # fmt: skip
+    room.seat_table([("Ann", token_digest("a" * 24), None), None, None, None, None], set(), 0.0)
+    assert not room.seats[0].away
+    room.handle(BotPlaysFor(0), 1.0)
+    assert room.seats[0].away
+    assert room.handle(BotPlaysFor(1), 1.0) == []  # a bot's seat: nothing to do
+    assert room.handle(BotPlaysFor(9), 1.0) == []
