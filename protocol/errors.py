@@ -74,6 +74,8 @@ class ErrorCode(StrEnum):
     BAD_CONTRIBUTION = "bad_contribution"
     # events: several tables and rounds (server/rooms/event_*.py)
     BAD_EVENT = "bad_event"
+    EVENT_NOT_FOUND = "event_not_found"
+    TOO_MANY_EVENTS = "too_many_events"
     EVENT_STARTED = "event_started"
     EVENT_FULL = "event_full"
     EVENT_NOT_STARTED = "event_not_started"

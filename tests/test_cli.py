@@ -37,7 +37,10 @@ USAGES = {
         "[--max-expert-seats MAX_EXPERT_SEATS] [--secret HEX] [--history-rate HISTORY_RATE] "
         "[--history-burst HISTORY_BURST] [--miss-rate MISS_RATE] [--miss-burst MISS_BURST] "
         "[--miss-floor MISS_FLOOR] [--replay-cache-mb REPLAY_CACHE_MB] [--max-games "
-        "MAX_GAMES] [--daily-entries-per-address DAILY_ENTRIES_PER_ADDRESS] [--daily-alone "
+        "MAX_GAMES] [--next-hand-delay NEXT_HAND_DELAY] [--events-per-minute "
+        "EVENTS_PER_MINUTE] [--events-burst EVENTS_BURST] [--max-events MAX_EVENTS] "
+        "[--max-event-tables MAX_EVENT_TABLES] "
+        "[--daily-entries-per-address DAILY_ENTRIES_PER_ADDRESS] [--daily-alone "
         "{on,off}] [--devices-per-address DEVICES_PER_ADDRESS] [--ipv6-site-multiple "
         "IPV6_SITE_MULTIPLE] [--log-level LOG_LEVEL]"
     ),

@@ -60,12 +60,14 @@ from server.net.loop_lag import LoopLag
 from server.net.receive import DirectConnection
 from server.net.replays import ReplayCache
 from server.net.static import CSP, StaticFiles, accepts_gzip
+from server.rooms.event_settings import EventLimits
 from server.rooms.inputs import RoomRequest
 from server.rooms.refusal import Refusal
 from server.rooms.settings import RoomSettings
 from server.rules.registry import GAME_NAMES
 from server.runtime.cluster import Cluster
 from server.runtime.connected import Connected
+from server.runtime.events import EventService
 from server.runtime.manager import SHUTDOWN, Ownership, RoomManager
 from server.runtime.ownership import OneProcess
 from server.store.base import RoomStore, StoreUnavailable
@@ -168,6 +170,7 @@ class ServerConfig:
     # CPU per action and 40 KiB per connection), "deflate" accepts it
     compression: Literal["off", "deflate"] = "off"
     rooms: RoomSettings = field(default_factory=RoomSettings)
+    events: EventLimits = field(default_factory=EventLimits)  # what strangers may open
     web_root: Path | None = WEB_ROOT
     redis_url: str | None = None  # rooms, history and leaderboards in Redis (None: memory)
     # with Redis: a room created for a /ws client is let go at once for the process a proxy
@@ -372,6 +375,16 @@ class CardroomServer:
                 max_queued_per_owner=self.config.bot_queue_per_address,
             ),
         )
+        ev = c.events
+        self.events = EventService(
+            self.stores.events,
+            self.manager,
+            self.connected,
+            ev,
+            self.budgets.make("events", Rate(ev.events_per_minute / 60.0, ev.events_burst)),
+            clock=clock,
+        )
+        self.manager.hands = self.events.hand_played  # the tables' hands, to their events
         self._ids = itertools.count(1)
         self._ws: Server | None = None
         self._stopping = False
@@ -463,6 +476,10 @@ class CardroomServer:
         await self.manager.start()
         if not self.manager.load_on_demand:
             await self.manager.restore()
+        try:  # the tables of a round a process was killed before opening
+            await self.events.resume()
+        except (Refusal, StoreUnavailable):
+            log.warning("events' tables not checked: the store is away")
         self._ws = await serve(
             self._handle,
             self.config.host,
@@ -616,6 +633,8 @@ class CardroomServer:
         route = (
             "history"
             if history
+            else "event"
+            if len(parts) == 3 and parts[:2] == ["api", "events"]
             else {"leaderboard": "leaderboard", "daily": "daily"}.get(
                 parts[1] if len(parts) == 2 else "", "other"
             )
@@ -636,7 +655,10 @@ class CardroomServer:
                 now=self.clock(),
                 hide_daily=self.config.rooms.daily_alone,
                 charge=lambda reads: self._more_reads(address, reads),
+                public=self.events.table_public,
             )
+        elif route == "event":
+            status, body = await self._event_api(parts[2])
         elif route == "daily":
             try:
                 keys = await self.manager.keys()  # no --secret: the store's, made once
@@ -655,6 +677,16 @@ class CardroomServer:
             body = await asyncio.to_thread(gzip.compress, body, 6)
             extra += [("Content-Encoding", "gzip"), ("Vary", "Accept-Encoding")]
         return _response(status, body, "application/json", extra)
+
+    async def _event_api(self, code: str) -> tuple[int, bytes]:
+        """``GET /api/events/CODE``: the event's public state (its page)."""
+        try:
+            info = await self.events.info(code.upper()[:16])
+        except (Refusal, StoreUnavailable):
+            return 503, b'{"error":"store_unavailable","message":"try again"}'
+        if info is None:
+            return 404, b'{"error":"event_not_found","message":"no event has that code"}'
+        return 200, info.model_dump_json().encode()
 
     async def _admit(self, connection: Gated, headers: Headers) -> Response | None:
         """Refuse a WebSocket handshake from a foreign browser page (403) or over the global
@@ -730,6 +762,7 @@ class CardroomServer:
                 conn.hello_timer.cancel()
                 conn.hello_timer = None
             self.manager.disconnected(conn.id)  # gone from the rooms and from self.connected
+            self.events.unfollow(conn.id)
             self._count_live(conn.address)
             self.metrics.connections.set(len(self.connected.sockets))
             conn.finish()
@@ -932,6 +965,8 @@ class CardroomServer:
                 return self.manager.create(conn.id, msg, received)
             case m.Leaderboard():
                 return self._standings(conn, msg)
+            case m.EventCreate() | m.EventJoin() | m.EventWatch() | m.EventLeave() | m.EventHost():
+                return self.events.request(conn.id, msg)
             case _:
                 return self._route(conn, msg, received)
         return None

@@ -28,7 +28,7 @@ import copy
 from typing import Any
 
 from protocol.errors import ErrorCode
-from protocol.events import EventInfo
+from protocol.messages import EventInfo
 from server.rooms import event_deals, event_info, event_seating
 from server.rooms.event_io import (
     Changed,
@@ -246,6 +246,8 @@ class EventCore:
             return []  # a late answer of a round gone by
         if table not in state.played:
             raise Refusal(ErrorCode.BAD_EVENT, f"round {round_} has no table {table}")
+        if state.rooms[-1][table] is not None:
+            return []  # opened twice (two processes raced): the first room stays the table's
         state.rooms[-1][table] = room
         return [PersistEvent(), Changed()]
 

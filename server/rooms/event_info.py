@@ -1,4 +1,4 @@
-"""An event's public state (:class:`protocol.events.EventInfo`), built from its core: what its
+"""An event's public state (:class:`protocol.messages.EventInfo`), built from its core: what its
 page shows and ``cardroom verify --event`` checks.
 
 Nothing hidden leaks: people are shown by name (never by their identity); the seed only once the
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Protocol
 
-from protocol.events import (
+from protocol.messages import (
     EventDeal,
     EventDealSeat,
     EventDealTable,
@@ -62,7 +62,7 @@ def info(event: EventFacts) -> EventInfo:
         return None if player is None else names.get(player, "?")
 
     seed = event.revealed_seed()
-    played_now = state.played if state.phase is EventPhase.PLAYING else {}
+    played = Counter((h.round, h.table) for h in state.scores)
     seatings = [
         EventRoundInfo(
             tables=[
@@ -70,11 +70,7 @@ def info(event: EventFacts) -> EventInfo:
                     table=t,
                     room=state.rooms[r][t],
                     seats=[name(p) for p in table],
-                    played=(
-                        played_now.get(t, 0)
-                        if r == state.round
-                        else sum(1 for h in state.scores if h.round == r and h.table == t)
-                    ),
+                    played=played[r, t],
                 )
                 for t, table in enumerate(tables)
             ]

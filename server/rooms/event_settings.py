@@ -81,3 +81,14 @@ class EventSettings:
             if type(value) is not int or not 1 <= value <= top:
                 raise Refusal(ErrorCode.BAD_EVENT, f"{name}: 1 to {top}, not {value}")
         return replace(self, reseat=Reseat(self.reseat), rules=rules)
+
+
+@dataclass(frozen=True, slots=True)
+class EventLimits:
+    """What a public server lets strangers open (``cardroom serve`` flags; refused:
+    ``too_many_events``)."""
+
+    events_per_minute: float = 2.0  # events one address may create a minute, on average...
+    events_burst: float = 5.0  # ...and at once
+    max_events: int = 100  # events open at once that this process created
+    max_tables: int = MAX_TABLES  # tables an event seats at most (at most MAX_TABLES)

@@ -26,6 +26,7 @@ Keys(<secret>)
 
 from __future__ import annotations
 
+import base64
 import datetime
 import hashlib
 import hmac
@@ -72,6 +73,12 @@ class Keys:
     def event(self, code: str, nonce: str) -> bytes:
         """The seed of the event ``code`` with ``nonce`` (its seating and duplicate deals)."""
         return self._mac(f"cardroom/event/v1|{code}|{nonce}")
+
+    def seat_token(self, code: str, nonce: str, round_: int, player: str) -> str:
+        """The seat token of ``player`` at their table of round ``round_`` of an event: any
+        process can give it to them again, and the table's room keeps only its digest."""
+        mac = self._mac(f"cardroom/event-seat/v1|{code}|{nonce}|{round_}|{player}")
+        return base64.urlsafe_b64encode(mac[:24]).decode()
 
     def bots(self, code: str, nonce: str) -> int:
         """The seed of the room's bots and hints (63 bits), apart from every deal's."""

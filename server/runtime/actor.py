@@ -61,7 +61,7 @@ from server.rooms.outputs import (
     TimerKey,
 )
 from server.rooms.refusal import error_frame
-from server.runtime.finished import Devices, FinishedGames
+from server.runtime.finished import Devices, FinishedGames, HandSink
 from server.store.answer import Answer
 from server.store.base import RoomStore, StoreUnavailable, WriteRejected
 from server.store.health import StoreHealth
@@ -165,6 +165,7 @@ class RoomActor:
         devices: Devices,
         fence: int = 0,
         opener: Hashable = None,
+        hands: HandSink | None = None,
     ) -> None:
         self.core = core
         self.owner = owner
@@ -193,7 +194,14 @@ class RoomActor:
         self._retry: asyncio.Task[None] | None = None
         self._moved = False  # the store refused a write: this copy of the room is stale
         self.games = FinishedGames(
-            core, store, boards=boards, health=health, devices=devices, fence=fence, clock=clock
+            core,
+            store,
+            boards=boards,
+            health=health,
+            devices=devices,
+            fence=fence,
+            clock=clock,
+            hands=hands,
         )
 
     @property

@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
 from protocol import messages as m
+from server.rooms.event_table import EventTable
 from server.rooms.inputs import Request, RoomInput
 from server.rooms.matches import Match
 from server.rooms.outputs import ConnId
@@ -80,9 +81,16 @@ class Room(Protocol):
     @property
     def match(self) -> Match | None: ...
     @property
+    def table(self) -> EventTable | None: ...
+    @property
     def seats(self) -> Iterable[Seat]: ...
     @property
     def where(self) -> Mapping[ConnId, int | None]: ...
+
+
+#: Where an event's table reports each hand it finishes: the table, the game's index, the units
+#: each seat won (Shithead: -1 for the loser) and the game's result as its history records it.
+HandSink = Callable[[EventTable, int, tuple[int, ...], dict[str, Any]], None]
 
 
 class Devices(Protocol):
@@ -105,8 +113,10 @@ class FinishedGames:
         devices: Devices,
         fence: int = 0,
         clock: Callable[[], float] = time.time,
+        hands: HandSink | None = None,
     ) -> None:
         self.room = room
+        self.hands = hands
         self.clock = clock
         self.store = store
         self.boards = boards
@@ -189,6 +199,9 @@ class FinishedGames:
         item = history_item(index, game, [s.name for s in core.seats], proof=revealed)
         origins = {p.id: self._origins.get(s) for s, p in enumerate(players) if p}
         await self._store(item, results, f"{core.code}:{core.nonce}:{index}", origins)
+        if core.table is not None and self.hands is not None:  # once its history is stored
+            sign = 1 if core.game == "sheepshead" else -1  # a Shithead game's loss is -1
+            self.hands(core.table, index, tuple(sign * s for s in outcome.scores), item["result"])
 
     def _daily_ranks(self) -> bool:
         """Whether a daily room's game ranks: its player's first daily match of the day

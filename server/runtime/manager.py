@@ -21,12 +21,13 @@ from server.bots.pool import BotPool
 from server.metrics import Metrics
 from server.rooms.budgets import Budget, CreateBudgets, OverBudget
 from server.rooms.core import RoomCore, check_create
-from server.rooms.inputs import CreateHost, Disconnect, Request, RoomRequest
+from server.rooms.inputs import BotPlaysFor, CreateHost, Disconnect, Request, RoomRequest
 from server.rooms.names import clean_name
 from server.rooms.refusal import Refusal
 from server.rooms.seeds import Keys
 from server.rooms.settings import RoomSettings
 from server.runtime.actor import Owner, RoomActor
+from server.runtime.finished import HandSink
 from server.runtime.ownership import Elsewhere, OneProcess
 from server.runtime.placement import HeldBack
 from server.store.base import RoomStore, StoredRoom, StoreError, StoreUnavailable
@@ -142,6 +143,8 @@ class RoomManager:
         self.stopping = False  # shutting down: rooms are being saved and handed over
         self.told: set[int] = set()  # this process's clients told ``closing`` already
         self.use_bot_pool(bot_pool or BotPool())
+        # where events' tables report their hands (server/runtime/events.py), once set
+        self.hands: HandSink | None = None
 
     async def start(self) -> None:
         """Start what ownership runs beside the rooms (listening to the other processes)."""
@@ -223,42 +226,21 @@ class RoomManager:
         except OverBudget as over:
             self.metrics.rooms_refused.labels(over.budget.value).inc()
             raise
-        core = None
-        fence = 0
-        for _ in range(20):
-            code = new_code()
-            if code in self.rooms:
-                continue
-            claimed = await self.ownership.claim(code)
-            if isinstance(claimed, Elsewhere):
-                continue
-            fence = claimed
-            try:
-                core = RoomCore(
-                    code,
-                    msg.game,
-                    msg.seats,
-                    settings=self.settings,
-                    options=msg.options,
-                    turn_timer=msg.turn_timer,
-                    daily=msg.daily,
-                    hints=msg.hints,
-                    opener=address,
-                )
-                created = await self.store.create(code, core.meta(), fence=fence)
-            except StoreUnavailable:
-                self._unclaim(code)
-                self.health.down()
-                raise Refusal(ErrorCode.STORE_UNAVAILABLE, _UNSAVED) from None
-            except BaseException:  # any other failure (cancelled, a refusal): the lease goes
-                self._unclaim(code)
-                raise
-            if created:
-                break
-            self._unclaim(code)
-            core = None
-        if core is None:
-            raise Refusal(ErrorCode.BUSY, "could not find a free room code; try again")
+
+        def build(code: str) -> RoomCore:
+            return RoomCore(
+                code,
+                msg.game,
+                msg.seats,
+                settings=self.settings,
+                options=msg.options,
+                turn_timer=msg.turn_timer,
+                daily=msg.daily,
+                hints=msg.hints,
+                opener=address,
+            )
+
+        core, fence = await self._stored_new(build)
         if self.ownership.places_rooms and self.clients.follows_rooms(conn):
             await self._place(conn, msg, received, core, fence, address)
             return
@@ -269,6 +251,56 @@ class RoomManager:
         actor.start()
         self.clients.placed(conn, core.code)  # claimed before the next frame is read
         actor.submit(self._create_host(conn, msg), received=received)
+
+    async def _stored_new(self, build: Callable[[str], RoomCore]) -> tuple[RoomCore, int]:
+        """A room built by ``build`` under a free code this process claimed, stored: the one
+        way a room is made (by a person's ``create``, or for an event's table).
+
+        Raises:
+            Refusal: ``busy`` (no free code), ``store_unavailable``.
+        """
+        for _ in range(20):
+            code = new_code()
+            if code in self.rooms:
+                continue
+            claimed = await self.ownership.claim(code)
+            if isinstance(claimed, Elsewhere):
+                continue
+            try:
+                core = build(code)
+                created = await self.store.create(code, core.meta(), fence=claimed)
+            except StoreUnavailable:
+                self._unclaim(code)
+                self.health.down()
+                raise Refusal(ErrorCode.STORE_UNAVAILABLE, _UNSAVED) from None
+            except BaseException:  # any other failure (cancelled, a refusal): the lease goes
+                self._unclaim(code)
+                raise
+            if created:
+                return core, claimed
+            self._unclaim(code)
+        raise Refusal(ErrorCode.BUSY, "could not find a free room code; try again")
+
+    async def open_table(self, build: Callable[[str], RoomCore]) -> str:
+        """Open an event's table: a room built and seated by ``build`` (its first hand dealt),
+        stored, and played here; its code. It counts in this process's rooms; the event's
+        size was bounded when it was made, so it takes no one's room budget."""
+        await self.keys()
+        core, fence = await self._stored_new(build)
+        actor = self.actor_for(core, fence)
+        self.rooms[core.code] = actor
+        self.metrics.rooms.set(len(self.rooms))
+        actor.start(core.restored(self.clock()))
+        return core.code
+
+    def play_for(self, code: str, seat: int) -> bool:
+        """The stand-in plays ``seat`` of room ``code`` from now on, if the room is held here
+        (elsewhere its player's grace runs out as anyone's does)."""
+        actor = self.rooms.get(code)
+        if actor is None:
+            return False
+        actor.submit(BotPlaysFor(seat))
+        return True
 
     async def _place(
         self,
@@ -349,6 +381,7 @@ class RoomManager:
             devices=self.clients,
             fence=fence,
             opener=core.opener,
+            hands=self.hands,
         )
 
     def _unclaim(self, code: str) -> None:

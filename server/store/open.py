@@ -1,15 +1,16 @@
 """The stores of one server process, from one setting: no URL, everything in memory; a Redis
-URL (``cardroom serve --redis``, or ``REDIS_URL``), rooms, history and leaderboards in Redis on
-one shared connection pool (a ``redis+cluster://`` URL: on a Redis Cluster, with one more
+URL (``cardroom serve --redis``, or ``REDIS_URL``), rooms, history, events and leaderboards in
+Redis on one shared connection pool (a ``redis+cluster://`` URL: on a Redis Cluster, with one more
 connection to one seed node for pub/sub)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from redis.asyncio import Redis
 
 from server.store.base import RoomStore
+from server.store.events import EventStore, MemoryEvents, RedisEvents
 from server.store.health import StoreHealth
 from server.store.leaderboard import Leaderboards, MemoryLeaderboards
 from server.store.memory import MemoryStore
@@ -24,6 +25,7 @@ class Stores:
     rooms: RoomStore
     boards: Leaderboards
     health: StoreHealth
+    events: EventStore = field(default_factory=MemoryEvents)
     redis: RedisClient | None = None  # the shared client, when on Redis
     bus: Redis | None = None  # for pub/sub, when that is another client (on a cluster)
 
@@ -47,6 +49,6 @@ def open_stores(redis_url: str | None = None, rooms: RoomStore | None = None) ->
         on_redis = RedisStore(client=client)
         bus = bus_client(redis_url, TIMEOUT) if is_cluster_url(redis_url) else None
         boards = RedisLeaderboards(client=client)
-        return Stores(on_redis, boards, StoreHealth(on_redis), client, bus)
+        return Stores(on_redis, boards, StoreHealth(on_redis), RedisEvents(client), client, bus)
     in_memory = rooms or MemoryStore()
     return Stores(in_memory, MemoryLeaderboards(), StoreHealth(in_memory))

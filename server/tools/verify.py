@@ -6,7 +6,7 @@ and hand; and, where the item holds its actions, that they replay to its result 
 rules it was dealt with (its house rules).
 
 With ``--event EVENT``, the public state of an event that is over (its page's JSON,
-:class:`protocol.events.EventInfo`) is checked too, and the histories given are its tables'
+:class:`protocol.messages.EventInfo`) is checked too, and the histories given are its tables'
 (docs/events.md, "Checking an event"): its revealed seed hashes to the commitment it published
 when it was created, round 1's seats are the draw of that seed, and with duplicate deals every
 game of every table is the event's deal for its round and hand.
@@ -43,7 +43,7 @@ from urllib.parse import urlparse
 from pydantic import ValidationError
 
 from protocol.cards import CODES
-from protocol.events import EventInfo
+from protocol.messages import EventInfo
 from server.rooms.event_deals import deal_proof, draw, event_commitment
 from server.rooms.event_seating import seat_in_order
 from server.rules.base import RulesError

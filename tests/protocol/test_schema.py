@@ -36,6 +36,11 @@ def test_schema_names_every_message_type() -> None:
             "ping",
             "leaderboard",
             "contribute",
+            "event_create",
+            "event_join",
+            "event_watch",
+            "event_leave",
+            "event_host",
         ]
     )
     assert sorted(data["server"]["discriminator"]["mapping"]) == sorted(
@@ -53,6 +58,7 @@ def test_schema_names_every_message_type() -> None:
             "standings",
             "hint",
             "moved",
+            "event",
         ]
     )
 
