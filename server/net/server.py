@@ -40,6 +40,7 @@ from typing import Any, Literal, cast
 import orjson
 from prometheus_client import CONTENT_TYPE_LATEST
 from pydantic import ValidationError
+from redis.asyncio import Redis
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers, MultipleValuesError
 from websockets.exceptions import ConnectionClosed
@@ -474,6 +475,9 @@ class CardroomServer:
         except Refusal:  # the store is away: no identities until it is back
             self._secret = asyncio.create_task(self._sign_devices())
         await self.manager.start()
+        bus = self.stores.bus or self.stores.redis
+        if isinstance(bus, Redis):  # the events' changes, told to the other processes
+            self.events.use_bus(bus)
         if not self.manager.load_on_demand:
             await self.manager.restore()
         try:  # the tables of a round a process was killed before opening
@@ -533,6 +537,7 @@ class CardroomServer:
         # rooms stop after what they queued, records saved, handed to a live peer (or leases
         # released); only then are clients told, so those that come back at once find them
         await self.manager.shutdown()
+        await self.events.stop()
         notice = m.dump(m.Closing(reason=SHUTDOWN))
         for conn in list(self.connected.sockets.values()):
             if conn.id not in self.manager.told:  # those of rooms handed over were told

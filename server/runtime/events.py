@@ -7,7 +7,8 @@ that lost that race loads again and applies the input anew. Only then does anyth
 round's tables are opened as rooms (:meth:`server.runtime.manager.RoomManager.open_table`, the
 one way rooms are made), a replaced player's seat is given to the stand-in, the tables of an
 event ended early close, and the event's frame goes to whoever follows it from this process
-(others read its page, ``/api/events/CODE``, or follow it on their own process).
+and, with Redis, a notice on the channel ``cr:events:changed`` tells the other processes, which
+send the event's frame to those following it there.
 
 Each person's place at a table comes with a seat token derived from the server's secret
 (:meth:`server.rooms.seeds.Keys.seat_token`): any process gives it to them again, and with it
@@ -17,11 +18,14 @@ they ``resume`` their seat as anyone does.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
 from collections.abc import Callable
 from typing import Any, Protocol
+
+from redis.asyncio import Redis
 
 from protocol import messages as m
 from protocol.errors import ErrorCode
@@ -56,11 +60,14 @@ from server.runtime.manager import new_code
 from server.store.base import StoreUnavailable, VersionConflict, WriteRejected
 from server.store.budgets import AddressBudget
 from server.store.events import EventStore
+from server.store.redis_client import global_key
 
 log = logging.getLogger(__name__)
 
 #: Times an input is applied again after losing a race with another process's.
 MAX_TRIES = 20
+#: Where a process says an event changed, for the others' followers (``PROCESS|CODE``).
+CHANGED = global_key("events:changed")
 _UNSAVED = "the event store cannot be reached now; nothing changed, try again shortly"
 
 
@@ -105,6 +112,39 @@ class EventService:
         self.following: dict[int, str] = {}  # connection -> the event it follows
         self.opened: set[str] = set()  # events this process created, not known over
         self._tasks: set[asyncio.Task[None]] = set()
+        self.bus: Redis | None = None  # Redis, to tell the other processes (use_bus)
+        self.process = secrets.token_hex(8)
+        self._listener: asyncio.Task[None] | None = None
+
+    def use_bus(self, bus: Redis) -> None:
+        """Tell the other processes of this Redis when an event changes, and hear them."""
+        self.bus = bus
+        self._listener = asyncio.create_task(self._listen(bus), name="events-listen")
+
+    async def _listen(self, bus: Redis) -> None:
+        """Send the frames of events other processes changed to their followers here;
+        subscribe again after an outage."""
+        pubsub: Any = None
+        while True:
+            try:
+                if pubsub is None:
+                    pubsub = bus.pubsub()
+                    await pubsub.subscribe(CHANGED)
+                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                if message is None:
+                    continue
+                sender, _, code = bytes(message["data"]).decode().partition("|")
+                if sender != self.process and code in self.followers:
+                    self._changed(await self._load(code), tell=False)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # Redis away, or the event gone: listen again
+                if pubsub is not None:
+                    with contextlib.suppress(Exception):
+                        await pubsub.aclose()
+                log.warning("events: not listening (%s); trying again", exc)
+                pubsub = None
+                await asyncio.sleep(0.5)
 
     # ------------------------------------------------------------------ requests
 
@@ -231,9 +271,20 @@ class EventService:
         room = core.state.rooms[-1][table]
         return m.EventYou(name=entrant.name, room=room, seat=seat, token=token)
 
-    def _changed(self, core: EventCore) -> None:
+    def _changed(self, core: EventCore, tell: bool = True) -> None:
         for conn in list(self.followers.get(core.code, ())):
             self._send(conn, core)
+        if tell and self.bus is not None:
+            task = asyncio.create_task(self._tell(core.code))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _tell(self, code: str) -> None:
+        assert self.bus is not None
+        try:
+            await self.bus.publish(CHANGED, f"{self.process}|{code}")
+        except Exception as exc:  # their followers see it with the next change
+            log.warning("events: the other processes not told of %s: %s", code, exc)
 
     # ------------------------------------------------------------------ applying inputs
 
@@ -387,5 +438,9 @@ class EventService:
         return opened
 
     async def stop(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listener
         for task in list(self._tasks):
             await task
