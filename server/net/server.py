@@ -970,8 +970,10 @@ class CardroomServer:
                 return self.manager.create(conn.id, msg, received)
             case m.Leaderboard():
                 return self._standings(conn, msg)
-            case m.EventCreate() | m.EventJoin() | m.EventWatch() | m.EventLeave() | m.EventHost():
+            case m.EventCreate():
                 return self.events.request(conn.id, msg)
+            case m.EventJoin() | m.EventWatch() | m.EventLeave() | m.EventHost():
+                return self._event(conn, msg, received)
             case _:
                 return self._route(conn, msg, received)
         return None
@@ -1003,13 +1005,30 @@ class CardroomServer:
             return None
         return self._counting_misses(address, later, received)
 
+    def _event(
+        self,
+        conn: Connection,
+        msg: m.EventJoin | m.EventWatch | m.EventLeave | m.EventHost,
+        received: float,
+    ) -> Coroutine[Any, Any, None]:
+        """An event request, within the address's budget of misses as a room's is (event
+        codes are not to be found by guessing either); the event it follows takes none."""
+        later = self.events.request(conn.id, msg)
+        if self.events.following.get(conn.id) == msg.event:
+            return later
+        if not self.misses.take_now(conn.address):
+            later.close()
+            why = "too many requests for events that do not exist; wait a minute"
+            raise Refusal(ErrorCode.TOO_MANY_MISSES, why)
+        return self._counting_misses(conn.address, later, received)
+
     async def _counting_misses(
         self, address: str, later: Coroutine[Any, Any, None], received: float
     ) -> None:
         try:
             await later
         except Refusal as r:
-            if r.code is not ErrorCode.ROOM_NOT_FOUND:
+            if r.code not in (ErrorCode.ROOM_NOT_FOUND, ErrorCode.EVENT_NOT_FOUND):
                 self.misses.refund(address)
                 raise
             # no sooner than the floor: a connection's next frame waits for this answer

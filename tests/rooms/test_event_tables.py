@@ -162,3 +162,18 @@ def test_the_host_of_an_event_has_a_bot_play_for_a_seat() -> None:
     assert room.seats[0].away
     assert room.handle(BotPlaysFor(1), 1.0) == []  # a bot's seat: nothing to do
     assert room.handle(BotPlaysFor(9), 1.0) == []
+
+
+def test_shithead_tables_of_a_duplicate_round_are_dealt_alike_too() -> None:
+    rooms = []
+    for i, code in enumerate(("AAAAA", "BBBBB")):
+        room = RoomCore(
+            code, "shithead", 4, settings=SETTINGS,
+            table=EventTable("K7QP", "event-nonce", 0, i, hands=1, duplicate=True),
+        )  # fmt: skip
+        room.seat_table([None] * 4, set(), now=0.0)
+        rooms.append(room)
+    a, b = (r.match for r in rooms)
+    assert a is not None and b is not None
+    assert a.current.deal_record() == b.current.deal_record()
+    assert proof_of(rooms[0], 0) == deal_proof(KEYS.event("K7QP", "event-nonce"), 0, 0, 4)

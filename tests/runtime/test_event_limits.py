@@ -18,10 +18,10 @@ from tests.support.server import device_for, make_config
 def create(i: int, **kw: object) -> m.EventCreate:
     fields: dict[str, object] = {"game": "sheepshead", "table_size": 5, "rounds": 2, "hands": 1}
     fields.update(kw)
-    return m.EventCreate(id=f"c{i}", name=f"Host{i}", **fields)  # type: ignore[arg-type]
+    return m.EventCreate(id=f"c{i}", name=f"Host{i}", **fields)
 
 
-async def refused(client: CardroomClient, msg: m.EventCreate | m.EventJoin) -> str:
+async def refused(client: CardroomClient, msg: m.EventCreate | m.EventJoin | m.EventWatch) -> str:
     try:
         await client.request(msg, m.Ack)
     except CardroomError as exc:
@@ -93,3 +93,22 @@ async def test_an_event_takes_no_more_people_than_its_tables() -> None:
             for bad in (create(7, rounds=11), create(8, hands=0), create(9, table_size=6)):
                 assert await refused(people[0], bad) == "bad_event"
             assert len(await srv.stores.events.open_codes()) == 1
+
+
+async def test_guessing_event_codes_spends_the_misses_budget() -> None:
+    config = dataclasses.replace(make_config(), miss_rate=0.001, miss_burst=3, miss_floor=0.0)
+    async with CardroomServer(config, store=MemoryStore()) as srv:
+        url = f"ws://127.0.0.1:{srv.port}/ws"
+        async with CardroomClient.connect(url) as c:
+            await c.hello(device=device_for(srv, "ann"))
+            await c.request(create(0), m.Ack)  # creating takes none
+            frame = await c.wait_for(lambda x: isinstance(x, m.EventFrame), timeout=5)
+            assert isinstance(frame, m.EventFrame)
+            code = frame.info.code
+            for i in range(3):
+                guess = m.EventWatch(id=f"g{i}", event=f"ZZZZ{i}")
+                assert await refused(c, guess) == "event_not_found"
+            guess = m.EventWatch(id="g9", event="ZZZZ9")
+            assert await refused(c, guess) == "too_many_misses"
+            # the event it follows is its own: its requests go on
+            await c.request(m.EventWatch(id="w", event=code), m.Ack)
