@@ -18,7 +18,7 @@ from tests.support.server import device_for, make_config
 def create(i: int, **kw: object) -> m.EventCreate:
     fields: dict[str, object] = {"game": "sheepshead", "table_size": 5, "rounds": 2, "hands": 1}
     fields.update(kw)
-    return m.EventCreate(id=f"c{i}", name=f"Host{i}", **fields)
+    return m.EventCreate.model_validate({"id": f"c{i}", "name": f"Host{i}", **fields})
 
 
 async def refused(client: CardroomClient, msg: m.EventCreate | m.EventJoin | m.EventWatch) -> str:
