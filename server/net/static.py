@@ -2,8 +2,8 @@
 
 Reading at start keeps disk I/O off the event loop. Text files are gzipped once too, and each
 file carries an ETag so a browser revalidates with a cheap 304. ``/r/CODE`` (a share link),
-``/r/CODE/history`` (a finished game's replay) and ``/leaderboard`` are the app itself: the page
-reads where it is from its address.
+``/r/CODE/history`` (a finished game's replay), ``/e/CODE`` (an event's page) and
+``/leaderboard`` are the app itself: the page reads where it is from its address.
 
 >>> import tempfile, pathlib
 >>> root = pathlib.Path(tempfile.mkdtemp())
@@ -28,7 +28,7 @@ from pathlib import Path
 
 # Types worth compressing (images such as PNG are compressed already).
 _TEXT_TYPES = ("text/", "application/javascript", "application/json", "image/svg+xml")
-_APP_PAGES = re.compile(r"^/(r/[A-Za-z0-9]{5}(/history)?|leaderboard)/?$")
+_APP_PAGES = re.compile(r"^/(r/[A-Za-z0-9]{5}(/history)?|e/[A-Za-z0-9]{5}|leaderboard)/?$")
 _TYPES = {
     ".js": "text/javascript; charset=utf-8",
     ".mjs": "text/javascript; charset=utf-8",

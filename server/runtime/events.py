@@ -354,11 +354,10 @@ class EventService:
         raise Refusal(ErrorCode.BUSY, "the event is busy; try again")
 
     async def _perform(self, core: EventCore, out: list[EventOutput]) -> None:
+        """Do what the event asked, the tables to open last: each one opened changes the event
+        again, and its frame must come after this one's."""
         for o in out:
             match o:
-                case OpenTables(round=round_, tables=specs):
-                    for spec in specs:
-                        await self._open(core, round_, spec)
                 case StandIn(room=room, seat=seat) if room is not None:
                     self.tables.play_for(room, seat)
                 case CloseTables(rooms=rooms):
@@ -366,6 +365,10 @@ class EventService:
                         self.tables.close_room_soon(room, "the event is over")
                 case Changed():
                     self._changed(core)
+        for o in out:
+            if isinstance(o, OpenTables):
+                for spec in o.tables:
+                    await self._open(core, o.round, spec)
 
     async def _open(self, core: EventCore, round_: int, spec: TableSpec) -> None:
         """Open one table of the round as a room and tell the event its code (the first room

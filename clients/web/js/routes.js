@@ -9,9 +9,10 @@ const ROUTES = [
   { name: "leaderboard", pattern: /^\/leaderboard\/?$/ },
   { name: "replay", pattern: new RegExp(`^/r/${CODE}/history/?$`) },
   { name: "room", pattern: new RegExp(`^/r/${CODE}/?$`) },
+  { name: "event", pattern: new RegExp(`^/e/${CODE}/?$`) },
 ];
 
-// Where a path leads: {name, code} (`code` upper-cased, for a room and its replay), or
+// Where a path leads: {name, code} (`code` upper-cased, for a room, its replay, an event), or
 // {name: null} for an address that is not the app's.
 export function match(path) {
   for (const { name, pattern } of ROUTES) {
@@ -23,7 +24,7 @@ export function match(path) {
 
 // The pages drawn on their own (not the home screen or a room's table).
 export function isPage(name) {
-  return name === "leaderboard" || name === "replay";
+  return name === "leaderboard" || name === "replay" || name === "event";
 }
 
 export const paths = {
@@ -31,5 +32,6 @@ export const paths = {
   leaderboard: () => "/leaderboard",
   room: (code) => `/r/${code}`,
   replay: (code) => `/r/${code}/history`,
+  event: (code) => `/e/${code}`,
   rules: (lang, game) => `/rules/${lang}/${game}.html`, // static pages, not the app's
 };

@@ -3,6 +3,7 @@
 // scene (the data it draws), built here from the store.
 import * as alerts from "./alerts.js";
 import { hintHTML, markHint } from "./hints.js";
+import * as events from "./events.js";
 import * as home from "./home.js";
 import { LANGS, lang, LANG_NAMES, langTag, t } from "./i18n.js";
 import * as leaders from "./leaders.js";
@@ -19,7 +20,7 @@ import { esc, formatSeconds, patch } from "./ui.js";
 
 export const GAMES = { shithead, sheepshead };
 // The pages of their own, by the class of their outer element (drawn once, then patched).
-const PAGE_CLASS = { leaderboard: "boards", replay: "replay" };
+const PAGE_CLASS = { leaderboard: "boards", replay: "replay", event: "event-page" };
 
 // ------------------------------------------------------------------------------ scenes
 
@@ -46,6 +47,7 @@ export function tableScene() {
 
 function pageHTML() {
   if (store.screen === "leaderboard") return leaders.render(store.boards || {});
+  if (store.screen === "event") return events.render(store.event);
   const s = store.session;
   const seated = !!s && s.room === store.replay.code && !s.watch;
   return replay.render(store.replay, seated, store.shown);
