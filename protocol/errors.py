@@ -84,6 +84,15 @@ class ErrorCode(StrEnum):
     QUEUE_FULL = "queue_full"
     QUEUE_TOO_OFTEN = "queue_too_often"
     QUEUE_PENALTY = "queue_penalty"
+    # events: several tables and rounds (server/rooms/event_*.py)
+    BAD_EVENT = "bad_event"
+    EVENT_NOT_FOUND = "event_not_found"
+    TOO_MANY_EVENTS = "too_many_events"
+    EVENT_STARTED = "event_started"
+    EVENT_FULL = "event_full"
+    EVENT_NOT_STARTED = "event_not_started"
+    EVENT_OVER = "event_over"
+    NOT_IN_EVENT = "not_in_event"
     # rules, both games (server/rules, IllegalAction)
     MALFORMED_ACTION = "malformed_action"
     UNKNOWN_ACTION = "unknown_action"

@@ -462,6 +462,147 @@ class QueueCancel(_Strict):
     id: RequestId
 
 
+# ----------------------------------------------------------------------------- events
+
+EventPhaseName = Literal["lobby", "playing", "between", "over"]
+ReseatName = Literal["standings", "rotation"]
+
+
+class EventPerson(_Model):
+    name: str
+    left: bool = Field(default=False, description="left the event (a bot plays their seat)")
+    stand_in: bool = Field(default=False, description="the host had a bot play for them")
+
+
+class EventTableInfo(_Model):
+    """One table of a round: its room (to watch) and who sits where (``null``: a bot)."""
+
+    table: int
+    room: str | None = Field(description="the table's room code, once it is open")
+    seats: list[str | None]
+    played: int = Field(description="hands this table has played this round")
+
+
+class EventRoundInfo(_Model):
+    tables: list[EventTableInfo]
+
+
+class EventStanding(_Model):
+    name: str
+    rank: int
+    units: int
+    against: float = Field(description="duplicate: units against the field, summed")
+    matchpoints: float = Field(description="duplicate: matchpoints, summed")
+    hands: int
+
+
+class EventDealSeat(_Model):
+    """One seat of one table in one deal, against the same seat at the other tables."""
+
+    name: str | None = Field(description="who sat there (null: a bot)")
+    units: int
+    against: float
+    matchpoints: float
+
+
+class EventDealTable(_Model):
+    table: int
+    room: str | None
+    game: int = Field(description="the game's index in the room's history (its replay)")
+    result: dict[str, object] | None = Field(description="the game's result, as its history")
+    seats: list[EventDealSeat]
+
+
+class EventDeal(_Model):
+    """One duplicate deal across the tables of its round."""
+
+    round: int
+    hand: int
+    tables: list[EventDealTable]
+
+
+class EventInfo(_Model):
+    """An event's public state, sent on every change and served at ``/api/events/CODE``."""
+
+    code: str
+    game: GameName
+    table_size: int
+    rounds: int
+    hands: int
+    duplicate: bool
+    reseat: ReseatName
+    options: dict[str, object]
+    phase: EventPhaseName
+    host: str | None = Field(description="the host's name")
+    paused: bool
+    round: int = Field(description="the round being played or last played, from 0 (-1: none)")
+    hands_left: int = Field(description="hands the slowest table still plays this round")
+    commitment: str = Field(description="SHA-256 of the event's seed, hex, from its creation")
+    seed: str | None = Field(description="the event's seed, hex, once it is over")
+    people: list[EventPerson]
+    seatings: list[EventRoundInfo] = Field(description="each round's tables, round 1 first")
+    standings: list[EventStanding] = Field(
+        description="duplicate: counting only the deals every table of its round has played"
+    )
+    deals: list[EventDeal] = Field(
+        default_factory=list, description="duplicate, once over: each deal across its tables"
+    )
+
+
+EventOpName = Literal["start", "pause", "resume", "replace", "end"]
+
+
+class EventCreate(_Strict):
+    """Open an event (several tables and rounds, docs/events.md) and join it as its host."""
+
+    type: Literal["event_create"] = "event_create"
+    id: RequestId
+    name: PlayerName
+    game: GameName
+    # bounded here, checked by the server (``bad_event``)
+    table_size: Annotated[int, Field(ge=0, le=64)]
+    rounds: Annotated[int, Field(ge=0, le=64)]
+    hands: Annotated[int, Field(ge=0, le=64)]
+    duplicate: bool = False
+    reseat: ReseatName = "standings"
+    options: GameOptions = Field(default_factory=ShitheadOptions)
+
+    _game_options = model_validator(mode="before")(_options_of_game)
+
+
+class EventJoin(_Strict):
+    """Join an event in its lobby (then watch it: its frames follow)."""
+
+    type: Literal["event_join"] = "event_join"
+    id: RequestId
+    event: RoomCode
+    name: PlayerName
+
+
+class EventWatch(_Strict):
+    """Follow an event's frames (anyone: its page)."""
+
+    type: Literal["event_watch"] = "event_watch"
+    id: RequestId
+    event: RoomCode
+
+
+class EventLeave(_Strict):
+    type: Literal["event_leave"] = "event_leave"
+    id: RequestId
+    event: RoomCode
+
+
+class EventHost(_Strict):
+    """A command of the event's host; ``target``: the name of the player to ``replace``."""
+
+    type: Literal["event_host"] = "event_host"
+    id: RequestId
+    event: RoomCode
+    op: EventOpName
+    target: PlayerName | None = None
+
+
 ClientMessage = Annotated[
     Hello
     | Create
@@ -481,7 +622,12 @@ ClientMessage = Annotated[
     | MoveCode
     | MoveClaim
     | Queue
-    | QueueCancel,
+    | QueueCancel
+    | EventCreate
+    | EventJoin
+    | EventWatch
+    | EventLeave
+    | EventHost,
     Field(discriminator="type"),
 ]
 
@@ -734,6 +880,24 @@ class Seated(_Model):
     token: str = Field(repr=False, description="the seat's secret, as in ``joined``")
 
 
+class EventYou(_Model):
+    """Your place in the event (only in the frames sent to you): your table's room, your seat
+    and the token that resumes it (``resume``)."""
+
+    name: str
+    room: str | None = None
+    seat: int | None = None
+    token: str | None = None
+
+
+class EventFrame(_Model):
+    """An event's public state, on every change, to whoever joined or watches it."""
+
+    type: Literal["event"] = "event"
+    info: EventInfo
+    you: EventYou | None = None
+
+
 ServerMessage = Annotated[
     Welcome
     | Error
@@ -753,7 +917,8 @@ ServerMessage = Annotated[
     | MoveOffer
     | Identity
     | Queued
-    | Seated,
+    | Seated
+    | EventFrame,
     Field(discriminator="type"),
 ]
 

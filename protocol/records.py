@@ -51,6 +51,18 @@ class MatchRecord(MatchMeta):
     logs: list[list[list[int | str]]]
 
 
+class TableRecord(TypedDict):
+    """The event table a room is: its event, round and table, the hands it plays, and whether
+    it deals the event's duplicate deals."""
+
+    event: str
+    nonce: str  # the event's nonce: its seed is the server's keys' for its code and this
+    round: int
+    table: int
+    hands: int
+    duplicate: bool
+
+
 class _Room(TypedDict):
     code: str
     game: GameName
@@ -85,6 +97,7 @@ class _Room(TypedDict):
     # the current version's turn deadline, [version, unix time] (actions carry later ones)
     deadline: NotRequired[list[float] | None]
     seats: list[SeatRecord]
+    table: NotRequired[TableRecord | None]  # absent or None: not an event's table
 
 
 class RoomMeta(_Room):

@@ -97,6 +97,7 @@ def serve(argv: list[str]) -> int:
 
     from server.net.address import Proxies, ProxyHeader
     from server.net.server import CardroomServer, ServerConfig
+    from server.rooms.event_settings import MAX_TABLES, EventLimits
     from server.rooms.secret import SecretMismatch, parse_secret
     from server.rooms.seeds import Keys
     from server.rooms.settings import RoomSettings
@@ -334,6 +335,30 @@ def serve(argv: list[str]) -> int:
         help="games a room deals at most (its series then ends: the history a room keeps)",
     )
     parser.add_argument(
+        "--next-hand-delay",
+        type=float,
+        default=5.0,
+        help="seconds an event's table waits after a hand before it deals the next",
+    )
+    parser.add_argument(
+        "--events-per-minute",
+        type=float,
+        default=2.0,
+        help="events one address may create a minute, on average (then too_many_events)",
+    )
+    parser.add_argument(
+        "--events-burst", type=float, default=5.0, help="events one address may create at once"
+    )
+    parser.add_argument(
+        "--max-events", type=int, default=100, help="events open at once that this process made"
+    )
+    parser.add_argument(
+        "--max-event-tables",
+        type=int,
+        default=10,
+        help="tables an event seats at most (10 at most)",
+    )
+    parser.add_argument(
         "--daily-entries-per-address",
         type=int,
         default=6,
@@ -450,6 +475,8 @@ def serve(argv: list[str]) -> int:
         Proxies.parse(proxies)
     except ValueError as exc:
         parser.error(f"--trusted-proxy: {exc}")
+    if not 1 <= args.max_event_tables <= MAX_TABLES:
+        parser.error(f"--max-event-tables: 1 to {MAX_TABLES}")
     config = ServerConfig(
         host=args.host,
         port=args.port,
@@ -501,9 +528,16 @@ def serve(argv: list[str]) -> int:
             **{name: getattr(args, name) for name in budget_names},
             keys=keys,
             max_games=args.max_games,
+            next_hand_delay=args.next_hand_delay,
             daily_entries_per_address=args.daily_entries_per_address,
             daily_alone=args.daily_alone == "on",
             wait_before_queue=args.wait_before_queue,
+        ),
+        events=EventLimits(
+            events_per_minute=args.events_per_minute,
+            events_burst=args.events_burst,
+            max_events=args.max_events,
+            max_tables=args.max_event_tables,
         ),
         bot_queue_per_address=args.bot_queue_per_address,
         bot_queue=args.bot_queue,

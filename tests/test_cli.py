@@ -38,7 +38,10 @@ USAGES = {
         "[--max-expert-seats MAX_EXPERT_SEATS] [--secret HEX] [--history-rate HISTORY_RATE] "
         "[--history-burst HISTORY_BURST] [--miss-rate MISS_RATE] [--miss-burst MISS_BURST] "
         "[--miss-floor MISS_FLOOR] [--replay-cache-mb REPLAY_CACHE_MB] [--max-games "
-        "MAX_GAMES] [--daily-entries-per-address DAILY_ENTRIES_PER_ADDRESS] [--daily-alone "
+        "MAX_GAMES] [--next-hand-delay NEXT_HAND_DELAY] [--events-per-minute "
+        "EVENTS_PER_MINUTE] [--events-burst EVENTS_BURST] [--max-events MAX_EVENTS] "
+        "[--max-event-tables MAX_EVENT_TABLES] "
+        "[--daily-entries-per-address DAILY_ENTRIES_PER_ADDRESS] [--daily-alone "
         "{on,off}] [--devices-per-address DEVICES_PER_ADDRESS] [--worked-devices-per-address "
         "WORKED_DEVICES_PER_ADDRESS] [--identity-work-bits IDENTITY_WORK_BITS] "
         "[--wait-before-queue WAIT_BEFORE_QUEUE] [--move-rate MOVE_RATE] [--move-burst "
@@ -74,7 +77,10 @@ USAGES = {
         "[--serve-arg SERVE_ARG] [--connections CONNECTIONS] [--rounds ROUNDS] [--json] "
         "[--bgio BGIO] [--profile PROFILE]"
     ),
-    "verify": "[-h] [--commitment G=HEX] [--daily SOURCE] [--token TOKEN] source",
+    "verify": (
+        "[-h] [--event SOURCE] [--commitment G=HEX] [--daily SOURCE] [--token TOKEN] "
+        "source [source ...]"
+    ),
     "sim sheepshead": "[-h] [--hands HANDS] [--seed SEED] [--pick-prob PICK_PROB]",
     "sim shithead": (
         "[-h] [--players {2,3,4,5}] [--games GAMES] [--seed SEED] [--policy {random,lowest}] "

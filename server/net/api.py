@@ -153,6 +153,7 @@ async def history(
     now: float | None = None,
     hide_daily: bool = True,
     charge: Callable[[int], Awaitable[bool]] | None = None,
+    public: Callable[[RoomMeta], Awaitable[bool]] | None = None,
 ) -> Answer:
     """``/api/rooms/CODE/history``: a room's finished games, for its players or after it.
 
@@ -161,7 +162,9 @@ async def history(
     waits for its day's end (off only where daily rooms rank nobody: ``--daily-alone off``, the
     fuzzer's server, whose scripted people check each dealt hand against what they saw);
     ``charge``: spends that many more of the asker's read budget (``False``: over it) before a
-    game is replayed, by the replay's length: a request's cost is its CPU, not one.
+    game is replayed, by the replay's length: a request's cost is its CPU, not one;
+    ``public``: whether an open room's history is everyone's already (an event's table whose
+    round is over everywhere).
     """
     began = time.monotonic()
     code = unquote(code).upper()
@@ -170,7 +173,8 @@ async def history(
     params = _query(query)
     try:
         stored = await store.load(code)
-        if stored is not None and not seated(stored.record, token):
+        shut = stored is not None and not seated(stored.record, token)
+        if shut and (public is None or stored is None or not await public(stored.record)):
             return await _refused(began)
         games = await store.history(code)
     except StoreUnavailable:

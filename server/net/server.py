@@ -40,6 +40,7 @@ from typing import Any, Literal, cast
 import orjson
 from prometheus_client import CONTENT_TYPE_LATEST
 from pydantic import ValidationError
+from redis.asyncio import Redis
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers, MultipleValuesError
 from websockets.exceptions import ConnectionClosed
@@ -61,12 +62,14 @@ from server.net.moves import IdentityMoves
 from server.net.receive import DirectConnection
 from server.net.replays import ReplayCache
 from server.net.static import CSP, StaticFiles, accepts_gzip
+from server.rooms.event_settings import EventLimits
 from server.rooms.inputs import RoomRequest
 from server.rooms.refusal import Refusal
 from server.rooms.settings import RoomSettings
 from server.rules.registry import GAME_NAMES
 from server.runtime.cluster import Cluster
 from server.runtime.connected import Connected
+from server.runtime.events import EventService
 from server.runtime.manager import SHUTDOWN, Ownership, RoomManager
 from server.runtime.ownership import OneProcess
 from server.runtime.queue_service import QueueService, QueueSettings
@@ -173,6 +176,7 @@ class ServerConfig:
     # CPU per action and 40 KiB per connection), "deflate" accepts it
     compression: Literal["off", "deflate"] = "off"
     rooms: RoomSettings = field(default_factory=RoomSettings)
+    events: EventLimits = field(default_factory=EventLimits)  # what strangers may open
     web_root: Path | None = WEB_ROOT
     redis_url: str | None = None  # rooms, history and leaderboards in Redis (None: memory)
     # when a room's write to Redis counts as stored: on the primary, or on a replica too
@@ -416,6 +420,16 @@ class CardroomServer:
             clock=clock,
             ratings=self.stores.ratings,
         )
+        ev = c.events
+        self.events = EventService(
+            self.stores.events,
+            self.manager,
+            self.connected,
+            ev,
+            self.budgets.make("events", Rate(ev.events_per_minute / 60.0, ev.events_burst)),
+            clock=clock,
+        )
+        self.manager.hands = self.events.hand_played  # the tables' hands, to their events
         self._ids = itertools.count(1)
         self._ws: Server | None = None
         self._stopping = False
@@ -511,8 +525,15 @@ class CardroomServer:
             self._secret = asyncio.create_task(self._sign_devices())
         await self.manager.start()
         self.queue.start()
+        bus = self.stores.bus or self.stores.redis
+        if isinstance(bus, Redis):  # the events' changes, told to the other processes
+            self.events.use_bus(bus)
         if not self.manager.load_on_demand:
             await self.manager.restore()
+        try:  # the tables of a round a process was killed before opening
+            await self.events.resume()
+        except (Refusal, StoreUnavailable):
+            log.warning("events' tables not checked: the store is away")
         self._ws = await serve(
             self._handle,
             self.config.host,
@@ -572,6 +593,7 @@ class CardroomServer:
         # rooms stop after what they queued, records saved, handed to a live peer (or leases
         # released); only then are clients told, so those that come back at once find them
         await self.manager.shutdown()
+        await self.events.stop()
         notice = m.dump(m.Closing(reason=SHUTDOWN))
         for conn in list(self.connected.sockets.values()):
             if conn.id not in self.manager.told:  # those of rooms handed over were told
@@ -675,6 +697,8 @@ class CardroomServer:
             if history
             else "players"
             if player
+            else "event"
+            if len(parts) == 3 and parts[:2] == ["api", "events"]
             else {"leaderboard": "leaderboard", "daily": "daily"}.get(
                 parts[1] if len(parts) == 2 else "", "other"
             )
@@ -697,7 +721,10 @@ class CardroomServer:
                 now=self.clock(),
                 hide_daily=self.config.rooms.daily_alone,
                 charge=lambda reads: self._more_reads(address, reads),
+                public=self.events.table_public,
             )
+        elif route == "event":
+            status, body = await self._event_api(parts[2])
         elif route == "daily":
             try:
                 keys = await self.manager.keys()  # no --secret: the store's, made once
@@ -716,6 +743,16 @@ class CardroomServer:
             body = await asyncio.to_thread(gzip.compress, body, 6)
             extra += [("Content-Encoding", "gzip"), ("Vary", "Accept-Encoding")]
         return _response(status, body, "application/json", extra)
+
+    async def _event_api(self, code: str) -> tuple[int, bytes]:
+        """``GET /api/events/CODE``: the event's public state (its page)."""
+        try:
+            info = await self.events.info(code.upper()[:16])
+        except (Refusal, StoreUnavailable):
+            return 503, b'{"error":"store_unavailable","message":"try again"}'
+        if info is None:
+            return 404, b'{"error":"event_not_found","message":"no event has that code"}'
+        return 200, info.model_dump_json().encode()
 
     async def _admit(self, connection: Gated, headers: Headers) -> Response | None:
         """Refuse a WebSocket handshake from a foreign browser page (403) or over the global
@@ -792,6 +829,7 @@ class CardroomServer:
                 conn.hello_timer = None
             self.queue.disconnected(conn.id)  # out of the Play now line
             self.manager.disconnected(conn.id)  # gone from the rooms and from self.connected
+            self.events.unfollow(conn.id)
             self._count_live(conn.address)
             self.metrics.connections.set(len(self.connected.sockets))
             conn.finish()
@@ -1006,6 +1044,10 @@ class CardroomServer:
                 return self._identify(conn, msg)
             case m.MoveCode() | m.MoveClaim():
                 return self._move(conn, msg)
+            case m.EventCreate():
+                return self.events.request(conn.id, msg)
+            case m.EventJoin() | m.EventWatch() | m.EventLeave() | m.EventHost():
+                return self._event(conn, msg, received)
             case _:
                 return self._route(conn, msg, received)
         return None
@@ -1037,13 +1079,30 @@ class CardroomServer:
             return None
         return self._counting_misses(address, later, received)
 
+    def _event(
+        self,
+        conn: Connection,
+        msg: m.EventJoin | m.EventWatch | m.EventLeave | m.EventHost,
+        received: float,
+    ) -> Coroutine[Any, Any, None]:
+        """An event request, within the address's budget of misses as a room's is (event
+        codes are not to be found by guessing either); the event it follows takes none."""
+        later = self.events.request(conn.id, msg)
+        if self.events.following.get(conn.id) == msg.event:
+            return later
+        if not self.misses.take_now(conn.address):
+            later.close()
+            why = "too many requests for events that do not exist; wait a minute"
+            raise Refusal(ErrorCode.TOO_MANY_MISSES, why)
+        return self._counting_misses(conn.address, later, received)
+
     async def _counting_misses(
         self, address: str, later: Coroutine[Any, Any, None], received: float
     ) -> None:
         try:
             await later
         except Refusal as r:
-            if r.code is not ErrorCode.ROOM_NOT_FOUND:
+            if r.code not in (ErrorCode.ROOM_NOT_FOUND, ErrorCode.EVENT_NOT_FOUND):
                 self.misses.refund(address)
                 raise
             # no sooner than the floor: a connection's next frame waits for this answer

@@ -33,16 +33,19 @@ import datetime
 import logging
 import operator
 import secrets
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence, Set
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from protocol import messages as m
 from protocol.errors import ErrorCode
 from protocol.records import ActionEntry, RoomMeta, RoomRecord
+from server.bots.base import DEFAULT_LEVEL
 from server.rooms import frames, play, requests, rollback
 from server.rooms import record as records
+from server.rooms.event_table import EventTable
 from server.rooms.inputs import (
     BotMove,
+    BotPlaysFor,
     CreateHost,
     Disconnect,
     HintReady,
@@ -58,6 +61,7 @@ from server.rooms.matchmaker import Reserved
 from server.rooms.outputs import (
     CloseRoom,
     ConnId,
+    DealTimer,
     Detach,
     FrameTimer,
     GraceTimer,
@@ -186,6 +190,7 @@ class RoomCore:
         rated: bool = False,
         opener: str | None = None,
         make_token: Callable[[], str] | None = None,
+        table: EventTable | None = None,
     ) -> None:
         check_create(game, players, daily=daily, hints=hints, options=options, rated=rated)
         self.code = code
@@ -197,7 +202,10 @@ class RoomCore:
         self.seed = seed
         self.nonce = nonce or (new_nonce() if seed is None else str(seed))
         keys = settings.keys or process_keys()
-        self.source = DealSource(keys, code, self.nonce)
+        # an event's table: its deals are the event's when duplicate (server.rooms.event_table)
+        self.table = table
+        duplicate = (table.event, table.nonce, table.round) if table and table.duplicate else None
+        self.source = DealSource(keys, code, self.nonce, duplicate)
         # the bots' and hints' own stream, never derivable from a deal's seed
         self.bot_seed = keys.bots(code, self.nonce) if seed is None else seed
         self.options: m.GameOptions = game_spec(game).check_options(options)
@@ -269,9 +277,11 @@ class RoomCore:
         if match.current.is_over():
             # past max_games the room deals no more: its history stays bounded
             full = match.games_played() >= self.settings.max_games
+            if self.table is not None:  # an event's table plays its round's hands
+                full = full or match.games_played() >= self.table.hands
             return RoomStatus.OVER if full or match.is_over() else RoomStatus.BETWEEN
-        if not state.seats.humans_connected():
-            return RoomStatus.PAUSED
+        if not state.seats.humans_connected() and self.table is None:
+            return RoomStatus.PAUSED  # (an event's table plays on: its stand-ins play)
         return RoomStatus.PLAYING
 
     def humans_connected(self) -> bool:
@@ -293,6 +303,8 @@ class RoomCore:
         state = self.state
         if self.seed is not None or state.closed or (self.daily and game_spec(self.game).daily):
             return None
+        if self.source.duplicate is not None:  # the event's deals, the same at every table
+            return None
         if state.match is None:
             return 0
         if state.match.current.is_over() and not state.match.is_over():
@@ -309,8 +321,11 @@ class RoomCore:
 
     def first_dealer(self) -> int:
         """The dealer of the match's first game (fixed by the room's nonce before anyone
-        contributes; committed to with the seed: docs/protocol.md, "Fair deals")."""
-        return int(self.nonce, 16) % self.players if self.seed is None else 0
+        contributes; committed to with the seed: docs/protocol.md, "Fair deals"); seat 0 at an
+        event's table, as at every table of its round."""
+        if self.seed is not None or self.table is not None:
+            return 0
+        return int(self.nonce, 16) % self.players
 
     # ------------------------------------------------------------------ what the host does
 
@@ -389,6 +404,22 @@ class RoomCore:
         state.seats.fill_empty(level)
         state.host = 0 if people else None
         state.locked = True
+        self.start_match(now)
+
+    def seat_event_table(
+        self, people: Sequence[tuple[str, str, str | None] | None], stand_ins: Set[int], now: float
+    ) -> None:
+        """Seat an event's table and deal its first hand: each person (name, their seat
+        token's digest, their device's) who is not here yet, a bot where nobody is, and the
+        stand-in for those the event's host replaced."""
+        seats = self.state.seats
+        for index, person in enumerate(people):
+            if person is not None:
+                name, digest, device = person
+                seats.reserve(index, name, digest, device)
+                if index in stand_ins:
+                    seats.mark_away(index)
+        seats.fill_empty(DEFAULT_LEVEL)
         self.start_match(now)
 
     def fill_empty(self, level: str) -> None:
@@ -548,6 +579,11 @@ class RoomCore:
                 return self._hint_ready(item)
             case RatingsShown(shifts=shifts):
                 return self.show_ratings(shifts)
+            case BotPlaysFor(seat=seat):
+                if not 0 <= seat < self.players or self.state.seats[seat].kind != "human":
+                    return []
+                self.state.seats.mark_away(seat)
+                return [*frames.room_frames(self), *play.schedule(self, now)]
 
     def _disconnected(self, conn: ConnId, now: float) -> list[Output]:
         state = self.state
@@ -590,6 +626,20 @@ class RoomCore:
                 return []
             case FrameTimer():
                 return list(frames.held_frame(self, now))
+            case DealTimer(game=game):
+                match = state.match
+                if self.status() is not RoomStatus.BETWEEN or match is None:
+                    return []
+                if match.game_index + 1 != game:
+                    return []
+                self.deal_next()
+                return [
+                    *play.refresh_deadline(self, now),
+                    Persist(self.meta()),
+                    *frames.room_frames(self),
+                    *frames.state_frames(self, []),
+                    *play.schedule(self, now),
+                ]
             case IdleTimer():
                 state.idle_armed = False
                 if not self.anyone_connected() and not state.closed:
@@ -651,6 +701,7 @@ class RoomCore:
             hints=record.get("hints", False),  # records from before hints have none
             rated=record.get("rated", False),
             opener=record.get("opener"),
+            table=records.table_from(record),
         )
         room.state = records.state_from(record, room.source)
         return room

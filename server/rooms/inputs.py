@@ -89,7 +89,23 @@ class RatingsShown:
     shifts: tuple[m.RatingShift, ...]
 
 
-RoomInput = Request | CreateHost | Disconnect | TimerFired | BotMove | HintReady | RatingsShown
+@dataclass(frozen=True, slots=True)
+class BotPlaysFor:
+    """The stand-in bot plays ``seat`` from now on (an event's host replaced its player)."""
+
+    seat: int
+
+
+RoomInput = (
+    Request
+    | CreateHost
+    | Disconnect
+    | TimerFired
+    | BotMove
+    | HintReady
+    | RatingsShown
+    | BotPlaysFor
+)
 
 
 def sender(item: RoomInput) -> ConnId | None:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from protocol.messages import GameOptions
 from protocol.records import MatchMeta, MatchRecord
 from protocol.views import EventWire
+from server.rooms.event_deals import deal_seed
 from server.rooms.seeds import Keys, process_keys
 from server.rules.base import Action, Event, Game
 from server.rules.deal import DealProof
@@ -50,6 +51,9 @@ class DealSource:
     keys: Keys
     code: str
     nonce: str
+    #: A duplicate table's event (its code and nonce) and round: its games are the event's
+    #: deals, the same at every table of the round, without contributions.
+    duplicate: tuple[str, str, int] | None = None
 
     def proof(
         self,
@@ -61,6 +65,9 @@ class DealSource:
         """Game ``game``'s seed, contributions and dealer (a daily hand's seed is the day's)."""
         if daily is not None:
             return DealProof(self.keys.daily(daily, game), (), dealer)
+        if self.duplicate is not None:
+            event, nonce, round_ = self.duplicate
+            return DealProof(deal_seed(self.keys.event(event, nonce), round_, game), (), dealer)
         seed = self.keys.deal(self.code, self.nonce, game)
         return DealProof(seed, tuple(contributions), dealer)
 
@@ -140,8 +147,8 @@ class Match:
         return cls(game, players, seed=seed, daily=daily)
 
     def _clean(self, contributions: Contributions) -> tuple[bytes | None, ...]:
-        """A game's contributions, one per seat (none for a daily hand)."""
-        if self.daily is not None:
+        """A game's contributions, one per seat (none for a daily hand or a duplicate deal)."""
+        if self.daily is not None or (self.source is not None and self.source.duplicate):
             return ()
         given = list(contributions)[: self.players]
         return tuple(given + [None] * (self.players - len(given)))

@@ -36,7 +36,14 @@ class FrameTimer:
     """A room frame held back (spectators came or went within the interval) is due."""
 
 
-TimerKey = GraceTimer | TurnTimer | IdleTimer | FrameTimer
+@dataclass(frozen=True, slots=True)
+class DealTimer:
+    """An event's table deals its next hand (``game``: its index; stale once dealt)."""
+
+    game: int
+
+
+TimerKey = GraceTimer | TurnTimer | IdleTimer | FrameTimer | DealTimer
 
 
 class Send(NamedTuple):

@@ -13,6 +13,7 @@ from server.bots.base import DEFAULT_LEVEL
 from server.rooms import bank, frames
 from server.rooms.outputs import (
     CancelTimer,
+    DealTimer,
     IdleTimer,
     Output,
     PersistAction,
@@ -143,7 +144,8 @@ def schedule(room: Played, now: float) -> list[Output]:
     """After any change: bots to run, the turn timer, and the idle timer."""
     state = room.state
     out: list[Output] = []
-    if not state.where and not state.closed:
+    playing_table = room.table is not None and room.status() is not RoomStatus.OVER
+    if not state.where and not state.closed and not playing_table:
         if not state.idle_armed:
             state.idle_armed = True
             idle = room.settings.idle_timeout
@@ -154,7 +156,12 @@ def schedule(room: Played, now: float) -> list[Output]:
         state.idle_armed = False
         out.append(CancelTimer(IdleTimer()))
     out += refresh_deadline(room, now)
-    if room.status() is not RoomStatus.PLAYING:
+    status = room.status()
+    if room.table is not None and status is RoomStatus.BETWEEN and state.match is not None:
+        # an event's table deals on by itself (no host there)
+        game = state.match.game_index + 1
+        out.append(SetTimer(DealTimer(game), now + room.settings.next_hand_delay))
+    if status is not RoomStatus.PLAYING:
         return out  # lobby, between games, over, or paused: no bots
     assert state.match is not None
     settings = room.settings

@@ -15,6 +15,7 @@ from typing import Any, cast
 from protocol import messages as m
 from protocol.records import ActionEntry, MatchRecord, RoomMeta, RoomRecord, SeatRecord
 from server.rooms.clock import TurnClock
+from server.rooms.event_table import EventTable
 from server.rooms.matches import DealSource, Match
 from server.rooms.seats import Seat, SeatTable, stored_digest
 from server.rooms.state import RoomFacts, RoomState
@@ -76,6 +77,7 @@ def meta(room: RoomFacts) -> RoomMeta:
         "deadline": state.clock.stored(),
         "seats": [seat_record(s) for s in state.seats],
         "match": state.match.meta() if state.match else None,
+        "table": room.table.to_record() if room.table else None,
     }
 
 
@@ -116,6 +118,12 @@ def _again_from(stored: list[str | int] | None) -> tuple[str, int, str] | None:
 def options_from(record: RoomRecord) -> m.GameOptions:
     """The room's house rules, read as its own game's (``{}`` or none: the defaults)."""
     return m.OPTIONS_OF[record["game"]].model_validate(record["options"] or {})
+
+
+def table_from(record: RoomRecord) -> EventTable | None:
+    """The event table a room is (``None``: not one; records from before events have none)."""
+    table = record.get("table")
+    return EventTable.from_record(table) if table else None
 
 
 def state_from(record: RoomRecord, source: DealSource) -> RoomState:

@@ -228,9 +228,14 @@ def resume(room: Requested, conn: ConnId, msg: m.Resume, who: Person, now: float
     # a fresh token for every resume: the one just used is void once this is stored, so
     # of two devices resuming with one token the second is refused (bad_token); the
     # replaced one still resumes for a while (else the client still holds the previous)
-    token = room.make_token()
-    overlap = now + room.settings.token_overlap if current else None
-    state.seats.rotate_token(index, token_digest(token), overlap)
+    if room.table is not None:
+        # an event's table: the token the event gives its player for the round stays theirs
+        # (their page gives it again), and a second device resuming with it replaces the first
+        token = msg.token
+    else:
+        token = room.make_token()
+        overlap = now + room.settings.token_overlap if current else None
+        state.seats.rotate_token(index, token_digest(token), overlap)
     old = state.seats[index].conn
     if old is not None and old != conn:
         # the same player from a new connection: the old one is replaced

@@ -175,6 +175,13 @@ class SeatTable:
             since=since,
         )
 
+    def reserve(self, index: int, name: str, token_sha256: str, device: str | None) -> None:
+        """Seat ``index`` is a person's who is not here yet (an event's table, seated by the
+        event): their token resumes it."""
+        self._seats[index] = Seat(
+            kind="human", name=name, token_sha256=token_sha256, device=device, since=index
+        )
+
     def seat_bot(self, index: int, level: str) -> None:
         self._seats[index] = Seat.bot(index, level)
 

@@ -7,6 +7,9 @@ leaves the server; only what is derived from it is published, and only when it m
   random value kept in the room's record (a code used again deals anew);
 * the daily deal of ``DATE`` (``YYYY-MM-DD``), hand ``h``:
   ``HMAC(secret, "cardroom/daily/v1|DATE|h")``, the same on every process sharing the secret;
+* an event's seed: ``HMAC(secret, "cardroom/event/v1|CODE|NONCE")``: published as its SHA-256
+  when the event is created, revealed when it ends; its seating and duplicate deals are derived
+  from it (:mod:`server.rooms.event_deals`), so anyone can check them afterwards;
 * the room's bots and hints: ``HMAC(secret, "cardroom/bots/v1|CODE|NONCE")`` (its first 8
   bytes), a stream of its own: no deal seed tells anything about it, nor it about a deal.
 
@@ -23,6 +26,7 @@ Keys(<secret>)
 
 from __future__ import annotations
 
+import base64
 import datetime
 import hashlib
 import hmac
@@ -65,6 +69,16 @@ class Keys:
     def daily(self, date: datetime.date, hand: int) -> bytes:
         """The server seed of hand ``hand`` of the daily match of ``date``."""
         return self._mac(f"cardroom/daily/v1|{date.isoformat()}|{hand}")
+
+    def event(self, code: str, nonce: str) -> bytes:
+        """The seed of the event ``code`` with ``nonce`` (its seating and duplicate deals)."""
+        return self._mac(f"cardroom/event/v1|{code}|{nonce}")
+
+    def seat_token(self, code: str, nonce: str, round_: int, player: str) -> str:
+        """The seat token of ``player`` at their table of round ``round_`` of an event: any
+        process can give it to them again, and the table's room keeps only its digest."""
+        mac = self._mac(f"cardroom/event-seat/v1|{code}|{nonce}|{round_}|{player}")
+        return base64.urlsafe_b64encode(mac[:24]).decode()
 
     def bots(self, code: str, nonce: str) -> int:
         """The seed of the room's bots and hints (63 bits), apart from every deal's."""

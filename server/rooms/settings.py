@@ -48,6 +48,9 @@ class RoomSettings:
     keys: Keys | None = None
     # games a room deals at most: then its series is over (bounds the history and the record)
     max_games: int = 100
+    # seconds an event's table waits after a hand before it deals the next (people read the
+    # result; no host deals there)
+    next_hand_delay: float = 5.0
     # daily-board entries a day for the identities issued to one address (their origin)
     daily_entries_per_address: int = 6  # the free identities and those earned by work
     # a daily room is one person against fixed bots; off (for the fuzzer's rooms of scripted

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from protocol import messages as m
 from server.bots.base import rated_id
 from server.rooms.clock import TurnClock
+from server.rooms.event_table import EventTable
 from server.rooms.matches import Match
 from server.rooms.outputs import ConnId
 from server.rooms.seats import SeatTable
@@ -392,5 +393,7 @@ class RoomFacts(Protocol):
     def hints(self) -> bool: ...
     @property
     def opener(self) -> str | None: ...
+    @property
+    def table(self) -> EventTable | None: ...
     @property
     def state(self) -> RoomState: ...

@@ -62,7 +62,7 @@ from server.rooms.outputs import (
     TimerKey,
 )
 from server.rooms.refusal import error_frame
-from server.runtime.finished import Devices, FinishedGames
+from server.runtime.finished import Devices, FinishedGames, HandSink
 from server.store.answer import Answer
 from server.store.base import RoomStore, StoreUnavailable, WriteRejected
 from server.store.health import StoreHealth
@@ -168,6 +168,7 @@ class RoomActor:
         fence: int = 0,
         opener: Hashable = None,
         ratings: Ratings | None = None,
+        hands: HandSink | None = None,
     ) -> None:
         self.core = core
         self.owner = owner
@@ -205,6 +206,7 @@ class RoomActor:
             clock=clock,
             ratings=ratings,
             shown=lambda shifts: self.submit(RatingsShown(shifts)),
+            hands=hands,
         )
 
     @property

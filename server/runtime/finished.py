@@ -43,6 +43,7 @@ from typing import Any, Protocol
 
 from protocol import messages as m
 from server.bots.base import rated_id
+from server.rooms.event_table import EventTable
 from server.rooms.inputs import Request, RoomInput
 from server.rooms.matches import Match
 from server.rooms.outputs import ConnId
@@ -98,6 +99,8 @@ class Room(Protocol):
     @property
     def match(self) -> Match | None: ...
     @property
+    def table(self) -> EventTable | None: ...
+    @property
     def seats(self) -> Iterable[Seat]: ...
     @property
     def where(self) -> Mapping[ConnId, int | None]: ...
@@ -109,6 +112,11 @@ class Room(Protocol):
     def rated_seats(self) -> list[str | None]: ...
     @property
     def deserted(self) -> Mapping[int, str]: ...
+
+
+#: Where an event's table reports each hand it finishes: the table, the game's index, the units
+#: each seat won (Shithead: -1 for the loser) and the game's result as its history records it.
+HandSink = Callable[[EventTable, int, tuple[int, ...], dict[str, Any]], None]
 
 
 class Devices(Protocol):
@@ -133,10 +141,12 @@ class FinishedGames:
         clock: Callable[[], float] = time.time,
         ratings: Ratings | None = None,
         shown: Callable[[tuple[m.RatingShift, ...]], None] | None = None,
+        hands: HandSink | None = None,
     ) -> None:
         self.room = room
         self.ratings = ratings or MemoryRatings(clock)
         self.shown = shown  # the room shows the changes (an input of its own)
+        self.hands = hands
         self.clock = clock
         self.store = store
         self.boards = boards
@@ -220,6 +230,9 @@ class FinishedGames:
         origins = {p.id: self._origins.get(s) for s, p in enumerate(players) if p}
         event = f"{core.code}:{core.nonce}:{index}"
         await self._store(item, results, event, origins, self.rated_game(event))
+        if core.table is not None and self.hands is not None:  # once its history is stored
+            sign = 1 if core.game == "sheepshead" else -1  # a Shithead game's loss is -1
+            self.hands(core.table, index, tuple(sign * s for s in outcome.scores), item["result"])
 
     def rated_game(self, key: str) -> RatedGame | None:
         """The rated game that just ended, as the ratings take it (``None``: nothing to rate:

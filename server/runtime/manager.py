@@ -21,12 +21,13 @@ from server.bots.pool import BotPool
 from server.metrics import Metrics
 from server.rooms.budgets import Budget, CreateBudgets, OverBudget
 from server.rooms.core import RoomCore, check_create
-from server.rooms.inputs import CreateHost, Disconnect, Request, RoomRequest
+from server.rooms.inputs import BotPlaysFor, CreateHost, Disconnect, Request, RoomRequest
 from server.rooms.names import clean_name
 from server.rooms.refusal import Refusal
 from server.rooms.seeds import Keys
 from server.rooms.settings import RoomSettings
 from server.runtime.actor import Owner, RoomActor
+from server.runtime.finished import HandSink
 from server.runtime.ownership import Elsewhere, OneProcess
 from server.runtime.placement import HeldBack
 from server.store.base import RoomStore, StoredRoom, StoreError, StoreUnavailable
@@ -145,6 +146,8 @@ class RoomManager:
         self.stopping = False  # shutting down: rooms are being saved and handed over
         self.told: set[int] = set()  # this process's clients told ``closing`` already
         self.use_bot_pool(bot_pool or BotPool())
+        # where events' tables report their hands (server/runtime/events.py), once set
+        self.hands: HandSink | None = None
 
     async def start(self) -> None:
         """Start what ownership runs beside the rooms (listening to the other processes)."""
@@ -288,14 +291,16 @@ class RoomManager:
             self._unclaim(code)
         raise Refusal(ErrorCode.BUSY, "could not find a free room code; try again")
 
-    async def open_table(self, build: Callable[[str], RoomCore]) -> str:
+    async def open_table(self, build: Callable[[str], RoomCore], *, place: bool = True) -> str:
         """Open a room whose people are seated already, held for them until they resume
-        with their tokens (Play now's tables: server/runtime/queue_service.py); its code.
-        With placement (several processes behind a proxy) it is let go at once for the
-        process its code hashes to, which loads it when the first of them resumes there."""
+        with their tokens (Play now's tables, an event's); its code. With placement (several
+        processes behind a proxy) and ``place``, it is let go at once for the process its
+        code hashes to, which loads it when the first of them resumes there; an event's tables
+        (``place`` False) are played here (their event bounded their number when it was made,
+        so they take no one's room budget)."""
         await self.keys()  # the room's deals need the server's keys
         core, fence = await self._new_room(build)
-        if self.ownership.places_rooms:
+        if place and self.ownership.places_rooms:
             await self.ownership.let_go(core.code)
             self.metrics.rooms_placed += 1
             later = asyncio.get_running_loop().call_later
@@ -307,6 +312,15 @@ class RoomManager:
         self.metrics.rooms.set(len(self.rooms))
         actor.start(core.restored(self.clock()))
         return core.code
+
+    def play_for(self, code: str, seat: int) -> bool:
+        """The stand-in plays ``seat`` of room ``code`` from now on, if the room is held here
+        (elsewhere its player's grace runs out as anyone's does)."""
+        actor = self.rooms.get(code)
+        if actor is None:
+            return False
+        actor.submit(BotPlaysFor(seat))
+        return True
 
     async def _place(
         self,
@@ -388,6 +402,7 @@ class RoomManager:
             fence=fence,
             opener=core.opener,
             ratings=self.ratings,
+            hands=self.hands,
         )
 
     def _unclaim(self, code: str) -> None:

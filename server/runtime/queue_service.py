@@ -94,7 +94,7 @@ class Tables(Protocol):
 
     settings: RoomSettings
 
-    async def open_table(self, build: Callable[[str], RoomCore]) -> str: ...
+    async def open_table(self, build: Callable[[str], RoomCore], *, place: bool = True) -> str: ...
 
 
 class QueueClients(Protocol):

@@ -1,7 +1,7 @@
 """The stores of one server process, from one setting: no URL, everything in memory; a Redis
 URL (``cardroom serve --redis``, or ``REDIS_URL``; ``redis+sentinel://``: the primary Sentinel
-names, followed through a failover), rooms, history, leaderboards and ratings in Redis on
-one shared connection pool (a ``redis+cluster://`` URL: on a Redis Cluster, with one more
+names, followed through a failover), rooms, history, events, leaderboards and ratings in
+Redis on one shared connection pool (a ``redis+cluster://`` URL: on a Redis Cluster, with one more
 connection to one seed node for pub/sub)."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from redis.asyncio import Redis
 
 from server.store.base import RoomStore
+from server.store.events import EventStore, MemoryEvents, RedisEvents
 from server.store.health import StoreHealth
 from server.store.leaderboard import Leaderboards, MemoryLeaderboards
 from server.store.memory import MemoryStore
@@ -29,6 +30,7 @@ class Stores:
     rooms: RoomStore
     boards: Leaderboards
     health: StoreHealth
+    events: EventStore = field(default_factory=MemoryEvents)
     redis: RedisClient | None = None  # the shared client, when on Redis
     bus: Redis | None = None  # for pub/sub, when that is another client (on a cluster)
     ratings: Ratings = field(default_factory=MemoryRatings)
@@ -61,6 +63,7 @@ def open_stores(
         boards = RedisLeaderboards(client=client)
         ratings = RedisRatings(client=client)
         moves = RedisMoveCodes(client=client)
-        return Stores(on_redis, boards, StoreHealth(on_redis), client, bus, ratings, moves)
+        events = RedisEvents(client)
+        return Stores(on_redis, boards, StoreHealth(on_redis), events, client, bus, ratings, moves)
     in_memory = rooms or MemoryStore()
     return Stores(in_memory, MemoryLeaderboards(), StoreHealth(in_memory))

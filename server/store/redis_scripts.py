@@ -291,3 +291,22 @@ if tonumber(ARGV[5]) > 0 then
 end
 return 1
 """
+
+# An event (server/store/events.py): KEYS[1] its hash (``v``: version, ``r``: record as JSON);
+# ARGV: version, record, ttl in seconds. Create answers 1, or 0 when the code is taken.
+CREATE_EVENT = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 'r', ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return 1
+"""
+
+# Save answers {status, number}: ``ok``, ``gone`` or ``conflict`` (the stored version).
+SAVE_EVENT = """
+local v = redis.call('HGET', KEYS[1], 'v')
+if not v then return {'gone', 0} end
+if tonumber(ARGV[1]) ~= tonumber(v) + 1 then return {'conflict', tonumber(v)} end
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 'r', ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return {'ok', tonumber(ARGV[1])}
+"""

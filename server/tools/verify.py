@@ -5,6 +5,12 @@ contributions; a daily hand's commitment is the one ``GET /api/daily`` published
 and hand; and, where the item holds its actions, that they replay to its result under the
 rules it was dealt with (its house rules).
 
+With ``--event EVENT``, the public state of an event that is over (its page's JSON,
+:class:`protocol.messages.EventInfo`) is checked too, and the histories given are its tables'
+(docs/events.md, "Checking an event"): its revealed seed hashes to the commitment it published
+when it was created, round 1's seats are the draw of that seed, and with duplicate deals every
+game of every table is the event's deal for its round and hand.
+
 Reads the JSON of ``GET /api/rooms/CODE/history`` from a file, from standard input (``-``) or
 from a URL on loopback (then a daily hand's commitments are read from the same server's
 ``/api/daily``; else give them with ``--daily``). Prints one line per game; exits 0 when every
@@ -34,7 +40,12 @@ import urllib.request
 from typing import Any
 from urllib.parse import urlparse
 
+from pydantic import ValidationError
+
 from protocol.cards import CODES
+from protocol.messages import EventInfo
+from server.rooms.event_deals import deal_proof, draw, event_commitment
+from server.rooms.event_seating import seat_in_order
 from server.rules.base import RulesError
 from server.rules.deal import DealProof
 from server.rules.registry import game_spec
@@ -114,6 +125,40 @@ def verify(
         (int(item.get("g", i)), check_game(item, seen, published))
         for i, item in enumerate(history["games"])
     ]
+
+
+def check_event(event: EventInfo, histories: list[dict[str, Any]]) -> list[tuple[str, str | None]]:
+    """``(what was checked, what is wrong or None)`` for an event and its tables' histories."""
+    if event.seed is None:
+        return [("event", "its seed is not revealed yet (the event is not over)")]
+    seed = bytes.fromhex(event.seed)
+    wrong = None if event_commitment(seed) == event.commitment else "the seed does not hash to it"
+    out: list[tuple[str, str | None]] = [("event commitment", wrong)]
+    if event.seatings:
+        drawn = seat_in_order(draw(seed, [p.name for p in event.people]), event.table_size)
+        shown = [tuple(t.seats) for t in event.seatings[0].tables]
+        out.append(("round 1 seats", None if shown == drawn else "not the draw of the seed"))
+    if not event.duplicate:
+        return out
+    tables = {
+        t.room: r for r, seating in enumerate(event.seatings) for t in seating.tables if t.room
+    }
+    for history in histories:
+        room = str(history.get("room"))
+        round_ = tables.get(room)
+        if round_ is None:
+            out.append((f"room {room}", "not a table of this event"))
+            continue
+        for i, item in enumerate(history["games"]):
+            game = int(item.get("g", i))
+            expected = deal_proof(seed, round_, game, event.table_size)
+            proof = item.get("proof") if isinstance(item.get("proof"), dict) else {}
+            same = proof.get("seed") == expected.seed.hex() and proof.get("dealer") == (
+                expected.dealer
+            )
+            why = None if same else f"not the event's deal of round {round_ + 1}, hand {game + 1}"
+            out.append((f"room {room} game {game}", why))
+    return out
 
 
 def daily_days(history: dict[str, Any]) -> list[str]:
@@ -197,7 +242,15 @@ def _seen(values: list[str]) -> dict[int, str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="cardroom verify", description=__doc__.split("\n\n")[0])
-    parser.add_argument("source", help="a history JSON file, - for stdin, or a loopback URL")
+    parser.add_argument(
+        "source", nargs="+", help="a history JSON file, - for stdin, or a loopback URL"
+    )
+    parser.add_argument(
+        "--event",
+        metavar="SOURCE",
+        help="an event's public state once it is over (a file, - or a loopback URL): its seed, "
+        "its draw and, with duplicate deals, that the histories' games are its deals",
+    )
     parser.add_argument(
         "--commitment",
         action="append",
@@ -224,29 +277,39 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     try:
-        history = read(args.source, args.token)
+        histories = [read(source, args.token) for source in args.source]
         seen = _seen(args.commitment)
         published: Published = {}
         for source in args.daily:
             published.update(read_published(source))
-        if args.source.startswith(("http://", "https://")):  # the same server's, if needed
-            base = urlparse(args.source)
-            for day in daily_days(history):
-                if day not in published:
-                    url = f"{base.scheme}://{base.netloc}/api/daily?date={day}"
-                    published.update(read_published(url))
-    except (OSError, ValueError) as exc:
+        for source, history in zip(args.source, histories, strict=True):
+            if source.startswith(("http://", "https://")):  # the same server's, if needed
+                base = urlparse(source)
+                for day in daily_days(history):
+                    if day not in published:
+                        url = f"{base.scheme}://{base.netloc}/api/daily?date={day}"
+                        published.update(read_published(url))
+        event = EventInfo.model_validate(_load(args.event, None)) if args.event else None
+    except (OSError, ValueError, ValidationError) as exc:
         print(f"cardroom verify: {exc}", file=sys.stderr)
         return 2
-    results = verify(history, seen, published)
-    for game, wrong in results:
-        print(f"game {game}: " + ("deal verified" if wrong is None else f"WRONG: {wrong}"))
-    bad = [game for game, wrong in results if wrong is not None]
+    several = len(histories) > 1
+    results = []
+    for history in histories:
+        for game, wrong in verify(history, seen, published):
+            name = f"room {history.get('room')} game {game}" if several else f"game {game}"
+            results.append((name, wrong))
+            print(f"{name}: " + ("deal verified" if wrong is None else f"WRONG: {wrong}"))
+    if event is not None:
+        for name, wrong in check_event(event, histories):
+            results.append((name, wrong))
+            print(f"{name}: " + ("the event's, verified" if wrong is None else f"WRONG: {wrong}"))
+    bad = [name for name, wrong in results if wrong is not None]
     if not results:  # nothing proven: not a success
         print("no finished game to verify")
         return 1
     if bad:
-        print(f"{len(bad)} of {len(results)} deals do not verify: game {', '.join(map(str, bad))}")
+        print(f"{len(bad)} of {len(results)} checks fail: {', '.join(bad)}")
         return 1
     return 0
 

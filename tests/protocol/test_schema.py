@@ -42,6 +42,11 @@ def test_schema_names_every_message_type() -> None:
             "move_claim",
             "queue",
             "queue_cancel",
+            "event_create",
+            "event_join",
+            "event_watch",
+            "event_leave",
+            "event_host",
         ]
     )
     assert sorted(data["server"]["discriminator"]["mapping"]) == sorted(
@@ -65,6 +70,7 @@ def test_schema_names_every_message_type() -> None:
             "identity",
             "queued",
             "seated",
+            "event",
         ]
     )
 

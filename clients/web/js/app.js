@@ -216,6 +216,12 @@ function onMessage(msg) {
     case "seated":
       takeSeat(msg);
       break;
+    case "event":
+      if (!app.event || msg.info.code !== app.event.code) return;
+      app.event.frame = msg;
+      app.event.error = null;
+      redrawPage();
+      break;
     case "closing":
       toast(t("net.closing"));
       // the room moved to another server process (a restart, a handover): the connection
@@ -398,6 +404,12 @@ function route() {
     main.innerHTML = "";
     render();
     loadPlayer();
+  } else if (to.name === "event") {
+    app.screen = "event";
+    app.event = { code: to.code, frame: null, error: null };
+    main.innerHTML = "";
+    render();
+    watchEvent();
   } else if (to.name === "room" && app.room === to.code) {
     app.screen = "room"; // back at the table we never left
     main.innerHTML = "";
@@ -688,6 +700,11 @@ async function onClick(e) {
       // the phone's share sheet (messages, chat apps); where it is not, the button is not drawn
       navigator.share({ title: t("app.title"), text: t("lobby.shareText", { code: app.room }), url: el.dataset.text }).catch(() => {});
       return;
+    case "event-join":
+    case "event-host":
+    case "event-table":
+      eventAct(act, el);
+      return;
     case "sit":
       sit(Number(el.dataset.seat));
       return;
@@ -867,6 +884,34 @@ const KEYS_HERE = {
 
 // ------------------------------------------------------------------------------ start
 
+// Follow the event of the page: its frames come on every change (with your place in it).
+function watchEvent() {
+  const ev = app.event;
+  if (!ev || !app.online) return;
+  app.net.request({ type: "event_watch", event: ev.code }).catch((err) => {
+    ev.error = errorText(err.code, err.message);
+    redrawPage();
+  });
+}
+
+// The event's commands: join it by name, the host's, and to your table (your seat's token
+// kept as the room's session, then the room's page resumes it).
+async function eventAct(act, el) {
+  const ev = app.event;
+  if (!ev) return;
+  if (act === "event-join") {
+    const name = (document.getElementById("ev-name") || {}).value || "";
+    await app.request({ type: "event_join", event: ev.code, name: name.trim() }).catch(() => {});
+  } else if (act === "event-host") {
+    await app.request({ type: "event_host", event: ev.code, op: el.dataset.op }).catch(() => {});
+  } else if (act === "event-table" && ev.frame && ev.frame.you && ev.frame.you.room) {
+    const you = ev.frame.you;
+    app.session = { room: you.room, token: you.token, seat: you.seat };
+    save(KEYS.session, app.session);
+    location.assign(paths.room(you.room));
+  }
+}
+
 function resumeSession() {
   const s = app.session;
   if (!s || !app.online) return;
@@ -928,6 +973,7 @@ async function start() {
       if (app.screen === "player") redrawPage(); // your own page has the identity move
     }
     queueAgain();
+    if (app.screen === "event") watchEvent();
   });
   app.net.addEventListener("down", () => {
     app.online = false;
@@ -945,6 +991,7 @@ async function start() {
       app.player = newPlayer(here.code);
       loadPlayer();
     }
+    if (here.name === "event") app.event = { code: here.code, frame: null, error: null };
   }
   render();
   app.net.start();

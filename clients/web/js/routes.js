@@ -12,10 +12,11 @@ const ROUTES = [
   { name: "replay", pattern: new RegExp(`^/r/${CODE}/history/?$`) },
   { name: "room", pattern: new RegExp(`^/r/${CODE}/?$`) },
   { name: "player", pattern: new RegExp(`^/p/${PLAYER}/?$`) },
+  { name: "event", pattern: new RegExp(`^/e/${CODE}/?$`) },
 ];
 
-// Where a path leads: {name, code} (`code` upper-cased, for a room and its replay; a player's
-// id as it is), or {name: null} for an address that is not the app's.
+// Where a path leads: {name, code} (`code` upper-cased, for a room, its replay, an event; a
+// player's id as it is), or {name: null} for an address that is not the app's.
 export function match(path) {
   for (const { name, pattern } of ROUTES) {
     const m = pattern.exec(path.replace(/%3a/gi, ":")); // a bot's id, as a browser may write it
@@ -28,7 +29,7 @@ export function match(path) {
 
 // The pages drawn on their own (not the home screen or a room's table).
 export function isPage(name) {
-  return name === "leaderboard" || name === "replay" || name === "player";
+  return name === "leaderboard" || name === "replay" || name === "player" || name === "event";
 }
 
 export const paths = {
@@ -38,5 +39,6 @@ export const paths = {
   replay: (code) => `/r/${code}/history`,
   player: (id) => `/p/${id}`,
   playerAPI: (id) => `/api/players/${encodeURIComponent(id)}`,
+  event: (code) => `/e/${code}`,
   rules: (lang, game) => `/rules/${lang}/${game}.html`, // static pages, not the app's
 };

@@ -4,6 +4,7 @@
 import * as alerts from "./alerts.js";
 import { coachHTML, current as practiceOf } from "./coach.js";
 import { hintHTML, markHint } from "./hints.js";
+import * as events from "./events.js";
 import * as reacts from "./reacts.js";
 import * as home from "./home.js";
 import * as identity from "./identity.js";
@@ -24,7 +25,7 @@ import { esc, formatSeconds, patch } from "./ui.js";
 
 export const GAMES = { shithead, sheepshead };
 // The pages of their own, by the class of their outer element (drawn once, then patched).
-const PAGE_CLASS = { leaderboard: "boards", replay: "replay", player: "player-page" };
+const PAGE_CLASS = { leaderboard: "boards", replay: "replay", player: "player-page", event: "event-page" };
 
 // ------------------------------------------------------------------------------ scenes
 
@@ -54,6 +55,7 @@ export function tableScene() {
 function pageHTML() {
   if (store.screen === "leaderboard") return leaders.render(store.boards || {});
   if (store.screen === "player") return player.render(store.player, store.player.id === store.me);
+  if (store.screen === "event") return events.render(store.event);
   const s = store.session;
   const seated = !!s && s.room === store.replay.code && !s.watch;
   return replay.render(store.replay, seated, store.shown);
