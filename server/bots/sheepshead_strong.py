@@ -8,7 +8,9 @@ weighted by how likely the cards the others played were under the model of their
 (:meth:`~server.bots.sampling.SheepsheadSampler.sample_weighted`); the card with the best
 weighted mean units wins, unless it breaks a table convention
 (:mod:`server.bots.sheepshead_conventions`) and the best card that keeps it is valued within
-:data:`PRIOR_MARGIN` of it: then that card.
+:data:`PRIOR_MARGIN` of it: then that card. The lead conventions a partner reads as a mistake
+whatever the cards (the partner leads trump, a defender leads fail) bind: only the cards that
+keep them are searched (:func:`~server.bots.sheepshead_conventions.candidates`).
 
 Bidding (pick or pass, bury, call, and with the jack of diamonds the jack's partner or alone):
 by simulation over deals sampled from its view, each candidate played out to the end of the hand
@@ -32,7 +34,7 @@ from server.bots.halving import best, resolve, schedule, weighted_mean
 from server.bots.sampling import SheepsheadSampler
 from server.bots.sheepshead_basic import SheepsheadBasicBot, table_from_view
 from server.bots.sheepshead_bidding import Bidder, Sequential
-from server.bots.sheepshead_conventions import choose_conventional, convention
+from server.bots.sheepshead_conventions import candidates, choose_conventional, convention
 from server.bots.sheepshead_crack import choose_crack
 from server.bots.sheepshead_rollout import EXACT_CARDS, evaluate
 from server.rules.base import Action
@@ -121,7 +123,11 @@ class SheepsheadStrongBot:
             )
         if view["phase"] != "play":
             return self.bidder.choose(view, self.basic.choose(view), deadline)
-        cards = [Action.from_json(a).cards[0] for a in legal]
+        # only the cards that keep a binding lead convention are searched (the others'
+        # values are not worth their samples: the partner would not play them)
+        cards = candidates(table_from_view(view))
+        if len(cards) == 1:
+            return Action("play", (cards[0],))
         return Action("play", (self.search(view, cards, deadline),))
 
     def search(

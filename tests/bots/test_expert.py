@@ -260,6 +260,8 @@ def test_sheepshead_expert_keeps_the_convention_when_the_runner_up_wins_the_clos
         return 1.5 + (2.0 if k % 2 else -2.0) if j == 0 else 1.0
 
     monkeypatch.setattr(sheepshead_strong, "evaluate", scripted)
-    action = SheepsheadExpertBot(seed=1, seconds=60).choose(view)
+    # the search over every card (choose searches only the fail cards here: the defender's
+    # fail lead binds; the prior still guards the picker's lead and the schmear)
+    found = SheepsheadExpertBot(seed=1, seconds=60).search(sheepshead_view(view), cards)
     assert calls[0] > plan  # the trump lead against the fail card, played out
-    assert action == Action("play", (fail,))
+    assert found == fail

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from protocol.cards import parse_card, parse_cards
+from protocol.views import sheepshead_view
 from server.bots import make_bot
 from server.bots.sheepshead_bidding import Sequential
 from server.bots.sheepshead_conventions import Convention, choose_conventional, convention, keeps
@@ -105,12 +106,17 @@ def position(seed: int, steps: int) -> Sheepshead:
     return g
 
 
-def lead(g: Sheepshead, margin: float | None = None) -> int:
+def lead(g: Sheepshead, margin: float | None = None, *, searched: bool = False) -> int:
+    """The strong bot's lead in ``g``; ``searched``: its search over every legal card, as it
+    was before the lead conventions bound (the prior at ``margin`` its only guard)."""
     seat = g.to_act()[0]
     bot = SheepsheadStrongBot(
         5, seconds=None, prior_margin=PRIOR_MARGIN if margin is None else margin
     )
-    action = bot.choose(g.view(seat))
+    view = g.view(seat)
+    if searched:
+        return bot.search(sheepshead_view(view), list(g.legal_cards(seat)))
+    action = bot.choose(view)
     assert action.kind == "play"
     return action.cards[0]
 
@@ -119,7 +125,7 @@ def lead(g: Sheepshead, margin: float | None = None) -> int:
     ("seed", "steps", "role"),
     [(46, 5, "defender"), (17, 13, "partner")],
 )
-def test_the_prior_keeps_the_conventional_lead_where_the_search_is_not_sure(
+def test_the_lead_conventions_bind_where_the_search_would_break_them(
     seed: int, steps: int, role: str
 ) -> None:
     g = position(seed, steps)
@@ -129,11 +135,15 @@ def test_the_prior_keeps_the_conventional_lead_where_the_search_is_not_sure(
         assert seat not in (g.picker, g.partner) and g.trick_number == 0
     else:
         assert seat == g.partner and any(c in TRUMP for c in g.hand(seat))
-    searched = lead(g, margin=float("-inf"))  # the search alone breaks the convention ...
+    # the search over every card breaks the convention ...
+    searched = lead(g, margin=float("-inf"), searched=True)
     assert (searched in TRUMP) == (role == "defender")
-    assert lead(g, margin=0.0) == searched  # ... by a positive margin ...
-    kept = lead(g)  # ... smaller than the prior's, so the conventional lead stays
-    assert (kept in TRUMP) == (role == "partner")
+    assert lead(g, margin=0.0, searched=True) == searched  # ... by a positive margin ...
+    # ... smaller than the prior's, so the prior alone keeps the conventional lead ...
+    assert (lead(g, searched=True) in TRUMP) == (role == "partner")
+    # ... and the bot searches only the cards that keep it, whatever its prior
+    for margin in (float("-inf"), None):
+        assert (lead(g, margin) in TRUMP) == (role == "partner")
 
 
 def pick_view_samples(seed: int, sequential: Sequential | None) -> tuple[Action, int]:

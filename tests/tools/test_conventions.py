@@ -12,37 +12,10 @@ from server.rules.sheepshead import Sheepshead
 from server.rules.shithead import Shithead
 from server.tools.conventions import Chance, Convention, Facet, chances
 from tests.rules.ss_helpers import deck_for
+from tests.support.sheepshead_positions import BLIND, HANDS, TRICKS
+from tests.support.sheepshead_positions import called_ace_hand as hand
 
 C, F = Convention, Facet
-
-# Dealer 0: seat 1 leads trick 1. Seat 2 picks the blind KD 9D, buries it and calls AH (holding
-# 7H); seat 4 holds AH, so it is the partner; seats 0, 1, 3 defend.
-HANDS = {
-    1: "JD 7C 8C 9C KS 8S",
-    2: "QS QH JS 7H AD TD",
-    3: "QD JC 9S TS AS 7S",
-    4: "AH QC JH 8D 7D KC",
-    0: "AC TC 8H 9H TH KH",
-}
-BLIND = "KD 9D"
-# Trick by trick, from its leader.
-TRICKS = [
-    "JD QS JC QC 8H",  # 1: seat 1 (defender) leads trump; the partner's QC wins
-    "JH 9H 7C AD QD",  # 2: the partner (not yet known) leads trump; the picker schmears AD
-    "AS 8D KH 8S QH",  # 3: the partner trumps the defender's AS, the picker's QH wins
-    "7H 7S AH TH KS",  # 4: the picker leads the called suit; the partner must play AH (SS-6.2)
-    "7D TC 9C TD 9S",  # 5: the partner, known now, leads trump; the picker schmears TD
-    "JS TS KC AC 8C",  # 6: the picker's last card
-]
-
-
-def hand(options: SheepsheadOptions | None = None, call: str = "call AH") -> Sheepshead:
-    game = Sheepshead.new(5, 0, deck=deck_for(HANDS, BLIND), options=options)
-    for seat, text in [(1, "pass"), (2, "pick"), (2, "bury KD 9D"), (2, call)]:
-        game.apply(seat, Action.from_str(text))
-    while game.phase == "crack":  # SS-10.4: nobody cracks
-        game.apply(game.to_act()[0], Action("no_crack"))
-    return game
 
 
 def play_tricks(game: Sheepshead, tricks: list[str]) -> list[tuple[int, int, str, list[Chance]]]:

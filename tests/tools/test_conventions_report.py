@@ -8,10 +8,12 @@ import json
 import pytest
 
 from server.bots import BOT_LEVELS
+from server.rules.base import Action
 from server.tools import arena
-from server.tools.conventions import Convention, Facet
-from server.tools.conventions_report import ConventionCounts, Line
+from server.tools.conventions import Convention, Facet, chances
+from server.tools.conventions_report import ConventionCounts, Line, Tally, count
 from server.tools.intervals import ratio_interval
+from tests.support.sheepshead_positions import TRICKS, called_ace_hand
 
 
 def test_a_line_counts_only_the_chances_with_its_facets() -> None:
@@ -52,6 +54,53 @@ def test_counts_pool_per_level_and_deal() -> None:
     (line,) = [e for e in stats["lines"] if e["label"] == "partner on lead leads trump"]
     assert (line["hits"], line["chances"], line["deals"]) == (1, 2, 1)
     assert line["per_deal"] == [(1, 2), (0, 0)]  # runs on other seeds pool over deals
+
+
+def test_the_report_of_a_hand_made_hand_counts_each_lead_for_its_leaders_level() -> None:
+    # the hand-made called-ace hand, its partner (seat 4) of one level, the rest of
+    # another, tallied as the arena does (a tally per entry, count() per decision)
+    game = called_ace_hand()
+    levels = {s: "basic" for s in range(5)} | {4: "strong"}
+    tallies: dict[str, Tally] = {"basic": {}, "strong": {}}
+    for trick in TRICKS:
+        for code in trick.split():
+            seat = game.to_act()[0]
+            action = Action.from_str(f"play {code}")
+            count(tallies[levels[seat]], chances(game, seat, action))
+            game.apply(seat, action)
+    counts = ConventionCounts("sheepshead", {})
+    for level, tally in tallies.items():
+        counts.add(level, 0, tally)
+    stats = counts.stats()
+
+    def line(
+        level: str, *facets: Facet, convention: Convention = Convention.LEAD_TRUMP
+    ) -> tuple[int, int]:
+        (entry,) = [
+            e for e in stats[level]["lines"]
+            if e["convention"] == convention and e["facets"] == sorted(facets)
+        ]  # fmt: skip
+        return entry["hits"], entry["chances"]
+
+    # the partner leads twice, both trump (JH hidden at trick 2, 7D known at trick 5)
+    assert line("strong", Facet.PARTNER) == (2, 2)
+    assert line("strong", Facet.PARTNER, Facet.HIDDEN) == (1, 1)
+    assert line("strong", Facet.PARTNER, Facet.KNOWN) == (1, 1)
+    # the defenders: JD to trick 1 (with fail in hand, a choice), AS to trick 3 (fail)
+    assert line("basic", Facet.DEFENDER, Facet.TRICK1) == (1, 1)
+    assert line("basic", Facet.DEFENDER, Facet.TRICK1, convention=Convention.LEAD_TRUMP_CHOICE) == (
+        1, 1
+    )  # fmt: skip
+    assert line("basic", Facet.DEFENDER, Facet.LATER) == (0, 1)
+    # the picker: 7H (the called suit) at trick 4, JS at trick 6
+    assert line("basic", Facet.PICKER) == (1, 2)
+    assert line("basic", Facet.PICKER, convention=Convention.LEAD_CALLED) == (1, 1)
+    # nobody of the other level's seats is counted on a level's lines
+    assert not any(e["label"].startswith("defender") for e in stats["strong"]["lines"])
+    assert not any(e["label"].startswith("partner") for e in stats["basic"]["lines"])
+    # the rate is the hits over the chances of the line, in the deal it was counted in
+    (mixed,) = [e for e in stats["basic"]["lines"] if e["label"] == "picker leads trump"]
+    assert mixed["rate"] == 0.5 and mixed["deals"] == 1
 
 
 @pytest.mark.slow
