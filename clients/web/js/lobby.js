@@ -146,15 +146,18 @@ export function afterGameHTML(d) {
   if (!d.info) return "";
   // the end of a match: your rank today and the same table again before the links
   const rated = changesHTML(d.info, d.name);
-  if (d.info.status === "over") return rated + dailyRankHTML(d) + againButton(d) + playNowButton(d) + afterGameLinks(d) + nextGameButton(d);
-  return rated + afterGameLinks(d) + nextGameButton(d) + playNowButton(d);
+  if (d.info.status === "over") return rated + dailyRankHTML(d) + againButton(d) + afterGameLinks(d) + nextGameButton(d);
+  return rated + afterGameLinks(d) + nextGameButton(d);
 }
 
-// After a game: a table of strangers for the same game (js/app.js playNow leaves this room).
+// After a game: a table of strangers for the same game (js/app.js playNow leaves this room),
+// beside the replay. Between the hands of a Sheepshead match it would leave the match (a
+// leaver of a rated one is ranked last): only once it is over.
 function playNowButton(d) {
   const info = d.info;
-  if (d.seat == null || info.daily || (info.status !== "between" && info.status !== "over")) return "";
-  return `<button type="button" class="btn wide" data-act="play-now" data-game="${info.game}" data-key="play-now">${esc(t("queue.again"))}</button>`;
+  const done = info.status === "over" || (info.status === "between" && info.game === "shithead");
+  if (d.seat == null || info.daily || !done) return "";
+  return `<button type="button" class="btn" data-act="play-now" data-game="${info.game}" data-key="play-now">${esc(t("queue.again"))}</button>`;
 }
 
 function nextGameButton(d) {
@@ -205,5 +208,7 @@ export function afterGameLinks(d) {
   if (info.daily && info.status === "over") {
     links.push(`<a class="btn" href="${paths.leaderboard()}" data-nav data-key="leaders">${esc(t("lb.seeToday"))}</a>`);
   }
+  const playNow = playNowButton(d);
+  if (playNow) links.push(playNow);
   return links.length ? `<p class="after-links">${links.join("")}</p>` : "";
 }
