@@ -86,6 +86,15 @@ HELLO_TIMEOUT = float(CHILD_LIMITS["--hello-timeout"])
 HELLO = {"type": "hello", "protocol": 1}
 
 
+def _talk(frame: str) -> bool:
+    """Whether ``frame`` is a chat line or a reaction (accepted anywhere a seat is)."""
+    try:
+        parsed = json.loads(frame)
+    except ValueError:
+        return False
+    return isinstance(parsed, dict) and parsed.get("type") in ("chat", "react")
+
+
 @dataclass
 class Options:
     url: str | None = None
@@ -361,8 +370,8 @@ class Fuzzer:
             if not isinstance(msg, m.Ack | m.Joined):
                 continue
             frame = session.frame_for(msg.ref)
-            if isinstance(msg, m.Ack) and isinstance(frame, str) and '"chat"' in frame:
-                continue  # chat changes no record
+            if isinstance(msg, m.Ack) and isinstance(frame, str) and _talk(frame):
+                continue  # chat and reactions change no record
             if isinstance(msg, m.Joined) and msg.room == sentinel.code and msg.seat == 0:
                 continue  # its own seat, resumed again
             self.report.unexpected_accepts.append(f"{sentinel.kind}: {frame!r} -> {msg!r}")
