@@ -69,13 +69,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import itertools
 import logging
 import math
 import re
 import secrets
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Generator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Mapping, Sequence
 from types import TracebackType
 from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
@@ -316,6 +317,7 @@ class CardroomClient:
         self._closing_sockets: set[asyncio.Task[None]] = set()  # old sockets closing
         self._label = "cardroom-python"
         self._device: str | None = None
+        self._bot = False  # said in every hello: this client is a program (a bot identity)
         self._ws_options = dict(ws_options or {})
         self.welcome: Welcome | None = None
         self.room: str | None = None
@@ -356,6 +358,7 @@ class CardroomClient:
         room: str | None = None,
         auto_resume: bool = False,
         urls: Sequence[str] = (),
+        bot: bool = False,
         **ws_options: Any,
     ) -> _Connect:
         """Open a connection to ``url`` (e.g. ``"ws://127.0.0.1:8765/"``), or to the address
@@ -375,6 +378,8 @@ class CardroomClient:
             auto_resume: after ``closing`` or a dropped connection, take the seat back by
                 itself (see :meth:`recovered`).
             urls: other URLs of the same service, tried in turn when reconnecting.
+            bot: say in ``hello`` that this client is a program: its identity is a bot
+                identity (the bots' ladder's; see :meth:`queue`).
             **ws_options: passed to :func:`websockets.asyncio.client.connect`
                 (no proxy is used unless ``proxy`` is given).
 
@@ -385,7 +390,7 @@ class CardroomClient:
         if room is not None:
             url = room_url(url, room)
         options = {"auto_resume": auto_resume, "urls": tuple(urls)}
-        return _Connect(cls, url, hello, device, timeout, history, ws_options, options)
+        return _Connect(cls, url, hello, device, timeout, history, ws_options, options, bot)
 
     async def __aenter__(self) -> CardroomClient:
         return self
@@ -458,19 +463,29 @@ class CardroomClient:
 
     # ------------------------------------------------------------------ requests
 
-    async def hello(self, client: str = "cardroom-python", device: str | None = None) -> Welcome:
+    async def hello(
+        self, client: str = "cardroom-python", device: str | None = None, *, bot: bool | None = None
+    ) -> Welcome:
         """Open the session; the server answers ``welcome``. ``device``: the identity this
         client keeps, under which its player's finished games are ranked (optional). Only one
         the server issued counts: its ``welcome`` gives one otherwise (see :attr:`device`).
+        ``bot``: this client is a program: the identity is a bot identity, the one that plays
+        the bots' ladder (:meth:`queue` with ``ladder=True``); default: as said before.
 
         Raises:
             CardroomError: e.g. an unsupported protocol version.
         """
         self._label, self._device = client, device  # said again by reconnect()
-        welcome = await self.request(
-            Hello(id=self._next_id(), protocol=PROTOCOL_VERSION, client=client, device=device),
-            Welcome,
+        if bot is not None:
+            self._bot = bot
+        msg = Hello(
+            id=self._next_id(),
+            protocol=PROTOCOL_VERSION,
+            client=client,
+            device=device,
+            bot=self._bot,
         )
+        welcome = await self.request(msg, Welcome)
         if welcome.device is not None:  # the identity the server issued: said from now on
             self._device = welcome.device
         return welcome
@@ -556,15 +571,19 @@ class CardroomClient:
         msg = Join(id=self._next_id(), room=room, name=name, seat=seat, wait=wait)
         return await self.request(msg, Joined, timeout=timeout)
 
-    async def queue(self, game: GameName, name: str, *, timeout: float | None = None) -> Queued:
+    async def queue(
+        self, game: GameName, name: str, *, ladder: bool = False, timeout: float | None = None
+    ) -> Queued:
         """Play now: wait for a table of ``game`` (the first ``queued``; more follow on every
         change and every few seconds). Then :meth:`take_seat` waits for the table.
+        ``ladder``: the bots' ladder's line instead (a bot identity only: connect with
+        ``bot=True``); its tables are rated on the ladder (``/ladder``).
 
         Raises:
             CardroomError: e.g. ``already_queued``, ``already_in_room``, ``queue_too_often``,
-                ``queue_full``, ``queue_penalty``.
+                ``queue_full``, ``queue_penalty``, ``ladder_bots_only``, ``bots_to_ladder``.
         """
-        msg = Queue(id=self._next_id(), game=game, name=name)
+        msg = Queue(id=self._next_id(), game=game, name=name, ladder=ladder)
         return await self.request(msg, Queued, timeout=timeout)
 
     async def cancel_queue(self, *, timeout: float | None = None) -> Ack:
@@ -598,6 +617,66 @@ class CardroomClient:
             assert joined is not None
             return joined
         return await self.resume(seated.room, seated.token, timeout=timeout)
+
+    async def play_ladder(
+        self,
+        game: GameName,
+        name: str,
+        choose: Callable[[View], ActionLike | Awaitable[ActionLike]],
+        *,
+        games: int = 1,
+        seat_timeout: float | None = None,
+    ) -> int:
+        """The bots' ladder, ``games`` rated games (a Sheepshead match each) back to back:
+        queue on the ladder, take the seat, play every turn with ``choose(view)`` (a function
+        or a coroutine function; any entry of ``view["legal"]`` will do), leave once it is
+        rated, and queue again. The connection must be a bot's (``connect(..., bot=True)``).
+        Returns the games played. For example (against a running server)::
+
+            async with CardroomClient.connect("ws://127.0.0.1:8765/", bot=True) as me:
+                await me.play_ladder("shithead", "Robin", lambda v: v["legal"][0], games=3)
+
+        Raises:
+            CardroomError: the queue refused (``ladder_bots_only``, ``queue_too_often``...)
+                or the seat was lost (``removed``, ``replaced``).
+        """
+        played = 0
+        while played < games:
+            await self.queue(game, name, ladder=True)
+            await self.take_seat(timeout=math.inf if seat_timeout is None else seat_timeout)
+            while True:
+                async for state in self.turns():
+                    if state.view["phase"] == "over":
+                        break
+                    action = choose(state.view)
+                    if inspect.isawaitable(action):
+                        action = await action
+                    try:
+                        await self.act(action, version=state.version)
+                    except CardroomError as exc:  # e.g. the turn timer played it first
+                        log.info("ladder: %s", exc)
+                if game == "shithead" or not await self.next_deal():
+                    break  # a Shithead game is rated alone; a Sheepshead match whole
+            try:
+                await self.leave()
+            except CardroomError:  # the room closed first: nothing to leave
+                self._forget_room()
+            played += 1
+        return played
+
+    async def next_deal(self, timeout: float = math.inf) -> bool:
+        """After a game's ``over``: wait for the room's next deal (``True``), or for the room
+        to be over or closed (``False``: its match played out)."""
+
+        def news(msg: ServerMessage) -> bool:
+            if isinstance(msg, Room):
+                return msg.room.status in ("over", "closed")
+            return isinstance(msg, State) and msg.view["phase"] != "over"
+
+        if self.room_info is not None and self.room_info.status in ("over", "closed"):
+            return False
+        msg = await self.wait_for(news, timeout=timeout)
+        return isinstance(msg, State)
 
     async def watch(self, room: str, *, timeout: float | None = None) -> Joined:
         """Watch a room as a spectator (``seat`` is ``None``; views hide every hand)."""
@@ -1298,8 +1377,10 @@ class _Connect:
         history: int,
         ws_options: dict[str, Any],
         options: Mapping[str, Any] | None = None,
+        bot: bool = False,
     ) -> None:
         self._cls = cls
+        self._bot = bot
         self._options = dict(options or {})
         self._url = url
         self._hello = hello
@@ -1319,6 +1400,7 @@ class _Connect:
             ws_options=self._ws_options,
             **self._options,
         )
+        client._bot = self._bot  # said in its hellos, this one's or a later one's
         if self._hello:
             try:
                 label = self._hello if isinstance(self._hello, str) else "cardroom-python"

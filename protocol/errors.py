@@ -84,6 +84,8 @@ class ErrorCode(StrEnum):
     QUEUE_FULL = "queue_full"
     QUEUE_TOO_OFTEN = "queue_too_often"
     QUEUE_PENALTY = "queue_penalty"
+    LADDER_BOTS_ONLY = "ladder_bots_only"  # a person asked for the bots' ladder
+    BOTS_TO_LADDER = "bots_to_ladder"  # a bot identity asked for the people's queue
     # events: several tables and rounds (server/rooms/event_*.py)
     BAD_EVENT = "bad_event"
     EVENT_NOT_FOUND = "event_not_found"

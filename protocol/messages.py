@@ -234,6 +234,12 @@ class Hello(_Strict):
     protocol: int
     client: Annotated[str, StringConstraints(max_length=64)] = ""
     device: DeviceToken | None = Field(default=None, repr=False)  # a secret: never in logs
+    bot: bool = Field(
+        default=False,
+        description="this client is a program: an identity issued now is a bot identity (it "
+        "may play the bots' ladder, never the people's queue; shown as a bot everywhere). A "
+        "person's identity said with bot=true is replaced by a new bot identity",
+    )
 
 
 class Create(_Strict):
@@ -453,6 +459,11 @@ class Queue(_Strict):
     id: RequestId
     game: GameName
     name: PlayerName
+    ladder: bool = Field(
+        default=False,
+        description="the bots' ladder instead of the people's queue: only a bot identity "
+        "(hello with bot=true) may enter it, and a bot identity only it",
+    )
 
 
 class QueueCancel(_Strict):
@@ -663,6 +674,7 @@ class Welcome(_Model):
     player: str | None = Field(
         default=None, description="the identity's player id (its page: /p/ID); null: none"
     )
+    bot: bool = Field(default=False, description="the identity is a bot identity (the ladder's)")
 
 
 class Identified(_Model):
@@ -861,6 +873,7 @@ class Queued(_Model):
     type: Literal["queued"] = "queued"
     ref: RequestId | None = Field(default=None, description="the queue request's id, once")
     game: GameName
+    ladder: bool = Field(default=False, description="the bots' ladder's line")
     waiting: int = Field(description="how many wait for this game now, you included")
     waited: float = Field(description="seconds you have waited")
     fill_in: float = Field(

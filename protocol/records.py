@@ -77,6 +77,7 @@ class _Room(TypedDict):
     hints: NotRequired[bool]
     time_bank: NotRequired[int | None]
     rated: NotRequired[bool]  # its games move ratings (absent in older records: not rated)
+    ladder: NotRequired[bool]  # a table of the bots' ladder: its games move ladder ratings
     # a rated room: each seat's identity when its rated game or match was dealt (None: unrated)
     rated_seats: NotRequired[list[str | None]]
     deserted: NotRequired[dict[str, str]]  # seat -> name: its rated player left during it

@@ -447,6 +447,19 @@ def serve(argv: list[str]) -> int:
         default=10.0,
         help="Play now: queue joins one address may make at once",
     )
+    parser.add_argument(
+        "--ladder-fill-wait",
+        type=float,
+        default=5.0,
+        help="the bots' ladder: seconds before a table starts with house anchors in the seats "
+        "nobody took",
+    )
+    parser.add_argument(
+        "--ladder-turn-timer",
+        type=int,
+        default=10,
+        help="the bots' ladder: seconds a bot has for a turn (then the stand-in plays it)",
+    )
     parser.add_argument("--log-level", default="INFO")
     args = parser.parse_args(argv)
     try:
@@ -518,6 +531,8 @@ def serve(argv: list[str]) -> int:
             per_game=args.queue_max,
             joins_per_minute=args.queue_per_minute,
             joins_burst=args.queue_burst,
+            ladder_fill_wait=args.ladder_fill_wait,
+            ladder_turn_timer=args.ladder_turn_timer,
         ),
         ipv6_site_multiple=args.ipv6_site_multiple,
         rooms=RoomSettings(

@@ -47,7 +47,8 @@ USAGES = {
         "[--wait-before-queue WAIT_BEFORE_QUEUE] [--move-rate MOVE_RATE] [--move-burst "
         "MOVE_BURST] [--ipv6-site-multiple IPV6_SITE_MULTIPLE] [--queue-shithead-table N] "
         "[--queue-fill-wait QUEUE_FILL_WAIT] [--queue-max QUEUE_MAX] [--queue-per-minute "
-        "QUEUE_PER_MINUTE] [--queue-burst QUEUE_BURST] [--log-level LOG_LEVEL]"
+        "QUEUE_PER_MINUTE] [--queue-burst QUEUE_BURST] [--ladder-fill-wait LADDER_FILL_WAIT] "
+        "[--ladder-turn-timer LADDER_TURN_TIMER] [--log-level LOG_LEVEL]"
     ),
     "arena": (
         "[-h] --seats SEATS [--hands GAMES] [--seed SEED] [--jobs JOBS] [--cap CAP] "
@@ -55,8 +56,9 @@ USAGES = {
         "{shithead,sheepshead}"
     ),
     "bot": (
-        "[-h] --server SERVER --room ROOM [--level {random,basic,strong,expert}] [--seat-name "
-        "NAME] [--seat SEAT] [--games GAMES] [--seed SEED] [--also URL] [--log-level LOG_LEVEL]"
+        "[-h] --server SERVER (--room ROOM | --ladder {shithead,sheepshead}) [--level "
+        "{random,basic,strong,expert}] [--seat-name NAME] [--seat SEAT] [--games GAMES] "
+        "[--identity IDENTITY] [--seed SEED] [--also URL] [--log-level LOG_LEVEL]"
     ),
     "play": "[-h] [--name NAME] [--rules RULES] [--play-now {shithead,sheepshead}] [--unranked] "
     "[[ws://HOST:PORT] [CODE] ...]",

@@ -5,6 +5,9 @@
 - ``GET /api/daily``: the daily match's commitments, and its seeds once its day is over.
 - ``GET /api/players/ID``: a player's page (:func:`player`): their name, rating per game with
   its uncertainty, its history for a plot, and their recent rated games with replay links.
+- ``GET /api/ladder?game=shithead``: the bots' ladder of a game (:func:`ladder`): its best
+  identities with their ratings and uncertainty and games played, the house levels (its anchors)
+  always among them, and its last games with replay links; cached for seconds.
 - ``GET /api/rooms/CODE/history``: the room's finished games (deal, actions, result, names).
   While the room is open, only its players see it (their seat token in an
   ``Authorization: Bearer`` header; a token in the URL is never read, since proxies log URLs);
@@ -39,10 +42,19 @@ from server.rooms.seeds import Keys
 from server.rules.base import IllegalAction
 from server.rules.deal import commitment
 from server.rules.sheepshead_match import HANDS, daily_dealer
+from server.runtime.queue_service import ANCHORS
 from server.store.base import RoomStore, StoreUnavailable
 from server.store.history import daily_hidden, revealed
 from server.store.leaderboard import BadBoard, Board, Leaderboards
-from server.store.ratings import Ratings, is_player_id
+from server.store.ratings import (
+    BOT_IDS,
+    LADDER,
+    LadderRow,
+    Ratings,
+    checked_game,
+    is_player_id,
+    pool,
+)
 
 MAX_LIMIT = 100
 #: Steps a replay makes for the cost of one read (about 15 ms of CPU): a longer game not yet
@@ -111,10 +123,81 @@ async def player(ratings: Ratings, player_id: str) -> Answer:
         {
             "player": page.player,
             "name": page.name,
-            "bot": player_id.startswith("bot:"),
+            # a house level, or a bot identity (only those are rated on a ladder)
+            "bot": player_id.startswith("bot:") or any(k.startswith(LADDER) for k in page.ratings),
             "ratings": {game: r.to_json() for game, r in page.ratings.items()},
             "history": page.history,
             "recent": [{**g, "replay": f"/r/{g['room']}/history"} for g in page.recent],
+        },
+    )
+
+
+#: Identities the ladder's page lists at most (the anchors come on top of these).
+LADDER_ROWS = 50
+#: Seconds a ladder's answer is served from memory (the page costs a store read per interval).
+LADDER_TTL = 2.0
+
+
+class LadderCache:
+    """Each game's last ``/api/ladder`` answer, kept :data:`LADDER_TTL` seconds: a crowd
+    reading the page costs one read of the store per game and interval."""
+
+    def __init__(self, ttl: float = LADDER_TTL) -> None:
+        self.ttl = ttl
+        self._held: dict[str, tuple[float, Answer]] = {}
+        self.reads = 0  # answers read from the store (the rest came from here)
+
+    async def get(self, ratings: Ratings, query: str) -> Answer:
+        """The answer to ``/api/ladder?QUERY``, from memory while it is fresh."""
+        try:
+            game = checked_game(_query(query).get("game", "shithead"))
+        except ValueError:
+            return _error(400, "bad_game", "game is shithead or sheepshead")
+        now = time.monotonic()
+        held = self._held.get(game)
+        if held is not None and held[0] > now:
+            return held[1]
+        answer = await ladder(ratings, game)
+        self.reads += 1
+        if answer[0] == 200:
+            self._held[game] = (now + self.ttl, answer)
+        return answer
+
+
+async def ladder(ratings: Ratings, game: str) -> Answer:
+    """``/api/ladder?game=GAME``: ``ladder``, the best identities of the game's bots' ladder by
+    their shown rating (``mu - 3 sigma``, as the queue matches by), each with ``mu`` and
+    ``sigma``, ``games`` played and ``anchor`` (a house level, always listed); ``players``:
+    how many it holds; ``games``: its last games, each seat's place and change, with the
+    replay's address."""
+    name = checked_game(game)
+    try:
+        table = await ratings.ladder(name, LADDER_ROWS)
+        rows = list(table.rows)
+        listed = {r.player for r in rows}
+        for level in ANCHORS:  # the anchors are on the page before they have played
+            if BOT_IDS[level] not in listed:
+                rating = await ratings.rating(pool(name, True), BOT_IDS[level])
+                rows.append(LadderRow(BOT_IDS[level], f"bot ({level})", rating))
+    except StoreUnavailable:
+        return _error(503, "store_unavailable", "the ladder cannot be read now; try again")
+    rows.sort(key=lambda r: (-r.rating.conservative, r.player))
+    anchors = {BOT_IDS[level]: level for level in ANCHORS}
+    return _json(
+        200,
+        {
+            "game": name,
+            "players": max(table.players, len(rows)),
+            "ladder": [
+                {
+                    "player": r.player,
+                    "name": r.name,
+                    **r.rating.to_json(),
+                    "anchor": anchors.get(r.player),
+                }
+                for r in rows
+            ],
+            "games": [{**g, "replay": f"/r/{g['room']}/history"} for g in table.games],
         },
     )
 

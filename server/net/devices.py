@@ -14,6 +14,9 @@ hoarded from one address over many days still share one address's few daily-boar
 >>> token = issuer.mint("10.0.0.1")
 >>> issuer.valid(token), issuer.valid("made-up-device-0123456789"), len(token)
 (True, False, 43)
+>>> robot = issuer.mint("10.0.0.1", bot=True)  # a bot identity: its own prefix, signed apart
+>>> issuer.valid(robot), robot[:3], issuer.valid("cb1" + token[3:])
+(True, 'cb1', False)
 >>> from server.store.leaderboard import device_origin
 >>> later = issuer.mint("10.0.0.1")
 >>> device_origin(token) == device_origin(later) != device_origin(issuer.mint("10.0.0.2"))
@@ -27,6 +30,8 @@ import hashlib
 import hmac
 import secrets
 from collections import OrderedDict
+
+from server.store.leaderboard import BOT_PREFIX
 
 PREFIX = "cr1"
 _ID_BYTES = 12  # 16 base64url characters
@@ -48,8 +53,10 @@ class DeviceIssuer:
         self.issued = 0
         self.refused = 0  # hellos of addresses over their day's budget (the server counts)
 
-    def _sign(self, ident: str) -> str:
-        mac = hmac.new(self._secret, f"device:{ident}".encode(), hashlib.sha256).digest()
+    def _sign(self, ident: str, bot: bool = False) -> str:
+        # a bot's is signed under another label: a person's token renamed is no bot's
+        label = "bot-device" if bot else "device"
+        mac = hmac.new(self._secret, f"{label}:{ident}".encode(), hashlib.sha256).digest()
         return _b64(mac[:_SIG_BYTES])
 
     def use(self, secret: bytes) -> None:
@@ -63,22 +70,23 @@ class DeviceIssuer:
             not self.ready
             or not token
             or len(token) != TOKEN_LENGTH
-            or not token.startswith(PREFIX)
+            or not token.startswith((PREFIX, BOT_PREFIX))
         ):
             return False
         ident, sig = token[len(PREFIX) : len(PREFIX) + 16], token[len(PREFIX) + 16 :]
-        return hmac.compare_digest(sig, self._sign(ident))
+        return hmac.compare_digest(sig, self._sign(ident, token.startswith(BOT_PREFIX)))
 
-    def mint(self, address: str) -> str | None:
+    def mint(self, address: str, *, bot: bool = False) -> str | None:
         """A new identity for a client at ``address`` (its budget already spent), or ``None``
-        while there is no secret yet."""
+        while there is no secret yet; ``bot``: a bot identity (the ladder's, never the
+        people's queue's)."""
         if not self.ready:
             return None
         self.issued += 1
         # the id: a keyed digest of the address (its origin, read by device_origin), then
         # random bytes; signed whole
         ident = _b64(self._origin_tag(address) + secrets.token_bytes(_ID_BYTES - _ORIGIN_BYTES))
-        return PREFIX + ident + self._sign(ident)
+        return (BOT_PREFIX if bot else PREFIX) + ident + self._sign(ident, bot)
 
     def _origin_tag(self, address: str) -> bytes:
         mac = hmac.new(self._secret, f"origin:{address}".encode(), hashlib.sha256).digest()

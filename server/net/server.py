@@ -84,7 +84,14 @@ from server.store.budgets import (
     Rate,
     levels,
 )
-from server.store.leaderboard import BadBoard, Board, Entry, Player, player_id
+from server.store.leaderboard import (
+    BadBoard,
+    Board,
+    Entry,
+    Player,
+    is_bot_device,
+    player_id,
+)
 from server.store.lease import Leases
 from server.store.open import open_stores
 from server.store.queue import MemoryQueue, QueueStore
@@ -246,6 +253,7 @@ class Connection:
         self._mark = mark
         self.bucket = TokenBucket(config.rate, config.burst, time.monotonic())
         self.greeted = False
+        self.bot = False  # its hello said it is a program (an identity earned is a bot's)
         self.strikes = 0
         self.flooded = 0
         self.closing = False
@@ -459,6 +467,7 @@ class CardroomServer:
             "misses", Rate(c.miss_rate, c.miss_burst), c.ipv6_site_multiple, c.budget_addresses
         )
         self.replays = ReplayCache(c.replay_cache_bytes)
+        self.ladder_cache = api.LadderCache()  # /api/ladder, per game, for seconds
         self.metrics.watch_replays(self.replays)
         # signs with a key of the server secret once start() has it (until then: none issued)
         self.devices = DeviceIssuer(None)
@@ -699,7 +708,7 @@ class CardroomServer:
             if player
             else "event"
             if len(parts) == 3 and parts[:2] == ["api", "events"]
-            else {"leaderboard": "leaderboard", "daily": "daily"}.get(
+            else {"leaderboard": "leaderboard", "daily": "daily", "ladder": "ladder"}.get(
                 parts[1] if len(parts) == 2 else "", "other"
             )
         )
@@ -710,6 +719,8 @@ class CardroomServer:
             status, body = await api.leaderboard(self.stores.boards, query)
         elif route == "players":
             status, body = await api.player(self.stores.ratings, parts[2])
+        elif route == "ladder":
+            status, body = await self.ladder_cache.get(self.stores.ratings, query)
         elif route == "history":
             token = api.bearer_token(headers.get("Authorization"))
             status, body = await api.history(
@@ -1118,6 +1129,7 @@ class CardroomServer:
                 f"this server speaks protocol {speaks}, not {msg.protocol}",
             )
         conn.greeted = True
+        conn.bot = msg.bot
         if conn.hello_timer is not None:  # its handle need not live as long as the connection
             conn.hello_timer.cancel()
             conn.hello_timer = None
@@ -1127,7 +1139,9 @@ class CardroomServer:
         # only an identity this server issued ranks a player (made-up ones would let one person
         # fill a board): a made-up one gets a new identity, within the address's budget for
         # the day (shared by every process: awaited, and the client's next frames wait)
-        valid = self.devices.valid(msg.device)
+        # a bot's hello with a person's identity gets a bot identity of its own: an identity
+        # is a person's or a bot's for good
+        valid = self.devices.valid(msg.device) and (not msg.bot or is_bot_device(msg.device))
         if valid or not self.devices.ready:
             self._welcome(conn, msg, msg.device if valid else None)
             return None
@@ -1137,7 +1151,7 @@ class CardroomServer:
         device = None
         work = None
         if await self.device_budget.take(conn.address):
-            device = self.devices.mint(conn.address)
+            device = self.devices.mint(conn.address, bot=msg.bot)
         else:
             self.devices.refused += 1
             # a household behind one address: a few more, each for some seconds of work
@@ -1160,6 +1174,7 @@ class CardroomServer:
             device=device,
             work=work,
             player=player_id(device) if device is not None else None,
+            bot=is_bot_device(device),
         )
         conn.send(m.dump(welcome))
 
@@ -1173,7 +1188,7 @@ class CardroomServer:
         if not await self.worked_budget.take(conn.address):
             why = "this address has earned all the identities it may today"
             raise Refusal(ErrorCode.IDENTITIES_SPENT, why)
-        device = self.devices.mint(conn.address)
+        device = self.devices.mint(conn.address, bot=conn.bot)
         assert device is not None  # the key is set: self.work was made with it
         self.connected.identify(conn.id, device)
         conn.send(m.dump(m.Identified(ref=msg.id, device=device)))

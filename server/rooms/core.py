@@ -188,6 +188,7 @@ class RoomCore:
         daily: bool = False,
         hints: bool = False,
         rated: bool = False,
+        ladder: bool = False,
         opener: str | None = None,
         make_token: Callable[[], str] | None = None,
         table: EventTable | None = None,
@@ -214,6 +215,7 @@ class RoomCore:
         self.time_bank = time_bank if turn_timer else None  # each seat's reserve for a match
         self.daily = daily
         self.hints = hints  # seated players may ask for hints; results are not ranked
+        self.ladder = ladder  # a table of the bots' ladder: its games move ladder ratings
         # who opened the room (a keyed digest of their address): kept in its record, so the
         # bot pool's fairness and the room caps count it for them wherever it is loaded
         self.opener = opener
@@ -391,17 +393,19 @@ class RoomCore:
         state.ratings = None
         state.version += 1
 
-    def seat_table(self, people: Sequence[Reserved], level: str, now: float) -> None:
+    def seat_table(self, people: Sequence[Reserved], levels: Sequence[str], now: float) -> None:
         """Play now's table (server/runtime/queue_service.py): ``people`` in the first seats,
         each held for them until they resume with the token its digest was made from (then
-        a stand-in plays for whoever is not back within grace), bots of ``level`` in the
-        rest; the first person hosts, nobody joins by the room's code (it is locked; anyone
-        may watch) and the first game is dealt."""
+        a stand-in plays for whoever is not back within grace), bots of ``levels`` in the
+        rest, in order (the last level again if they run out); the first person hosts, nobody
+        joins by the room's code (it is locked; anyone may watch) and the first game is
+        dealt."""
         state = self.state
         for index, person in enumerate(people):
             who = Person(person.device, person.origin)
             state.seat_human(index, None, person.name, person.token_sha256, who)
-        state.seats.fill_empty(level)
+        for index in range(len(people), self.players):
+            state.seats.fill_empty(levels[min(index - len(people), len(levels) - 1)], index)
         state.host = 0 if people else None
         state.locked = True
         self.start_match(now)
@@ -700,6 +704,7 @@ class RoomCore:
             daily=record["daily"],
             hints=record.get("hints", False),  # records from before hints have none
             rated=record.get("rated", False),
+            ladder=record.get("ladder", False),  # records from before the ladder have none
             opener=record.get("opener"),
             table=records.table_from(record),
         )

@@ -22,6 +22,18 @@ NAME_MAX = 24
 
 # A name that reads as a bot's ("Bot", "bot 3", "BOT-2", fullwidth look-alikes after NFKC).
 _BOTLIKE = re.compile(r"^bot[\W_]*\d*$")
+#: What ends a bot identity's name wherever it sits (the ladder's tables, their replays, the
+#: ladder): no person's name may hold it, so it cannot be put on.
+BOT_MARK = "\N{ROBOT FACE}"
+
+
+def bot_name(name: str) -> str:
+    """A bot identity's name as shown: ``name`` (checked by :func:`clean_name`) marked.
+
+    >>> bot_name("Robin")
+    'Robin \N{ROBOT FACE}'
+    """
+    return f"{name[: NAME_MAX - len(BOT_MARK) - 1]} {BOT_MARK}"
 
 
 #: Cyrillic and Greek letters (case-folded) that look like a Latin one: names compare by the
@@ -81,6 +93,8 @@ def clean_name(name: str, taken: Iterable[str]) -> str:
             raise Refusal(ErrorCode.BAD_NAME, "names may not hold control or direction characters")
     if _mixed(text):  # "Аnn" with a Cyrillic А passes for "Ann"
         raise Refusal(ErrorCode.BAD_NAME, "a name's letters are of one script")
+    if BOT_MARK in text:
+        raise Refusal(ErrorCode.BAD_NAME, "that mark is kept for bot identities")
     key = _key(text)
     if _BOTLIKE.match(key):
         raise Refusal(ErrorCode.BAD_NAME, "that name is kept for bots")

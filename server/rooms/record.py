@@ -58,6 +58,7 @@ def meta(room: RoomFacts) -> RoomMeta:
         "time_bank": room.time_bank,
         "daily": room.daily,
         "hints": room.hints,
+        "ladder": room.ladder,
         "rated": state.rated,
         "rated_seats": list(state.rated_seats),
         "deserted": {str(seat): name for seat, name in state.deserted.items()},

@@ -188,10 +188,10 @@ class SeatTable:
     def empty(self, index: int) -> None:
         self._seats[index] = Seat()
 
-    def fill_empty(self, level: str) -> None:
-        """A bot of ``level`` in every empty seat."""
+    def fill_empty(self, level: str, only: int | None = None) -> None:
+        """A bot of ``level`` in every empty seat (or in seat ``only``, if it is empty)."""
         for i, s in enumerate(self._seats):
-            if s.kind == "empty":
+            if s.kind == "empty" and only in (None, i):
                 self._seats[i] = Seat.bot(i, level)
 
     def set_level(self, index: int, level: str) -> None:

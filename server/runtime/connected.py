@@ -33,7 +33,7 @@ from typing import Generic, Protocol, TypeVar
 from protocol.errors import ErrorCode
 from server.rooms.refusal import Refusal
 from server.store.budgets import levels
-from server.store.leaderboard import player_id
+from server.store.leaderboard import is_bot_device, player_id
 
 
 class Outbox(Protocol):
@@ -149,6 +149,10 @@ class Connected(Generic[S]):
     def device_of(self, conn: int) -> str | None:
         """The device identity the connection said hello with, if any (for leaderboards)."""
         return self._devices.get(conn)
+
+    def bot_of(self, conn: int) -> bool:
+        """Whether the connection's identity is a bot identity (the ladder's)."""
+        return is_bot_device(self._devices.get(conn))
 
     def player_of(self, conn: int) -> str | None:
         """The connection's player id on the boards (a digest of its device), if any."""

@@ -91,6 +91,8 @@ class Room(Protocol):
     @property
     def hints(self) -> bool: ...
     @property
+    def ladder(self) -> bool: ...
+    @property
     def daily(self) -> bool: ...
     @property
     def daily_date(self) -> datetime.date | None: ...
@@ -274,7 +276,13 @@ class FinishedGames:
         if len(places) < 2 or not people:
             return None
         return RatedGame(
-            key, checked_game(core.game), tuple(places), core.code, match.game_index, self.clock()
+            key,
+            checked_game(core.game),
+            tuple(places),
+            core.code,
+            match.game_index,
+            self.clock(),
+            ladder=core.ladder,
         )
 
     def _daily_ranks(self) -> bool:

@@ -8,12 +8,19 @@ rooms (:meth:`~server.runtime.manager.RoomManager.open_table`) and tells each pe
 seat and its token (``seated``), on whichever process holds their connection. Meanwhile each
 queued connection hears ``queued`` on every change of the count and every few seconds.
 
+The bots' ladder is the same line marked for bots (``queue`` with ``ladder``): its own line per
+game (:class:`Line`), entered only by bot identities (and they enter no other), its tables rated
+in the ladder's own pool (:func:`server.store.ratings.pool`), with a shorter fill wait and turn
+timer, and the house levels filling its empty seats in turn, so each plays as an anchor.
+
 A process keeps its own queued connections' entries alive (a heartbeat); the entries of a
 process that died stop being seated and keep their places for their players' next ``queue``
 (from any process) until they are purged.
 
 >>> QueueSettings().table_size("sheepshead"), QueueSettings(shithead_table=3).table_size("shithead")
 (5, 3)
+>>> [line.key for line in LINES]
+['shithead', 'sheepshead', 'ladder:shithead', 'ladder:sheepshead']
 """
 
 from __future__ import annotations
@@ -25,13 +32,13 @@ import secrets
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from protocol import messages as m
 from protocol.errors import ErrorCode
 from server.rooms.core import RoomCore
 from server.rooms.matchmaker import Reserved, Rules, Waiting, Widening, group
-from server.rooms.names import clean_name
+from server.rooms.names import bot_name, clean_name
 from server.rooms.refusal import Refusal
 from server.rooms.seats import token_digest
 from server.rooms.settings import RoomSettings
@@ -40,11 +47,14 @@ from server.store.base import StoreUnavailable
 from server.store.budgets import AddressBudget, MemoryBudget, Rate
 from server.store.queue import AlreadyQueued, Entry, QueueFull, QueueStore
 from server.store.queue_ratings import QueueRatings, Unrated
+from server.store.ratings import pool
 
 log = logging.getLogger(__name__)
 
 #: The bots that fill a table's empty seats.
 FILL_LEVEL = "strong"
+#: The house levels that fill the ladder's empty seats, in turn: its anchors.
+ANCHORS = ("basic", "strong", "expert")
 #: Sheepshead is five-handed; Shithead's table size is the operator's.
 SHEEPSHEAD_TABLE = 5
 
@@ -59,6 +69,8 @@ class QueueSettings:
     joins_per_minute: float = 6.0  # queue requests one address may make a minute...
     joins_burst: float = 10.0  # ...and at once
     turn_timer: int = 60  # seconds a turn of a Play now table lasts (strangers wait no longer)
+    ladder_fill_wait: float = 5.0  # the ladder's: bots queue back to back, anchors fill soon
+    ladder_turn_timer: int = 10  # the ladder's: a bot answers within it or gets the stand-in
     tick: float = 0.5  # seconds between two groupings
     status_every: float = 3.0  # seconds between two ``queued`` frames when nothing changed
     stale: float = 3.0  # an entry not heard from this long is never seated (its process died)
@@ -68,8 +80,29 @@ class QueueSettings:
     def table_size(self, game: str) -> int:
         return SHEEPSHEAD_TABLE if game == "sheepshead" else self.shithead_table
 
-    def rules(self, game: str) -> Rules:
-        return Rules(self.table_size(game), self.fill_wait, self.widening)
+    def rules(self, line: Line) -> Rules:
+        wait = self.ladder_fill_wait if line.ladder else self.fill_wait
+        return Rules(self.table_size(line.game), wait, self.widening)
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One waiting line: a game's people's, or its bots' ladder's. ``key`` names it in the
+    store and is the ratings pool its tables move."""
+
+    game: m.GameName
+    ladder: bool = False
+
+    @property
+    def key(self) -> str:
+        return pool(self.game, self.ladder)
+
+
+#: Every line, the people's first.
+LINES: tuple[Line, ...] = tuple(
+    Line(cast(m.GameName, game), ladder) for ladder in (False, True) for game in GAME_NAMES
+)
+_LINE_OF = {line.key: line for line in LINES}
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,13 +112,17 @@ class QueueRoomOptions:
     options: m.GameOptions
     turn_timer: int
     rated: bool
+    ladder: bool = False
 
 
-def queue_room_options(game: m.GameName, settings: QueueSettings) -> QueueRoomOptions:
+def queue_room_options(
+    game: m.GameName, settings: QueueSettings, *, ladder: bool = False
+) -> QueueRoomOptions:
     """The one place a Play now room's options are decided: the book's rules, always, and
-    rated (its games move the players' ratings)."""
+    rated (its games move the players' ratings; a ladder table's, the ladder's)."""
+    timer = settings.ladder_turn_timer if ladder else settings.turn_timer
     return QueueRoomOptions(
-        options=m.OPTIONS_OF[game](), turn_timer=settings.turn_timer, rated=True
+        options=m.OPTIONS_OF[game](), turn_timer=timer, rated=True, ladder=ladder
     )
 
 
@@ -105,6 +142,7 @@ class QueueClients(Protocol):
     def present(self, conn: int) -> bool: ...
     def address_of(self, conn: int) -> str | None: ...
     def player_of(self, conn: int) -> str | None: ...
+    def bot_of(self, conn: int) -> bool: ...
     def origin_of(self, conn: int) -> str | None: ...
     def check_free(self, conn: int, code: str | None = None) -> None: ...
 
@@ -151,7 +189,7 @@ class QueueService:
         self.budget = budget or MemoryBudget("queue", Rate(s.joins_per_minute / 60, s.joins_burst))
         self.clock = clock
         self.mine: dict[int, _Mine] = {}
-        self.counts: dict[str, int] = dict.fromkeys(GAME_NAMES, 0)
+        self.counts: dict[str, int] = dict.fromkeys((line.key for line in LINES), 0)
         self.seated = 0  # people this process seated
         self.tables_opened = 0
         self.lost_races = 0  # tables whose people another process took first
@@ -159,20 +197,31 @@ class QueueService:
         self._task: asyncio.Task[None] | None = None
         self._purged = 0.0
         self._tasks: set[asyncio.Task[None]] = set()
+        self._anchor = 0  # the house level that fills the ladder's next empty seat
 
     # ------------------------------------------------------------------ requests
 
     async def queue(self, conn: int, msg: m.Queue) -> None:
-        """Put ``conn``'s player in the line for ``msg.game``; answered with ``queued``.
+        """Put ``conn``'s player in the line for ``msg.game`` (its ladder's, with
+        ``msg.ladder``); answered with ``queued``.
 
         Raises:
             Refusal: ``already_queued``, ``already_in_room``, ``bad_name``,
-                ``queue_too_often``, ``queue_penalty``, ``queue_full``, ``store_unavailable``.
+                ``ladder_bots_only``, ``bots_to_ladder``, ``queue_too_often``,
+                ``queue_penalty``, ``queue_full``, ``store_unavailable``.
         """
         if conn in self.mine:
             raise Refusal(ErrorCode.ALREADY_QUEUED, "you are in the Play now queue already")
         self.clients.check_free(conn)
         name = clean_name(msg.name, [])
+        bot = self.clients.bot_of(conn)
+        if msg.ladder and not bot:
+            why = "the ladder is for bot identities (a hello with bot=true); people play now"
+            raise Refusal(ErrorCode.LADDER_BOTS_ONLY, why)
+        if bot and not msg.ladder:
+            why = "a bot identity plays on the ladder (queue with ladder=true), never with people"
+            raise Refusal(ErrorCode.BOTS_TO_LADDER, why)
+        line = Line(msg.game, msg.ladder)
         address = self.clients.address_of(conn)
         if address is not None and not await self.budget.take(address):
             why = "you are joining the queue too often; try again in a minute"
@@ -185,11 +234,11 @@ class QueueService:
                 if wait > 0:
                     why = f"you left a rated game: you may queue again in {wait:.0f} s"
                     raise Refusal(ErrorCode.QUEUE_PENALTY, why)
-            skill = await self.ratings.skill(msg.game, device) if device else 0.0
+            skill = await self.ratings.skill(line.key, device) if device else 0.0
             now = self.clock()
             entry = Entry(
                 player,
-                msg.game,
+                line.key,
                 name,
                 skill,
                 now,
@@ -217,7 +266,7 @@ class QueueService:
             return
         mine = _Mine(stored, time.monotonic())
         self.mine[conn] = mine
-        self.counts[msg.game] = self.counts.get(msg.game, 0) + 1
+        self.counts[line.key] = self.counts.get(line.key, 0) + 1
         self._tell(conn, mine, now, ref=msg.id)
 
     async def cancel(self, conn: int, msg: m.QueueCancel) -> None:
@@ -292,17 +341,17 @@ class QueueService:
         if held:
             await self.store.touch(held, self.owner, now)
         present: dict[str, set[str]] = {}
-        for game in GAME_NAMES:
-            entries = await self.store.entries(game)
+        for line in LINES:
+            entries = await self.store.entries(line.key)
             fresh = [e for e in entries if e.fresh(now, s.stale)]
             people = [Waiting(e.player, e.since, e.skill, e.origin) for e in fresh]
-            ready = group(people, now, s.rules(game))
+            ready = group(people, now, s.rules(line))
             opened = await asyncio.gather(
-                *(self._seat(game, list(t.players), t.bots, now) for t in ready)
+                *(self._seat(line, list(t.players), t.bots, now) for t in ready)
             )
             seated = {p for players in opened for p in players}
-            self.counts[game] = len(fresh) - len(seated)
-            present[game] = {e.player for e in entries} - seated
+            self.counts[line.key] = len(fresh) - len(seated)
+            present[line.key] = {e.player for e in entries} - seated
         if now - self._purged >= s.keep / 4:
             self._purged = now
             await self.store.purge(now, s.keep)
@@ -315,22 +364,23 @@ class QueueService:
                 self._tell(conn, mine, now)
 
     def _tell(self, conn: int, mine: _Mine, now: float, ref: m.RequestId | None = None) -> None:
-        game = mine.entry.game
+        line = _LINE_OF[mine.entry.game]
         waited = max(0.0, now - mine.entry.since)
-        count = max(self.counts.get(game, 0), 1)
+        count = max(self.counts.get(line.key, 0), 1)
         frame = m.Queued(
             ref=ref,
-            game=game,  # type: ignore[arg-type]  # a game of the registry
+            game=line.game,
+            ladder=line.ladder,
             waiting=count,
             waited=round(waited, 1),
-            fill_in=round(max(0.0, self.settings.fill_wait - waited), 1),
+            fill_in=round(max(0.0, self.settings.rules(line).fill_wait - waited), 1),
         )
-        mine.told = (self.counts.get(game, 0), now)
+        mine.told = (self.counts.get(line.key, 0), now)
         self.clients.send(conn, m.dump(frame))
 
-    async def _seat(self, game: str, players: list[str], bots: int, now: float) -> list[str]:
+    async def _seat(self, line: Line, players: list[str], bots: int, now: float) -> list[str]:
         """Take ``players`` out of the line and open their table; who was seated."""
-        taken = await self.store.take(game, players, now=now, stale=self.settings.stale)
+        taken = await self.store.take(line.key, players, now=now, stale=self.settings.stale)
         if not taken:
             self.lost_races += 1  # another process seated (some of) them first
             return []
@@ -341,6 +391,8 @@ class QueueService:
             while name in names:
                 name = f"{e.name[:60]} {len(names) + 1}"
             names.append(name)
+        if line.ladder:  # a bot identity is seen as one wherever it sits
+            names = [bot_name(name) for name in names]
         reserved = [
             Reserved(
                 name,
@@ -350,9 +402,13 @@ class QueueService:
             )
             for e, name, token in zip(taken, names, tokens, strict=True)
         ]
-        wire_game: m.GameName = "sheepshead" if game == "sheepshead" else "shithead"
-        spec = queue_room_options(wire_game, self.settings)
+        wire_game = line.game
+        spec = queue_room_options(wire_game, self.settings, ladder=line.ladder)
         size = len(taken) + bots
+        levels = [FILL_LEVEL]
+        if line.ladder:  # each anchor in turn, so every house level plays the ladder
+            levels = [ANCHORS[(self._anchor + i) % len(ANCHORS)] for i in range(max(bots, 1))]
+            self._anchor = (self._anchor + 1) % len(ANCHORS)
 
         def build(code: str) -> RoomCore:
             core = RoomCore(
@@ -363,8 +419,9 @@ class QueueService:
                 options=spec.options,
                 turn_timer=spec.turn_timer,
                 rated=spec.rated,
+                ladder=spec.ladder,
             )
-            core.seat_table(reserved, FILL_LEVEL, self.clock())
+            core.seat_table(reserved, levels, self.clock())
             return core
 
         try:

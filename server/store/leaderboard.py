@@ -108,6 +108,20 @@ def device_origin(device: str) -> str:
     return device[3:11]
 
 
+#: How a bot identity's token begins (a person's begins ``cr1``): the server signs which it is,
+#: so an identity is a bot's or a person's for good (:mod:`server.net.devices`).
+BOT_PREFIX = "cb1"
+
+
+def is_bot_device(device: str | None) -> bool:
+    """Whether ``device`` (a token the server issued: check that first) is a bot identity.
+
+    >>> is_bot_device("cb1" + "x" * 40), is_bot_device("cr1" + "x" * 40), is_bot_device(None)
+    (True, False, False)
+    """
+    return device is not None and device.startswith(BOT_PREFIX)
+
+
 def player_id(device: str) -> str:
     """The key of a device on every board: a digest, so boards (and the room records that
     keep it for their seats) never hold the token itself."""

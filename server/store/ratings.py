@@ -10,6 +10,10 @@ A rating is a belief: ``mu`` (the skill's estimate) and ``sigma`` (its uncertain
 shown, and what the queue matches by, is the conservative ``mu - 3 sigma`` scaled by
 :data:`SCALE` (:attr:`Rating.shown`): 0 for a newcomer, rising as games make the system sure.
 
+The bots' ladder keeps its own pool per game (:func:`pool`: ``ladder:shithead``), apart from the
+people's: a bot identity's ratings and the house levels' ladder ratings live there, and the
+ladder's table (:meth:`Ratings.ladder`) lists that pool by rating with its last games.
+
 A result is recorded once per :attr:`RatedGame.key` (its room, nonce and game): recording it
 again, from this process or another, changes nothing and answers the changes of the first time.
 
@@ -49,6 +53,13 @@ MAX_RECENT = 20
 MAX_PLAYERS = 100_000
 #: Results' keys kept to record a game once (a repeat follows its first try within seconds).
 MAX_DONE = 200_000
+
+#: Players one ladder pool lists at most (the lowest rated go first past it).
+MAX_LADDER = 10_000
+#: A ladder pool's last games kept for its page, with replay links.
+MAX_LADDER_GAMES = 20
+#: How a ladder pool's name begins (:func:`pool`).
+LADDER = "ladder:"
 
 MODEL = PlackettLuce()
 #: What a player id looks like: a device digest (:func:`~server.store.leaderboard.player_id`)
@@ -98,6 +109,19 @@ class Place:
     left: bool = False  # left the game (or was gone past the grace): ranked last, waits
 
 
+def pool(game: str, ladder: bool) -> str:
+    """The ratings pool of ``game``: the people's (its name) or the bots' ladder's.
+
+    >>> pool("shithead", False), pool("shithead", True)
+    ('shithead', 'ladder:shithead')
+    """
+    return f"{LADDER}{game}" if ladder else game
+
+
+#: Every pool a player may have a rating in: each game's people's, then each game's ladder's.
+POOLS: tuple[str, ...] = (*GAMES, *(pool(g, True) for g in GAMES))
+
+
 @dataclass(frozen=True, slots=True)
 class RatedGame:
     """A finished rated game (Shithead) or match (Sheepshead), as its room ranked it."""
@@ -108,6 +132,31 @@ class RatedGame:
     room: str = ""  # the room's code (its replay: /api/rooms/CODE/history?game=INDEX)
     index: int = 0  # the last game of it in the room's history
     at: float = 0.0  # unix time it ended
+    ladder: bool = False  # a game of the bots' ladder: it moves the ladder pool's ratings
+
+    @property
+    def pool(self) -> str:
+        """The ratings pool it moves (:func:`pool`)."""
+        return pool(self.game, self.ladder)
+
+
+@dataclass(frozen=True, slots=True)
+class LadderRow:
+    """One identity on a ladder: its player id, the name it last played under, its rating."""
+
+    player: str
+    name: str
+    rating: Rating
+
+
+@dataclass(frozen=True, slots=True)
+class LadderTable:
+    """A ladder pool's page: its best identities (highest shown rating first), how many it
+    holds, and its last games (newest first, :func:`ladder_game`)."""
+
+    rows: list[LadderRow]
+    players: int
+    games: list[dict[str, Any]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,8 +269,30 @@ def expected_changes(game: RatedGame, current: dict[str, Rating]) -> list[Rating
 
 
 def history_entry(game: RatedGame, change: RatingChange) -> dict[str, Any]:
-    """A player's plot point after ``game``."""
-    return {"game": game.game, "at": round(game.at), **change.after.to_json()}
+    """A player's plot point after ``game`` (``game``: its pool)."""
+    return {"game": game.pool, "at": round(game.at), **change.after.to_json()}
+
+
+def ladder_game(game: RatedGame, changes: Sequence[RatingChange]) -> dict[str, Any]:
+    """A ladder game's line on the ladder's page: where (its replay), when, and each seat's
+    identity, name, place and change."""
+    places = final_places(game)
+    at = {p.seat: i for i, p in enumerate(game.places)}
+    return {
+        "at": round(game.at),
+        "room": game.room,
+        "index": game.index,
+        "seats": [
+            {
+                "player": c.player,
+                "name": c.name,
+                "place": places[at[c.seat]],
+                "rating": c.after.shown,
+                "delta": c.delta,
+            }
+            for c in changes
+        ],
+    }
 
 
 def recent_entry(game: RatedGame, change: RatingChange) -> dict[str, Any]:
@@ -229,7 +300,7 @@ def recent_entry(game: RatedGame, change: RatingChange) -> dict[str, Any]:
     at = next(i for i, p in enumerate(game.places) if p.seat == change.seat)
     place = game.places[at]
     return {
-        "game": game.game,
+        "game": game.pool,
         "at": round(game.at),
         "room": game.room,
         "index": game.index,
@@ -267,6 +338,14 @@ class Ratings(ABC):
         """Everything a player's page shows."""
 
     @abstractmethod
+    async def ladder(self, game: GameName, limit: int) -> LadderTable:
+        """``game``'s ladder pool: its ``limit`` best identities, its size, its last games.
+
+        Raises:
+            StoreUnavailable: the store cannot be reached.
+        """
+
+    @abstractmethod
     async def wait_before_queue(self, player: str) -> float:
         """Seconds ``player`` must still wait before queueing (a leaver's); 0.0 if none."""
 
@@ -293,18 +372,23 @@ class MemoryRatings(Ratings):
         self._players: OrderedDict[str, _Held] = OrderedDict()
         self._done: OrderedDict[str, list[RatingChange]] = OrderedDict()
         self._waits: dict[str, float] = {}
+        # each ladder pool's identities (least recently rated first) and last games
+        self._ladder: dict[str, OrderedDict[str, None]] = {}
+        self._ladder_games: dict[str, list[dict[str, Any]]] = {}
         self._max_players = max_players
         self._max_done = max_done
 
     async def record(self, game: RatedGame, leaver_wait: float = 0.0) -> list[RatingChange]:
         if game.key in self._done:
             return self._done[game.key]
-        current = {p.player: await self.rating(game.game, p.player) for p in game.places}
+        current = {p.player: await self.rating(game.pool, p.player) for p in game.places}
         changes = expected_changes(game, current)
+        if game.ladder:
+            self._on_ladder(game, changes)
         for change in changes:
             held = self._players.pop(change.player, None) or _Held()
             held.name = change.name or held.name  # (a leaver's seat no longer names them)
-            held.ratings[game.game] = change.after
+            held.ratings[game.pool] = change.after
             held.history.insert(0, history_entry(game, change))
             del held.history[MAX_HISTORY:]
             held.recent.insert(0, recent_entry(game, change))
@@ -334,12 +418,35 @@ class MemoryRatings(Ratings):
             player, held.name, dict(held.ratings), list(held.history), list(held.recent)
         )
 
+    def _on_ladder(self, game: RatedGame, changes: list[RatingChange]) -> None:
+        members = self._ladder.setdefault(game.pool, OrderedDict())
+        for change in changes:
+            members.pop(change.player, None)
+            members[change.player] = None
+        while len(members) > MAX_LADDER:
+            members.popitem(last=False)
+        games = self._ladder_games.setdefault(game.pool, [])
+        games.insert(0, ladder_game(game, changes))
+        del games[MAX_LADDER_GAMES:]
+
+    async def ladder(self, game: GameName, limit: int) -> LadderTable:
+        key = pool(game, True)
+        members = self._ladder.get(key, OrderedDict())
+        rows = []
+        for player in members:
+            held = self._players.get(player)
+            if held is not None and key in held.ratings:
+                rows.append(LadderRow(player, held.name, held.ratings[key]))
+        rows.sort(key=lambda r: (-r.rating.conservative, r.player))
+        return LadderTable(rows[:limit], len(rows), list(self._ladder_games.get(key, [])))
+
     async def wait_before_queue(self, player: str) -> float:
         return max(0.0, self._waits.get(player, 0.0) - self.clock())
 
     def tracked(self) -> int:
         """Entries held (a leak check)."""
-        return len(self._players) + len(self._done) + len(self._waits)
+        ladder = sum(len(m) for m in self._ladder.values())
+        return len(self._players) + len(self._done) + len(self._waits) + ladder
 
 
 @dataclass(slots=True)

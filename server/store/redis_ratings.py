@@ -10,7 +10,9 @@ a Redis Cluster too: ratings are written once per finished rated game, far less 
 - ``{rt}:r:PLAYER``: their recent rated games with replay links
   (:data:`~server.store.ratings.MAX_RECENT`);
 - ``{rt}:done:KEY``: a recorded game's changes, its idempotency key (:data:`DONE_TTL`);
-- ``{rt}:wait:PLAYER``: until when a leaver waits before queueing (expires then).
+- ``{rt}:wait:PLAYER``: until when a leaver waits before queueing (expires then);
+- ``{rt}:lb:POOL``: a ladder pool's identities scored by their shown rating (at most
+  :data:`~server.store.ratings.MAX_LADDER`), and ``{rt}:lg:POOL`` its last games.
 
 A player's keys expire :data:`KEEP_TTL` after their last rated game.
 
@@ -33,10 +35,15 @@ from typing import Any, cast
 import orjson
 
 from server.store.base import StoreUnavailable
-from server.store.leaderboard import GAMES
+from server.store.leaderboard import GameName
 from server.store.ratings import (
     MAX_HISTORY,
+    MAX_LADDER,
+    MAX_LADDER_GAMES,
     MAX_RECENT,
+    POOLS,
+    LadderRow,
+    LadderTable,
     PlayerPage,
     RatedGame,
     Rating,
@@ -44,6 +51,8 @@ from server.store.ratings import (
     Ratings,
     expected_changes,
     history_entry,
+    ladder_game,
+    pool,
     recent_entry,
 )
 from server.store.redis_client import (
@@ -60,19 +69,22 @@ KEEP_TTL = 400 * 24 * 3600
 #: Times a recording reads again when another process's update came first.
 MAX_TRIES = 50
 
-# KEYS: done, then per player: rating hash, history list, recent list.
-# ARGV: done value, done ttl ms, keep ttl ms, max history, max recent, then per player six:
-# expected rev, mu, sigma, games, name, history entry, recent entry (seven).
+# KEYS: done, the ladder pool's board and games (unused by a people's game), then per player:
+# rating hash, history list, recent list.
+# ARGV: done value, done ttl ms, keep ttl ms, max history, max recent, the ladder game's line
+# ('' for a people's game), max ladder games, max ladder players, then per player nine:
+# expected rev, mu, sigma, games, name, history entry, recent entry, score, player id.
 RATE = """
 local done = redis.call('GET', KEYS[1])
 if done then return {0, done} end
-local n = (#KEYS - 1) / 3
+local n = (#KEYS - 3) / 3
 for i = 0, n - 1 do
-  local rev = redis.call('HGET', KEYS[2 + 3 * i], 'rev') or '0'
-  if rev ~= ARGV[6 + 7 * i] then return {-1, ''} end
+  local rev = redis.call('HGET', KEYS[4 + 3 * i], 'rev') or '0'
+  if rev ~= ARGV[9 + 9 * i] then return {-1, ''} end
 end
+local ladder = ARGV[6] ~= ''
 for i = 0, n - 1 do
-  local h, hist, rec, a = KEYS[2 + 3 * i], KEYS[3 + 3 * i], KEYS[4 + 3 * i], 6 + 7 * i
+  local h, hist, rec, a = KEYS[4 + 3 * i], KEYS[5 + 3 * i], KEYS[6 + 3 * i], 9 + 9 * i
   redis.call('HSET', h, 'mu', ARGV[a + 1], 'sigma', ARGV[a + 2], 'games', ARGV[a + 3])
   if ARGV[a + 4] ~= '' then redis.call('HSET', h, 'name', ARGV[a + 4]) end
   redis.call('HINCRBY', h, 'rev', 1)
@@ -83,6 +95,14 @@ for i = 0, n - 1 do
   redis.call('LPUSH', rec, ARGV[a + 6])
   redis.call('LTRIM', rec, 0, tonumber(ARGV[5]) - 1)
   redis.call('PEXPIRE', rec, ARGV[3])
+  if ladder then redis.call('ZADD', KEYS[2], ARGV[a + 7], ARGV[a + 8]) end
+end
+if ladder then
+  redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -tonumber(ARGV[8]) - 1)
+  redis.call('PEXPIRE', KEYS[2], ARGV[3])
+  redis.call('LPUSH', KEYS[3], ARGV[6])
+  redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[7]) - 1)
+  redis.call('PEXPIRE', KEYS[3], ARGV[3])
 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return {1, ''}
@@ -135,20 +155,23 @@ class RedisRatings(Ratings):
     ) -> list[RatingChange]:
         with unavailable_as_store_error():
             for attempt in range(MAX_TRIES):
-                read = await self._read(game.game, players)
+                read = await self._read(game.pool, players)
                 changes = expected_changes(game, {p: r for p, (r, _) in read.items()})
                 first = {c.player: c for c in reversed(changes)}  # each player's first seat
-                keys = [done]
+                keys = [done, _key(f"lb:{game.pool}"), _key(f"lg:{game.pool}")]
                 args: list[Any] = [
                     orjson.dumps([c.to_json() for c in changes]),
                     DONE_TTL * 1000,
                     KEEP_TTL * 1000,
                     MAX_HISTORY,
                     MAX_RECENT,
+                    orjson.dumps(ladder_game(game, changes)) if game.ladder else "",
+                    MAX_LADDER_GAMES,
+                    MAX_LADDER,
                 ]
                 for player in players:
                     change = first[player]
-                    keys += [_key(f"p:{player}:{game.game}")]
+                    keys += [_key(f"p:{player}:{game.pool}")]
                     keys += [_key(f"h:{player}"), _key(f"r:{player}")]
                     after = change.after
                     args += [
@@ -159,6 +182,8 @@ class RedisRatings(Ratings):
                         change.name,
                         orjson.dumps(history_entry(game, change)),
                         orjson.dumps(recent_entry(game, change)),
+                        repr(after.conservative),
+                        player,
                     ]
                 status, stored = cast(list[Any], await self._rate(keys=keys, args=args))
                 if int(status) == 0:  # recorded before: its changes then
@@ -187,14 +212,14 @@ class RedisRatings(Ratings):
     async def page(self, player: str) -> PlayerPage:
         with unavailable_as_store_error():
             async with self.redis.pipeline(transaction=False) as pipe:
-                for game in GAMES:
+                for game in POOLS:
                     pipe.hmget(_key(f"p:{player}:{game}"), ["mu", "sigma", "games", "name"])
                 pipe.lrange(_key(f"h:{player}"), 0, MAX_HISTORY - 1)
                 pipe.lrange(_key(f"r:{player}"), 0, MAX_RECENT - 1)
                 *rows, history, recent = await pipe.execute()
         ratings: dict[str, Rating] = {}
         name = None
-        for game, (mu, sigma, games, named) in zip(GAMES, rows, strict=True):
+        for game, (mu, sigma, games, named) in zip(POOLS, rows, strict=True):
             if mu is not None:
                 ratings[game] = Rating(float(mu), float(sigma), int(games or 0))
                 name = name or (named.decode() if named else None)
@@ -205,6 +230,30 @@ class RedisRatings(Ratings):
             [orjson.loads(h) for h in history],
             [orjson.loads(r) for r in recent],
         )
+
+    async def ladder(self, game: GameName, limit: int) -> LadderTable:
+        key = pool(game, True)
+        with unavailable_as_store_error():
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.zrevrange(_key(f"lb:{key}"), 0, limit - 1)
+                pipe.zcard(_key(f"lb:{key}"))
+                pipe.lrange(_key(f"lg:{key}"), 0, MAX_LADDER_GAMES - 1)
+                top, size, games = await pipe.execute()
+            players = [p.decode() for p in top]
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for player in players:
+                    pipe.hmget(_key(f"p:{player}:{key}"), ["mu", "sigma", "games", "name"])
+                rows = await pipe.execute()
+        found = [
+            LadderRow(
+                player,
+                named.decode() if named else "",
+                Rating(float(mu), float(sigma), int(games_played or 0)),
+            )
+            for player, (mu, sigma, games_played, named) in zip(players, rows, strict=True)
+            if mu is not None  # (its rating expired before its place on the board)
+        ]
+        return LadderTable(found, int(size), [orjson.loads(g) for g in games])
 
     async def wait_before_queue(self, player: str) -> float:
         with unavailable_as_store_error():

@@ -5,7 +5,13 @@ seat, nothing else. It plays until the room closes (or ``--games`` games are ove
 seat back with its token by itself if the connection drops or the room moves (through ``--also``
 URLs too: other processes of the same service, for a rolling restart).
 
+With ``--ladder GAME`` instead of ``--room``, it says hello as a bot (a bot identity, kept in
+``--identity FILE`` if given, so its ladder rating carries over to the next run) and plays
+``--games`` rated games of the bots' ladder back to back
+(:meth:`clients.CardroomClient.play_ladder`).
+
     cardroom bot --server ws://127.0.0.1:8765/ --room K7Q2M --level strong --seat-name Robin
+    cardroom bot --server ws://127.0.0.1:8765/ --ladder shithead --games 20 --seat-name Robin
 """
 
 from __future__ import annotations
@@ -13,16 +19,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import math
 import sys
 from dataclasses import dataclass
+from pathlib import Path
+from typing import cast
 
 from clients import CardroomClient, CardroomError, ConnectionLost
 from protocol.errors import ErrorCode
-from protocol.messages import Room, ServerMessage, State
+from protocol.messages import GameName, State
 from protocol.views import ActionWire, View
 from server.bots import BOT_LEVELS, Bot, make_bot
 from server.bots.pool import SLOW_LEVELS
+from server.rules.registry import GAME_NAMES
 
 log = logging.getLogger("cardroom.bot")
 
@@ -37,13 +45,15 @@ _SEAT_GONE = frozenset(
 @dataclass(frozen=True)
 class BotOptions:
     server: str
-    room: str
+    room: str | None  # None: the ladder's line (``ladder``)
     level: str = "basic"
     name: str | None = None
     seat: int | None = None
     games: int | None = None  # stop after this many finished games (None: until the room ends)
     seed: int | None = None
     also: tuple[str, ...] = ()  # other processes of the same service, tried when coming back
+    ladder: str | None = None  # the game whose bots' ladder to play (then ``room`` is None)
+    identity: Path | None = None  # where the ladder's bot identity is kept between runs
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -52,11 +62,26 @@ def _parser() -> argparse.ArgumentParser:
         description="Seat one of the server's bots at a room as a remote client.",
     )
     parser.add_argument("--server", required=True, help="the server's URL, e.g. ws://host:8765/")
-    parser.add_argument("--room", required=True, help="the five-letter room code")
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--room", help="the five-letter room code")
+    where.add_argument(
+        "--ladder",
+        choices=GAME_NAMES,
+        help="play this game's bots' ladder (rated, --games of them back to back) instead",
+    )
     parser.add_argument("--level", choices=BOT_LEVELS, default="basic", help="default: basic")
     parser.add_argument("--seat-name", dest="name", help="the name to sit under")
     parser.add_argument("--seat", type=int, help="a particular seat (default: any free one)")
-    parser.add_argument("--games", type=int, help="leave after this many games (default: stay)")
+    parser.add_argument(
+        "--games",
+        type=int,
+        help="leave after this many games (default: stay; on the ladder: 1)",
+    )
+    parser.add_argument(
+        "--identity",
+        type=Path,
+        help="the ladder: a file that keeps the bot identity between runs (made if missing)",
+    )
     parser.add_argument("--seed", type=int, help="seed of the bot's own random choices")
     parser.add_argument(
         "--also",
@@ -83,16 +108,19 @@ def main(argv: list[str] | None = None) -> int:
         games=args.games,
         seed=args.seed,
         also=tuple(args.also),
+        ladder=args.ladder,
+        identity=args.identity,
     )
     try:
-        finished = asyncio.run(run_bot(options))
+        finished = asyncio.run(run_ladder(options) if args.ladder else run_bot(options))
     except CardroomError as exc:
         print(f"cardroom bot: {exc}", file=sys.stderr)
         return 1
     except (ConnectionLost, OSError) as exc:
         print(f"cardroom bot: cannot reach {args.server}: {exc}", file=sys.stderr)
         return 1
-    print(f"cardroom bot: {finished} game(s) played in room {args.room.upper()}")
+    where = f"on the {args.ladder} ladder" if args.ladder else f"in room {args.room.upper()}"
+    print(f"cardroom bot: {finished} game(s) played {where}")
     return 0
 
 
@@ -100,6 +128,7 @@ async def _take_seat(client: CardroomClient, options: BotOptions) -> None:
     """Join under the given name, or under ``Remote <level>`` with a number added until no one
     in the room has it (names are unique within a room)."""
     base = options.name or f"Remote {options.level}"
+    assert options.room is not None
     for n in range(1, 10):
         name = base if n == 1 else f"{base} {n}"
         try:
@@ -119,9 +148,37 @@ async def _decide(bot: Bot, level: str, view: View) -> ActionWire:
     return action.to_json()
 
 
+async def run_ladder(options: BotOptions) -> int:
+    """Play ``options.games`` (default 1) rated games of the bots' ladder of
+    ``options.ladder`` as a bot identity; return how many were played."""
+    assert options.ladder is not None
+    game = cast(GameName, options.ladder)
+    kept = options.identity
+    device = (kept.read_text().strip() or None) if kept is not None and kept.exists() else None
+    async with CardroomClient.connect(
+        options.server, hello="cardroom-bot", device=device, bot=True
+    ) as client:
+        if kept is not None and client.device is not None and client.device != device:
+            kept.write_text(client.device + "\n")
+        bot = make_bot(options.level, game, seed=options.seed)
+        name = options.name or f"Remote {options.level}"
+        log.info(
+            "on the %s ladder as %s (player %s)",
+            game,
+            name,
+            client.welcome.player if client.welcome else None,
+        )
+
+        async def choose(view: View) -> ActionWire:
+            return await _decide(bot, options.level, view)
+
+        return await client.play_ladder(game, name, choose, games=options.games or 1)
+
+
 async def run_bot(options: BotOptions) -> int:
     """Sit at the room and play; return how many games this bot saw to the end."""
     finished = 0
+    assert options.room is not None
     async with CardroomClient.connect(
         options.server,
         hello="cardroom-bot",
@@ -140,9 +197,9 @@ async def run_bot(options: BotOptions) -> int:
                         finished += 1
                         break
                     await _act(client, bot, options.level, state)
-                if (options.games is None or finished < options.games) and not await _next_game(
-                    client
-                ):
+                if (
+                    options.games is None or finished < options.games
+                ) and not await client.next_deal():
                     break
             except CardroomError as exc:
                 if exc.code not in _SEAT_GONE:
@@ -155,20 +212,6 @@ async def run_bot(options: BotOptions) -> int:
                 if client.closed:  # it could not: try harder
                     await client.reconnect(attempts=20)
     return finished
-
-
-async def _next_game(client: CardroomClient) -> bool:
-    """Wait for the next deal; ``False`` once the room is over (the match played out)."""
-
-    def news(msg: ServerMessage) -> bool:
-        if isinstance(msg, Room):
-            return msg.room.status in ("over", "closed")
-        return isinstance(msg, State) and msg.view["phase"] != "over"
-
-    if client.room_info is not None and client.room_info.status in ("over", "closed"):
-        return False
-    msg = await client.wait_for(news, timeout=math.inf)
-    return isinstance(msg, State)
 
 
 async def _act(client: CardroomClient, bot: Bot, level: str, state: State) -> None:

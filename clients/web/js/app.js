@@ -11,7 +11,8 @@ import { onKey } from "./keys.js";
 import * as roomLog from "./log.js";
 import { Net, socketUrl } from "./net.js";
 import { readForm, syncForm, toggleChip } from "./house.js";
-import { askMoveCode, claimMoveCode, loadBoards, loadPlayer, loadReplay, loadSteps, newReplay, replayStep, setSpeed, stopPlay, togglePlay } from "./pages.js";
+import { askMoveCode, claimMoveCode, loadBoards, loadLadder, loadPlayer, loadReplay, loadSteps, newReplay, replayStep, setSpeed, stopPlay, togglePlay } from "./pages.js";
+import { newLadder } from "./ladder.js";
 import { newPlayer } from "./player.js";
 import { isPage, match, paths } from "./routes.js";
 import * as identity from "./identity.js";
@@ -392,6 +393,12 @@ function route() {
     main.innerHTML = "";
     render();
     loadBoards();
+  } else if (to.name === "ladder") {
+    app.screen = "ladder";
+    app.ladder = newLadder();
+    main.innerHTML = "";
+    render();
+    loadLadder();
   } else if (to.name === "replay") {
     app.screen = "replay";
     app.replay = newReplay(to.code);
@@ -990,6 +997,10 @@ async function start() {
     if (here.name === "player") {
       app.player = newPlayer(here.code);
       loadPlayer();
+    }
+    if (here.name === "ladder") {
+      app.ladder = newLadder();
+      loadLadder();
     }
     if (here.name === "event") app.event = { code: here.code, frame: null, error: null };
   }

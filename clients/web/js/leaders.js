@@ -66,6 +66,7 @@ export function render(boards) {
     `<div class="boards">` +
     `<div class="page-head"><h1>${esc(t("lb.title"))}</h1><a href="${paths.home()}" class="btn small ghost">${esc(t("page.home"))}</a></div>` +
     sections +
+    `<p class="to-ladder"><a href="${paths.ladder()}" data-nav>${esc(t("ld.link"))}</a></p>` +
     `</div>`
   );
 }

@@ -1,7 +1,8 @@
-// The pages of their own: the leaderboards, a room's replay and a player's page, loaded from
-// the server (the boards through the protocol, the replay and the player over HTTP) into the
+// The pages of their own: the leaderboards, the bots' ladder, a room's replay and a player's
+// page, loaded from the server (the boards through the protocol, the rest over HTTP) into the
 // store, then drawn.
 import { errorText, t } from "./i18n.js";
+import * as ladder from "./ladder.js";
 import * as leaders from "./leaders.js";
 import * as replay from "./replay.js";
 import { paths } from "./routes.js";
@@ -23,6 +24,25 @@ export async function loadBoards() {
     }),
   );
   if (store.screen === "leaderboard") redrawPage();
+}
+
+// The bots' ladder of both games (/ladder), each drawn as it arrives.
+export async function loadLadder() {
+  const l = store.ladder;
+  await Promise.all(
+    ladder.GAMES.map(async (game) => {
+      let data;
+      try {
+        const res = await fetch(paths.ladderAPI(game));
+        const body = await res.json();
+        data = res.ok ? body : { error: errorText(body.error, body.message) };
+      } catch {
+        data = { error: errorText("connection_lost") };
+      }
+      l.games = { ...l.games, [game]: data };
+      if (store.ladder === l && store.screen === "ladder") redrawPage();
+    }),
+  );
 }
 
 // A replay of room `code`'s finished games, before anything is loaded.

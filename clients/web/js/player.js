@@ -6,7 +6,8 @@ import { t } from "./i18n.js";
 import { paths } from "./routes.js";
 import { esc } from "./ui.js";
 
-const GAMES = ["shithead", "sheepshead"];
+// Each game's people's pool, then its bots' ladder's (server/store/ratings.py POOLS).
+const POOLS = ["shithead", "sheepshead", "ladder:shithead", "ladder:sheepshead"];
 const W = 320;
 const H = 96;
 const PAD = 8;
@@ -41,6 +42,11 @@ function signed(n) {
   return (n > 0 ? "+" : n < 0 ? "−" : "±") + Math.abs(n);
 }
 
+// A pool's name: the game's, or its ladder's.
+export function poolName(pool) {
+  return pool.startsWith("ladder:") ? t("ld.pool", { game: t("game." + pool.slice(7)) }) : t("game." + pool);
+}
+
 export function botName(id) {
   const level = id.slice(4);
   return t("pl.botName", { level: t("level." + level) });
@@ -50,10 +56,10 @@ function gameHTML(game, r, history) {
   const points = history.filter((h) => h.game === game).map((h) => h.rating).reverse();
   const detail = t("pl.detail", { mu: r.mu.toFixed(1), sigma: r.sigma.toFixed(1), games: r.games });
   return (
-    `<section class="panel rating-card" data-game="${game}" aria-labelledby="h-rt-${game}">` +
-    `<h2 id="h-rt-${game}">${esc(t("game." + game))}</h2>` +
+    `<section class="panel rating-card" data-game="${game}" aria-labelledby="h-rt-${game.replace(":", "-")}">` +
+    `<h2 id="h-rt-${game.replace(":", "-")}">${esc(poolName(game))}</h2>` +
     `<p class="rating-now"><span class="big" data-rating="${r.rating}">${r.rating}</span> <span class="muted">${esc(detail)}</span></p>` +
-    plotSVG(points, t("pl.plot", { game: t("game." + game) })) +
+    plotSVG(points, t("pl.plot", { game: poolName(game) })) +
     `</section>`
   );
 }
@@ -64,7 +70,7 @@ function recentHTML(recent) {
     const place = t("pl.placeOf", { place: g.place, of: g.of }) + (g.left ? ` (${t("pl.left")})` : "");
     const when = new Date(g.at * 1000).toLocaleDateString(document.documentElement.lang, { day: "numeric", month: "short" });
     return (
-      `<tr><td>${esc(when)}</td><td>${esc(t("game." + g.game))}</td><td>${esc(place)}</td>` +
+      `<tr><td>${esc(when)}</td><td>${esc(poolName(g.game))}</td><td>${esc(place)}</td>` +
       `<td class="num delta${g.delta > 0 ? " up" : g.delta < 0 ? " down" : ""}">${esc(signed(g.delta))}</td>` +
       `<td class="num rt">${g.rating}</td>` +
       `<td><a href="${paths.replay(g.room)}" data-nav>${esc(t("pl.replay"))}</a></td></tr>`
@@ -100,19 +106,21 @@ function moveHTML(move) {
 export function render(p, mine) {
   const d = p.data;
   const bot = p.id.startsWith("bot:");
+  const robot = !bot && !!d && d.bot; // a bot identity: someone's program, rated on the ladder
   const title = bot ? botName(p.id) : d && d.name ? d.name : mine ? t("pl.mine") : t("pl.title");
+  const tag = robot ? ` <span class="badge bot-tag">${esc(t("ld.bot"))}</span>` : "";
   let body;
   if (p.error) body = `<p class="muted panel">${esc(p.error)}</p>`;
   else if (!d) body = `<p class="muted panel">${esc(t("net.connecting"))}</p>`;
   else {
-    const games = GAMES.filter((g) => d.ratings[g]);
+    const games = POOLS.filter((g) => d.ratings[g]);
     body = games.map((g) => gameHTML(g, d.ratings[g], d.history)).join("") + recentHTML(d.recent);
   }
   const you = mine ? ` <span class="you-tag">(${esc(t("you"))})</span>` : "";
   return (
     `<div class="player-page">` +
-    `<div class="page-head"><h1>${esc(title)}${you}</h1><a href="${paths.home()}" class="btn small ghost">${esc(t("page.home"))}</a></div>` +
-    `<p class="muted note">${esc(bot ? t("pl.bot") : t("pl.explain"))}</p>` +
+    `<div class="page-head"><h1>${esc(title)}${tag}${you}</h1><a href="${paths.home()}" class="btn small ghost">${esc(t("page.home"))}</a></div>` +
+    `<p class="muted note">${esc(bot ? t("pl.bot") : robot ? t("pl.robot") : t("pl.explain"))}</p>` +
     body +
     (mine ? moveHTML(p.move) : "") +
     `</div>`

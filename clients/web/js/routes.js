@@ -9,6 +9,7 @@ const PLAYER = "([0-9a-f]{20}|bot:[a-z]+)";
 const ROUTES = [
   { name: "home", pattern: /^\/$/ },
   { name: "leaderboard", pattern: /^\/leaderboard\/?$/ },
+  { name: "ladder", pattern: /^\/ladder\/?$/ },
   { name: "replay", pattern: new RegExp(`^/r/${CODE}/history/?$`) },
   { name: "room", pattern: new RegExp(`^/r/${CODE}/?$`) },
   { name: "player", pattern: new RegExp(`^/p/${PLAYER}/?$`) },
@@ -29,12 +30,14 @@ export function match(path) {
 
 // The pages drawn on their own (not the home screen or a room's table).
 export function isPage(name) {
-  return name === "leaderboard" || name === "replay" || name === "player" || name === "event";
+  return name === "leaderboard" || name === "ladder" || name === "replay" || name === "player" || name === "event";
 }
 
 export const paths = {
   home: () => "/",
   leaderboard: () => "/leaderboard",
+  ladder: () => "/ladder",
+  ladderAPI: (game) => `/api/ladder?game=${encodeURIComponent(game)}`,
   room: (code) => `/r/${code}`,
   replay: (code) => `/r/${code}/history`,
   player: (id) => `/p/${id}`,

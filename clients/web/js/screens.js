@@ -11,6 +11,7 @@ import * as identity from "./identity.js";
 import { LANGS, lang, LANG_NAMES, langTag, t } from "./i18n.js";
 import * as leaders from "./leaders.js";
 import * as lobby from "./lobby.js";
+import * as ladder from "./ladder.js";
 import * as player from "./player.js";
 import * as roomLog from "./log.js";
 import { afterDraw } from "./motion.js";
@@ -25,7 +26,7 @@ import { esc, formatSeconds, patch } from "./ui.js";
 
 export const GAMES = { shithead, sheepshead };
 // The pages of their own, by the class of their outer element (drawn once, then patched).
-const PAGE_CLASS = { leaderboard: "boards", replay: "replay", player: "player-page", event: "event-page" };
+const PAGE_CLASS = { leaderboard: "boards", ladder: "ladder-page", replay: "replay", player: "player-page", event: "event-page" };
 
 // ------------------------------------------------------------------------------ scenes
 
@@ -54,6 +55,7 @@ export function tableScene() {
 
 function pageHTML() {
   if (store.screen === "leaderboard") return leaders.render(store.boards || {});
+  if (store.screen === "ladder") return ladder.render(store.ladder);
   if (store.screen === "player") return player.render(store.player, store.player.id === store.me);
   if (store.screen === "event") return events.render(store.event);
   const s = store.session;

@@ -38,8 +38,9 @@ export function deviceToken() {
 
 export const store = {
   net: null,
-  screen: "home", // home | room | leaderboard | replay | player
+  screen: "home", // home | room | leaderboard | ladder | replay | player
   boards: null, // board name -> its standings (the leaderboard page)
+  ladder: null, // {games: game -> its /api/ladder answer} (the bots' ladder page)
   replay: null, // {code, games, g, step, error} (the replay page)
   player: null, // {id, data, error, move} (a player's page)
   me: null, // this browser's player id (its welcome's), once known
