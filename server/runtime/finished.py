@@ -219,9 +219,10 @@ class FinishedGames:
             ]
             results += match_results(core.daily_date, match.totals(), whole)
         # the strong bot helped, or a daily room open to several people, or house rules (the
-        # boards rank the book's game, docs/rules.md): no result to rank
+        # boards rank the book's game, docs/rules.md), or the bots' ladder (the boards are
+        # people's; the ladder ranks its bots on its own page): no result to rank
         house = match.options != type(match.options)()
-        if core.hints or house or (core.daily and not core.settings.daily_alone):
+        if core.hints or house or core.ladder or (core.daily and not core.settings.daily_alone):
             results = []
         if core.daily and not self._daily_ranks():
             results = []

@@ -72,6 +72,9 @@ async def test_two_sdk_bots_play_a_rated_ladder_game_and_the_ladder_lists_them()
             status, mine = await get(server, f"/api/players/{me}")
             assert status == 200 and mine["bot"] is True
             assert set(mine["ratings"]) == {"ladder:shithead"}
+        # nor are the bots on the people's boards: the ladder is their board
+        status, people = await get(server, "/api/leaderboard?board=shithead")
+        assert status == 200 and people["entries"] == [] and people["players"] == 0
         status, board = await get(server, "/api/ladder?game=sheepshead")
         assert status == 200 and [r["games"] for r in board["ladder"]] == [0, 0, 0]
         assert (await get(server, "/api/ladder?game=poker"))[0] == 400

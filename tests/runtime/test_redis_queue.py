@@ -6,40 +6,16 @@ SIGKILLed while people wait loses nobody's place."""
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import time
-from collections.abc import AsyncIterator
-from contextlib import AsyncExitStack, asynccontextmanager
 
 import pytest
 
 from clients import CardroomClient, CardroomError
 from protocol.messages import Queued, Seated
-from server.net.server import CardroomServer
-from server.runtime.cluster import Cluster
 from server.tools.bench.procs import free_port
 from server.tools.bench.redis_server import RedisServer
-from tests.support.queue import is_seated, person, queue_config
+from tests.support.queue import is_seated, person, two_processes
 from tests.support.redis_games import serving
-
-
-@asynccontextmanager
-async def two_processes(
-    redis_url: str, **queue: float
-) -> AsyncIterator[tuple[CardroomServer, CardroomServer]]:
-    """Two servers on one Redis, each hearing the other before it is used."""
-    config = dataclasses.replace(queue_config(**queue), redis_url=redis_url)
-    async with AsyncExitStack() as stack:
-        a = await stack.enter_async_context(CardroomServer(config))
-        b = await stack.enter_async_context(CardroomServer(config))
-        deadline = time.monotonic() + 10
-        for one in (a, b):
-            cluster = one.manager.ownership
-            assert isinstance(cluster, Cluster)
-            while not await cluster.peers():
-                assert time.monotonic() < deadline, "the processes never heard of each other"
-                await asyncio.sleep(0.02)
-        yield a, b
 
 
 async def test_people_of_two_processes_sit_at_one_table(redis_server: RedisServer) -> None:

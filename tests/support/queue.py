@@ -3,12 +3,17 @@ addresses (two identities of one address never sit at one table), and waiting fo
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import time
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 from clients import CardroomClient
 from protocol.messages import Queued, Seated, ServerMessage
-from server.net.server import ServerConfig
+from server.net.server import CardroomServer, ServerConfig
+from server.runtime.cluster import Cluster
 from server.runtime.queue_service import QueueSettings
 from tests.support.server import make_config
 
@@ -32,3 +37,22 @@ def is_seated(msg: ServerMessage) -> bool:
 
 def is_queued(msg: ServerMessage) -> bool:
     return isinstance(msg, Queued)
+
+
+@asynccontextmanager
+async def two_processes(
+    redis_url: str, **queue: float
+) -> AsyncIterator[tuple[CardroomServer, CardroomServer]]:
+    """Two servers on one Redis, each hearing the other before it is used."""
+    config = dataclasses.replace(queue_config(**queue), redis_url=redis_url)
+    async with AsyncExitStack() as stack:
+        a = await stack.enter_async_context(CardroomServer(config))
+        b = await stack.enter_async_context(CardroomServer(config))
+        deadline = time.monotonic() + 10
+        for one in (a, b):
+            cluster = one.manager.ownership
+            assert isinstance(cluster, Cluster)
+            while not await cluster.peers():
+                assert time.monotonic() < deadline, "the processes never heard of each other"
+                await asyncio.sleep(0.02)
+        yield a, b
