@@ -30,6 +30,8 @@ class Played(frames.Shown, Protocol):
     the states), its state, settings and turn timer among them."""
 
     def seat_waiting(self, now: float) -> list[Output]: ...
+    @property
+    def rated_per_match(self) -> bool: ...
 
 
 def bot_move(room: Played, seat: int, version: int, action: Action, now: float) -> list[Output]:
@@ -157,8 +159,10 @@ def schedule(room: Played, now: float) -> list[Output]:
         out.append(CancelTimer(IdleTimer()))
     out += refresh_deadline(room, now)
     status = room.status()
-    if room.table is not None and status is RoomStatus.BETWEEN and state.match is not None:
-        # an event's table deals on by itself (no host there)
+    # an event's table deals on by itself (no host there), and so does a ladder table between
+    # the hands of its rated match (its bots are not hosts; a Shithead game is rated alone)
+    deals_on = room.table is not None or (room.ladder and room.rated_per_match)
+    if deals_on and status is RoomStatus.BETWEEN and state.match is not None:
         game = state.match.game_index + 1
         out.append(SetTimer(DealTimer(game), now + room.settings.next_hand_delay))
     if status is not RoomStatus.PLAYING:

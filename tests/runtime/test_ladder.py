@@ -181,3 +181,29 @@ async def test_a_bot_that_does_not_answer_gets_the_stand_in() -> None:
         later = await idle.wait_state(lambda s: s.view["phase"] != "swap", timeout=10)
         assert later.version > first.version
         await idle.close()
+
+
+@pytest.mark.slow
+async def test_a_sheepshead_ladder_match_deals_on_and_is_rated_whole() -> None:
+    # rule SS-9.1: a match of ten hands, rated once it is over
+    config = queue_config(ladder_fill_wait=0.3)
+    config = dataclasses.replace(
+        config, rooms=dataclasses.replace(config.rooms, next_hand_delay=0.2)
+    )
+    async with CardroomServer(config) as server:
+        bot = await person(server.url, 2, bot=True)
+        played = await asyncio.wait_for(
+            bot.play_ladder("sheepshead", "Sheep", choose, games=1), 600.0
+        )
+        assert played == 1
+        status, page = await get(server, "/api/ladder?game=sheepshead")
+        # the bots are not hosts: the table dealt each hand on by itself, to the tenth (index 9)
+        assert status == 200 and page["games"][0]["index"] == 9
+        rows = {r["player"]: r for r in page["ladder"]}
+        assert rows[player_id(bot.device or "")]["games"] == 1  # one match, rated once
+        assert {r["anchor"] for r in page["ladder"] if r["games"] == 1 and r["anchor"]} == {
+            "basic",
+            "strong",
+            "expert",
+        }
+        await bot.close()
