@@ -3,7 +3,6 @@
 // with their replays. The server rates (docs/ratings.md); this page draws /api/ladder.
 import { t } from "./i18n.js";
 import { paths } from "./routes.js";
-import { botName } from "./player.js";
 import { esc } from "./ui.js";
 
 export const GAMES = ["shithead", "sheepshead"];
@@ -17,9 +16,14 @@ function signed(n) {
   return (n > 0 ? "+" : n < 0 ? "−" : "±") + Math.abs(n);
 }
 
-// A name as the ladder shows it: a house level by its level, a bot identity as it played.
+// A house level by its level's name (its badge says it is the house's; a note such as the
+// expert's thinking time is left to its page), a bot identity as it played.
+function levelName(level) {
+  return t("level." + level).replace(/\s*\(.*\)$/, "");
+}
+
 function nameOf(r) {
-  return r.anchor ? botName(r.player) : r.name || "?";
+  return r.anchor ? levelName(r.anchor) : r.name || "?";
 }
 
 function rowHTML(r, i) {
@@ -30,8 +34,7 @@ function rowHTML(r, i) {
     `<tr data-player="${esc(r.player)}"${r.anchor ? ' class="anchor"' : ""}>` +
     `<td class="rank">${i + 1}</td>` +
     `<th scope="row"><a href="${paths.player(r.player)}" data-nav>${esc(nameOf(r))}</a>${tag}</th>` +
-    `<td class="num rt">${r.rating}</td>` +
-    `<td class="num sigma">±${(40 * r.sigma).toFixed(0)}</td>` +
+    `<td class="num rt"><span class="rating">${r.rating}</span> <span class="sigma">±${(40 * r.sigma).toFixed(0)}</span></td>` +
     `<td class="num">${r.games}</td></tr>`
   );
 }
@@ -41,7 +44,7 @@ function gamesHTML(game, games) {
   const items = games.map((g) => {
     const seats = [...g.seats].sort((a, b) => a.place - b.place);
     const who = seats
-      .map((s) => `${s.place}. ${esc(s.player.startsWith("bot:") ? botName(s.player) : s.name)} <span class="delta${s.delta > 0 ? " up" : s.delta < 0 ? " down" : ""}">${esc(signed(s.delta))}</span>`)
+      .map((s) => `${s.place}. ${esc(s.player.startsWith("bot:") ? levelName(s.player.slice(4)) : s.name)} <span class="delta${s.delta > 0 ? " up" : s.delta < 0 ? " down" : ""}">${esc(signed(s.delta))}</span>`)
       .join(" · ");
     const when = new Date(g.at * 1000).toLocaleString(document.documentElement.lang, { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
     return `<li><span class="muted">${esc(when)}</span> ${who} <a href="${paths.replay(g.room)}" data-nav>${esc(t("pl.replay"))}</a></li>`;
@@ -56,8 +59,8 @@ function sectionHTML(game, data) {
   else {
     body =
       `<p class="muted note">${esc(t("ld.count", { players: data.players }))}</p>` +
-      `<table><thead><tr><th scope="col">${esc(t("lb.rank"))}</th><th scope="col">${esc(t("ld.bot"))}</th>` +
-      `<th scope="col" class="num rt">${esc(t("pl.rating"))}</th><th scope="col" class="num sigma"><abbr title="${esc(t("ld.sigma"))}">±</abbr></th>` +
+      `<table><thead><tr><th scope="col"><abbr title="${esc(t("lb.rank"))}">#</abbr></th><th scope="col">${esc(t("ld.bot"))}</th>` +
+      `<th scope="col" class="num rt">${esc(t("pl.rating"))} <abbr class="sigma" title="${esc(t("ld.sigma"))}">±</abbr></th>` +
       `<th scope="col" class="num">${esc(t("ld.games"))}</th></tr></thead>` +
       `<tbody>${data.ladder.map(rowHTML).join("")}</tbody></table>` +
       gamesHTML(game, data.games);
