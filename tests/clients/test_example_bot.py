@@ -19,12 +19,14 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "example_bot.py"
 
 
-def test_the_docs_show_the_example_file_as_it_is() -> None:
+@pytest.mark.parametrize("name", ["example_bot.py", "ladder_bot.py"])
+def test_the_docs_show_the_example_files_as_they_are(name: str) -> None:
     docs = (ROOT / "docs" / "clients.md").read_text()
-    block = re.search(r"<!-- example_bot.py -->\n```python\n(.*?)```\n", docs, re.S)
-    assert block is not None, "docs/clients.md lost the example bot's code block"
-    assert block.group(1) == EXAMPLE.read_text()
-    assert len(EXAMPLE.read_text().splitlines()) <= 40
+    block = re.search(rf"<!-- {name} -->\n```python\n(.*?)```\n", docs, re.S)
+    assert block is not None, f"docs/clients.md lost the code block of {name}"
+    example = ROOT / "examples" / name
+    assert block.group(1) == example.read_text()
+    assert len(example.read_text().splitlines()) <= 40
 
 
 @pytest.mark.slow

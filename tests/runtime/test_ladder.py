@@ -8,29 +8,17 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import random
-from typing import Any
 
 import pytest
 
 from clients import CardroomClient, CardroomError
-from protocol.views import View
 from server.net.server import CardroomServer
 from server.rooms.names import BOT_MARK
 from server.store.leaderboard import player_id
-from tests.support.queue import is_seated, person, queue_config
+from tests.support.queue import example_move, is_seated, person, queue_config
 from tests.support.results_api import get
 
 GAME_SECONDS = 120.0  # a bound for a stuck game, not a speed test
-
-
-def choose(view: View) -> dict[str, Any]:
-    """The example bot's move (examples/example_bot.py)."""
-    if view["phase"] == "swap":
-        return {"kind": "ready"}
-    if view.get("play_sets"):
-        return {"kind": "play", "cards": max(view["play_sets"], key=len)}  # type: ignore[typeddict-item]
-    return dict(random.choice(view["legal"]))
 
 
 async def test_two_sdk_bots_play_a_rated_ladder_game_and_the_ladder_lists_them() -> None:
@@ -42,8 +30,8 @@ async def test_two_sdk_bots_play_a_rated_ladder_game_and_the_ladder_lists_them()
         assert one.device.startswith("cb1")  # a bot identity, signed as one
         played = await asyncio.wait_for(
             asyncio.gather(
-                one.play_ladder("shithead", "Robin", choose, games=1),
-                two.play_ladder("shithead", "Marvin", choose, games=1),
+                one.play_ladder("shithead", "Robin", example_move, games=1),
+                two.play_ladder("shithead", "Marvin", example_move, games=1),
             ),
             GAME_SECONDS,
         )
@@ -88,7 +76,7 @@ async def test_each_anchor_takes_its_turn_on_the_ladder() -> None:
     async with CardroomServer(config) as server:
         alone = await person(server.url, 2, bot=True)
         played = await asyncio.wait_for(
-            alone.play_ladder("shithead", "Solo", choose, games=3), GAME_SECONDS
+            alone.play_ladder("shithead", "Solo", example_move, games=3), GAME_SECONDS
         )
         assert played == 3
         status, page = await get(server, "/api/ladder?game=shithead")
@@ -193,7 +181,7 @@ async def test_a_sheepshead_ladder_match_deals_on_and_is_rated_whole() -> None:
     async with CardroomServer(config) as server:
         bot = await person(server.url, 2, bot=True)
         played = await asyncio.wait_for(
-            bot.play_ladder("sheepshead", "Sheep", choose, games=1), 600.0
+            bot.play_ladder("sheepshead", "Sheep", example_move, games=1), 600.0
         )
         assert played == 1
         status, page = await get(server, "/api/ladder?game=sheepshead")

@@ -6,24 +6,13 @@ people's line meanwhile is never seated with them."""
 from __future__ import annotations
 
 import asyncio
-import random
-from typing import Any
 
-from protocol.views import View
 from server.store.leaderboard import player_id
 from server.tools.bench.redis_server import RedisServer
-from tests.support.queue import is_seated, person, two_processes
+from tests.support.queue import example_move, is_seated, person, two_processes
 from tests.support.results_api import get
 
 GAME_SECONDS = 120.0  # a bound for a stuck game, not a speed test
-
-
-def choose(view: View) -> Any:
-    if view["phase"] == "swap":
-        return {"kind": "ready"}
-    if view.get("play_sets"):
-        return {"kind": "play", "cards": max(view["play_sets"], key=len)}  # type: ignore[typeddict-item]
-    return random.choice(view["legal"])
 
 
 async def test_bots_of_two_processes_play_one_ladder_table(redis_server: RedisServer) -> None:
@@ -35,8 +24,8 @@ async def test_bots_of_two_processes_play_one_ladder_table(redis_server: RedisSe
         await ann.queue("shithead", "Ann")
         played = await asyncio.wait_for(
             asyncio.gather(
-                one.play_ladder("shithead", "One", choose, games=1),
-                two.play_ladder("shithead", "Two", choose, games=1),
+                one.play_ladder("shithead", "One", example_move, games=1),
+                two.play_ladder("shithead", "Two", example_move, games=1),
             ),
             GAME_SECONDS,
         )

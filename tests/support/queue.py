@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import random
 import time
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -12,6 +13,7 @@ from typing import Any
 
 from clients import CardroomClient
 from protocol.messages import Queued, Seated, ServerMessage
+from protocol.views import View
 from server.net.server import CardroomServer, ServerConfig
 from server.runtime.cluster import Cluster
 from server.runtime.queue_service import QueueSettings
@@ -37,6 +39,15 @@ def is_seated(msg: ServerMessage) -> bool:
 
 def is_queued(msg: ServerMessage) -> bool:
     return isinstance(msg, Queued)
+
+
+def example_move(view: View) -> Any:
+    """The example bot's move (examples/example_bot.py), for the ladder's SDK bots."""
+    if view["phase"] == "swap":
+        return {"kind": "ready"}
+    if view.get("play_sets"):
+        return {"kind": "play", "cards": max(view["play_sets"], key=len)}  # type: ignore[typeddict-item]
+    return random.choice(view["legal"])
 
 
 @asynccontextmanager

@@ -7,7 +7,6 @@ and the bot's own page shows its ladder rating. Screenshots at both widths, chec
 from __future__ import annotations
 
 import json
-import random
 import urllib.request
 from collections.abc import Callable
 from typing import Any
@@ -16,8 +15,8 @@ import pytest
 from playwright.sync_api import BrowserContext, Page
 
 from clients import CardroomClient
-from protocol.views import View
 from server.rooms.names import BOT_MARK
+from tests.support.queue import example_move
 from tests.support.web import on_server, shoot, watch_console
 from tests.web.conftest import SCREENSHOTS, LiveServer, watch_errors
 
@@ -26,19 +25,11 @@ pytestmark = pytest.mark.slow
 GAME_SECONDS = 120.0  # a bound for a stuck game, not a speed test
 
 
-def choose(view: View) -> Any:
-    if view["phase"] == "swap":
-        return {"kind": "ready"}
-    if view.get("play_sets"):
-        return {"kind": "play", "cards": max(view["play_sets"], key=len)}  # type: ignore[typeddict-item]
-    return random.choice(view["legal"])
-
-
 async def a_ladder_game(live: LiveServer) -> str:
     """One rated ladder game of a bot against the anchors; the bot's player id."""
     url = f"ws://127.0.0.1:{live.server.port}/"
     async with CardroomClient.connect(url, bot=True) as bot:
-        await bot.play_ladder("shithead", "Page bot", choose, games=1)
+        await bot.play_ladder("shithead", "Page bot", example_move, games=1)
         assert bot.welcome is not None and bot.welcome.player is not None
         return bot.welcome.player
 
