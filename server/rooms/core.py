@@ -40,7 +40,7 @@ from protocol import messages as m
 from protocol.errors import ErrorCode
 from protocol.records import ActionEntry, RoomMeta, RoomRecord
 from server.bots.base import DEFAULT_LEVEL
-from server.rooms import frames, play, requests, rollback
+from server.rooms import bot_seats, frames, play, requests, rollback
 from server.rooms import record as records
 from server.rooms.event_table import EventTable
 from server.rooms.inputs import (
@@ -52,6 +52,7 @@ from server.rooms.inputs import (
     RatingsShown,
     Request,
     RoomInput,
+    TakeBotSeat,
     TimerFired,
     sender,
 )
@@ -584,6 +585,8 @@ class RoomCore:
                     return []
                 self.state.seats.mark_away(seat)
                 return [*frames.room_frames(self), *play.schedule(self, now)]
+            case TakeBotSeat(seat=seat, person=person, answer=answer):
+                return bot_seats.take_outputs(self, seat, person, answer, now)
 
     def _disconnected(self, conn: ConnId, now: float) -> list[Output]:
         state = self.state

@@ -220,6 +220,8 @@ def resume(room: Requested, conn: ConnId, msg: m.Resume, who: Person, now: float
     index, current = found
     if conn in state.where and state.where[conn] != index:
         raise Refusal(ErrorCode.ALREADY_IN_ROOM, "leave your current place in this room first")
+    # a rated table seats one identity an address, whichever way a person comes in
+    _one_an_address(room, who, index)
     out: list[Output] = []
     seat = state.seats[index]
     if (who.device or seat.device, who.origin or seat.origin) != (seat.device, seat.origin):

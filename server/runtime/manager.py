@@ -21,14 +21,22 @@ from server.bots.pool import BotPool
 from server.metrics import Metrics
 from server.rooms.budgets import Budget, CreateBudgets, OverBudget
 from server.rooms.core import RoomCore, check_create
-from server.rooms.inputs import BotPlaysFor, CreateHost, Disconnect, Request, RoomRequest
+from server.rooms.inputs import (
+    BotPlaysFor,
+    CreateHost,
+    Disconnect,
+    Request,
+    RoomRequest,
+    TakeBotSeat,
+)
+from server.rooms.matchmaker import Reserved
 from server.rooms.names import clean_name
 from server.rooms.refusal import Refusal
 from server.rooms.seeds import Keys
 from server.rooms.settings import RoomSettings
 from server.runtime.actor import Owner, RoomActor
 from server.runtime.finished import HandSink
-from server.runtime.ownership import Elsewhere, OneProcess
+from server.runtime.ownership import ANSWER_WAIT, Elsewhere, OneProcess
 from server.runtime.placement import HeldBack
 from server.store.base import RoomStore, StoredRoom, StoreError, StoreUnavailable
 from server.store.budgets import AddressBudget, MemoryBudget, Rate
@@ -88,6 +96,7 @@ class Ownership(Protocol):
     def release(self, code: str) -> None: ...
     async def let_go(self, code: str) -> None: ...
     async def forward(self, conn: int, code: str, owner: str, msg: RoomRequest) -> bool: ...
+    async def take_bot_seat(self, owner: str, code: str, seat: int, person: Reserved) -> bool: ...
     def disconnected(self, conn: int) -> None: ...
     async def peers(self) -> list[str]: ...
     async def hand_over(self, codes: Sequence[str], to_owner: str) -> list[str]: ...
@@ -321,6 +330,36 @@ class RoomManager:
             return False
         actor.submit(BotPlaysFor(seat))
         return True
+
+    async def take_bot_seat(
+        self, code: str, seat: int, person: Reserved, *, forwarded: bool = False
+    ) -> bool:
+        """Seat ``person`` in bot seat ``seat`` of Play now's table ``code``
+        (:mod:`server.rooms.bot_seats`) wherever the room is: here (loaded first if no
+        process holds it), or on the process that owns it (``forwarded``: asked by another
+        process already, so never sent on). Whether the room took them, as it answers once
+        it stored the change; no answer within :data:`ANSWER_WAIT` seconds is a no."""
+        try:
+            where = self.rooms.get(code) or await self._load(code)
+        except Refusal:  # the store is away
+            return False
+        if isinstance(where, Elsewhere):
+            if forwarded:
+                return False
+            return await self.ownership.take_bot_seat(where.owner, code, seat, person)
+        if where is None:
+            return False
+        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+
+        def told(ok: bool) -> None:
+            if not answer.done():
+                answer.set_result(ok)
+
+        where.submit(TakeBotSeat(seat, person, told))
+        try:
+            return await asyncio.wait_for(answer, ANSWER_WAIT)
+        except TimeoutError:
+            return False
 
     async def _place(
         self,
