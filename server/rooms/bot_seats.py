@@ -21,12 +21,12 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Protocol
 
 from protocol.records import RoomMeta
 from server.bots.base import rated_id
 from server.rooms import frames, play
+from server.rooms.inputs import TakeBotSeat
 from server.rooms.matchmaker import Reserved
 from server.rooms.names import clean_name
 from server.rooms.outputs import GraceTimer, Output, Persist, Reply, SetTimer
@@ -75,19 +75,18 @@ def take(room: Taken, seat: int, person: Reserved, now: float) -> bool:
     return True
 
 
-def take_outputs(
-    room: Taken, seat: int, person: Reserved, to: Callable[[bool], None], now: float
-) -> list[Output]:
+def take_outputs(room: Taken, item: TakeBotSeat, now: float) -> list[Output]:
     """:func:`take` as the room's outputs: stored, then the answer, the room frame to
     everyone here, and the bots and timers (the bot's pending move for the seat is dropped
-    when it comes: the seat is a person's)."""
-    if not take(room, seat, person, now):
-        return [Reply(to, False)]
+    when it comes: the seat is a person's). Refused at ``item.until`` or later: its asker
+    stopped waiting and put the person back in the line."""
+    if now >= item.until or not take(room, item.seat, item.person, now):
+        return [Reply(item.answer, False)]
     grace = now + room.settings.grace
     return [
         Persist(room.meta()),
-        SetTimer(GraceTimer(seat), grace),
-        Reply(to, True),
+        SetTimer(GraceTimer(item.seat), grace),
+        Reply(item.answer, True),
         *frames.room_frames(room),
         *play.schedule(room, now),
     ]

@@ -585,8 +585,8 @@ class RoomCore:
                     return []
                 self.state.seats.mark_away(seat)
                 return [*frames.room_frames(self), *play.schedule(self, now)]
-            case TakeBotSeat(seat=seat, person=person, answer=answer):
-                return bot_seats.take_outputs(self, seat, person, answer, now)
+            case TakeBotSeat():
+                return bot_seats.take_outputs(self, item, now)
 
     def _disconnected(self, conn: ConnId, now: float) -> list[Output]:
         state = self.state

@@ -102,11 +102,14 @@ class BotPlaysFor:
 class TakeBotSeat:
     """Play now seats ``person`` in bot seat ``seat`` of this table in its first seconds
     (:mod:`server.rooms.bot_seats`); ``answer`` hears, once it is stored, whether the room
-    took them (no: the bot has acted already, or the seat is no longer a fill-in bot's)."""
+    took them (no: the bot has acted already, the seat is no longer a fill-in bot's, or the
+    input comes at ``until`` or later, when its asker has stopped waiting: one held back while
+    the store was away, say)."""
 
     seat: int
     person: Reserved
     answer: Callable[[bool], None]
+    until: float
 
 
 RoomInput = (

@@ -355,7 +355,9 @@ class RoomManager:
             if not answer.done():
                 answer.set_result(ok)
 
-        where.submit(TakeBotSeat(seat, person, told))
+        # the room refuses it once this process stops waiting (held back while the store was
+        # away, say): else the person would have this seat and a place in the line
+        where.submit(TakeBotSeat(seat, person, told, self.clock() + ANSWER_WAIT / 2))
         try:
             return await asyncio.wait_for(answer, ANSWER_WAIT)
         except TimeoutError:

@@ -30,9 +30,11 @@ def bob(origin: str = "o-bob", name: str = "Bob") -> Reserved:
     return Reserved(name, token_digest("bob"), "dev-bob", origin)
 
 
-def take(room: RoomCore, seat: int, person: Reserved) -> tuple[list[bool], list[Output]]:
+def take(
+    room: RoomCore, seat: int, person: Reserved, until: float = NOW + 2
+) -> tuple[list[bool], list[Output]]:
     answers: list[bool] = []
-    out = room.handle(TakeBotSeat(seat, person, answers.append), NOW + 1)
+    out = room.handle(TakeBotSeat(seat, person, answers.append, until), NOW + 1)
     replies = [o for o in out if isinstance(o, Reply)]
     assert len(replies) == 1
     replies[0].to(replies[0].ok)  # as the actor does, once what came before is stored
@@ -74,6 +76,7 @@ def test_only_a_fill_in_bots_seat_of_the_first_game() -> None:
     room = table()
     assert take(room, 0, bob())[0] == [False]  # Ann's
     assert take(room, 3, bob())[0] == [False]  # no such seat
+    assert take(room, 1, bob(), until=NOW + 1)[0] == [False]  # its asker no longer waits
     assert take(room, 1, bob(origin="o-ann", name="Ann2"))[0] == [False]  # rule: one address
     assert room.state.seats[1].kind == "bot"
     unrated = table(rated=False)  # an unrated table has no address rule
