@@ -181,7 +181,9 @@ class QueueService:
     # ------------------------------------------------------------------ requests
 
     async def queue(self, conn: int, msg: m.Queue) -> None:
-        """Put ``conn``'s player in the line for ``msg.game``; answered with ``queued``.
+        """Put ``conn``'s player in the line for ``msg.game``; answered with ``queued``, and
+        ``seated`` at once if a table in its first seconds has a bot's seat for them, or if
+        a seat given to them before was never resumed (its ``seated`` was lost).
 
         Raises:
             Refusal: ``already_queued``, ``already_in_room``, ``bad_name``,
@@ -198,16 +200,16 @@ class QueueService:
         device = self.clients.player_of(conn)
         player = device or f"c:{self.owner}:{conn}"
         try:
+            now = self.clock()
+            given = await self.store.assigned(device, now) if device is not None else None
+            if given is not None:  # its ``seated`` was lost (its process died): again, even
+                self._seated_now(conn, given, msg.id)  # to one whose stand-in took over
+                return
             if device is not None:
                 wait = await self.ratings.wait_before_queue(device)
                 if wait > 0:
                     why = f"you left a rated game: you may queue again in {wait:.0f} s"
                     raise Refusal(ErrorCode.QUEUE_PENALTY, why)
-            now = self.clock()
-            given = await self.store.assigned(device, now) if device is not None else None
-            if given is not None:  # its ``seated`` was lost (its process died): again
-                self._seated_now(conn, given, msg.id)
-                return
             skill = await self.ratings.skill(msg.game, device) if device else 0.0
             entry = Entry(
                 player,
