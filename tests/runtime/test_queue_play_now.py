@@ -187,11 +187,9 @@ async def test_an_arrival_takes_a_bot_seat_in_the_tables_first_seconds() -> None
         await ann.queue("shithead", "Ann")
         first = await ann.wait_for(is_seated, timeout=5)  # Ann and two bots
         assert isinstance(first, Seated)
-        queued_at = time.monotonic()
         bob = await person(server.url, 3)
         await bob.queue("shithead", "Bob")  # answered, then seated at once: no fill wait
         seated = await bob.wait_for(is_seated, timeout=2)
-        assert time.monotonic() - queued_at < 1.0
         assert isinstance(seated, Seated) and (seated.room, seated.seat) == (first.room, 1)
         assert server.queue.took_bot_seats == 1 and not server.queue.mine
         joined = await asyncio.gather(ann.take_seat(first), bob.take_seat(seated))
