@@ -87,3 +87,24 @@ def test_a_name_taken_at_the_table_is_numbered() -> None:
     room = table()
     assert take(room, 1, bob(name="Ann"))[0] == [True]
     assert room.state.seats[1].name == "Ann 2"
+
+
+def test_in_sheepshead_each_bot_keeps_its_seat_from_its_own_first_move() -> None:
+    room = RoomCore("ABCDE", "sheepshead", 5, settings=SETTINGS, seed=3, rated=True)
+    room.seat_table([Reserved("Ann", token_digest("ann-token"), "dev-ann", "o-ann")], "strong", NOW)
+    resume = m.Resume(id="r", room="ABCDE", token="ann-token")
+    room.handle(Request(1, resume, "dev-ann", "o-ann"), NOW)
+    match = room.state.match
+    assert match is not None
+    # the bots pick or pass in turn until Ann's turn comes: those that did keep their seats,
+    # those still to decide may be taken (rule SS-3.1: the pick goes round from the dealer's left)
+    while (seat := match.current.to_act()[0]) != 0:
+        room.handle(BotMove(seat, room.state.version, match.current.legal_actions(seat)[0]), NOW)
+    moved = {who for who, _ in match.logs[-1]}
+    waiting = set(range(1, 5)) - moved
+    assert moved and waiting  # both kinds of bot seat at this table, with these cards
+    for seat in moved:
+        assert take(room, seat, bob())[0] == [False]
+    first = min(waiting)
+    assert take(room, first, bob())[0] == [True]
+    assert room.state.rated_seats[first] == "dev-bob"
