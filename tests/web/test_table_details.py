@@ -11,7 +11,14 @@ import pytest
 from playwright.sync_api import BrowserContext, Page
 
 from tests.support.web import PHONE, act_first, create_hints_room
-from tests.web.conftest import ROOT, LiveServer, create_room, wait_turn, watch_errors
+from tests.web.conftest import (
+    ROOT,
+    LiveServer,
+    create_room,
+    open_room_form,
+    wait_turn,
+    watch_errors,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -29,7 +36,7 @@ def test_the_form_offers_no_seat_count_for_sheepshead(
 ) -> None:
     page = new_context(viewport=PHONE).new_page()
     errors = watch_errors(page)
-    page.goto(live.base + "/")
+    open_room_form(page, live.base)
     page.check('input[name="game"][value="shithead"]')
     assert page.is_visible("#seats")
     page.check('input[name="game"][value="sheepshead"]')  # rule SS-1.1: always five
