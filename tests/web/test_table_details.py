@@ -58,7 +58,7 @@ ANNOUNCE_SPY = """
 """
 
 
-def test_the_screen_reader_hears_your_turn_in_the_chosen_language(
+def test_the_screen_reader_hears_the_prompt_in_the_chosen_language(
     live: LiveServer, new_context: Callable[..., BrowserContext]
 ) -> None:
     ctx = new_context(viewport=PHONE)
@@ -71,10 +71,9 @@ def test_the_screen_reader_hears_your_turn_in_the_chosen_language(
     create_room(page, live.base, "Ann", "shithead", seats=2)
     page.click('[data-act="host"][data-op="start"]')
     assert wait_turn(page) == "ready"
-    page.wait_for_function(
-        "(s) => window.__said.some(t => t.includes(s))", arg=FR["table.yourTurn"]
-    )
-    assert not [s for s in page.evaluate("window.__said") if EN["table.yourTurn"] in s]
+    # the swap's prompt: what the table asks, said when the turn comes
+    page.wait_for_function("(s) => window.__said.some(t => t.includes(s))", arg=FR["sh.swapHint"])
+    assert not [s for s in page.evaluate("window.__said") if EN["sh.swapHint"] in s]
     assert not errors, errors
 
 

@@ -240,12 +240,25 @@ function logEvents(msg, prev) {
     if (line) lines.push(line);
   }
   roomLog.add(app.log, msg, (app.info && app.info.games_played) || 0);
-  // screen readers hear what happened, and when it becomes their turn
+  // screen readers hear what happened, then what the table asks of them: when their turn
+  // comes, when its question changes (the pick, then the bury, then the call), and after
+  // their own move when they play again (a burn)
   const mine = (v) => v && app.seat != null && v.to_act.includes(app.seat) && v.legal.length > 0;
   const said = [...lines];
-  if (mine(msg.view) && !mine(prev && prev.view)) said.push(t("table.yourTurn"));
+  if (mine(msg.view)) {
+    const d = { view: msg.view, seat: app.seat, name: (s) => app.nameOf(s), mode: null };
+    const ask = game.promptText(d) || t("table.yourTurn");
+    const again = (msg.events || []).some((e) => e.seat === app.seat && game.eventText(e, d.name));
+    if (!mine(prev && prev.view) || ask !== asked || again) said.push(ask);
+    asked = ask;
+  } else {
+    asked = null;
+  }
   announce(said);
 }
+
+// The prompt last said to the screen reader while it was this seat's turn.
+let asked = null;
 
 // Lines for screen readers, queued: each is added to the live region as a line of its own
 // (read in turn), never written over the one before (bots move faster than a voice reads);
