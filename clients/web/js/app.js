@@ -10,6 +10,7 @@ import { detectLang, errorText, onFallback, setLang, t } from "./i18n.js";
 import { onKey } from "./keys.js";
 import * as roomLog from "./log.js";
 import { Net, socketUrl } from "./net.js";
+import { foldNew } from "./home.js";
 import { readForm, syncForm, toggleChip } from "./house.js";
 import { askMoveCode, claimMoveCode, loadBoards, loadPlayer, loadReplay, loadSteps, newReplay, replayStep, setSpeed, stopPlay, togglePlay } from "./pages.js";
 import { newPlayer } from "./player.js";
@@ -239,12 +240,25 @@ function logEvents(msg, prev) {
     if (line) lines.push(line);
   }
   roomLog.add(app.log, msg, (app.info && app.info.games_played) || 0);
-  // screen readers hear what happened, and when it becomes their turn
+  // screen readers hear what happened, then what the table asks of them: when their turn
+  // comes, when its question changes (the pick, then the bury, then the call), and after
+  // their own move when they play again (a burn)
   const mine = (v) => v && app.seat != null && v.to_act.includes(app.seat) && v.legal.length > 0;
   const said = [...lines];
-  if (mine(msg.view) && !mine(prev && prev.view)) said.push(t("table.yourTurn"));
+  if (mine(msg.view)) {
+    const d = { view: msg.view, seat: app.seat, name: (s) => app.nameOf(s), mode: null };
+    const ask = game.promptText(d) || t("table.yourTurn");
+    const again = (msg.events || []).some((e) => e.seat === app.seat && game.eventText(e, d.name));
+    if (!mine(prev && prev.view) || ask !== asked || again) said.push(ask);
+    asked = ask;
+  } else {
+    asked = null;
+  }
   announce(said);
 }
+
+// The prompt last said to the screen reader while it was this seat's turn.
+let asked = null;
 
 // Lines for screen readers, queued: each is added to the live region as a line of its own
 // (read in turn), never written over the one before (bots move faster than a voice reads);
@@ -635,6 +649,11 @@ async function onClick(e) {
     case "daily":
       createRoom(true);
       return;
+    case "fold-new":
+      // kept while the page lives: back home from the room it made, the form is still out
+      app.newOpen = el.getAttribute("aria-expanded") !== "true";
+      foldNew(app.newOpen);
+      return;
     case "my-page":
       if (app.me) navigate(paths.player(app.me));
       else toast(t("net.connecting"), "error");
@@ -925,11 +944,15 @@ function resumeSession() {
   });
 }
 
+// The address of the home page with the new room's form unfolded.
+const NEW_ROOM = "#new";
+
 async function start() {
   // the chosen language's table first: every screen is drawn in it
   await setLang(load(KEYS.lang, null) || detectLang(navigator.languages || [navigator.language]));
   onFallback(redrawAll);
   const here = match(location.pathname);
+  app.newOpen = location.hash === NEW_ROOM; // a link to the new room's form shows it
   const linked = here.name === "room" ? here.code : null;
   if (linked && !(app.session && app.session.room === linked)) app.pendingCode = linked;
   // a room's own address takes you back to your seat; "/" shows home (with a way back)
@@ -947,6 +970,12 @@ async function start() {
   document.addEventListener("keydown", (e) => onKey(e, KEYS_HERE));
   document.addEventListener("input", (e) => {
     if (e.target.id === "replay-range") replayStep(Number(e.target.value));
+  });
+  window.addEventListener("hashchange", () => {
+    if (location.hash !== NEW_ROOM || app.screen !== "home") return;
+    app.newOpen = true;
+    foldNew(true);
+    document.getElementById("create-form")?.scrollIntoView({ block: "nearest" });
   });
   window.addEventListener("popstate", () => {
     const to = match(location.pathname).name;

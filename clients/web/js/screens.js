@@ -129,7 +129,7 @@ export function render() {
   if (store.screen === "home") {
     if (!main.querySelector(".home")) {
       const { prefs, session, name, queue } = store;
-      main.innerHTML = home.render({ prefs, code: store.pendingCode || "", session, name, queue });
+      main.innerHTML = home.render({ prefs, code: store.pendingCode || "", session, name, queue, open: store.newOpen });
     } else {
       patch(document.getElementById("play-now"), home.playNowHTML(store.queue));
     }

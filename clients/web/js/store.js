@@ -47,6 +47,7 @@ export const store = {
   prefs: { game: "shithead", seats: 4, level: "basic", timer: 0, hints: false, ...load(KEYS.prefs, {}) },
   session: load(KEYS.session, null), // {room, token, seat} or {room, watch: true}
   pendingCode: null, // a share link's code, before joining
+  newOpen: false, // the new room's form unfolded on the home page (`/#new` opens it)
   queue: null, // Play now: {game, waiting, waited, fill_in, at, found} while waiting for a table
   room: null,
   seat: null,
