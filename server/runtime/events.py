@@ -46,10 +46,11 @@ from server.rooms.event_io import (
     PersistEvent,
     Refused,
     StandIn,
+    StartDue,
     TableOpened,
     TableSpec,
 )
-from server.rooms.event_settings import EventLimits, EventSettings, Reseat
+from server.rooms.event_settings import EventLimits, EventSettings, Reseat, check_start
 from server.rooms.event_state import EventPhase
 from server.rooms.event_table import EventTable
 from server.rooms.refusal import Refusal
@@ -88,6 +89,7 @@ class People(Protocol):
     def send(self, conn: int, text: str) -> None: ...
     def player_of(self, conn: int) -> str | None: ...
     def address_of(self, conn: int) -> str | None: ...
+    def origin_of(self, conn: int) -> str | None: ...
 
 
 class EventService:
@@ -115,6 +117,8 @@ class EventService:
         self.bus: Redis | None = None  # Redis, to tell the other processes (use_bus)
         self.process = secrets.token_hex(8)
         self._listener: asyncio.Task[None] | None = None
+        self._starts: dict[str, asyncio.TimerHandle] = {}  # event code -> its start's timer
+        self._fired: set[str] = set()  # events in their lobby whose start time was tried
 
     def use_bus(self, bus: Redis) -> None:
         """Tell the other processes of this Redis when an event changes, and hear them."""
@@ -155,7 +159,7 @@ class EventService:
             case m.EventCreate():
                 code = await self.create(conn, msg)
             case m.EventJoin(event=code, name=name):
-                await self.apply(code, Join(self._player(conn), name))
+                await self.apply(code, self._join(conn, name))
             case m.EventWatch(event=code):
                 if await self.store.load(code) is None:
                     raise Refusal(ErrorCode.EVENT_NOT_FOUND, "no event has that code")
@@ -177,8 +181,13 @@ class EventService:
             raise Refusal(ErrorCode.INVALID_MESSAGE, why)
         return player
 
+    def _join(self, conn: int, name: str) -> Join:
+        people = self.people
+        return Join(self._player(conn), name, people.origin_of(conn))
+
     async def create(self, conn: int, msg: m.EventCreate) -> str:
-        player = self._player(conn)
+        join = self._join(conn, msg.name)
+        check_start(msg.start_at, self.clock())
         settings = EventSettings(
             msg.game,
             msg.table_size,
@@ -188,6 +197,8 @@ class EventService:
             reseat=Reseat(msg.reseat),
             options=msg.options,
             max_tables=self.limits.max_tables,
+            rated=msg.rated,
+            start_at=msg.start_at,
         ).checked()
         if len(self.opened) >= self.limits.max_events:
             await self._forget_over()
@@ -202,14 +213,15 @@ class EventService:
         for _ in range(20):
             code = new_code()
             nonce = secrets.token_hex(16)
-            core = EventCore(code, nonce, settings, seed=keys.event(code, nonce), host=player)
-            out = core.handle(Join(player, msg.name), self.clock())
+            core = EventCore(code, nonce, settings, seed=keys.event(code, nonce), host=join.player)
+            out = core.handle(join, self.clock())
             refused = [o for o in out if isinstance(o, Refused)]
             if refused:
                 raise Refusal(refused[0].code, refused[0].message)
             try:
                 if await self.store.create(code, core.record()):
                     self.opened.add(code)
+                    self._arm(core)
                     return code
             except StoreUnavailable:
                 raise Refusal(ErrorCode.STORE_UNAVAILABLE, _UNSAVED) from None
@@ -300,7 +312,42 @@ class EventService:
     async def _load(self, code: str) -> EventCore:
         record = await self._record(code)
         keys = await self.tables.keys()
-        return EventCore.from_record(record, keys.event(code, record["nonce"]))
+        core = EventCore.from_record(record, keys.event(code, record["nonce"]))
+        self._arm(core)
+        return core
+
+    # ------------------------------------------------------------------ the start time
+
+    def _arm(self, core: EventCore) -> None:
+        """Start the event at its start time from this process (every process that loads an
+        event in its lobby arms its own timer: whichever fires first starts it, the others'
+        find it started)."""
+        at = core.settings.start_at
+        if core.phase is not EventPhase.LOBBY:
+            self._fired.discard(core.code)
+            return
+        if at is None or core.code in self._starts or core.code in self._fired:
+            return
+        delay = max(0.0, at - self.clock())
+        loop = asyncio.get_running_loop()
+        self._starts[core.code] = loop.call_later(delay, self._start_due, core.code)
+
+    def _start_due(self, code: str) -> None:
+        self._starts.pop(code, None)
+        self._fired.add(code)  # once: too few people then, and it waits for its host
+        task = asyncio.create_task(self._due(code))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _due(self, code: str) -> None:
+        try:
+            core = await self.apply(code, StartDue())
+        except Refusal as refusal:  # the store away: the next load arms it again
+            log.warning("event %s: not started at its time: %s", code, refusal.message)
+            return
+        if core.phase is EventPhase.LOBBY and (core.settings.start_at or 0) > self.clock():
+            self._fired.discard(code)
+            self._arm(core)  # this clock ran ahead of the store's: once more
 
     async def info(self, code: str) -> m.EventInfo | None:
         """The event's public state (its page), or ``None``: no such event."""
@@ -392,6 +439,7 @@ class EventService:
                 settings=self.tables.settings,
                 options=s.rules,
                 table=table,
+                rated=s.rated,
             )
             room.seat_event_table(people, spec.stand_ins, self.clock())
             return room
@@ -441,6 +489,9 @@ class EventService:
         return opened
 
     async def stop(self) -> None:
+        for timer in self._starts.values():
+            timer.cancel()
+        self._starts.clear()
         if self._listener is not None:
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):

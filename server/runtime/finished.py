@@ -112,6 +112,7 @@ class Room(Protocol):
     def rated_seats(self) -> list[str | None]: ...
     @property
     def deserted(self) -> Mapping[int, str]: ...
+    def match_done(self) -> bool: ...
 
 
 #: Where an event's table reports each hand it finishes: the table, the game's index, the units
@@ -240,7 +241,7 @@ class FinishedGames:
         and no person among them)."""
         core = self.room
         match = core.match
-        if not core.rated or match is None or (core.rated_per_match and not match.is_over()):
+        if not core.rated or match is None or (core.rated_per_match and not core.match_done()):
             return None
         if core.hints or core.daily or match.options != type(match.options)():
             return None  # (a rated room is none of these: refused when it was made rated)

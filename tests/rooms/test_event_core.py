@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import pytest
 
 from protocol.errors import ErrorCode
+from protocol.messages import SheepsheadOptions
 from server.rooms.event_core import EventCore
 from server.rooms.event_deals import draw
 from server.rooms.event_io import (
@@ -25,10 +26,11 @@ from server.rooms.event_io import (
     PersistEvent,
     Refused,
     StandIn,
+    StartDue,
     TableOpened,
 )
 from server.rooms.event_seating import meetings, repeated, seat_in_order
-from server.rooms.event_settings import EventSettings, Reseat
+from server.rooms.event_settings import EventSettings, Reseat, check_start
 from server.rooms.event_state import EventPhase
 from server.rooms.refusal import Refusal
 
@@ -243,3 +245,48 @@ def test_settings_out_of_bounds_are_refused(kw: dict[str, object], why: str) -> 
     with pytest.raises(Refusal, match=why) as info:
         EventSettings(**args).checked()  # type: ignore[arg-type]
     assert info.value.code is ErrorCode.BAD_EVENT
+
+
+def test_an_event_starts_itself_at_its_start_time_given_as_the_input_s_time() -> None:
+    core = event(start_at=100.0)
+    before = core.record()
+    assert core.handle(StartDue(), 99.5) == [] and core.record() == before  # not yet
+    out = core.handle(StartDue(), 100.0)
+    assert core.phase is EventPhase.PLAYING and PersistEvent() in out
+    assert [t.seats for t in opened(out).tables] == seat_in_order(draw(SEED, PEOPLE), 5)
+    assert core.handle(StartDue(), 101.0) == []  # late, or from another process: nothing
+    assert EventCore.from_record(core.record(), SEED).settings.start_at == 100.0
+
+
+def test_at_its_start_time_an_event_of_one_waits_for_its_host() -> None:
+    core = EventCore("K7QR", "n", EventSettings("sheepshead", 5, 1, 1, start_at=5.0), seed=SEED,
+                     host="h")  # fmt: skip
+    step(core, Join("h", "H"))
+    assert core.handle(StartDue(), 6.0) == [] and core.phase is EventPhase.LOBBY
+    step(core, Join("a", "A"))
+    assert PersistEvent() in step(core, HostCommand("h", EventOp.START))
+
+
+def test_a_start_time_is_in_the_coming_week() -> None:
+    check_start(None, 1000.0)
+    check_start(1000.0 + 7 * 24 * 3600, 1000.0)
+    for bad in (1000.0, 999.0, 1001.0 + 7 * 24 * 3600):
+        with pytest.raises(Refusal) as info:
+            check_start(bad, 1000.0)
+        assert info.value.code is ErrorCode.BAD_EVENT
+
+
+def test_a_rated_event_plays_the_book_and_takes_one_identity_an_address() -> None:
+    with pytest.raises(Refusal) as info:  # docs/ratings.md: only the book's rules
+        house = SheepsheadOptions(crack=True)
+        EventSettings("sheepshead", 5, 1, 1, rated=True, options=house).checked()
+    assert info.value.code is ErrorCode.RATED_NOT_ALLOWED
+    core = EventCore("K7QR", "n", EventSettings("sheepshead", 5, 1, 1, rated=True), seed=SEED,
+                     host="h")  # fmt: skip
+    step(core, Join("h", "H", origin="addr-1"))
+    refused(core, Join("a", "A", origin="addr-1"), ErrorCode.SAME_ADDRESS)
+    refused(core, Join("a", "A"), ErrorCode.SAME_ADDRESS)  # an address unknown
+    step(core, Join("a", "A", origin="addr-2"))
+    again = EventCore.from_record(core.record(), SEED)
+    assert again.settings.rated and again.state.entrants["a"].origin == "addr-2"
+    assert again.info().rated
