@@ -221,6 +221,9 @@ class RoomInfo(_Model):
     again: Again | None = Field(
         default=None, description="after the match: the room where this table plays again"
     )
+    event: str | None = Field(
+        default=None, description="the event this room is a table of (its page: /e/CODE)"
+    )
 
     _game_options = model_validator(mode="before")(_options_of_game)
 
