@@ -279,6 +279,10 @@ class EventCore:
         if state.phase is not EventPhase.PLAYING or item.round != state.round:
             return []  # a table of an event ended early, or a round gone by, plays on alone
         played = state.played.get(item.table)
+        if played is not None and item.room is not None:
+            kept = state.rooms[-1][item.table]
+            if kept is not None and kept != item.room:
+                return []  # the room of a second opening of the table (two processes raced)
         if played is None or item.hand != played or played >= self.settings.hands:
             raise Refusal(ErrorCode.BAD_EVENT, f"table {item.table} did not play hand {item.hand}")
         seats = state.seatings[-1][item.table]

@@ -73,6 +73,8 @@ class HandPlayed:
     hand: int
     scores: tuple[int, ...]
     result: Mapping[str, Any] | None = field(default=None, compare=False)
+    #: the room that played it (a room that is not the table's, opened in a race, counts not)
+    room: str | None = None
 
 
 EventInput = Join | Leave | HostCommand | StartDue | TableOpened | HandPlayed

@@ -115,9 +115,10 @@ class Room(Protocol):
     def match_done(self) -> bool: ...
 
 
-#: Where an event's table reports each hand it finishes: the table, the game's index, the units
-#: each seat won (Shithead: -1 for the loser) and the game's result as its history records it.
-HandSink = Callable[[EventTable, int, tuple[int, ...], dict[str, Any]], None]
+#: Where an event's table reports each hand it finishes: the table, its room's code, the game's
+#: index, the units each seat won (Shithead: -1 for the loser) and the game's result as its
+#: history records it.
+HandSink = Callable[[EventTable, str, int, tuple[int, ...], dict[str, Any]], None]
 
 
 class Devices(Protocol):
@@ -233,7 +234,8 @@ class FinishedGames:
         await self._store(item, results, event, origins, self.rated_game(event))
         if core.table is not None and self.hands is not None:  # once its history is stored
             sign = 1 if core.game == "sheepshead" else -1  # a Shithead game's loss is -1
-            self.hands(core.table, index, tuple(sign * s for s in outcome.scores), item["result"])
+            units = tuple(sign * s for s in outcome.scores)
+            self.hands(core.table, core.code, index, units, item["result"])
 
     def rated_game(self, key: str) -> RatedGame | None:
         """The rated game that just ended, as the ratings take it (``None``: nothing to rate:

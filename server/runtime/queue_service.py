@@ -94,7 +94,7 @@ class Tables(Protocol):
 
     settings: RoomSettings
 
-    async def open_table(self, build: Callable[[str], RoomCore], *, place: bool = True) -> str: ...
+    async def open_table(self, build: Callable[[str], RoomCore], *, keep: bool = False) -> str: ...
 
 
 class QueueClients(Protocol):
