@@ -115,6 +115,9 @@ def test_two_people_open_join_and_play_an_event_to_its_standings(
     ann, bob = (new_context().new_page() for _ in range(2))
     errors = [watch_console(p) for p in (ann, bob)]
     code = open_event(ann, live.base, "Ann", **{"ev-rounds": str(ROUNDS), "ev-hands": "1"})
+    # the way others join: the event's link, to copy
+    link = ann.locator('.ev-invite [data-act="copy"]').first.get_attribute("data-text")
+    assert link == f"{live.base}/e/{code}"
     shoot(ann, "event-new-lobby")
     join(bob, live.base, code, "Bob")
     expect(ann.locator(".ev-people li")).to_have_count(2, timeout=STEP_MS)

@@ -74,6 +74,12 @@ function youHTML(info, you, host) {
     out += `<p class="ev-you">${esc(t("evt.yourTable", { n: yourTable(info, you) }))} ` +
       `<button class="btn" data-act="event-table">${esc(t("evt.toTable"))}</button></p>`;
   }
+  if (info.phase === "lobby") { // the way others join: its link, or its code
+    const link = location.origin + paths.event(info.code);
+    out += `<p class="ev-invite">` +
+      `<button type="button" class="btn small" data-act="copy" data-text="${esc(link)}">${esc(t("lobby.copyLink"))}</button> ` +
+      `<button type="button" class="btn small ghost" data-act="copy" data-text="${esc(info.code)}">${esc(t("lobby.copyCode"))}</button></p>`;
+  }
   if (host && info.phase !== "over") {
     const ops = info.phase === "lobby" ? ["start"] : [info.paused ? "resume" : "pause", "end"];
     out += `<p class="ev-host">` + ops.map((op) => `<button class="btn small" data-act="event-host" data-op="${op}">${esc(t("evt.op." + op))}</button>`).join(" ") + `</p>`;
