@@ -446,13 +446,23 @@ class RoomCore:
                 raise Refusal(ErrorCode.SAME_ADDRESS, why)
         self.state.rated = rated
 
+    def match_done(self) -> bool:
+        """Whether the match is over: all its hands, or an event's table's hands of the
+        round (what a rated Sheepshead table rates whole)."""
+        match = self.state.match
+        if match is None:
+            return False
+        if self.table is not None and match.current.is_over():
+            return match.is_over() or match.games_played() >= self.table.hands
+        return match.is_over()
+
     def desert(self, index: int) -> None:
         """Seat ``index``'s person left (or is gone past the grace): if a rated game or match
         is under way, they are ranked last in it."""
         match = self.state.match
         if not self.state.rated or match is None:
             return
-        if not match.current.is_over() or (self.rated_per_match and not match.is_over()):
+        if not match.current.is_over() or (self.rated_per_match and not self.match_done()):
             self.state.desert(index)
 
     def show_ratings(self, shifts: tuple[m.RatingShift, ...]) -> list[Output]:

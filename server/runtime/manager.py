@@ -152,6 +152,7 @@ class RoomManager:
         self._placed: dict[str, asyncio.TimerHandle] = {}
         # rooms let go for another process, checked once their lobby would have closed
         self._unclaimed: dict[str, asyncio.TimerHandle] = {}
+        self._tables_let_go: dict[str, int] = {}  # an event's tables let go: their fences
         self.stopping = False  # shutting down: rooms are being saved and handed over
         self.told: set[int] = set()  # this process's clients told ``closing`` already
         self.use_bot_pool(bot_pool or BotPool())
@@ -300,21 +301,26 @@ class RoomManager:
             self._unclaim(code)
         raise Refusal(ErrorCode.BUSY, "could not find a free room code; try again")
 
-    async def open_table(self, build: Callable[[str], RoomCore], *, place: bool = True) -> str:
+    async def open_table(self, build: Callable[[str], RoomCore], *, keep: bool = False) -> str:
         """Open a room whose people are seated already, held for them until they resume
         with their tokens (Play now's tables, an event's); its code. With placement (several
-        processes behind a proxy) and ``place``, it is let go at once for the process its
-        code hashes to, which loads it when the first of them resumes there; an event's tables
-        (``place`` False) are played here (their event bounded their number when it was made,
-        so they take no one's room budget)."""
+        processes behind a proxy) it is let go at once for the process its code hashes to,
+        which loads it when the first of them resumes there. A placed room nobody took by the
+        time its lobby would have closed is deleted, or, with ``keep`` (an event's table: its
+        event waits for its hands), taken here, where its stand-ins play for whoever is away.
+        An event's tables take no one's room budget: their event bounded their number when it
+        was made."""
         await self.keys()  # the room's deals need the server's keys
         core, fence = await self._new_room(build)
-        if place and self.ownership.places_rooms:
+        if self.ownership.places_rooms:
             await self.ownership.let_go(core.code)
             self.metrics.rooms_placed += 1
             later = asyncio.get_running_loop().call_later
             wait = self.settings.lobby_timeout + self.settings.grace
-            self._unclaimed[core.code] = later(wait, self._collect_soon, core.code, fence)
+            then = self._take_soon if keep else self._collect_soon
+            self._unclaimed[core.code] = later(wait, then, core.code, fence)
+            if keep:
+                self._tables_let_go[core.code] = fence
             return core.code
         actor = self.actor_for(core, fence)
         self.rooms[core.code] = actor
@@ -401,6 +407,35 @@ class RoomManager:
         task = asyncio.create_task(self._collect(code, fence))
         self._closing.add(task)
         task.add_done_callback(self._closing.discard)
+
+    def drop_table(self, code: str) -> None:
+        """An event's table opened twice (two processes raced): the room its event did not
+        keep is closed here, or deleted if it was let go and nobody took it yet."""
+        fence = self._tables_let_go.pop(code, None)
+        handle = self._unclaimed.get(code)
+        if code in self.rooms:
+            self.close_room_soon(code, "another process opened this table")
+        elif handle is not None and fence is not None:
+            handle.cancel()
+            self._collect_soon(code, fence)
+
+    def _take_soon(self, code: str, fence: int) -> None:
+        """An event's table let go that no process took: taken here (if no process holds it
+        by now), so that its stand-ins play its hands and its event goes on."""
+        self._unclaimed.pop(code, None)
+        self._tables_let_go.pop(code, None)
+        task = asyncio.create_task(self._take(code))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
+    async def _take(self, code: str) -> None:
+        try:
+            found = await self._load(code)
+        except Refusal as refusal:  # the store away: its people's resumes load it later
+            log.warning("event table %s not taken: %s", code, refusal.message)
+            return
+        if isinstance(found, RoomActor):
+            log.info("event table %s was let go and never taken: played here", code)
 
     async def _collect(self, code: str, fence: int) -> None:
         """A room let go for another process that no process took by the time its lobby
@@ -544,6 +579,7 @@ class RoomManager:
         unclaimed = self._unclaimed.pop(code, None)
         if unclaimed is not None:
             unclaimed.cancel()
+        self._tables_let_go.pop(code, None)
         self.metrics.rooms.set(len(self.rooms))
         log.info("room %s loaded from the store at version %d", code, self.rooms[code].core.version)
         return self.rooms[code]

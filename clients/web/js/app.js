@@ -4,6 +4,7 @@
 import * as alerts from "./alerts.js";
 import * as coach from "./coach.js";
 import * as reacts from "./reacts.js";
+import * as events from "./events.js";
 import { randomValue } from "./deal.js";
 import { current, heldKey } from "./hints.js";
 import { detectLang, errorText, onFallback, setLang, t } from "./i18n.js";
@@ -218,6 +219,11 @@ function onMessage(msg) {
       takeSeat(msg);
       break;
     case "event":
+      if (app.screen === "event-new" && app.openingEvent) {
+        app.openingEvent = false; // the event just opened: its page
+        navigate(paths.event(msg.info.code));
+        return;
+      }
       if (!app.event || msg.info.code !== app.event.code) return;
       app.event.frame = msg;
       app.event.error = null;
@@ -418,6 +424,10 @@ function route() {
     main.innerHTML = "";
     render();
     loadPlayer();
+  } else if (to.name === "event-new") {
+    app.screen = "event-new";
+    main.innerHTML = "";
+    render();
   } else if (to.name === "event") {
     app.screen = "event";
     app.event = { code: to.code, frame: null, error: null };
@@ -580,6 +590,25 @@ async function createRoom(daily) {
     /* shown */
   }
 }
+// An event opened from its form (/e/new): its page follows once its first frame comes.
+async function createEvent(form) {
+  const game = form.querySelector('input[name="game"]:checked')?.value || "sheepshead";
+  const msg = events.readNew(form, readForm(game));
+  if (!msg.name) return;
+  app.name = msg.name;
+  save(KEYS.name, msg.name);
+  try {
+    await app.net.whenUp().catch((err) => {
+      app.showError(err);
+      throw err;
+    });
+    app.openingEvent = true;
+    await app.request(msg);
+  } catch {
+    app.openingEvent = false; // refused: shown, the form stays as it was
+  }
+}
+
 // A practice game: the player, bots of the default level, the hints on, no timer, book rules;
 // the coach (js/coach.js) explains each moment the first time it comes.
 async function practise(game) {
@@ -832,6 +861,8 @@ function onSubmit(e) {
     }
   } else if (form.id === "create-form") {
     createRoom(false);
+  } else if (form.id === "event-form") {
+    createEvent(form);
   } else if (form.id === "move-form") {
     const code = document.getElementById("move-input").value.trim();
     if (code) takeIdentity(code);
@@ -877,6 +908,10 @@ function onChange(e) {
     if (seats) seats.disabled = el.value === "sheepshead";
   }
   if (el.closest && el.closest("#create-form")) syncForm();
+  if (el.closest && el.closest("#event-form")) {
+    events.syncNew();
+    syncForm();
+  }
   if (el.dataset.act === "level") {
     app.host("set_bot_level", { seat: Number(el.dataset.seat), level: el.value });
   }

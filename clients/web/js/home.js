@@ -92,6 +92,7 @@ export function render({ prefs, code, session, name, queue, open }) {
         ${formHTML(prefs.game === "sheepshead" ? "sheepshead" : "shithead")}
         <button type="submit" class="btn primary wide" data-act="create">${esc(t("home.create"))}</button>
       </form>
+      <p class="ev-open"><a href="${paths.newEvent()}" data-nav>${esc(t("evt.newLink"))}</a></p>
     </section>
     <section class="panel" aria-labelledby="h-rules">
       <h2 id="h-rules">${esc(t("home.rules"))}</h2>

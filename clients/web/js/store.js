@@ -38,7 +38,9 @@ export function deviceToken() {
 
 export const store = {
   net: null,
-  screen: "home", // home | room | leaderboard | replay | player
+  screen: "home", // home | room | leaderboard | replay | player | event | event-new
+  event: null, // {code, frame, error} (an event's page)
+  openingEvent: false, // an event_create sent from /e/new: its first frame opens its page
   boards: null, // board name -> its standings (the leaderboard page)
   replay: null, // {code, games, g, step, error} (the replay page)
   player: null, // {id, data, error, move} (a player's page)
