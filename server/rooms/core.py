@@ -423,6 +423,13 @@ class RoomCore:
         seats.fill_empty(DEFAULT_LEVEL)
         self.start_match(now)
 
+    def take_host_if_gone(self, index: int) -> None:
+        """Seat ``index``'s person is here: they host if the host's person is gone; never at an
+        event's table, which the event's host runs (nobody there may remove a player, lock
+        the room or change its bots)."""
+        if self.table is None:
+            self.state.take_host_if_gone(index)
+
     def fill_empty(self, level: str) -> None:
         """A bot of ``level`` in every empty seat."""
         self.state.seats.fill_empty(level)
