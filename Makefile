@@ -106,10 +106,13 @@ clean:
 # runtime-and-build part (the server and the Docker image), solved under dev.txt's pins.
 PIP_COMPILE_FLAGS := --quiet --generate-hashes --allow-unsafe --strip-extras --all-build-deps \
 	--no-emit-find-links --no-emit-index-url --no-emit-trusted-host
+# `make lock` keeps every pin that still satisfies pyproject.toml and solves only what changed
+# (a new or narrowed range); `make lock UPGRADE=1` moves every pin to the newest release allowed.
+LOCK_UPGRADE := $(if $(UPGRADE),--upgrade,)
 lock: | $(BIN)/python
 	$(BIN)/python -m pip install --quiet 'pip-tools>=7.4,<8'
-	$(BIN)/pip-compile $(PIP_COMPILE_FLAGS) --upgrade --all-extras -o requirements/dev.txt pyproject.toml
-	$(BIN)/pip-compile $(PIP_COMPILE_FLAGS) --upgrade -c requirements/dev.txt -o requirements/run.txt pyproject.toml
+	$(BIN)/pip-compile $(PIP_COMPILE_FLAGS) $(LOCK_UPGRADE) --all-extras -o requirements/dev.txt pyproject.toml
+	$(BIN)/pip-compile $(PIP_COMPILE_FLAGS) $(LOCK_UPGRADE) -c requirements/dev.txt -o requirements/run.txt pyproject.toml
 
 # The whole suite on the newest releases pyproject.toml allows, in a copy of the work tree with
 # its own venv (an in-place compiled build would otherwise overwrite .venv's modules): drift is

@@ -221,6 +221,9 @@ class RoomInfo(_Model):
     again: Again | None = Field(
         default=None, description="after the match: the room where this table plays again"
     )
+    event: str | None = Field(
+        default=None, description="the event this room is a table of (its page: /e/CODE)"
+    )
 
     _game_options = model_validator(mode="before")(_options_of_game)
 
@@ -549,6 +552,10 @@ class EventInfo(_Model):
     round: int = Field(description="the round being played or last played, from 0 (-1: none)")
     hands_left: int = Field(description="hands the slowest table still plays this round")
     commitment: str = Field(description="SHA-256 of the event's seed, hex, from its creation")
+    rated: bool = Field(default=False, description="its tables' games move ratings")
+    start_at: float | None = Field(
+        default=None, description="when it starts by itself (Unix seconds; null: the host's start)"
+    )
     seed: str | None = Field(description="the event's seed, hex, once it is over")
     people: list[EventPerson]
     seatings: list[EventRoundInfo] = Field(description="each round's tables, round 1 first")
@@ -577,6 +584,11 @@ class EventCreate(_Strict):
     duplicate: bool = False
     reseat: ReseatName = "standings"
     options: GameOptions = Field(default_factory=ShitheadOptions)
+    rated: bool = Field(default=False, description="the book's rules only (rated_not_allowed)")
+    # Unix seconds (UTC), within MAX_START_AHEAD of now: checked by the server (bad_event)
+    start_at: Annotated[float, Field(ge=0, le=1e11, allow_inf_nan=False)] | None = Field(
+        default=None, description="when the event starts by itself (null: the host's start)"
+    )
 
     _game_options = model_validator(mode="before")(_options_of_game)
 

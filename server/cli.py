@@ -430,6 +430,13 @@ def serve(argv: list[str]) -> int:
         help="Play now: seconds before a table starts with bots in the seats nobody took",
     )
     parser.add_argument(
+        "--queue-take-window",
+        type=float,
+        default=15.0,
+        help="Play now: seconds a table started with bots gives its bots' seats to arrivals "
+        "(each before its bot's first move)",
+    )
+    parser.add_argument(
         "--queue-max",
         type=int,
         default=1000,
@@ -528,6 +535,7 @@ def serve(argv: list[str]) -> int:
         queue=QueueSettings(
             shithead_table=args.queue_shithead_table,
             fill_wait=args.queue_fill_wait,
+            take_window=args.queue_take_window,
             per_game=args.queue_max,
             joins_per_minute=args.queue_per_minute,
             joins_burst=args.queue_burst,

@@ -46,7 +46,8 @@ USAGES = {
         "WORKED_DEVICES_PER_ADDRESS] [--identity-work-bits IDENTITY_WORK_BITS] "
         "[--wait-before-queue WAIT_BEFORE_QUEUE] [--move-rate MOVE_RATE] [--move-burst "
         "MOVE_BURST] [--ipv6-site-multiple IPV6_SITE_MULTIPLE] [--queue-shithead-table N] "
-        "[--queue-fill-wait QUEUE_FILL_WAIT] [--queue-max QUEUE_MAX] [--queue-per-minute "
+        "[--queue-fill-wait QUEUE_FILL_WAIT] [--queue-take-window QUEUE_TAKE_WINDOW] "
+        "[--queue-max QUEUE_MAX] [--queue-per-minute "
         "QUEUE_PER_MINUTE] [--queue-burst QUEUE_BURST] [--ladder-fill-wait LADDER_FILL_WAIT] "
         "[--ladder-turn-timer LADDER_TURN_TIMER] [--log-level LOG_LEVEL]"
     ),

@@ -2,9 +2,10 @@
 
 :func:`explain` looks only at one seat's view (what its client receives) and the action chosen
 for it, and says what is true of that action there: which rule it uses, what it keeps or gives
-away. It never claims more than the view shows; where no specific reason fits, it says the
-search preferred the move. Pure: no I/O (the English texts are read once, on import), no
-clock, no randomness.
+away. It never claims more than the view shows. Every Shithead reason names the deciding fact
+(the card to beat, the lower card kept, how many cards go, what goes on anything); a Sheepshead
+move no specific reason fits says the search preferred it. Pure: no I/O (the English texts are
+read once, on import), no clock, no randomness.
 
 Every reason has a stable ``key`` (``hint.…``), ``params`` and an English ``text``; a client may
 show its own translation of the key, filling in the params. Params follow one convention so a
@@ -65,9 +66,6 @@ TEXTS: dict[str, str] = _load_texts(ENGLISH)
 #: Reasons that cite the strong bot's search (never given for a quick rule's choice).
 SEARCH_KEYS = frozenset(
     {
-        "hint.sh_swap_search",
-        "hint.sh_play_search",
-        "hint.sh_pickup_search",
         "hint.ss_pick_search",
         "hint.ss_pass_search",
         "hint.ss_bury_search",
@@ -211,12 +209,7 @@ def _shithead(view: ShitheadView, action: Action) -> Reason:
         case "ready":
             return _sh_ready(view)
         case "swap":  # (hand card, face-up card): the hand card goes up (SH-2.3)
-            key = (
-                "hint.sh_swap"
-                if _value(codes[0][0]) > _value(codes[1][0])
-                else "hint.sh_swap_search"
-            )
-            return Reason(key, {"card": codes[0], "other": codes[1]})
+            return _sh_swap(codes[0], codes[1])
         case "flip":  # SH-5.4
             down = view["seats"][seat_of(view)]["face_down"]
             if sum(1 for d in down if d) == 1:
@@ -230,23 +223,44 @@ def _shithead(view: ShitheadView, action: Action) -> Reason:
             return _sh_play(view, codes, pile)
 
 
+def _sh_swap(card: str, other: str) -> Reason:
+    """A swap (SH-2.3): ``card`` from the hand goes face up, ``other`` comes into the hand."""
+    params: Params = {"card": card, "other": other}
+    up, down = _value(card[0]), _value(other[0])
+    if up > down:
+        return Reason("hint.sh_swap", params)
+    if up == down:  # the same rank, or two of a kind in value: the table is as strong
+        return Reason("hint.sh_swap_same", params)
+    if other[0] in _SPECIAL:  # SH-1.2: it goes on anything, from the hand at any time
+        return Reason("hint.sh_swap_special", params)
+    return Reason("hint.sh_swap_play_sooner", params)
+
+
 def _sh_ready(view: ShitheadView) -> Reason:
     me = view["seats"][seat_of(view)]
     hand = [c[0] for c in view["hand"] or []]
     up = [c[0] for c in me["face_up"]]
-    if hand and up and min(_value(r) for r in up) >= max(_value(r) for r in hand):
+    if not up or not hand or min(_value(r) for r in up) >= max(_value(r) for r in hand):
         return Reason("hint.sh_ready")
-    return Reason("hint.sh_ready_keep")
+    best = max(me["face_up"], key=lambda c: _value(c[0]))
+    return Reason("hint.sh_ready_best", {"card": best})
 
 
 def _sh_pickup(view: ShitheadView, pile: list[str]) -> Reason:
-    top = _requirement(view) or (pile[-1][0] if pile else "")
+    beat = view.get("to_beat", pile[-1] if pile else None)  # under glass 3s: below them
+    top = beat[0] if beat else ""
     plays = _legal_plays(view)
     if not plays:
         return Reason("hint.sh_pickup_forced", {"top": top})
     if all(p[0][0] in _SPECIAL for p in plays):
         return Reason("hint.sh_pickup_keep", {"top": top})
-    return Reason("hint.sh_pickup_search")
+    # what playing would cost instead: the lowest card that goes on the pile
+    cheapest = min((p[0][0] for p in plays if p[0][0] not in _SPECIAL), key=_value)
+    if len(pile) <= SMALL_PILE:
+        return Reason("hint.sh_pickup_small_pile", {"n": len(pile), "usual": cheapest})
+    if _requirement(view) is None:  # a 2 to beat: anything goes (SH-1.3)
+        return Reason("hint.sh_pickup_rather_any", {"usual": cheapest})
+    return Reason("hint.sh_pickup_rather", {"top": top, "usual": cheapest})
 
 
 def _sh_play(view: ShitheadView, codes: list[str], pile: list[str]) -> Reason:
@@ -269,7 +283,9 @@ def _sh_play(view: ShitheadView, codes: list[str], pile: list[str]) -> Reason:
     if rank == "2":  # SH-1.3
         if req is not None and not ordinary:
             return Reason("hint.sh_two", {"top": req})
-        return Reason("hint.sh_play_search", {"ranks": ranks})
+        if req is None:  # on an empty pile or a 2: the 2 asks nothing of the next player
+            return Reason("hint.sh_two_open", {"ranks": ranks})
+        return Reason("hint.sh_two_reset", {"ranks": ranks, "top": req, "usual": ordinary[0]})
     lowest = bool(ordinary) and rank == ordinary[0]
     if lowest and view["source"] == "face_up":  # SH-5.1
         return Reason("hint.sh_play_face_up", {"ranks": ranks})
@@ -288,7 +304,24 @@ def _sh_play(view: ShitheadView, codes: list[str], pile: list[str]) -> Reason:
     seven_blocks = rules.seven_lower and rank == "7"  # SH-7.2: only five ranks may follow
     if ordinary and (rank == ordinary[-1] or seven_blocks) and _next_nearly_out(view):
         return Reason("hint.sh_block", {"ranks": ranks})
-    return Reason("hint.sh_play_search", {"ranks": ranks})
+    return _sh_play_higher(view, codes, ordinary, req)
+
+
+def _sh_play_higher(
+    view: ShitheadView, codes: list[str], ordinary: list[str], req: str | None
+) -> Reason:
+    """A play that is not the usual lowest card: the fact that sets it apart (how many cards
+    go, or which lower card stays in hand for a lower pile)."""
+    ranks = " ".join(c[0] for c in codes)
+    lower = ordinary[0] if ordinary and ordinary[0] != codes[0][0] else None
+    held = [c for c in view["hand"] or [] if lower is not None and c[0] == lower]
+    if lower is None:  # only specials besides (SH-1.2): this is the one ordinary rank
+        return Reason("hint.sh_play_only_ordinary", {"ranks": ranks})
+    if len(codes) > max(1, len(held)):  # SH-4.1: several cards of one rank go in one turn
+        return Reason("hint.sh_play_set", {"ranks": ranks, "n": len(codes), "usual": lower})
+    if req is None:
+        return Reason("hint.sh_play_higher_any", {"ranks": ranks, "usual": lower})
+    return Reason("hint.sh_play_higher", {"ranks": ranks, "top": req, "usual": lower})
 
 
 #: A pile this small costs little to take (a reason says so).

@@ -1059,6 +1059,9 @@ class CardroomServer:
                 return self.events.request(conn.id, msg)
             case m.EventJoin() | m.EventWatch() | m.EventLeave() | m.EventHost():
                 return self._event(conn, msg, received)
+            case m.Resume():
+                self.queue.resumed(conn.id, msg.room)  # a seat Play now gave was received
+                return self._route(conn, msg, received)
             case _:
                 return self._route(conn, msg, received)
         return None

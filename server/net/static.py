@@ -2,9 +2,9 @@
 
 Reading at start keeps disk I/O off the event loop. Text files are gzipped once too, and each
 file carries an ETag so a browser revalidates with a cheap 304. ``/r/CODE`` (a share link),
-``/r/CODE/history`` (a finished game's replay), ``/e/CODE`` (an event's page), ``/leaderboard``,
-``/ladder`` (the bots' ladder) and ``/p/PLAYER`` (a player's page) are the app itself: the
-page reads where it is from its address.
+``/r/CODE/history`` (a finished game's replay), ``/e/CODE`` (an event's page), ``/e/new`` (the
+form that opens one), ``/leaderboard``, ``/ladder`` (the bots' ladder) and ``/p/PLAYER`` (a
+player's page) are the app itself: the page reads where it is from its address.
 
 >>> import tempfile, pathlib
 >>> root = pathlib.Path(tempfile.mkdtemp())
@@ -34,7 +34,7 @@ from server.store.ratings import PLAYER_ID
 # Types worth compressing (images such as PNG are compressed already).
 _TEXT_TYPES = ("text/", "application/javascript", "application/json", "image/svg+xml")
 _APP_PAGES = re.compile(
-    rf"^/(r/[A-Za-z0-9]{{5}}(/history)?|e/[A-Za-z0-9]{{5}}|leaderboard|ladder|p/({PLAYER_ID}))/?$"
+    rf"^/(r/[A-Za-z0-9]{{5}}(/history)?|e/([A-Za-z0-9]{{5}}|new)|leaderboard|ladder|p/({PLAYER_ID}))/?$"
 )
 _TYPES = {
     ".js": "text/javascript; charset=utf-8",

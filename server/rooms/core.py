@@ -40,7 +40,7 @@ from protocol import messages as m
 from protocol.errors import ErrorCode
 from protocol.records import ActionEntry, RoomMeta, RoomRecord
 from server.bots.base import DEFAULT_LEVEL
-from server.rooms import frames, play, requests, rollback
+from server.rooms import bot_seats, frames, play, requests, rollback
 from server.rooms import record as records
 from server.rooms.event_table import EventTable
 from server.rooms.inputs import (
@@ -52,6 +52,7 @@ from server.rooms.inputs import (
     RatingsShown,
     Request,
     RoomInput,
+    TakeBotSeat,
     TimerFired,
     sender,
 )
@@ -393,7 +394,7 @@ class RoomCore:
         state.ratings = None
         state.version += 1
 
-    def seat_table(self, people: Sequence[Reserved], levels: Sequence[str], now: float) -> None:
+    def seat_table(self, people: Sequence[Reserved], levels: tuple[str, ...], now: float) -> None:
         """Play now's table (server/runtime/queue_service.py): ``people`` in the first seats,
         each held for them until they resume with the token its digest was made from (then
         a stand-in plays for whoever is not back within grace), bots of ``levels`` in the
@@ -426,6 +427,13 @@ class RoomCore:
         seats.fill_empty(DEFAULT_LEVEL)
         self.start_match(now)
 
+    def take_host_if_gone(self, index: int) -> None:
+        """Seat ``index``'s person is here: they host if the host's person is gone; never at an
+        event's table, which the event's host runs (nobody there may remove a player, lock
+        the room or change its bots)."""
+        if self.table is None:
+            self.state.take_host_if_gone(index)
+
     def fill_empty(self, level: str) -> None:
         """A bot of ``level`` in every empty seat."""
         self.state.seats.fill_empty(level)
@@ -449,13 +457,23 @@ class RoomCore:
                 raise Refusal(ErrorCode.SAME_ADDRESS, why)
         self.state.rated = rated
 
+    def match_done(self) -> bool:
+        """Whether the match is over: all its hands, or an event's table's hands of the
+        round (what a rated Sheepshead table rates whole)."""
+        match = self.state.match
+        if match is None:
+            return False
+        if self.table is not None and match.current.is_over():
+            return match.is_over() or match.games_played() >= self.table.hands
+        return match.is_over()
+
     def desert(self, index: int) -> None:
         """Seat ``index``'s person left (or is gone past the grace): if a rated game or match
         is under way, they are ranked last in it."""
         match = self.state.match
         if not self.state.rated or match is None:
             return
-        if not match.current.is_over() or (self.rated_per_match and not match.is_over()):
+        if not match.current.is_over() or (self.rated_per_match and not self.match_done()):
             self.state.desert(index)
 
     def show_ratings(self, shifts: tuple[m.RatingShift, ...]) -> list[Output]:
@@ -588,6 +606,8 @@ class RoomCore:
                     return []
                 self.state.seats.mark_away(seat)
                 return [*frames.room_frames(self), *play.schedule(self, now)]
+            case TakeBotSeat():
+                return bot_seats.take_outputs(self, item, now)
 
     def _disconnected(self, conn: ConnId, now: float) -> list[Output]:
         state = self.state

@@ -44,6 +44,7 @@ from server.rooms.event_io import (
     PersistEvent,
     Refused,
     StandIn,
+    StartDue,
     TableOpened,
     TableSpec,
 )
@@ -117,7 +118,7 @@ class EventCore:
         """Apply one input; a refusal changes nothing."""
         saved = copy.deepcopy(self.state)
         try:
-            out = self._dispatch(item)
+            out = self._dispatch(item, now)
         except Refusal as refusal:
             self.state = saved
             return [Refused(refusal.code, refusal.message)]
@@ -125,29 +126,37 @@ class EventCore:
             self.state.version += 1
         return out
 
-    def _dispatch(self, item: EventInput) -> list[EventOutput]:
+    def _dispatch(self, item: EventInput, now: float) -> list[EventOutput]:
         match item:
-            case Join(player=player, name=name):
-                return self._join(player, name)
+            case Join():
+                return self._join(item)
             case Leave(player=player):
                 return self._leave(player)
             case HostCommand(player=player, op=op, target=target):
                 return self._host(player, op, target)
+            case StartDue():
+                return self._start_due(now)
             case TableOpened(round=round_, table=table, room=room):
                 return self._opened(round_, table, room)
             case HandPlayed():
                 return self._hand(item)
 
-    def _join(self, player: str, name: str) -> list[EventOutput]:
+    def _join(self, item: Join) -> list[EventOutput]:
         state = self.state
         if state.phase is not EventPhase.LOBBY:
             raise Refusal(ErrorCode.EVENT_STARTED, "the event has started")
-        if player in state.entrants:
+        if item.player in state.entrants:
             return [Changed()]  # joined again (another tab): nothing new
         if len(state.entrants) >= self.settings.capacity:
             raise Refusal(ErrorCode.EVENT_FULL, "the event has as many people as its tables")
+        if self.settings.rated and (
+            item.origin is None or any(e.origin == item.origin for e in state.entrants.values())
+        ):  # one identity an address, as at a rated room (its tables change every round)
+            why = "someone from your address is in this rated event already"
+            raise Refusal(ErrorCode.SAME_ADDRESS, why)
         taken = [e.name for e in state.entrants.values()]
-        state.entrants[player] = Entrant(clean_name(name, taken))
+        name = clean_name(item.name, taken)
+        state.entrants[item.player] = Entrant(name, origin=item.origin)
         return [PersistEvent(), Changed()]
 
     def _leave(self, player: str) -> list[EventOutput]:
@@ -176,8 +185,7 @@ class EventCore:
                 if len(state.entrants) < MIN_PEOPLE:
                     why = f"an event needs {MIN_PEOPLE} people to start"
                     raise Refusal(ErrorCode.EVENT_NOT_STARTED, why)
-                order = event_deals.draw(self.seed, self.people())
-                return self._seat(event_seating.seat_in_order(order, self.settings.table_size))
+                return self._start()
             case EventOp.PAUSE:
                 state.paused = True
                 return [PersistEvent(), Changed()]
@@ -195,6 +203,21 @@ class EventCore:
                 rooms = tuple(r for r in state.rooms[-1] if r) if playing else ()
                 state.phase = EventPhase.OVER
                 return [PersistEvent(), CloseTables(rooms), Changed()]
+
+    def _start(self) -> list[EventOutput]:
+        order = event_deals.draw(self.seed, self.people())
+        return self._seat(event_seating.seat_in_order(order, self.settings.table_size))
+
+    def _start_due(self, now: float) -> list[EventOutput]:
+        """The start time has come: the event starts, if it is still in its lobby with
+        people enough (else it waits for its host's ``start``)."""
+        at = self.settings.start_at
+        state = self.state
+        if state.phase is not EventPhase.LOBBY or at is None or now < at:
+            return []
+        if len(state.entrants) < MIN_PEOPLE:
+            return []
+        return self._start()
 
     def _replace(self, target: str | None) -> list[EventOutput]:
         state = self.state
@@ -256,6 +279,10 @@ class EventCore:
         if state.phase is not EventPhase.PLAYING or item.round != state.round:
             return []  # a table of an event ended early, or a round gone by, plays on alone
         played = state.played.get(item.table)
+        if played is not None and item.room is not None:
+            kept = state.rooms[-1][item.table]
+            if kept is not None and kept != item.room:
+                return []  # the room of a second opening of the table (two processes raced)
         if played is None or item.hand != played or played >= self.settings.hands:
             raise Refusal(ErrorCode.BAD_EVENT, f"table {item.table} did not play hand {item.hand}")
         seats = state.seatings[-1][item.table]
@@ -294,11 +321,19 @@ class EventCore:
                 "reseat": s.reseat.value,
                 "options": s.rules.model_dump() if s.rules is not None else None,
                 "max_tables": s.max_tables,
+                "rated": s.rated,
+                "start_at": s.start_at,
             },
             "host": state.host,
             "phase": state.phase.value,
             "entrants": [
-                {"player": p, "name": e.name, "left": e.left, "stand_in": e.stand_in}
+                {
+                    "player": p,
+                    "name": e.name,
+                    "left": e.left,
+                    "stand_in": e.stand_in,
+                    "origin": e.origin,
+                }
                 for p, e in state.entrants.items()
             ],
             "seatings": [[list(t) for t in tables] for tables in state.seatings],
@@ -323,12 +358,15 @@ class EventCore:
             reseat=Reseat(s["reseat"]),
             options=spec.options.model_validate(s["options"] or {}),
             max_tables=s["max_tables"],
+            rated=s.get("rated", False),
+            start_at=s.get("start_at"),
         )
         event = cls(record["code"], record["nonce"], settings, seed=seed, host=record["host"])
         state = event.state
         state.phase = EventPhase(record["phase"])
         state.entrants = {
-            e["player"]: Entrant(e["name"], e["left"], e["stand_in"]) for e in record["entrants"]
+            e["player"]: Entrant(e["name"], e["left"], e["stand_in"], e.get("origin"))
+            for e in record["entrants"]
         }
         state.seatings = [[tuple(t) for t in tables] for tables in record["seatings"]]
         state.rooms = [list(r) for r in record["rooms"]]

@@ -92,6 +92,8 @@ def info(event: EventFacts) -> EventInfo:
         round=state.round,
         hands_left=event.hands_left(),
         commitment=event.commitment,
+        rated=s.rated,
+        start_at=s.start_at,
         seed=seed.hex() if seed is not None else None,
         people=[
             EventPerson(name=e.name, left=e.left, stand_in=e.stand_in)

@@ -28,8 +28,12 @@ class EventOp(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Join:
+    """``player`` joins as ``name``; ``origin``: the keyed digest of their address (a rated
+    event takes one an address)."""
+
     player: str
     name: str
+    origin: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +46,12 @@ class HostCommand:
     player: str
     op: EventOp
     target: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StartDue:
+    """The runtime's clock says the event's start time may have come (``now``, the input's
+    time, decides)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,9 +73,11 @@ class HandPlayed:
     hand: int
     scores: tuple[int, ...]
     result: Mapping[str, Any] | None = field(default=None, compare=False)
+    #: the room that played it (a room that is not the table's, opened in a race, counts not)
+    room: str | None = None
 
 
-EventInput = Join | Leave | HostCommand | TableOpened | HandPlayed
+EventInput = Join | Leave | HostCommand | StartDue | TableOpened | HandPlayed
 
 
 # ---------------------------------------------------------------------------- outputs

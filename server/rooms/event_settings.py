@@ -27,6 +27,8 @@ MAX_TABLES = 10
 MAX_ROUNDS = 10
 #: Hands (Shithead: games) a round plays at most: a Sheepshead match is ten hands (SS-9.1).
 MAX_HANDS = 10
+#: How far ahead a start time may be set (seconds: a week; an event waits in the store).
+MAX_START_AHEAD = 7 * 24 * 3600.0
 
 
 class Reseat(StrEnum):
@@ -52,6 +54,10 @@ class EventSettings:
     options: GameOptions | None = None
     #: Tables the event seats at most (the server's bound, at most :data:`MAX_TABLES`).
     max_tables: int = MAX_TABLES
+    #: Its tables' games move ratings (the book's rules only: docs/ratings.md).
+    rated: bool = False
+    #: When it starts by itself (Unix seconds; ``None``: when the host starts it).
+    start_at: float | None = None
     #: The house rules as the game's model (set by :meth:`checked`).
     rules: GameOptions | None = field(default=None, compare=False)
 
@@ -65,7 +71,8 @@ class EventSettings:
 
         Raises:
             Refusal: ``bad_event`` (a table size the game is not played with, rounds or hands
-                out of bounds, another game's options).
+                out of bounds, another game's options); ``rated_not_allowed`` (rated with
+                house rules).
         """
         try:
             spec = game_spec(self.game)
@@ -80,6 +87,9 @@ class EventSettings:
         ):
             if type(value) is not int or not 1 <= value <= top:
                 raise Refusal(ErrorCode.BAD_EVENT, f"{name}: 1 to {top}, not {value}")
+        if self.rated and rules != spec.options():
+            why = "a rated event plays the book's rules only"
+            raise Refusal(ErrorCode.RATED_NOT_ALLOWED, why)
         return replace(self, reseat=Reseat(self.reseat), rules=rules)
 
 
@@ -92,3 +102,19 @@ class EventLimits:
     events_burst: float = 5.0  # ...and at once
     max_events: int = 100  # events open at once that this process created
     max_tables: int = MAX_TABLES  # tables an event seats at most (at most MAX_TABLES)
+
+
+def check_start(start_at: float | None, now: float) -> None:
+    """Refuse a start time that is past or too far ahead (``None``: the host starts it).
+
+    >>> check_start(None, 0.0); check_start(60.0, 0.0)
+    >>> check_start(-1.0, 0.0)
+    Traceback (most recent call last):
+    ...
+    server.rooms.refusal.Refusal: ('bad_event', 'the start time must be within a week from now')
+
+    Raises:
+        Refusal: ``bad_event``.
+    """
+    if start_at is not None and not now < start_at <= now + MAX_START_AHEAD:
+        raise Refusal(ErrorCode.BAD_EVENT, "the start time must be within a week from now")

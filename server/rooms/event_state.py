@@ -21,6 +21,7 @@ class Entrant:
     name: str
     left: bool = False  # left the event (their table's stand-in plays after the grace)
     stand_in: bool = False  # the host had a bot play for them from now on
+    origin: str | None = None  # their address's keyed digest (a rated event: one an address)
 
 
 @dataclass(slots=True)

@@ -63,6 +63,7 @@ def info(room: Shown) -> dict[str, Any]:
         "ratings": None if state.ratings is None else [r.model_dump() for r in state.ratings],
         "next_deal": room.next_deal_info(),
         "again": _again(room),
+        "event": room.table.event if room.table is not None else None,
     }
 
 

@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from protocol import messages as m
 from server.bots.reasons import Reason
+from server.rooms.matchmaker import Reserved
 from server.rooms.outputs import ConnId, TimerKey
 from server.rules.base import Action
 
@@ -96,6 +98,20 @@ class BotPlaysFor:
     seat: int
 
 
+@dataclass(frozen=True, slots=True)
+class TakeBotSeat:
+    """Play now seats ``person`` in bot seat ``seat`` of this table in its first seconds
+    (:mod:`server.rooms.bot_seats`); ``answer`` hears, once it is stored, whether the room
+    took them (no: the bot has acted already, the seat is no longer a fill-in bot's, or the
+    input comes at ``until`` or later, when its asker has stopped waiting: one held back while
+    the store was away, say)."""
+
+    seat: int
+    person: Reserved
+    answer: Callable[[bool], None]
+    until: float
+
+
 RoomInput = (
     Request
     | CreateHost
@@ -105,6 +121,7 @@ RoomInput = (
     | HintReady
     | RatingsShown
     | BotPlaysFor
+    | TakeBotSeat
 )
 
 

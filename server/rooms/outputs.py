@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -132,6 +133,24 @@ class CloseRoom:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """Tell whoever gave the room an input its answer (``to(ok)``), once everything before
+    this output is stored."""
+
+    to: Callable[[bool], None]
+    ok: bool
+
+
 Output = (
-    Send | SetTimer | CancelTimer | RunBot | RunHint | Persist | PersistAction | Detach | CloseRoom
+    Send
+    | SetTimer
+    | CancelTimer
+    | RunBot
+    | RunHint
+    | Persist
+    | PersistAction
+    | Detach
+    | CloseRoom
+    | Reply
 )

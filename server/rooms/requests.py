@@ -45,6 +45,7 @@ class Requested(play.Played, host_ops.HostedRoom, Protocol):
     def next_deal(self) -> int | None: ...
     def chat_allowed(self, now: float, sender: Hashable, spectator: bool) -> bool: ...
     def desert(self, index: int) -> None: ...
+    def take_host_if_gone(self, index: int) -> None: ...
 
 
 def to_rules_action(action: m.ActionModel) -> Action:
@@ -145,7 +146,7 @@ def join(room: Requested, conn: ConnId, msg: m.Join, who: Person, now: float) ->
     name = clean_name(msg.name, state.seats.names(skip=index))
     token = _seat_human(room, index, conn, name, who)
     state.where[conn] = index
-    state.take_host_if_gone(index)
+    room.take_host_if_gone(index)
     joined = m.Joined(ref=msg.id, room=room.code, seat=index, token=token)
     return [Persist(room.meta()), *_entered(room, conn, joined, now)]
 
@@ -220,6 +221,8 @@ def resume(room: Requested, conn: ConnId, msg: m.Resume, who: Person, now: float
     index, current = found
     if conn in state.where and state.where[conn] != index:
         raise Refusal(ErrorCode.ALREADY_IN_ROOM, "leave your current place in this room first")
+    # a rated table seats one identity an address, whichever way a person comes in
+    _one_an_address(room, who, index)
     out: list[Output] = []
     seat = state.seats[index]
     if (who.device or seat.device, who.origin or seat.origin) != (seat.device, seat.origin):
@@ -242,7 +245,7 @@ def resume(room: Requested, conn: ConnId, msg: m.Resume, who: Person, now: float
         out += room.expel(old, ErrorCode.REPLACED, "this seat was resumed from elsewhere")
     state.seats.connect(index, conn)
     state.where[conn] = index
-    state.take_host_if_gone(index)
+    room.take_host_if_gone(index)
     out.append(Persist(room.meta()))  # before the new token goes out
     out.append(CancelTimer(GraceTimer(index)))
     out += play.refresh_deadline(room, now)  # back from a pause: the state shows the deadline

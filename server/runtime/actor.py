@@ -55,6 +55,7 @@ from server.rooms.outputs import (
     Output,
     Persist,
     PersistAction,
+    Reply,
     RunBot,
     RunHint,
     Send,
@@ -429,6 +430,8 @@ class RoomActor:
                     self.owner.detach(conn, self.code)
                 case CloseRoom(reason=reason):
                     self.owner.close_room_soon(self.code, reason)
+                case Reply(to=to, ok=ok):
+                    to(ok)
         if received is not None:
             self.metrics.latency.observe(time.perf_counter() - received)
 

@@ -34,9 +34,10 @@ from protocol import messages as m
 from protocol.errors import ErrorCode
 from server.metrics import Metrics
 from server.rooms.inputs import RoomRequest
+from server.rooms.matchmaker import Reserved
 from server.rooms.refusal import Refusal
 from server.runtime.connected import Outbox
-from server.runtime.ownership import Elsewhere
+from server.runtime.ownership import ANSWER_WAIT, Elsewhere
 from server.store.base import StoreUnavailable
 from server.store.health import StoreHealth
 from server.store.lease import LEASE_TTL, Lease, Leases
@@ -63,6 +64,9 @@ class Rooms(Protocol):
     def disconnected(self, conn: int) -> None: ...
     def evict_soon(self, code: str, reason: str) -> None: ...
     async def adopt(self, code: str) -> bool: ...
+    async def take_bot_seat(
+        self, code: str, seat: int, person: Reserved, *, forwarded: bool = False
+    ) -> bool: ...
 
 
 class Clients(Protocol):
@@ -135,6 +139,8 @@ class Cluster:
         self._given: set[str] = set()  # rooms handed to this process, not loaded yet
         self._tasks: list[asyncio.Task[None]] = []
         self._stopping = False  # the listener ends (and never subscribes again)
+        self._asks = itertools.count(1)
+        self._asked: dict[int, asyncio.Future[bool]] = {}  # answers awaited from owners
 
     async def start(self, rooms: Rooms) -> None:
         """Start listening for ``rooms`` (as soon as Redis answers: a process may start while
@@ -354,6 +360,35 @@ class Cluster:
         self.owner_gone(owner)
         return False
 
+    async def take_bot_seat(self, owner: str, code: str, seat: int, person: Reserved) -> bool:
+        """Ask room ``code``'s owner to seat ``person`` in bot seat ``seat``; its answer (no
+        answer within :data:`ANSWER_WAIT` seconds: no)."""
+        ask = next(self._asks)
+        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._asked[ask] = answer
+        who = [person.name, person.token_sha256, person.device, person.origin]
+        payload = {"k": "seat", "from": self.owner, "ask": ask, "code": code, "seat": seat}
+        self.post(owner, {**payload, "person": who})
+        try:
+            return await asyncio.wait_for(answer, ANSWER_WAIT)
+        except TimeoutError:
+            return False
+        finally:
+            self._asked.pop(ask, None)
+
+    async def _seat_asked(self, rooms: Rooms, payload: dict[str, Any]) -> None:
+        """Another process asks a room of this one to seat a person in a bot seat: the
+        room's answer goes back to it."""
+        name, digest, device, origin = payload["person"]
+        person = Reserved(str(name), str(digest), device, origin)
+        code, seat = str(payload["code"]), int(payload["seat"])
+        try:
+            ok = await rooms.take_bot_seat(code, seat, person, forwarded=True)
+        except Exception:
+            log.exception("room %s: seating a person in bot seat %d failed", code, seat)
+            ok = False
+        self.post(str(payload["from"]), {"k": "sat", "ask": payload["ask"], "ok": ok})
+
     def owner_gone(self, owner: str) -> None:
         notice = m.dump(m.Closing(reason="the room moved; resume with your token"))
         for conn in self.clients.forwarded_to(owner):
@@ -463,6 +498,12 @@ class Cluster:
                     ref = getattr(msg, "id", None)
                     text = m.dump(m.Error(code=r.code, message=r.message, ref=ref))
                     self.clients.send(local, text)
+            case "seat":  # a person for a bot seat of a room this process owns
+                self.post_call(self._seat_asked(rooms, payload))
+            case "sat":  # a room's owner answers this process's "seat"
+                answer = self._asked.get(int(payload["ask"]))
+                if answer is not None and not answer.done():
+                    answer.set_result(bool(payload["ok"]))
             case "gone":
                 local = self._remote.pop((payload["from"], int(payload["conn"])), None)
                 if local is not None:

@@ -30,26 +30,10 @@ from redis.asyncio import Redis
 from protocol import messages as m
 from protocol.errors import ErrorCode
 from protocol.records import RoomMeta
+from server.rooms import event_io as ev
 from server.rooms.core import RoomCore
 from server.rooms.event_core import EventCore
-from server.rooms.event_io import (
-    Changed,
-    CloseTables,
-    EventInput,
-    EventOp,
-    EventOutput,
-    HandPlayed,
-    HostCommand,
-    Join,
-    Leave,
-    OpenTables,
-    PersistEvent,
-    Refused,
-    StandIn,
-    TableOpened,
-    TableSpec,
-)
-from server.rooms.event_settings import EventLimits, EventSettings, Reseat
+from server.rooms.event_settings import EventLimits, EventSettings, Reseat, check_start
 from server.rooms.event_state import EventPhase
 from server.rooms.event_table import EventTable
 from server.rooms.refusal import Refusal
@@ -77,9 +61,10 @@ class Tables(Protocol):
     settings: RoomSettings
 
     async def keys(self) -> Keys: ...
-    async def open_table(self, build: Callable[[str], RoomCore], *, place: bool = True) -> str: ...
+    async def open_table(self, build: Callable[[str], RoomCore], *, keep: bool = False) -> str: ...
     def play_for(self, code: str, seat: int) -> bool: ...
     def close_room_soon(self, code: str, reason: str) -> None: ...
+    def drop_table(self, code: str) -> None: ...
 
 
 class People(Protocol):
@@ -88,6 +73,7 @@ class People(Protocol):
     def send(self, conn: int, text: str) -> None: ...
     def player_of(self, conn: int) -> str | None: ...
     def address_of(self, conn: int) -> str | None: ...
+    def origin_of(self, conn: int) -> str | None: ...
 
 
 class EventService:
@@ -115,6 +101,8 @@ class EventService:
         self.bus: Redis | None = None  # Redis, to tell the other processes (use_bus)
         self.process = secrets.token_hex(8)
         self._listener: asyncio.Task[None] | None = None
+        self._starts: dict[str, asyncio.TimerHandle] = {}  # event code -> its start's timer
+        self._fired: set[str] = set()  # events in their lobby whose start time was tried
 
     def use_bus(self, bus: Redis) -> None:
         """Tell the other processes of this Redis when an event changes, and hear them."""
@@ -155,14 +143,14 @@ class EventService:
             case m.EventCreate():
                 code = await self.create(conn, msg)
             case m.EventJoin(event=code, name=name):
-                await self.apply(code, Join(self._player(conn), name))
+                await self.apply(code, self._join(conn, name))
             case m.EventWatch(event=code):
                 if await self.store.load(code) is None:
                     raise Refusal(ErrorCode.EVENT_NOT_FOUND, "no event has that code")
             case m.EventLeave(event=code):
-                await self.apply(code, Leave(self._player(conn)))
+                await self.apply(code, ev.Leave(self._player(conn)))
             case m.EventHost(event=code, op=op, target=target):
-                await self._host(conn, code, EventOp(op), target)
+                await self._host(conn, code, ev.EventOp(op), target)
             case _:
                 raise Refusal(ErrorCode.INVALID_MESSAGE, "not an event request")
         self.people.send(conn, m.dump(m.Ack(ref=msg.id)))
@@ -177,8 +165,13 @@ class EventService:
             raise Refusal(ErrorCode.INVALID_MESSAGE, why)
         return player
 
+    def _join(self, conn: int, name: str) -> ev.Join:
+        people = self.people
+        return ev.Join(self._player(conn), name, people.origin_of(conn))
+
     async def create(self, conn: int, msg: m.EventCreate) -> str:
-        player = self._player(conn)
+        join = self._join(conn, msg.name)
+        check_start(msg.start_at, self.clock())
         settings = EventSettings(
             msg.game,
             msg.table_size,
@@ -188,6 +181,8 @@ class EventService:
             reseat=Reseat(msg.reseat),
             options=msg.options,
             max_tables=self.limits.max_tables,
+            rated=msg.rated,
+            start_at=msg.start_at,
         ).checked()
         if len(self.opened) >= self.limits.max_events:
             await self._forget_over()
@@ -202,14 +197,15 @@ class EventService:
         for _ in range(20):
             code = new_code()
             nonce = secrets.token_hex(16)
-            core = EventCore(code, nonce, settings, seed=keys.event(code, nonce), host=player)
-            out = core.handle(Join(player, msg.name), self.clock())
-            refused = [o for o in out if isinstance(o, Refused)]
+            core = EventCore(code, nonce, settings, seed=keys.event(code, nonce), host=join.player)
+            out = core.handle(join, self.clock())
+            refused = [o for o in out if isinstance(o, ev.Refused)]
             if refused:
                 raise Refusal(refused[0].code, refused[0].message)
             try:
                 if await self.store.create(code, core.record()):
                     self.opened.add(code)
+                    self._arm(core)
                     return code
             except StoreUnavailable:
                 raise Refusal(ErrorCode.STORE_UNAVAILABLE, _UNSAVED) from None
@@ -223,7 +219,7 @@ class EventService:
             if record is None or record["phase"] == EventPhase.OVER.value:
                 self.opened.discard(code)
 
-    async def _host(self, conn: int, code: str, op: EventOp, target: str | None) -> None:
+    async def _host(self, conn: int, code: str, op: ev.EventOp, target: str | None) -> None:
         player = self._player(conn)
         whom = None
         if target is not None:
@@ -232,7 +228,7 @@ class EventService:
             whom = next(
                 (e["player"] for e in record["entrants"] if e["name"].casefold() == key), ""
             )
-        await self.apply(code, HostCommand(player, op, whom))
+        await self.apply(code, ev.HostCommand(player, op, whom))
 
     # ------------------------------------------------------------------ following
 
@@ -300,7 +296,42 @@ class EventService:
     async def _load(self, code: str) -> EventCore:
         record = await self._record(code)
         keys = await self.tables.keys()
-        return EventCore.from_record(record, keys.event(code, record["nonce"]))
+        core = EventCore.from_record(record, keys.event(code, record["nonce"]))
+        self._arm(core)
+        return core
+
+    # ------------------------------------------------------------------ the start time
+
+    def _arm(self, core: EventCore) -> None:
+        """Start the event at its start time from this process (every process that loads an
+        event in its lobby arms its own timer: whichever fires first starts it, the others'
+        find it started)."""
+        at = core.settings.start_at
+        if core.phase is not EventPhase.LOBBY:
+            self._fired.discard(core.code)
+            return
+        if at is None or core.code in self._starts or core.code in self._fired:
+            return
+        delay = max(0.0, at - self.clock())
+        loop = asyncio.get_running_loop()
+        self._starts[core.code] = loop.call_later(delay, self._start_due, core.code)
+
+    def _start_due(self, code: str) -> None:
+        self._starts.pop(code, None)
+        self._fired.add(code)  # once: too few people then, and it waits for its host
+        task = asyncio.create_task(self._due(code))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _due(self, code: str) -> None:
+        try:
+            core = await self.apply(code, ev.StartDue())
+        except Refusal as refusal:  # the store away: the next load arms it again
+            log.warning("event %s: not started at its time: %s", code, refusal.message)
+            return
+        if core.phase is EventPhase.LOBBY and (core.settings.start_at or 0) > self.clock():
+            self._fired.discard(code)
+            self._arm(core)  # this clock ran ahead of the store's: once more
 
     async def info(self, code: str) -> m.EventInfo | None:
         """The event's public state (its page), or ``None``: no such event."""
@@ -326,7 +357,7 @@ class EventService:
             stored["phase"] == EventPhase.OVER.value or len(stored["seatings"]) > table["round"] + 1
         )
 
-    async def apply(self, code: str, item: EventInput) -> EventCore:
+    async def apply(self, code: str, item: ev.EventInput) -> EventCore:
         """Apply ``item`` to the event as stored, store it, then do what it asks.
 
         Raises:
@@ -336,9 +367,9 @@ class EventService:
             core = await self._load(code)
             out = core.handle(item, self.clock())
             for o in out:
-                if isinstance(o, Refused):
+                if isinstance(o, ev.Refused):
                     raise Refusal(o.code, o.message)
-            if PersistEvent() in out:
+            if ev.PersistEvent() in out:
                 try:
                     await self.store.save(code, core.record())
                 except VersionConflict:
@@ -353,24 +384,24 @@ class EventService:
             return core
         raise Refusal(ErrorCode.BUSY, "the event is busy; try again")
 
-    async def _perform(self, core: EventCore, out: list[EventOutput]) -> None:
+    async def _perform(self, core: EventCore, out: list[ev.EventOutput]) -> None:
         """Do what the event asked, the tables to open last: each one opened changes the event
         again, and its frame must come after this one's."""
         for o in out:
             match o:
-                case StandIn(room=room, seat=seat) if room is not None:
+                case ev.StandIn(room=room, seat=seat) if room is not None:
                     self.tables.play_for(room, seat)
-                case CloseTables(rooms=rooms):
+                case ev.CloseTables(rooms=rooms):
                     for room in rooms:
                         self.tables.close_room_soon(room, "the event is over")
-                case Changed():
+                case ev.Changed():
                     self._changed(core)
         for o in out:
-            if isinstance(o, OpenTables):
+            if isinstance(o, ev.OpenTables):
                 for spec in o.tables:
                     await self._open(core, o.round, spec)
 
-    async def _open(self, core: EventCore, round_: int, spec: TableSpec) -> None:
+    async def _open(self, core: EventCore, round_: int, spec: ev.TableSpec) -> None:
         """Open one table of the round as a room and tell the event its code (the first room
         told stays the table's; a second, opened by a process that raced, closes)."""
         keys = await self.tables.keys()
@@ -392,26 +423,34 @@ class EventService:
                 settings=self.tables.settings,
                 options=s.rules,
                 table=table,
+                rated=s.rated,
             )
             room.seat_event_table(people, spec.stand_ins, self.clock())
             return room
 
-        room = await self.tables.open_table(build, place=False)  # played here
-        after = await self.apply(core.code, TableOpened(round_, spec.index, room))
+        # placed, as Play now's tables are: with several processes behind a proxy, each table
+        # lives on the process its code routes to (its people's resumes go there)
+        room = await self.tables.open_table(build, keep=True)
+        after = await self.apply(core.code, ev.TableOpened(round_, spec.index, room))
         if after.state.round == round_ and after.state.rooms[round_][spec.index] != room:
-            self.tables.close_room_soon(room, "another process opened this table")
+            self.tables.drop_table(room)
 
     def hand_played(
-        self, table: EventTable, game: int, units: tuple[int, ...], result: dict[str, Any]
+        self,
+        table: EventTable,
+        room: str,
+        game: int,
+        units: tuple[int, ...],
+        result: dict[str, Any],
     ) -> None:
         """A table finished a hand (called by its room's finished games, on the process that
         holds the table): the event is told in a task of its own."""
-        item = HandPlayed(table.round, table.table, game, units, result)
+        item = ev.HandPlayed(table.round, table.table, game, units, result, room=room)
         task = asyncio.create_task(self._report(table.event, item))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _report(self, code: str, item: HandPlayed) -> None:
+    async def _report(self, code: str, item: ev.HandPlayed) -> None:
         try:
             await self.apply(code, item)
         except Refusal as refusal:
@@ -435,12 +474,15 @@ class EventService:
                     stand = frozenset(
                         i for i, p in enumerate(seats) if p and state.entrants[p].stand_in
                     )
-                    spec = TableSpec(index, seats, stand, core.settings.hands)
+                    spec = ev.TableSpec(index, seats, stand, core.settings.hands)
                     await self._open(core, state.round, spec)
                     opened += 1
         return opened
 
     async def stop(self) -> None:
+        for timer in self._starts.values():
+            timer.cancel()
+        self._starts.clear()
         if self._listener is not None:
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):

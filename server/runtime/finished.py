@@ -114,11 +114,13 @@ class Room(Protocol):
     def rated_seats(self) -> list[str | None]: ...
     @property
     def deserted(self) -> Mapping[int, str]: ...
+    def match_done(self) -> bool: ...
 
 
-#: Where an event's table reports each hand it finishes: the table, the game's index, the units
-#: each seat won (Shithead: -1 for the loser) and the game's result as its history records it.
-HandSink = Callable[[EventTable, int, tuple[int, ...], dict[str, Any]], None]
+#: Where an event's table reports each hand it finishes: the table, its room's code, the game's
+#: index, the units each seat won (Shithead: -1 for the loser) and the game's result as its
+#: history records it.
+HandSink = Callable[[EventTable, str, int, tuple[int, ...], dict[str, Any]], None]
 
 
 class Devices(Protocol):
@@ -235,7 +237,8 @@ class FinishedGames:
         await self._store(item, results, event, origins, self.rated_game(event))
         if core.table is not None and self.hands is not None:  # once its history is stored
             sign = 1 if core.game == "sheepshead" else -1  # a Shithead game's loss is -1
-            self.hands(core.table, index, tuple(sign * s for s in outcome.scores), item["result"])
+            units = tuple(sign * s for s in outcome.scores)
+            self.hands(core.table, core.code, index, units, item["result"])
 
     def rated_game(self, key: str) -> RatedGame | None:
         """The rated game that just ended, as the ratings take it (``None``: nothing to rate:
@@ -243,7 +246,7 @@ class FinishedGames:
         and no person among them)."""
         core = self.room
         match = core.match
-        if not core.rated or match is None or (core.rated_per_match and not match.is_over()):
+        if not core.rated or match is None or (core.rated_per_match and not core.match_done()):
             return None
         if core.hints or core.daily or match.options != type(match.options)():
             return None  # (a rated room is none of these: refused when it was made rated)

@@ -21,14 +21,22 @@ from server.bots.pool import BotPool
 from server.metrics import Metrics
 from server.rooms.budgets import Budget, CreateBudgets, OverBudget
 from server.rooms.core import RoomCore, check_create
-from server.rooms.inputs import BotPlaysFor, CreateHost, Disconnect, Request, RoomRequest
+from server.rooms.inputs import (
+    BotPlaysFor,
+    CreateHost,
+    Disconnect,
+    Request,
+    RoomRequest,
+    TakeBotSeat,
+)
+from server.rooms.matchmaker import Reserved
 from server.rooms.names import clean_name
 from server.rooms.refusal import Refusal
 from server.rooms.seeds import Keys
 from server.rooms.settings import RoomSettings
 from server.runtime.actor import Owner, RoomActor
 from server.runtime.finished import HandSink
-from server.runtime.ownership import Elsewhere, OneProcess
+from server.runtime.ownership import ANSWER_WAIT, Elsewhere, OneProcess
 from server.runtime.placement import HeldBack
 from server.store.base import RoomStore, StoredRoom, StoreError, StoreUnavailable
 from server.store.budgets import AddressBudget, MemoryBudget, Rate
@@ -88,6 +96,7 @@ class Ownership(Protocol):
     def release(self, code: str) -> None: ...
     async def let_go(self, code: str) -> None: ...
     async def forward(self, conn: int, code: str, owner: str, msg: RoomRequest) -> bool: ...
+    async def take_bot_seat(self, owner: str, code: str, seat: int, person: Reserved) -> bool: ...
     def disconnected(self, conn: int) -> None: ...
     async def peers(self) -> list[str]: ...
     async def hand_over(self, codes: Sequence[str], to_owner: str) -> list[str]: ...
@@ -143,6 +152,7 @@ class RoomManager:
         self._placed: dict[str, asyncio.TimerHandle] = {}
         # rooms let go for another process, checked once their lobby would have closed
         self._unclaimed: dict[str, asyncio.TimerHandle] = {}
+        self._tables_let_go: dict[str, int] = {}  # an event's tables let go: their fences
         self.stopping = False  # shutting down: rooms are being saved and handed over
         self.told: set[int] = set()  # this process's clients told ``closing`` already
         self.use_bot_pool(bot_pool or BotPool())
@@ -291,21 +301,26 @@ class RoomManager:
             self._unclaim(code)
         raise Refusal(ErrorCode.BUSY, "could not find a free room code; try again")
 
-    async def open_table(self, build: Callable[[str], RoomCore], *, place: bool = True) -> str:
+    async def open_table(self, build: Callable[[str], RoomCore], *, keep: bool = False) -> str:
         """Open a room whose people are seated already, held for them until they resume
         with their tokens (Play now's tables, an event's); its code. With placement (several
-        processes behind a proxy) and ``place``, it is let go at once for the process its
-        code hashes to, which loads it when the first of them resumes there; an event's tables
-        (``place`` False) are played here (their event bounded their number when it was made,
-        so they take no one's room budget)."""
+        processes behind a proxy) it is let go at once for the process its code hashes to,
+        which loads it when the first of them resumes there. A placed room nobody took by the
+        time its lobby would have closed is deleted, or, with ``keep`` (an event's table: its
+        event waits for its hands), taken here, where its stand-ins play for whoever is away.
+        An event's tables take no one's room budget: their event bounded their number when it
+        was made."""
         await self.keys()  # the room's deals need the server's keys
         core, fence = await self._new_room(build)
-        if place and self.ownership.places_rooms:
+        if self.ownership.places_rooms:
             await self.ownership.let_go(core.code)
             self.metrics.rooms_placed += 1
             later = asyncio.get_running_loop().call_later
             wait = self.settings.lobby_timeout + self.settings.grace
-            self._unclaimed[core.code] = later(wait, self._collect_soon, core.code, fence)
+            then = self._take_soon if keep else self._collect_soon
+            self._unclaimed[core.code] = later(wait, then, core.code, fence)
+            if keep:
+                self._tables_let_go[core.code] = fence
             return core.code
         actor = self.actor_for(core, fence)
         self.rooms[core.code] = actor
@@ -321,6 +336,38 @@ class RoomManager:
             return False
         actor.submit(BotPlaysFor(seat))
         return True
+
+    async def take_bot_seat(
+        self, code: str, seat: int, person: Reserved, *, forwarded: bool = False
+    ) -> bool:
+        """Seat ``person`` in bot seat ``seat`` of Play now's table ``code``
+        (:mod:`server.rooms.bot_seats`) wherever the room is: here (loaded first if no
+        process holds it), or on the process that owns it (``forwarded``: asked by another
+        process already, so never sent on). Whether the room took them, as it answers once
+        it stored the change; no answer within :data:`ANSWER_WAIT` seconds is a no."""
+        try:
+            where = self.rooms.get(code) or await self._load(code)
+        except Refusal:  # the store is away
+            return False
+        if isinstance(where, Elsewhere):
+            if forwarded:
+                return False
+            return await self.ownership.take_bot_seat(where.owner, code, seat, person)
+        if where is None:
+            return False
+        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+
+        def told(ok: bool) -> None:
+            if not answer.done():
+                answer.set_result(ok)
+
+        # the room refuses it once this process stops waiting (held back while the store was
+        # away, say): else the person would have this seat and a place in the line
+        where.submit(TakeBotSeat(seat, person, told, self.clock() + ANSWER_WAIT / 2))
+        try:
+            return await asyncio.wait_for(answer, ANSWER_WAIT)
+        except TimeoutError:
+            return False
 
     async def _place(
         self,
@@ -360,6 +407,35 @@ class RoomManager:
         task = asyncio.create_task(self._collect(code, fence))
         self._closing.add(task)
         task.add_done_callback(self._closing.discard)
+
+    def drop_table(self, code: str) -> None:
+        """An event's table opened twice (two processes raced): the room its event did not
+        keep is closed here, or deleted if it was let go and nobody took it yet."""
+        fence = self._tables_let_go.pop(code, None)
+        handle = self._unclaimed.get(code)
+        if code in self.rooms:
+            self.close_room_soon(code, "another process opened this table")
+        elif handle is not None and fence is not None:
+            handle.cancel()
+            self._collect_soon(code, fence)
+
+    def _take_soon(self, code: str, fence: int) -> None:
+        """An event's table let go that no process took: taken here (if no process holds it
+        by now), so that its stand-ins play its hands and its event goes on."""
+        self._unclaimed.pop(code, None)
+        self._tables_let_go.pop(code, None)
+        task = asyncio.create_task(self._take(code))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
+    async def _take(self, code: str) -> None:
+        try:
+            found = await self._load(code)
+        except Refusal as refusal:  # the store away: its people's resumes load it later
+            log.warning("event table %s not taken: %s", code, refusal.message)
+            return
+        if isinstance(found, RoomActor):
+            log.info("event table %s was let go and never taken: played here", code)
 
     async def _collect(self, code: str, fence: int) -> None:
         """A room let go for another process that no process took by the time its lobby
@@ -503,6 +579,7 @@ class RoomManager:
         unclaimed = self._unclaimed.pop(code, None)
         if unclaimed is not None:
             unclaimed.cancel()
+        self._tables_let_go.pop(code, None)
         self.metrics.rooms.set(len(self.rooms))
         log.info("room %s loaded from the store at version %d", code, self.rooms[code].core.version)
         return self.rooms[code]

@@ -12,6 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from server.rooms.inputs import RoomRequest
+from server.rooms.matchmaker import Reserved
+
+#: Seconds a process waits for a room's answer to an input it gave it (a bot seat taken).
+ANSWER_WAIT = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +55,10 @@ class OneProcess:
 
     def disconnected(self, conn: int) -> None:
         """A client closed: nothing was relayed for it."""
+
+    async def take_bot_seat(self, owner: str, code: str, seat: int, person: Reserved) -> bool:
+        """Never asked: no room is elsewhere."""
+        return False
 
     async def peers(self) -> list[str]:
         """No other process to hand a room to."""

@@ -17,6 +17,13 @@ A process keeps its own queued connections' entries alive (a heartbeat); the ent
 process that died stop being seated and keep their places for their players' next ``queue``
 (from any process) until they are purged.
 
+A table opened with bots is offered to arrivals for ``take_window`` seconds: a person who
+queues meanwhile takes one of its bot seats if the bot there has not moved yet (the store
+gives each seat to one arrival, the room says whether its bot has moved:
+:mod:`server.rooms.bot_seats`), else waits in the line as anyone does. Every seat given is
+kept in the store until its player resumes it, so a ``seated`` lost with a dying process is
+given again when they queue again.
+
 >>> QueueSettings().table_size("sheepshead"), QueueSettings(shithead_table=3).table_size("shithead")
 (5, 3)
 >>> [line.key for line in LINES]
@@ -45,7 +52,14 @@ from server.rooms.settings import RoomSettings
 from server.rules.registry import GAME_NAMES
 from server.store.base import StoreUnavailable
 from server.store.budgets import AddressBudget, MemoryBudget, Rate
-from server.store.queue import AlreadyQueued, Entry, QueueFull, QueueStore
+from server.store.queue import (
+    AlreadyQueued,
+    Assignment,
+    Entry,
+    OpenTable,
+    QueueFull,
+    QueueStore,
+)
 from server.store.queue_ratings import QueueRatings, Unrated
 from server.store.ratings import pool
 
@@ -74,6 +88,7 @@ class QueueSettings:
     tick: float = 0.5  # seconds between two groupings
     status_every: float = 3.0  # seconds between two ``queued`` frames when nothing changed
     stale: float = 3.0  # an entry not heard from this long is never seated (its process died)
+    take_window: float = 15.0  # seconds a table filled with bots offers its bot seats
     keep: float = 120.0  # ... and forgotten after this long (its place goes)
     widening: Widening = field(default_factory=Widening)
 
@@ -131,7 +146,8 @@ class Tables(Protocol):
 
     settings: RoomSettings
 
-    async def open_table(self, build: Callable[[str], RoomCore], *, place: bool = True) -> str: ...
+    async def open_table(self, build: Callable[[str], RoomCore], *, keep: bool = False) -> str: ...
+    async def take_bot_seat(self, code: str, seat: int, person: Reserved) -> bool: ...
 
 
 class QueueClients(Protocol):
@@ -193,6 +209,8 @@ class QueueService:
         self.seated = 0  # people this process seated
         self.tables_opened = 0
         self.lost_races = 0  # tables whose people another process took first
+        self.took_bot_seats = 0  # people this process seated in a bot's seat
+        self._placing: set[int] = set()  # connections being given a bot's seat now
         self.stopping = False
         self._task: asyncio.Task[None] | None = None
         self._purged = 0.0
@@ -203,14 +221,16 @@ class QueueService:
 
     async def queue(self, conn: int, msg: m.Queue) -> None:
         """Put ``conn``'s player in the line for ``msg.game`` (its ladder's, with
-        ``msg.ladder``); answered with ``queued``.
+        ``msg.ladder``); answered with ``queued``, and ``seated`` at once if a table of that
+        line in its first seconds has a bot's seat for them, or if a seat given to them before
+        was never resumed (its ``seated`` was lost).
 
         Raises:
             Refusal: ``already_queued``, ``already_in_room``, ``bad_name``,
                 ``ladder_bots_only``, ``bots_to_ladder``, ``queue_too_often``,
                 ``queue_penalty``, ``queue_full``, ``store_unavailable``.
         """
-        if conn in self.mine:
+        if conn in self.mine or conn in self._placing:
             raise Refusal(ErrorCode.ALREADY_QUEUED, "you are in the Play now queue already")
         self.clients.check_free(conn)
         name = clean_name(msg.name, [])
@@ -229,13 +249,17 @@ class QueueService:
         device = self.clients.player_of(conn)
         player = device or f"c:{self.owner}:{conn}"
         try:
+            now = self.clock()
+            given = await self.store.assigned(device, now) if device is not None else None
+            if given is not None:  # its ``seated`` was lost (its process died): again, even
+                self._seated_now(conn, given, msg.id)  # to one whose stand-in took over
+                return
             if device is not None:
                 wait = await self.ratings.wait_before_queue(device)
                 if wait > 0:
                     why = f"you left a rated game: you may queue again in {wait:.0f} s"
                     raise Refusal(ErrorCode.QUEUE_PENALTY, why)
             skill = await self.ratings.skill(line.key, device) if device else 0.0
-            now = self.clock()
             entry = Entry(
                 player,
                 line.key,
@@ -264,6 +288,16 @@ class QueueService:
             if conn in self.mine:
                 raise Refusal(ErrorCode.ALREADY_QUEUED, "you are in the Play now queue already")
             return
+        self._placing.add(conn)
+        try:
+            if await self._to_bot_seat(conn, stored, msg.id):
+                return
+        finally:
+            self._placing.discard(conn)
+        if not self.clients.present(conn):  # gone while a bot's seat was looked for
+            with contextlib.suppress(StoreUnavailable):
+                await self.store.leave(player, self.owner, conn)
+            return
         mine = _Mine(stored, time.monotonic())
         self.mine[conn] = mine
         self.counts[line.key] = self.counts.get(line.key, 0) + 1
@@ -281,6 +315,17 @@ class QueueService:
         with contextlib.suppress(StoreUnavailable):
             await self.store.leave(mine.entry.player, self.owner, conn)
         self.clients.send(conn, m.dump_ack(msg.id))
+
+    def resumed(self, conn: int, room: str) -> None:
+        """``conn`` resumes a seat of ``room``: a seat Play now gave its player there was
+        received, and is not given again."""
+        device = self.clients.player_of(conn)
+        if device is not None:
+            self._spawn(self._confirm(device, room))
+
+    async def _confirm(self, player: str, room: str) -> None:
+        with contextlib.suppress(StoreUnavailable):
+            await self.store.confirm(player, room)
 
     def disconnected(self, conn: int) -> None:
         """``conn`` closed: out of the line (unless this process is stopping: then the entry
@@ -363,6 +408,51 @@ class QueueService:
             if count != self.counts[mine.entry.game] or now - when >= s.status_every:
                 self._tell(conn, mine, now)
 
+    async def _to_bot_seat(self, conn: int, entry: Entry, ref: m.RequestId) -> bool:
+        """Seat ``conn``'s player (just queued as ``entry``) in a bot's seat of a table in its
+        first seconds, if there is one whose bot has not moved; whether they were seated (if
+        not, they are in the line, in their place)."""
+        now = self.clock()
+        try:
+            offer = await self.store.take_seat(entry.player, self.owner, conn, now)
+        except StoreUnavailable:
+            return False
+        if offer is None:
+            return False
+        code, seat = offer
+        token = secrets.token_urlsafe(24)
+        device = _device(entry.player)
+        person = Reserved(entry.name, token_digest(token), device, entry.origin)
+        if not await self.tables.take_bot_seat(code, seat, person):
+            # the bot moved first, or the room is gone: back in the line, in their place
+            try:
+                await self.store.join(entry, now=self.clock(), stale=1e9, most=1 << 30)
+            except AlreadyQueued:  # queued again meanwhile, from another connection
+                why = "you are in the Play now queue already (on another connection)"
+                raise Refusal(ErrorCode.ALREADY_QUEUED, why) from None
+            except (QueueFull, StoreUnavailable):
+                why = "the queue cannot be reached"
+                raise Refusal(ErrorCode.STORE_UNAVAILABLE, why) from None
+            return False
+        self.seated += 1
+        self.took_bot_seats += 1
+        given = Assignment(code, entry.game, seat, token, now + self.settings.keep)
+        if device is not None:
+            with contextlib.suppress(StoreUnavailable):
+                await self.store.assign(device, given)
+        self._seated_now(conn, given, ref)
+        return True
+
+    def _seated_now(self, conn: int, given: Assignment, ref: m.RequestId) -> None:
+        """Answer a ``queue`` with a seat at once: ``queued`` (its answer) then ``seated``."""
+        line = _LINE_OF[given.game]
+        frame = m.Queued(
+            ref=ref, game=line.game, ladder=line.ladder, waiting=1, waited=0.0, fill_in=0.0
+        )
+        self.clients.send(conn, m.dump(frame))
+        seated = m.Seated(game=line.game, room=given.room, seat=given.seat, token=given.token)
+        self.clients.send(conn, m.dump(seated))
+
     def _tell(self, conn: int, mine: _Mine, now: float, ref: m.RequestId | None = None) -> None:
         line = _LINE_OF[mine.entry.game]
         waited = max(0.0, now - mine.entry.since)
@@ -394,20 +484,15 @@ class QueueService:
         if line.ladder:  # a bot identity is seen as one wherever it sits
             names = [bot_name(name) for name in names]
         reserved = [
-            Reserved(
-                name,
-                token_digest(token),
-                None if e.player.startswith("c:") else e.player,
-                e.origin,
-            )
+            Reserved(name, token_digest(token), _device(e.player), e.origin)
             for e, name, token in zip(taken, names, tokens, strict=True)
         ]
         wire_game = line.game
         spec = queue_room_options(wire_game, self.settings, ladder=line.ladder)
         size = len(taken) + bots
-        levels = [FILL_LEVEL]
+        levels: tuple[str, ...] = (FILL_LEVEL,)
         if line.ladder:  # each anchor in turn, so every house level plays the ladder
-            levels = [ANCHORS[(self._anchor + i) % len(ANCHORS)] for i in range(max(bots, 1))]
+            levels = tuple(ANCHORS[(self._anchor + i) % len(ANCHORS)] for i in range(max(bots, 1)))
             self._anchor = (self._anchor + 1) % len(ANCHORS)
 
         def build(code: str) -> RoomCore:
@@ -434,6 +519,24 @@ class QueueService:
             return []
         self.tables_opened += 1
         self.seated += len(taken)
+        s = self.settings
+        until = now + s.keep
+        try:
+            if bots:  # open to arrivals in its first seconds
+                origins = tuple(e.origin for e in taken if e.origin is not None)
+                seats = tuple(range(len(taken), size))
+                until_taken = now + s.take_window  # offered to its own line's arrivals only
+                await self.store.offer(OpenTable(code, line.key, seats, until_taken, origins))
+            # kept until each resumes: a ``seated`` lost on its way is given again
+            await asyncio.gather(
+                *(
+                    self.store.assign(e.player, Assignment(code, line.key, seat, token, until))
+                    for seat, (e, token) in enumerate(zip(taken, tokens, strict=True))
+                    if _device(e.player) is not None
+                )
+            )
+        except StoreUnavailable as exc:
+            log.warning("queue: table %s opened, not offered nor kept (%s)", code, exc)
         for seat, (e, token) in enumerate(zip(taken, tokens, strict=True)):
             text = m.dump(m.Seated(game=wire_game, room=code, seat=seat, token=token))
             if e.owner == self.owner:
@@ -449,3 +552,8 @@ class QueueService:
         task = asyncio.create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+
+def _device(player: str) -> str | None:
+    """A player's device digest (``None``: a connection without one, known as ``c:...``)."""
+    return None if player.startswith("c:") else player

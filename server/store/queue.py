@@ -10,7 +10,14 @@
   place (the time it queued) kept, until it is purged ``keep`` seconds after it was last heard;
 * ``take`` removes a whole table's people at once or nobody (two processes grouping the same
   people: one of them seats them, the other seats nobody);
-* at most ``most`` entries per game (:class:`QueueFull`).
+* at most ``most`` entries per game (:class:`QueueFull`);
+* a table opened with bots is offered (:class:`OpenTable`) until its window closes: a player
+  who arrives meanwhile leaves the line for one of its bot seats in one step
+  (:meth:`QueueStore.take_seat`), one arrival a seat, never one from the address of someone
+  seated there;
+* a seat given is kept for its player (:class:`Assignment`) until they resume it
+  (:meth:`QueueStore.confirm`) or ``keep`` seconds pass, so a ``seated`` lost with a dying
+  process is given again when they queue again (:meth:`QueueStore.assigned`).
 
 >>> import asyncio
 >>> q = MemoryQueue()
@@ -77,6 +84,72 @@ class Entry:
         )
 
 
+def _strings(value: Any) -> tuple[str, ...]:
+    """A JSON list of strings (Redis's Lua writes an empty list as ``{}``)."""
+    return tuple(str(v) for v in value) if isinstance(value, list) else ()
+
+
+@dataclass(frozen=True, slots=True)
+class OpenTable:
+    """A table Play now opened with bots, open to arrivals until ``until`` (unix seconds):
+    its room, its game, its bot seats nobody took yet, and the origin digests of the people
+    seated there (a rated table seats one identity an address)."""
+
+    room: str
+    game: str
+    seats: tuple[int, ...]
+    until: float
+    origins: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "r": self.room,
+            "g": self.game,
+            "s": list(self.seats),
+            "u": self.until,
+            "o": list(self.origins),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> OpenTable:
+        seats = data["s"] if isinstance(data["s"], list) else []
+        return cls(
+            str(data["r"]),
+            str(data["g"]),
+            tuple(int(x) for x in seats),
+            float(data["u"]),
+            _strings(data["o"]),
+        )
+
+    def takes(self, entry: Entry, now: float) -> bool:
+        """Whether ``entry``'s player may take one of its seats now."""
+        return (
+            bool(self.seats)
+            and now < self.until
+            and self.game == entry.game
+            and (entry.origin is None or entry.origin not in self.origins)
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Assignment:
+    """A seat Play now gave a player (its room, game, seat and token), kept until they
+    resume it or until ``until``."""
+
+    room: str
+    game: str
+    seat: int
+    token: str
+    until: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"r": self.room, "g": self.game, "s": self.seat, "t": self.token, "u": self.until}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Assignment:
+        return cls(str(data["r"]), str(data["g"]), int(data["s"]), str(data["t"]), float(data["u"]))
+
+
 class QueueError(Exception):
     """A ``join`` the queue refuses."""
 
@@ -120,7 +193,36 @@ class QueueStore(Protocol):
         ...
 
     async def purge(self, now: float, keep: float) -> int:
-        """Forget entries not heard from for ``keep`` seconds; how many went."""
+        """Forget entries not heard from for ``keep`` seconds (and the open tables and
+        assignments past their time); how many entries went."""
+        ...
+
+    async def offer(self, table: OpenTable) -> None:
+        """Offer ``table``'s bot seats to arrivals until ``table.until``."""
+        ...
+
+    async def tables(self) -> list[OpenTable]:
+        """Every table offered and not purged yet."""
+        ...
+
+    async def take_seat(
+        self, player: str, owner: str, conn: int, now: float
+    ) -> tuple[str, int] | None:
+        """In one step: the player's entry (this connection's) leaves the line and takes the
+        first free bot seat of an open table of its game where nobody of its origin sits;
+        the room and seat, or ``None`` (and the entry stays) if there is none."""
+        ...
+
+    async def assign(self, player: str, assignment: Assignment) -> None:
+        """Keep the seat given to ``player`` until they resume it."""
+        ...
+
+    async def assigned(self, player: str, now: float) -> Assignment | None:
+        """The seat given to ``player`` that they have not resumed yet, if any."""
+        ...
+
+    async def confirm(self, player: str, room: str) -> None:
+        """``player`` resumed a seat of ``room``: its assignment is done with."""
         ...
 
 
@@ -129,6 +231,8 @@ class MemoryQueue:
 
     def __init__(self) -> None:
         self._entries: dict[str, Entry] = {}
+        self._tables: dict[str, OpenTable] = {}
+        self._assigned: dict[str, Assignment] = {}
 
     async def join(self, entry: Entry, *, now: float, stale: float, most: int) -> Entry:
         old = self._entries.get(entry.player)
@@ -171,4 +275,47 @@ class MemoryQueue:
         gone = [p for p, e in self._entries.items() if now - e.seen >= keep]
         for p in gone:
             del self._entries[p]
+        self._tables = {r: t for r, t in self._tables.items() if now < t.until and t.seats}
+        self._assigned = {p: a for p, a in self._assigned.items() if now < a.until}
         return len(gone)
+
+    async def offer(self, table: OpenTable) -> None:
+        self._tables[table.room] = table
+
+    async def tables(self) -> list[OpenTable]:
+        """Every table open to arrivals (for tests and the operator)."""
+        return list(self._tables.values())
+
+    async def take_seat(
+        self, player: str, owner: str, conn: int, now: float
+    ) -> tuple[str, int] | None:
+        entry = self._entries.get(player)
+        if entry is None or (entry.owner, entry.conn) != (owner, conn):
+            return None
+        for room, table in list(self._tables.items()):
+            if not table.seats or now >= table.until:
+                del self._tables[room]
+            elif table.takes(entry, now):
+                seat, *rest = table.seats
+                origins = (*table.origins, entry.origin) if entry.origin else table.origins
+                if rest:
+                    self._tables[room] = dataclasses.replace(
+                        table, seats=tuple(rest), origins=origins
+                    )
+                else:  # its last seat
+                    del self._tables[room]
+                del self._entries[player]
+                return room, seat
+        return None
+
+    async def assign(self, player: str, assignment: Assignment) -> None:
+        self._assigned[player] = assignment
+
+    async def assigned(self, player: str, now: float) -> Assignment | None:
+        found = self._assigned.get(player)
+        return found if found is not None and now < found.until else None
+
+    async def confirm(self, player: str, room: str) -> None:
+        found = self._assigned.get(player)
+        if found is not None and found.room == room:
+            del self._assigned[player]

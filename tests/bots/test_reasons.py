@@ -11,11 +11,13 @@ from typing import Any, cast
 
 import pytest
 
+from protocol.messages import ShitheadOptions
 from protocol.views import View
 from server.bots.base import make_bot
 from server.bots.reasons import CARD_PARAMS, RANK_PARAMS, TEXTS, Reason, explain
 from server.rules.base import Action
 from server.rules.registry import game_spec
+from tests.support.shithead import random_game
 
 # a view with only the fields explain reads (the tests set the ones each case is about)
 PartialView = dict[str, Any]
@@ -114,7 +116,9 @@ def test_block_a_player_about_to_go_out() -> None:
     v["seats"][1] = {"hand_count": 1, "face_up": [], "face_down": [False] * 3, "out": False}
     assert why(v, "play KD").key == "hint.sh_block"
     v["seats"][1] = {"hand_count": 3, "face_up": [], "face_down": [True] * 3, "out": False}
-    assert why(v, "play KD").key == "hint.sh_play_search"  # nobody is about to go out
+    # nobody is about to go out: the fact is the lower card kept
+    r = why(v, "play KD")
+    assert r.key == "hint.sh_play_higher" and r.params == {"ranks": "K", "top": "5", "usual": "6"}
 
 
 def test_face_up_cards_after_the_hand() -> None:
@@ -162,8 +166,12 @@ def test_swap_and_ready() -> None:
     r = why(v, "swap AS 4C")
     assert r.key == "hint.sh_swap" and r.params == {"card": "AS", "other": "4C"}
     assert r.text.startswith("swap: put the A♠ face up and take the 4♣ in hand")
-    assert why(v, "swap 3D TD").key == "hint.sh_swap_search"  # not a stronger card going up
-    assert why(v, "ready").key == "hint.sh_ready_keep"
+    # not a stronger card going up: the 10 comes into the hand, where it goes on anything
+    r = why(v, "swap 3D TD")
+    assert r.key == "hint.sh_swap_special" and r.text.startswith("swap: take the 10♦ in hand")
+    assert why(v, "swap 7C 9D").key == "hint.sh_swap_play_sooner"
+    r = why(v, "ready")  # a stronger hand card could go up: the best one face up is named
+    assert r.key == "hint.sh_ready_best" and r.params == {"card": "TD"}
     v["seats"][0]["face_up"] = ["AS", "TD", "2D"]
     v["hand"] = ["4C", "3D", "7C"]
     assert why(v, "ready").key == "hint.sh_ready"
@@ -437,3 +445,64 @@ def test_save_the_ten_when_an_ordinary_card_plays() -> None:
     glass = {"seven_lower": False, "eight_skips": False, "three_invisible": True}
     v = sh_view(pile=["9H"], hand=["3C", "JD"], legal=plays("3C", "JD"), options=glass)
     assert why(v, "play JD").params == {"ranks": "J", "cards": "3C"}
+
+
+# ------------------------------------------------------------------------------ Facts
+
+# the Shithead reasons without params: each states the rule of the game that decides the move
+RULE_FACTS = frozenset(
+    {"hint.sh_burn", "hint.sh_flip_last", "hint.sh_ready", "hint.sh_skip", "hint.sh_glass"}
+)
+
+
+def _visible(view: Any) -> set[str]:
+    """The cards a Shithead seat sees that a reason may name: its hand and face-up cards, the
+    pile, and the cards of its legal actions."""
+    me = view["seats"][view["seat"]]
+    cards = {*(view["hand"] or []), *me["face_up"], *(view["pile"] or [])}
+    for entry in view["legal"]:
+        cards.update(entry.get("cards", []))
+    return cards
+
+
+def test_every_shithead_hint_names_a_fact_of_its_position() -> None:
+    # rule SH-7.5: under random house rules too; every legal action (each may be a hint), as
+    # the strong bot's choice and as a quick rule's: never a reason that only points at a bot
+    rng = random.Random(41)
+    keys: set[str] = set()
+    positions = 0
+    for n in range(16):
+        options = ShitheadOptions(
+            seven_lower=rng.random() < 0.5,
+            eight_skips=rng.random() < 0.5,
+            three_invisible=rng.random() < 0.5,
+        )
+        for g in random_game(rng.choice([2, 3, 4, 5]), 4100 + n, options):
+            if g.is_over():
+                continue
+            for seat in g.to_act():
+                view = g.view(seat)
+                positions += 1
+                visible = _visible(view)
+                ranks = {c[0] for c in visible}
+                for entry in view["legal"]:
+                    for searched in (True, False):
+                        reason = explain(view, Action.from_json(entry), searched=searched)
+                        where = (reason, entry, view["pile"], view["hand"])
+                        assert reason.key.startswith("hint.sh_"), where  # never hint.quick
+                        assert reason.params or reason.key in RULE_FACTS, where
+                        assert "bot" not in reason.text, where
+                        _params_render(reason)
+                        for name, value in reason.params.items():
+                            if name in CARD_PARAMS:  # a card named is one the seat sees
+                                assert set(str(value).split()) <= visible, where
+                            elif name in RANK_PARAMS:
+                                assert set(str(value).split()) <= ranks, where
+                        if "top" in reason.params:  # the card to beat, as the view has it
+                            top = view.get("to_beat") or view["pile"][-1]
+                            assert reason.params["top"] == top[0], where
+                        keys.add(reason.key)
+    assert positions > 1000
+    # the moves of every kind met their facts (the fallbacks among them)
+    assert {"hint.sh_play_higher", "hint.sh_pickup_rather", "hint.sh_swap_special"} <= keys
+    assert len(keys) >= 20, keys

@@ -5,17 +5,20 @@ hands; and its record rebuilds it as the same table."""
 
 from __future__ import annotations
 
+from protocol import messages as m
+from protocol.errors import ErrorCode
 from server.bots.base import make_bot
 from server.rooms.core import RoomCore
 from server.rooms.event_deals import deal_proof
 from server.rooms.event_table import EventTable
-from server.rooms.inputs import BotMove, BotPlaysFor, TimerFired
+from server.rooms.inputs import BotMove, BotPlaysFor, Request, TimerFired
 from server.rooms.outputs import (
     DealTimer,
     GraceTimer,
     IdleTimer,
     Output,
     RunBot,
+    Send,
     SetTimer,
     TimerKey,
 )
@@ -164,6 +167,22 @@ def test_the_host_of_an_event_has_a_bot_play_for_a_seat() -> None:
     assert room.seats[0].away
     assert room.handle(BotPlaysFor(1), 1.0) == []  # a bot's seat: nothing to do
     assert room.handle(BotPlaysFor(9), 1.0) == []
+
+
+def test_nobody_at_an_event_table_hosts_it_the_event_host_runs_it() -> None:
+    room = RoomCore(
+        "AAAAA", "sheepshead", 5, settings=SETTINGS,
+        table=EventTable("K7QP", "event-nonce", 0, 0, hands=1, duplicate=True),
+    )  # fmt: skip
+    people = [("Ann", token_digest("a" * 24), None), ("Bob", token_digest("b" * 24), None)]
+    room.seat_event_table([*people, None, None, None], set(), 0.0)
+    room.handle(Request(1, m.Resume(id="r", room="AAAAA", token="a" * 24)), 1.0)
+    assert room.seats[0].conn == 1 and room.state.host is None
+    version = room.version
+    for op in ("kick", "lock"):
+        out = room.handle(Request(1, m.Host(id="k", room="AAAAA", op=op, seat=1)), 2.0)
+        assert [o.refusal for o in out if isinstance(o, Send)] == [ErrorCode.NOT_HOST]
+    assert room.version == version and room.seats[1].kind == "human"
 
 
 def test_shithead_tables_of_a_duplicate_round_are_dealt_alike_too() -> None:

@@ -121,7 +121,7 @@ def test_a_hint_is_worked_out_from_the_askers_view_and_answered_to_them_alone() 
     assert job.view == h.room.match.current.view(1)  # exactly Bob's own view
     assert (job.seat, job.conn, job.version) == (1, 2, version)
     assert job.seed == hint_seed(h.room.bot_seed, 1, version)
-    reason = Reason("hint.sh_ready_keep")
+    reason = Reason("hint.sh_ready")
     ready = HintReady(2, 1, version, "h1", Action("ready"), "strong", reason)
     sent = h.feed(h.room.handle(ready, h.now))
     assert [getattr(o, "conn", None) for o in sent] == [2]
@@ -129,8 +129,8 @@ def test_a_hint_is_worked_out_from_the_askers_view_and_answered_to_them_alone() 
     assert isinstance(advice, m.Advice)
     assert advice.ref == "h1" and advice.seat == 1 and advice.version == version
     assert advice.action == m.ActionModel(kind="ready")
-    assert advice.reason.key == "hint.sh_ready_keep"
-    assert advice.reason.text == TEXTS["hint.sh_ready_keep"]
+    assert advice.reason.key == "hint.sh_ready"
+    assert advice.reason.text == TEXTS["hint.sh_ready"]
     assert h.room.version == version
     # the seat may ask again once answered
     again = h.room.handle(m_request(2, {"type": "hint", "id": "h2", "room": "ABCDE"}), h.now)

@@ -195,3 +195,25 @@ async def test_a_sheepshead_ladder_match_deals_on_and_is_rated_whole() -> None:
             "expert",
         }
         await bot.close()
+
+
+async def test_a_ladder_table_in_its_first_seconds_takes_bots_only() -> None:
+    config = queue_config(shithead_table=3, ladder_fill_wait=0.2, fill_wait=60.0, take_window=30.0)
+    rooms = dataclasses.replace(config.rooms, bot_delay=60.0)  # the anchors have not moved
+    async with CardroomServer(dataclasses.replace(config, rooms=rooms)) as server:
+        first = await person(server.url, 2, bot=True)
+        await first.queue("shithead", "First", ladder=True)
+        opened = await first.take_seat(timeout=10)
+        ann = await person(server.url, 3)  # a person arriving meanwhile: not at a bots' table
+        queued = await ann.queue("shithead", "Ann")
+        assert not queued.ladder
+        await asyncio.sleep(0.5)
+        assert not any(is_seated(m) for m in ann.history)
+        late = await person(server.url, 4, bot=True)  # a bot arriving: an anchor's seat, at once
+        await late.queue("shithead", "Late", ladder=True)
+        joined = await late.take_seat(timeout=5)
+        assert joined.room == opened.room and joined.seat != opened.seat
+        info = await late.wait_room(timeout=5)
+        assert info.seats[joined.seat].name == f"Late {BOT_MARK}"
+        for c in (first, ann, late):
+            await c.close()

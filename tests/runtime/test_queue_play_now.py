@@ -12,6 +12,7 @@ import pytest
 from clients import CardroomClient, CardroomError
 from protocol.messages import Queued, Seated
 from server.net.server import CardroomServer
+from server.store.leaderboard import player_id
 from tests.support.queue import is_queued, is_seated, person, queue_config
 
 
@@ -177,3 +178,95 @@ async def test_an_unknown_game_is_an_invalid_message(server: CardroomServer) -> 
     error = await ann.wait_for(lambda msg: getattr(msg, "ref", None) == "q", timeout=5)
     assert getattr(error, "code", None) == "invalid_message"
     await ann.close()
+
+
+async def test_an_arrival_takes_a_bot_seat_in_the_tables_first_seconds() -> None:
+    config = queue_config(shithead_table=3, fill_wait=1.0, take_window=30.0)
+    async with CardroomServer(config) as server:
+        ann = await person(server.url, 2)
+        await ann.queue("shithead", "Ann")
+        first = await ann.wait_for(is_seated, timeout=5)  # Ann and two bots
+        assert isinstance(first, Seated)
+        bob = await person(server.url, 3)
+        await bob.queue("shithead", "Bob")  # answered, then seated at once: no fill wait
+        seated = await bob.wait_for(is_seated, timeout=2)
+        assert isinstance(seated, Seated) and (seated.room, seated.seat) == (first.room, 1)
+        assert server.queue.took_bot_seats == 1 and not server.queue.mine
+        joined = await asyncio.gather(ann.take_seat(first), bob.take_seat(seated))
+        assert [j.seat for j in joined] == [0, 1]
+        info = await bob.wait_room(timeout=5)
+        assert [(s.kind, s.name) for s in info.seats][:2] == [("human", "Ann"), ("human", "Bob")]
+        assert info.seats[2].kind == "bot"
+        # the seat is rated for Bob (the bot that sat there never is: it made no move)
+        core = server.manager.rooms[first.room].core
+        devices = [s.device for s in core.state.seats]
+        assert core.state.rated_seats == [*devices[:2], "bot:strong"]
+        assert None not in devices[:2] and devices[0] != devices[1]
+        # rule: a rated table seats one identity an address; Ann's twin waits for another
+        twin = await person(server.url, 2)
+        await twin.queue("shithead", "Twin")
+        elsewhere = await twin.wait_for(is_seated, timeout=5)
+        assert isinstance(elsewhere, Seated) and elsewhere.room != first.room
+        for c in (ann, bob, twin):
+            await c.close()
+
+
+async def test_a_bot_that_moved_or_a_closed_window_keeps_its_seat() -> None:
+    config = queue_config(shithead_table=2, fill_wait=1.0, take_window=30.0)
+    async with CardroomServer(config) as server:
+        ann = await person(server.url, 2)
+        await ann.queue("shithead", "Ann")
+        joined = await ann.take_seat(timeout=5)
+        state = await ann.wait_state(timeout=5)
+        await ann.act({"kind": "ready"}, version=state.version)
+        while state.view["phase"] == "swap":  # the bot is ready too: it has moved
+            state = await ann.wait_state(timeout=5)
+        dan = await person(server.url, 4)
+        await dan.queue("shithead", "Dan")
+        # the store gave Dan the bot's seat; the room refused it: Dan is back in the line
+        assert not [t for t in await server.queue.store.tables() if t.room == joined.room]
+        assert [e.name for e in await server.queue.store.entries("shithead")] == ["Dan"]
+        assert server.queue.took_bot_seats == 0
+        seated = await dan.wait_for(is_seated, timeout=5)  # a table of his own
+        assert isinstance(seated, Seated) and seated.room != joined.room
+        await ann.close()
+        await dan.close()
+    config = queue_config(shithead_table=2, fill_wait=0.5, take_window=0.5)
+    async with CardroomServer(config) as server:
+        ann = await person(server.url, 2)
+        await ann.queue("shithead", "Ann")
+        first = await ann.wait_for(is_seated, timeout=5)
+        assert isinstance(first, Seated)
+        await asyncio.sleep(0.6)  # the table's first seconds are over
+        bob = await person(server.url, 3)
+        await bob.queue("shithead", "Bob")
+        seated = await bob.wait_for(is_seated, timeout=5)
+        assert isinstance(seated, Seated) and seated.room != first.room
+        assert server.queue.took_bot_seats == 0
+        await ann.close()
+        await bob.close()
+
+
+async def test_a_seat_given_is_given_again_until_it_is_resumed() -> None:
+    async with CardroomServer(queue_config(shithead_table=2, fill_wait=0.5)) as server:
+        ann = await person(server.url, 2)
+        await ann.queue("shithead", "Ann")
+        first = await ann.wait_for(is_seated, timeout=5)
+        assert isinstance(first, Seated)
+        device = ann.device
+        await ann.close()  # the ``seated`` never used, as if it had been lost
+        again = await CardroomClient.connect(server.url, hello=False, local_addr=("127.0.0.2", 0))
+        await again.hello(device=device)
+        await again.queue("shithead", "Ann")
+        second = await again.wait_for(is_seated, timeout=2)
+        assert isinstance(second, Seated)
+        assert (second.room, second.seat, second.token) == (first.room, first.seat, first.token)
+        assert (await again.take_seat(second)).seat == first.seat
+        # resumed: the next ``queue`` (after leaving) is a new place in the line
+        await again.leave()
+        deadline = time.monotonic() + 5
+        assert device is not None
+        while await server.queue.store.assigned(player_id(device), time.time()):
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.02)
+        await again.close()

@@ -206,6 +206,42 @@ async def test_two_identities_from_one_address_never_sit_at_one_rated_table(
     await ann2.close()
 
 
+async def test_a_seat_resumed_from_a_seated_persons_address_is_refused(
+    server: CardroomServer,
+) -> None:
+    ann = await person(server, "ann", "10.0.0.1")
+    bob = await person(server, "bob", "10.0.0.2")
+    await ann.create("shithead", seats=3, name="Ann", rated=True)
+    assert ann.room is not None
+    await bob.join(ann.room, name="Bob")
+    room, token = ann.room, bob.token
+    assert token is not None
+    await bob.close()
+    # Bob's identity and token, from Ann's address: two identities of one address at a rated
+    # table, so the resume is refused and the seat stays as it was (held for Bob)
+    bob_at_ann = await person(server, "bob", "10.0.0.1")
+    with pytest.raises(CardroomError) as refused:
+        await bob_at_ann.resume(room, token)
+    assert refused.value.code == "same_address"
+    assert ann.room_info is not None and ann.room_info.seats[1].name == "Bob"
+    # from an address of his own the same token takes the seat back
+    bob_again = await person(server, "bob", "10.0.0.3")
+    joined = await bob_again.resume(room, token)
+    assert joined.seat == 1
+    # and an unrated room lets one address resume there (the rule is the rated tables')
+    await ann.leave()
+    await ann.create("shithead", seats=3, name="Ann")
+    assert ann.room is not None
+    await bob_again.leave()
+    await bob_again.join(ann.room, name="Bob")
+    token = bob_again.token
+    assert token is not None
+    await bob_again.close()
+    assert (await bob_at_ann.resume(ann.room, token)).seat == 1
+    for c in (ann, bob_at_ann):
+        await c.close()
+
+
 async def test_made_up_devices_do_not_rate() -> None:
     config = replace(rated_config(), devices_per_address=0)  # no identity is issued on hello
     async with CardroomServer(config) as server:

@@ -1,13 +1,23 @@
 """The Play now line's rules, in memory and on a real Redis alike: one entry per player,
-places kept across a dead connection, all-or-nothing takes, the bound on a game's line."""
+places kept across a dead connection, all-or-nothing takes, the bound on a game's line, a
+bot seat of an open table to one arrival, and seats given kept until they are resumed."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
 
-from server.store.queue import AlreadyQueued, Entry, MemoryQueue, QueueFull, QueueStore
+from server.store.queue import (
+    AlreadyQueued,
+    Assignment,
+    Entry,
+    MemoryQueue,
+    OpenTable,
+    QueueFull,
+    QueueStore,
+)
 from server.store.redis_client import connect
 from server.store.redis_queue import RedisQueue
 from server.tools.bench.redis_server import RedisServer
@@ -27,9 +37,15 @@ async def line(request: pytest.FixtureRequest) -> AsyncIterator[QueueStore]:
 
 
 def entry(
-    player: str, *, game: str = "shithead", conn: int = 1, owner: str = "p1", at: float = 100.0
+    player: str,
+    *,
+    game: str = "shithead",
+    conn: int = 1,
+    owner: str = "p1",
+    at: float = 100.0,
+    origin: str | None = None,
 ) -> Entry:
-    return Entry(player, game, player.title(), 0.0, at, None, owner, conn, at)
+    return Entry(player, game, player.title(), 0.0, at, origin, owner, conn, at)
 
 
 async def test_one_entry_per_player(line: QueueStore) -> None:
@@ -82,3 +98,64 @@ async def test_leave_touch_and_purge(line: QueueStore) -> None:
     assert await line.purge(181.0, 30.0) == 1
     assert await line.entries("shithead") == []
     await line.join(entry("bob"), now=200.0, stale=STALE, most=1)  # the count went with it
+
+
+async def test_a_bot_seat_goes_to_one_arrival(line: QueueStore) -> None:
+    await line.offer(OpenTable("ROOMA", "shithead", (3,), 200.0, ("o-ann",)))
+    for p, conn in (("bob", 1), ("cid", 2)):
+        await line.join(entry(p, conn=conn, origin=f"o-{p}"), now=100.0, stale=STALE, most=2)
+    # two arrivals for one seat at the same moment: one of them has it
+    got = await asyncio.gather(
+        line.take_seat("bob", "p1", 1, 101.0), line.take_seat("cid", "p1", 2, 101.0)
+    )
+    assert sorted(got, key=str) == [("ROOMA", 3), None]
+    winner = "bob" if got[0] else "cid"
+    # the one seated left the line (and its count: the line has room for one more), the
+    # other waits in it, and the table has no seat left
+    assert [e.player for e in await line.entries("shithead")] == [
+        p for p in ("bob", "cid") if p != winner
+    ]
+    await line.join(entry("dan", conn=3), now=101.0, stale=STALE, most=2)
+    assert await line.take_seat("dan", "p1", 3, 101.0) is None
+    assert await line.tables() == []  # its last seat went
+
+
+async def test_an_open_table_keeps_its_rules(line: QueueStore) -> None:
+    await line.offer(OpenTable("ROOMA", "shithead", (2, 3), 200.0, ("o-ann",)))
+    await line.join(entry("ann2", origin="o-ann"), now=100.0, stale=STALE, most=10)
+    await line.join(entry("sue", game="sheepshead", conn=2), now=100.0, stale=STALE, most=10)
+    await line.join(entry("bob", conn=3, origin="o-bob"), now=100.0, stale=STALE, most=10)
+    # one address a table; another game's table; another connection's entry: no seat
+    assert await line.take_seat("ann2", "p1", 1, 101.0) is None
+    assert await line.take_seat("sue", "p1", 2, 101.0) is None
+    assert await line.take_seat("bob", "p1", 9, 101.0) is None
+    # the window closes: no seat, and the table is forgotten
+    assert await line.take_seat("bob", "p1", 3, 200.0) is None
+    assert await line.tables() == []
+    assert len(await line.entries("shithead")) == 2  # nobody left the line for nothing
+    await line.offer(OpenTable("ROOMB", "shithead", (2, 3), 300.0, ()))
+    assert await line.take_seat("bob", "p1", 3, 201.0) == ("ROOMB", 2)
+    # the next arrival of that address is kept from the table too
+    await line.join(entry("bob2", conn=4, origin="o-bob"), now=201.0, stale=STALE, most=10)
+    assert await line.take_seat("bob2", "p1", 4, 201.0) is None
+    assert await line.take_seat("ann2", "p1", 1, 201.0) == ("ROOMB", 3)
+
+
+async def test_a_seat_given_is_kept_until_resumed(line: QueueStore) -> None:
+    given = Assignment("ROOMA", "shithead", 1, "tok", 200.0)
+    await line.assign("ann", given)
+    assert await line.assigned("ann", 100.0) == given
+    assert await line.assigned("bob", 100.0) is None
+    await line.confirm("ann", "ROOMB")  # another room's resume confirms nothing
+    assert await line.assigned("ann", 100.0) == given
+    await line.confirm("ann", "ROOMA")
+    assert await line.assigned("ann", 100.0) is None
+    # one never resumed is given no more once its time is over, and purged
+    await line.assign("bob", Assignment("ROOMA", "shithead", 2, "tok2", 150.0))
+    assert await line.assigned("bob", 149.0) is not None
+    assert await line.assigned("bob", 150.0) is None
+    await line.offer(OpenTable("ROOMA", "shithead", (3,), 150.0, ()))
+    await line.purge(150.0, keep=30.0)
+    assert await line.tables() == []
+    await line.assign("bob", Assignment("ROOMA", "shithead", 2, "tok2", 151.0))
+    assert await line.assigned("bob", 150.0) is not None  # purged only when its time is over

@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from server.rooms.inputs import RoomRequest
+from server.rooms.matchmaker import Reserved
 from server.runtime.cluster import Cluster
 from server.runtime.connected import Outbox
 from server.store.health import StoreHealth
@@ -42,6 +43,11 @@ class IdleProcess:
         return []
 
     async def adopt(self, code: str) -> bool:
+        return False
+
+    async def take_bot_seat(
+        self, code: str, seat: int, person: Reserved, *, forwarded: bool = False
+    ) -> bool:
         return False
 
     async def route(

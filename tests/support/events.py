@@ -7,7 +7,7 @@ import asyncio
 import json
 import urllib.error
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import pytest
@@ -84,9 +84,15 @@ def _next(latest: list[m.EventFrame], done: set[int]) -> m.EventFrame | None:
     return None
 
 
-async def person(client: CardroomClient, code: str) -> m.EventInfo:
-    """One person's night: each round, to their table with the event's token, play, leave,
-    and watch the event again (its frame follows the ack)."""
+#: A person's way to their table elsewhere: given the event's frame that seats them, a client
+#: that has resumed their seat there (on the process a proxy would route the table's code to).
+AtTable = Callable[[m.EventFrame], Awaitable[CardroomClient]]
+
+
+async def person(client: CardroomClient, code: str, at_table: AtTable | None = None) -> m.EventInfo:
+    """One person's night: each round, to their table with the event's token (on this
+    connection, or on the one ``at_table`` opens), play, leave, and watch the event again (its
+    frame follows the ack)."""
     latest: list[m.EventFrame] = []
     done: set[int] = set()
     while True:
@@ -101,9 +107,15 @@ async def person(client: CardroomClient, code: str) -> m.EventInfo:
             return frame.info
         assert frame.you is not None and frame.you.room and frame.you.token
         done.add(frame.info.round)
-        await client.resume(frame.you.room, frame.you.token)
-        await play_table(client, latest)
-        await client.leave()
+        if at_table is None:
+            player = client
+            await client.resume(frame.you.room, frame.you.token)
+        else:
+            player = await at_table(frame)
+        await play_table(player, latest)
+        await player.leave()
+        if player is not client:
+            await player.close()
         await client.request(m.EventWatch(id=f"w{frame.info.round}", event=code), m.Ack)
 
 

@@ -52,10 +52,13 @@ def example_move(view: View) -> Any:
 
 @asynccontextmanager
 async def two_processes(
-    redis_url: str, **queue: float
+    redis_url: str, bot_delay: float = 0.0, **queue: float
 ) -> AsyncIterator[tuple[CardroomServer, CardroomServer]]:
-    """Two servers on one Redis, each hearing the other before it is used."""
+    """Two servers on one Redis, each hearing the other before it is used (``bot_delay``:
+    seconds a bot waits before it moves)."""
     config = dataclasses.replace(queue_config(**queue), redis_url=redis_url)
+    rooms = dataclasses.replace(config.rooms, bot_delay=bot_delay)
+    config = dataclasses.replace(config, rooms=rooms)
     async with AsyncExitStack() as stack:
         a = await stack.enter_async_context(CardroomServer(config))
         b = await stack.enter_async_context(CardroomServer(config))

@@ -17,7 +17,7 @@ from protocol.messages import GameName
 from server.rooms.matches import Match
 from server.rules.base import Action
 from tests.support.server import play_until_over
-from tests.web.conftest import SCREENSHOTS, LiveServer, create_room
+from tests.web.conftest import SCREENSHOTS, LiveServer, create_room, open_room_form
 
 WIDTHS = (375, 1280)
 
@@ -51,7 +51,7 @@ def shoot(page: Page, name: str) -> None:
 
 
 def create_hints_room(page: Page, base: str, name: str, game: str, seats: int = 2) -> str:
-    page.goto(base + "/")
+    open_room_form(page, base)
     page.fill("#name", name)
     page.check(f'input[name="game"][value="{game}"]')
     if game == "shithead":

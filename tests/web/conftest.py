@@ -163,11 +163,23 @@ def watch_errors(page: Page) -> list[str]:
 # ------------------------------------------------------------------------------ flows
 
 
+def open_room_form(page: Page, base: str | None = None) -> None:
+    """Unfold the home page's new room form (it starts folded behind its button), going to the
+    home page at ``base`` first when given; every test that fills the form starts here: call
+    ``open_room_form(page, live.base)``, then fill ``#seats``, ``#hints`` and the rest."""
+    if base is not None:
+        page.goto(base + "/")
+    fold = page.locator('[data-act="fold-new"]')
+    if fold.get_attribute("aria-expanded") != "true":
+        fold.click()
+    page.wait_for_selector("#create-form", state="visible")
+
+
 def create_room(
     page: Page, base: str, name: str, game: str, seats: int | None = None, timer: int = 0
 ) -> str:
     """Open the home page, create a room, and return its code (the lobby is showing)."""
-    page.goto(base + "/")
+    open_room_form(page, base)
     page.fill("#name", name)
     page.check(f'input[name="game"][value="{game}"]')
     if seats is not None:

@@ -20,6 +20,7 @@ from tests.web.conftest import (
     SCREENSHOTS,
     LiveServer,
     can_act,
+    open_room_form,
     shithead_click_turn,
     wait_turn,
     watch_errors,
@@ -70,7 +71,7 @@ def log_lines(page: Page) -> list[str]:
 
 
 def open_form(page: Page, base: str, game: str, name: str = "Ann") -> None:
-    page.goto(base + "/")
+    open_room_form(page, base)
     page.fill("#name", name)
     page.check(f'input[name="game"][value="{game}"]')
     page.click(f'details[data-house="{game}"] summary')

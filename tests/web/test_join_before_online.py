@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import pytest
 from playwright.sync_api import BrowserContext, Page, WebSocketRoute
 
-from tests.web.conftest import LiveServer, create_room, watch_errors
+from tests.web.conftest import LiveServer, create_room, open_room_form, watch_errors
 
 pytestmark = pytest.mark.slow
 
@@ -72,7 +72,7 @@ def test_a_create_clicked_before_the_welcome_arrives_is_sent_once_it_does(
     errors = watch_errors(ann)
     welcome = HeldWelcome()
     welcome.route(ann)
-    ann.goto(live.base + "/")
+    open_room_form(ann, live.base)
     ann.fill("#name", "Ann")
     ann.check('input[name="game"][value="shithead"]')
     ann.click('#create-form button[type="submit"]')

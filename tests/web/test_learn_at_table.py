@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import BrowserContext
 
 from tests.support.web import shoot, start_scripted
-from tests.web.conftest import LiveServer, watch_errors
+from tests.web.conftest import LiveServer, open_room_form, watch_errors
 
 pytestmark = pytest.mark.slow
 
@@ -69,7 +69,7 @@ def test_each_house_rule_chip_explains_itself_when_tapped(
 ) -> None:
     page = new_context().new_page()
     errors = watch_errors(page)
-    page.goto(live.base + "/")
+    open_room_form(page, live.base)
     page.fill("#name", "Ann")
     page.check('input[name="game"][value="shithead"]')
     page.click('details[data-house="shithead"] summary')

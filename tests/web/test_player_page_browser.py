@@ -14,7 +14,13 @@ from playwright.sync_api import BrowserContext, Page
 
 from server.store.leaderboard import player_id
 from tests.support.web import device_of, shoot
-from tests.web.conftest import LiveServer, shithead_click_turn, wait_turn, watch_errors
+from tests.web.conftest import (
+    LiveServer,
+    open_room_form,
+    shithead_click_turn,
+    wait_turn,
+    watch_errors,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -33,7 +39,7 @@ def test_a_rated_game_its_change_the_player_page_and_the_identity_move(
 ) -> None:
     page = new_context().new_page()
     errors = watch_errors(page)
-    page.goto(live.base + "/")
+    open_room_form(page, live.base)
     page.fill("#name", "Ann")
     page.check('input[name="game"][value="shithead"]')
     page.select_option("#seats", "2")

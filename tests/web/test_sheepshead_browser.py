@@ -9,7 +9,7 @@ from playwright.sync_api import BrowserContext
 from playwright.sync_api import Error as PlaywrightError
 
 from tests.support.web import start_scripted
-from tests.web.conftest import CORNER, LiveServer, wait_turn, watch_errors
+from tests.web.conftest import CORNER, LiveServer, open_room_form, wait_turn, watch_errors
 
 pytestmark = pytest.mark.slow
 
@@ -96,7 +96,7 @@ def test_todays_sheepshead_starts_against_four_bots(
 ) -> None:
     page = new_context().new_page()
     errors = watch_errors(page)
-    page.goto(live.base + "/")
+    open_room_form(page, live.base)  # the daily's bots are of the form's level
     page.fill("#name", "Dana")
     page.select_option("#level", "random")
     page.click('[data-act="daily"]')

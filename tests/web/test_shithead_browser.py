@@ -252,6 +252,9 @@ def test_a_whole_game_with_the_keyboard_only(
 
     tab_to("#name")
     page.keyboard.type("Kim")
+    tab_to('[data-act="fold-new"]')  # the new room's form is folded behind its button
+    page.keyboard.press("Enter")
+    assert page.get_attribute('[data-act="fold-new"]', "aria-expanded") == "true"
     tab_to('input[name="game"]')
     tab_to("#seats")
     page.keyboard.press("ArrowUp")  # 3 players (from 4)

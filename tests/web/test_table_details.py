@@ -11,7 +11,14 @@ import pytest
 from playwright.sync_api import BrowserContext, Page
 
 from tests.support.web import PHONE, act_first, create_hints_room
-from tests.web.conftest import ROOT, LiveServer, create_room, wait_turn, watch_errors
+from tests.web.conftest import (
+    ROOT,
+    LiveServer,
+    create_room,
+    open_room_form,
+    wait_turn,
+    watch_errors,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -29,7 +36,7 @@ def test_the_form_offers_no_seat_count_for_sheepshead(
 ) -> None:
     page = new_context(viewport=PHONE).new_page()
     errors = watch_errors(page)
-    page.goto(live.base + "/")
+    open_room_form(page, live.base)
     page.check('input[name="game"][value="shithead"]')
     assert page.is_visible("#seats")
     page.check('input[name="game"][value="sheepshead"]')  # rule SS-1.1: always five
@@ -51,7 +58,7 @@ ANNOUNCE_SPY = """
 """
 
 
-def test_the_screen_reader_hears_your_turn_in_the_chosen_language(
+def test_the_screen_reader_hears_the_prompt_in_the_chosen_language(
     live: LiveServer, new_context: Callable[..., BrowserContext]
 ) -> None:
     ctx = new_context(viewport=PHONE)
@@ -64,10 +71,9 @@ def test_the_screen_reader_hears_your_turn_in_the_chosen_language(
     create_room(page, live.base, "Ann", "shithead", seats=2)
     page.click('[data-act="host"][data-op="start"]')
     assert wait_turn(page) == "ready"
-    page.wait_for_function(
-        "(s) => window.__said.some(t => t.includes(s))", arg=FR["table.yourTurn"]
-    )
-    assert not [s for s in page.evaluate("window.__said") if EN["table.yourTurn"] in s]
+    # the swap's prompt: what the table asks, said when the turn comes
+    page.wait_for_function("(s) => window.__said.some(t => t.includes(s))", arg=FR["sh.swapHint"])
+    assert not [s for s in page.evaluate("window.__said") if EN["sh.swapHint"] in s]
     assert not errors, errors
 
 

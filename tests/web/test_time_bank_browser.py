@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import BrowserContext
 
-from tests.web.conftest import LiveServer, watch_errors
+from tests.web.conftest import LiveServer, open_room_form, watch_errors
 
 pytestmark = pytest.mark.slow
 
@@ -18,7 +18,7 @@ def test_the_form_opens_a_room_with_a_bank_and_the_header_shows_it_running(
 ) -> None:
     page = new_context(viewport={"width": 375, "height": 667}).new_page()
     errors = watch_errors(page)
-    page.goto(live.base + "/")
+    open_room_form(page, live.base)
     page.fill("#name", "Ann")
     page.check('input[name="game"][value="shithead"]')
     page.select_option("#timer", "15")
@@ -29,7 +29,7 @@ def test_the_form_opens_a_room_with_a_bank_and_the_header_shows_it_running(
     assert info["turn_timer"] == 15 and info["time_bank"] == 60 and info["banks"][0] == 60
     # without a timer the form asks for no bank (the server would refuse one)
     page.evaluate("window.cardroom.request({type: 'leave', room: window.cardroom.room})")
-    page.goto(live.base + "/")
+    open_room_form(page, live.base)
     page.select_option("#timer", "0")
     page.click('#create-form button[type="submit"]')
     page.wait_for_function("() => window.cardroom.info && window.cardroom.info.turn_timer === null")

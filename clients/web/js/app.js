@@ -4,12 +4,14 @@
 import * as alerts from "./alerts.js";
 import * as coach from "./coach.js";
 import * as reacts from "./reacts.js";
+import * as events from "./events.js";
 import { randomValue } from "./deal.js";
 import { current, heldKey } from "./hints.js";
 import { detectLang, errorText, onFallback, setLang, t } from "./i18n.js";
 import { onKey } from "./keys.js";
 import * as roomLog from "./log.js";
 import { Net, socketUrl } from "./net.js";
+import { foldNew } from "./home.js";
 import { readForm, syncForm, toggleChip } from "./house.js";
 import { askMoveCode, claimMoveCode, loadBoards, loadLadder, loadPlayer, loadReplay, loadSteps, newReplay, replayStep, setSpeed, stopPlay, togglePlay } from "./pages.js";
 import { newLadder } from "./ladder.js";
@@ -218,6 +220,11 @@ function onMessage(msg) {
       takeSeat(msg);
       break;
     case "event":
+      if (app.screen === "event-new" && app.openingEvent) {
+        app.openingEvent = false; // the event just opened: its page
+        navigate(paths.event(msg.info.code));
+        return;
+      }
       if (!app.event || msg.info.code !== app.event.code) return;
       app.event.frame = msg;
       app.event.error = null;
@@ -240,12 +247,25 @@ function logEvents(msg, prev) {
     if (line) lines.push(line);
   }
   roomLog.add(app.log, msg, (app.info && app.info.games_played) || 0);
-  // screen readers hear what happened, and when it becomes their turn
+  // screen readers hear what happened, then what the table asks of them: when their turn
+  // comes, when its question changes (the pick, then the bury, then the call), and after
+  // their own move when they play again (a burn)
   const mine = (v) => v && app.seat != null && v.to_act.includes(app.seat) && v.legal.length > 0;
   const said = [...lines];
-  if (mine(msg.view) && !mine(prev && prev.view)) said.push(t("table.yourTurn"));
+  if (mine(msg.view)) {
+    const d = { view: msg.view, seat: app.seat, name: (s) => app.nameOf(s), mode: null };
+    const ask = game.promptText(d) || t("table.yourTurn");
+    const again = (msg.events || []).some((e) => e.seat === app.seat && game.eventText(e, d.name));
+    if (!mine(prev && prev.view) || ask !== asked || again) said.push(ask);
+    asked = ask;
+  } else {
+    asked = null;
+  }
   announce(said);
 }
+
+// The prompt last said to the screen reader while it was this seat's turn.
+let asked = null;
 
 // Lines for screen readers, queued: each is added to the live region as a line of its own
 // (read in turn), never written over the one before (bots move faster than a voice reads);
@@ -411,6 +431,10 @@ function route() {
     main.innerHTML = "";
     render();
     loadPlayer();
+  } else if (to.name === "event-new") {
+    app.screen = "event-new";
+    main.innerHTML = "";
+    render();
   } else if (to.name === "event") {
     app.screen = "event";
     app.event = { code: to.code, frame: null, error: null };
@@ -573,6 +597,25 @@ async function createRoom(daily) {
     /* shown */
   }
 }
+// An event opened from its form (/e/new): its page follows once its first frame comes.
+async function createEvent(form) {
+  const game = form.querySelector('input[name="game"]:checked')?.value || "sheepshead";
+  const msg = events.readNew(form, readForm(game));
+  if (!msg.name) return;
+  app.name = msg.name;
+  save(KEYS.name, msg.name);
+  try {
+    await app.net.whenUp().catch((err) => {
+      app.showError(err);
+      throw err;
+    });
+    app.openingEvent = true;
+    await app.request(msg);
+  } catch {
+    app.openingEvent = false; // refused: shown, the form stays as it was
+  }
+}
+
 // A practice game: the player, bots of the default level, the hints on, no timer, book rules;
 // the coach (js/coach.js) explains each moment the first time it comes.
 async function practise(game) {
@@ -641,6 +684,11 @@ async function onClick(e) {
     }
     case "daily":
       createRoom(true);
+      return;
+    case "fold-new":
+      // kept while the page lives: back home from the room it made, the form is still out
+      app.newOpen = el.getAttribute("aria-expanded") !== "true";
+      foldNew(app.newOpen);
       return;
     case "my-page":
       if (app.me) navigate(paths.player(app.me));
@@ -820,6 +868,8 @@ function onSubmit(e) {
     }
   } else if (form.id === "create-form") {
     createRoom(false);
+  } else if (form.id === "event-form") {
+    createEvent(form);
   } else if (form.id === "move-form") {
     const code = document.getElementById("move-input").value.trim();
     if (code) takeIdentity(code);
@@ -865,6 +915,10 @@ function onChange(e) {
     if (seats) seats.disabled = el.value === "sheepshead";
   }
   if (el.closest && el.closest("#create-form")) syncForm();
+  if (el.closest && el.closest("#event-form")) {
+    events.syncNew();
+    syncForm();
+  }
   if (el.dataset.act === "level") {
     app.host("set_bot_level", { seat: Number(el.dataset.seat), level: el.value });
   }
@@ -932,11 +986,15 @@ function resumeSession() {
   });
 }
 
+// The address of the home page with the new room's form unfolded.
+const NEW_ROOM = "#new";
+
 async function start() {
   // the chosen language's table first: every screen is drawn in it
   await setLang(load(KEYS.lang, null) || detectLang(navigator.languages || [navigator.language]));
   onFallback(redrawAll);
   const here = match(location.pathname);
+  app.newOpen = location.hash === NEW_ROOM; // a link to the new room's form shows it
   const linked = here.name === "room" ? here.code : null;
   if (linked && !(app.session && app.session.room === linked)) app.pendingCode = linked;
   // a room's own address takes you back to your seat; "/" shows home (with a way back)
@@ -954,6 +1012,12 @@ async function start() {
   document.addEventListener("keydown", (e) => onKey(e, KEYS_HERE));
   document.addEventListener("input", (e) => {
     if (e.target.id === "replay-range") replayStep(Number(e.target.value));
+  });
+  window.addEventListener("hashchange", () => {
+    if (location.hash !== NEW_ROOM || app.screen !== "home") return;
+    app.newOpen = true;
+    foldNew(true);
+    document.getElementById("create-form")?.scrollIntoView({ block: "nearest" });
   });
   window.addEventListener("popstate", () => {
     const to = match(location.pathname).name;

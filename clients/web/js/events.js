@@ -2,7 +2,8 @@
 // the round and the hands left; for a player, their table and the way to it; for the host, the
 // commands; at the end, the final standings and each duplicate deal across its tables with its
 // replays. Drawn from the server's `event` frame (docs/protocol.md): this page only shows it.
-import { t } from "./i18n.js";
+import { formHTML } from "./house.js";
+import { lang, t } from "./i18n.js";
 import { paths } from "./routes.js";
 import { esc } from "./ui.js";
 
@@ -73,6 +74,12 @@ function youHTML(info, you, host) {
     out += `<p class="ev-you">${esc(t("evt.yourTable", { n: yourTable(info, you) }))} ` +
       `<button class="btn" data-act="event-table">${esc(t("evt.toTable"))}</button></p>`;
   }
+  if (info.phase === "lobby") { // the way others join: its link, or its code
+    const link = location.origin + paths.event(info.code);
+    out += `<p class="ev-invite">` +
+      `<button type="button" class="btn small" data-act="copy" data-text="${esc(link)}">${esc(t("lobby.copyLink"))}</button> ` +
+      `<button type="button" class="btn small ghost" data-act="copy" data-text="${esc(info.code)}">${esc(t("lobby.copyCode"))}</button></p>`;
+  }
   if (host && info.phase !== "over") {
     const ops = info.phase === "lobby" ? ["start"] : [info.paused ? "resume" : "pause", "end"];
     out += `<p class="ev-host">` + ops.map((op) => `<button class="btn small" data-act="event-host" data-op="${op}">${esc(t("evt.op." + op))}</button>`).join(" ") + `</p>`;
@@ -84,6 +91,104 @@ function yourTable(info, you) {
   const seating = info.seatings[info.round];
   const table = seating && seating.tables.find((tb) => tb.room === you.room);
   return table ? table.table + 1 : "?";
+}
+
+// The bounds the server checks (server/rooms/event_settings.py): rounds and hands a round.
+const MOST = 10;
+const SIZES = { shithead: [2, 3, 4, 5], sheepshead: [5] };
+
+function countOptions(n, chosen) {
+  return Array.from({ length: n }, (_, i) => i + 1)
+    .map((v) => `<option value="${v}"${v === chosen ? " selected" : ""}>${v}</option>`)
+    .join("");
+}
+
+function radio(name, value, label, note, checked) {
+  return `<label class="choice"><input type="radio" name="${name}" value="${value}"${checked ? " checked" : ""}> ` +
+    `<span>${esc(label)}</span><small>${esc(note)}</small></label>`;
+}
+
+// /e/new: a host opens an event (docs/events.md, the host's settings): the game, players a
+// table, rounds, hands a round, duplicate deals, how later rounds are seated, house rules,
+// rated or not, and a start time or the host's own start. `name`: the name last used.
+export function newHTML({ name }) {
+  const sizes = SIZES.sheepshead.map((n) => `<option value="${n}" selected>${n}</option>`).join("");
+  return `<div class="event-new">
+    <div class="page-head"><h1>${esc(t("evt.newTitle"))}</h1><a href="${paths.home()}" class="btn small ghost">${esc(t("page.home"))}</a></div>
+    <p class="muted">${esc(t("evt.newNote"))}</p>
+    <form id="event-form" class="panel">
+      <label class="field"><span>${esc(t("home.name"))}</span>
+        <input id="ev-host-name" name="name" maxlength="24" autocomplete="nickname" required value="${esc(name)}" placeholder="${esc(t("home.namePlaceholder"))}"></label>
+      <fieldset class="games">
+        <legend>${esc(t("home.game"))}</legend>
+        ${radio("game", "sheepshead", t("game.sheepshead"), t("home.sheepsheadBlurb"), true)}
+        ${radio("game", "shithead", t("game.shithead"), t("home.shitheadBlurb"), false)}
+      </fieldset>
+      <div class="grid3">
+        <label class="field"><span>${esc(t("evt.tableSize"))}</span><select id="ev-size" name="table_size" data-game="sheepshead" disabled>${sizes}</select></label>
+        <label class="field"><span>${esc(t("evt.rounds"))}</span><select id="ev-rounds" name="rounds">${countOptions(MOST, 3)}</select></label>
+        <label class="field"><span>${esc(t("evt.hands"))}</span><select id="ev-hands" name="hands">${countOptions(MOST, 2)}</select></label>
+      </div>
+      <label class="choice"><input type="checkbox" id="ev-duplicate" name="duplicate" checked> <span>${esc(t("evt.dupChoice"))}</span><small>${esc(t("evt.dupChoiceNote"))}</small></label>
+      <fieldset class="games">
+        <legend>${esc(t("evt.reseat"))}</legend>
+        ${radio("reseat", "standings", t("evt.reseat.standings"), t("evt.reseat.standingsNote"), true)}
+        ${radio("reseat", "rotation", t("evt.reseat.rotation"), t("evt.reseat.rotationNote"), false)}
+      </fieldset>
+      ${formHTML("sheepshead")}
+      <label class="choice rated-choice"><input type="checkbox" id="ev-rated" name="rated"> <span>${esc(t("evt.ratedChoice"))}</span><small>${esc(t("evt.ratedNote"))}</small></label>
+      <fieldset class="games ev-start">
+        <legend>${esc(t("evt.start"))}</legend>
+        ${radio("start", "host", t("evt.startHost"), t("evt.startHostNote"), true)}
+        ${radio("start", "at", t("evt.startAt"), t("evt.startAtNote"), false)}
+        <label class="field"><span>${esc(t("evt.startTime"))}</span><input type="datetime-local" id="ev-start-time" name="start_time" disabled></label>
+      </fieldset>
+      <button type="submit" class="btn primary wide">${esc(t("evt.create"))}</button>
+    </form>
+  </div>`;
+}
+
+// After a change in the form: the game's table sizes, the start time's field on or off.
+export function syncNew(root = document) {
+  const game = root.querySelector('#event-form input[name="game"]:checked')?.value || "sheepshead";
+  const size = root.getElementById("ev-size");
+  if (size && size.dataset.game !== game) {
+    const sizes = SIZES[game];
+    const keep = sizes.includes(Number(size.value)) ? Number(size.value) : sizes.includes(4) ? 4 : sizes[0];
+    size.innerHTML = sizes.map((n) => `<option value="${n}"${n === keep ? " selected" : ""}>${n}</option>`).join("");
+    size.disabled = sizes.length === 1;
+    size.dataset.game = game;
+  }
+  const at = root.getElementById("ev-start-time");
+  if (at) {
+    at.disabled = root.querySelector('#event-form input[name="start"]:checked')?.value !== "at";
+    at.required = !at.disabled;
+  }
+}
+
+// The form as an `event_create` (without its id); `options`: the house rules it holds.
+export function readNew(form, options) {
+  const game = form.querySelector('input[name="game"]:checked')?.value || "sheepshead";
+  const msg = {
+    type: "event_create",
+    name: form.querySelector("#ev-host-name").value.trim(),
+    game,
+    table_size: Number(form.querySelector("#ev-size").value) || SIZES[game][0],
+    rounds: Number(form.querySelector("#ev-rounds").value),
+    hands: Number(form.querySelector("#ev-hands").value),
+    duplicate: form.querySelector("#ev-duplicate").checked,
+    reseat: form.querySelector('input[name="reseat"]:checked')?.value || "standings",
+    options,
+    rated: form.querySelector("#ev-rated").checked,
+  };
+  const at = form.querySelector("#ev-start-time");
+  if (!at.disabled && at.value) msg.start_at = new Date(at.value).getTime() / 1000; // local time
+  return msg;
+}
+
+function startsAt(info) {
+  const when = new Date(info.start_at * 1000);
+  return t("evt.startsAt", { time: when.toLocaleString(lang(), { dateStyle: "medium", timeStyle: "short" }) });
 }
 
 // `ev`: {code, frame: the last `event` frame or null, error}.
@@ -101,7 +206,9 @@ export function render(ev) {
   const people = info.people.map((p) => `<li>${esc(p.name)}${p.stand_in || p.left ? ` <span class="muted">(${esc(t("evt.bot"))})</span>` : ""}</li>`).join("");
   return (
     `<div class="event-page">${head}` +
-    `<p class="ev-where" role="status">${esc(game)} · ${esc(where)}${info.duplicate ? ` · ${esc(t("evt.duplicate"))}` : ""}${info.paused ? ` · ${esc(t("evt.paused"))}` : ""}</p>` +
+    `<p class="ev-where" role="status">${esc(game)} · ${esc(where)}${info.duplicate ? ` · ${esc(t("evt.duplicate"))}` : ""}` +
+    `${info.rated ? ` · ${esc(t("evt.rated"))}` : ""}${info.phase === "lobby" && info.start_at ? ` · ${esc(startsAt(info))}` : ""}` +
+    `${info.paused ? ` · ${esc(t("evt.paused"))}` : ""}</p>` +
     youHTML(info, you, host) +
     standingsHTML(info, you ? you.name : null) +
     tablesHTML(info) +

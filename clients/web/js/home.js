@@ -1,6 +1,7 @@
 // The home screen leads with the games: your name, Play now (a table with other people, or the
 // wait for one), today's Sheepshead (always the book's rules, SS-10.1), a practice game; then
-// friends: join or watch by code, a new room (with its house rules); then the rules.
+// friends: join or watch by code, a new room (its form, with the house rules, folded behind one
+// button until asked for: `/#new` opens it unfolded); then the rules.
 import { formHTML } from "./house.js";
 import { lang, t } from "./i18n.js";
 import { paths } from "./routes.js";
@@ -10,8 +11,8 @@ const TIMERS = [0, 15, 30, 60, 120];
 const BANKS = [0, 30, 60, 120]; // each seat's reserve for a match, once a turn runs over
 
 // `prefs`: the last room opened; `code`: a share link's room (or ""); `session`: the room to
-// go back to; `name`: the name last used.
-export function render({ prefs, code, session, name, queue }) {
+// go back to; `name`: the name last used; `open`: the new room's form unfolded.
+export function render({ prefs, code, session, name, queue, open }) {
   const timerOpts = TIMERS.map(
     (s) => `<option value="${s}"${prefs.timer === s ? " selected" : ""}>${esc(s ? t("timer.seconds", { n: s }) : t("timer.none"))}</option>`,
   ).join("");
@@ -72,9 +73,9 @@ export function render({ prefs, code, session, name, queue }) {
       </form>
       <p id="join-note" class="join-note" role="alert" hidden></p>
     </section>
-    <section class="panel" aria-labelledby="h-new">
-      <h2 id="h-new">${esc(t("home.new"))}</h2>
-      <form id="create-form">
+    <section class="panel new-room${open ? " open" : ""}" aria-labelledby="h-new">
+      <h2 id="h-new"><button type="button" class="btn wide fold" data-act="fold-new" aria-expanded="${open ? "true" : "false"}" aria-controls="create-form">${esc(t("home.new"))}</button></h2>
+      <form id="create-form"${open ? "" : " hidden"}>
         <fieldset class="games">
           <legend>${esc(t("home.game"))}</legend>
           <label class="choice"><input type="radio" name="game" value="shithead"${prefs.game !== "sheepshead" ? " checked" : ""}> <span>${esc(t("game.shithead"))}</span><small>${esc(t("home.shitheadBlurb"))}</small></label>
@@ -91,6 +92,7 @@ export function render({ prefs, code, session, name, queue }) {
         ${formHTML(prefs.game === "sheepshead" ? "sheepshead" : "shithead")}
         <button type="submit" class="btn primary wide" data-act="create">${esc(t("home.create"))}</button>
       </form>
+      <p class="ev-open"><a href="${paths.newEvent()}" data-nav>${esc(t("evt.newLink"))}</a></p>
     </section>
     <section class="panel" aria-labelledby="h-rules">
       <h2 id="h-rules">${esc(t("home.rules"))}</h2>
@@ -100,6 +102,16 @@ export function render({ prefs, code, session, name, queue }) {
       </ul>
     </section>
   </div>`;
+}
+
+// Fold the new room's form out (`open`) or away: the button says which (aria-expanded).
+export function foldNew(open) {
+  const form = document.getElementById("create-form");
+  const button = document.querySelector('[data-act="fold-new"]');
+  if (!form || !button) return;
+  form.hidden = !open;
+  button.setAttribute("aria-expanded", open ? "true" : "false");
+  button.closest("section").classList.toggle("open", open);
 }
 
 const PLAY_GAMES = ["shithead", "sheepshead"];

@@ -146,8 +146,16 @@ export function afterGameHTML(d) {
   if (!d.info) return "";
   // the end of a match: your rank today and the same table again before the links
   const rated = changesHTML(d.info, d.name);
+  if (d.info.status === "over" && d.event) return eventButton(d) + rated + afterGameLinks(d) + nextGameButton(d);
   if (d.info.status === "over") return rated + dailyRankHTML(d) + againButton(d) + afterGameLinks(d) + nextGameButton(d);
   return rated + afterGameLinks(d) + nextGameButton(d);
+}
+
+// An event's table that has played its round's hands: back to the event's page (the next
+// round's table is given there), instead of this table again or Play now.
+function eventButton(d) {
+  if (!d.event) return "";
+  return `<a class="btn primary wide to-event" href="${paths.event(d.event)}">${esc(t("evt.back"))}</a>`;
 }
 
 // After a game: a table of strangers for the same game (js/app.js playNow leaves this room),
@@ -156,7 +164,7 @@ export function afterGameHTML(d) {
 function playNowButton(d) {
   const info = d.info;
   const done = info.status === "over" || (info.status === "between" && info.game === "shithead");
-  if (d.seat == null || info.daily || !done) return "";
+  if (d.seat == null || info.daily || d.event || !done) return ""; // (an event: its next round)
   return `<button type="button" class="btn" data-act="play-now" data-game="${info.game}" data-key="play-now">${esc(t("queue.again"))}</button>`;
 }
 

@@ -13,6 +13,7 @@ const ROUTES = [
   { name: "replay", pattern: new RegExp(`^/r/${CODE}/history/?$`) },
   { name: "room", pattern: new RegExp(`^/r/${CODE}/?$`) },
   { name: "player", pattern: new RegExp(`^/p/${PLAYER}/?$`) },
+  { name: "event-new", pattern: /^\/e\/new\/?$/ },
   { name: "event", pattern: new RegExp(`^/e/${CODE}/?$`) },
 ];
 
@@ -30,7 +31,7 @@ export function match(path) {
 
 // The pages drawn on their own (not the home screen or a room's table).
 export function isPage(name) {
-  return name === "leaderboard" || name === "ladder" || name === "replay" || name === "player" || name === "event";
+  return ["leaderboard", "ladder", "replay", "player", "event", "event-new"].includes(name);
 }
 
 export const paths = {
@@ -43,5 +44,6 @@ export const paths = {
   player: (id) => `/p/${id}`,
   playerAPI: (id) => `/api/players/${encodeURIComponent(id)}`,
   event: (code) => `/e/${code}`,
+  newEvent: () => "/e/new",
   rules: (lang, game) => `/rules/${lang}/${game}.html`, // static pages, not the app's
 };

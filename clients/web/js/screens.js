@@ -26,7 +26,7 @@ import { esc, formatSeconds, patch } from "./ui.js";
 
 export const GAMES = { shithead, sheepshead };
 // The pages of their own, by the class of their outer element (drawn once, then patched).
-const PAGE_CLASS = { leaderboard: "boards", ladder: "ladder-page", replay: "replay", player: "player-page", event: "event-page" };
+const PAGE_CLASS = { leaderboard: "boards", ladder: "ladder-page", replay: "replay", player: "player-page", event: "event-page", "event-new": "event-new" };
 
 // ------------------------------------------------------------------------------ scenes
 
@@ -35,7 +35,8 @@ export function roomScene() {
   const { info, seat } = store;
   const { confirmKick } = store;
   const identified = !store.net || store.net.identified; // a browser without one never ranks
-  return { info, seat, host: isHost(info, seat), name: (s) => nameOf(info, s), rank: store.dailyRank, again: store.again, confirmKick, identified };
+  const event = (info && info.event) || null; // the event this room is a table of
+  return { info, seat, host: isHost(info, seat), name: (s) => nameOf(info, s), rank: store.dailyRank, again: store.again, confirmKick, identified, event };
 }
 
 // The table as a game module draws it (see shithead.js).
@@ -58,6 +59,7 @@ function pageHTML() {
   if (store.screen === "ladder") return ladder.render(store.ladder);
   if (store.screen === "player") return player.render(store.player, store.player.id === store.me);
   if (store.screen === "event") return events.render(store.event);
+  if (store.screen === "event-new") return events.newHTML({ name: store.name });
   const s = store.session;
   const seated = !!s && s.room === store.replay.code && !s.watch;
   return replay.render(store.replay, seated, store.shown);
@@ -131,7 +133,7 @@ export function render() {
   if (store.screen === "home") {
     if (!main.querySelector(".home")) {
       const { prefs, session, name, queue } = store;
-      main.innerHTML = home.render({ prefs, code: store.pendingCode || "", session, name, queue });
+      main.innerHTML = home.render({ prefs, code: store.pendingCode || "", session, name, queue, open: store.newOpen });
     } else {
       patch(document.getElementById("play-now"), home.playNowHTML(store.queue));
     }
@@ -216,7 +218,7 @@ export function drawChat(scroll) {
 
 // Draw a page of its own again (new data, another language), keeping focus where it was.
 export function redrawPage() {
-  if (!isPage(store.screen)) return;
+  if (!isPage(store.screen) || store.screen === "event-new") return; // a form: drawn once
   patch(document.getElementById("main"), pageHTML());
 }
 

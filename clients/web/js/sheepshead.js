@@ -204,6 +204,12 @@ function infoLine(d) {
   return `<p class="info">${esc(parts.join(" · "))}${secret.length ? `${sep}<span class="secret">${secret.join(" ")}</span>` : ""}</p>`;
 }
 
+// What the table asks of the viewer now, as the prompt line says it (screen readers hear it
+// when it changes: js/app.js). `d`: {view, seat, name, mode}.
+export function promptText(d) {
+  return prompt(d, options(d.view));
+}
+
 function prompt(d, o) {
   const v = o.v;
   if (v.phase === "over") return "";

@@ -183,6 +183,12 @@ function toBeatHTML(v) {
   return `<span class="to-beat">${esc(text)}</span>`;
 }
 
+// What the table asks of the viewer now, as the prompt line says it (screen readers hear it
+// when it changes: js/app.js). `d`: {view, seat, name, mode}.
+export function promptText(d) {
+  return prompt(d, options(d.view));
+}
+
 function prompt(d, o) {
   const v = o.v;
   if (v.phase === "over") return "";

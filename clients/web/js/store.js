@@ -38,7 +38,9 @@ export function deviceToken() {
 
 export const store = {
   net: null,
-  screen: "home", // home | room | leaderboard | ladder | replay | player
+  screen: "home", // home | room | leaderboard | ladder | replay | player | event | event-new
+  event: null, // {code, frame, error} (an event's page)
+  openingEvent: false, // an event_create sent from /e/new: its first frame opens its page
   boards: null, // board name -> its standings (the leaderboard page)
   ladder: null, // {games: game -> its /api/ladder answer} (the bots' ladder page)
   replay: null, // {code, games, g, step, error} (the replay page)
@@ -48,6 +50,7 @@ export const store = {
   prefs: { game: "shithead", seats: 4, level: "basic", timer: 0, hints: false, ...load(KEYS.prefs, {}) },
   session: load(KEYS.session, null), // {room, token, seat} or {room, watch: true}
   pendingCode: null, // a share link's code, before joining
+  newOpen: false, // the new room's form unfolded on the home page (`/#new` opens it)
   queue: null, // Play now: {game, waiting, waited, fill_in, at, found} while waiting for a table
   room: null,
   seat: null,

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from server.tools.bench.procs import free_port
-from server.tools.bench.redis_server import RedisServer, redis_cli_binary
+from server.tools.bench.redis_server import Group, RedisServer, ask, redis_cli_binary
 
 #: A cluster node also listens on its port + 10,000 (the cluster bus; Redis 6 has no setting).
 BUS_OFFSET = 10_000
@@ -37,15 +37,10 @@ def free_cluster_port() -> int:
 
 def _cluster_ok(port: int) -> bool:
     """Whether the node on ``port`` sees the whole cluster up (every slot served)."""
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
-            s.sendall(b"CLUSTER INFO\r\n")
-            return b"cluster_state:ok" in s.recv(4096)
-    except OSError:
-        return False
+    return b"cluster_state:ok" in ask(port, b"CLUSTER INFO")
 
 
-class RedisCluster:
+class RedisCluster(Group):
     """Three cluster masters on loopback; a context manager that starts and stops them all."""
 
     def __init__(self, directory: Path, masters: int = 3, fsync: str = "always") -> None:
@@ -95,23 +90,10 @@ class RedisCluster:
     def flush(self) -> None:
         """Empty every node (between tests sharing one cluster)."""
         for port in self.ports:
-            with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
-                s.sendall(b"FLUSHALL\r\n")
-                if not s.recv(64).startswith(b"+OK"):
-                    raise RuntimeError(f"FLUSHALL failed on port {port}")
+            if not ask(port, b"FLUSHALL", timeout=5).startswith(b"+OK"):
+                raise RuntimeError(f"FLUSHALL failed on port {port}")
 
     def stop(self) -> None:
         for node in self.nodes:
             with contextlib.suppress(Exception):
                 node.stop()
-
-    def __enter__(self) -> RedisCluster:
-        try:
-            self.start()
-        except BaseException:
-            self.stop()
-            raise
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()

@@ -16,28 +16,17 @@ from __future__ import annotations
 
 import contextlib
 import signal
-import socket
 import subprocess
 import time
 from pathlib import Path
 
 from server.tools.bench.procs import free_port
-from server.tools.bench.redis_server import RedisServer, redis_binary
+from server.tools.bench.redis_server import Group, RedisServer, ask, end, redis_binary
 
 #: The name the Sentinels watch the primary under.
 MASTER = "cardroom"
 #: Milliseconds without an answer before a Sentinel calls the primary down.
 DOWN_AFTER_MS = 1000
-
-
-def _ask(port: int, command: bytes) -> bytes:
-    """One inline command to the Redis (or Sentinel) on ``port``; its raw reply."""
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
-            s.sendall(command + b"\r\n")
-            return s.recv(4096)
-    except OSError:
-        return b""
 
 
 class Sentinel:
@@ -66,7 +55,7 @@ class Sentinel:
             stderr=subprocess.DEVNULL,
         )
         deadline = time.monotonic() + timeout
-        while not _ask(self.port, b"PING").startswith(b"+PONG"):
+        while not ask(self.port, b"PING").startswith(b"+PONG"):
             if self.process.poll() is not None or time.monotonic() > deadline:
                 self.stop()
                 raise RuntimeError(f"redis-server --sentinel did not start on {self.port}")
@@ -74,22 +63,17 @@ class Sentinel:
 
     def primary(self) -> int | None:
         """The port of the primary this Sentinel names now."""
-        reply = _ask(self.port, f"SENTINEL get-master-addr-by-name {MASTER}".encode())
+        reply = ask(self.port, f"SENTINEL get-master-addr-by-name {MASTER}".encode())
         parts = reply.split(b"\r\n")
         return int(parts[4]) if len(parts) > 4 and parts[4].isdigit() else None
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+        if self.process is not None:
+            end(self.process)
         self.process = None
 
 
-class ReplicatedRedis:
+class ReplicatedRedis(Group):
     """A primary, ``replicas`` replicas and ``sentinels`` Sentinels; a context manager for
     them all.
 
@@ -135,7 +119,7 @@ class ReplicatedRedis:
             )
         deadline = time.monotonic() + timeout
         for replica in self.replicas:
-            while b"master_link_status:up" not in _ask(replica.port, b"INFO replication"):
+            while b"master_link_status:up" not in ask(replica.port, b"INFO replication"):
                 if time.monotonic() > deadline:
                     raise RuntimeError("a replica did not catch up with the primary")
                 time.sleep(0.05)
@@ -148,7 +132,7 @@ class ReplicatedRedis:
             time.sleep(0.05)
 
     def _knows_replicas(self, sentinel: Sentinel) -> bool:
-        reply = _ask(sentinel.port, f"SENTINEL replicas {MASTER}".encode())
+        reply = ask(sentinel.port, f"SENTINEL replicas {MASTER}".encode())
         return all(f"{r.port}".encode() in reply for r in self.replicas)
 
     def serving(self) -> int | None:
@@ -162,7 +146,7 @@ class ReplicatedRedis:
         while True:
             named = self.serving()
             promoted = named is not None and named in {r.port for r in self.replicas}
-            if promoted and b"role:master" in _ask(named or 0, b"INFO replication"):
+            if promoted and b"role:master" in ask(named or 0, b"INFO replication"):
                 return time.monotonic() - started
             if time.monotonic() - started > timeout:
                 raise RuntimeError("no failover to the replica")
@@ -174,7 +158,7 @@ class ReplicatedRedis:
         for replica in self.replicas:
             assert replica.process is not None
             replica.process.send_signal(signal.SIGSTOP)
-        _ask(self.primary.port, b"CLIENT KILL TYPE replica")
+        ask(self.primary.port, b"CLIENT KILL TYPE replica")
 
     def resume_replicas(self) -> None:
         for replica in self.replicas:
@@ -189,14 +173,3 @@ class ReplicatedRedis:
         for server in (*self.replicas, self.primary):
             with contextlib.suppress(Exception):
                 server.stop()
-
-    def __enter__(self) -> ReplicatedRedis:
-        try:
-            self.start()
-        except BaseException:
-            self.stop()
-            raise
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()

@@ -15,6 +15,7 @@ import subprocess
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Self
 
 from server.tools.bench.procs import free_port, pinned
 
@@ -42,14 +43,57 @@ def redis_cli_binary() -> str:
     return found
 
 
+def ask(port: int, command: bytes, timeout: float = 0.5) -> bytes:
+    """One inline command to the Redis (or Sentinel) on loopback ``port``; its raw reply, or
+    ``b""`` when nothing answers."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+            s.sendall(command + b"\r\n")
+            return s.recv(4096)
+    except OSError:
+        return b""
+
+
 def _answers(port: int) -> bool:
     """Whether a Redis on ``port`` answers PING (and has loaded its data)."""
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
-            s.sendall(b"PING\r\n")
-            return s.recv(64).startswith(b"+PONG")
-    except OSError:
-        return False
+    return ask(port, b"PING").startswith(b"+PONG")
+
+
+def end(process: subprocess.Popen[bytes], kill: bool = False) -> None:
+    """End ``process`` (SIGTERM: a Redis finishes writing its data; ``kill``: SIGKILL), and
+    SIGKILL it if it has not exited 10 s later."""
+    if process.poll() is None:
+        if kill:
+            process.kill()
+        else:
+            process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
+
+
+class Group:
+    """Several Redis processes started and stopped together; as a context manager, one that
+    fails to start stops those already running."""
+
+    def start(self) -> None:
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        try:
+            self.start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
 
 
 class RedisServer:
@@ -133,18 +177,8 @@ class RedisServer:
 
     def stop(self, kill: bool = False) -> None:
         """Stop it (SIGTERM: it finishes writing its data; ``kill``: SIGKILL)."""
-        if self.process is None:
-            return
-        if self.process.poll() is None:
-            if kill:
-                self.process.kill()
-            else:
-                self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+        if self.process is not None:
+            end(self.process, kill)
         self.process = None
 
     def restart(self) -> None:
