@@ -214,6 +214,6 @@ async def test_a_ladder_table_in_its_first_seconds_takes_bots_only() -> None:
         joined = await late.take_seat(timeout=5)
         assert joined.room == opened.room and joined.seat != opened.seat
         info = await late.wait_room(timeout=5)
-        assert info.seats[joined.seat].name == f"Late {BOT_MARK}"
+        assert joined.seat is not None and info.seats[joined.seat].name == f"Late {BOT_MARK}"
         for c in (first, ann, late):
             await c.close()
