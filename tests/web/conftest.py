@@ -13,7 +13,8 @@ import os
 import re
 import shutil
 import threading
-from collections.abc import Callable, Iterator
+import time
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -256,6 +257,40 @@ def shithead_click_turn(page: Page) -> str:
         if what == "over":
             raise
     return what
+
+
+#: A bound for a stuck game in the browser, not a speed test.
+GAME_SECONDS = 180
+
+
+def play_to_the_end(page: Page) -> None:
+    """Play this page's Shithead turns with the mouse until its game is over."""
+    deadline = time.monotonic() + GAME_SECONDS
+    while wait_turn(page) != "over":
+        assert time.monotonic() < deadline, "the game did not end"
+        shithead_click_turn(page)
+
+
+def play_together(pages: Sequence[Page]) -> int:
+    """Play every page's Shithead turns with the mouse, each when it can, until the game is
+    over on all of them; the moves they made."""
+    deadline = time.monotonic() + GAME_SECONDS
+    done: set[int] = set()
+    moves = 0
+    while len(done) < len(pages):
+        assert time.monotonic() < deadline, "the game did not end in time"
+        for i, page in enumerate(pages):
+            if i in done:
+                continue
+            what = can_act(page)
+            if what is None:
+                page.wait_for_timeout(5)  # not this player's turn: look at the next
+            elif what == "over":
+                done.add(i)
+            else:
+                shithead_click_turn(page)
+                moves += 1
+    return moves
 
 
 def seen_cards_script() -> str:

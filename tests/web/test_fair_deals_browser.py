@@ -10,26 +10,16 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, Route
+from playwright.sync_api import BrowserContext, Route
 
 from tests.web.conftest import (
     LiveServer,
     create_room,
-    shithead_click_turn,
-    wait_turn,
+    play_to_the_end,
     watch_errors,
 )
 
 pytestmark = pytest.mark.slow
-
-GAME_SECONDS = 180  # a bound for a stuck game, not a speed test
-
-
-def play_to_the_end(page: Page) -> None:
-    deadline = time.monotonic() + GAME_SECONDS
-    while wait_turn(page) != "over":
-        assert time.monotonic() < deadline, "the game did not end"
-        shithead_click_turn(page)
 
 
 def test_the_page_contributes_and_its_replay_says_deal_verified(

@@ -20,15 +20,12 @@ from tests.web.conftest import (
     SCREENSHOTS,
     STEP_MS,
     LiveServer,
-    can_act,
+    play_together,
     serve_in_thread,
-    shithead_click_turn,
     watch_errors,
 )
 
 pytestmark = pytest.mark.slow
-
-GAME_SECONDS = 180  # a bound for a stuck game, not a speed test
 
 
 @pytest.fixture(scope="module")
@@ -98,23 +95,7 @@ def test_two_pages_press_play_now_and_play_a_game_together(
         seats = {p.evaluate("window.cardroom.seat") for p in (ann, bob)}
         assert seats == {0, 1}
 
-        deadline = time.monotonic() + GAME_SECONDS
-        done: set[int] = set()
-        moves = 0
-        while len(done) < 2:
-            assert time.monotonic() < deadline, "the game did not end in time"
-            for i, page in enumerate((ann, bob)):
-                if i in done:
-                    continue
-                what = can_act(page)
-                if what is None:
-                    page.wait_for_timeout(5)
-                    continue
-                if what == "over":
-                    done.add(i)
-                else:
-                    shithead_click_turn(page)
-                    moves += 1
+        moves = play_together((ann, bob))
         assert moves > 10
         # the end of the game offers Play now again
         for page in (ann, bob):

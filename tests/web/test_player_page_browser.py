@@ -6,32 +6,21 @@ and 1280 px, checked by axe."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import BrowserContext
 
 from server.store.leaderboard import player_id
 from tests.support.web import device_of, shoot
 from tests.web.conftest import (
     LiveServer,
     open_room_form,
-    shithead_click_turn,
-    wait_turn,
+    play_to_the_end,
     watch_errors,
 )
 
 pytestmark = pytest.mark.slow
-
-GAME_SECONDS = 180  # a bound for a stuck game, not a speed test
-
-
-def play_to_the_end(page: Page) -> None:
-    deadline = time.monotonic() + GAME_SECONDS
-    while wait_turn(page) != "over":
-        assert time.monotonic() < deadline, "the game did not end"
-        shithead_click_turn(page)
 
 
 def test_a_rated_game_its_change_the_player_page_and_the_identity_move(

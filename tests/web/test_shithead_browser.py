@@ -18,9 +18,10 @@ from server.rules.shithead import Shithead
 from tests.support.replay import replayed
 from tests.support.shithead import codes_in
 from tests.web.conftest import (
+    GAME_SECONDS,
     LiveServer,
-    can_act,
     create_room,
+    play_together,
     seen_cards_script,
     shithead_click_turn,
     wait_turn,
@@ -28,8 +29,6 @@ from tests.web.conftest import (
 )
 
 pytestmark = pytest.mark.slow
-
-GAME_SECONDS = 180  # a bound for a stuck game, not a speed test
 
 
 def public_by_version(record: Mapping[str, Any], source: DealSource) -> dict[int, set[str]]:
@@ -86,23 +85,7 @@ def test_two_players_and_bots_play_a_whole_game_while_a_third_watches(
     ann.wait_for_selector(".seat:nth-child(4) >> text=Bot 4")
     ann.click('[data-act="host"][data-op="start"]')
 
-    deadline = time.monotonic() + GAME_SECONDS
-    done: set[int] = set()
-    moves = 0
-    while len(done) < 2:
-        assert time.monotonic() < deadline, "the game did not end in time"
-        for i, page in enumerate((ann, bob)):
-            if i in done:
-                continue
-            what = can_act(page)
-            if what is None:
-                page.wait_for_timeout(5)  # not this player's turn: look at the other
-                continue
-            if what == "over":
-                done.add(i)
-            else:
-                shithead_click_turn(page)
-                moves += 1
+    moves = play_together((ann, bob))
     print(f"{moves} moves by the two people")
     assert moves > 10
 
