@@ -52,7 +52,8 @@ def test_the_ladder_page_lists_bots_and_anchors_on_a_phone_and_a_desktop(
     page = new_context().new_page()
     errors = watch_errors(page)
     bad = watch_console(page)
-    page.goto(live.base + "/ladder")
+    page.goto(live.base + "/")  # the home page leads to it
+    page.click('a[href="/ladder"]')
     section = '.ladder[data-game="shithead"]'
     page.wait_for_selector(f"{section} tbody tr")
     assert page.inner_text("h1") == "The bots' ladder"

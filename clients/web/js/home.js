@@ -50,7 +50,7 @@ export function render({ prefs, code, session, name, queue, open }) {
       <p class="muted">${esc(t("house.daily"))}</p>
       <div id="rank-note" aria-live="polite"></div>
       <button type="button" class="btn wide" data-act="daily">${esc(t("home.daily"))}</button>
-      <p class="to-boards"><a href="${paths.leaderboard()}" data-nav>${esc(t("lb.link"))}</a> · <button type="button" class="btn small ghost" data-act="my-page">${esc(t("pl.mine"))}</button></p>
+      <p class="to-boards"><a href="${paths.leaderboard()}" data-nav>${esc(t("lb.link"))}</a> · <a href="${paths.ladder()}" data-nav>${esc(t("ld.link"))}</a> · <button type="button" class="btn small ghost" data-act="my-page">${esc(t("pl.mine"))}</button></p>
     </section>
     <section class="panel learn" aria-labelledby="h-learn">
       <h2 id="h-learn">${esc(t("home.learnTitle"))}</h2>
