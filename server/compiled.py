@@ -1,5 +1,7 @@
 """The modules the shipped build compiles with mypyc: the one list that ``setup.py`` builds
-from and that the tests check.
+from and that the tests check. The rules core whole, and the bots' search where it spends its
+time (the Sheepshead playouts, the policy and conventions they play by, the sampling and the
+bidding's playouts).
 
 ``pip install .`` (and ``-e .``) compiles these in place, beside their ``.py`` sources;
 ``CARDROOM_PURE=1`` at install time builds none (the pure fallback). It imports nothing of the
@@ -15,6 +17,15 @@ from types import ModuleType
 
 #: Packages compiled whole (every module in them, ``__init__`` included).
 PACKAGES: tuple[str, ...] = ("server.rules",)
+#: Single modules compiled, of packages that are not (their search drivers stay Python: tests
+#: replace their functions, which compiled callers in the same module would not see).
+MODULES: tuple[str, ...] = (
+    "server.bots.sampling",
+    "server.bots.sheepshead_bidding",
+    "server.bots.sheepshead_conventions",
+    "server.bots.sheepshead_policy",
+    "server.bots.sheepshead_rollout",
+)
 #: mypyc's name for the build: its code is in one shared library, ``GROUP + "__mypyc"`` (each
 #: module's own extension only loads its part from there).
 GROUP = "cardroom_rules"
@@ -31,7 +42,7 @@ def sources(root: str) -> list[str]:
             for name in os.listdir(folder)
             if name.endswith(".py")
         )
-    return out
+    return out + [os.path.join(*name.split(".")) + ".py" for name in MODULES]
 
 
 def modules() -> list[str]:

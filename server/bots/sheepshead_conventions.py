@@ -26,7 +26,6 @@ legal, and the conventions apply only where a legal card keeps them.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from enum import Enum
 
 from protocol.cards import JACK, QUEEN
@@ -117,4 +116,4 @@ def choose_conventional(t: Table, rng: random.Random | None = None) -> int:
     allowed = found[1]
     if len(allowed) == 1:
         return next(iter(allowed))
-    return choose_card(replace(t, legal=[c for c in t.legal if c in allowed]), rng)
+    return choose_card(t.with_legal([c for c in t.legal if c in allowed]), rng)

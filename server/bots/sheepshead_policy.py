@@ -67,6 +67,28 @@ class Table:
                 return SUIT_CLASS[c]
         return -1
 
+    def with_legal(self, legal: Sequence[int]) -> Table:
+        """This table with only ``legal`` to choose from (``dataclasses.replace`` without its
+        field walk: the playouts narrow a table at most of their conventional plays)."""
+        return Table(
+            self.seat,
+            self.hand,
+            legal,
+            self.trick_seats,
+            self.trick_cards,
+            self.seen,
+            self.leaster,
+            self.picker,
+            self.called,
+            self.called_suit_led,
+            self.friends,
+            self.foes,
+            self.tricks_won,
+            self.points_won,
+            self.voids,
+            self.picker_side,
+        )
+
     def unseen(self) -> list[int]:
         """Cards that may still be played by others (not seen, not in this hand)."""
         mine = set(self.hand)

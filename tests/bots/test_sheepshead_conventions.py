@@ -5,6 +5,8 @@ Everything is deterministic from a seed (no deadline: ``seconds=None``)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from protocol.cards import parse_card, parse_cards
@@ -20,6 +22,7 @@ from server.bots.sheepshead_strong import (
 )
 from server.rules.base import Action
 from server.rules.sheepshead import Sheepshead
+from server.rules.sheepshead_cards import TRUMP as TRUMP_CLASS
 from server.rules.sheepshead_cards import TRUMPS
 
 TRUMP = frozenset(TRUMPS)
@@ -168,3 +171,12 @@ def test_sequential_bidding_samples_more_on_a_close_hand() -> None:
     assert used == DEFAULT_BID_SEQUENTIAL.cap(2) > DEFAULT_BID_SEQUENTIAL.first
     # Without it every bid draws the fixed budget, clear or not.
     assert pick_view_samples(9, None)[1] == pick_view_samples(8, None)[1] == 64
+
+
+def test_a_table_narrowed_to_the_conventional_cards_keeps_everything_else() -> None:
+    # the playouts narrow a table without dataclasses.replace: every other field must follow
+    t = table(2, "AH 9S KC 7D JD 8H", friends={0}, trick=[(0, "QC")], seen="QS", picker_side=True)
+    t.voids[3].add(TRUMP_CLASS)
+    narrowed = t.with_legal(parse_cards("7D JD"))
+    assert narrowed == replace(t, legal=parse_cards("7D JD"))
+    assert narrowed.legal == parse_cards("7D JD") and t.legal == parse_cards("AH 9S KC 7D JD 8H")
