@@ -316,7 +316,7 @@ export function resultHTML(d) {
     .join("");
   return (
     `<section class="result" aria-label="${esc(t("table.result"))}">` +
-    `<h2>${esc(head)}</h2>${lines.map((l) => `<p>${esc(l)}</p>`).join("")}${buried}` +
+    `<h2>${esc(head)}</h2><div class="said">${lines.map((l) => `<p>${esc(l)}</p>`).join("")}${buried}</div>` +
     `<table><thead><tr><th scope="col">${esc(t("table.player"))}</th><th scope="col">${esc(t("ss.pointsCol"))}</th><th scope="col">${esc(t("ss.units"))}</th><th scope="col">${esc(t("ss.total"))}</th></tr></thead><tbody>${rows}</tbody></table>` +
     finalHTML(d) +
     (d.after ?? "") +
