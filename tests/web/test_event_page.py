@@ -73,6 +73,8 @@ def test_two_pages_follow_an_event_to_its_final_standings(
         expect(page.locator(".ev-you")).to_contain_text("1", timeout=STEP_MS)
         expect(page.locator('[data-act="event-table"]')).to_be_visible()
         expect(page.locator(".ev-table a")).to_have_count(1)  # watch the one table
+    # the hands left are counted in words: one hand, not "1 hands"
+    expect(pages[1].locator(".ev-where")).to_contain_text("1 hand left")
     shoot(pages[1], "event-playing")
     for name in ("Hilde", "Ann", "Bob"):  # bots play for the three, their scores kept
         on_server(live, host_says(code, "replace", name))

@@ -3,7 +3,7 @@
 // commands; at the end, the final standings and each duplicate deal across its tables with its
 // replays. Drawn from the server's `event` frame (docs/protocol.md): this page only shows it.
 import { formHTML } from "./house.js";
-import { lang, t } from "./i18n.js";
+import { lang, plural, t } from "./i18n.js";
 import { paths } from "./routes.js";
 import { esc } from "./ui.js";
 
@@ -202,7 +202,7 @@ export function render(ev) {
     ? t("evt.lobby", { n: info.people.length })
     : info.phase === "over"
       ? t("evt.over")
-      : t("evt.round", { round: info.round + 1, rounds: info.rounds, left: info.hands_left });
+      : t("evt.round", { round: info.round + 1, rounds: info.rounds, left: plural("evt.handsLeft", info.hands_left) });
   const people = info.people.map((p) => `<li>${esc(p.name)}${p.stand_in || p.left ? ` <span class="muted">(${esc(t("evt.bot"))})</span>` : ""}</li>`).join("");
   return (
     `<div class="event-page">${head}` +

@@ -87,6 +87,13 @@ export function ordinal(n) {
   return t("ord." + kind, { n });
 }
 
+// A count in words as the chosen language declines it: `key.one`, `key.few`, `key.many` or
+// `key.other` by its cardinal plural category ("1 hand left", "осталось 5 раздач").
+export function plural(key, n) {
+  const kind = new Intl.PluralRules(langTag()).select(n);
+  return t(`${key}.${has(`${key}.${kind}`) ? kind : "other"}`, { n });
+}
+
 // A server error code as a sentence in the chosen language.
 export function errorText(code, fallback) {
   if (has("err." + code)) return t("err." + code);
