@@ -16,7 +16,8 @@ GAME_SECONDS = 120.0  # a bound for a stuck game, not a speed test
 
 
 async def test_bots_of_two_processes_play_one_ladder_table(redis_server: RedisServer) -> None:
-    queue = {"shithead_table": 2, "ladder_fill_wait": 30.0, "fill_wait": 30.0}
+    # Ann's fill wait outlasts the game's bound: a slow machine must not seat her with bots
+    queue = {"shithead_table": 2, "ladder_fill_wait": 30.0, "fill_wait": 10 * GAME_SECONDS}
     async with two_processes(redis_server.url, **queue) as (a, b):
         one = await person(a.url, 2, bot=True)
         two = await person(b.url, 3, bot=True)
