@@ -37,7 +37,7 @@ from server.rooms.inputs import RoomRequest
 from server.rooms.matchmaker import Reserved
 from server.rooms.refusal import Refusal
 from server.runtime.connected import Outbox
-from server.runtime.ownership import ANSWER_WAIT, Elsewhere
+from server.runtime.ownership import ANSWER_WAIT, CloseNow, Elsewhere, StandInNow, Told
 from server.store.base import StoreUnavailable
 from server.store.health import StoreHealth
 from server.store.lease import LEASE_TTL, Lease, Leases
@@ -67,6 +67,7 @@ class Rooms(Protocol):
     async def take_bot_seat(
         self, code: str, seat: int, person: Reserved, *, forwarded: bool = False
     ) -> bool: ...
+    async def tell(self, code: str, told: Told, *, forwarded: bool = False) -> None: ...
 
 
 class Clients(Protocol):
@@ -376,6 +377,23 @@ class Cluster:
         finally:
             self._asked.pop(ask, None)
 
+    def tell(self, owner: str, code: str, told: Told) -> None:
+        """Tell room ``code``'s owner what ``told`` says; no answer is awaited (a stand-in
+        not started there starts when its player's grace ends, a table not closed there
+        closes once its hands are played)."""
+        match told:
+            case StandInNow(seat=seat):
+                what: dict[str, Any] = {"seat": seat}
+            case CloseNow(reason=reason):
+                what = {"close": reason}
+        self.post(owner, {"k": "tell", "from": self.owner, "code": code, **what})
+
+    @staticmethod
+    def _told(payload: dict[str, Any]) -> Told:
+        if "close" in payload:
+            return CloseNow(str(payload["close"]))
+        return StandInNow(int(payload["seat"]))
+
     async def _seat_asked(self, rooms: Rooms, payload: dict[str, Any]) -> None:
         """Another process asks a room of this one to seat a person in a bot seat: the
         room's answer goes back to it."""
@@ -388,6 +406,11 @@ class Cluster:
             log.exception("room %s: seating a person in bot seat %d failed", code, seat)
             ok = False
         self.post(str(payload["from"]), {"k": "sat", "ask": payload["ask"], "ok": ok})
+
+    def _answered(self, ask: int, ok: bool) -> None:
+        answer = self._asked.get(ask)
+        if answer is not None and not answer.done():
+            answer.set_result(ok)
 
     def owner_gone(self, owner: str) -> None:
         notice = m.dump(m.Closing(reason="the room moved; resume with your token"))
@@ -500,10 +523,11 @@ class Cluster:
                     self.clients.send(local, text)
             case "seat":  # a person for a bot seat of a room this process owns
                 self.post_call(self._seat_asked(rooms, payload))
+            case "tell":  # for a room this process owns, no answer awaited
+                told = self._told(payload)
+                self.post_call(rooms.tell(str(payload["code"]), told, forwarded=True))
             case "sat":  # a room's owner answers this process's "seat"
-                answer = self._asked.get(int(payload["ask"]))
-                if answer is not None and not answer.done():
-                    answer.set_result(bool(payload["ok"]))
+                self._answered(int(payload["ask"]), bool(payload["ok"]))
             case "gone":
                 local = self._remote.pop((payload["from"], int(payload["conn"])), None)
                 if local is not None:

@@ -36,7 +36,7 @@ from server.rooms.seeds import Keys
 from server.rooms.settings import RoomSettings
 from server.runtime.actor import Owner, RoomActor
 from server.runtime.finished import HandSink
-from server.runtime.ownership import ANSWER_WAIT, Elsewhere, OneProcess
+from server.runtime.ownership import ANSWER_WAIT, CloseNow, Elsewhere, OneProcess, StandInNow, Told
 from server.runtime.placement import HeldBack
 from server.store.base import RoomStore, StoredRoom, StoreError, StoreUnavailable
 from server.store.budgets import AddressBudget, MemoryBudget, Rate
@@ -97,6 +97,7 @@ class Ownership(Protocol):
     async def let_go(self, code: str) -> None: ...
     async def forward(self, conn: int, code: str, owner: str, msg: RoomRequest) -> bool: ...
     async def take_bot_seat(self, owner: str, code: str, seat: int, person: Reserved) -> bool: ...
+    def tell(self, owner: str, code: str, told: Told) -> None: ...
     def disconnected(self, conn: int) -> None: ...
     async def peers(self) -> list[str]: ...
     async def hand_over(self, codes: Sequence[str], to_owner: str) -> list[str]: ...
@@ -328,14 +329,39 @@ class RoomManager:
         actor.start(core.restored(self.clock()))
         return core.code
 
-    def play_for(self, code: str, seat: int) -> bool:
-        """The stand-in plays ``seat`` of room ``code`` from now on, if the room is held here
-        (elsewhere its player's grace runs out as anyone's does)."""
-        actor = self.rooms.get(code)
-        if actor is None:
-            return False
-        actor.submit(BotPlaysFor(seat))
-        return True
+    def play_for(self, code: str, seat: int) -> None:
+        """The stand-in plays ``seat`` of room ``code`` from now on, wherever it is held."""
+        self._soon(self.tell(code, StandInNow(seat)))
+
+    def close_table_soon(self, code: str, reason: str) -> None:
+        """Close room ``code`` (an event's table, its event over), wherever it is held."""
+        self._soon(self.tell(code, CloseNow(reason)))
+
+    async def tell(self, code: str, told: Told, *, forwarded: bool = False) -> None:
+        """Give room ``code`` what ``told`` says: here (loaded first if no process holds it),
+        or on the process that owns it (``forwarded``: asked by another process already, so
+        never sent on)."""
+        try:
+            where = self.rooms.get(code) or await self._load(code)
+        except Refusal:  # the store is away: the player's grace, or the room's idle end, will
+            return
+        if isinstance(where, Elsewhere):
+            if not forwarded:
+                self.ownership.tell(where.owner, code, told)
+            return
+        if where is None:
+            return
+        match told:
+            case StandInNow(seat=seat):
+                where.submit(BotPlaysFor(seat))
+            case CloseNow(reason=reason):
+                await self.close_room(code, reason)
+
+    def _soon(self, call: Coroutine[Any, Any, None]) -> None:
+        """Run ``call`` in the background, kept until it is done."""
+        task = asyncio.create_task(call)
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
 
     async def take_bot_seat(
         self, code: str, seat: int, person: Reserved, *, forwarded: bool = False
@@ -404,9 +430,7 @@ class RoomManager:
 
     def _collect_soon(self, code: str, fence: int) -> None:
         self._unclaimed.pop(code, None)
-        task = asyncio.create_task(self._collect(code, fence))
-        self._closing.add(task)
-        task.add_done_callback(self._closing.discard)
+        self._soon(self._collect(code, fence))
 
     def drop_table(self, code: str) -> None:
         """An event's table opened twice (two processes raced): the room its event did not
@@ -424,9 +448,7 @@ class RoomManager:
         by now), so that its stand-ins play its hands and its event goes on."""
         self._unclaimed.pop(code, None)
         self._tables_let_go.pop(code, None)
-        task = asyncio.create_task(self._take(code))
-        self._closing.add(task)
-        task.add_done_callback(self._closing.discard)
+        self._soon(self._take(code))
 
     async def _take(self, code: str) -> None:
         try:
@@ -599,14 +621,10 @@ class RoomManager:
 
     def evict_soon(self, code: str, reason: str) -> None:
         """Let a room go from this process without deleting it (it lives on in the store)."""
-        task = asyncio.create_task(self.close_room(code, reason, delete=False))
-        self._closing.add(task)
-        task.add_done_callback(self._closing.discard)
+        self._soon(self.close_room(code, reason, delete=False))
 
     def close_room_soon(self, code: str, reason: str) -> None:
-        task = asyncio.create_task(self.close_room(code, reason))
-        self._closing.add(task)
-        task.add_done_callback(self._closing.discard)
+        self._soon(self.close_room(code, reason))
 
     async def close_room(self, code: str, reason: str, delete: bool = True) -> None:
         actor = self.rooms.pop(code, None)

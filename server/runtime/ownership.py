@@ -25,6 +25,25 @@ class Elsewhere:
     owner: str
 
 
+@dataclass(frozen=True, slots=True)
+class StandInNow:
+    """Told to a room wherever it is held: the stand-in plays ``seat`` from now on (an event's
+    host replaced its player)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class CloseNow:
+    """Told to a room wherever it is held: it closes (its event ended)."""
+
+    reason: str
+
+
+#: What one process may tell a room another holds, with no answer awaited.
+Told = StandInNow | CloseNow
+
+
 class OneProcess:
     """The only process on its store: every room is this process's, with fencing token 0."""
 
@@ -59,6 +78,9 @@ class OneProcess:
     async def take_bot_seat(self, owner: str, code: str, seat: int, person: Reserved) -> bool:
         """Never asked: no room is elsewhere."""
         return False
+
+    def tell(self, owner: str, code: str, told: Told) -> None:
+        """Never asked: no room is elsewhere."""
 
     async def peers(self) -> list[str]:
         """No other process to hand a room to."""

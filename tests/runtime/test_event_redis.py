@@ -123,3 +123,65 @@ async def test_a_process_killed_after_the_start_loses_nothing(redis_server: Redi
             clients.append(c)
         infos = await asyncio.wait_for(asyncio.gather(*(person(c, code) for c in clients)), 240)
         check_night(infos[0], await histories_of(port, infos[0]), NAMES, ROUNDS, HANDS)
+
+
+async def test_the_host_replaces_and_ends_at_a_table_another_process_holds(
+    redis_server: RedisServer,
+) -> None:
+    """The host's command reaches a table held by the other process: the replaced player's
+    stand-in plays at once (not after the minute's grace), and the event's end closes it."""
+    ports = free_port(), free_port()
+    redis = Redis.from_url(redis_server.url, decode_responses=True)
+    async with (
+        serving(ports[0], redis_server.url, *FLAGS),
+        serving(ports[1], redis_server.url, *FLAGS),
+        contextlib.AsyncExitStack() as stack,
+    ):
+        urls = [f"ws://127.0.0.1:{p}/ws" for p in ports]
+        clients = await greeted(stack, urls[:1])  # everyone on process 0, where it starts
+        code = await open_night(clients, NAMES, 1, HANDS)
+        tables: dict[str, list[tuple[CardroomClient, str]]] = {}  # a room: its people
+        for c in clients:
+            got = await c.wait_for(
+                lambda x: isinstance(x, m.EventFrame) and x.you is not None and bool(x.you.room),
+                timeout=10,
+            )
+            assert isinstance(got, m.EventFrame) and got.you and got.you.room and got.you.token
+            tables.setdefault(got.you.room, []).append((c, got.you.token))
+        # a table process 0 let go for process 1 has no lease yet: held there once resumed;
+        # else every table is process 0's, and the host speaks from process 1
+        free = [r for r in tables if await redis.get(room_key(r, "lease")) is None]
+        room = free[0] if free else next(iter(tables))
+        table_at, host_at = (1, 0) if free else (0, 1)
+        players = []
+        for c, token in tables[room]:  # its people sit down and never act
+            p = await stack.enter_async_context(CardroomClient.connect(urls[table_at], hello=False))
+            await p.hello(device=c.device)
+            await p.resume(room, token)
+            players.append(p)
+        watcher = players[0]
+
+        def stalled(x: object) -> bool:  # a person's turn: the bots have played up to it
+            info = watcher.room_info
+            return (
+                isinstance(x, m.State)
+                and info is not None
+                and any(info.seats[s].kind == "human" for s in x.view.get("to_act", []))
+            )
+
+        state = await watcher.wait_for(stalled, timeout=10)
+        assert isinstance(state, m.State) and watcher.room_info is not None
+        seat = next(s for s in state.view["to_act"] if watcher.room_info.seats[s].kind == "human")
+        name = watcher.room_info.seats[seat].name
+        assert name is not None
+        host = await stack.enter_async_context(CardroomClient.connect(urls[host_at], hello=False))
+        await host.hello(device=clients[0].device)
+        await host.request(m.EventHost(id="r", event=code, op="replace", target=name), m.Ack)
+        await watcher.wait_for(  # at once: the grace is 60 s
+            lambda x: isinstance(x, m.Room) and x.room.seats[seat].playing_for is not None,
+            timeout=10,
+        )
+        await host.request(m.EventHost(id="e", event=code, op="end"), m.Ack)
+        closed = await watcher.wait_for(lambda x: isinstance(x, m.Closing), timeout=10)
+        assert isinstance(closed, m.Closing) and "event" in closed.reason
+    await redis.aclose()

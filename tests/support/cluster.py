@@ -10,6 +10,7 @@ from server.rooms.inputs import RoomRequest
 from server.rooms.matchmaker import Reserved
 from server.runtime.cluster import Cluster
 from server.runtime.connected import Outbox
+from server.runtime.ownership import Told
 from server.store.health import StoreHealth
 from server.store.lease import Leases
 from server.store.redis_client import RedisClient, connect
@@ -49,6 +50,8 @@ class IdleProcess:
         self, code: str, seat: int, person: Reserved, *, forwarded: bool = False
     ) -> bool:
         return False
+
+    async def tell(self, code: str, told: Told, *, forwarded: bool = False) -> None: ...
 
     async def route(
         self, conn: int, msg: RoomRequest, received: float, *, forwarded: bool = False
