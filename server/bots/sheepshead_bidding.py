@@ -26,7 +26,7 @@ import random
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from protocol.cards import parse_cards
 from protocol.messages import SheepsheadOptions
@@ -43,7 +43,7 @@ from server.bots.sheepshead_policy import (
     should_recrack,
 )
 from server.bots.sheepshead_rollout import playout
-from server.rules.base import Action, IllegalAction
+from server.rules.base import Action, IllegalAction, frozen_reduce
 from server.rules.sheepshead import PASS, PICK, Sheepshead
 from server.rules.sheepshead_cards import DECK32
 
@@ -161,6 +161,9 @@ class Sequential:
     step: int = 32
     z: float = 1.64
 
+    def __reduce__(self) -> tuple[Any, tuple[object, ...]]:
+        return frozen_reduce(self)  # compiled, its fields cannot be set one by one
+
     def cap(self, candidates: int) -> int:
         """The most samples a decision among ``candidates`` draws."""
         return max(self.first, self.playouts // max(candidates, 1))
@@ -257,6 +260,12 @@ class Bidder:
         #: and whether the heuristic would have picked, for server/tools/pick_value.py.
         self.last_pick: tuple[float, float, bool] | None = None
 
+    def __reduce__(self) -> tuple[Any, tuple[object, ...]]:
+        # compiled by mypyc, a bidder has no __dict__ for copy and pickle to fill: rebuilt from
+        # its settings and state (a copied bot replays exactly: server/tools/leaster_value.py)
+        state = (self.pick_bonus, self.used, self.last_pick)
+        return _bidder, (self.rng, self.samples, self.bury_candidates, self.sequential, state)
+
     def choose(self, view: SheepsheadView, default: Action, deadline: Deadline) -> Action:
         """The decision for ``view``; ``default`` is the heuristic's (kept on ties)."""
         me = seat_of(view)
@@ -312,3 +321,16 @@ def call_candidates(legal: list[Action]) -> list[Action]:
             per_ace[a.cards[0]] = per_ace.get(a.cards[0], 0) + 1
             out.append(a)
     return out
+
+
+def _bidder(
+    rng: random.Random,
+    samples: int,
+    bury_candidates: int,
+    sequential: Sequential | None,
+    state: tuple[float, int, tuple[float, float, bool] | None],
+) -> Bidder:
+    """A :class:`Bidder` as :meth:`Bidder.__reduce__` gave it."""
+    bidder = Bidder(rng, samples, bury_candidates, sequential)
+    bidder.pick_bonus, bidder.used, bidder.last_pick = state
+    return bidder
