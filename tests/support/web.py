@@ -167,3 +167,18 @@ def seated(ctx: BrowserContext, room: str, token: str) -> BrowserContext:
         f"localStorage.setItem('cardroom.session', {json.dumps(session)})"
     )
     return ctx
+
+
+#: An init script: every line added to the live region, in order (what a screen reader is
+#: handed), kept in ``window.__lines``.
+ANNOUNCE_SPY = """
+(() => {
+  window.__lines = [];
+  new MutationObserver((records) => {
+    for (const r of records) {
+      if (!r.target.closest || !r.target.closest('#announce')) continue;
+      for (const n of r.addedNodes) if (n.textContent) window.__lines.push(n.textContent);
+    }
+  }).observe(document, {subtree: true, childList: true});
+})();
+"""

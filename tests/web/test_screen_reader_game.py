@@ -14,23 +14,11 @@ import pytest
 from playwright.sync_api import BrowserContext, Page
 
 from protocol.cards import RANK_LABELS, RANKS, SUIT_SYMBOLS, SUITS
-from tests.support.web import act_first, scripted_deal
+from tests.support.web import ANNOUNCE_SPY, act_first, scripted_deal
 from tests.web.conftest import ROOT, LiveServer, create_room, wait_turn, watch_errors
 
 pytestmark = pytest.mark.slow
 
-# every line added to the live region, in order (what a screen reader is handed)
-SPY = """
-(() => {
-  window.__lines = [];
-  new MutationObserver((records) => {
-    for (const r of records) {
-      if (!r.target.closest || !r.target.closest('#announce')) continue;
-      for (const n of r.addedNodes) if (n.textContent) window.__lines.push(n.textContent);
-    }
-  }).observe(document, {subtree: true, childList: true});
-})();
-"""
 
 # the moves a screen reader need not hear (the swap's exchanges show in the face-up cards)
 UNSAID = {"swap"}
@@ -178,7 +166,7 @@ def test_a_whole_shithead_game_is_said_move_by_move_with_each_prompt(
     live: LiveServer, new_context: Callable[..., BrowserContext]
 ) -> None:
     ctx = new_context()
-    ctx.add_init_script(SPY)
+    ctx.add_init_script(ANNOUNCE_SPY)
     page = ctx.new_page()
     errors = watch_errors(page)
     code = create_room(page, live.base, "Ann", "shithead", seats=3)
@@ -198,7 +186,7 @@ def test_a_whole_sheepshead_hand_is_said_move_by_move_with_each_prompt(
     live: LiveServer, new_context: Callable[..., BrowserContext]
 ) -> None:
     ctx = new_context()
-    ctx.add_init_script(SPY)
+    ctx.add_init_script(ANNOUNCE_SPY)
     page = ctx.new_page()
     errors = watch_errors(page)
     code = create_room(page, live.base, "Ann", "sheepshead")

@@ -9,23 +9,11 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import BrowserContext
 
-from tests.support.web import act_first
+from tests.support.web import ANNOUNCE_SPY, act_first
 from tests.web.conftest import LiveServer, create_room, wait_turn, watch_errors
 
 pytestmark = pytest.mark.slow
 
-# every line added to the live region, in order (what a screen reader is handed)
-SPY = """
-(() => {
-  window.__lines = [];
-  new MutationObserver((records) => {
-    for (const r of records) {
-      if (!r.target.closest || !r.target.closest('#announce')) continue;
-      for (const n of r.addedNodes) if (n.textContent) window.__lines.push(n.textContent);
-    }
-  }).observe(document, {subtree: true, childList: true});
-})();
-"""
 
 LOG_JS = """async () => {
     const log = await import("/js/log.js");
@@ -39,7 +27,7 @@ def test_every_play_is_announced_in_order_and_none_replaces_another(
     live: LiveServer, new_context: Callable[..., BrowserContext]
 ) -> None:
     ctx = new_context()
-    ctx.add_init_script(SPY)
+    ctx.add_init_script(ANNOUNCE_SPY)
     page = ctx.new_page()
     errors = watch_errors(page)
     create_room(page, live.base, "Ann", "shithead", seats=3)
