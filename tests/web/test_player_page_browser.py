@@ -84,7 +84,15 @@ def test_a_rated_game_its_change_the_player_page_and_the_identity_move(
     other.wait_for_selector(".move form")
     other.fill("#move-input", code.lower())
     other.click('#move-form button[type="submit"]')
-    other.wait_for_url(f"**/p/{me}")
+    # the claim answered, then a whole page load as that player: a loaded machine may take
+    # more than the default 10 s for both; a refusal is shown, and said here
+    other.wait_for_function(
+        "(me) => location.pathname === `/p/${me}` || !!document.querySelector('.move .error')",
+        arg=me,
+        timeout=30_000,
+    )
+    assert not other.locator(".move .error").count(), other.inner_text(".move")
+    other.wait_for_load_state("load", timeout=30_000)
     other.wait_for_selector('.rating-card[data-game="shithead"]')
     other.wait_for_function(f"() => window.cardroom.me === '{me}'")
     assert device_of(other) == device_of(page)
